@@ -1,0 +1,36 @@
+# The two commands: `make run` and `make test`. Both create .venv when missing and
+# reinstall only when pyproject.toml changed since the last install.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/golem --help
+
+lint: $(STAMP)
+	$(BIN)/ruff check golem tests benchmarks
+	$(BIN)/ruff format --check golem tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict golem
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

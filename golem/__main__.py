@@ -1,0 +1,5 @@
+import sys
+
+from golem.cli import main
+
+sys.exit(main())

@@ -1,0 +1,48 @@
+"""The `golem` command. One module per command group; each adds its parser here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from golem import __version__
+from golem.cli import schemas
+
+__all__ = ["main"]
+
+# Each command group module exposes `register(subparsers)`, which adds its parser and
+# sets `handler` (args -> exit code) as a default.
+_GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
+    schemas.register,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="golem",
+        description=(
+            "A runtime for mortal autonomous agents: a golem watches a market, decides "
+            "through six subsystems that ask language models for typed answers, pays for "
+            "every call, and declines as its credits run out."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"golem {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for register in _GROUPS:
+        register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    return handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Inference: provider-neutral types, structured output, reasoning, codecs, transport, cost.
+
+Imports nothing else of golem.
+"""
+
+from golem.inference.errors import (
+    AuthError,
+    ConnectionFailed,
+    GolemError,
+    InferenceError,
+    InvalidRequest,
+    InvalidResponse,
+    InvalidSchema,
+    MissingResponseFormat,
+    NoStructuredOutput,
+    Overloaded,
+    ProviderError,
+    RateLimited,
+    Refusal,
+    ResponseFormatRejected,
+    ServerError,
+    StructuredOutputInvalid,
+    Timeout,
+    UnparseableOutput,
+    is_transient,
+)
+from golem.inference.extract import Extracted, extract_json
+from golem.inference.modes import (
+    Capabilities,
+    Resolution,
+    StructuredOutputConfig,
+    resolve_structured_output,
+)
+from golem.inference.parse import Parsed, parse_response
+from golem.inference.reasoning import (
+    ReasoningChain,
+    ReasoningConfig,
+    ReasoningDepth,
+    Visibility,
+)
+from golem.inference.run import Provider, respond_tool, run_structured
+from golem.inference.schema import ResponseSchema, SchemaIssue, strict_preflight
+from golem.inference.structured import StructuredOutput, get_schema, registered_schemas
+from golem.inference.types import (
+    FinishReason,
+    Message,
+    Mode,
+    Request,
+    Response,
+    Role,
+    Tool,
+    ToolCall,
+    Usage,
+)
+
+__all__ = [
+    "AuthError",
+    "Capabilities",
+    "ConnectionFailed",
+    "Extracted",
+    "FinishReason",
+    "GolemError",
+    "InferenceError",
+    "InvalidRequest",
+    "InvalidResponse",
+    "InvalidSchema",
+    "Message",
+    "MissingResponseFormat",
+    "Mode",
+    "NoStructuredOutput",
+    "Overloaded",
+    "Parsed",
+    "Provider",
+    "ProviderError",
+    "RateLimited",
+    "ReasoningChain",
+    "ReasoningConfig",
+    "ReasoningDepth",
+    "Refusal",
+    "Request",
+    "Resolution",
+    "Response",
+    "ResponseFormatRejected",
+    "ResponseSchema",
+    "Role",
+    "SchemaIssue",
+    "ServerError",
+    "StructuredOutput",
+    "StructuredOutputConfig",
+    "StructuredOutputInvalid",
+    "Timeout",
+    "Tool",
+    "ToolCall",
+    "UnparseableOutput",
+    "Usage",
+    "Visibility",
+    "extract_json",
+    "get_schema",
+    "is_transient",
+    "parse_response",
+    "registered_schemas",
+    "resolve_structured_output",
+    "respond_tool",
+    "run_structured",
+    "strict_preflight",
+]

@@ -1,0 +1,201 @@
+"""golem's exception tree. Whether an error is worth retrying is a property of its type.
+
+    GolemError
+    └── InferenceError
+        ├── InvalidSchema              a ResponseSchema that cannot be used
+        ├── MissingResponseFormat      run_structured called without a schema
+        ├── UnparseableOutput          extract_json found no JSON value to recover
+        ├── StructuredOutputInvalid    re-asks exhausted; carries schema, raw output, errors
+        │   └── NoStructuredOutput     the final attempt held no candidate at all
+        └── ProviderError              a provider call failed; keeps status, body, headers
+            ├── RateLimited            transient; retry_after in seconds when known
+            ├── Overloaded             transient (HTTP 529, overloaded_error)
+            ├── ServerError            transient (HTTP 5xx)
+            ├── Timeout                transient (connect / read / total)
+            ├── ConnectionFailed       transient (refused, reset, closed mid-stream)
+            ├── AuthError              bad or missing key (401 / 403)
+            ├── InvalidRequest         the provider rejected what we sent (400 / 404 / 422)
+            │   └── ResponseFormatRejected   ...specifically the structured-output format
+            ├── InvalidResponse        a body we cannot decode (non-JSON, truncated, too large)
+            └── Refusal                the model declined to answer
+
+Only `transient` errors are retried by the transport; StructuredOutputInvalid is never
+transient: the structured loop has already spent its re-asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+__all__ = [
+    "AuthError",
+    "ConnectionFailed",
+    "GolemError",
+    "InferenceError",
+    "InvalidRequest",
+    "InvalidResponse",
+    "InvalidSchema",
+    "MissingResponseFormat",
+    "NoStructuredOutput",
+    "Overloaded",
+    "ProviderError",
+    "RateLimited",
+    "Refusal",
+    "ResponseFormatRejected",
+    "ServerError",
+    "StructuredOutputInvalid",
+    "Timeout",
+    "UnparseableOutput",
+    "is_transient",
+]
+
+BODY_EXCERPT_CHARS = 2000
+
+
+class GolemError(Exception):
+    """Root of every error golem raises on purpose."""
+
+    transient: ClassVar[bool] = False
+    code: ClassVar[str] = "golem_error"
+
+
+class InferenceError(GolemError):
+    code = "inference_error"
+
+
+class InvalidSchema(InferenceError):
+    code = "invalid_schema"
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(f"{message} (at {path or '/'})")
+        self.path = path
+
+
+class MissingResponseFormat(InferenceError):
+    code = "missing_response_format"
+
+
+class UnparseableOutput(InferenceError):
+    """No JSON value could be recovered from a model's text."""
+
+    code = "unparseable_output"
+
+    def __init__(self, message: str, *, text: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+class StructuredOutputInvalid(InferenceError):
+    """The model's output never became a valid decision within the allowed attempts."""
+
+    code = "structured_output_invalid"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        schema: Mapping[str, Any],
+        raw: str | None,
+        errors: list[str],
+        last_value: Any = None,
+        attempts: int = 0,
+        usage: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.schema = schema
+        self.raw = raw
+        self.errors = errors
+        self.last_value = last_value
+        self.attempts = attempts
+        self.usage = usage
+
+
+class NoStructuredOutput(StructuredOutputInvalid):
+    code = "no_structured_output"
+
+
+class ProviderError(InferenceError):
+    """A provider call failed. Keeps what a person needs to see why."""
+
+    code = "provider_error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str = "",
+        status: int | None = None,
+        body: str | bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.status = status
+        if isinstance(body, bytes):
+            body = body.decode("utf-8", "replace")
+        self.body_excerpt = (body or "")[:BODY_EXCERPT_CHARS]
+        self.headers = dict(headers or {})
+
+    def __str__(self) -> str:
+        where = f"{self.provider}: " if self.provider else ""
+        status = f" (HTTP {self.status})" if self.status is not None else ""
+        return f"{where}{self.args[0]}{status}"
+
+
+class RateLimited(ProviderError):
+    transient = True
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.retry_after = retry_after
+
+
+class Overloaded(ProviderError):
+    transient = True
+    code = "overloaded"
+
+
+class ServerError(ProviderError):
+    transient = True
+    code = "server_error"
+
+
+class Timeout(ProviderError):
+    transient = True
+    code = "timeout"
+
+
+class ConnectionFailed(ProviderError):
+    transient = True
+    code = "connection_failed"
+
+
+class AuthError(ProviderError):
+    code = "auth_error"
+
+
+class InvalidRequest(ProviderError):
+    code = "invalid_request"
+
+
+class ResponseFormatRejected(InvalidRequest):
+    code = "response_format_rejected"
+
+
+class InvalidResponse(ProviderError):
+    code = "invalid_response"
+
+
+class Refusal(ProviderError):
+    code = "refusal"
+
+    def __init__(self, message: str, *, refusal: str = "", **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.refusal = refusal
+
+
+def is_transient(exc: BaseException) -> bool:
+    """The default retry classification: only transient provider failures are retried."""
+    return isinstance(exc, GolemError) and exc.transient

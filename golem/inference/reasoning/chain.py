@@ -1,0 +1,54 @@
+"""ReasoningChain: one shape for a model's reasoning, whatever the provider sent.
+
+Anthropic thinking blocks, inline <think> tags, OpenAI reasoning summaries, Gemini thought
+parts and token counts all become a ReasoningChain on the Response.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+__all__ = ["ReasoningChain", "ReasoningCost", "ReasoningStep", "Visibility"]
+
+
+class Visibility(StrEnum):
+    VISIBLE = "visible"  # the reasoning text itself
+    SUMMARIZED = "summarized"  # a provider-written summary of it
+    OPAQUE = "opaque"  # it happened (tokens were spent) but its text is hidden or encrypted
+    NONE = "none"  # no reasoning
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningStep:
+    """One block of reasoning, in the order it arrived."""
+
+    text: str
+    visibility: Visibility = Visibility.VISIBLE
+    signature: str | None = None  # Anthropic signature / Gemini thoughtSignature
+    redacted_data: str | None = None  # encrypted payload of a redacted block
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningCost:
+    """How reasoning tokens are billed by the provider."""
+
+    billed_as_output: bool = True
+    discount_factor: float = 1.0
+    usd: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningChain:
+    provider: str = ""
+    model: str = ""
+    visibility: Visibility = Visibility.NONE
+    content: str = ""
+    reasoning_tokens: int = 0
+    interleaved: bool = False  # reasoning between tool calls, not only before the answer
+    steps: tuple[ReasoningStep, ...] = field(default_factory=tuple)
+    cost: ReasoningCost = field(default_factory=ReasoningCost)
+
+    @classmethod
+    def empty(cls, provider: str = "", model: str = "") -> ReasoningChain:
+        return cls(provider=provider, model=model)

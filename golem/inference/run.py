@@ -1,0 +1,231 @@
+"""run_structured: one typed decision from a provider, in any of the four modes, with a
+bounded loop of re-asks that never mutates the caller's request."""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar
+
+import orjson
+
+from golem.inference.errors import (
+    MissingResponseFormat,
+    NoStructuredOutput,
+    ResponseFormatRejected,
+    StructuredOutputInvalid,
+    UnparseableOutput,
+)
+from golem.inference.modes import (
+    Capabilities,
+    StructuredOutputConfig,
+    resolve_structured_output,
+)
+from golem.inference.parse import Parsed, parse_response, parse_value
+from golem.inference.schema import ResponseSchema
+from golem.inference.structured import StructuredOutput
+from golem.inference.types import Message, Mode, Request, Response, Role, Tool, ToolCall, Usage
+
+__all__ = ["Provider", "respond_tool", "respond_tool_name", "run_structured"]
+
+T = TypeVar("T", bound=StructuredOutput)
+
+_DEFAULT_CONFIG = StructuredOutputConfig()
+
+
+class Provider(Protocol):
+    """Anything that answers one Request: an HTTP provider, the local model, a script."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    async def complete(self, request: Request) -> Response: ...
+
+
+def respond_tool_name(schema: ResponseSchema) -> str:
+    return f"respond_{schema.name}"
+
+
+def respond_tool(schema: ResponseSchema) -> Tool:
+    """The single tool whose input is the decision (the ToolUseWorkaround)."""
+    return Tool(
+        name=respond_tool_name(schema),
+        description=schema.description or f"Give your answer as a {schema.name}.",
+        parameters=schema.schema,
+        strict=schema.strict_ok,
+    )
+
+
+async def run_structured(
+    provider: Provider,
+    request: Request,
+    decision: type[T],
+    config: StructuredOutputConfig | None = None,
+    *,
+    max_attempts: int | None = None,
+) -> Response:
+    """Ask `provider` for a `decision`; re-ask with the errors until it is valid.
+
+    `max_attempts` caps the attempts below the config's (the allocator passes how many
+    the remaining budget can pay for). Usage and cost are summed over every attempt.
+    Raises StructuredOutputInvalid (or NoStructuredOutput) when attempts run out.
+    """
+    if decision is None or not issubclass(decision, StructuredOutput):
+        raise MissingResponseFormat("run_structured needs a StructuredOutput decision type")
+    config = config or _DEFAULT_CONFIG
+    schema = decision.response_schema()
+    resolution = resolve_structured_output(
+        schema, provider.capabilities, config, thinking=request.reasoning.enabled
+    )
+    mode, force_tool = resolution.mode, resolution.force_tool
+    downgrades = list(resolution.downgrades)
+    allowed = 1 + (config.max_retries if config.retry_on_validation_failure else 0)
+    if max_attempts is not None:
+        allowed = max(1, min(allowed, max_attempts))
+
+    messages = request.messages
+    usage, cost, attempt = Usage(), 0.0, 0
+    while True:
+        attempt += 1
+        wire = _prepare(request, messages, decision, mode, force_tool)
+        try:
+            answer = await provider.complete(wire)
+        except ResponseFormatRejected:
+            if mode is not Mode.SCHEMA_ENFORCED:
+                raise
+            mode = Mode.PROMPT_GUIDED
+            downgrades.append("provider rejected response_format: prompt guidance instead")
+            attempt -= 1
+            continue
+        usage, cost = usage + answer.usage, cost + answer.cost_usd
+
+        summary = {
+            "usage": usage,
+            "cost_usd": cost,
+            "mode": mode,
+            "attempts": attempt,
+            "downgrades": (*downgrades, *answer.downgrades),
+        }
+        if _called_user_tool(answer, request):
+            return answer.evolve(parsed=None, repairs=(), **summary)
+        raw, result, errors = _attempt(answer, decision, mode, config)
+        if result is not None and not errors:
+            return answer.evolve(parsed=result.value, repairs=result.repairs, **summary)
+        if attempt >= allowed:
+            error_type = NoStructuredOutput if raw is None else StructuredOutputInvalid
+            raise error_type(
+                f"no valid {schema.name} after {attempt} attempt(s): " + "; ".join(errors),
+                schema=schema.schema,
+                raw=raw,
+                errors=errors,
+                last_value=result.value if result is not None else None,
+                attempts=attempt,
+                usage=usage,
+            )
+        messages = (*messages, *_reask(answer, raw, errors, schema, mode))
+
+
+def _attempt(
+    answer: Response,
+    decision: type[T],
+    mode: Mode,
+    config: StructuredOutputConfig,
+) -> tuple[str | None, Parsed[T] | None, list[str]]:
+    """(the raw candidate, the parsed decision if any, the errors)."""
+    schema = decision.response_schema()
+    call = _respond_call(answer, schema)
+    try:
+        if call is not None:
+            raw = orjson.dumps(dict(call.arguments)).decode()
+            result = Parsed(parse_value(decision, call.arguments, raw), ())
+        elif answer.content is None or not answer.content.strip():
+            return None, None, ["the answer held no content and no tool call"]
+        elif mode is Mode.NONE:
+            raw = answer.content
+            result = Parsed(decision.from_text(raw), ("from_text",))
+        else:
+            raw = answer.content
+            result = parse_response(decision, raw, schema_enforced=mode is Mode.SCHEMA_ENFORCED)
+    except StructuredOutputInvalid as exc:
+        return exc.raw, None, exc.errors
+    except (UnparseableOutput, ValueError) as exc:  # from_text found no decision
+        return answer.content, None, [str(exc)]
+    issues = result.value.validate_content() if config.validation else []
+    return raw, result, [str(issue) for issue in issues]
+
+
+def _prepare(
+    request: Request,
+    messages: tuple[Message, ...],
+    decision: type[StructuredOutput],
+    mode: Mode,
+    force_tool: bool,
+) -> Request:
+    schema = decision.response_schema()
+    if mode is Mode.SCHEMA_ENFORCED:
+        return request.evolve(messages=messages, response_schema=schema, mode=mode)
+    if mode is Mode.TOOL_USE:
+        tool = respond_tool(schema)
+        tools = (*(t for t in request.tools if t.name != tool.name), tool)
+        if not force_tool:
+            messages = _with_instruction(
+                messages, f"Answer by calling the tool `{tool.name}` exactly once."
+            )
+        return request.evolve(
+            messages=messages,
+            response_schema=schema,
+            mode=mode,
+            force_tool=force_tool,
+            tools=tools,
+            tool_choice=tool.name if force_tool else "auto",
+        )
+    if mode is Mode.PROMPT_GUIDED:
+        return request.evolve(
+            messages=_with_instruction(messages, decision.prompt_guidance()),
+            response_schema=schema,
+            mode=mode,
+        )
+    return request.evolve(messages=messages, response_schema=None, mode=Mode.NONE)
+
+
+def _with_instruction(messages: tuple[Message, ...], text: str) -> tuple[Message, ...]:
+    """Append `text` to the system message (adding one when there is none)."""
+    if messages and messages[0].role is Role.SYSTEM:
+        first = messages[0]
+        return (Message.system(f"{first.content or ''}\n\n{text}".strip()), *messages[1:])
+    return (Message.system(text), *messages)
+
+
+def _respond_call(answer: Response, schema: ResponseSchema) -> ToolCall | None:
+    name = respond_tool_name(schema)
+    return next((c for c in answer.tool_calls if c.name == name), None)
+
+
+def _called_user_tool(answer: Response, request: Request) -> bool:
+    """The model chose one of the caller's own tools: its calls are the answer."""
+    own = {t.name for t in request.tools}
+    return any(call.name in own for call in answer.tool_calls)
+
+
+def _reask(
+    answer: Response,
+    raw: str | None,
+    errors: list[str],
+    schema: ResponseSchema,
+    mode: Mode,
+) -> tuple[Message, ...]:
+    listing = "\n".join(f"- {e}" for e in errors)
+    correction = (
+        f"Your previous answer was not a valid `{schema.name}`:\n{listing}\n"
+        "Answer again, correcting every error listed."
+    )
+    call = _respond_call(answer, schema)
+    if call is not None:
+        return (
+            Message.assistant(answer.content, (call,)),
+            Message.tool(call.id, correction),
+        )
+    if mode in (Mode.PROMPT_GUIDED, Mode.SCHEMA_ENFORCED):
+        correction += " Reply with the corrected JSON object only."
+    return (Message.assistant(raw or answer.content or ""), Message.user(correction))

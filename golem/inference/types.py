@@ -1,0 +1,163 @@
+"""Provider-neutral request and response types.
+
+Every codec turns a Request into its wire format and its wire format back into a Response;
+nothing above the codecs sees a provider's JSON. All values are frozen: a re-ask builds a
+new Request and never mutates the caller's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from golem.inference.reasoning import ReasoningChain, ReasoningConfig
+
+if TYPE_CHECKING:
+    from golem.inference.schema import ResponseSchema
+
+__all__ = [
+    "FinishReason",
+    "Message",
+    "Mode",
+    "Request",
+    "Response",
+    "Role",
+    "Tool",
+    "ToolCall",
+    "Usage",
+]
+
+
+class Role(StrEnum):
+    SYSTEM = "system"
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+
+
+class Mode(StrEnum):
+    """How a structured answer is obtained from a provider."""
+
+    SCHEMA_ENFORCED = "schema_enforced"  # the provider constrains output to the schema
+    TOOL_USE = "tool_use_workaround"  # one respond_<name> tool whose input is the schema
+    PROMPT_GUIDED = "prompt_guided"  # instructions in the prompt, tolerant extraction
+    NONE = "none"  # no structure asked for; from_text alone
+
+
+class FinishReason(StrEnum):
+    STOP = "stop"
+    LENGTH = "length"
+    TOOL_CALLS = "tool_calls"
+    CONTENT_FILTER = "content_filter"
+    REFUSAL = "refusal"
+    ERROR = "error"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    description: str
+    parameters: Mapping[str, Any]  # a JSON Schema of type object
+    strict: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: Role
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+
+    @classmethod
+    def system(cls, content: str) -> Message:
+        return cls(Role.SYSTEM, content)
+
+    @classmethod
+    def user(cls, content: str) -> Message:
+        return cls(Role.USER, content)
+
+    @classmethod
+    def assistant(cls, content: str | None, tool_calls: tuple[ToolCall, ...] = ()) -> Message:
+        return cls(Role.ASSISTANT, content, tool_calls)
+
+    @classmethod
+    def tool(cls, tool_call_id: str, content: str) -> Message:
+        return cls(Role.TOOL, content, tool_call_id=tool_call_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    input_tokens: int = 0
+    cached_input_tokens: int = 0  # part of input_tokens served from the provider's cache
+    output_tokens: int = 0  # visible output; reasoning_tokens are counted separately
+    reasoning_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.cached_input_tokens + other.cached_input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens + self.reasoning_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One call to a provider, as the structured loop and the codecs see it.
+
+    `mode` is the structured-output mode already resolved for this provider; `force_tool`
+    says whether the respond tool may be forced (false while thinking on Anthropic).
+    """
+
+    messages: tuple[Message, ...]
+    model: str | None = None
+    response_schema: ResponseSchema | None = None
+    mode: Mode = Mode.NONE
+    force_tool: bool = True
+    tools: tuple[Tool, ...] = ()
+    tool_choice: str | None = None  # "auto" | "none" | "required" | a tool's name
+    max_tokens: int | None = None
+    temperature: float | None = None
+    reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
+    stream: bool = False
+
+    def evolve(self, **changes: Any) -> Request:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """What a call produced. `content` is the provider's text verbatim; `parsed` the
+    validated decision (or None); usage and cost are summed over every attempt."""
+
+    content: str | None = None
+    parsed: Any = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    finish_reason: FinishReason = FinishReason.UNKNOWN
+    usage: Usage = field(default_factory=Usage)
+    reasoning: ReasoningChain = field(default_factory=ReasoningChain)
+    provider: str = ""
+    model: str = ""
+    mode: Mode = Mode.NONE
+    attempts: int = 1
+    repairs: tuple[str, ...] = ()
+    downgrades: tuple[str, ...] = ()  # mode or provider fallbacks taken, in order
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+
+    def evolve(self, **changes: Any) -> Response:
+        return replace(self, **changes)

@@ -1,0 +1,1 @@
+"""Mortality: clocks, vitality, budgets, profiles, reasoning depth and the allocator."""

@@ -1,0 +1,1 @@
+"""The six subsystems: heartbeat, daimon, risk, curator, dream, death."""
