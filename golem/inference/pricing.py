@@ -1,0 +1,44 @@
+"""Prices per model and the cost of a call from its usage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from golem.inference.types import Usage
+
+__all__ = ["FREE", "Price"]
+
+_PER_TOKEN = 1e-6  # prices are quoted in USD per million tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """USD per million tokens. `cached_input` defaults to `input`; `reasoning` defaults to
+    `output` (providers that bill thinking as output: Anthropic, DeepSeek, Qwen)."""
+
+    input: float
+    output: float
+    cached_input: float | None = None
+    reasoning: float | None = None
+
+    def cost(self, usage: Usage) -> float:
+        cached = min(usage.cached_input_tokens, usage.input_tokens)
+        cached_price = self.input if self.cached_input is None else self.cached_input
+        reasoning_price = self.output if self.reasoning is None else self.reasoning
+        usd = (
+            (usage.input_tokens - cached) * self.input
+            + cached * cached_price
+            + usage.output_tokens * self.output
+            + usage.reasoning_tokens * reasoning_price
+        )
+        return usd * _PER_TOKEN
+
+    def worst_case(self, input_tokens: int, max_output_tokens: int) -> float:
+        """The most a call can cost: every input token uncached, every output token at the
+        dearer of the output and reasoning prices."""
+        reasoning_price = self.output if self.reasoning is None else self.reasoning
+        dearest = max(self.output, reasoning_price)
+        return (input_tokens * self.input + max_output_tokens * dearest) * _PER_TOKEN
+
+
+FREE = Price(0.0, 0.0)
