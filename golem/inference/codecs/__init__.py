@@ -1,0 +1,1 @@
+"""Provider codecs: pure translation between provider-neutral values and wire formats."""
