@@ -38,7 +38,7 @@ from golem.inference.reasoning import (
     ReasoningDepth,
     Visibility,
 )
-from golem.inference.run import Provider, respond_tool, run_structured
+from golem.inference.run import Provider, complete, respond_tool, run_structured
 from golem.inference.schema import ResponseSchema, SchemaIssue, strict_preflight
 from golem.inference.structured import StructuredOutput, get_schema, registered_schemas
 from golem.inference.types import (
@@ -94,6 +94,7 @@ __all__ = [
     "UnparseableOutput",
     "Usage",
     "Visibility",
+    "complete",
     "extract_json",
     "get_schema",
     "is_transient",

@@ -24,7 +24,7 @@ from golem.inference.schema import ResponseSchema
 from golem.inference.structured import StructuredOutput
 from golem.inference.types import Message, Mode, Request, Response, Role, Tool, ToolCall, Usage
 
-__all__ = ["Provider", "respond_tool", "respond_tool_name", "run_structured"]
+__all__ = ["Provider", "complete", "respond_tool", "respond_tool_name", "run_structured"]
 
 T = TypeVar("T", bound=StructuredOutput)
 
@@ -55,6 +55,22 @@ def respond_tool(schema: ResponseSchema) -> Tool:
         parameters=schema.schema,
         strict=schema.strict_ok,
     )
+
+
+async def complete(
+    provider: Provider,
+    request: Request,
+    decision: type[StructuredOutput] | None = None,
+    config: StructuredOutputConfig | None = None,
+    *,
+    max_attempts: int | None = None,
+) -> Response:
+    """One call: a typed decision when `decision` is given (see run_structured), else the
+    provider's plain answer with nothing structured asked for and `parsed` None."""
+    if decision is not None:
+        return await run_structured(provider, request, decision, config, max_attempts=max_attempts)
+    plain = request.evolve(response_schema=None, mode=Mode.NONE)
+    return (await provider.complete(plain)).evolve(parsed=None, mode=Mode.NONE)
 
 
 async def run_structured(
@@ -107,7 +123,7 @@ async def run_structured(
             "attempts": attempt,
             "downgrades": (*downgrades, *answer.downgrades),
         }
-        if _called_user_tool(answer, request):
+        if _called_user_tool(answer, request, schema):
             return answer.evolve(parsed=None, repairs=(), **summary)
         raw, result, errors = _attempt(answer, decision, mode, config)
         if result is not None and not errors:
@@ -202,9 +218,9 @@ def _respond_call(answer: Response, schema: ResponseSchema) -> ToolCall | None:
     return next((c for c in answer.tool_calls if c.name == name), None)
 
 
-def _called_user_tool(answer: Response, request: Request) -> bool:
+def _called_user_tool(answer: Response, request: Request, schema: ResponseSchema) -> bool:
     """The model chose one of the caller's own tools: its calls are the answer."""
-    own = {t.name for t in request.tools}
+    own = {t.name for t in request.tools} - {respond_tool_name(schema)}
     return any(call.name in own for call in answer.tool_calls)
 
 
