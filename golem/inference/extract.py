@@ -153,6 +153,12 @@ def _candidates(text: str) -> Iterator[tuple[Any, tuple[str, ...]]]:
 
 
 def _spans(text: str) -> Iterator[tuple[Any, tuple[str, ...]]]:
+    if text[:1] in ("{", "["):
+        # A fence's body is usually exactly the object: one strict parse, no scan.
+        whole, unwrapped = _unwrap(_strict(text))
+        if isinstance(whole, dict) and whole:
+            yield whole, unwrapped
+            return
     pos = 0
     while (opener := _OPENER.search(text, pos)) is not None:
         start = opener.start()
