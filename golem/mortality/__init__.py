@@ -1,1 +1,117 @@
-"""Mortality: clocks, vitality, budgets, profiles, reasoning depth and the allocator."""
+"""Mortality: the pure policy that turns money and time into vitality, phases, budgets,
+reasoning depth and, per call, an Allocation or a Degradation.
+
+Imports nothing of golem but inference types (ReasoningConfig, Price, Usage).
+"""
+
+from golem.inference.reasoning import ReasoningConfig, ReasoningDepth
+from golem.mortality.allocator import (
+    FALLBACKS,
+    PHASE_CEILINGS,
+    Allocation,
+    AllocatorPolicy,
+    CallEstimate,
+    Degradation,
+    DegradationReason,
+    Fallback,
+    MortalityState,
+    allocate,
+)
+from golem.mortality.budgets import (
+    BudgetLine,
+    BudgetPolicy,
+    CostCapPolicy,
+    CostCapTier,
+    compute_reasoning_budgets,
+    cost_cap_tier,
+    pressure,
+    split_diem,
+    sustainability_multiplier,
+)
+from golem.mortality.clocks import (
+    Clock,
+    EconomicClock,
+    EpistemicClock,
+    FixedClock,
+    r_squared,
+    utc_day,
+)
+from golem.mortality.hazard import (
+    HazardParams,
+    StochasticRoll,
+    death_probability,
+    roll,
+    uniform_draw,
+)
+from golem.mortality.ledger import Charge, InMemoryLedger, Ledger
+from golem.mortality.names import ModelTier, SubsystemName
+from golem.mortality.profiles import (
+    PROFILE_TABLE,
+    PipelineProfile,
+    ProfileRow,
+    ReasoningPressurePolicy,
+    apply_mortality_to_reasoning,
+    select_profile_and_reasoning,
+)
+from golem.mortality.vitality import (
+    DeathCause,
+    Phase,
+    PhaseThresholds,
+    VitalityParams,
+    composite_vitality,
+    death_cause,
+    phase_of,
+)
+
+__all__ = [
+    "FALLBACKS",
+    "PHASE_CEILINGS",
+    "PROFILE_TABLE",
+    "Allocation",
+    "AllocatorPolicy",
+    "BudgetLine",
+    "BudgetPolicy",
+    "CallEstimate",
+    "Charge",
+    "Clock",
+    "CostCapPolicy",
+    "CostCapTier",
+    "DeathCause",
+    "Degradation",
+    "DegradationReason",
+    "EconomicClock",
+    "EpistemicClock",
+    "Fallback",
+    "FixedClock",
+    "HazardParams",
+    "InMemoryLedger",
+    "Ledger",
+    "ModelTier",
+    "MortalityState",
+    "Phase",
+    "PhaseThresholds",
+    "PipelineProfile",
+    "ProfileRow",
+    "ReasoningConfig",
+    "ReasoningDepth",
+    "ReasoningPressurePolicy",
+    "StochasticRoll",
+    "SubsystemName",
+    "VitalityParams",
+    "allocate",
+    "apply_mortality_to_reasoning",
+    "composite_vitality",
+    "compute_reasoning_budgets",
+    "cost_cap_tier",
+    "death_cause",
+    "death_probability",
+    "phase_of",
+    "pressure",
+    "r_squared",
+    "roll",
+    "select_profile_and_reasoning",
+    "split_diem",
+    "sustainability_multiplier",
+    "uniform_draw",
+    "utc_day",
+]

@@ -1,0 +1,284 @@
+"""The allocator: before a subsystem calls a model, `allocate` says whether it may, at
+which tier, with which profile and reasoning, and how many attempts (re-asks included)
+today's money can pay for, or which degradation to take instead.
+
+The guarantee: the USD charged on one UTC day by every subsystem but death never exceeds
+the state's daily budget (the cap), provided each attempt costs no more than its worst
+case (`CallEstimate`) and each allocation's charges are recorded before the next one is
+made. Death is always funded and its charges are not bounded by the cap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+
+from golem.inference.pricing import Price
+from golem.inference.reasoning import ReasoningConfig
+from golem.mortality.budgets import (
+    BudgetPolicy,
+    CostCapPolicy,
+    CostCapTier,
+    compute_reasoning_budgets,
+    cost_cap_tier,
+    pressure,
+)
+from golem.mortality.clocks import Clock, utc_day
+from golem.mortality.ledger import Ledger
+from golem.mortality.names import ModelTier, SubsystemName
+from golem.mortality.profiles import (
+    PROFILE_TABLE,
+    PipelineProfile,
+    ProfileRow,
+    ReasoningPressurePolicy,
+    apply_mortality_to_reasoning,
+    select_profile_and_reasoning,
+)
+from golem.mortality.vitality import Phase
+
+__all__ = [
+    "FALLBACKS",
+    "PHASE_CEILINGS",
+    "Allocation",
+    "AllocatorPolicy",
+    "CallEstimate",
+    "Degradation",
+    "DegradationReason",
+    "Fallback",
+    "MortalityState",
+    "allocate",
+]
+
+_S = SubsystemName
+
+# Sums of floats drift by a few ulps; leaving this fraction of the cap unspent keeps
+# "never above the cap" exact.
+_ROUNDING_SLACK = 1e-9
+
+
+class Fallback(StrEnum):
+    SKIP = "skip"  # not done today, not queued
+    DETERMINISTIC = "deterministic"  # the subsystem's rule-based path, no model
+    LOWER_TIER = "lower_tier"  # allocate again one tier down (a T2 heartbeat becomes T1)
+
+
+class DegradationReason(StrEnum):
+    TERMINAL = "terminal"  # in Terminal only death may call a model
+    PHASE_TIER_CAP = "phase_tier_cap"  # Conservation and Declining cap at the cheap tier
+    COST_CAP_NO_TOP_TIER = "cost_cap_no_top_tier"  # 70 to 90% of the daily cap spent
+    COST_CAP_NO_LLM = "cost_cap_no_llm"  # 90 to 100%: no model but risk's and death's
+    COST_CAP_EXHAUSTED = "cost_cap_exhausted"  # the cap cannot pay for one more attempt
+    BUDGET_EXHAUSTED = "budget_exhausted"  # the subsystem's budget line cannot
+
+
+# What each subsystem does when it may not call a model. Death is never degraded.
+FALLBACKS: Mapping[SubsystemName, Fallback] = MappingProxyType(
+    {
+        _S.HEARTBEAT: Fallback.DETERMINISTIC,  # its T0 probes
+        _S.RISK: Fallback.DETERMINISTIC,  # its hard limits; only at the cap or in Terminal
+        _S.DREAM: Fallback.SKIP,  # dreams are skipped, not queued
+        _S.DAIMON: Fallback.DETERMINISTIC,  # the OCC appraisal rules
+        _S.CONTEXT: Fallback.DETERMINISTIC,  # static heuristics
+        _S.CURATOR: Fallback.SKIP,  # the next curation cycle
+        _S.PLAYBOOK: Fallback.SKIP,  # the playbook stays as it is
+        _S.OPERATOR: Fallback.DETERMINISTIC,  # a fixed reply saying why
+    }
+)
+
+PHASE_CEILINGS: Mapping[Phase, ModelTier] = MappingProxyType(
+    {
+        Phase.THRIVING: ModelTier.T2,
+        Phase.STABLE: ModelTier.T2,
+        Phase.CONSERVATION: ModelTier.T1,
+        Phase.DECLINING: ModelTier.T1,
+        Phase.TERMINAL: ModelTier.T0,
+    }
+)
+
+_CAP_CEILINGS = {
+    CostCapTier.NORMAL: ModelTier.T2,
+    CostCapTier.NO_TOP_TIER: ModelTier.T1,
+    CostCapTier.RISK_AND_DEATH_ONLY: ModelTier.T0,
+    CostCapTier.EXHAUSTED: ModelTier.T0,
+}
+_CAP_REASONS = {
+    CostCapTier.NO_TOP_TIER: DegradationReason.COST_CAP_NO_TOP_TIER,
+    CostCapTier.RISK_AND_DEATH_ONLY: DegradationReason.COST_CAP_NO_LLM,
+    CostCapTier.EXHAUSTED: DegradationReason.COST_CAP_EXHAUSTED,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CallEstimate:
+    """What the caller knows of a call before making it. `max_output_tokens` is the answer's
+    cap; the reasoning budget of the granted depth is priced on top. A re-ask re-sends the
+    previous answer plus the error list (at most `reask_tokens`), so each attempt's input
+    grows; re-asks carry no reasoning blocks. `diem`: routed through Venice, paid in DIEM
+    first while today's allowance lasts."""
+
+    price: Price
+    input_tokens: int
+    max_output_tokens: int
+    reask_tokens: int = 1024
+    diem: bool = False
+
+    def attempt_cost(self, attempt: int, reasoning: ReasoningConfig) -> float:
+        """The most attempt number `attempt` (1 for the first call) can cost in USD."""
+        grown = (attempt - 1) * (self.max_output_tokens + self.reask_tokens)
+        output = self.max_output_tokens + reasoning.depth.budget_tokens()
+        return self.price.worst_case(self.input_tokens + grown, output)
+
+
+@dataclass(frozen=True, slots=True)
+class MortalityState:
+    """What the allocator reads of the golem. `daily_budget_usd` is also the day's hard cost
+    cap; `sustainability_ratio` is income ÷ spend (None when unknown); `security` is the
+    high-security mode (every model call through the Full profile)."""
+
+    vitality: float
+    phase: Phase
+    daily_budget_usd: float
+    sustainability_ratio: float | None = None
+    diem_allowance: float = 0.0
+    security: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AllocatorPolicy:
+    max_attempts: int = 3  # first call plus re-asks, as StructuredOutputConfig's default
+    budgets: BudgetPolicy = field(default_factory=BudgetPolicy)
+    cost_cap: CostCapPolicy = field(default_factory=CostCapPolicy)
+    reasoning: ReasoningPressurePolicy = field(default_factory=ReasoningPressurePolicy)
+    profiles: Mapping[SubsystemName, ProfileRow] = field(default_factory=lambda: PROFILE_TABLE)
+    phase_ceilings: Mapping[Phase, ModelTier] = field(default_factory=lambda: PHASE_CEILINGS)
+    fallbacks: Mapping[SubsystemName, Fallback] = field(default_factory=lambda: FALLBACKS)
+
+
+@dataclass(frozen=True, slots=True)
+class Allocation:
+    """Permission to call a model at `tier`, at most `max_attempts` times (≥ 1), within
+    `budget_left_usd`. `worst_case_cost_usd` is one attempt's bound, `worst_case_total_usd`
+    all attempts' (after DIEM)."""
+
+    subsystem: SubsystemName
+    tier: ModelTier
+    ceiling: ModelTier
+    budget_left_usd: float
+    profile: PipelineProfile
+    reasoning: ReasoningConfig
+    worst_case_cost_usd: float
+    worst_case_total_usd: float
+    max_attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class Degradation:
+    """No model call: take `fallback` instead, because of `reason`."""
+
+    subsystem: SubsystemName
+    tier: ModelTier  # the tier that was asked for
+    reason: DegradationReason
+    fallback: Fallback
+
+
+def allocate(
+    subsystem: SubsystemName,
+    tier: ModelTier,
+    state: MortalityState,
+    ledger: Ledger,
+    clock: Clock,
+    *,
+    call: CallEstimate,
+    policy: AllocatorPolicy | None = None,
+) -> Allocation | Degradation:
+    """May `subsystem` call a model at `tier` now, and how? In order: death is always funded;
+    in Terminal nothing else calls a model; a T0 call needs no money; risk is held only by
+    the cap itself; everyone else by the phase's and the cost cap's tier ceilings, then by
+    what is left of both its budget line and the cap."""
+    policy = policy or AllocatorPolicy()
+    profile, reasoning = select_profile_and_reasoning(
+        subsystem, state.security, tier, policy.profiles
+    )
+    reasoning = apply_mortality_to_reasoning(
+        subsystem, reasoning, pressure(state.vitality), policy.reasoning
+    )
+
+    def grant(ceiling: ModelTier, available: float, diem_left: float) -> Allocation | None:
+        attempts, total = _affordable(call, reasoning, available, diem_left, policy.max_attempts)
+        if attempts == 0:
+            return None
+        first = call.attempt_cost(1, reasoning)
+        return Allocation(
+            subsystem, tier, ceiling, available, profile, reasoning, first, total, attempts
+        )
+
+    def degrade(reason: DegradationReason, *, lower: bool = False) -> Degradation:
+        fallback = Fallback.LOWER_TIER if lower else policy.fallbacks[subsystem]
+        return Degradation(subsystem, tier, reason, fallback)
+
+    if tier is ModelTier.T0:
+        return Allocation(subsystem, tier, tier, 0.0, profile, reasoning, 0.0, 0.0, 1)
+    if subsystem is _S.DEATH:
+        first = call.attempt_cost(1, reasoning)
+        total = sum(call.attempt_cost(n, reasoning) for n in range(1, policy.max_attempts + 1))
+        return Allocation(
+            subsystem, tier, tier, math.inf, profile, reasoning, first, total, policy.max_attempts
+        )
+    if state.phase is Phase.TERMINAL:
+        return degrade(DegradationReason.TERMINAL)
+
+    day = utc_day(clock.now())
+    cap = state.daily_budget_usd
+    spent = ledger.spent_usd(day)
+    cap_left = max(0.0, cap - spent - cap * _ROUNDING_SLACK)
+    cap_tier = cost_cap_tier(spent, cap, policy.cost_cap)
+    diem_left = max(0.0, state.diem_allowance - ledger.spent_diem(day)) if call.diem else 0.0
+
+    if subsystem is _S.RISK:
+        # Never degraded by vitality, phase or the cap's tiers: only money it cannot have.
+        granted = None
+        if cap_tier is not CostCapTier.EXHAUSTED:
+            granted = grant(ModelTier.T2, cap_left, diem_left)
+        return granted or degrade(DegradationReason.COST_CAP_EXHAUSTED)
+
+    phase_ceiling = policy.phase_ceilings[state.phase]
+    ceiling = min(phase_ceiling, _CAP_CEILINGS[cap_tier])
+    if tier > ceiling:
+        binding_phase = phase_ceiling <= ceiling
+        reason = DegradationReason.PHASE_TIER_CAP if binding_phase else _CAP_REASONS[cap_tier]
+        return degrade(reason, lower=ceiling >= ModelTier.T1)
+
+    budget = compute_reasoning_budgets(
+        state.vitality,
+        state.daily_budget_usd,
+        sustainability_ratio=state.sustainability_ratio,
+        policy=policy.budgets,
+    )[subsystem]
+    line_left = ledger.remaining_usd(day, budget, subsystem)
+    granted = grant(ceiling, min(line_left, cap_left), diem_left)
+    if granted is not None:
+        return granted
+    if cap_left < line_left:
+        return degrade(DegradationReason.COST_CAP_EXHAUSTED, lower=tier is ModelTier.T2)
+    return degrade(DegradationReason.BUDGET_EXHAUSTED, lower=tier is ModelTier.T2)
+
+
+def _affordable(
+    call: CallEstimate,
+    reasoning: ReasoningConfig,
+    available_usd: float,
+    diem_left: float,
+    max_attempts: int,
+) -> tuple[int, float]:
+    """How many attempts `available_usd` (after `diem_left` DIEM) pays for, and their USD."""
+    attempts, spent, usd = 0, 0.0, 0.0
+    while attempts < max_attempts:
+        spent += call.attempt_cost(attempts + 1, reasoning)
+        needed = max(0.0, spent - diem_left)
+        if needed > available_usd:
+            break
+        attempts, usd = attempts + 1, needed
+    return attempts, usd

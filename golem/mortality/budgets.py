@@ -1,0 +1,166 @@
+"""Money per day: each subsystem's share of the daily budget under vitality pressure and the
+sustainability ratio, the tiers of the daily cost cap, and the DIEM allowance that makes
+Venice-routed calls free up to a daily amount.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from golem.mortality.names import SubsystemName
+
+__all__ = [
+    "BudgetLine",
+    "BudgetPolicy",
+    "CostCapPolicy",
+    "CostCapTier",
+    "compute_reasoning_budgets",
+    "cost_cap_tier",
+    "pressure",
+    "split_diem",
+    "sustainability_multiplier",
+]
+
+_S = SubsystemName
+
+
+class BudgetLine(BaseModel):
+    """share·(1 − pressure_weight·p) of the daily budget; a weight of 0 is never reduced."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    share: float = Field(ge=0)
+    pressure_weight: float = Field(default=0.0, ge=0, le=1)
+
+
+def _default_lines() -> dict[SubsystemName, BudgetLine]:
+    return {
+        _S.HEARTBEAT: BudgetLine(share=0.20, pressure_weight=0.5),
+        _S.RISK: BudgetLine(share=0.15),
+        _S.DREAM: BudgetLine(share=0.15, pressure_weight=0.3),
+        _S.DAIMON: BudgetLine(share=0.05, pressure_weight=0.7),
+        _S.CONTEXT: BudgetLine(share=0.10, pressure_weight=0.5),
+        _S.CURATOR: BudgetLine(share=0.10, pressure_weight=0.3),
+        _S.PLAYBOOK: BudgetLine(share=0.05, pressure_weight=0.5),
+        _S.OPERATOR: BudgetLine(share=0.15),
+    }
+
+
+class BudgetPolicy(BaseModel):
+    """The budget lines, the unlimited ones (death), and the sustainability rule: a ratio of
+    income to spend above `expand_above` multiplies every budget by `expansion`; below
+    `contract_below` multiplies all but `never_contracted` by `contraction`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    lines: dict[SubsystemName, BudgetLine] = Field(default_factory=_default_lines)
+    unlimited: frozenset[SubsystemName] = frozenset({_S.DEATH})
+    expand_above: float = 2.0
+    expansion: float = Field(default=1.5, ge=1)
+    contract_below: float = 0.5
+    contraction: float = Field(default=0.3, ge=0, le=1)
+    never_contracted: frozenset[SubsystemName] = frozenset({_S.RISK, _S.DEATH})
+
+    @model_validator(mode="after")
+    def _every_subsystem_funded_once(self) -> BudgetPolicy:
+        missing = set(SubsystemName) - set(self.lines) - self.unlimited
+        both = set(self.lines) & self.unlimited
+        if missing or both:
+            raise ValueError(
+                f"each subsystem needs a line or unlimited funding, not both or neither: "
+                f"missing {sorted(missing)}, both {sorted(both)}"
+            )
+        return self
+
+
+def pressure(vitality: float) -> float:
+    """Mortality pressure p = 1 − vitality."""
+    if not 0.0 <= vitality <= 1.0:
+        raise ValueError(f"vitality must be in [0, 1], got {vitality}")
+    return 1.0 - vitality
+
+
+def sustainability_multiplier(
+    subsystem: SubsystemName, ratio: float | None, policy: BudgetPolicy | None = None
+) -> float:
+    """The factor the sustainability ratio (income ÷ spend; None when unknown) applies."""
+    policy = policy or _DEFAULT_POLICY
+    if ratio is None:
+        return 1.0
+    if math.isnan(ratio) or ratio < 0:
+        raise ValueError(f"a sustainability ratio is non-negative, got {ratio}")
+    if ratio > policy.expand_above:
+        return policy.expansion
+    if ratio < policy.contract_below and subsystem not in policy.never_contracted:
+        return policy.contraction
+    return 1.0
+
+
+def compute_reasoning_budgets(
+    vitality: float,
+    daily_budget_usd: float,
+    *,
+    sustainability_ratio: float | None = None,
+    policy: BudgetPolicy | None = None,
+) -> dict[SubsystemName, float]:
+    """Today's budget in USD for every subsystem, in SubsystemName order; unlimited ones
+    (death) are `math.inf`. No budget grows as vitality falls."""
+    policy = policy or _DEFAULT_POLICY
+    if not (math.isfinite(daily_budget_usd) and daily_budget_usd >= 0):
+        raise ValueError(f"daily_budget_usd must be a finite amount >= 0, got {daily_budget_usd}")
+    p = pressure(vitality)
+    budgets: dict[SubsystemName, float] = {}
+    for subsystem in SubsystemName:
+        if subsystem in policy.unlimited:
+            budgets[subsystem] = math.inf
+            continue
+        line = policy.lines[subsystem]
+        multiplier = sustainability_multiplier(subsystem, sustainability_ratio, policy)
+        budgets[subsystem] = daily_budget_usd * line.share * (1.0 - line.pressure_weight * p)
+        budgets[subsystem] *= multiplier
+    return budgets
+
+
+class CostCapTier(StrEnum):
+    """How much of the day's cost cap is spent, and what that still allows."""
+
+    NORMAL = "normal"  # below 70%: every tier
+    NO_TOP_TIER = "no_top_tier"  # 70 to 90%: no top-tier model
+    RISK_AND_DEATH_ONLY = "risk_and_death_only"  # 90 to 100%: no model but risk's and death's
+    EXHAUSTED = "exhausted"  # 100%: deterministic paths only, and death
+
+
+class CostCapPolicy(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    no_top_tier_at: float = Field(default=0.70, ge=0, le=1)
+    risk_and_death_only_at: float = Field(default=0.90, ge=0, le=1)
+
+
+def cost_cap_tier(
+    spent_usd: float, cap_usd: float, policy: CostCapPolicy | None = None
+) -> CostCapTier:
+    """The tier for `spent_usd` out of today's `cap_usd` (a cap of 0 is already spent)."""
+    policy = policy or _DEFAULT_CAP_POLICY
+    if cap_usd <= 0 or spent_usd >= cap_usd:
+        return CostCapTier.EXHAUSTED
+    used = spent_usd / cap_usd
+    if used >= policy.risk_and_death_only_at:
+        return CostCapTier.RISK_AND_DEATH_ONLY
+    if used >= policy.no_top_tier_at:
+        return CostCapTier.NO_TOP_TIER
+    return CostCapTier.NORMAL
+
+
+def split_diem(cost_usd: float, diem_left: float) -> tuple[float, float]:
+    """(USD, DIEM) for a Venice-routed call costing `cost_usd`: DIEM pays first, one DIEM per
+    dollar of Venice compute, while today's allowance lasts; USD pays the rest."""
+    diem = min(cost_usd, max(0.0, diem_left))
+    return cost_usd - diem, diem
+
+
+_DEFAULT_POLICY = BudgetPolicy()
+_DEFAULT_CAP_POLICY = CostCapPolicy()

@@ -1,0 +1,161 @@
+"""Vitality, the one number a golem's behaviour follows: the economic and epistemic clocks
+through sigmoids, times an age term. Also the phases it passes through on the way down
+(with hysteresis on the way up) and the causes of death.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "DeathCause",
+    "Phase",
+    "PhaseThresholds",
+    "VitalityParams",
+    "composite_vitality",
+    "death_cause",
+    "phase_of",
+]
+
+
+class VitalityParams(BaseModel):
+    """sigmoid(economic) × sigmoid(epistemic) × max(0, 1 − age_weight·age/age_horizon)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    economic_centre: float = 0.3
+    economic_steepness: float = Field(default=10.0, gt=0)
+    epistemic_centre: float = 0.4
+    epistemic_steepness: float = Field(default=8.0, gt=0)
+    age_weight: float = Field(default=0.3, ge=0)
+    age_horizon: float = Field(default=200_000.0, gt=0)  # ticks
+
+
+def _sigmoid(x: float, centre: float, steepness: float) -> float:
+    z = steepness * (x - centre)
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def composite_vitality(
+    economic: float,
+    epistemic: float,
+    age_ticks: int,
+    params: VitalityParams | None = None,
+) -> float:
+    """Vitality in [0, 1] from the two clock levels (each in [0, 1]) and the age in ticks."""
+    params = params or _DEFAULT_VITALITY
+    for name, level in (("economic", economic), ("epistemic", epistemic)):
+        if not 0.0 <= level <= 1.0:
+            raise ValueError(f"{name} must be in [0, 1], got {level}")
+    if age_ticks < 0:
+        raise ValueError("age_ticks must be non-negative")
+    age = max(0.0, 1.0 - params.age_weight * age_ticks / params.age_horizon)
+    vitality = (
+        _sigmoid(economic, params.economic_centre, params.economic_steepness)
+        * _sigmoid(epistemic, params.epistemic_centre, params.epistemic_steepness)
+        * age
+    )
+    return min(1.0, max(0.0, vitality))
+
+
+class Phase(StrEnum):
+    """From best to worst. Conservation doubles the heartbeat interval and caps inference at
+    the cheap tier; Declining unwinds positions; Terminal allows only the death reflection."""
+
+    THRIVING = "thriving"
+    STABLE = "stable"
+    CONSERVATION = "conservation"
+    DECLINING = "declining"
+    TERMINAL = "terminal"
+
+    @property
+    def rank(self) -> int:
+        """0 for Terminal up to 4 for Thriving: higher is healthier."""
+        return _RANKS[self]
+
+
+_RANKS = {phase: rank for rank, phase in enumerate(reversed(Phase))}
+
+
+class PhaseThresholds(BaseModel):
+    """The lowest vitality of each phase; moving up also needs `hysteresis` more."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    thriving: float = 0.70
+    stable: float = 0.50
+    conservation: float = 0.30
+    declining: float = 0.10
+    hysteresis: float = Field(default=0.05, ge=0)
+
+    def floor(self, phase: Phase) -> float:
+        """The lowest vitality at which `phase` holds (Terminal: 0)."""
+        return {
+            Phase.THRIVING: self.thriving,
+            Phase.STABLE: self.stable,
+            Phase.CONSERVATION: self.conservation,
+            Phase.DECLINING: self.declining,
+            Phase.TERMINAL: 0.0,
+        }[phase]
+
+
+def phase_of(
+    vitality: float,
+    previous: Phase | None = None,
+    thresholds: PhaseThresholds | None = None,
+) -> Phase:
+    """The phase at `vitality`. Falling is immediate (below a phase's floor leaves it); rising
+    from `previous` to a healthier phase needs that phase's floor plus the hysteresis, so a
+    vitality hovering at a threshold does not flap between two phases."""
+    thresholds = thresholds or _DEFAULT_THRESHOLDS
+    plain = next(p for p in Phase if vitality >= thresholds.floor(p) or p is Phase.TERMINAL)
+    if previous is None or plain.rank <= previous.rank:
+        return plain
+    risen = next(
+        p
+        for p in Phase
+        if vitality >= thresholds.floor(p) + thresholds.hysteresis or p is Phase.TERMINAL
+    )
+    return risen if risen.rank > previous.rank else previous
+
+
+class DeathCause(StrEnum):
+    KILL_SWITCH = "kill_switch"  # the operator ended it
+    ECONOMIC = "economic"  # credits at 0
+    EPISTEMIC = "epistemic"  # it no longer predicts anything
+    STOCHASTIC = "stochastic"  # the hazard roll failed
+    VITALITY = "vitality"  # vitality below the floor
+
+
+def death_cause(
+    *,
+    vitality: float,
+    economic: float,
+    epistemic: float,
+    survived_roll: bool = True,
+    kill_switch: bool = False,
+    vitality_floor: float = 0.01,
+) -> DeathCause | None:
+    """Why the golem dies now, or None if it lives. When several triggers hold, the first in
+    DeathCause's order is reported: the operator's decision, then the clocks, then vitality."""
+    if kill_switch:
+        return DeathCause.KILL_SWITCH
+    if economic <= 0.0:
+        return DeathCause.ECONOMIC
+    if epistemic <= 0.0:
+        return DeathCause.EPISTEMIC
+    if not survived_roll:
+        return DeathCause.STOCHASTIC
+    if vitality < vitality_floor:
+        return DeathCause.VITALITY
+    return None
+
+
+_DEFAULT_VITALITY = VitalityParams()
+_DEFAULT_THRESHOLDS = PhaseThresholds()
