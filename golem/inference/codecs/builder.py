@@ -88,6 +88,15 @@ class ResponseBuilder:
         step.redacted_data = data
         step.signature = signature
 
+    def sign_reasoning(self, signature: str) -> None:
+        """A signature over the reasoning so far that arrives after it (Gemini's
+        thoughtSignature rides on the next part): kept on the latest step without starting
+        a new reasoning segment, or as an opaque step when no reasoning was shown."""
+        if self._last_step_key is None:
+            self.opaque_reasoning(signature=signature)
+        else:
+            self._steps[self._last_step_key].signature = signature
+
     def _step(self, key: object, visibility: Visibility) -> _Step:
         if key is None:
             # Keyless deltas continue the current step until something else arrives.
@@ -116,6 +125,11 @@ class ResponseBuilder:
     def tool_call_input(self, key: object, arguments: Mapping[str, Any]) -> None:
         """A tool call's whole input, already decoded."""
         self._calls.setdefault(key, _Call()).arguments = arguments
+
+    @property
+    def tool_call_count(self) -> int:
+        """Tool calls begun so far: a key for providers whose calls carry no index."""
+        return len(self._calls)
 
     # -- bookkeeping -----------------------------------------------------------------
     def usage(self, **tokens: int | None) -> None:

@@ -1,0 +1,72 @@
+"""What every codec needs to type a failure: case-insensitive header lookup, the
+Retry-After delay in seconds, the error class a bare status implies, and stream events
+that are not JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from golem.inference.errors import (
+    AuthError,
+    InvalidRequest,
+    InvalidResponse,
+    Overloaded,
+    ProviderError,
+    RateLimited,
+    ServerError,
+)
+
+__all__ = ["error_class_for_status", "event_json", "header", "retry_after_seconds"]
+
+
+def header(headers: Mapping[str, str], name: str) -> str | None:
+    """A header's value whatever its case (a plain dict is case-sensitive, httpx's is not)."""
+    value = headers.get(name)
+    if value is not None:
+        return value
+    lowered = name.lower()
+    return next((v for k, v in headers.items() if k.lower() == lowered), None)
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
+    """Retry-After given in seconds. An HTTP date needs the clock, so the transport reads
+    it from the headers the error keeps."""
+    value = header(headers, "retry-after")
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None
+
+
+def error_class_for_status(status: int | None) -> type[ProviderError]:
+    """The error a status implies when the body names no error type we know."""
+    if status == 429:
+        return RateLimited
+    if status == 529:
+        return Overloaded
+    if status in (401, 403):
+        return AuthError
+    if status is not None and status >= 500:
+        return ServerError
+    if status is not None and status >= 400:
+        return InvalidRequest
+    return ProviderError
+
+
+def event_json(data: str, provider: str) -> Mapping[str, Any]:
+    """One SSE event's JSON object, or InvalidResponse."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidResponse(
+            f"stream event is not JSON: {exc}", provider=provider, body=data
+        ) from exc
+    if not isinstance(value, dict):
+        raise InvalidResponse("stream event is not a JSON object", provider=provider, body=data)
+    return value

@@ -1,0 +1,332 @@
+"""The Anthropic Messages codec: requests with the ToolUseWorkaround and extended thinking,
+responses and SSE streams with thinking, redacted_thinking and tool_use blocks, and
+Anthropic's error bodies. Pure: no IO."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from golem.inference.codecs._errors import (
+    error_class_for_status,
+    event_json,
+    retry_after_seconds,
+)
+from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
+from golem.inference.codecs.builder import ResponseBuilder
+from golem.inference.errors import (
+    AuthError,
+    InvalidRequest,
+    Overloaded,
+    ProviderError,
+    RateLimited,
+    ResponseFormatRejected,
+    ServerError,
+)
+from golem.inference.modes import Capabilities
+from golem.inference.pricing import Price
+from golem.inference.reasoning import ReasoningCost
+from golem.inference.sse import SSEEvent
+from golem.inference.types import FinishReason, Message, Mode, Request, Role
+
+__all__ = ["FAMILY", "PRICES", "PROFILE", "AnthropicCodec"]
+
+FAMILY = "anthropic"
+API_VERSION = "2023-06-01"
+DEFAULT_MAX_TOKENS = 4096  # the API requires max_tokens; the answer's room when unset
+MIN_THINKING_BUDGET = 1024  # the API's floor for budget_tokens
+
+_CAPABILITIES = Capabilities(
+    tool_use=True,
+    forced_tool=True,
+    # A forced tool_choice ("tool" or "any") is rejected while extended thinking is on.
+    forced_tool_with_thinking=False,
+    reasoning=True,
+)
+# Native JSON output (output_config.format) exists only on these models.
+_NATIVE_JSON = Capabilities(
+    response_schema=True,
+    tool_use=True,
+    forced_tool_with_thinking=False,
+    reasoning=True,
+)
+
+PROFILE = ProviderProfile(
+    name="anthropic",
+    family=FAMILY,
+    base_url="https://api.anthropic.com/v1",
+    api_key_env="ANTHROPIC_API_KEY",
+    capabilities=_CAPABILITIES,
+    model_capabilities={
+        "claude-sonnet-4-5": _NATIVE_JSON,
+        "claude-opus-4-1": _NATIVE_JSON,
+        "claude-opus-4-5": _NATIVE_JSON,
+        "claude-haiku-4-5": _NATIVE_JSON,
+    },
+    # Thinking tokens are billed as output tokens.
+    reasoning_billing=ReasoningCost(billed_as_output=True),
+    quirks={
+        # Largest max_tokens per model (longest matching prefix wins); thinking budgets
+        # are clamped to fit under it.
+        "max_output_tokens": {"claude": 64000, "claude-opus-4-0": 32000, "claude-opus-4-1": 32000}
+    },
+)
+
+# USD per million tokens; cached = cache reads.
+PRICES: Mapping[str, Price] = {
+    "claude-opus-4": Price(15.0, 75.0, cached_input=1.5),
+    "claude-opus-4-5": Price(5.0, 25.0, cached_input=0.5),
+    "claude-sonnet-4": Price(3.0, 15.0, cached_input=0.3),
+    "claude-haiku-4-5": Price(1.0, 5.0, cached_input=0.1),
+}
+
+_STOP_REASONS = {
+    "end_turn": FinishReason.STOP,
+    "stop_sequence": FinishReason.STOP,
+    "max_tokens": FinishReason.LENGTH,
+    "model_context_window_exceeded": FinishReason.LENGTH,
+    "tool_use": FinishReason.TOOL_CALLS,
+    "refusal": FinishReason.REFUSAL,
+}
+_ERROR_TYPES: Mapping[str, type[ProviderError]] = {
+    "overloaded_error": Overloaded,
+    "rate_limit_error": RateLimited,
+    "invalid_request_error": InvalidRequest,
+    "request_too_large": InvalidRequest,
+    "not_found_error": InvalidRequest,
+    "authentication_error": AuthError,
+    "permission_error": AuthError,
+    "api_error": ServerError,
+}
+
+
+class AnthropicCodec(Codec):
+    """Anthropic Messages (POST /messages), streamed or not."""
+
+    def encode(self, request: Request, model: str) -> WireRequest:
+        capabilities = self.profile.capabilities_for(model)
+        system, messages = _messages(request.messages)
+        answer_room = request.max_tokens or DEFAULT_MAX_TOKENS
+        body: dict[str, Any] = {"model": model, "messages": messages}
+        if system:
+            body["system"] = system
+        thinking = request.reasoning.enabled and capabilities.reasoning
+        if thinking:
+            budget, max_tokens = self._thinking_budget(request, model, answer_room)
+            body["max_tokens"] = max_tokens
+            body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        else:
+            body["max_tokens"] = answer_room
+            if request.temperature is not None:
+                # Temperature may not be set while thinking.
+                body["temperature"] = request.temperature
+        if request.tools:
+            body["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": t.parameters}
+                for t in request.tools
+            ]
+            choice = _tool_choice(request.tool_choice)
+            forced = choice is not None and choice["type"] in ("tool", "any")
+            if forced and thinking and not capabilities.forced_tool_with_thinking:
+                # The resolver already asks for auto + an instruction here; this keeps a
+                # hand-built request from a certain 400.
+                choice = {"type": "auto"}
+            if choice is not None:
+                body["tool_choice"] = choice
+        if request.mode is Mode.SCHEMA_ENFORCED and request.response_schema is not None:
+            schema = request.response_schema.schema
+            body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
+        if request.stream:
+            body["stream"] = True
+        headers = {"anthropic-version": API_VERSION, "content-type": "application/json"}
+        return WireRequest("POST", "messages", headers, body, stream=request.stream)
+
+    def _thinking_budget(self, request: Request, model: str, answer_room: int) -> tuple[int, int]:
+        """(budget_tokens, max_tokens): max_tokens counts thinking too, so the answer keeps
+        its room above the budget, within the model's output ceiling."""
+        ceiling = _longest_prefix(self.profile.quirks.get("max_output_tokens", {}), model)
+        budget = max(MIN_THINKING_BUDGET, request.reasoning.depth.anthropic_budget_tokens())
+        if ceiling is not None and budget + answer_room > ceiling:
+            budget = max(MIN_THINKING_BUDGET, ceiling - answer_room)
+            return budget, max(budget + 1, min(ceiling, budget + answer_room))
+        return budget, budget + answer_room
+
+    def auth_headers(self, api_key: str) -> dict[str, str]:
+        return {"x-api-key": api_key}
+
+    # -- decoding --------------------------------------------------------------------
+    def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        if body.get("type") == "error":
+            raise self._error_from(body, None, {}, orjson.dumps(body))
+        builder.model = body.get("model") or builder.model
+        for index, block in enumerate(body.get("content") or ()):
+            _start_block(index, block, builder, whole=True)
+        _usage(body.get("usage"), builder)
+        _stop(body.get("stop_reason"), builder)
+
+    def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
+        kind = event.event
+        if kind == "ping":
+            return
+        data = event_json(event.data, self.profile.name)
+        kind = data.get("type", kind)
+        if kind == "content_block_delta":
+            _delta(data["index"], data["delta"], builder)
+        elif kind == "content_block_start":
+            _start_block(data["index"], data["content_block"], builder, whole=False)
+        elif kind == "message_start":
+            message = data.get("message") or {}
+            builder.model = message.get("model") or builder.model
+            _usage(message.get("usage"), builder)
+        elif kind == "message_delta":
+            _usage(data.get("usage"), builder)
+            _stop((data.get("delta") or {}).get("stop_reason"), builder)
+        elif kind == "error":
+            raise self._error_from(data, None, {}, event.data.encode())
+
+    def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
+        try:
+            parsed = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            parsed = None
+        if not isinstance(parsed, dict):
+            parsed = {}
+        return self._error_from(parsed, status, headers, body)
+
+    def _error_from(
+        self,
+        body: Mapping[str, Any],
+        status: int | None,
+        headers: Mapping[str, str],
+        raw: bytes,
+    ) -> ProviderError:
+        error = body.get("error")
+        error = error if isinstance(error, dict) else {}
+        kind = str(error.get("type") or "")
+        message = str(error.get("message") or f"HTTP {status} from Anthropic")
+        cls = _ERROR_TYPES.get(kind) or error_class_for_status(status)
+        if cls is InvalidRequest and ("output_config" in message or "output_format" in message):
+            cls = ResponseFormatRejected
+        detail = f"{kind}: {message}" if kind else message
+        common: dict[str, Any] = {
+            "provider": self.profile.name,
+            "status": status,
+            "body": raw,
+            "headers": headers,
+        }
+        if cls is RateLimited:
+            return RateLimited(detail, retry_after=retry_after_seconds(headers), **common)
+        return cls(detail, **common)
+
+
+def _messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
+    """(the system prompt, the turns): tool results become tool_result blocks in a user
+    turn, and consecutive turns of one role are merged, as the API wants them."""
+    system: list[str] = []
+    turns: list[dict[str, Any]] = []
+    for message in messages:
+        if message.role is Role.SYSTEM:
+            system.append(message.content or "")
+            continue
+        role = "assistant" if message.role is Role.ASSISTANT else "user"
+        blocks: list[dict[str, Any]] = []
+        if message.role is Role.TOOL:
+            blocks.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": message.tool_call_id or "",
+                    "content": message.content or "",
+                }
+            )
+        elif message.content:
+            blocks.append({"type": "text", "text": message.content})
+        blocks.extend(
+            {"type": "tool_use", "id": call.id, "name": call.name, "input": dict(call.arguments)}
+            for call in message.tool_calls
+        )
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["content"].extend(blocks)
+        else:
+            turns.append({"role": role, "content": blocks})
+    return "\n\n".join(s for s in system if s), turns
+
+
+def _tool_choice(choice: str | None) -> dict[str, str] | None:
+    if choice is None:
+        return None
+    if choice in ("auto", "none"):
+        return {"type": choice}
+    if choice == "required":
+        return {"type": "any"}
+    return {"type": "tool", "name": choice}
+
+
+def _longest_prefix(table: Mapping[str, int], model: str) -> int | None:
+    matches = [p for p in table if model.startswith(p)]
+    return table[max(matches, key=len)] if matches else None
+
+
+def _start_block(
+    index: int, block: Mapping[str, Any], builder: ResponseBuilder, *, whole: bool
+) -> None:
+    """One content block, whole (a response body) or as it opens in a stream."""
+    kind = block.get("type")
+    if kind == "text":
+        builder.text(block.get("text") or "")
+    elif kind == "thinking":
+        builder.reasoning(block.get("thinking") or "", key=index)
+        if block.get("signature"):
+            builder.reasoning_signature(block["signature"], key=index)
+    elif kind == "redacted_thinking":
+        # Arrives whole in content_block_start: there are no deltas for it.
+        builder.opaque_reasoning(data=block.get("data"), key=index)
+    elif kind in ("tool_use", "server_tool_use"):
+        builder.tool_call(index, id=block.get("id"), name=block.get("name"))
+        # A stream opens the block with input {} and sends the JSON as deltas.
+        if whole:
+            builder.tool_call_input(index, block.get("input") or {})
+
+
+def _delta(index: int, delta: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    kind = delta.get("type")
+    if kind == "text_delta":
+        builder.text(delta["text"])
+    elif kind == "thinking_delta":
+        builder.reasoning(delta["thinking"], key=index)
+    elif kind == "signature_delta":
+        builder.reasoning_signature(delta["signature"], key=index)
+    elif kind == "input_json_delta":
+        builder.tool_call_arguments(index, delta["partial_json"])
+
+
+def _usage(usage: Mapping[str, Any] | None, builder: ResponseBuilder) -> None:
+    """Anthropic's input_tokens excludes cache reads and writes; ours includes them.
+    output_tokens includes thinking; ours does not, when the thinking count is reported."""
+    if not usage:
+        return
+    if "input_tokens" in usage:
+        cached = usage.get("cache_read_input_tokens") or 0
+        written = usage.get("cache_creation_input_tokens") or 0
+        builder.usage(
+            input_tokens=(usage["input_tokens"] or 0) + cached + written,
+            cached_input_tokens=cached,
+        )
+    output = usage.get("output_tokens")
+    if output is None:
+        return
+    details = usage.get("output_tokens_details") or {}
+    thinking = details.get("thinking_tokens")
+    if thinking is None:
+        builder.usage(output_tokens=output)
+    else:
+        builder.usage(output_tokens=max(0, output - thinking), reasoning_tokens=thinking)
+
+
+def _stop(reason: str | None, builder: ResponseBuilder) -> None:
+    if reason is None:
+        return
+    if reason == "refusal":
+        builder.refusal("the model stopped with stop_reason 'refusal'")
+    builder.finish(_STOP_REASONS.get(reason, FinishReason.UNKNOWN))

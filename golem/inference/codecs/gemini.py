@@ -1,0 +1,301 @@
+"""The Gemini generateContent codec: requests with responseJsonSchema, function calling and
+thinkingConfig; responses and `streamGenerateContent?alt=sse` streams with thought parts,
+thought signatures and usageMetadata; Google's error bodies. Pure: no IO."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from golem.inference.codecs._errors import (
+    error_class_for_status,
+    event_json,
+    retry_after_seconds,
+)
+from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
+from golem.inference.codecs.builder import ResponseBuilder
+from golem.inference.errors import (
+    AuthError,
+    InvalidRequest,
+    ProviderError,
+    RateLimited,
+    ResponseFormatRejected,
+    ServerError,
+)
+from golem.inference.modes import Capabilities
+from golem.inference.pricing import Price
+from golem.inference.reasoning import ReasoningCost
+from golem.inference.sse import SSEEvent
+from golem.inference.types import FinishReason, Message, Mode, Request, Role
+
+__all__ = ["FAMILY", "PRICES", "PROFILE", "GeminiCodec"]
+
+FAMILY = "gemini"
+
+PROFILE = ProviderProfile(
+    name="gemini",
+    family=FAMILY,
+    base_url="https://generativelanguage.googleapis.com/v1beta",
+    api_key_env="GEMINI_API_KEY",
+    capabilities=Capabilities(
+        response_schema=True,
+        tool_use=True,
+        forced_tool=True,
+        forced_tool_with_thinking=True,
+        reasoning=True,
+    ),
+    # Thoughts are reported apart from the answer (thoughtsTokenCount) and priced there.
+    reasoning_billing=ReasoningCost(billed_as_output=False),
+    quirks={
+        # Gemini 3 takes thinkingLevel instead of a token budget.
+        "thinking_level_models": ("gemini-3",),
+        # Models that cannot stop thinking: their smallest budget (longest prefix wins).
+        "min_thinking_budget": {"gemini-2.5-pro": 128},
+    },
+)
+
+# USD per million tokens (prompts up to 200k tokens); thoughts at the output price.
+PRICES: Mapping[str, Price] = {
+    "gemini-2.5-pro": Price(1.25, 10.0, cached_input=0.125, reasoning=10.0),
+    "gemini-2.5-flash": Price(0.30, 2.50, cached_input=0.03, reasoning=2.50),
+    "gemini-2.5-flash-lite": Price(0.10, 0.40, cached_input=0.01, reasoning=0.40),
+}
+
+_FINISH_REASONS = {
+    "STOP": FinishReason.STOP,
+    "MAX_TOKENS": FinishReason.LENGTH,
+    "SAFETY": FinishReason.CONTENT_FILTER,
+    "RECITATION": FinishReason.CONTENT_FILTER,
+    "BLOCKLIST": FinishReason.CONTENT_FILTER,
+    "PROHIBITED_CONTENT": FinishReason.CONTENT_FILTER,
+    "SPII": FinishReason.CONTENT_FILTER,
+    "IMAGE_SAFETY": FinishReason.CONTENT_FILTER,
+    "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
+    "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
+}
+_ERROR_STATUSES: Mapping[str, type[ProviderError]] = {
+    "RESOURCE_EXHAUSTED": RateLimited,
+    "INVALID_ARGUMENT": InvalidRequest,
+    "FAILED_PRECONDITION": InvalidRequest,
+    "NOT_FOUND": InvalidRequest,
+    "PERMISSION_DENIED": AuthError,
+    "UNAUTHENTICATED": AuthError,
+    "INTERNAL": ServerError,
+    "UNAVAILABLE": ServerError,
+    "DEADLINE_EXCEEDED": ServerError,
+}
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
+
+
+class GeminiCodec(Codec):
+    """Gemini API (`models/{model}:generateContent`), streamed or not."""
+
+    def encode(self, request: Request, model: str) -> WireRequest:
+        capabilities = self.profile.capabilities_for(model)
+        system, contents = _contents(request.messages)
+        body: dict[str, Any] = {"contents": contents}
+        if system:
+            body["systemInstruction"] = {"parts": [{"text": system}]}
+        config: dict[str, Any] = {}
+        if request.max_tokens is not None:
+            config["maxOutputTokens"] = request.max_tokens
+        if request.temperature is not None:
+            config["temperature"] = request.temperature
+        if request.mode is Mode.SCHEMA_ENFORCED and request.response_schema is not None:
+            config["responseMimeType"] = "application/json"
+            config["responseJsonSchema"] = request.response_schema.schema
+        if capabilities.reasoning:
+            config["thinkingConfig"] = self._thinking(request, model)
+        if config:
+            body["generationConfig"] = config
+        if request.tools:
+            body["tools"] = [
+                {
+                    "functionDeclarations": [
+                        {
+                            "name": t.name,
+                            "description": t.description,
+                            "parametersJsonSchema": t.parameters,
+                        }
+                        for t in request.tools
+                    ]
+                }
+            ]
+            if request.tool_choice is not None:
+                body["toolConfig"] = {"functionCallingConfig": _calling(request.tool_choice)}
+        action = "streamGenerateContent?alt=sse" if request.stream else "generateContent"
+        headers = {"content-type": "application/json"}
+        return WireRequest("POST", f"models/{model}:{action}", headers, body, stream=request.stream)
+
+    def _thinking(self, request: Request, model: str) -> dict[str, Any]:
+        depth = request.reasoning.depth
+        thinking: dict[str, Any] = {}
+        if model.startswith(tuple(self.profile.quirks.get("thinking_level_models", ()))):
+            thinking["thinkingLevel"] = depth.gemini_thinking_level()
+        else:
+            floors: Mapping[str, int] = self.profile.quirks.get("min_thinking_budget", {})
+            matches = [p for p in floors if model.startswith(p)]
+            floor = floors[max(matches, key=len)] if matches else 0
+            thinking["thinkingBudget"] = max(floor, depth.gemini_thinking_budget())
+        if request.reasoning.visible and request.reasoning.enabled:
+            thinking["includeThoughts"] = True
+        return thinking
+
+    def auth_headers(self, api_key: str) -> dict[str, str]:
+        # In a header, never in the URL's ?key=, so it cannot end up in a logged URL.
+        return {"x-goog-api-key": api_key}
+
+    # -- decoding --------------------------------------------------------------------
+    def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        """A whole response and one stream chunk have the same shape."""
+        if "error" in body:
+            raise self._error_from(body, None, {}, orjson.dumps(body))
+        builder.model = body.get("modelVersion") or builder.model
+        feedback = body.get("promptFeedback") or {}
+        if feedback.get("blockReason"):
+            builder.refusal(f"the prompt was blocked: {feedback['blockReason']}")
+            builder.finish(FinishReason.CONTENT_FILTER)
+        for candidate in body.get("candidates") or ():
+            if candidate.get("index", 0) == 0:
+                _candidate(candidate, builder)
+        usage = body.get("usageMetadata")
+        if usage:
+            # Each chunk repeats the running totals, so later values replace earlier ones.
+            builder.usage(
+                input_tokens=usage.get("promptTokenCount", 0),
+                cached_input_tokens=usage.get("cachedContentTokenCount", 0),
+                # thoughtsTokenCount is not part of candidatesTokenCount.
+                output_tokens=usage.get("candidatesTokenCount", 0),
+                reasoning_tokens=usage.get("thoughtsTokenCount", 0),
+            )
+
+    def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
+        self.apply_body(event_json(event.data, self.profile.name), builder)
+
+    def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
+        try:
+            parsed = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            parsed = None
+        if isinstance(parsed, list) and parsed:  # some endpoints wrap the error in a list
+            parsed = parsed[0]
+        if not isinstance(parsed, dict):
+            parsed = {}
+        return self._error_from(parsed, status, headers, body)
+
+    def _error_from(
+        self,
+        body: Mapping[str, Any],
+        status: int | None,
+        headers: Mapping[str, str],
+        raw: bytes,
+    ) -> ProviderError:
+        error = body.get("error")
+        error = error if isinstance(error, dict) else {}
+        code = error.get("code")
+        status = status if status is not None else (code if isinstance(code, int) else None)
+        kind = str(error.get("status") or "")
+        message = str(error.get("message") or f"HTTP {status} from Gemini")
+        cls = _ERROR_STATUSES.get(kind) or error_class_for_status(status)
+        squeezed = message.lower().replace("_", "")
+        if cls is InvalidRequest and (
+            "responseschema" in squeezed or "responsejsonschema" in squeezed
+        ):
+            cls = ResponseFormatRejected
+        detail = f"{kind}: {message}" if kind else message
+        common: dict[str, Any] = {
+            "provider": self.profile.name,
+            "status": status,
+            "body": raw,
+            "headers": headers,
+        }
+        if cls is RateLimited:
+            delay = _retry_delay(error.get("details")) or retry_after_seconds(headers)
+            return RateLimited(detail, retry_after=delay, **common)
+        return cls(detail, **common)
+
+
+def _contents(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
+    """(the system instruction, the turns with roles user/model)."""
+    system: list[str] = []
+    turns: list[dict[str, Any]] = []
+    call_names: dict[str, str] = {}  # a functionResponse names its function, not a call id
+    for message in messages:
+        if message.role is Role.SYSTEM:
+            system.append(message.content or "")
+            continue
+        role = "model" if message.role is Role.ASSISTANT else "user"
+        parts: list[dict[str, Any]] = []
+        if message.role is Role.TOOL:
+            name = call_names.get(message.tool_call_id or "", message.tool_call_id or "")
+            parts.append(
+                {"functionResponse": {"name": name, "response": _tool_result(message.content)}}
+            )
+        elif message.content:
+            parts.append({"text": message.content})
+        for call in message.tool_calls:
+            call_names[call.id] = call.name
+            parts.append({"functionCall": {"name": call.name, "args": dict(call.arguments)}})
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["parts"].extend(parts)
+        else:
+            turns.append({"role": role, "parts": parts})
+    return "\n\n".join(s for s in system if s), turns
+
+
+def _tool_result(content: str | None) -> dict[str, Any]:
+    """functionResponse.response must be an object: a JSON object as is, else wrapped."""
+    try:
+        value = orjson.loads(content or "null")
+    except orjson.JSONDecodeError:
+        value = content
+    return value if isinstance(value, dict) else {"result": value}
+
+
+def _calling(choice: str) -> dict[str, Any]:
+    if choice in ("auto", "none"):
+        return {"mode": choice.upper()}
+    if choice == "required":
+        return {"mode": "ANY"}
+    return {"mode": "ANY", "allowedFunctionNames": [choice]}
+
+
+def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    for part in (candidate.get("content") or {}).get("parts") or ():
+        signature = part.get("thoughtSignature")
+        if part.get("thought"):
+            # Streams cut one thought into several parts: keyless reasoning joins them
+            # until an answer part or a call comes between.
+            builder.reasoning(part.get("text") or "")
+            if signature:
+                builder.sign_reasoning(signature)
+            continue
+        if signature:
+            # It signs the reasoning before this part, so it is kept with that reasoning.
+            builder.sign_reasoning(signature)
+        if "functionCall" in part:
+            call = part["functionCall"]
+            key = builder.tool_call_count  # Gemini's calls carry no index
+            builder.tool_call(key, id=call.get("id"), name=call.get("name"))
+            builder.tool_call_input(key, call.get("args") or {})
+        elif "text" in part:
+            builder.text(part["text"])
+    reason = candidate.get("finishReason")
+    if reason:
+        finish = _FINISH_REASONS.get(reason, FinishReason.UNKNOWN)
+        if finish is FinishReason.STOP and builder.tool_call_count:
+            finish = FinishReason.TOOL_CALLS  # Gemini says STOP after function calls too
+        builder.finish(finish)
+
+
+def _retry_delay(details: Any) -> float | None:
+    """google.rpc.RetryInfo's retryDelay, a protobuf Duration such as "27s"."""
+    for detail in details or ():
+        if isinstance(detail, dict) and str(detail.get("@type", "")).endswith("RetryInfo"):
+            match = _DURATION.match(str(detail.get("retryDelay", "")))
+            if match:
+                return float(match.group(1))
+    return None

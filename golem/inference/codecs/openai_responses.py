@@ -1,0 +1,289 @@
+"""The OpenAI Responses codec (POST /responses): input items, text.format json_schema,
+function tools and reasoning {effort, summary}; output items and the Responses SSE event
+stream. Pure: no IO."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from golem.inference.codecs import _openai_errors
+from golem.inference.codecs._errors import event_json
+from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
+from golem.inference.codecs.builder import ResponseBuilder
+from golem.inference.errors import InvalidRequest, ProviderError, ResponseFormatRejected
+from golem.inference.modes import Capabilities
+from golem.inference.pricing import Price
+from golem.inference.reasoning import ReasoningCost, Visibility
+from golem.inference.sse import SSEEvent
+from golem.inference.types import FinishReason, Message, Mode, Request, Role
+
+__all__ = ["FAMILY", "PRICES", "PROFILE", "OpenAIResponsesCodec"]
+
+FAMILY = "openai-responses"
+
+_REASONING = Capabilities(
+    response_schema=True,
+    tool_use=True,
+    forced_tool=True,
+    forced_tool_with_thinking=True,
+    strict_required=True,  # json_schema is only enforced with strict: true
+    reasoning=True,
+)
+
+PROFILE = ProviderProfile(
+    name="openai-responses",
+    family=FAMILY,
+    base_url="https://api.openai.com/v1",
+    api_key_env="OPENAI_API_KEY",
+    capabilities=_REASONING,
+    model_capabilities={
+        "gpt-4": Capabilities(response_schema=True, tool_use=True, strict_required=True),
+    },
+    # Reasoning tokens are reported apart from output (output_tokens_details) and priced
+    # at the output price.
+    reasoning_billing=ReasoningCost(billed_as_output=False),
+    quirks={
+        # The efforts each model accepts; a depth maps to the nearest (ties: less thinking).
+        "reasoning_efforts": {
+            "gpt-5": ["minimal", "low", "medium", "high"],
+            "gpt-5.1": ["none", "low", "medium", "high"],
+            "gpt-5.2": ["none", "low", "medium", "high", "xhigh"],
+        },
+    },
+)
+
+# USD per million tokens.
+PRICES: Mapping[str, Price] = {
+    "gpt-5": Price(1.25, 10.0, cached_input=0.125, reasoning=10.0),
+    "gpt-5.1": Price(1.25, 10.0, cached_input=0.125, reasoning=10.0),
+    "gpt-5-mini": Price(0.25, 2.0, cached_input=0.025, reasoning=2.0),
+    "gpt-5-nano": Price(0.05, 0.40, cached_input=0.005, reasoning=0.40),
+}
+
+_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
+_INCOMPLETE = {
+    "max_output_tokens": FinishReason.LENGTH,
+    "content_filter": FinishReason.CONTENT_FILTER,
+}
+
+
+class OpenAIResponsesCodec(Codec):
+    """OpenAI Responses, streamed or not."""
+
+    def encode(self, request: Request, model: str) -> WireRequest:
+        capabilities = self.profile.capabilities_for(model)
+        instructions, items = _input(request.messages)
+        body: dict[str, Any] = {"model": model, "input": items}
+        if instructions:
+            body["instructions"] = instructions
+        if request.max_tokens is not None:
+            body["max_output_tokens"] = request.max_tokens
+        reasoning = capabilities.reasoning
+        if reasoning:
+            config: dict[str, Any] = {
+                "effort": self._effort(request.reasoning.depth.openai_effort(), model)
+            }
+            if request.reasoning.visible and request.reasoning.enabled:
+                config["summary"] = "auto"
+            body["reasoning"] = config
+        elif request.temperature is not None:
+            # Reasoning models reject temperature.
+            body["temperature"] = request.temperature
+        if request.mode is Mode.SCHEMA_ENFORCED and request.response_schema is not None:
+            schema = request.response_schema
+            body["text"] = {
+                "format": {
+                    "type": "json_schema",
+                    "name": schema.name,
+                    "schema": schema.schema,
+                    "strict": schema.strict_ok,
+                }
+            }
+        if request.tools:
+            body["tools"] = [
+                {
+                    "type": "function",
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": t.parameters,
+                    "strict": t.strict,
+                }
+                for t in request.tools
+            ]
+            if request.tool_choice is not None:
+                body["tool_choice"] = _tool_choice(request.tool_choice)
+        if request.stream:
+            body["stream"] = True
+        headers = {"content-type": "application/json"}
+        return WireRequest("POST", "responses", headers, body, stream=request.stream)
+
+    def _effort(self, wanted: str, model: str) -> str:
+        """`wanted`, or the accepted effort nearest to it (ties go to less thinking)."""
+        table: Mapping[str, list[str]] = self.profile.quirks.get("reasoning_efforts", {})
+        prefixes = [p for p in table if model.startswith(p)]
+        accepted = table[max(prefixes, key=len)] if prefixes else []
+        if not accepted or wanted in accepted:
+            return wanted
+        rank = _EFFORTS.index(wanted)
+        return min(accepted, key=lambda e: (abs(_EFFORTS.index(e) - rank), _EFFORTS.index(e)))
+
+    def auth_headers(self, api_key: str) -> dict[str, str]:
+        return {"authorization": f"Bearer {api_key}"}
+
+    # -- decoding --------------------------------------------------------------------
+    def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        if body.get("error") and not body.get("output"):
+            raise self._error_object(body["error"])
+        for index, item in enumerate(body.get("output") or ()):
+            _item(index, item, builder, "whole")
+        self._final(body, builder)
+
+    def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
+        data = event_json(event.data, self.profile.name)
+        kind = data.get("type") or event.event
+        if kind == "response.output_text.delta":
+            builder.text(data["delta"])
+        elif kind == "response.reasoning_summary_text.delta":
+            key = (data["output_index"], "summary", data["summary_index"])
+            builder.reasoning(data["delta"], visibility=Visibility.SUMMARIZED, key=key)
+        elif kind == "response.reasoning_text.delta":
+            key = (data["output_index"], "content", data["content_index"])
+            builder.reasoning(data["delta"], key=key)
+        elif kind == "response.function_call_arguments.delta":
+            builder.tool_call_arguments(data["output_index"], data["delta"])
+        elif kind == "response.reasoning_summary_part.added":
+            key = (data["output_index"], "summary", data["summary_index"])
+            builder.reasoning("", visibility=Visibility.SUMMARIZED, key=key)
+        elif kind == "response.refusal.delta":
+            builder.refusal(data["delta"])
+        elif kind in ("response.output_item.added", "response.output_item.done"):
+            _item(data["output_index"], data["item"], builder, kind.rsplit(".", 1)[1])
+        elif kind in ("response.completed", "response.incomplete", "response.created"):
+            self._final(data.get("response") or {}, builder)
+        elif kind == "response.failed":
+            response = data.get("response") or {}
+            raise self._error_object(response.get("error") or {})
+        elif kind == "error":
+            raise self._error_object(data.get("error") or data)
+
+    def _final(self, response: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        """Model, usage and status of a whole response (or of response.completed)."""
+        builder.model = response.get("model") or builder.model
+        usage = response.get("usage")
+        if usage:
+            details = usage.get("output_tokens_details") or {}
+            reasoning = details.get("reasoning_tokens") or 0
+            builder.usage(
+                input_tokens=usage.get("input_tokens") or 0,
+                cached_input_tokens=(usage.get("input_tokens_details") or {}).get("cached_tokens")
+                or 0,
+                # output_tokens includes the reasoning tokens; ours does not.
+                output_tokens=max(0, (usage.get("output_tokens") or 0) - reasoning),
+                reasoning_tokens=reasoning,
+            )
+        status = response.get("status")
+        if status == "completed":
+            calls = builder.tool_call_count
+            builder.finish(FinishReason.TOOL_CALLS if calls else FinishReason.STOP)
+        elif status == "incomplete":
+            reason = str((response.get("incomplete_details") or {}).get("reason"))
+            builder.finish(_INCOMPLETE.get(reason, FinishReason.LENGTH))
+        elif status == "failed":
+            raise self._error_object(response.get("error") or {})
+
+    def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
+        return _error(self.profile.name, status, headers, body)
+
+    def _error_object(self, error: Mapping[str, Any]) -> ProviderError:
+        """An error that came inside a 200 body or a stream event."""
+        return _error(self.profile.name, None, {}, orjson.dumps({"error": error}))
+
+
+def _input(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
+    """(the instructions, the input items): calls and their results are items of their own."""
+    instructions: list[str] = []
+    items: list[dict[str, Any]] = []
+    for message in messages:
+        if message.role is Role.SYSTEM:
+            instructions.append(message.content or "")
+        elif message.role is Role.TOOL:
+            items.append(
+                {
+                    "type": "function_call_output",
+                    "call_id": message.tool_call_id or "",
+                    "output": message.content or "",
+                }
+            )
+        else:
+            if message.content:
+                items.append({"role": message.role.value, "content": message.content})
+            items.extend(
+                {
+                    "type": "function_call",
+                    "call_id": call.id,
+                    "name": call.name,
+                    "arguments": orjson.dumps(dict(call.arguments)).decode(),
+                }
+                for call in message.tool_calls
+            )
+    return "\n\n".join(s for s in instructions if s), items
+
+
+def _tool_choice(choice: str) -> str | dict[str, str]:
+    if choice in ("auto", "none", "required"):
+        return choice
+    return {"type": "function", "name": choice}
+
+
+def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: str) -> None:
+    """One output item: "whole" (a body), or as a stream opens ("added") or closes
+    ("done") it. A stream's text comes in deltas, so its items only begin calls and mark
+    reasoning that had no summary."""
+    kind = item.get("type")
+    if kind == "function_call":
+        if phase != "done":
+            builder.tool_call(index, id=item.get("call_id"), name=item.get("name"))
+        if phase == "whole":
+            builder.tool_call_arguments(index, item.get("arguments") or "")
+    elif kind == "reasoning":
+        summary = item.get("summary") or ()
+        content = item.get("content") or ()
+        if phase == "whole":
+            for i, part in enumerate(summary):
+                key = (index, "summary", i)
+                builder.reasoning(part.get("text") or "", visibility=Visibility.SUMMARIZED, key=key)
+            for i, part in enumerate(content):
+                builder.reasoning(part.get("text") or "", key=(index, "content", i))
+        if phase != "added" and not summary and not content:
+            builder.opaque_reasoning(data=item.get("encrypted_content"), key=(index, "opaque"))
+    elif kind == "message" and phase == "whole":
+        for part in item.get("content") or ():
+            if part.get("type") == "output_text":
+                builder.text(part.get("text") or "")
+            elif part.get("type") == "refusal":
+                builder.refusal(part.get("refusal") or "")
+
+
+def _error(
+    provider: str, status: int | None, headers: Mapping[str, str], body: bytes
+) -> ProviderError:
+    """OpenAI's error object, typed; an error about text.format (the Responses place for
+    the schema) is a rejected response format."""
+    try:
+        parsed = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        parsed = None
+    error = parsed.get("error") if isinstance(parsed, dict) else None
+    error = error if isinstance(error, dict) else {}
+    if status is None:
+        status = _openai_errors.status_of(error)
+    typed = _openai_errors.error_for(provider, status, headers, body)
+    param = error.get("param")
+    if type(typed) is InvalidRequest and isinstance(param, str) and param.startswith("text.format"):
+        return ResponseFormatRejected(
+            str(typed.args[0]), provider=provider, status=status, body=body, headers=headers
+        )
+    return typed
