@@ -117,10 +117,11 @@ def phase_of(
     plain = next(p for p in Phase if vitality >= thresholds.floor(p) or p is Phase.TERMINAL)
     if previous is None or plain.rank <= previous.rank:
         return plain
+    # The tolerance makes 0.15 clear 0.10 + 0.05, which floats add up to 0.15000000000000002.
     risen = next(
         p
         for p in Phase
-        if vitality >= thresholds.floor(p) + thresholds.hysteresis or p is Phase.TERMINAL
+        if vitality + 1e-12 >= thresholds.floor(p) + thresholds.hysteresis or p is Phase.TERMINAL
     )
     return risen if risen.rank > previous.rank else previous
 

@@ -1,0 +1,1 @@
+"""Tests of golem.mortality (and the ledger contract other ledgers reuse)."""

@@ -1,0 +1,163 @@
+"""Composite vitality, phases with hysteresis, and the causes of death."""
+
+import itertools
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from golem.mortality import (
+    DeathCause,
+    Phase,
+    PhaseThresholds,
+    VitalityParams,
+    composite_vitality,
+    death_cause,
+    phase_of,
+)
+
+unit = st.floats(0, 1)
+
+
+def _sigmoid(x: float, centre: float, steepness: float) -> float:
+    return 1 / (1 + math.exp(-steepness * (x - centre)))
+
+
+def test_bardo_worked_example() -> None:
+    vitality = composite_vitality(0.9, 0.2, 0)
+    assert vitality == pytest.approx(0.168, abs=5e-4)
+    assert phase_of(vitality) is Phase.DECLINING
+
+
+@pytest.mark.parametrize(
+    ("economic", "epistemic", "age", "expected"),
+    [
+        (1.0, 1.0, 0, _sigmoid(1, 0.3, 10) * _sigmoid(1, 0.4, 8)),
+        (0.3, 0.4, 0, 0.25),  # both at their centres
+        (0.0, 0.0, 0, _sigmoid(0, 0.3, 10) * _sigmoid(0, 0.4, 8)),
+        (1.0, 1.0, 100_000, _sigmoid(1, 0.3, 10) * _sigmoid(1, 0.4, 8) * 0.85),
+        (1.0, 1.0, 200_000, _sigmoid(1, 0.3, 10) * _sigmoid(1, 0.4, 8) * 0.7),
+        (0.5, 0.5, 0, _sigmoid(0.5, 0.3, 10) * _sigmoid(0.5, 0.4, 8)),
+    ],
+)
+def test_vitality_table(economic: float, epistemic: float, age: int, expected: float) -> None:
+    assert composite_vitality(economic, epistemic, age) == pytest.approx(expected)
+
+
+def test_age_term_reaches_zero() -> None:
+    params = VitalityParams(age_weight=1.0, age_horizon=100.0)
+    assert composite_vitality(1.0, 1.0, 100, params) == 0.0
+    assert composite_vitality(1.0, 1.0, 10**9, params) == 0.0
+
+
+@given(unit, unit, unit, unit, st.integers(0, 10**6))
+def test_vitality_is_monotone_and_bounded(
+    e1: float, e2: float, k1: float, k2: float, age: int
+) -> None:
+    lo_e, hi_e = sorted((e1, e2))
+    lo_k, hi_k = sorted((k1, k2))
+    low = composite_vitality(lo_e, lo_k, age)
+    high = composite_vitality(hi_e, hi_k, age)
+    assert 0.0 <= low <= high <= 1.0
+    assert composite_vitality(hi_e, hi_k, age + 1000) <= high
+
+
+def test_vitality_rejects_levels_outside_the_unit_interval() -> None:
+    with pytest.raises(ValueError, match="economic"):
+        composite_vitality(1.5, 0.5, 0)
+    with pytest.raises(ValueError, match="epistemic"):
+        composite_vitality(0.5, math.nan, 0)
+
+
+@pytest.mark.parametrize(
+    ("vitality", "phase"),
+    [
+        (1.0, Phase.THRIVING),
+        (0.70, Phase.THRIVING),
+        (0.6999, Phase.STABLE),
+        (0.50, Phase.STABLE),
+        (0.35, Phase.CONSERVATION),
+        (0.30, Phase.CONSERVATION),
+        (0.168, Phase.DECLINING),
+        (0.10, Phase.DECLINING),
+        (0.0999, Phase.TERMINAL),
+        (0.0, Phase.TERMINAL),
+    ],
+)
+def test_phase_thresholds(vitality: float, phase: Phase) -> None:
+    assert phase_of(vitality) is phase
+
+
+@pytest.mark.parametrize(
+    ("vitality", "previous", "phase"),
+    [
+        (0.72, Phase.STABLE, Phase.STABLE),  # above 0.70 but not 0.75
+        (0.75, Phase.STABLE, Phase.THRIVING),
+        (0.69, Phase.THRIVING, Phase.STABLE),  # falling is immediate
+        (0.12, Phase.TERMINAL, Phase.TERMINAL),
+        (0.15, Phase.TERMINAL, Phase.DECLINING),
+        (0.76, Phase.TERMINAL, Phase.THRIVING),  # a leap clears every threshold
+        (0.54, Phase.CONSERVATION, Phase.CONSERVATION),
+        (0.56, Phase.DECLINING, Phase.STABLE),
+        (0.3, Phase.STABLE, Phase.CONSERVATION),
+    ],
+)
+def test_phase_hysteresis_table(vitality: float, previous: Phase, phase: Phase) -> None:
+    assert phase_of(vitality, previous) is phase
+
+
+@given(st.lists(unit, min_size=1, max_size=60))
+def test_phases_obey_hysteresis(vitalities: list[float]) -> None:
+    thresholds = PhaseThresholds()
+    previous: Phase | None = None
+    for vitality in vitalities:
+        phase = phase_of(vitality, previous)
+        plain = phase_of(vitality)
+        # Never healthier than the plain thresholds say; a fall is immediate.
+        assert phase.rank <= plain.rank
+        assert vitality >= thresholds.floor(phase)
+        if previous is not None:
+            if phase.rank > previous.rank:  # rose: cleared the new floor plus the margin
+                assert vitality >= thresholds.floor(phase) + thresholds.hysteresis - 1e-12
+            if plain.rank < previous.rank:
+                assert phase is plain
+            if plain.rank >= previous.rank:
+                assert phase.rank >= previous.rank
+        previous = phase
+
+
+@given(unit, st.sampled_from(Phase))
+def test_hovering_at_a_threshold_does_not_flap(jitter: float, start: Phase) -> None:
+    thresholds = PhaseThresholds()
+    centre = thresholds.stable
+    wobble = [centre - 0.01 + 0.05 * jitter * (i % 2) for i in range(20)]  # within ±0.05
+    phases = []
+    previous: Phase | None = start
+    for vitality in wobble:
+        previous = phase_of(vitality, previous)
+        phases.append(previous)
+    changes = sum(a is not b for a, b in itertools.pairwise(phases))
+    assert changes <= 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "cause"),
+    [
+        ({"vitality": 0.5, "economic": 0.5, "epistemic": 0.5}, None),
+        ({"vitality": 0.009, "economic": 0.5, "epistemic": 0.5}, DeathCause.VITALITY),
+        ({"vitality": 0.5, "economic": 0.0, "epistemic": 0.5}, DeathCause.ECONOMIC),
+        ({"vitality": 0.5, "economic": 0.5, "epistemic": 0.0}, DeathCause.EPISTEMIC),
+        (
+            {"vitality": 0.5, "economic": 0.5, "epistemic": 0.5, "survived_roll": False},
+            DeathCause.STOCHASTIC,
+        ),
+        (
+            {"vitality": 0.0, "economic": 0.0, "epistemic": 0.0, "kill_switch": True},
+            DeathCause.KILL_SWITCH,
+        ),
+        ({"vitality": 0.0, "economic": 0.0, "epistemic": 0.0}, DeathCause.ECONOMIC),
+    ],
+)
+def test_death_causes(kwargs: dict[str, float | bool], cause: DeathCause | None) -> None:
+    assert death_cause(**kwargs) is cause  # type: ignore[arg-type]
