@@ -1,0 +1,202 @@
+"""Reasoning stream events, and the splitter of inline `<think>` tags into reasoning and answer.
+
+Sans-IO: `ThinkTagSplitter.feed(text)` returns events for any split of the stream, holding back
+at most len(tag) - 1 characters that may begin a tag. `split_think` is the one-shot form.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = [
+    "ContentChunk",
+    "ReasoningEvent",
+    "ThinkChunk",
+    "ThinkEnd",
+    "ThinkStart",
+    "ThinkTagSplitter",
+    "UsageUpdate",
+    "split_think",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkStart:
+    """A reasoning block opens."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkChunk:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkEnd:
+    """The open reasoning block closes (by its tag, or because the stream ended)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContentChunk:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class UsageUpdate:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cached_input_tokens: int = 0
+
+
+ReasoningEvent = ThinkStart | ThinkChunk | ThinkEnd | ContentChunk | UsageUpdate
+
+_START = ThinkStart()
+_END = ThinkEnd()
+
+# The splitter runs on every streamed character and emits a chunk per feed(); a frozen
+# dataclass's generated __init__ (one object.__setattr__ per field) costs more than the rest
+# of feed() on short chunks, so chunks are built by setting their slot directly.
+_new = object.__new__
+_set_think_text: Callable[[ThinkChunk, str], None] = ThinkChunk.__dict__["text"].__set__
+_set_content_text: Callable[[ContentChunk, str], None] = ContentChunk.__dict__["text"].__set__
+
+
+class ThinkTagSplitter:
+    """Splits streamed text into reasoning and content at `<think>` / `</think>` tags.
+
+    Every well-formed block is reasoning, however many there are. Outside a block, a close
+    tag is text; inside one, an open tag is text; anything else (`<thinking>`, a lone `<`)
+    is text. With `start_in_reasoning` the stream begins inside a block, as when the server
+    put the open tag in the prompt; an open tag at the very start is then that block's own
+    (some servers echo it) rather than text. `finish()` returns the held-back characters to
+    the side they were on, and closes a block the stream was cut inside.
+
+    Chunks of the same kind are merged within one feed(); the concatenated reasoning, the
+    concatenated content and the sequence of ThinkStart / ThinkEnd are the same for every
+    split of the stream.
+    """
+
+    __slots__ = (
+        "_announce",
+        "_close",
+        "_held",
+        "_inside",
+        "_lead_char",
+        "_leading",
+        "_open",
+        "_start_in_reasoning",
+    )
+
+    def __init__(
+        self,
+        open_tag: str = "<think>",
+        close_tag: str = "</think>",
+        *,
+        start_in_reasoning: bool = False,
+    ) -> None:
+        if not open_tag or not close_tag:
+            raise ValueError("think tags must not be empty")
+        self._open = open_tag
+        self._close = close_tag
+        self._start_in_reasoning = start_in_reasoning
+        self._reset()
+
+    def _reset(self) -> None:
+        self._inside = self._start_in_reasoning
+        self._held = ""
+        # A stream that starts inside a block announces it with its first output, and may
+        # begin with a redundant open tag: both are settled by the first full scan.
+        self._announce = self._start_in_reasoning
+        self._leading = self._start_in_reasoning
+        self._lead_char = "" if self._leading else self._open[0]
+
+    def feed(self, text: str) -> list[ReasoningEvent]:
+        # _lead_char is the first character of the tag that would change sides: a chunk
+        # without it can neither hold that tag nor end with its beginning. It is "" (found
+        # in every text) while held-back characters or the stream's start need a full scan.
+        if self._lead_char not in text:
+            if not text:
+                return []
+            if self._inside:
+                think = _new(ThinkChunk)
+                _set_think_text(think, text)
+                return [think]
+            content = _new(ContentChunk)
+            _set_content_text(content, text)
+            return [content]
+        return self._scan(text)
+
+    def finish(self) -> list[ReasoningEvent]:
+        """End of stream: flush what was held back, close an open block, reset."""
+        events: list[ReasoningEvent] = []
+        if self._announce:
+            events.append(_START)
+        if self._held:
+            self._emit(events, self._held)
+        if self._inside:
+            events.append(_END)
+        self._reset()
+        return events
+
+    def _scan(self, text: str) -> list[ReasoningEvent]:
+        events: list[ReasoningEvent] = []
+        if self._announce:
+            self._announce = False
+            events.append(_START)
+        if self._held:
+            text = self._held + text
+            self._held = ""
+        pos = 0
+        if self._leading:
+            opening = self._open
+            if len(text) < len(opening) and opening.startswith(text):
+                self._held = text
+                return events
+            self._leading = False
+            if text.startswith(opening):
+                pos = len(opening)
+        while True:
+            tag = self._close if self._inside else self._open
+            hit = text.find(tag, pos)
+            if hit < 0:
+                break
+            if hit > pos:
+                self._emit(events, text[pos:hit])
+            events.append(_END if self._inside else _START)
+            self._inside = not self._inside
+            pos = hit + len(tag)
+        keep = _partial_tag_at(text, pos, tag)
+        if keep > pos:
+            self._emit(events, text[pos:keep])
+        self._held = text[keep:]
+        self._lead_char = "" if self._held else tag[0]
+        return events
+
+    def _emit(self, events: list[ReasoningEvent], text: str) -> None:
+        events.append(ThinkChunk(text) if self._inside else ContentChunk(text))
+
+
+def _partial_tag_at(text: str, pos: int, tag: str) -> int:
+    """Where the longest tail of text[pos:] that is a proper prefix of tag begins, else len."""
+    end = len(text)
+    i = text.find(tag[0], max(pos, end - len(tag) + 1))
+    while i >= 0:
+        if tag.startswith(text[i:]):
+            return i
+        i = text.find(tag[0], i + 1)
+    return end
+
+
+def split_think(text: str, *, start_in_reasoning: bool = False) -> tuple[str, str]:
+    """(reasoning, content) of a whole answer: every block's text, concatenated, and the rest.
+
+    Built on ThinkTagSplitter so the one-shot and streaming results cannot disagree.
+    """
+    splitter = ThinkTagSplitter(start_in_reasoning=start_in_reasoning)
+    reasoning: list[str] = []
+    content: list[str] = []
+    for event in splitter.feed(text) + splitter.finish():
+        if isinstance(event, ThinkChunk):
+            reasoning.append(event.text)
+        elif isinstance(event, ContentChunk):
+            content.append(event.text)
+    return "".join(reasoning), "".join(content)
