@@ -52,6 +52,7 @@ from golem.inference.types import (
     ToolCall,
     Usage,
 )
+from golem.inference.wire import StreamDecoder, decode
 
 __all__ = [
     "AuthError",
@@ -85,6 +86,7 @@ __all__ = [
     "Role",
     "SchemaIssue",
     "ServerError",
+    "StreamDecoder",
     "StructuredOutput",
     "StructuredOutputConfig",
     "StructuredOutputInvalid",
@@ -95,6 +97,7 @@ __all__ = [
     "Usage",
     "Visibility",
     "complete",
+    "decode",
     "extract_json",
     "get_schema",
     "is_transient",

@@ -1,0 +1,263 @@
+"""The OpenAI Chat Completions wire format: request body, response body and chunk stream,
+and the OpenAI error object. The OpenAI-compatible family (openai_compat) builds on it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import orjson
+
+from golem.inference.codecs._openai_errors import error_for, status_of
+from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
+from golem.inference.codecs.builder import ResponseBuilder
+from golem.inference.errors import InvalidResponse, ProviderError
+from golem.inference.modes import Capabilities
+from golem.inference.schema import ResponseSchema
+from golem.inference.sse import SSEEvent
+from golem.inference.types import FinishReason, Message, Mode, Request, Role, Tool
+
+__all__ = ["FAMILY", "OpenAIChatCodec", "finish_reason"]
+
+FAMILY = "openai-chat"
+
+_FINISH = {
+    "stop": FinishReason.STOP,
+    "length": FinishReason.LENGTH,
+    "tool_calls": FinishReason.TOOL_CALLS,
+    "function_call": FinishReason.TOOL_CALLS,
+    "content_filter": FinishReason.CONTENT_FILTER,
+    "error": FinishReason.ERROR,
+}
+_CHOICES = ("auto", "none", "required")
+# Reasoning efforts from the least to the most thinking; a model's accepted list is data.
+_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
+_JSON_HEADERS = {"content-type": "application/json"}
+_STREAM_HEADERS = {"content-type": "application/json", "accept": "text/event-stream"}
+
+
+def finish_reason(value: object) -> FinishReason | None:
+    """The neutral finish reason for an OpenAI `finish_reason` (None: not finished yet)."""
+    if not isinstance(value, str):
+        return None
+    return _FINISH.get(value, FinishReason.UNKNOWN)
+
+
+class OpenAIChatCodec(Codec):
+    """Chat Completions (`POST /chat/completions`), streamed or not.
+
+    Profile quirks read here (all optional): `max_tokens_field` (default
+    `max_completion_tokens`), `temperature_with_reasoning` (false: drop temperature for
+    reasoning models, which reject it), `reasoning_efforts` (model prefix -> the efforts
+    it accepts; a depth maps to the nearest one), `stream_usage` (default true: ask for
+    usage in the last chunk), `extra_body` (fields added to every request body).
+    """
+
+    path: ClassVar[str] = "/chat/completions"
+    default_max_tokens_field: ClassVar[str] = "max_completion_tokens"
+
+    def __init__(self, profile: ProviderProfile) -> None:
+        super().__init__(profile)
+        quirks = profile.quirks
+        self._max_tokens_field = str(quirks.get("max_tokens_field", self.default_max_tokens_field))
+        self._temperature_with_reasoning = bool(quirks.get("temperature_with_reasoning", True))
+        self._efforts: Mapping[str, list[str]] = quirks.get("reasoning_efforts", {})
+        self._stream_usage = bool(quirks.get("stream_usage", True))
+        self._extra_body: Mapping[str, Any] = quirks.get("extra_body", {})
+
+    # -- encoding --------------------------------------------------------------------
+    def encode(self, request: Request, model: str) -> WireRequest:
+        caps = self.profile.capabilities_for(model)
+        body: dict[str, Any] = {"model": model, "messages": [_message(m) for m in request.messages]}
+        if request.mode is Mode.SCHEMA_ENFORCED and request.response_schema is not None:
+            body["response_format"] = response_format(request.response_schema)
+        if request.tools:
+            body["tools"] = [_tool(t) for t in request.tools]
+            if request.tool_choice is not None:
+                body["tool_choice"] = tool_choice(request.tool_choice)
+        if request.max_tokens is not None:
+            body[self._max_tokens_field] = request.max_tokens
+        if request.temperature is not None and (
+            self._temperature_with_reasoning or not caps.reasoning
+        ):
+            body["temperature"] = request.temperature
+        if caps.reasoning:
+            body.update(self.reasoning_params(request, model, caps))
+        if self._extra_body:
+            body.update(self._extra_body)
+        if request.stream:
+            body["stream"] = True
+            if self._stream_usage:
+                body["stream_options"] = {"include_usage": True}
+        headers = _STREAM_HEADERS if request.stream else _JSON_HEADERS
+        return WireRequest("POST", self.path, headers, body, stream=request.stream)
+
+    def reasoning_params(self, request: Request, model: str, caps: Capabilities) -> dict[str, Any]:
+        """The body fields that set the reasoning depth, for a model that reasons."""
+        return {"reasoning_effort": self.effort(request.reasoning.depth.openai_effort(), model)}
+
+    def effort(self, wanted: str, model: str) -> str:
+        """`wanted`, or the accepted effort nearest to it (ties go to less thinking)."""
+        prefixes = [p for p in self._efforts if model.startswith(p)]
+        if not prefixes:
+            return wanted
+        accepted = self._efforts[max(prefixes, key=len)]
+        if wanted in accepted or not accepted:
+            return wanted
+        rank = _EFFORTS.index(wanted) if wanted in _EFFORTS else 0
+        return min(accepted, key=lambda e: (abs(_EFFORTS.index(e) - rank), _EFFORTS.index(e)))
+
+    def auth_headers(self, api_key: str) -> dict[str, str]:
+        return {"authorization": f"Bearer {api_key}"}
+
+    # -- decoding --------------------------------------------------------------------
+    def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        self._raise_error_object(body)
+        self._apply_chunk(body, builder, "message")
+
+    def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
+        data = event.data
+        if data == "[DONE]" or not data.strip():
+            return
+        try:
+            chunk = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise InvalidResponse(
+                f"stream event is not JSON: {exc}", provider=self.profile.name, body=data
+            ) from exc
+        if not isinstance(chunk, dict):
+            raise InvalidResponse(
+                "stream event is not a JSON object", provider=self.profile.name, body=data
+            )
+        self._raise_error_object(chunk)
+        self._apply_chunk(chunk, builder, "delta")
+
+    def _apply_chunk(self, chunk: Mapping[str, Any], builder: ResponseBuilder, part: str) -> None:
+        model = chunk.get("model")
+        if isinstance(model, str) and model:
+            builder.model = model
+        choices = chunk.get("choices")
+        if choices:
+            choice = choices[0]  # we never ask for n > 1
+            delta = choice.get(part)
+            if delta:
+                self.apply_delta(delta, builder)
+            reason = finish_reason(choice.get("finish_reason"))
+            if reason is not None:
+                builder.finish(reason)
+        usage = chunk.get("usage")
+        if usage:
+            apply_usage(usage, builder)
+
+    def apply_delta(self, delta: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        """One message (whole body) or one delta (stream): the same fields either way."""
+        content = delta.get("content")
+        if content:
+            self.apply_content(content, builder)
+        refusal = delta.get("refusal")
+        if refusal:
+            builder.refusal(refusal)
+        calls = delta.get("tool_calls")
+        if calls:
+            _apply_tool_calls(calls, builder)
+
+    def apply_content(self, text: str, builder: ResponseBuilder) -> None:
+        builder.text(text)
+
+    # -- errors ----------------------------------------------------------------------
+    def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
+        return error_for(self.profile.name, status, headers, body)
+
+    def _raise_error_object(self, body: Mapping[str, Any]) -> None:
+        """A 200 whose body (or stream event) is an error object, as OpenRouter sends."""
+        error = body.get("error")
+        if isinstance(error, dict) and not body.get("choices"):
+            raw = orjson.dumps(body)
+            raise error_for(self.profile.name, status_of(error), {}, raw)
+
+
+def apply_usage(usage: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    """OpenAI usage: completion_tokens includes reasoning_tokens, our output_tokens does not.
+    Cached input is `prompt_tokens_details.cached_tokens`, or DeepSeek's
+    `prompt_cache_hit_tokens`, or Together's top-level `cached_tokens`."""
+    prompt = usage.get("prompt_tokens")
+    completion = usage.get("completion_tokens")
+    details = usage.get("completion_tokens_details") or {}
+    reasoning = details.get("reasoning_tokens") or 0
+    prompt_details = usage.get("prompt_tokens_details") or {}
+    cached = prompt_details.get("cached_tokens")
+    if cached is None:
+        cached = usage.get("prompt_cache_hit_tokens", usage.get("cached_tokens"))
+    builder.usage(
+        input_tokens=prompt,
+        cached_input_tokens=cached,
+        output_tokens=None if completion is None else max(0, completion - reasoning),
+        reasoning_tokens=reasoning,
+    )
+
+
+def _apply_tool_calls(calls: list[Mapping[str, Any]], builder: ResponseBuilder) -> None:
+    for position, call in enumerate(calls):
+        key = call.get("index", position)
+        function = call.get("function") or {}
+        builder.tool_call(key, id=call.get("id"), name=function.get("name"))
+        arguments = function.get("arguments")
+        if isinstance(arguments, str):
+            if arguments:
+                builder.tool_call_arguments(key, arguments)
+        elif isinstance(arguments, dict):  # some servers send the object itself
+            builder.tool_call_input(key, arguments)
+
+
+@lru_cache(maxsize=512)
+def response_format(schema: ResponseSchema) -> dict[str, Any]:
+    """`response_format` for SchemaEnforced: the schema verbatim, strict when it passes
+    the preflight. Cached per schema: the preflight walks the whole schema."""
+    json_schema: dict[str, Any] = {
+        "name": schema.name,
+        "schema": schema.schema,
+        "strict": schema.strict_ok,
+    }
+    if schema.description:
+        json_schema["description"] = schema.description
+    return {"type": "json_schema", "json_schema": json_schema}
+
+
+def tool_choice(choice: str) -> str | dict[str, Any]:
+    if choice in _CHOICES:
+        return choice
+    return {"type": "function", "function": {"name": choice}}
+
+
+def _tool(tool: Tool) -> dict[str, Any]:
+    function: dict[str, Any] = {
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": tool.parameters,
+    }
+    if tool.strict:
+        function["strict"] = True
+    return {"type": "function", "function": function}
+
+
+def _message(message: Message) -> dict[str, Any]:
+    if message.role is Role.TOOL:
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    if message.tool_calls:
+        return {
+            "role": message.role.value,
+            "content": message.content,
+            "tool_calls": [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {
+                        "name": call.name,
+                        "arguments": orjson.dumps(dict(call.arguments)).decode(),
+                    },
+                }
+                for call in message.tool_calls
+            ],
+        }
+    return {"role": message.role.value, "content": message.content}

@@ -1,0 +1,164 @@
+"""The OpenAI-compatible family (DeepSeek, Qwen, OpenRouter, Venice, Bankr, llama.cpp, vLLM,
+Ollama, Together, Groq, GPUStack): one codec; each vendor's differences are profile data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from golem.inference.codecs.base import ProviderProfile
+from golem.inference.codecs.builder import ResponseBuilder
+from golem.inference.codecs.openai_chat import OpenAIChatCodec
+from golem.inference.modes import Capabilities
+from golem.inference.reasoning import ReasoningCost, ReasoningDepth, Visibility
+from golem.inference.reasoning.think import ContentChunk, ThinkChunk, ThinkEnd, ThinkTagSplitter
+from golem.inference.types import Request, Response
+
+__all__ = ["FAMILY", "OpenAICompatCodec"]
+
+FAMILY = "openai-compatible"
+
+_DETAIL_VISIBILITY = {
+    "reasoning.text": Visibility.VISIBLE,
+    "reasoning.summary": Visibility.SUMMARIZED,
+    "reasoning.encrypted": Visibility.OPAQUE,
+}
+
+
+def _effort_params(codec: OpenAIChatCodec, request: Request, model: str) -> dict[str, Any]:
+    return {"reasoning_effort": codec.effort(request.reasoning.depth.openai_effort(), model)}
+
+
+def _openrouter_params(codec: OpenAIChatCodec, request: Request, model: str) -> dict[str, Any]:
+    depth = request.reasoning.depth
+    if depth is ReasoningDepth.NONE:
+        return {"reasoning": {"enabled": False}}
+    reasoning: dict[str, Any] = {"effort": codec.effort(depth.openai_effort(), model)}
+    if not request.reasoning.visible:
+        reasoning["exclude"] = True
+    return {"reasoning": reasoning}
+
+
+def _qwen_params(codec: OpenAIChatCodec, request: Request, model: str) -> dict[str, Any]:
+    return dict(request.reasoning.depth.qwen_params())
+
+
+def _no_params(codec: OpenAIChatCodec, request: Request, model: str) -> dict[str, Any]:
+    return {}
+
+
+_ReasoningParams = Callable[[OpenAIChatCodec, Request, str], dict[str, Any]]
+_REASONING_PARAMS: Mapping[str, _ReasoningParams] = {
+    "effort": _effort_params,  # reasoning_effort, as OpenAI
+    "openrouter": _openrouter_params,  # reasoning: {effort | enabled, exclude}
+    "qwen": _qwen_params,  # enable_thinking, thinking_budget
+    "none": _no_params,  # the model name decides (deepseek-reasoner always reasons)
+}
+
+
+class OpenAICompatCodec(OpenAIChatCodec):
+    """Chat Completions as the compatible vendors speak it.
+
+    Profile quirks, beyond the chat codec's: `reasoning_param` (a key of
+    `_REASONING_PARAMS`), `reasoning_fields` (the message fields that may carry reasoning
+    text, first present wins: DeepSeek and GPUStack `reasoning_content`, Ollama and
+    OpenRouter `reasoning`), `reasoning_details` (read OpenRouter's `reasoning_details`,
+    which carry signatures and supersede `reasoning`), `think_tags` (split inline
+    `<think>` blocks out of the content) and `think_starts_open` (the server put the open
+    tag in the prompt, so the answer starts inside the block).
+    """
+
+    default_max_tokens_field: ClassVar[str] = "max_tokens"
+
+    def __init__(self, profile: ProviderProfile) -> None:
+        super().__init__(profile)
+        quirks = profile.quirks
+        style = str(quirks.get("reasoning_param", "effort"))
+        if style not in _REASONING_PARAMS:
+            raise ValueError(
+                f"provider {profile.name!r}: unknown reasoning_param {style!r}; "
+                f"expected one of {sorted(_REASONING_PARAMS)}"
+            )
+        self._reasoning_params = _REASONING_PARAMS[style]
+        self._fields: tuple[str, ...] = tuple(
+            quirks.get("reasoning_fields", ("reasoning_content", "reasoning"))
+        )
+        self._details = bool(quirks.get("reasoning_details", False))
+        self._think_tags = bool(quirks.get("think_tags", False))
+        self._think_open = bool(quirks.get("think_starts_open", False))
+
+    def reasoning_params(self, request: Request, model: str, caps: Capabilities) -> dict[str, Any]:
+        return self._reasoning_params(self, request, model)
+
+    def new_builder(self) -> ResponseBuilder:
+        splitter = (
+            ThinkTagSplitter(start_in_reasoning=self._think_open) if self._think_tags else None
+        )
+        return _CompatBuilder(
+            self.profile.name, billing=self.profile.reasoning_billing, splitter=splitter
+        )
+
+    def apply_delta(self, delta: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        details = delta.get("reasoning_details") if self._details else None
+        if details:
+            _apply_details(details, builder)
+        else:
+            for name in self._fields:
+                text = delta.get(name)
+                if text:
+                    builder.reasoning(text)
+                    break
+        super().apply_delta(delta, builder)
+
+    def apply_content(self, text: str, builder: ResponseBuilder) -> None:
+        if isinstance(builder, _CompatBuilder):
+            builder.content(text)
+        else:
+            builder.text(text)
+
+
+def _apply_details(details: list[Mapping[str, Any]], builder: ResponseBuilder) -> None:
+    """OpenRouter's reasoning_details: text (with a signature), summary, or encrypted."""
+    for position, detail in enumerate(details):
+        kind = _DETAIL_VISIBILITY.get(str(detail.get("type")), Visibility.VISIBLE)
+        key = ("detail", detail.get("index", position))
+        if kind is Visibility.OPAQUE:
+            builder.opaque_reasoning(data=detail.get("data"), key=key)
+            continue
+        text = detail.get("summary") if kind is Visibility.SUMMARIZED else detail.get("text")
+        builder.reasoning(text or "", visibility=kind, key=key)
+        signature = detail.get("signature")
+        if signature:
+            builder.reasoning_signature(signature, key=key)
+
+
+class _CompatBuilder(ResponseBuilder):
+    """A ResponseBuilder that routes content through a `<think>` splitter when the vendor
+    puts reasoning inline, and flushes the splitter before building."""
+
+    def __init__(
+        self, provider: str, *, billing: ReasoningCost, splitter: ThinkTagSplitter | None
+    ) -> None:
+        super().__init__(provider, billing=billing)
+        self._splitter = splitter
+        self._blocks = 0
+
+    def content(self, text: str) -> None:
+        if self._splitter is None:
+            self.text(text)
+        else:
+            self._route(self._splitter.feed(text))
+
+    def build(self) -> Response:
+        if self._splitter is not None:
+            self._route(self._splitter.finish())
+        return super().build()
+
+    def _route(self, events: list[Any]) -> None:
+        for event in events:
+            if type(event) is ContentChunk:
+                self.text(event.text)
+            elif type(event) is ThinkChunk:
+                self.reasoning(event.text, key=("think", self._blocks))
+            elif type(event) is ThinkEnd:
+                self._blocks += 1
