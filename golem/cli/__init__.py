@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from golem import __version__
-from golem.cli import schemas
+from golem.cli import schemas, wire
 
 __all__ = ["main"]
 
@@ -15,6 +15,7 @@ __all__ = ["main"]
 # sets `handler` (args -> exit code) as a default.
 _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     schemas.register,
+    wire.register,
 )
 
 

@@ -136,12 +136,16 @@ class Registry:
         price = self.price_for(provider, model)
         return 0.0 if price is None else price.cost(usage)
 
-    def with_cost(self, response: Response, model: str | None = None) -> Response:
-        """`response` with cost_usd, and the reasoning chain's share of it, filled in: priced
-        as the model that answered, else as `model` (the one asked for)."""
+    def price_of(self, response: Response, model: str | None = None) -> Price | None:
+        """The price of the model that answered, else of `model` (the one asked for)."""
         price = self.price_for(response.provider, response.model)
         if price is None and model:
             price = self.price_for(response.provider, model)
+        return price
+
+    def with_cost(self, response: Response, model: str | None = None) -> Response:
+        """`response` with cost_usd, and the reasoning chain's share of it, filled in."""
+        price = self.price_of(response, model)
         if price is None:
             return response
         usage = response.usage
