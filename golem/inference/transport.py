@@ -1,0 +1,429 @@
+"""The one HTTP transport: sends a codec's WireRequest with httpx under trio, with timeouts,
+bounded retries that honour Retry-After, size and duration limits, and one place
+(`_translated_errors`, `_status_error`) that turns httpx failures and statuses into typed errors.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime
+from email.utils import parsedate_to_datetime
+from types import TracebackType
+
+import httpx
+import structlog
+import trio
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference.clock import utc_now
+from golem.inference.codecs.base import Codec, ProviderProfile
+from golem.inference.errors import (
+    BODY_EXCERPT_CHARS,
+    AuthError,
+    ConnectionFailed,
+    GolemError,
+    InvalidRequest,
+    InvalidResponse,
+    Overloaded,
+    ProviderError,
+    RateLimited,
+    ServerError,
+    Timeout,
+)
+from golem.inference.modes import Capabilities
+from golem.inference.types import Request, Response, Usage
+
+__all__ = ["CostOf", "HTTPProvider", "TransportConfig", "retry_after_seconds"]
+
+log = structlog.get_logger(__name__)
+
+CostOf = Callable[[str, str, Usage], float]
+"""`cost_of(provider, model, usage)`: USD for one call's usage."""
+
+# Response headers never copied into an error: they may echo credentials or session state.
+_SECRET_HEADERS = frozenset(
+    {"authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"}
+)
+_SECRET_HEADERS_PREFIX = "set-cookie"
+
+
+class TransportConfig(BaseModel):
+    """The `[inference.transport]` section: timeouts, retries and limits of one provider.
+
+    `total_timeout_s` bounds one non-streamed attempt from sending to the last byte;
+    `max_stream_s` does the same for a streamed attempt. Neither counts retry waits.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    connect_timeout_s: float = Field(default=10.0, gt=0)
+    read_timeout_s: float = Field(default=60.0, gt=0)  # longest silence between two reads
+    total_timeout_s: float = Field(default=120.0, gt=0)
+    max_stream_s: float = Field(default=600.0, gt=0)
+    max_response_bytes: int = Field(default=8 * 1024 * 1024, gt=0)
+    max_retries: int = Field(default=3, ge=0, le=10)  # retries after the first attempt
+    backoff_base_s: float = Field(default=0.5, ge=0)  # full jitter: U(0, base * 2**retry)
+    backoff_max_s: float = Field(default=20.0, ge=0)
+    max_retry_after_s: float = Field(default=60.0, ge=0)  # a longer Retry-After: give up
+
+    def httpx_timeout(self) -> httpx.Timeout:
+        return httpx.Timeout(
+            connect=self.connect_timeout_s,
+            read=self.read_timeout_s,
+            write=self.read_timeout_s,
+            pool=self.connect_timeout_s,
+        )
+
+
+class HTTPProvider:
+    """A Provider that speaks to one HTTP provider and model through its codec.
+
+    The API key is read from the environment variable the profile names on every call
+    (so a rotated key is picked up) and goes only into the outgoing request's headers:
+    it is never stored on this object, logged, or put into an error. A missing key is an
+    AuthError naming the variable. Transient failures (429, 5xx, 529, timeouts, connection
+    errors, a stream cut before its end) are retried up to `max_retries` times with full
+    jitter, or after exactly the Retry-After the provider sent; a Retry-After beyond
+    `max_retry_after_s` raises the typed error at once. A streamed answer is returned only
+    once complete, so a retried stream never hands the caller a partial answer.
+
+    Pass `client` to share a connection pool (or to test through httpx.MockTransport); it
+    is then the caller's to close. Otherwise the provider opens its own on first use and
+    closes it in `aclose()` / `async with`.
+    """
+
+    def __init__(
+        self,
+        profile: ProviderProfile,
+        model: str,
+        codec: Codec,
+        *,
+        config: TransportConfig | None = None,
+        client: httpx.AsyncClient | None = None,
+        base_url: str | None = None,
+        environ: Mapping[str, str] | None = None,
+        cost_of: CostOf | None = None,
+        now: Callable[[], datetime] = utc_now,
+        jitter: Callable[[], float] = random.random,
+    ) -> None:
+        self._profile = profile
+        self._model = model
+        self._codec = codec
+        self._config = config or TransportConfig()
+        self._timeout = self._config.httpx_timeout()
+        self._client = client
+        self._owns_client = client is None
+        self._base_url = (base_url or profile.base_url).rstrip("/")
+        self._key = _KeySource(profile.api_key_env, os.environ if environ is None else environ)
+        self._cost_of = cost_of
+        self._now = now
+        self._jitter = jitter
+        self._capabilities = profile.capabilities_for(model)
+
+    @property
+    def name(self) -> str:
+        return self._profile.name
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self._capabilities
+
+    def __repr__(self) -> str:
+        return f"HTTPProvider({self._profile.name!r}, {self._model!r}, {self._base_url!r})"
+
+    async def __aenter__(self) -> HTTPProvider:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._owns_client and self._client is not None:
+            client, self._client = self._client, None
+            await client.aclose()
+
+    async def complete(self, request: Request) -> Response:
+        """One answer for `request`, retried across transient failures; `latency_s`
+        covers every attempt and wait."""
+        started = trio.current_time()
+        model = request.model or self._model
+        wire = self._codec.encode(request, model)
+        client = self._client
+        if client is None:
+            client = self._client = httpx.AsyncClient(timeout=self._timeout)
+        outgoing = client.build_request(
+            wire.method,
+            f"{self._base_url}/{wire.path.lstrip('/')}",
+            headers={**wire.headers, **self._auth_headers()},
+            content=wire.content(),
+            timeout=self._timeout,
+        )
+        retries = 0
+        while True:
+            try:
+                answer = await self._attempt(client, outgoing, wire.stream)
+                break
+            except ProviderError as exc:
+                delay = self._retry_delay(exc, retries)
+                if delay is None:
+                    raise
+                retries += 1
+                log.warning(
+                    "provider call failed; retrying",
+                    provider=self.name,
+                    model=model,
+                    error=exc.code,
+                    status=exc.status,
+                    retry=retries,
+                    delay_s=round(delay, 3),
+                )
+                await trio.sleep(delay)
+        usage_cost = self._cost_of(self.name, model, answer.usage) if self._cost_of else 0.0
+        return answer.evolve(
+            provider=self.name,
+            model=answer.model or model,
+            cost_usd=usage_cost,
+            latency_s=trio.current_time() - started,
+        )
+
+    def _auth_headers(self) -> dict[str, str]:
+        key = self._key.read()
+        if key is None:
+            return {}
+        if not key:
+            raise AuthError(
+                f"no API key: the environment variable {self._key.variable} is not set",
+                provider=self.name,
+            )
+        return self._codec.auth_headers(key)
+
+    def _retry_delay(self, exc: ProviderError, retries: int) -> float | None:
+        """Seconds to wait before the next attempt, or None to give up with `exc`."""
+        config = self._config
+        if not exc.transient or retries >= config.max_retries:
+            return None
+        hint = retry_after_seconds(exc.headers, self._now())
+        if hint is None and isinstance(exc, RateLimited):
+            hint = exc.retry_after
+        if hint is not None:
+            return hint if hint <= config.max_retry_after_s else None
+        ceiling = min(config.backoff_max_s, config.backoff_base_s * 2.0**retries)
+        return ceiling * self._jitter()
+
+    async def _attempt(
+        self, client: httpx.AsyncClient, outgoing: httpx.Request, stream: bool
+    ) -> Response:
+        limit = self._config.max_stream_s if stream else self._config.total_timeout_s
+        with trio.move_on_after(limit), self._translated_errors():
+            return await self._exchange(client, outgoing, stream)
+        raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
+
+    async def _exchange(
+        self, client: httpx.AsyncClient, outgoing: httpx.Request, stream: bool
+    ) -> Response:
+        response = await client.send(outgoing, stream=True)
+        try:
+            status = response.status_code
+            if not 200 <= status < 300:
+                raise self._status_error(status, response.headers, await self._excerpt(response))
+            if stream:
+                decoder = self._codec.stream()
+                await self._read(response, decoder.feed)
+                return decoder.finish()
+            parts: list[bytes] = []
+            await self._read(response, parts.append)
+            return self._codec.decode(status, _safe_headers(response.headers), b"".join(parts))
+        finally:
+            await response.aclose()
+
+    async def _read(self, response: httpx.Response, sink: Callable[[bytes], object]) -> None:
+        """Pass the body to `sink` chunk by chunk; past `max_response_bytes`, stop reading
+        and raise InvalidResponse."""
+        limit = self._config.max_response_bytes
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise self._too_large(response, f"declares {declared} bytes")
+        received = 0
+
+        def bounded(chunk: bytes) -> None:
+            nonlocal received
+            received += len(chunk)
+            if received > limit:
+                raise self._too_large(response, f"passed {received} bytes")
+            sink(chunk)
+
+        await _consume(response, bounded)
+
+    async def _excerpt(self, response: httpx.Response) -> bytes:
+        """The start of an error body: it is only read for the error it names."""
+        parts: list[bytes] = []
+        wanted = BODY_EXCERPT_CHARS * 4  # enough UTF-8 bytes for the excerpt
+
+        def collect(chunk: bytes) -> None:
+            parts.append(chunk)
+            if sum(map(len, parts)) >= wanted:
+                raise _Enough
+
+        await _consume(response, collect)
+        return b"".join(parts)
+
+    def _too_large(self, response: httpx.Response, detail: str) -> InvalidResponse:
+        return InvalidResponse(
+            f"response body too large: {detail}, limit {self._config.max_response_bytes}",
+            provider=self.name,
+            status=response.status_code,
+            headers=_safe_headers(response.headers),
+        )
+
+    @contextmanager
+    def _translated_errors(self) -> Iterator[None]:
+        """The one place foreign failures become golem's typed errors."""
+        try:
+            yield
+        except GolemError:
+            raise
+        except (httpx.UnsupportedProtocol, httpx.LocalProtocolError) as exc:
+            # Our side: a base URL or request httpx will not send. Retrying cannot help.
+            raise InvalidRequest(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
+        except httpx.TimeoutException as exc:
+            raise Timeout(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
+        except httpx.TransportError as exc:
+            # Refused, reset, closed mid-body, a malformed HTTP exchange.
+            raise ConnectionFailed(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
+        except httpx.HTTPError as exc:  # a body that cannot be decompressed, for instance
+            raise InvalidResponse(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            # Raised by a codec reading a 2xx body whose JSON lacks the shape it expects.
+            raise InvalidResponse(
+                f"unexpected response shape: {type(exc).__name__}: {exc}", provider=self.name
+            ) from exc
+
+    def _status_error(self, status: int, headers: httpx.Headers, body: bytes) -> ProviderError:
+        """The typed error for a non-2xx answer: the codec reads its family's error body;
+        a status the codec left unclassified is classified here by status alone."""
+        safe = _safe_headers(headers)
+        error = self._codec.error(status, safe, body)
+        if type(error) is ProviderError:
+            error = _error_type(status)(
+                str(error.args[0]) if error.args else f"HTTP {status}",
+                provider=self.name,
+                status=status,
+                body=body,
+                headers=safe,
+            )
+        error.provider = error.provider or self.name
+        error.status = status if error.status is None else error.status
+        error.headers = error.headers or safe
+        if not error.body_excerpt and body:
+            error.body_excerpt = body.decode("utf-8", "replace")[:BODY_EXCERPT_CHARS]
+        if isinstance(error, RateLimited) and error.retry_after is None:
+            error.retry_after = retry_after_seconds(safe, self._now())
+        return error
+
+
+class _KeySource:
+    """Where a provider's key is read from. Its repr names the variable only, so neither
+    a provider's repr nor a dump of its attributes shows the environment."""
+
+    __slots__ = ("_environ", "variable")
+
+    def __init__(self, variable: str | None, environ: Mapping[str, str]) -> None:
+        self.variable = variable
+        self._environ = environ
+
+    def __repr__(self) -> str:
+        return f"_KeySource({self.variable!r})"
+
+    def read(self) -> str | None:
+        """The key ("" when the variable is unset or blank), or None when none is needed."""
+        if not self.variable:
+            return None
+        return self._environ.get(self.variable, "").strip()
+
+
+class _Enough(Exception):
+    """A sink has read all it wants."""
+
+
+async def _consume(response: httpx.Response, sink: Callable[[bytes], object]) -> None:
+    """Feed the body to `sink` until it ends or `sink` raises; then raise what it raised.
+
+    httpx's body iterators are nested async generators: leaving the loop mid-body leaves
+    the inner ones suspended, and trio warns when they are collected (httpx #3686). So a
+    sink's exception cancels the read instead, which unwinds them from the inside; a body
+    already in memory reaches no checkpoint and is simply passed over to its end."""
+    failure: Exception | None = None
+    with trio.CancelScope() as reading:
+        async for chunk in response.aiter_bytes():
+            if failure is not None:
+                continue
+            try:
+                sink(chunk)
+            except Exception as exc:
+                failure = exc
+                reading.cancel()
+    if failure is not None and not isinstance(failure, _Enough):
+        raise failure
+
+
+def _error_type(status: int) -> type[ProviderError]:
+    if status in (401, 403):
+        return AuthError
+    if status == 408:
+        return Timeout
+    if status == 429:
+        return RateLimited
+    if status == 529:
+        return Overloaded
+    if status >= 500:
+        return ServerError
+    if 400 <= status < 500:
+        return InvalidRequest
+    return InvalidResponse
+
+
+def _safe_headers(headers: httpx.Headers) -> dict[str, str]:
+    return {
+        name: value
+        for name, value in headers.items()
+        if name not in _SECRET_HEADERS and not name.startswith(_SECRET_HEADERS_PREFIX)
+    }
+
+
+def retry_after_seconds(headers: Mapping[str, str], now: datetime) -> float | None:
+    """The delay a response asks for: `retry-after-ms`, or `retry-after` in seconds or as
+    an HTTP date (measured from `now`, never negative). None when absent or unreadable."""
+    lowered = {name.lower(): value for name, value in headers.items()}
+    millis = lowered.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = lowered.get("retry-after")
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:  # an HTTP date is always GMT
+        when = when.replace(tzinfo=now.tzinfo)
+    return max(0.0, (when - now).total_seconds())
