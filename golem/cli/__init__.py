@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from golem import __version__
-from golem.cli import schemas, wire
+from golem.cli import budget, schemas, wire
 
 __all__ = ["main"]
 
@@ -16,6 +16,7 @@ __all__ = ["main"]
 _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     schemas.register,
     wire.register,
+    budget.register,
 )
 
 
