@@ -25,6 +25,7 @@ from golem.inference.errors import (
     is_transient,
 )
 from golem.inference.extract import Extracted, extract_json
+from golem.inference.fallback import FallbackProvider
 from golem.inference.modes import (
     Capabilities,
     Resolution,
@@ -41,6 +42,7 @@ from golem.inference.reasoning import (
 from golem.inference.run import Provider, complete, respond_tool, run_structured
 from golem.inference.schema import ResponseSchema, SchemaIssue, strict_preflight
 from golem.inference.structured import StructuredOutput, get_schema, registered_schemas
+from golem.inference.transport import HTTPProvider, TransportConfig
 from golem.inference.types import (
     FinishReason,
     Message,
@@ -59,8 +61,10 @@ __all__ = [
     "Capabilities",
     "ConnectionFailed",
     "Extracted",
+    "FallbackProvider",
     "FinishReason",
     "GolemError",
+    "HTTPProvider",
     "InferenceError",
     "InvalidRequest",
     "InvalidResponse",
@@ -93,6 +97,7 @@ __all__ = [
     "Timeout",
     "Tool",
     "ToolCall",
+    "TransportConfig",
     "UnparseableOutput",
     "Usage",
     "Visibility",

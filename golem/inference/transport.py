@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from email.utils import parsedate_to_datetime
 from types import TracebackType
+from typing import Any
 
 import httpx
 import structlog
@@ -27,21 +28,17 @@ from golem.inference.errors import (
     GolemError,
     InvalidRequest,
     InvalidResponse,
-    Overloaded,
     ProviderError,
     RateLimited,
-    ServerError,
     Timeout,
 )
 from golem.inference.modes import Capabilities
-from golem.inference.types import Request, Response, Usage
+from golem.inference.providers import Registry, default_registry
+from golem.inference.types import Request, Response
 
-__all__ = ["CostOf", "HTTPProvider", "TransportConfig", "retry_after_seconds"]
+__all__ = ["HTTPProvider", "TransportConfig", "retry_after_seconds"]
 
 log = structlog.get_logger(__name__)
-
-CostOf = Callable[[str, str, Usage], float]
-"""`cost_of(provider, model, usage)`: USD for one call's usage."""
 
 # Response headers never copied into an error: they may echo credentials or session state.
 _SECRET_HEADERS = frozenset(
@@ -105,7 +102,7 @@ class HTTPProvider:
         client: httpx.AsyncClient | None = None,
         base_url: str | None = None,
         environ: Mapping[str, str] | None = None,
-        cost_of: CostOf | None = None,
+        registry: Registry | None = None,
         now: Callable[[], datetime] = utc_now,
         jitter: Callable[[], float] = random.random,
     ) -> None:
@@ -118,10 +115,19 @@ class HTTPProvider:
         self._owns_client = client is None
         self._base_url = (base_url or profile.base_url).rstrip("/")
         self._key = _KeySource(profile.api_key_env, os.environ if environ is None else environ)
-        self._cost_of = cost_of
+        self._registry = registry or default_registry()
         self._now = now
         self._jitter = jitter
         self._capabilities = profile.capabilities_for(model)
+
+    @classmethod
+    def named(
+        cls, provider: str, model: str, *, registry: Registry | None = None, **options: Any
+    ) -> HTTPProvider:
+        """The provider `provider` of the registry, with its codec; `options` as above."""
+        registry = registry or default_registry()
+        profile = registry.profile(provider)
+        return cls(profile, model, registry.codec(provider), registry=registry, **options)
 
     @property
     def name(self) -> str:
@@ -190,13 +196,12 @@ class HTTPProvider:
                     delay_s=round(delay, 3),
                 )
                 await trio.sleep(delay)
-        usage_cost = self._cost_of(self.name, model, answer.usage) if self._cost_of else 0.0
-        return answer.evolve(
+        stamped = answer.evolve(
             provider=self.name,
             model=answer.model or model,
-            cost_usd=usage_cost,
             latency_s=trio.current_time() - started,
         )
+        return self._registry.with_cost(stamped, model)
 
     def _auth_headers(self) -> dict[str, str]:
         key = self._key.read()
@@ -311,18 +316,11 @@ class HTTPProvider:
             ) from exc
 
     def _status_error(self, status: int, headers: httpx.Headers, body: bytes) -> ProviderError:
-        """The typed error for a non-2xx answer: the codec reads its family's error body;
-        a status the codec left unclassified is classified here by status alone."""
+        """The typed error for a non-2xx answer: the codec reads its family's error body
+        and picks the type; here it gets whatever the codec left out (provider, status,
+        excerpt, headers, a Retry-After given as a date)."""
         safe = _safe_headers(headers)
         error = self._codec.error(status, safe, body)
-        if type(error) is ProviderError:
-            error = _error_type(status)(
-                str(error.args[0]) if error.args else f"HTTP {status}",
-                provider=self.name,
-                status=status,
-                body=body,
-                headers=safe,
-            )
         error.provider = error.provider or self.name
         error.status = status if error.status is None else error.status
         error.headers = error.headers or safe
@@ -376,22 +374,6 @@ async def _consume(response: httpx.Response, sink: Callable[[bytes], object]) ->
                 reading.cancel()
     if failure is not None and not isinstance(failure, _Enough):
         raise failure
-
-
-def _error_type(status: int) -> type[ProviderError]:
-    if status in (401, 403):
-        return AuthError
-    if status == 408:
-        return Timeout
-    if status == 429:
-        return RateLimited
-    if status == 529:
-        return Overloaded
-    if status >= 500:
-        return ServerError
-    if 400 <= status < 500:
-        return InvalidRequest
-    return InvalidResponse
 
 
 def _safe_headers(headers: httpx.Headers) -> dict[str, str]:

@@ -14,12 +14,15 @@ import orjson
 import trio
 
 from golem.inference import Capabilities, FinishReason, Overloaded, ProviderError, Request
+from golem.inference.codecs._errors import error_class_for_status
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
 from golem.inference.codecs.builder import ResponseBuilder
+from golem.inference.providers import Registry
 from golem.inference.sse import SSEEvent
 from golem.inference.transport import HTTPProvider, TransportConfig
 
 KEY = "sk-test-SECRET123"
+PRICE = {"input": 1.0, "output": 2.0}  # USD per million tokens
 ENV = {"ECHO_API_KEY": KEY}
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 PROFILE = ProviderProfile(
@@ -29,6 +32,7 @@ PROFILE = ProviderProfile(
     api_key_env="ECHO_API_KEY",
     capabilities=Capabilities(response_schema=True),
 )
+REGISTRY = Registry({"echo": {"family": "echo", "models": {"echo-1": {"price": PRICE}}}})
 FAST = TransportConfig(max_retries=3, backoff_base_s=1.0, backoff_max_s=8.0)
 
 
@@ -36,7 +40,7 @@ class EchoCodec(Codec):
     """Body `{"text": ..., "in": n, "out": n}`; stream events `{"text": ...}` then
     `{"done": true}`, or `{"error": ...}` for an overloaded provider mid-stream.
 
-    `error` returns a bare ProviderError, so the transport classifies by status."""
+    `error` types by status alone and keeps nothing else: the transport fills it in."""
 
     def encode(self, request: Request, model: str) -> WireRequest:
         return WireRequest(
@@ -66,7 +70,7 @@ class EchoCodec(Codec):
             builder.finish(FinishReason.STOP)
 
     def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
-        return ProviderError(f"HTTP {status}", status=status, body=body, headers=headers)
+        return error_class_for_status(status)(f"HTTP {status}")
 
 
 def answer(text: str | None = '{"ok": true}', **headers: str) -> httpx.Response:
@@ -134,6 +138,7 @@ def make_provider(
         "environ": ENV,
         "now": lambda: NOW,
         "jitter": random.Random(7).random,
+        "registry": REGISTRY,
         **overrides,
     }
     return HTTPProvider(PROFILE, "echo-1", EchoCodec(PROFILE), **options)
