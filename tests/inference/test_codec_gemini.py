@@ -376,3 +376,22 @@ def test_key_goes_in_a_header_never_the_url() -> None:
     wire = CODEC.encode(Request(messages=(Message.user("hi"),)), "gemini-2.5-flash")
     assert CODEC.auth_headers("AIza-secret") == {"x-goog-api-key": "AIza-secret"}
     assert "key=" not in wire.path
+
+
+def test_signature_on_a_late_empty_part_stays_with_the_thought() -> None:
+    def chunk(*parts: dict[str, Any]) -> bytes:
+        body = {"candidates": [{"content": {"role": "model", "parts": list(parts)}}]}
+        return b"data: " + json.dumps(body).encode() + b"\r\n\r\n"
+
+    transcript = (
+        chunk({"text": "plan", "thought": True})
+        + chunk({"text": "The answer"})
+        + chunk({"text": " is 3."})
+        + chunk({"text": "", "thoughtSignature": "SIG"})
+    )
+    response = decode_chunks(CODEC, [transcript])
+    assert response.content == "The answer is 3."
+    (step,) = response.reasoning.steps
+    assert (step.text, step.signature) == ("plan", "SIG")
+    assert not response.reasoning.interleaved
+    check_random_chunkings(CODEC, transcript, seed="late-signature", rounds=50)
