@@ -174,12 +174,11 @@ class OpenAIResponsesCodec(Codec):
         builder.model = response.get("model") or builder.model
         usage = response.get("usage")
         if usage:
-            details = usage.get("output_tokens_details") or {}
-            reasoning = details.get("reasoning_tokens") or 0
+            reasoning = (usage.get("output_tokens_details") or {}).get("reasoning_tokens") or 0
+            cached = (usage.get("input_tokens_details") or {}).get("cached_tokens") or 0
             builder.usage(
                 input_tokens=usage.get("input_tokens") or 0,
-                cached_input_tokens=(usage.get("input_tokens_details") or {}).get("cached_tokens")
-                or 0,
+                cached_input_tokens=cached,
                 # output_tokens includes the reasoning tokens; ours does not.
                 output_tokens=max(0, (usage.get("output_tokens") or 0) - reasoning),
                 reasoning_tokens=reasoning,
