@@ -194,10 +194,12 @@ def allocate(
     call: CallEstimate,
     policy: AllocatorPolicy | None = None,
 ) -> Allocation | Degradation:
-    """May `subsystem` call a model at `tier` now, and how? In order: death is always funded;
-    in Terminal nothing else calls a model; a T0 call needs no money; risk is held only by
-    the cap itself; everyone else by the phase's and the cost cap's tier ceilings, then by
-    what is left of both its budget line and the cap."""
+    """May `subsystem` call a model at `tier` now, and how? In order: a T0 call is no model
+    call and always allowed (it carries no money); death is always funded; in Terminal
+    nothing else calls a model; risk is held only by the cap itself; everyone else by the
+    phase's and the cost cap's tier ceilings, then by what is left of both its budget line
+    and the cap. The reasoning is the profile table's after mortality pressure, and the
+    worst case prices the granted depth's thinking budget on top of the answer."""
     policy = policy or AllocatorPolicy()
     profile, reasoning = select_profile_and_reasoning(
         subsystem, state.security, tier, policy.profiles

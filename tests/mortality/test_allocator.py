@@ -249,3 +249,12 @@ def test_days_reset_the_cap() -> None:
     assert isinstance(run(S.DAIMON, T.T1, state(0.8), ledger), Degradation)
     result = allocate(S.DAIMON, T.T1, state(0.8), ledger, tomorrow, call=CHEAP)
     assert isinstance(result, Allocation)
+
+
+def test_security_mode_puts_every_model_call_through_full() -> None:
+    result = run(S.CONTEXT, T.T1, state(0.8, security=True))
+    assert isinstance(result, Allocation)
+    assert result.profile is PipelineProfile.FULL
+    t0 = run(S.CONTEXT, T.T0, state(0.8, security=True))
+    assert isinstance(t0, Allocation)
+    assert t0.profile is PipelineProfile.MINIMAL
