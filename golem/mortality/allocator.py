@@ -145,6 +145,14 @@ class MortalityState:
     diem_allowance: float = 0.0
     security: bool = False
 
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.vitality <= 1.0:
+            raise ValueError(f"vitality must be in [0, 1], got {self.vitality}")
+        for name in ("daily_budget_usd", "diem_allowance"):
+            amount = getattr(self, name)
+            if not (math.isfinite(amount) and amount >= 0):
+                raise ValueError(f"{name} must be a finite amount >= 0, got {amount}")
+
 
 @dataclass(frozen=True, slots=True)
 class AllocatorPolicy:

@@ -258,3 +258,17 @@ def test_security_mode_puts_every_model_call_through_full() -> None:
     t0 = run(S.CONTEXT, T.T0, state(0.8, security=True))
     assert isinstance(t0, Allocation)
     assert t0.profile is PipelineProfile.MINIMAL
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ((1.2, Phase.THRIVING, 1.0), "vitality"),
+        ((0.5, Phase.STABLE, -1.0), "daily_budget_usd"),
+        ((0.5, Phase.STABLE, math.nan), "daily_budget_usd"),
+        ((0.5, Phase.STABLE, 1.0, None, -0.5), "diem_allowance"),
+    ],
+)
+def test_state_rejects_nonsense(fields: tuple[object, ...], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        MortalityState(*fields)  # type: ignore[arg-type]
