@@ -1,0 +1,423 @@
+"""Reading a decision out of free text: labelled fields, enum words with negation scope,
+numbers in 0..1, counts, dollar amounts, bullet lists and sections. Every decision's
+`from_text` is a short declarative use of these; they are pure and use only `re`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from golem.inference import UnparseableOutput, extract_json
+
+__all__ = [
+    "YES_NO",
+    "Choices",
+    "Mention",
+    "as_value",
+    "assign_sections",
+    "clean",
+    "clip",
+    "decision_from_text",
+    "first_number",
+    "items",
+    "labelled",
+    "read_choice",
+    "read_count",
+    "read_fraction",
+    "read_signed",
+    "read_usd",
+    "section",
+    "sections",
+]
+
+T = TypeVar("T")
+D = TypeVar("D", bound=BaseModel)
+
+
+def decision_from_text(decision: type[D], text: str, read: Callable[[str], Mapping[str, Any]]) -> D:
+    """A JSON object in the text is the decision, validated as such: its errors surface
+    (and get re-asked) rather than being papered over by text defaults. Otherwise
+    `read` takes the cleaned text and returns the decision's fields."""
+    fields = decision.model_fields.keys()
+    try:
+        found = extract_json(text, keys=fields).value
+    except UnparseableOutput:
+        found = None
+    if isinstance(found, dict) and fields & found.keys():
+        return decision.model_validate(found)
+    return decision.model_validate(read(clean(text)))
+
+
+# -- normalization -------------------------------------------------------------------
+
+_THINK = re.compile(r"<think(?:ing)?>.*?(?:</think(?:ing)?>|$)", re.S | re.I)
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]*(.+?)[ \t#]*$", re.M)
+_BOLD_LINE = re.compile(r"^[ \t]*(?:\*\*|__)([^*_\n]+?)[ \t:]*(?:\*\*|__)[ \t]*:?[ \t]*$", re.M)
+_EMPHASIS = re.compile(r"\*\*|__|`|~~|(?<=\S)\*|\*(?=\S)")
+_CHARS = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0": " ", "\r": ""})
+
+
+def clean(text: str) -> str:
+    """The text without reasoning blocks or markdown emphasis; headings (`# X`, a line
+    that is only `**X**`) become `X:` lines, the form `sections` reads."""
+    text = _THINK.sub("", text.translate(_CHARS))
+    text = _HEADING.sub(lambda m: m[1].rstrip(":") + ":", text)
+    text = _BOLD_LINE.sub(lambda m: m[1].rstrip(":") + ":", text)
+    return _EMPHASIS.sub("", text)
+
+
+def clip(text: str, limit: int) -> str:
+    """Whitespace collapsed, surrounding quotes dropped, cut to `limit` characters."""
+    text = " ".join(text.split()).strip("\"' ")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+# -- labelled fields -----------------------------------------------------------------
+
+_SEPARATOR = r"""["']?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*(?::|=|\||\s[-–—]|[–—]|->|→|\bis\b)"""
+_CLAUSE_END = re.compile(r"[.!?;](?=\s|$)")
+
+
+def labelled(text: str, label: str, *, whole_line: bool = False) -> Iterator[str]:
+    """Values written after `label` (a regex): `Severity: HIGH`, `severity=high`,
+    `severity - critical`, `"severity": "high"`, `| Severity | high |`, or the label
+    alone on a line with the value on the next. Only the first clause of the value
+    unless `whole_line`."""
+    pattern = re.compile(
+        rf"(?<![\w-])(?:{label})(?:\s+(?:level|score|rating|class|verdict))?"
+        rf"{_SEPARATOR}[ \t]*(?P<value>[^\n]*)",
+        re.I,
+    )
+    for match in pattern.finditer(text):
+        value = match["value"].strip(" \t\"',|")
+        if not value:
+            rest = text[match.end() :].lstrip("\n ")
+            value = rest.split("\n", 1)[0].strip() if rest else ""
+        if not whole_line:
+            end = _CLAUSE_END.search(value)
+            value = value[: end.start()] if end else value
+        if value:
+            yield value
+
+
+# -- enum words ----------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"[!?\n]|\.(?!\d)")
+_CLAUSE_BREAK = re.compile(
+    r"[.;:!?\n,()]|\b(?:but|however|although|though|whereas|while|so|therefore|thus|hence)\b",
+    re.I,
+)
+_NEGATOR = re.compile(
+    r"(?:\b(?:not|no|never|nor|neither|without|avoid\w*|against|instead of|rather than|"
+    r"refrain\w* from|hold(?:ing)? off(?: on)?|cannot)\b|n't\b)",
+    re.I,
+)
+_NEGATED_AFTER = re.compile(
+    r"\b(?:(?:is|are|was|would be|seems)?\s*(?:not|n't) (?:needed|necessary|warranted|"
+    r"advised|recommended|required|justified|yet|an option|on the table)|unnecessary|"
+    r"unwarranted|premature|overkill|off the table|uncalled for|too early)\b",
+    re.I,
+)
+_CONDITION = re.compile(
+    r"\b(?:if|unless|in case|otherwise|in the event|only when|once|should (?:the|it|prices?|"
+    r"we see|things))\b",
+    re.I,
+)
+_CUE_BEFORE = re.compile(
+    r"\b(?:recommend\w*|suggest\w*|propos\w*|advis\w*|should|must|will|going to|decide\w*|"
+    r"decision|choose|go with|best to|plan to|time to|let's|need to|i'd|we'd|verdict|"
+    r"conclusion|final\w*|overall)\b",
+    re.I,
+)
+_CUE_AFTER = re.compile(
+    r"^\W*(?:\w+\W+){0,3}?(?:is |seems |looks |would be )?(?:best|preferred|prudent|wise|"
+    r"warranted|justified|makes sense|the right (?:call|move)|recommended|advisable)\b",
+    re.I,
+)
+_WORDS = re.compile(r"[\w']+")
+_NEGATION_REACH = 4  # words between a negator and the word it negates
+
+
+@dataclass(frozen=True, slots=True)
+class Mention(Generic[T]):
+    """One occurrence of a choice's word, judged in its clause and sentence."""
+
+    choice: T
+    start: int
+    end: int
+    negated: bool
+    question: bool
+    score: int
+
+
+class Choices(Generic[T]):
+    """The words that name each choice (regex alternatives, matched on word boundaries:
+    "highly" is not "high"). A negated mention ("no need to exit") does not count, or
+    counts as `flip(choice)` for a yes/no choice; a question does not count."""
+
+    def __init__(self, words: Mapping[T, str], *, flip: Callable[[T], T] | None = None) -> None:
+        self._choices = list(words)
+        self._pattern = re.compile(
+            "|".join(rf"(?P<c{i}>\b(?:{alt})\b)" for i, alt in enumerate(words.values())),
+            re.I,
+        )
+        self._flip = flip
+
+    def mentions(self, text: str) -> list[Mention[T]]:
+        found = []
+        for match in self._pattern.finditer(text):
+            choice = self._choices[int((match.lastgroup or "c0")[1:])]
+            found.append(_judge(text, choice, match.start(), match.end()))
+        return found
+
+    def pick(self, text: str) -> T | None:
+        """The choice the text settles on: the best-scored standing mention (a cue like
+        "I recommend" raises it, a condition like "if it breaks" lowers it), then the first."""
+        best: tuple[int, T] | None = None
+        for mention in self.mentions(text):
+            if mention.question:
+                continue
+            choice = mention.choice
+            if mention.negated:
+                if self._flip is None:
+                    continue
+                choice = self._flip(choice)
+            if best is None or mention.score > best[0]:
+                best = (mention.score, choice)
+        return None if best is None else best[1]
+
+
+def _judge(text: str, choice: T, start: int, end: int) -> Mention[T]:
+    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    after_sentence = _SENTENCE_END.search(text, end)
+    question = after_sentence is not None and after_sentence[0] == "?"
+    clause_start = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0)
+    clause_start = max(clause_start, sentence_start)
+    before = text[clause_start:start]
+    after_break = _CLAUSE_BREAK.search(text, end)
+    after = text[end : after_break.start() if after_break else len(text)][:60]
+    negated = any(
+        len(_WORDS.findall(before[m.end() :])) <= _NEGATION_REACH for m in _NEGATOR.finditer(before)
+    ) or bool(_NEGATED_AFTER.search(after[:50]))
+    recent = " ".join(_WORDS.findall(text[sentence_start:start])[-6:])
+    score = 2 if _CUE_BEFORE.search(recent) or _CUE_AFTER.match(after) else 0
+    if _CONDITION.search(text[sentence_start:start]):
+        score -= 3
+    return Mention(choice, start, end, negated, question, score)
+
+
+YES_NO: Choices[bool] = Choices(
+    {
+        True: r"yes|true|y|needed|required|recommended|warranted|approved?",
+        False: r"no|false|n|none|unnecessary|not needed|rejected|denied",
+    },
+    flip=lambda value: not value,
+)
+
+
+def read_choice(
+    text: str,
+    choices: Choices[T],
+    *,
+    labels: Sequence[str] = (),
+    prose: Choices[T] | None = None,
+    use_prose: bool = True,
+) -> T | None:
+    """A labelled value wins ("Action: observe"), each label (a regex) in turn; then an
+    attributive use of a label ("a high-severity move"); then the prose, read with
+    `prose` (default `choices`)."""
+    for label in labels:
+        for value in labelled(text, label):
+            found = choices.pick(value)
+            if found is not None:
+                return found
+    for label in labels:
+        attributive = re.compile(rf"[\s-]+(?:{label})\b", re.I)
+        for mention in choices.mentions(text):
+            if attributive.match(text, mention.end) and not (mention.negated or mention.question):
+                return mention.choice
+    if not use_prose:
+        return None
+    return (prose or choices).pick(text)
+
+
+# -- numbers -------------------------------------------------------------------------
+
+_NUMBER = (
+    r"(?P<num>[-+−]?(?:\d+(?:\.\d+)?|\.\d+))[ \t]*"
+    r"(?P<unit>%|percent\b|per ?cent\b|pct\b|/[ \t]*100\b|/[ \t]*10\b|out of 100\b|out of 10\b)?"
+)
+_FILLER = (
+    r"(?:[ \t]*(?:level|score|rating|estimate|value|of|is|at|around|about|roughly|"
+    r"approximately|approx\.?|near|maybe|probably|i'?d say|~|≈|:|=|-|–|—|\(|\||\"|')[ \t]*)*"
+)
+_SCALE = (
+    (r"very low|minimal|negligible|tiny", 0.1),
+    (r"very high|very strong|extreme|near[- ]certain|certain", 0.9),
+    (r"low|slight|small|weak", 0.25),
+    (r"moderate|medium|mid|fair|some|middling", 0.5),
+    (r"high|strong|large|significant|big", 0.75),
+)
+
+
+def _divisor(unit: str | None) -> float:
+    unit = (unit or "").replace(" ", "").lower()
+    if unit in ("/10", "outof10"):
+        return 10.0
+    return 100.0 if unit else 1.0
+
+
+def _fraction(number: str, unit: str | None) -> float | None:
+    value = float(number.replace("−", "-")) / _divisor(unit)
+    if not unit and value > 1 and (value.is_integer() or value >= 10):
+        value /= 100  # "confidence 72": a percentage without its sign
+    return value if 0 <= value <= 1 else None
+
+
+def _signed(number: str, unit: str | None) -> float | None:
+    value = float(number.replace("−", "-")) / _divisor(unit)
+    return value if -1 <= value <= 1 else None
+
+
+def _numbers_near(
+    text: str, labels: str, after: str, convert: Callable[[str, str | None], float | None]
+) -> Iterator[float]:
+    before_pattern = re.compile(rf"(?<![\w-])(?:{labels})\b{_FILLER}{_NUMBER}", re.I)
+    after_pattern = re.compile(rf"(?<![\w.]){_NUMBER}[ \t]*(?:{after})\b", re.I)
+    for pattern in (before_pattern, after_pattern):
+        for match in pattern.finditer(text):
+            value = convert(match["num"], match["unit"])
+            if value is not None:
+                yield value
+
+
+def read_fraction(text: str, labels: str, *, after: str | None = None) -> float | None:
+    """A number in 0..1 named by `labels`: "confidence 72%", "Confidence: 0.72", ".75",
+    "70 percent", "8/10", "80% confidence"; `after` names words that may follow the number
+    instead ("95% sure"). Then a labelled word on the scale ("Confidence: high"), then
+    the first number on the label's line within a few words."""
+    near = next(_numbers_near(text, labels, after or labels, _fraction), None)
+    if near is not None:
+        return near
+    for value_text in labelled(text, labels):
+        for words, scaled in _SCALE:
+            if re.match(rf"(?:{words})\b", value_text, re.I):
+                return scaled
+    loose = re.compile(rf"(?<![\w-])(?:{labels})\b[^\n\d%.]{{0,30}}?{_NUMBER}", re.I)
+    loose_values = (_fraction(m["num"], m["unit"]) for m in loose.finditer(text))
+    return next((value for value in loose_values if value is not None), None)
+
+
+def read_signed(text: str, labels: str) -> float | None:
+    """A number in -1..1 named by `labels` ("pleasure: -0.4", "valence -40%")."""
+    return next(_numbers_near(text, labels, labels, _signed), None)
+
+
+def read_count(text: str, labels: str) -> int | None:
+    """A whole number named by `labels`: "Evaluated: 12", "12 entries evaluated"."""
+    before = re.compile(rf"(?<![\w-])(?:{labels}){_FILLER}(?P<n>\d+)\b(?![.,]\d|%)", re.I)
+    after = re.compile(rf"(?<![\w.])(?P<n>\d+)\s+(?:[a-z]+\s+){{0,2}}?(?:{labels})", re.I)
+    for pattern in (before, after):
+        match = pattern.search(text)
+        if match:
+            return int(match["n"])
+    return None
+
+
+def first_number(text: str) -> re.Match[str] | None:
+    """The first number in the text, with its unit (`%`, `percent`, `/10`…) if any."""
+    return re.search(rf"(?<![\w.]){_NUMBER}", text, re.I)
+
+
+def as_value(match: re.Match[str]) -> float:
+    """A number match as a plain value: a percentage as its fraction (-4.2% is -0.042)."""
+    return float(match["num"].replace("−", "-")) / _divisor(match["unit"])
+
+
+_MONEY = (
+    r"(?P<cur>\$|usd[ \t]*)?[ \t]*(?P<num>\d[\d,]*(?:\.\d+)?)[ \t]*"
+    r"(?P<mult>k\b|m\b|thousand\b|million\b)?[ \t]*(?P<cur2>usd\b|dollars\b|usdc\b)?"
+)
+_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
+
+
+def read_usd(text: str, labels: str) -> float | None:
+    """A dollar amount named by `labels`: "adjusted size: $2,500", "cap at 1.2k USD"."""
+    pattern = re.compile(rf"(?<![\w-])(?:{labels})\b{_FILLER}(?:to|at|by)?[ \t]*{_MONEY}", re.I)
+    for match in pattern.finditer(text):
+        value = float(match["num"].replace(",", ""))
+        return value * _MULTIPLIERS.get((match["mult"] or "").lower(), 1.0)
+    return None
+
+
+# -- lists and sections --------------------------------------------------------------
+
+_BULLET = re.compile(r"^[ \t]*(?:[-*•+▪◦]|\d{1,2}[.)]|\(?[a-hA-H]\))[ \t]+(?P<item>.+)$")
+_EMPTY_ITEM = re.compile(r"^(?:none|nothing|n/?a|nil|-|—)\W*$", re.I)
+_SECTION_HEAD = re.compile(r"^[ \t]*(?P<head>[A-Za-z][^\n:]{0,60}?)[ \t]*:[ \t]*(?P<rest>.*)$")
+
+
+def items(body: str, *, limit: int, max_chars: int) -> list[str]:
+    """A list written as bullets (continuation lines join their bullet), else as lines,
+    else one line split on semicolons (or on commas when every part is short)."""
+    found: list[str] = []
+    lines = [line for line in body.split("\n") if line.strip()]
+    if any(_BULLET.match(line) for line in lines):
+        for line in lines:
+            bullet = _BULLET.match(line)
+            if bullet:
+                found.append(bullet["item"])
+            elif found and line[:1] in " \t":
+                found[-1] += " " + line.strip()
+    elif len(lines) > 1:
+        found = lines
+    elif lines:
+        found = _split_inline(lines[0])
+    kept = [clip(item, max_chars) for item in found]
+    return [item for item in kept if item and not _EMPTY_ITEM.match(item)][:limit]
+
+
+def _split_inline(line: str) -> list[str]:
+    if ";" in line:
+        return line.split(";")
+    parts = [re.sub(r"^\s*(?:and|or)\s+", "", part) for part in line.split(",")]
+    if len(parts) > 1 and all(len(part.split()) <= 6 for part in parts):
+        return parts
+    return [line]
+
+
+def sections(text: str) -> list[tuple[str, str]]:
+    """The text's `Heading:` sections (after `clean`, markdown headings and bold lines
+    are in this form too) as (heading, body); text before the first heading is skipped.
+    A heading has at most six words; a bullet line is never a heading."""
+    found: list[tuple[str, list[str]]] = []
+    for line in text.split("\n"):
+        head = None if _BULLET.match(line) else _SECTION_HEAD.match(line)
+        if head and len(head["head"].split()) <= 6:
+            found.append((head["head"].strip(), [head["rest"]] if head["rest"].strip() else []))
+        elif found:
+            found[-1][1].append(line)
+    return [(head, "\n".join(body).strip("\n")) for head, body in found]
+
+
+def section(text: str, heading: str) -> str | None:
+    """The body of the first section whose heading matches the regex `heading`."""
+    pattern = re.compile(heading, re.I)
+    return next((body for head, body in sections(text) if pattern.search(head)), None)
+
+
+def assign_sections(text: str, headings: Mapping[str, str]) -> dict[str, str]:
+    """Each section's body under the first key whose heading regex matches (in the
+    mapping's order, so a specific pattern listed first wins over a general one)."""
+    compiled = {key: re.compile(pattern, re.I) for key, pattern in headings.items()}
+    out: dict[str, str] = {}
+    for head, body in sections(text):
+        key = next((k for k, p in compiled.items() if p.search(head)), None)
+        if key is not None and key not in out:
+            out[key] = body
+    return out
