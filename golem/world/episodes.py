@@ -1,0 +1,190 @@
+"""Episodes: what the market looked like, what the golem decided and predicted, and what
+came of it N ticks later. Dreams replay them; the epistemic clock scores the predictions.
+Held in memory here; `to_dict`/`from_dict` use JSON types only, for the daemon's store.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
+from itertools import islice
+from typing import Any
+
+from golem.world.observation import Regime
+from golem.world.window import MarketSummary
+
+__all__ = ["DecisionSummary", "Episode", "EpisodeLog", "Outcome", "features"]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionSummary:
+    """The decision as episodes remember it. `predicted_delta` is the expected fractional
+    price change over `horizon_ticks` (the number the epistemic clock scores)."""
+
+    action: str
+    tier: str = "t0"
+    confidence: float = 0.5
+    predicted_delta: float = 0.0
+    horizon_ticks: int = 20
+    size_usd: float | None = None
+    rationale: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What happened `horizon_ticks` after the decision."""
+
+    horizon_ticks: int
+    actual_delta: float
+    pnl_usd: float
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    id: int
+    observation: MarketSummary
+    decision: DecisionSummary
+    outcome: Outcome | None = None
+
+    @property
+    def prediction_error(self) -> float | None:
+        """Actual minus predicted price change, once the outcome is known."""
+        if self.outcome is None:
+            return None
+        return self.outcome.actual_delta - self.decision.predicted_delta
+
+    def to_dict(self) -> dict[str, Any]:
+        observation = asdict(self.observation)
+        observation["time"] = self.observation.time.isoformat()
+        observation["regime"] = (
+            None if self.observation.regime is None else self.observation.regime.value
+        )
+        return {
+            "id": self.id,
+            "observation": observation,
+            "decision": asdict(self.decision),
+            "outcome": None if self.outcome is None else asdict(self.outcome),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Episode:
+        """The inverse of `to_dict`; a malformed dict raises ValueError."""
+        try:
+            observation = dict(data["observation"])
+            observation["time"] = datetime.fromisoformat(observation["time"])
+            if observation.get("regime") is not None:
+                observation["regime"] = Regime(observation["regime"])
+            outcome = data.get("outcome")
+            return cls(
+                id=int(data["id"]),
+                observation=MarketSummary(**observation),
+                decision=DecisionSummary(**data["decision"]),
+                outcome=None if outcome is None else Outcome(**outcome),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not an episode: {exc}") from exc
+
+
+def features(summary: MarketSummary) -> tuple[float, ...]:
+    """The market moment as a short vector in comparable units: each feature divided by
+    the size of a move the heartbeat would notice. Unknown values count as unremarkable."""
+    hf = summary.health_factor
+    volume_ratio = summary.volume_ratio
+    return (
+        (summary.delta_1 or 0.0) / 0.005,
+        (summary.delta_period or 0.0) / 0.02,
+        summary.zscore or 0.0,
+        math.log2(volume_ratio) if volume_ratio else 0.0,
+        (summary.return_volatility or 0.0) / 0.001,
+        0.0 if hf is None else (min(hf, 3.0) - 1.5) / 0.3,
+    )
+
+
+class EpisodeLog:
+    """The most recent `capacity` episodes, by id (ids grow with time)."""
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        if capacity < 1:
+            raise ValueError("capacity must be positive")
+        self._capacity = capacity
+        self._episodes: dict[int, Episode] = {}
+        self._features: dict[int, tuple[float, ...]] = {}
+        self._next_id = 0
+
+    def __len__(self) -> int:
+        return len(self._episodes)
+
+    def __iter__(self) -> Iterator[Episode]:
+        return iter(self._episodes.values())
+
+    def get(self, episode_id: int) -> Episode | None:
+        return self._episodes.get(episode_id)
+
+    def record(self, observation: MarketSummary, decision: DecisionSummary) -> Episode:
+        """A new episode without outcome, given the next id."""
+        episode = Episode(self._next_id, observation, decision)
+        self.append(episode)
+        return episode
+
+    def append(self, episode: Episode) -> None:
+        """Add an episode made elsewhere (one restored from storage, say)."""
+        if episode.id < self._next_id:
+            raise ValueError(f"episode id {episode.id} is not after the last ({self._next_id - 1})")
+        self._episodes[episode.id] = episode
+        self._features[episode.id] = features(episode.observation)
+        self._next_id = episode.id + 1
+        while len(self._episodes) > self._capacity:
+            oldest = next(iter(self._episodes))
+            del self._episodes[oldest], self._features[oldest]
+
+    def resolve(self, episode_id: int, outcome: Outcome) -> Episode:
+        """Attach the outcome to an episode still held."""
+        episode = self._episodes.get(episode_id)
+        if episode is None:
+            raise KeyError(f"no episode {episode_id} in the log")
+        if episode.outcome is not None:
+            raise ValueError(f"episode {episode_id} already has an outcome")
+        resolved = replace(episode, outcome=outcome)
+        self._episodes[episode_id] = resolved
+        return resolved
+
+    def due(self, tick: int) -> list[Episode]:
+        """Unresolved episodes whose horizon has passed by `tick`, oldest first."""
+        return [
+            e
+            for e in self._episodes.values()
+            if e.outcome is None and e.observation.tick + e.decision.horizon_ticks <= tick
+        ]
+
+    def recent(self, n: int) -> list[Episode]:
+        """The last `n` episodes, newest first."""
+        return list(islice(reversed(self._episodes.values()), max(n, 0)))
+
+    def most_similar(
+        self, observation: MarketSummary, k: int = 5, *, resolved_only: bool = False
+    ) -> list[Episode]:
+        """The `k` episodes whose market looked most like `observation` (Euclidean
+        distance over `features`), nearest first; ties go to the newer episode."""
+        target = features(observation)
+        episodes = self._episodes
+        candidates = (
+            (math.dist(target, vector), -episode_id)
+            for episode_id, vector in self._features.items()
+            if not resolved_only or episodes[episode_id].outcome is not None
+        )
+        return [episodes[-neg_id] for _, neg_id in heapq.nsmallest(k, candidates)]
+
+    def prediction_pairs(self, n: int = 100) -> list[tuple[float, float]]:
+        """(predicted, actual) of the last `n` resolved episodes, oldest first: the
+        epistemic clock's input."""
+        pairs: list[tuple[float, float]] = []
+        for episode in reversed(self._episodes.values()):
+            if len(pairs) == n:
+                break
+            if episode.outcome is not None:
+                pairs.append((episode.decision.predicted_delta, episode.outcome.actual_delta))
+        pairs.reverse()
+        return pairs

@@ -1,0 +1,279 @@
+"""A seeded market: geometric Brownian motion whose drift and volatility follow a
+continuous-time Markov chain of regimes, with scheduled and random shocks, volume that
+rises with |return| and regime, and the health factor of a lending position.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from golem.world.observation import Observation, Regime, make_observation
+from golem.world.scenario import MarketParams
+
+__all__ = ["SimulatedMarket"]
+
+_YEAR_SECONDS = 365.0 * 24 * 3600
+_MEAN_ABS_NORMAL = math.sqrt(2.0 / math.pi)  # E|Z|, to keep mean volume at its base
+_TWO_PI = 2.0 * math.pi
+_sqrt, _log, _exp, _cos, _sin = math.sqrt, math.log, math.exp, math.cos, math.sin
+
+
+@dataclass(slots=True)
+class _Shock:
+    start: float  # seconds after the first observation
+    end: float
+    log_move: float  # log(1 + magnitude), spread evenly over [start, end]
+    regime: Regime
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """Per-regime constants of one step of dt seconds (precomputed for the tick interval)."""
+
+    drift: float  # (μ − σ²/2)·dt
+    ito: float  # −σ²/2·dt, the part of the drift a shock keeps
+    diffusion: float  # σ·√dt
+    volume: float  # base volume × regime multiplier × normalisation × dt/interval
+    funding: float
+
+
+class SimulatedMarket:
+    """A market that is a pure function of its seed, its parameters and the times asked.
+
+    `observe(time)` advances the market to `time` (the first call fixes time zero and
+    returns the initial state); `run(start, count)` yields observations on the tick grid.
+    Both use `random.Random(seed)` alone, so a seed gives the same path on every machine.
+    Regime switches and shocks take effect at the first tick at or after their time.
+    """
+
+    __slots__ = (
+        "_active",
+        "_elapsed",
+        "_hf_per_price",
+        "_interval_s",
+        "_next_event",
+        "_next_random",
+        "_params",
+        "_pending",
+        "_price",
+        "_regime",
+        "_regime_end",
+        "_rng",
+        "_seed",
+        "_start",
+        "_steps",
+        "_tick",
+        "_uniform",
+        "_volume_noise",
+        "_volume_sensitivity",
+    )
+
+    def __init__(self, seed: int | str = 0, params: MarketParams | None = None) -> None:
+        self._params = params or MarketParams()
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._uniform = self._rng.random
+        self._volume_sensitivity = self._params.volume_return_sensitivity
+        self._volume_noise = self._params.volume_noise
+        self._interval_s = self._params.tick_interval.total_seconds()
+        self._price = self._params.initial_price
+        self._regime = self._params.initial_regime
+        self._tick = -1
+        self._start: datetime | None = None
+        self._elapsed = 0.0
+        self._steps = {r: self._step_constants(r, self._interval_s) for r in self._params.regimes}
+        lending = self._params.lending
+        self._hf_per_price = (
+            None
+            if lending is None
+            else lending.collateral_usd
+            / self._params.initial_price
+            * lending.liquidation_threshold
+            / lending.debt_usd
+        )
+        self._regime_end = self._sojourn(self._regime)
+        self._pending = sorted(
+            (
+                _Shock(
+                    start=s.at.total_seconds(),
+                    end=(s.at + s.duration).total_seconds(),
+                    log_move=math.log1p(s.magnitude),
+                    regime=s.effective_regime,
+                )
+                for s in self._params.shocks
+            ),
+            key=lambda s: s.start,
+        )
+        self._active: list[_Shock] = []
+        self._next_random = self._random_shock_wait(0.0)
+        self._next_event = self._earliest_event()
+
+    @property
+    def params(self) -> MarketParams:
+        return self._params
+
+    @property
+    def seed(self) -> int | str:
+        return self._seed
+
+    @property
+    def regime(self) -> Regime:
+        """The hidden regime of the Markov chain (a shock's label may mask it)."""
+        return self._regime
+
+    def observe(self, time: datetime) -> Observation:
+        """Advance the market to `time`, which must be later than the previous call's."""
+        if self._start is None:
+            return self._first(time)
+        return self._advance(time, (time - self._start).total_seconds())
+
+    def run(self, start: datetime, count: int | None = None) -> Iterator[Observation]:
+        """Observations at `start` and every tick interval after it, `count` of them or
+        without end."""
+        interval = self._params.tick_interval
+        offset = 0.0 if self._start is None else (start - self._start).total_seconds()
+        k = 0
+        time = start
+        if self._start is None and count != 0:
+            yield self._first(start)
+            k = 1
+            time = start + interval
+        interval_s = self._interval_s
+        advance = self._advance
+        while count is None or k < count:
+            # Elapsed seconds as k·interval, not a running sum, so no rounding creeps in.
+            yield advance(time, offset + k * interval_s)
+            time += interval
+            k += 1
+
+    def _first(self, time: datetime) -> Observation:
+        if time.tzinfo is None:
+            raise ValueError("time must be timezone-aware")
+        self._start = time
+        self._tick = 0
+        step = self._steps[self._regime]
+        return Observation(
+            tick=0,
+            time=time,
+            price=self._price,
+            volume=step.volume * (1.0 + self._volume_sensitivity * _MEAN_ABS_NORMAL),
+            health_factor=None if self._hf_per_price is None else self._hf_per_price * self._price,
+            funding_rate=step.funding,
+            regime=self._regime,
+        )
+
+    def _advance(self, time: datetime, elapsed: float) -> Observation:
+        t0 = self._elapsed
+        dt = elapsed - t0
+        if dt <= 0.0:
+            raise ValueError(f"time must move forward: {time.isoformat()} is not after the last")
+        self._elapsed = elapsed
+        if elapsed >= self._next_event or self._active:
+            shock_move, shock_regime = self._events(t0, elapsed)
+        else:
+            shock_move, shock_regime = 0.0, None
+        regime = self._regime if shock_regime is None else shock_regime
+        step = self._steps[regime] if dt == self._interval_s else self._step_constants(regime, dt)
+        # Box–Muller by hand: both normals of a pair are used (price, volume noise), and
+        # it costs a third of two random.gauss() calls.
+        uniform = self._uniform
+        radius = _sqrt(-2.0 * _log(1.0 - uniform()))
+        angle = _TWO_PI * uniform()
+        z = radius * _cos(angle)
+        drift = step.drift if shock_regime is None else step.ito + shock_move
+        price = self._price * _exp(drift + step.diffusion * z)
+        self._price = price
+        volume = (
+            step.volume
+            * (1.0 + self._volume_sensitivity * abs(z))
+            * _exp(self._volume_noise * radius * _sin(angle))
+        )
+        self._tick = tick = self._tick + 1
+        hf = self._hf_per_price
+        return make_observation(
+            tick, time, price, volume, None if hf is None else hf * price, step.funding, regime
+        )
+
+    def _events(self, t0: float, t1: float) -> tuple[float, Regime | None]:
+        """Regime switches and shocks due in (t0, t1]: the shocks' log move over the step
+        and the regime a shock imposes (None when no shock covers the step)."""
+        rng = self._rng
+        while self._regime_end <= t1:
+            self._regime = self._next_regime(self._regime)
+            self._regime_end += self._sojourn(self._regime)
+        while self._pending and self._pending[0].start <= t1:
+            self._active.append(self._pending.pop(0))
+        random_shocks = self._params.random_shocks
+        while random_shocks is not None and self._next_random <= t1:
+            magnitude = max(
+                rng.gauss(random_shocks.mean_magnitude, random_shocks.magnitude_std), -0.9
+            )
+            start = self._next_random
+            self._active.append(
+                _Shock(
+                    start=start,
+                    end=start + random_shocks.duration.total_seconds(),
+                    log_move=math.log1p(magnitude),
+                    regime=Regime.CRASH if magnitude < 0 else Regime.VOLATILE,
+                )
+            )
+            self._next_random = self._random_shock_wait(start)
+        move = 0.0
+        regime: Regime | None = None
+        for shock in self._active:
+            overlap = min(t1, shock.end) - max(t0, shock.start)
+            if overlap > 0.0:
+                move += shock.log_move * overlap / (shock.end - shock.start)
+                regime = shock.regime
+        self._active = [s for s in self._active if s.end > t1]
+        self._next_event = self._earliest_event()
+        return move, regime
+
+    def _earliest_event(self) -> float:
+        pending = self._pending[0].start if self._pending else math.inf
+        return min(self._regime_end, pending, self._next_random)
+
+    def _sojourn(self, regime: Regime) -> float:
+        mean = self._params.regimes[regime].mean_duration.total_seconds()
+        return self._rng.expovariate(1.0 / mean)
+
+    def _next_regime(self, regime: Regime) -> Regime:
+        transitions = self._params.regimes[regime].transitions
+        draw = self._rng.random() * sum(transitions.values())
+        for target, weight in transitions.items():
+            draw -= weight
+            if draw < 0.0 and weight > 0.0:
+                return target
+        return next(t for t, w in reversed(transitions.items()) if w > 0.0)
+
+    def _random_shock_wait(self, after: float) -> float:
+        shocks = self._params.random_shocks
+        if shocks is None or shocks.rate_per_day == 0.0:
+            return math.inf
+        return after + self._rng.expovariate(shocks.rate_per_day / 86_400.0)
+
+    def _step_constants(self, regime: Regime, dt: float) -> _Step:
+        p = self._params.regimes[regime]
+        years = dt / _YEAR_SECONDS
+        ito = -0.5 * p.volatility * p.volatility * years
+        params = self._params
+        # Normalised by E[1 + s·|Z|] and E[exp(noise·Z)] so that mean volume stays at its base.
+        volume = (
+            params.base_volume
+            * p.volume_multiplier
+            * math.exp(-0.5 * params.volume_noise**2)
+            / (1.0 + params.volume_return_sensitivity * _MEAN_ABS_NORMAL)
+            * dt
+            / self._interval_s
+        )
+        return _Step(
+            drift=p.drift * years + ito,
+            ito=ito,
+            diffusion=p.volatility * math.sqrt(years),
+            volume=volume,
+            funding=p.funding_rate,
+        )

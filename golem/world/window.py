@@ -1,0 +1,223 @@
+"""A bounded rolling window of recent observations and the cheap statistics the heartbeat's
+T0 probes read every tick: price change over N ticks, SMA and σ over a period (the regime
+band), volume against its recent average, the volatility of one-tick returns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from golem.world.observation import Observation, Regime
+
+__all__ = ["MarketSummary", "MarketWindow", "PriceBand"]
+
+
+class PriceBand(StrEnum):
+    """Where the price sits against SMA ± k·σ: the heartbeat's regime probe."""
+
+    ABOVE = "above"
+    WITHIN = "within"
+    BELOW = "below"
+
+
+@dataclass(frozen=True, slots=True)
+class MarketSummary:
+    """The few numbers that describe a moment of the market, for episodes and similarity.
+    Fields are None where the window has too little history to say."""
+
+    tick: int
+    time: datetime
+    price: float
+    delta_1: float | None
+    delta_period: float | None
+    zscore: float | None
+    volume_ratio: float | None
+    return_volatility: float | None
+    health_factor: float | None
+    regime: Regime | None = None
+
+
+class MarketWindow:
+    """The last `capacity` observations, with `period`-tick statistics kept up to date in
+    O(1) per push (sliding sums and a sliding Welford variance).
+
+    Sliding sums gather rounding error over millions of ticks, so every `resync_every`
+    pushes they are recomputed exactly from the values in the window (amortised O(1)).
+    """
+
+    __slots__ = (
+        "_count",
+        "_m2",
+        "_mean",
+        "_observations",
+        "_period",
+        "_prices",
+        "_resync_every",
+        "_ret_sq_sum",
+        "_returns",
+        "_volume_sum",
+        "_volumes",
+    )
+
+    def __init__(self, capacity: int = 240, period: int = 20, resync_every: int = 1024) -> None:
+        if period < 2:
+            raise ValueError("period must be at least 2")
+        if capacity <= period:
+            raise ValueError("capacity must exceed period")
+        if resync_every < 1:
+            raise ValueError("resync_every must be positive")
+        self._period = period
+        self._resync_every = resync_every
+        self._observations: deque[Observation] = deque(maxlen=capacity)
+        self._prices: deque[float] = deque(maxlen=period)
+        # One more volume than the period: the ratio compares the latest with those before it.
+        self._volumes: deque[float] = deque(maxlen=period + 1)
+        self._returns: deque[float] = deque(maxlen=period)
+        self._mean = 0.0
+        self._m2 = 0.0
+        self._volume_sum = 0.0
+        self._ret_sq_sum = 0.0
+        self._count = 0
+
+    @property
+    def period(self) -> int:
+        return self._period
+
+    @property
+    def capacity(self) -> int:
+        maxlen = self._observations.maxlen
+        assert maxlen is not None
+        return maxlen
+
+    def __len__(self) -> int:
+        return len(self._observations)
+
+    @property
+    def latest(self) -> Observation | None:
+        return self._observations[-1] if self._observations else None
+
+    @property
+    def observations(self) -> tuple[Observation, ...]:
+        return tuple(self._observations)
+
+    def push(self, obs: Observation) -> None:
+        """Add the newest observation; the oldest falls out once the window is full."""
+        observations = self._observations
+        price = obs.price
+        if observations:
+            ret = price / observations[-1].price - 1.0
+            returns = self._returns
+            if len(returns) == self._period:
+                self._ret_sq_sum -= returns[0] * returns[0]
+            returns.append(ret)
+            self._ret_sq_sum += ret * ret
+        observations.append(obs)
+
+        prices = self._prices
+        n = len(prices)
+        mean = self._mean
+        if n == self._period:
+            old = prices[0]
+            new_mean = mean + (price - old) / n
+            self._m2 += (price - old) * (price - new_mean + old - mean)
+        else:
+            new_mean = mean + (price - mean) / (n + 1)
+            self._m2 += (price - mean) * (price - new_mean)
+        self._mean = new_mean
+        prices.append(price)
+
+        volumes = self._volumes
+        if len(volumes) == self._period + 1:
+            self._volume_sum -= volumes[0]
+        volumes.append(obs.volume)
+        self._volume_sum += obs.volume
+
+        self._count += 1
+        if self._count % self._resync_every == 0:
+            self._resync()
+
+    def _resync(self) -> None:
+        prices = self._prices
+        mean = math.fsum(prices) / len(prices)
+        self._mean = mean
+        self._m2 = math.fsum((p - mean) ** 2 for p in prices)
+        self._volume_sum = math.fsum(self._volumes)
+        self._ret_sq_sum = math.fsum(r * r for r in self._returns)
+
+    def price_delta(self, ticks: int = 1) -> float | None:
+        """Fractional price change over the last `ticks` ticks (0.01 is +1%)."""
+        if ticks < 1:
+            raise ValueError("ticks must be positive")
+        observations = self._observations
+        if ticks >= len(observations):
+            return None
+        return observations[-1].price / observations[-1 - ticks].price - 1.0
+
+    def sma(self) -> float | None:
+        """Mean of the last `period` prices (the current one included)."""
+        return self._mean if len(self._prices) == self._period else None
+
+    def std(self) -> float | None:
+        """Population σ of the last `period` prices, as Bollinger bands use."""
+        if len(self._prices) < self._period:
+            return None
+        return math.sqrt(max(self._m2, 0.0) / self._period)
+
+    def zscore(self) -> float | None:
+        """(price − SMA) ÷ σ; 0 when the prices have not moved at all."""
+        std = self.std()
+        if std is None:
+            return None
+        if std == 0.0:
+            return 0.0
+        return (self._prices[-1] - self._mean) / std
+
+    def band(self, k: float = 1.0) -> PriceBand | None:
+        """The price against SMA ± k·σ."""
+        z = self.zscore()
+        if z is None:
+            return None
+        if z > k:
+            return PriceBand.ABOVE
+        if z < -k:
+            return PriceBand.BELOW
+        return PriceBand.WITHIN
+
+    def volume_ratio(self) -> float | None:
+        """Latest volume ÷ mean volume of the `period` ticks before it."""
+        volumes = self._volumes
+        if len(volumes) <= self._period:
+            return None
+        latest = volumes[-1]
+        mean_before = (self._volume_sum - latest) / self._period
+        if mean_before <= 0.0:
+            return None
+        return latest / mean_before
+
+    def return_volatility(self) -> float | None:
+        """Root mean square of the last `period` one-tick returns (a per-tick σ)."""
+        if len(self._returns) < self._period:
+            return None
+        return math.sqrt(max(self._ret_sq_sum, 0.0) / self._period)
+
+    def summary(self) -> MarketSummary:
+        """The latest moment, as episodes and the similarity search describe it."""
+        latest = self.latest
+        if latest is None:
+            raise ValueError("the window is empty")
+        return MarketSummary(
+            tick=latest.tick,
+            time=latest.time,
+            price=latest.price,
+            delta_1=self.price_delta(1),
+            delta_period=self.price_delta(self._period),
+            zscore=self.zscore(),
+            volume_ratio=self.volume_ratio(),
+            return_volatility=self.return_volatility(),
+            health_factor=latest.health_factor,
+            regime=latest.regime,
+        )
