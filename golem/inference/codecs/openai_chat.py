@@ -65,10 +65,17 @@ class OpenAIChatCodec(Codec):
         self._efforts: Mapping[str, list[str]] = quirks.get("reasoning_efforts", {})
         self._stream_usage = bool(quirks.get("stream_usage", True))
         self._extra_body: Mapping[str, Any] = quirks.get("extra_body", {})
+        self._capabilities: dict[str, Capabilities] = {}  # the profile is immutable
+
+    def capabilities_for(self, model: str) -> Capabilities:
+        caps = self._capabilities.get(model)
+        if caps is None:
+            caps = self._capabilities[model] = self.profile.capabilities_for(model)
+        return caps
 
     # -- encoding --------------------------------------------------------------------
     def encode(self, request: Request, model: str) -> WireRequest:
-        caps = self.profile.capabilities_for(model)
+        caps = self.capabilities_for(model)
         body: dict[str, Any] = {"model": model, "messages": [_message(m) for m in request.messages]}
         if request.mode is Mode.SCHEMA_ENFORCED and request.response_schema is not None:
             body["response_format"] = response_format(request.response_schema)
@@ -181,16 +188,16 @@ def apply_usage(usage: Mapping[str, Any], builder: ResponseBuilder) -> None:
     """OpenAI usage: completion_tokens includes reasoning_tokens, our output_tokens does not.
     Cached input is `prompt_tokens_details.cached_tokens`, or DeepSeek's
     `prompt_cache_hit_tokens`, or Together's top-level `cached_tokens`."""
-    prompt = usage.get("prompt_tokens")
-    completion = usage.get("completion_tokens")
-    details = usage.get("completion_tokens_details") or {}
-    reasoning = details.get("reasoning_tokens") or 0
-    prompt_details = usage.get("prompt_tokens_details") or {}
-    cached = prompt_details.get("cached_tokens")
+    get = usage.get
+    completion = get("completion_tokens")
+    details = get("completion_tokens_details")
+    reasoning = (details.get("reasoning_tokens") or 0) if details else 0
+    prompt_details = get("prompt_tokens_details")
+    cached = prompt_details.get("cached_tokens") if prompt_details else None
     if cached is None:
-        cached = usage.get("prompt_cache_hit_tokens", usage.get("cached_tokens"))
+        cached = get("prompt_cache_hit_tokens", get("cached_tokens"))
     builder.usage(
-        input_tokens=prompt,
+        input_tokens=get("prompt_tokens"),
         cached_input_tokens=cached,
         output_tokens=None if completion is None else max(0, completion - reasoning),
         reasoning_tokens=reasoning,
@@ -242,11 +249,12 @@ def _tool(tool: Tool) -> dict[str, Any]:
 
 
 def _message(message: Message) -> dict[str, Any]:
+    # Role is a StrEnum: orjson writes it as its value.
     if message.role is Role.TOOL:
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
     if message.tool_calls:
         return {
-            "role": message.role.value,
+            "role": message.role,
             "content": message.content,
             "tool_calls": [
                 {
@@ -260,4 +268,4 @@ def _message(message: Message) -> dict[str, Any]:
                 for call in message.tool_calls
             ],
         }
-    return {"role": message.role.value, "content": message.content}
+    return {"role": message.role, "content": message.content}
