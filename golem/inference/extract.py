@@ -19,8 +19,9 @@ from golem.inference.errors import UnparseableOutput
 __all__ = ["Extracted", "extract_json"]
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n`]*\n?(.*?)(?:```|\Z)", re.DOTALL)
-_THINK = re.compile(r"<(think|thinking|reasoning)>(.*?)(?:</\1>|\Z)", re.DOTALL)
-_LONE_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>")
+# A tag with a quote on either side is text inside a JSON string, not a reasoning block.
+_THINK = re.compile(r"(?<![\"'])<(think|thinking|reasoning)>(?![\"'])(.*?)(?:</\1>|\Z)", re.DOTALL)
+_LONE_THINK_CLOSE = re.compile(r"(?<![\"'])</(?:think|thinking|reasoning)>(?![\"'])")
 _OPENER = re.compile(r"\{|\[\s*\{")
 # Characters that change the scanner's state outside a string.
 _STRUCTURAL = re.compile(r"[\"'\u201c{}\[\],]")
@@ -62,6 +63,8 @@ def extract_json(text: str, *, keys: Collection[str] = ()) -> Extracted:
         best = _best(inside, keys)
         if best is not None:
             repairs.append("taken_from_reasoning")
+    if best is None and outside is not body:
+        best = _best(body, keys)  # the "tags" were text after all
     if best is None:
         raise UnparseableOutput("no JSON object found in the answer", text=text)
     value, more = best

@@ -231,3 +231,9 @@ def test_truncation_never_raises_anything_but_the_typed_error(
     except UnparseableOutput:
         return
     assert isinstance(value, dict)
+
+
+def test_think_tags_inside_json_strings_are_text() -> None:
+    assert extract_json('{"<think>": null}0')[0] == {"<think>": None}
+    text = '{"note": "wrap it in <think> and </think>", "severity": "high"}'
+    assert extract_json(text)[0]["note"] == "wrap it in <think> and </think>"
