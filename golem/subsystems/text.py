@@ -18,6 +18,7 @@ __all__ = [
     "YES_NO",
     "Choices",
     "Mention",
+    "as_fraction",
     "as_value",
     "assign_sections",
     "clean",
@@ -26,6 +27,7 @@ __all__ = [
     "first_number",
     "items",
     "labelled",
+    "numbers",
     "read_choice",
     "read_count",
     "read_fraction",
@@ -253,8 +255,9 @@ _NUMBER = (
     r"(?P<unit>%|percent\b|per ?cent\b|pct\b|/[ \t]*100\b|/[ \t]*10\b|out of 100\b|out of 10\b)?"
 )
 _FILLER = (
-    r"(?:[ \t]*(?:level|score|rating|estimate|value|of|is|at|around|about|roughly|"
-    r"approximately|approx\.?|near|maybe|probably|i'?d say|~|≈|:|=|-|–|—|\(|\||\"|')[ \t]*)*"
+    r"[ \t]*(?:(?:level|score|rating|estimate|value|of|is|at|around|about|roughly|"
+    r"approximately|approx\.?|near|maybe|probably|i'?d say|~|≈|:|=|-(?=\s)|–|—|\(|\||\"|')"
+    r"[ \t]*)*"
 )
 _SCALE = (
     (r"very low|minimal|negligible|tiny", 0.1),
@@ -329,9 +332,22 @@ def read_count(text: str, labels: str) -> int | None:
     return None
 
 
+_ANY_NUMBER = re.compile(rf"(?<![\w.]){_NUMBER}", re.I)
+
+
 def first_number(text: str) -> re.Match[str] | None:
     """The first number in the text, with its unit (`%`, `percent`, `/10`…) if any."""
-    return re.search(rf"(?<![\w.]){_NUMBER}", text, re.I)
+    return _ANY_NUMBER.search(text)
+
+
+def numbers(text: str) -> Iterator[re.Match[str]]:
+    """Every number in the text, with its unit."""
+    return _ANY_NUMBER.finditer(text)
+
+
+def as_fraction(match: re.Match[str]) -> float | None:
+    """A number match read as a 0..1 value (72% and a bare 72 are 0.72), else None."""
+    return _fraction(match["num"], match["unit"])
 
 
 def as_value(match: re.Match[str]) -> float:

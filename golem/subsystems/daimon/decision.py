@@ -1,0 +1,154 @@
+"""DaimonAppraisal: the emotion a notable event evokes (Plutchik's eight), its PAD vector
+(pleasure, arousal, dominance in -1..1) and intensity, and how it reads free text."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Any, Self
+
+from pydantic import Field
+
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.parts import Fraction, Signed
+from golem.subsystems.text import (
+    Choices,
+    clip,
+    decision_from_text,
+    labelled,
+    read_choice,
+    read_fraction,
+    read_signed,
+    section,
+)
+
+__all__ = ["EMOTION_PAD", "DaimonAppraisal", "Emotion"]
+
+
+class Emotion(StrEnum):
+    JOY = "joy"
+    SADNESS = "sadness"
+    FEAR = "fear"
+    ANGER = "anger"
+    SURPRISE = "surprise"
+    DISGUST = "disgust"
+    TRUST = "trust"
+    ANTICIPATION = "anticipation"
+
+
+# Each emotion's typical (pleasure, arousal, dominance), after Mehrabian; joy and surprise
+# as in the OCC table of DESIGN.md. Free text that names only an emotion gets these.
+EMOTION_PAD: dict[Emotion, tuple[float, float, float]] = {
+    Emotion.JOY: (0.6, 0.3, 0.5),
+    Emotion.SADNESS: (-0.5, -0.3, -0.3),
+    Emotion.FEAR: (-0.5, 0.7, -0.5),
+    Emotion.ANGER: (-0.5, 0.6, 0.4),
+    Emotion.SURPRISE: (-0.2, 0.7, -0.3),
+    Emotion.DISGUST: (-0.6, 0.3, 0.3),
+    Emotion.TRUST: (0.5, -0.1, 0.3),
+    Emotion.ANTICIPATION: (0.2, 0.4, 0.1),
+}
+_PLEASANT = frozenset({Emotion.JOY, Emotion.TRUST})
+_UNPLEASANT = frozenset({Emotion.SADNESS, Emotion.FEAR, Emotion.ANGER, Emotion.DISGUST})
+_VALENCE_SLACK = 0.1
+
+
+class DaimonAppraisal(StructuredOutput):
+    """How the golem feels about one event."""
+
+    schema_name = "daimon_appraisal"
+
+    emotion: Emotion
+    intensity: Fraction = Field(default=0.5, description="0..1")
+    pleasure: Signed = Field(description="-1 (unpleasant) .. 1 (pleasant)")
+    arousal: Signed = Field(description="-1 (calm) .. 1 (agitated)")
+    dominance: Signed = Field(description="-1 (helpless) .. 1 (in control)")
+    trigger: str = Field(default="", max_length=120, description="the event appraised")
+    reasoning: str = Field(default="", max_length=300)
+
+    def validate_content(self) -> list[SchemaIssue]:
+        if self.emotion in _PLEASANT and self.pleasure < -_VALENCE_SLACK:
+            return [SchemaIssue("/pleasure", f"{self.emotion} needs pleasure >= 0")]
+        if self.emotion in _UNPLEASANT and self.pleasure > _VALENCE_SLACK:
+            return [SchemaIssue("/pleasure", f"{self.emotion} needs pleasure <= 0")]
+        return []
+
+    @classmethod
+    def from_text(cls, text: str) -> Self:
+        return decision_from_text(cls, text, _read)
+
+
+EMOTION = Choices(
+    {
+        Emotion.JOY: r"joy\w*|happ\w*|pleased|glad|elat\w*|delight\w*|satisf\w*|relie\w*",
+        Emotion.SADNESS: (
+            r"sad\w*|disappoint\w*|regret\w*|sorrow\w*|grie\w*|dejected|gloom\w*|melanchol\w*"
+        ),
+        Emotion.FEAR: (
+            r"fear\w*|afraid|anxi\w*|worr\w*|scared|nervous|dread\w*|panic\w*|alarm\w*|uneas\w*"
+        ),
+        Emotion.ANGER: r"anger|angry|frustrat\w*|annoy\w*|irritat\w*|furious|rage|resent\w*",
+        Emotion.SURPRISE: r"surpris\w*|shock\w*|startl\w*|astonish\w*|unexpected",
+        Emotion.DISGUST: r"disgust\w*|revuls\w*|repuls\w*|distaste|aversion",
+        Emotion.TRUST: r"trust\w*|secure|assured|reassur\w*",
+        Emotion.ANTICIPATION: (
+            r"anticipat\w*|expectant|expectation|eager\w*|hopeful|vigilan\w*|curio\w*"
+        ),
+    }
+)
+_EMOTION_LABELS = (r"(?:primary |dominant )?emotion|feeling|affect|mood",)
+_PAD_TRIPLE = re.compile(
+    r"\bPAD\W{0,6}(?P<p>[-+−]?\d*\.?\d+)\s*[,/;]\s*(?P<a>[-+−]?\d*\.?\d+)\s*[,/;]\s*"
+    r"(?P<d>[-+−]?\d*\.?\d+)",
+    re.I,
+)
+_PAD_LABELS = {
+    "pleasure": r"pleasure|valence|p(?=\s*[:=])",
+    "arousal": r"arousal|activation|a(?=\s*[:=])",
+    "dominance": r"dominance|control|d(?=\s*[:=])",
+}
+_MILD = re.compile(r"\b(?:slightly|mildly|somewhat|a bit|a little|faintly)\W+$", re.I)
+_STRONG = re.compile(
+    r"\b(?:very|extremely|deeply|intensely|highly|really|strongly|profoundly)\W+$", re.I
+)
+
+
+def _read(text: str) -> dict[str, Any]:
+    emotion = read_choice(text, EMOTION, labels=_EMOTION_LABELS)
+    if emotion is None:
+        raise UnparseableOutput("no emotion named in the text", text=text)
+    fields: dict[str, Any] = dict(zip(_PAD_LABELS, EMOTION_PAD[emotion], strict=True))
+    triple = _PAD_TRIPLE.search(text)
+    if triple is not None:
+        values = (float(triple[k].replace("−", "-")) for k in "pad")
+        fields.update(zip(_PAD_LABELS, values, strict=True))
+    else:
+        for name, label in _PAD_LABELS.items():
+            value = read_signed(text, label)
+            if value is not None:
+                fields[name] = value
+    trigger = next(labelled(text, r"trigger|event|cause|in response to", whole_line=True), "")
+    reasoning = section(text, r"^(?:reasoning|rationale|why|explanation)$")
+    return {
+        **fields,
+        "emotion": emotion,
+        "intensity": _intensity(text, emotion),
+        "trigger": clip(trigger, 120),
+        "reasoning": clip(reasoning or text, 300),
+    }
+
+
+def _intensity(text: str, emotion: Emotion) -> float:
+    """A stated intensity, else the adverb before the emotion's word ("mildly anxious")."""
+    stated = read_fraction(text, r"intensity|strength|magnitude")
+    if stated is not None:
+        return stated
+    for mention in EMOTION.mentions(text):
+        if mention.choice is emotion and not mention.negated:
+            before = text[max(0, mention.start - 20) : mention.start]
+            if _MILD.search(before):
+                return 0.3
+            if _STRONG.search(before):
+                return 0.8
+            break
+    return 0.5
