@@ -1,0 +1,226 @@
+"""CuratorEvaluation: one pass over the grimoire's entries (how many were evaluated, kept
+and pruned, which are promoted a tier, how entries support or contradict each other)."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Any, Self
+
+from pydantic import Field, StringConstraints
+
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.parts import Fraction, Part
+from golem.subsystems.text import (
+    Choices,
+    as_fraction,
+    clip,
+    decision_from_text,
+    items,
+    labelled,
+    numbers,
+    read_count,
+    section,
+)
+
+__all__ = ["CrossRef", "CuratorEvaluation", "Promotion", "Relation", "Tier"]
+
+EntryId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+MAX_ENTRIES = 1000
+
+
+class Tier(StrEnum):
+    """Where knowledge climbs: an episode's insight, a heuristic, a playbook rule."""
+
+    INSIGHT = "insight"
+    HEURISTIC = "heuristic"
+    PLAYBOOK = "playbook"
+
+
+class Relation(StrEnum):
+    SUPPORTS = "supports"
+    CONTRADICTS = "contradicts"
+    REFINES = "refines"
+
+
+class Promotion(Part):
+    entry_id: EntryId
+    to_tier: Tier
+    reason: str = Field(default="", max_length=160)
+
+
+class CrossRef(Part):
+    source_id: EntryId
+    target_id: EntryId
+    relation: Relation
+    strength: Fraction = Field(default=0.5, description="0..1")
+
+
+class CuratorEvaluation(StructuredOutput):
+    """The curator's verdict on a batch of grimoire entries."""
+
+    schema_name = "curator_evaluation"
+
+    evaluated: int = Field(ge=0, le=MAX_ENTRIES)
+    retained: int = Field(ge=0, le=MAX_ENTRIES)
+    pruned: int = Field(ge=0, le=MAX_ENTRIES)
+    promotions: list[Promotion] = Field(default_factory=list, max_length=8)
+    cross_refs: list[CrossRef] = Field(default_factory=list, max_length=8)
+    prune_ids: list[EntryId] = Field(default_factory=list, max_length=20)
+    summary: str = Field(default="", max_length=300)
+
+    def validate_content(self) -> list[SchemaIssue]:
+        issues = []
+        if self.retained + self.pruned > self.evaluated:
+            issues.append(SchemaIssue("/retained", "retained + pruned exceeds evaluated"))
+        if len(self.prune_ids) > self.pruned:
+            issues.append(SchemaIssue("/prune_ids", "more ids listed than entries pruned"))
+        issues += _repeats("/prune_ids", self.prune_ids)
+        issues += _repeats("/promotions", [p.entry_id for p in self.promotions], "/entry_id")
+        pruned = set(self.prune_ids)
+        for i, promotion in enumerate(self.promotions):
+            if promotion.entry_id in pruned:
+                issues.append(
+                    SchemaIssue(f"/promotions/{i}/entry_id", "a pruned entry cannot be promoted")
+                )
+        for i, ref in enumerate(self.cross_refs):
+            if ref.source_id == ref.target_id:
+                issues.append(
+                    SchemaIssue(f"/cross_refs/{i}/target_id", "an entry refers to itself")
+                )
+        return issues
+
+    @classmethod
+    def from_text(cls, text: str) -> Self:
+        return decision_from_text(cls, text, _read)
+
+
+def _repeats(pointer: str, values: list[str], suffix: str = "") -> list[SchemaIssue]:
+    seen: set[str] = set()
+    issues = []
+    for i, value in enumerate(values):
+        if value in seen:
+            issues.append(SchemaIssue(f"{pointer}/{i}{suffix}", f"{value!r} is repeated"))
+        seen.add(value)
+    return issues
+
+
+TIER = Choices(
+    {
+        Tier.INSIGHT: r"insights?",
+        Tier.HEURISTIC: r"heuristics?",
+        Tier.PLAYBOOK: r"playbook|rules?",
+    }
+)
+RELATION = Choices(
+    {
+        Relation.SUPPORTS: r"support\w*|confirm\w*|corroborat\w*|agrees? with|reinforc\w*",
+        Relation.CONTRADICTS: r"contradict\w*|conflicts? with|refut\w*|disagrees? with|oppos\w*",
+        Relation.REFINES: r"refin\w*|narrow\w*|qualif\w*|extends?|specializ\w*",
+    }
+)
+# Grimoire ids as models write them: e12, entry-7, g-0042, ins_3, #12.
+_ID = r"(?:\b[a-z][a-z0-9]{0,11}[-_:#]?\d+[a-z0-9-]*\b|#\d+\b)"
+_ID_RE = re.compile(_ID, re.I)
+_PROMOTE = re.compile(
+    rf"promot\w*\s+(?:entry\s+)?(?P<id>{_ID})\s+(?:up\s+)?to\s+(?:an?\s+|the\s+)?(?P<tier>\w+)",
+    re.I,
+)
+_COUNTS = {
+    "evaluated": r"evaluat\w*|review\w*|assess\w*|examin\w*|considered",
+    "retained": r"retain\w*|kept|keep\w*|surviv\w*",
+    "pruned": r"prun\w*|remov\w*|archiv\w*|discard\w*|dropp\w*|delet\w*",
+}
+
+
+def _read(text: str) -> dict[str, Any]:
+    counts = {name: read_count(text, label) for name, label in _COUNTS.items()}
+    prune_ids = _prune_ids(text)
+    promotions = _promotions(text)
+    cross_refs = _cross_refs(text)
+    if all(c is None for c in counts.values()) and not (prune_ids or promotions or cross_refs):
+        raise UnparseableOutput("no counts, promotions, links or prunes in the text", text=text)
+    evaluated, retained, pruned = counts["evaluated"], counts["retained"], counts["pruned"]
+    if pruned is None and prune_ids:
+        pruned = len(prune_ids)
+    if evaluated is not None and retained is None and pruned is not None:
+        retained = max(0, evaluated - pruned)
+    if evaluated is not None and pruned is None and retained is not None:
+        pruned = max(0, evaluated - retained)
+    if evaluated is None:
+        evaluated = (retained or 0) + (pruned or 0)
+    summary = section(text, r"^(?:summary|overview|notes?)$")
+    return {
+        "evaluated": evaluated,
+        "retained": retained or 0,
+        "pruned": pruned or 0,
+        "promotions": promotions,
+        "cross_refs": cross_refs,
+        "prune_ids": prune_ids,
+        "summary": clip(summary or text, 300),
+    }
+
+
+def _prune_ids(text: str) -> list[str]:
+    body = section(text, r"^(?:to )?(?:prune|pruned|pruning|remove|removed|archive|archived)\b")
+    found = [] if body is None else _ids(body)
+    if not found:
+        for value in labelled(text, r"prune[ _]?ids|prun\w*|archiv\w*", whole_line=True):
+            found = _ids(value)
+            if found:
+                break
+    return list(dict.fromkeys(found))[:20]
+
+
+def _ids(text: str) -> list[str]:
+    return [clip(match[0], 40) for match in _ID_RE.finditer(text)]
+
+
+def _promotions(text: str) -> list[Promotion]:
+    found: dict[str, Promotion] = {}
+    body = section(text, r"^promot\w*")
+    for item in items(body or "", limit=8, max_chars=300):
+        ids, tier = _ids(item), TIER.pick(item)
+        if ids and tier is not None:
+            found.setdefault(ids[0], Promotion(entry_id=ids[0], to_tier=tier, reason=_reason(item)))
+    for match in _PROMOTE.finditer(text):
+        tier = TIER.pick(match["tier"])
+        if tier is not None:
+            reason = _reason(text[match.end() :].split("\n", 1)[0])
+            found.setdefault(
+                match["id"], Promotion(entry_id=match["id"], to_tier=tier, reason=reason)
+            )
+    return list(found.values())[:8]
+
+
+def _reason(item: str) -> str:
+    """What follows the item's separator or "because", else nothing."""
+    split = re.split(r"\s*(?::|—|–|\s-\s|\bbecause\b|\bas\b)\s*", item, maxsplit=1)
+    return clip(split[1], 160) if len(split) > 1 else ""
+
+
+def _cross_refs(text: str) -> list[CrossRef]:
+    body = section(text, r"^(?:cross[- ]?ref\w*|links?|relations?|connections?)")
+    candidates = items(body, limit=8, max_chars=300) if body else []
+    candidates += re.split(r"(?<=[.;])\s+|\n", text)
+    found: dict[tuple[str, str], CrossRef] = {}
+    for candidate in candidates:
+        relation = RELATION.mentions(candidate)
+        ids = list(_ID_RE.finditer(candidate))
+        if not relation or len(ids) < 2:
+            continue
+        first = relation[0]
+        source = [m for m in ids if m.end() <= first.start]
+        target = [m for m in ids if m.start() >= first.end]
+        if not (source and target) or first.negated:
+            continue
+        strength = next(
+            (v for v in (as_fraction(n) for n in numbers(candidate[target[0].end() :])) if v),
+            0.5,
+        )
+        key = (source[-1][0], target[0][0])
+        found.setdefault(
+            key,
+            CrossRef(source_id=key[0], target_id=key[1], relation=first.choice, strength=strength),
+        )
+    return list(found.values())[:8]
