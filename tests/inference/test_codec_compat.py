@@ -374,3 +374,33 @@ def test_unknown_reasoning_param_style_is_refused() -> None:
     profile = ProviderProfile("odd", "openai-compatible", quirks={"reasoning_param": "magic"})
     with pytest.raises(ValueError, match="reasoning_param"):
         OpenAICompatCodec(profile)
+
+
+@pytest.mark.parametrize(
+    ("provider", "path"),
+    [
+        ("deepseek", "deepseek/reasoner-reasoning-content-stream.request.json"),
+        ("openrouter", "openrouter/chat-reasoning-glm.request.json"),
+        ("openrouter", "openrouter/error-429-upstream-rate-limited.request.json"),
+        ("ollama", "ollama/qwen3-reasoning-field.request.json"),
+        ("gpustack", "gpustack/qwen3-reasoning-content.request.json"),
+        ("together", "together/deepseek-r1-inline-think-stream.request.json"),
+    ],
+)
+def test_plain_requests_match_recorded_requests(provider: str, path: str) -> None:
+    recorded = raw(path)
+    roles = {"system": Message.system, "user": Message.user}
+    messages = tuple(roles[m["role"]](m["content"]) for m in recorded["messages"])
+    request = Request(messages=messages, stream=recorded["stream"])
+    body = dict(REGISTRY.codec(provider).encode(request, recorded["model"]).body)
+    assert body["model"] == recorded["model"]
+    assert body["messages"] == [
+        {"role": m["role"], "content": m["content"]} for m in recorded["messages"]
+    ]
+    assert body.get("stream", False) == recorded["stream"]
+    assert body.get("stream_options") == recorded.get("stream_options", body.get("stream_options"))
+    # Depth NONE is said out loud where the vendor has a switch: reasoning costs money.
+    if provider == "openrouter":
+        assert body.pop("reasoning") == {"enabled": False}
+    # Nothing else the recorded client did not send: no vendor extras, no response_format.
+    assert set(body) <= {"model", "messages", "stream", "stream_options"}
