@@ -11,7 +11,13 @@ from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.codecs.openai_chat import OpenAIChatCodec
 from golem.inference.modes import Capabilities
 from golem.inference.reasoning import ReasoningCost, ReasoningDepth, Visibility
-from golem.inference.reasoning.think import ContentChunk, ThinkChunk, ThinkEnd, ThinkTagSplitter
+from golem.inference.reasoning.think import (
+    ContentChunk,
+    ReasoningEvent,
+    ThinkChunk,
+    ThinkEnd,
+    ThinkTagSplitter,
+)
 from golem.inference.types import Request, Response
 
 __all__ = ["FAMILY", "OpenAICompatCodec"]
@@ -154,7 +160,7 @@ class _CompatBuilder(ResponseBuilder):
             self._route(self._splitter.finish())
         return super().build()
 
-    def _route(self, events: list[Any]) -> None:
+    def _route(self, events: list[ReasoningEvent]) -> None:
         for event in events:
             if type(event) is ContentChunk:
                 self.text(event.text)
