@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import csv
+import io
 import math
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -85,10 +86,15 @@ def read_observations(path: str | Path, *, all_errors: bool = False) -> list[Obs
             raise WorldDataError(problems)
 
     try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            observations = _read_rows(handle, report)
+        raw = path.read_bytes()
     except OSError as exc:
         raise WorldDataError([DataProblem(path, 0, None, f"cannot read: {exc}")]) from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise WorldDataError([DataProblem(path, line, None, f"not UTF-8: {exc.reason}")]) from exc
+    observations = _read_rows(io.StringIO(text, newline=""), report)
     if problems:
         raise WorldDataError(problems)
     return observations
@@ -101,7 +107,7 @@ def _read_rows(handle: TextIO, report: Callable[[int, str | None, str], None]) -
     except StopIteration:
         report(1, None, "empty file: expected a header naming " + ", ".join(REQUIRED_COLUMNS))
         return []
-    except (csv.Error, UnicodeDecodeError) as exc:
+    except csv.Error as exc:
         report(1, None, f"unreadable header: {exc}")
         return []
     if not _header_ok(header, report):
@@ -116,7 +122,7 @@ def _read_rows(handle: TextIO, report: Callable[[int, str | None, str], None]) -
             row = next(reader)
         except StopIteration:
             break
-        except (csv.Error, UnicodeDecodeError) as exc:
+        except csv.Error as exc:
             report(line, None, f"unreadable row: {exc}")
             break
         if not row:

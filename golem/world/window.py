@@ -130,11 +130,14 @@ class MarketWindow:
         self._mean = new_mean
         prices.append(price)
 
+        # The sum covers the volumes before the latest, so the ratio needs no subtraction
+        # of the latest (which would lose a small sum next to a huge latest volume).
         volumes = self._volumes
-        if len(volumes) == self._period + 1:
-            self._volume_sum -= volumes[0]
+        if volumes:
+            if len(volumes) == self._period + 1:
+                self._volume_sum -= volumes[0]
+            self._volume_sum += volumes[-1]
         volumes.append(obs.volume)
-        self._volume_sum += obs.volume
 
         self._count += 1
         if self._count % self._resync_every == 0:
@@ -145,7 +148,7 @@ class MarketWindow:
         mean = math.fsum(prices) / len(prices)
         self._mean = mean
         self._m2 = math.fsum((p - mean) ** 2 for p in prices)
-        self._volume_sum = math.fsum(self._volumes)
+        self._volume_sum = math.fsum(list(self._volumes)[:-1])
         self._ret_sq_sum = math.fsum(r * r for r in self._returns)
 
     def price_delta(self, ticks: int = 1) -> float | None:
@@ -192,11 +195,10 @@ class MarketWindow:
         volumes = self._volumes
         if len(volumes) <= self._period:
             return None
-        latest = volumes[-1]
-        mean_before = (self._volume_sum - latest) / self._period
+        mean_before = self._volume_sum / self._period
         if mean_before <= 0.0:
             return None
-        return latest / mean_before
+        return volumes[-1] / mean_before
 
     def return_volatility(self) -> float | None:
         """Root mean square of the last `period` one-tick returns (a per-tick σ)."""

@@ -1,0 +1,75 @@
+"""Ticks per second of the seeded market plus the heartbeat's window statistics.
+
+90 days of 15 s heartbeats (518,400 ticks): SimulatedMarket.run, MarketWindow.push and
+the T0 probes' reads (price delta, z-score band, volume ratio, health factor) per tick.
+Goal: >= 200,000 ticks/s, so a 90-day life's market costs about 2.5 s or less.
+"""
+
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from golem.world import MarketWindow, SimulatedMarket
+
+TICKS = 90 * 24 * 60 * 4
+GOAL_TICKS_PER_S = 200_000.0
+START = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def market_only(seed: int) -> float:
+    market = SimulatedMarket(seed)
+    began = time.perf_counter()
+    for _ in market.run(START, TICKS):
+        pass
+    return time.perf_counter() - began
+
+
+def market_and_probes(seed: int) -> tuple[float, int, float, float]:
+    market = SimulatedMarket(seed)
+    window = MarketWindow()
+    push, delta, band, volume_ratio = (
+        window.push,
+        window.price_delta,
+        window.band,
+        window.volume_ratio,
+    )
+    alerts = 0
+    low, high = float("inf"), 0.0
+    began = time.perf_counter()
+    for obs in market.run(START, TICKS):
+        push(obs)
+        moved = delta(1)
+        side = band()
+        ratio = volume_ratio()
+        hf = obs.health_factor
+        if (
+            (moved is not None and abs(moved) > 0.005)
+            or (side is not None and side != "within")
+            or (ratio is not None and ratio > 3.0)
+            or (hf is not None and hf < 1.5)
+        ):
+            alerts += 1
+        low, high = min(low, obs.price), max(high, obs.price)
+    return time.perf_counter() - began, alerts, low, high
+
+
+def main() -> int:
+    print(f"{TICKS:,} ticks (90 days at 15 s)")
+    bare = min(market_only(seed) for seed in (1, 2))
+    print(f"  SimulatedMarket.run           {TICKS / bare:>10,.0f} ticks/s  {bare:5.2f} s")
+    runs = [market_and_probes(seed) for seed in (1, 2)]
+    elapsed = min(r[0] for r in runs)
+    rate = TICKS / elapsed
+    print(f"  + MarketWindow and T0 probes  {rate:>10,.0f} ticks/s  {elapsed:5.2f} s")
+    for seed, (_, alerts, low, high) in zip((1, 2), runs, strict=True):
+        print(f"    seed {seed}: price range {low:,.0f}..{high:,.0f}, probe alerts {alerts:,}")
+    verdict = "meets" if rate >= GOAL_TICKS_PER_S else "misses"
+    print(f"  goal {GOAL_TICKS_PER_S:,.0f} ticks/s: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

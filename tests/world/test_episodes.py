@@ -1,0 +1,91 @@
+"""Episodes and the EpisodeLog: JSON round trip, recent, similarity, outcomes, pairs."""
+
+import json
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from golem.world import (
+    DecisionSummary,
+    Episode,
+    EpisodeLog,
+    MarketSummary,
+    Outcome,
+    Regime,
+)
+
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def summary(tick: int, delta: float = 0.0, z: float = 0.0, hf: float | None = 1.8) -> MarketSummary:
+    return MarketSummary(
+        tick=tick,
+        time=T0 + timedelta(seconds=15 * tick),
+        price=3000.0,
+        delta_1=delta,
+        delta_period=delta * 4,
+        zscore=z,
+        volume_ratio=1.0,
+        return_volatility=0.0005,
+        health_factor=hf,
+        regime=Regime.CALM,
+    )
+
+
+def test_episode_round_trips_through_json() -> None:
+    episode = Episode(
+        3,
+        summary(10, 0.01, 1.5),
+        DecisionSummary("hedge", tier="t2", confidence=0.8, predicted_delta=-0.02, size_usd=500),
+        Outcome(horizon_ticks=20, actual_delta=-0.03, pnl_usd=12.5),
+    )
+    data = json.loads(json.dumps(episode.to_dict()))
+    assert Episode.from_dict(data) == episode
+    assert episode.prediction_error == pytest.approx(-0.01)
+    bare = Episode(4, replace(summary(11), delta_1=None, regime=None), DecisionSummary("hold"))
+    assert Episode.from_dict(json.loads(json.dumps(bare.to_dict()))) == bare
+    assert bare.prediction_error is None
+    with pytest.raises(ValueError, match="not an episode"):
+        Episode.from_dict({"id": 1})
+
+
+def test_record_resolve_recent_and_due() -> None:
+    log = EpisodeLog(capacity=3)
+    for tick in range(5):
+        log.record(summary(tick), DecisionSummary("observe", horizon_ticks=2))
+    assert len(log) == 3
+    assert [e.id for e in log.recent(2)] == [4, 3]
+    assert log.get(0) is None
+    assert [e.id for e in log.due(4)] == [2]
+    resolved = log.resolve(2, Outcome(2, 0.01, 0.0))
+    assert log.get(2) == resolved
+    with pytest.raises(ValueError, match="already"):
+        log.resolve(2, Outcome(2, 0.01, 0.0))
+    with pytest.raises(KeyError):
+        log.resolve(0, Outcome(2, 0.0, 0.0))
+    with pytest.raises(ValueError, match="not after"):
+        log.append(Episode(1, summary(1), DecisionSummary("hold")))
+
+
+def test_most_similar_finds_the_nearest_market() -> None:
+    log = EpisodeLog()
+    calm = log.record(summary(1, 0.0, 0.0), DecisionSummary("observe"))
+    dump = log.record(summary(2, -0.03, -2.5, hf=1.1), DecisionSummary("exit"))
+    pump = log.record(summary(3, 0.03, 2.5), DecisionSummary("rebalance"))
+    assert log.most_similar(summary(9, -0.025, -2.0, hf=1.15), k=1) == [dump]
+    assert log.most_similar(summary(9, 0.001, 0.1), k=2)[0] == calm
+    assert log.most_similar(summary(9, 0.02, 2.0), k=5)[0] == pump
+    assert log.most_similar(summary(9), k=5, resolved_only=True) == []
+    log.resolve(pump.id, Outcome(20, 0.01, 3.0))
+    assert [e.id for e in log.most_similar(summary(9), k=5, resolved_only=True)] == [pump.id]
+
+
+def test_prediction_pairs_for_the_epistemic_clock() -> None:
+    log = EpisodeLog()
+    for tick in range(6):
+        episode = log.record(summary(tick), DecisionSummary("observe", predicted_delta=tick / 100))
+        if tick % 2 == 0:
+            log.resolve(episode.id, Outcome(20, tick / 50, 0.0))
+    assert log.prediction_pairs(2) == [(0.02, 0.04), (0.04, 0.08)]
+    assert len(log.prediction_pairs()) == 3
