@@ -41,6 +41,8 @@ class ContentChunk:
 
 @dataclass(frozen=True, slots=True)
 class UsageUpdate:
+    """Token counts as the provider reported them so far (most send them with the last chunk)."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     reasoning_tokens: int = 0
@@ -154,17 +156,25 @@ class ThinkTagSplitter:
             self._leading = False
             if text.startswith(opening):
                 pos = len(opening)
-        while True:
-            tag = self._close if self._inside else self._open
-            hit = text.find(tag, pos)
-            if hit < 0:
-                break
-            if hit > pos:
-                self._emit(events, text[pos:hit])
-            events.append(_END if self._inside else _START)
-            self._inside = not self._inside
-            pos = hit + len(tag)
-        keep = _partial_tag_at(text, pos, tag)
+        # Jump from one lead character to the next (a memchr-fast find, where finding the
+        # whole tag would be a slower substring search) and look for the tag there.
+        tag = self._close if self._inside else self._open
+        end = len(text)
+        hit = text.find(tag[0], pos)
+        while hit >= 0:
+            if text.startswith(tag, hit):
+                if hit > pos:
+                    self._emit(events, text[pos:hit])
+                events.append(_END if self._inside else _START)
+                self._inside = not self._inside
+                pos = hit + len(tag)
+                tag = self._close if self._inside else self._open
+                hit = text.find(tag[0], pos)
+            elif end - hit < len(tag) and tag.startswith(text[hit:]):
+                break  # the text ends with what may be the start of a tag: hold it back
+            else:
+                hit = text.find(tag[0], hit + 1)
+        keep = end if hit < 0 else hit
         if keep > pos:
             self._emit(events, text[pos:keep])
         self._held = text[keep:]
@@ -173,17 +183,6 @@ class ThinkTagSplitter:
 
     def _emit(self, events: list[ReasoningEvent], text: str) -> None:
         events.append(ThinkChunk(text) if self._inside else ContentChunk(text))
-
-
-def _partial_tag_at(text: str, pos: int, tag: str) -> int:
-    """Where the longest tail of text[pos:] that is a proper prefix of tag begins, else len."""
-    end = len(text)
-    i = text.find(tag[0], max(pos, end - len(tag) + 1))
-    while i >= 0:
-        if tag.startswith(text[i:]):
-            return i
-        i = text.find(tag[0], i + 1)
-    return end
 
 
 def split_think(text: str, *, start_in_reasoning: bool = False) -> tuple[str, str]:
