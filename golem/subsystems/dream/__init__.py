@@ -1,0 +1,25 @@
+"""Dream: offline consolidation when the golem can afford it. NREM replay of episodes,
+hypnagogic fragments, integration into the grimoire, and threat rehearsal."""
+
+from golem.subsystems.dream.fragment import FragmentEvaluation, FragmentVerdict
+from golem.subsystems.dream.integration import (
+    DreamIntegration,
+    IntegrationDecision,
+    IntegrationItem,
+)
+from golem.subsystems.dream.replay import Counterfactual, Lesson, MarketRegime, ReplayAnalysis
+from golem.subsystems.dream.threat import ThreatAssessment, ThreatVerdict
+
+__all__ = [
+    "Counterfactual",
+    "DreamIntegration",
+    "FragmentEvaluation",
+    "FragmentVerdict",
+    "IntegrationDecision",
+    "IntegrationItem",
+    "Lesson",
+    "MarketRegime",
+    "ReplayAnalysis",
+    "ThreatAssessment",
+    "ThreatVerdict",
+]
