@@ -15,6 +15,9 @@ from golem.world.observation import Observation, Regime
 
 __all__ = ["MarketSummary", "MarketWindow", "PriceBand"]
 
+_sqrt = math.sqrt
+_DUST = 1e-24
+
 
 class PriceBand(StrEnum):
     """Where the price sits against SMA ± k·σ: the heartbeat's regime probe."""
@@ -22,6 +25,9 @@ class PriceBand(StrEnum):
     ABOVE = "above"
     WITHIN = "within"
     BELOW = "below"
+
+
+_ABOVE, _WITHIN, _BELOW = PriceBand.ABOVE, PriceBand.WITHIN, PriceBand.BELOW
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +56,6 @@ class MarketWindow:
     """
 
     __slots__ = (
-        "_count",
         "_m2",
         "_mean",
         "_observations",
@@ -59,6 +64,7 @@ class MarketWindow:
         "_resync_every",
         "_ret_sq_sum",
         "_returns",
+        "_until_resync",
         "_volume_sum",
         "_volumes",
     )
@@ -81,7 +87,7 @@ class MarketWindow:
         self._m2 = 0.0
         self._volume_sum = 0.0
         self._ret_sq_sum = 0.0
-        self._count = 0
+        self._until_resync = resync_every
 
     @property
     def period(self) -> int:
@@ -106,21 +112,25 @@ class MarketWindow:
 
     def push(self, obs: Observation) -> None:
         """Add the newest observation; the oldest falls out once the window is full."""
+        # Locals instead of attribute reads: this runs on every heartbeat of a long life.
         observations = self._observations
+        period = self._period
         price = obs.price
         if observations:
             ret = price / observations[-1].price - 1.0
             returns = self._returns
-            if len(returns) == self._period:
-                self._ret_sq_sum -= returns[0] * returns[0]
+            if len(returns) == period:
+                old_ret = returns[0]
+                self._ret_sq_sum += ret * ret - old_ret * old_ret
+            else:
+                self._ret_sq_sum += ret * ret
             returns.append(ret)
-            self._ret_sq_sum += ret * ret
         observations.append(obs)
 
         prices = self._prices
         n = len(prices)
         mean = self._mean
-        if n == self._period:
+        if n == period:
             old = prices[0]
             new_mean = mean + (price - old) / n
             self._m2 += (price - old) * (price - new_mean + old - mean)
@@ -134,13 +144,15 @@ class MarketWindow:
         # of the latest (which would lose a small sum next to a huge latest volume).
         volumes = self._volumes
         if volumes:
-            if len(volumes) == self._period + 1:
-                self._volume_sum -= volumes[0]
-            self._volume_sum += volumes[-1]
+            if len(volumes) > period:
+                self._volume_sum += volumes[-1] - volumes[0]
+            else:
+                self._volume_sum += volumes[-1]
         volumes.append(obs.volume)
 
-        self._count += 1
-        if self._count % self._resync_every == 0:
+        self._until_resync -= 1
+        if not self._until_resync:
+            self._until_resync = self._resync_every
             self._resync()
 
     def _resync(self) -> None:
@@ -168,16 +180,20 @@ class MarketWindow:
         """Population σ of the last `period` prices, as Bollinger bands use."""
         if len(self._prices) < self._period:
             return None
-        return math.sqrt(max(self._m2, 0.0) / self._period)
+        m2 = self._m2
+        return _sqrt(m2 / self._period) if m2 > 0.0 else 0.0
 
     def zscore(self) -> float | None:
         """(price − SMA) ÷ σ; 0 when the prices have not moved at all."""
-        std = self.std()
-        if std is None:
+        prices = self._prices
+        if len(prices) < self._period:
             return None
-        if std == 0.0:
+        m2 = self._m2
+        mean = self._mean
+        # Prices that have not moved leave rounding dust in m2, not a real σ.
+        if m2 <= _DUST * mean * mean:
             return 0.0
-        return (self._prices[-1] - self._mean) / std
+        return (prices[-1] - mean) / _sqrt(m2 / self._period)
 
     def band(self, k: float = 1.0) -> PriceBand | None:
         """The price against SMA ± k·σ."""
@@ -185,10 +201,10 @@ class MarketWindow:
         if z is None:
             return None
         if z > k:
-            return PriceBand.ABOVE
+            return _ABOVE
         if z < -k:
-            return PriceBand.BELOW
-        return PriceBand.WITHIN
+            return _BELOW
+        return _WITHIN
 
     def volume_ratio(self) -> float | None:
         """Latest volume ÷ mean volume of the `period` ticks before it."""
