@@ -21,6 +21,7 @@ __all__ = [
     "as_fraction",
     "as_value",
     "assign_sections",
+    "bracketed_fraction",
     "clean",
     "clip",
     "decision_from_text",
@@ -35,6 +36,7 @@ __all__ = [
     "read_usd",
     "section",
     "sections",
+    "strip_meta",
 ]
 
 T = TypeVar("T")
@@ -316,6 +318,12 @@ def read_fraction(text: str, labels: str, *, after: str | None = None) -> float 
     return next((value for value in loose_values if value is not None), None)
 
 
+def bracketed_fraction(text: str) -> float | None:
+    """A bare 0..1 number in parentheses, as in `hedges pay (0.8)` or `(80%)`."""
+    match = re.search(rf"\({_NUMBER}\)", text, re.I)
+    return _fraction(match["num"], match["unit"]) if match else None
+
+
 def read_signed(text: str, labels: str) -> float | None:
     """A number in -1..1 named by `labels` ("pleasure: -0.4", "valence -40%")."""
     return next(_numbers_near(text, labels, labels, _signed), None)
@@ -405,6 +413,15 @@ def _split_inline(line: str) -> list[str]:
     if len(parts) > 1 and all(len(part.split()) <= 6 for part in parts):
         return parts
     return [line]
+
+
+def strip_meta(item: str, labels: str) -> str:
+    """An item without its annotations: bracketed groups holding a number or a label
+    ("(confidence 0.7)", "[source: replay]") and trailing "label: value" fragments."""
+    bracketed = re.compile(rf"[(\[](?=[^)\]]*(?:\d|\b(?:{labels})\b))[^)\]]*[)\]]", re.I)
+    trailing = re.compile(rf"[\s,;–—-]*(?:{_NUMBER}[ \t]*)?\b(?:{labels})\b[^,;()\n]*", re.I)
+    item = trailing.sub("", bracketed.sub("", item))
+    return item.strip(" \t,;:–—-")
 
 
 def sections(text: str) -> list[tuple[str, str]]:

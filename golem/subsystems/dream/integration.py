@@ -14,6 +14,7 @@ from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
     Choices,
     assign_sections,
+    bracketed_fraction,
     clip,
     decision_from_text,
     items,
@@ -103,8 +104,7 @@ def _item(line: str, decision: IntegrationDecision) -> IntegrationItem:
     """`PROMOTE: funding flips precede reversals (0.8) [replay]`."""
     confidence = read_fraction(line, r"confidence|conf")
     if confidence is None:
-        bare = re.search(r"\((?P<n>0?\.\d+|1(?:\.0+)?|\d{1,3}%)\)", line)
-        confidence = read_fraction(f"confidence {bare['n']}", "confidence") if bare else None
+        confidence = bracketed_fraction(line)
     source = _SOURCE.search(line)
     content = _LEADING_DECISION.sub("", strip_meta(re.sub(r"\[[^\]]*\]", "", line), _META))
     return IntegrationItem(
