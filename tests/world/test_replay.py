@@ -5,7 +5,15 @@ from pathlib import Path
 
 import pytest
 
-from golem.world import EXAMPLE_CSV, CSVReplay, Regime, WorldDataError, read_observations
+from golem.world import (
+    EXAMPLE_CSV,
+    CSVReplay,
+    MarketSource,
+    Regime,
+    SimulatedMarket,
+    WorldDataError,
+    read_observations,
+)
 
 HEADER = "time,price,volume,health_factor\n"
 GOOD = "2025-01-01T00:00:00Z,3000,100,1.8\n2025-01-01T00:00:15Z,3001.5,120,\n"
@@ -161,3 +169,12 @@ def test_unterminated_quote(tmp_path: Path) -> None:
     error = error_for(tmp_path, HEADER + GOOD + '"2025-01-01T00:00:30Z,3000,1,\n')
     assert error.line == 4
     assert "unreadable row" in str(error)
+
+
+def test_both_sources_answer_the_same_question() -> None:
+    sources: list[MarketSource] = [CSVReplay(EXAMPLE_CSV), SimulatedMarket(1)]
+    when = datetime(2025, 3, 1, tzinfo=UTC)
+    for source in sources:
+        obs = source.observe(when)
+        assert obs.time == when
+        assert obs.price == 3000.0
