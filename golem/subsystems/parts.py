@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-__all__ = ["Fraction", "Part", "Signed"]
+__all__ = ["Fraction", "ListItem", "Part", "Signed"]
 
 Fraction = Annotated[float, Field(ge=0, le=1)]
 Signed = Annotated[float, Field(ge=-1, le=1)]
+ListItem = Annotated[str, StringConstraints(min_length=1, max_length=120)]
 
 
 class Part(BaseModel):

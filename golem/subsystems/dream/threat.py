@@ -10,7 +10,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
-from golem.subsystems.parts import Fraction
+from golem.subsystems.parts import Fraction, ListItem
 from golem.subsystems.text import (
     Choices,
     clip,
@@ -42,7 +42,7 @@ class ThreatAssessment(StructuredOutput):
     impact: Fraction = Field(description="0..1")
     preparedness: Fraction = Field(description="0..1")
     verdict: ThreatVerdict
-    mitigations: list[str] = Field(default_factory=list, max_length=5)
+    mitigations: list[ListItem] = Field(default_factory=list, max_length=5)
     reasoning: str = Field(default="", max_length=300)
 
     @property

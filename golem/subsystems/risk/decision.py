@@ -10,7 +10,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
-from golem.subsystems.parts import Fraction, Part
+from golem.subsystems.parts import Fraction, ListItem, Part
 from golem.subsystems.text import (
     Choices,
     as_fraction,
@@ -64,7 +64,7 @@ class RiskAssessment(StructuredOutput):
         default=None, ge=0, le=MAX_USD, description="a smaller size to allow; null: as proposed"
     )
     layers: RiskLayers
-    conditions: list[str] = Field(default_factory=list, max_length=5)
+    conditions: list[ListItem] = Field(default_factory=list, max_length=5)
     reasoning: str = Field(default="", max_length=400)
 
     def validate_content(self) -> list[SchemaIssue]:

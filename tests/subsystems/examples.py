@@ -1,0 +1,133 @@
+"""One valid answer per decision schema, as a model would send it (every property present)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golem.inference import StructuredOutput
+from golem.subsystems import (
+    CuratorEvaluation,
+    DaimonAppraisal,
+    DeathTestament,
+    DreamIntegration,
+    FragmentEvaluation,
+    HeartbeatDecision,
+    ReplayAnalysis,
+    RiskAssessment,
+    ThreatAssessment,
+)
+
+_LAYER = {"verdict": "pass", "score": 0.2, "reason": "normal"}
+
+VALID: dict[type[StructuredOutput], dict[str, Any]] = {
+    HeartbeatDecision: {
+        "severity": "high",
+        "action": "hedge",
+        "confidence": 0.72,
+        "escalate": True,
+        "signals": [{"name": "price_delta", "value": -0.042, "note": "15 minutes"}],
+        "reasoning": "ETH fell 4.2% in 15 minutes while funding flipped negative.",
+    },
+    DaimonAppraisal: {
+        "emotion": "fear",
+        "intensity": 0.7,
+        "pleasure": -0.5,
+        "arousal": 0.7,
+        "dominance": -0.4,
+        "trigger": "trade_loss of 6%",
+        "reasoning": "A loss above 5% on a position I believed in.",
+    },
+    RiskAssessment: {
+        "approved": True,
+        "risk_score": 0.35,
+        "proposed_size_usd": 5000.0,
+        "adjusted_size_usd": 2500.0,
+        "layers": {
+            "market": _LAYER,
+            "liquidity": {"verdict": "warn", "score": 0.5, "reason": "thin books"},
+            "protocol": _LAYER,
+            "portfolio": _LAYER,
+            "mortality": _LAYER,
+        },
+        "conditions": ["stop loss at -3%"],
+        "reasoning": "Liquidity is thin: half size.",
+    },
+    CuratorEvaluation: {
+        "evaluated": 12,
+        "retained": 9,
+        "pruned": 3,
+        "promotions": [{"entry_id": "e12", "to_tier": "heuristic", "reason": "held in 3 regimes"}],
+        "cross_refs": [
+            {"source_id": "e3", "target_id": "e7", "relation": "supports", "strength": 0.8}
+        ],
+        "prune_ids": ["e1", "e4", "e9"],
+        "summary": "A tidy pass.",
+    },
+    ReplayAnalysis: {
+        "episodes_reviewed": 12,
+        "lessons": [
+            {
+                "insight": "Momentum fades after funding flips",
+                "confidence": 0.7,
+                "regime": "volatile",
+            }
+        ],
+        "counterfactuals": [
+            {
+                "episode_id": "ep-17",
+                "alternative_action": "hedge instead of holding",
+                "estimated_outcome": "about 3% saved",
+                "plausibility": 0.6,
+            }
+        ],
+        "summary": "Hedging earlier would have helped.",
+    },
+    FragmentEvaluation: {
+        "fragment": "funding flips precede reversals by two hours",
+        "novelty": 0.8,
+        "plausibility": 0.6,
+        "relevance": 0.7,
+        "verdict": "incubate",
+        "reasoning": "Interesting, not yet supported.",
+    },
+    DreamIntegration: {
+        "items": [
+            {
+                "content": "funding flips precede reversals",
+                "decision": "promote",
+                "confidence": 0.8,
+                "source": "replay",
+            },
+            {
+                "content": "weekend liquidity is thin",
+                "decision": "stage",
+                "confidence": 0.5,
+                "source": "",
+            },
+        ],
+        "summary": "One promotion, one staged.",
+    },
+    ThreatAssessment: {
+        "threat": "oracle manipulation on the lending pool",
+        "likelihood": 0.2,
+        "impact": 0.9,
+        "preparedness": 0.3,
+        "verdict": "mitigate",
+        "mitigations": ["cap position size at 10%"],
+        "reasoning": "Rare but ruinous.",
+    },
+    DeathTestament: {
+        "learned": ["funding flips precede reversals"],
+        "got_wrong": ["I trusted calm markets"],
+        "confused_by": [],
+        "never_tested": ["selling volatility"],
+        "killed_by": "credits ran out",
+        "would_change": ["cheaper models in calm regimes"],
+        "suspects": [],
+        "causal_links": [
+            {"cause": "expensive T2 calls", "effect": "credits burned", "confidence": 0.9}
+        ],
+        "emotional_arc": "hopeful → anxious → resigned",
+        "arc_class": "contaminating",
+    },
+}
