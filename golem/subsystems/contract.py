@@ -1,0 +1,169 @@
+"""The one contract every subsystem keeps, and the values that cross it.
+
+A subsystem reads a frozen Context (a snapshot of the golem at this moment), says which
+model tier it needs, builds its Request, has a deterministic path, and turns a decision
+into an Outcome: the state changes and events it wants. Only the runtime applies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from golem.inference import Request, StructuredOutput
+from golem.mortality import Allocation, ModelTier, Phase, SubsystemName
+from golem.world import Episode, MarketSummary, Observation, TradeAction
+
+__all__ = [
+    "Context",
+    "GrimoireEntry",
+    "Mood",
+    "Outcome",
+    "PortfolioView",
+    "Probes",
+    "ProposedTrade",
+    "Subsystem",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Mood:
+    """Pleasure, arousal, dominance, each in -1..1."""
+
+    pleasure: float = 0.0
+    arousal: float = 0.0
+    dominance: float = 0.0
+
+    def blend(self, pad: Mood, intensity: float, *, keep: float = 0.95) -> Mood:
+        """The mood EMA: keep·mood + (1 − keep)·PAD·intensity, clamped to -1..1."""
+
+        def mix(old: float, new: float) -> float:
+            return max(-1.0, min(1.0, keep * old + (1 - keep) * new * intensity))
+
+        return Mood(
+            mix(self.pleasure, pad.pleasure),
+            mix(self.arousal, pad.arousal),
+            mix(self.dominance, pad.dominance),
+        )
+
+    def distance(self, other: Mood) -> float:
+        return float(
+            (
+                (self.pleasure - other.pleasure) ** 2
+                + (self.arousal - other.arousal) ** 2
+                + (self.dominance - other.dominance) ** 2
+            )
+            ** 0.5
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GrimoireEntry:
+    """One piece of knowledge the golem holds, with how sure it is and where it came from."""
+
+    id: str
+    text: str
+    confidence: float
+    tier: str = "staged"  # staged → belief → principle; archived entries are kept aside
+    provenance: str = ""
+    regime: str | None = None
+    low_cycles: int = 0  # consecutive curator cycles below the archive threshold
+    archived: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PortfolioView:
+    cash_usd: float
+    equity_usd: float
+    positions: Mapping[str, float] = field(default_factory=dict)  # asset → quantity
+    exposure_usd: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Probes:
+    """The heartbeat's deterministic T0 results for one tick."""
+
+    prediction_error: float  # summed and capped at 1
+    theta: float  # the gate
+    tier: ModelTier
+    flags: tuple[str, ...] = ()  # which probes fired, e.g. "price_delta>2%"
+
+
+@dataclass(frozen=True, slots=True)
+class ProposedTrade:
+    """An action a subsystem wants; risk approves, resizes or blocks it before it happens."""
+
+    action: TradeAction
+    size_usd: float | None
+    reason: str
+    origin: SubsystemName
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Everything a subsystem may read, frozen at the moment it runs."""
+
+    golem_id: str
+    tick: int
+    now: datetime
+    vitality: float
+    phase: Phase
+    credits_usd: float
+    initial_credits_usd: float
+    burn_rate_usd: float
+    observation: Observation
+    market: MarketSummary
+    portfolio: PortfolioView
+    mood: Mood = field(default_factory=Mood)
+    grimoire: tuple[GrimoireEntry, ...] = ()
+    episodes: tuple[Episode, ...] = ()
+    events: tuple[str, ...] = ()  # notable events since the last run, e.g. "regime_shift"
+    probes: Probes | None = None
+    proposed: ProposedTrade | None = None  # what risk is asked to assess
+    extra: Mapping[str, Any] = field(default_factory=dict)  # subsystem-specific inputs
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a decision changes. Empty fields change nothing."""
+
+    summary: str  # one line for the decision log
+    trades: tuple[ProposedTrade, ...] = ()  # to risk before anything is executed
+    approved: ProposedTrade | None = None  # risk's verdict: execute this (possibly resized)
+    blocked: ProposedTrade | None = None  # risk's verdict: do not execute
+    mood: Mood | None = None
+    grimoire_upserts: tuple[GrimoireEntry, ...] = ()
+    grimoire_archive: tuple[str, ...] = ()
+    escalate_to: ModelTier | None = None  # run again at this tier (heartbeat T1 → T2)
+    events: tuple[str, ...] = ()  # for other subsystems, e.g. "prediction_miss"
+    files: tuple[str, ...] = ()  # paths written (death's testament)
+    details: Mapping[str, Any] = field(default_factory=dict)  # extra fields for the log
+
+
+class Subsystem(Protocol):
+    """What the runtime knows of a subsystem, and all it knows."""
+
+    @property
+    def name(self) -> SubsystemName: ...
+
+    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+        """The decision this run asks for (dream has four kinds)."""
+        ...
+
+    def tier(self, ctx: Context) -> ModelTier:
+        """The model tier this run needs; T0 means the deterministic path, no model."""
+        ...
+
+    def skip_reason(self, ctx: Context) -> str | None:
+        """Why this run should not happen at all (dream's conditions), or None."""
+        ...
+
+    def build_request(self, ctx: Context, allocation: Allocation) -> Request: ...
+
+    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+        """The decision without a model, or None where there is none."""
+        ...
+
+    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome: ...
