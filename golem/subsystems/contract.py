@@ -123,6 +123,7 @@ class Context:
     probes: Probes | None = None
     proposed: ProposedTrade | None = None  # what risk is asked to assess
     extra: Mapping[str, Any] = field(default_factory=dict)  # subsystem-specific inputs
+    run: int = 0  # which run of this subsystem within the tick (risk may run several times)
 
 
 @dataclass(frozen=True, slots=True)

@@ -263,7 +263,7 @@ _FILLER = (
 )
 _SCALE = (
     (r"very low|minimal|negligible|tiny", 0.1),
-    (r"very high|very strong|extreme|near[- ]certain|certain", 0.9),
+    (r"very high|very strong|extreme|severe|near[- ]certain|certain", 0.9),
     (r"low|slight|small|weak", 0.25),
     (r"moderate|medium|mid|fair|some|middling", 0.5),
     (r"high|strong|large|significant|big", 0.75),
@@ -309,10 +309,9 @@ def read_fraction(text: str, labels: str, *, after: str | None = None) -> float 
     near = next(_numbers_near(text, labels, after or labels, _fraction), None)
     if near is not None:
         return near
-    for value_text in labelled(text, labels):
-        for words, scaled in _SCALE:
-            if re.match(rf"(?:{words})\b", value_text, re.I):
-                return scaled
+    for words, scaled in _SCALE:
+        if re.search(rf"(?<![\w-])(?:{labels})\b{_FILLER}(?:{words})\b", text, re.I):
+            return scaled
     loose = re.compile(rf"(?<![\w-])(?:{labels})\b[^\n\d%.]{{0,30}}?{_NUMBER}", re.I)
     loose_values = (_fraction(m["num"], m["unit"]) for m in loose.finditer(text))
     return next((value for value in loose_values if value is not None), None)

@@ -126,6 +126,10 @@ _PROMOTE = re.compile(
     rf"promot\w*\s+(?:entry\s+)?(?P<id>{_ID})\s+(?:up\s+)?to\s+(?:an?\s+|the\s+)?(?P<tier>\w+)",
     re.I,
 )
+_PRUNE_PROSE = re.compile(
+    rf"\b(?:prun\w*|archiv\w*|remov\w*)\s+(?:entries\s+)?(?P<ids>{_ID}(?:\s*(?:,|and|&)\s*{_ID})*)",
+    re.I,
+)
 _COUNTS = {
     "evaluated": r"evaluat\w*|review\w*|assess\w*|examin\w*|considered",
     "retained": r"retain\w*|kept|keep\w*|surviv\w*",
@@ -147,6 +151,8 @@ def _read(text: str) -> dict[str, Any]:
         retained = max(0, evaluated - pruned)
     if evaluated is not None and pruned is None and retained is not None:
         pruned = max(0, evaluated - retained)
+    if evaluated is not None and pruned is None and retained is None:
+        retained, pruned = evaluated, 0
     if evaluated is None:
         evaluated = (retained or 0) + (pruned or 0)
     summary = section(text, r"^(?:summary|overview|notes?)$")
@@ -169,6 +175,8 @@ def _prune_ids(text: str) -> list[str]:
             found = _ids(value)
             if found:
                 break
+    if not found:
+        found = [i for match in _PRUNE_PROSE.finditer(text) for i in _ids(match["ids"])]
     return list(dict.fromkeys(found))[:20]
 
 

@@ -98,7 +98,7 @@ EMOTION = Choices(
 )
 _EMOTION_LABELS = (r"(?:primary |dominant )?emotion|feeling|affect|mood",)
 _PAD_TRIPLE = re.compile(
-    r"\bPAD\W{0,6}(?P<p>[-+−]?\d*\.?\d+)\s*[,/;]\s*(?P<a>[-+−]?\d*\.?\d+)\s*[,/;]\s*"
+    r"\bPAD[^\w+\-−]{0,6}(?P<p>[-+−]?\d*\.?\d+)\s*[,/;]\s*(?P<a>[-+−]?\d*\.?\d+)\s*[,/;]\s*"
     r"(?P<d>[-+−]?\d*\.?\d+)",
     re.I,
 )

@@ -135,7 +135,8 @@ def _read(text: str) -> dict[str, Any]:
         or ARC.pick(arc_text)
         or ArcClass.STABLE
     )
-    phases = items(arc_text, limit=8, max_chars=80)
+    # A list of phases reads as one arc; a sentence stays as written.
+    phases = items(arc_text, limit=8, max_chars=80) if "\n" in arc_text.strip() else []
     return {
         **lists,
         "killed_by": clip(killed_by.split("\n", 1)[0], 200) or "unknown",

@@ -88,7 +88,7 @@ def _read(text: str) -> dict[str, Any]:
     reasoning = section(text, r"^(?:reasoning|rationale|why|explanation)$")
     return {
         **{name: 0.5 if value is None else value for name, value in scores.items()},
-        "fragment": clip(fragment, 200),
+        "fragment": clip(fragment.strip(" .\"'"), 200),
         "verdict": verdict,
         "reasoning": clip(reasoning or text, 300),
     }
