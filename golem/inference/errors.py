@@ -101,6 +101,7 @@ class StructuredOutputInvalid(InferenceError):
         last_value: Any = None,
         attempts: int = 0,
         usage: Any = None,
+        cost_usd: float = 0.0,
     ) -> None:
         super().__init__(message)
         self.schema = schema
@@ -108,7 +109,8 @@ class StructuredOutputInvalid(InferenceError):
         self.errors = errors
         self.last_value = last_value
         self.attempts = attempts
-        self.usage = usage
+        self.usage = usage  # summed over every attempt, so the caller can charge them
+        self.cost_usd = cost_usd
 
 
 class NoStructuredOutput(StructuredOutputInvalid):

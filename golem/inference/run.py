@@ -138,6 +138,7 @@ async def run_structured(
                 last_value=result.value if result is not None else None,
                 attempts=attempt,
                 usage=usage,
+                cost_usd=cost,
             )
         messages = (*messages, *_reask(answer, raw, errors, schema, mode))
 

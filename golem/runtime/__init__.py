@@ -1,0 +1,1 @@
+"""The runtime: config, clocks, scheduling, state, logging, the daemon and the simulator."""

@@ -1,0 +1,337 @@
+"""One decision, end to end: the spine of DESIGN.md's "path of one decision".
+
+allocate → (degraded: the deterministic path) → build the request → run_structured with
+the attempts the budget allows → charge the ledger for every attempt → act → one
+`decision` log line with everything needed to inspect it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import structlog
+
+from golem.inference import (
+    Provider,
+    ProviderError,
+    Response,
+    StructuredOutput,
+    StructuredOutputConfig,
+    StructuredOutputInvalid,
+    Usage,
+    run_structured,
+)
+from golem.inference.pricing import Price
+from golem.mortality import (
+    Allocation,
+    AllocatorPolicy,
+    CallEstimate,
+    Charge,
+    Clock,
+    Degradation,
+    Fallback,
+    Ledger,
+    ModelTier,
+    MortalityState,
+    SubsystemName,
+    allocate,
+    split_diem,
+    utc_day,
+)
+from golem.subsystems.contract import Context, Outcome, Subsystem
+
+__all__ = ["Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
+
+log = structlog.get_logger("golem")
+
+_CHARS_PER_TOKEN = 4  # a calibrated estimate when no tokenizer is at hand
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where one tier's calls go, and what they cost."""
+
+    provider: Provider
+    model: str
+    price: Price
+    max_output_tokens: int = 800
+    diem: bool = False  # Venice-routed: paid in DIEM first
+
+
+@dataclass(frozen=True, slots=True)
+class Routes:
+    """The provider per model tier (T1 cheap, T2 strong) and death's own."""
+
+    tiers: Mapping[ModelTier, Route]
+    death: Route | None = None
+
+    def route(self, subsystem: SubsystemName, tier: ModelTier) -> Route | None:
+        if subsystem is SubsystemName.DEATH and self.death is not None:
+            return self.death
+        return self.tiers.get(tier) or self.tiers.get(ModelTier.T2) or self.tiers.get(ModelTier.T1)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRecord:
+    """What happened in one subsystem run; `fields()` is its log line."""
+
+    subsystem: SubsystemName
+    tick: int
+    tier_asked: ModelTier
+    tier: ModelTier
+    source: str  # model | deterministic | fallback | skipped
+    decision: StructuredOutput | None = None
+    outcome: Outcome | None = None
+    response: Response | None = None
+    allocation: Allocation | None = None
+    degradations: tuple[Degradation, ...] = ()
+    error: str | None = None
+    cost_usd: float = 0.0
+    usage: Usage = field(default_factory=Usage)
+    skip_reason: str | None = None
+
+    def fields(self, ctx: Context) -> dict[str, Any]:
+        response, allocation = self.response, self.allocation
+        fields: dict[str, Any] = {
+            "golem": ctx.golem_id,
+            "time": ctx.now.isoformat(),
+            "tick": self.tick,
+            "subsystem": str(self.subsystem),
+            "tier": str(self.tier),
+            "tier_asked": str(self.tier_asked),
+            "source": self.source,
+            "vitality": round(ctx.vitality, 6),
+            "phase": str(ctx.phase),
+            "cost_usd": self.cost_usd,
+            "tokens": {
+                "input": self.usage.input_tokens,
+                "output": self.usage.output_tokens,
+                "reasoning": self.usage.reasoning_tokens,
+            },
+        }
+        if allocation is not None:
+            fields["profile"] = str(allocation.profile)
+            fields["reasoning_depth"] = allocation.reasoning.depth.name.lower()
+            fields["budget_left_usd"] = allocation.budget_left_usd
+        if response is not None:
+            fields |= {
+                "mode": str(response.mode),
+                "provider": response.provider,
+                "model": response.model,
+                "attempts": response.attempts,
+                "repairs": list(response.repairs),
+                "downgrades": list(response.downgrades),
+                "latency_s": round(response.latency_s, 4),
+            }
+            if response.reasoning.content:
+                fields["reasoning_summary"] = response.reasoning.content[:240]
+        if self.degradations:
+            fields["degradation"] = [
+                {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
+                for d in self.degradations
+            ]
+        if self.skip_reason:
+            fields["skip_reason"] = self.skip_reason
+        if self.error:
+            fields["error"] = self.error
+        if self.decision is not None:
+            fields["decision"] = self.decision.model_dump(mode="json")
+        if self.outcome is not None:
+            fields["summary"] = self.outcome.summary
+            fields |= dict(self.outcome.details)
+        return fields
+
+
+@dataclass(frozen=True, slots=True)
+class Budgeting:
+    """What a decision is paid from and governed by."""
+
+    routes: Routes
+    ledger: Ledger
+    clock: Clock
+    state: MortalityState
+    config: StructuredOutputConfig | None = None
+    policy: AllocatorPolicy | None = None
+
+
+async def decide(subsystem: Subsystem, ctx: Context, env: Budgeting) -> DecisionRecord:
+    """Run `subsystem` once on `ctx` and log the decision. Never raises for a provider's
+    failure or a malformed answer: those end in the deterministic path, logged."""
+    record = await _decide(subsystem, ctx, env)
+    log.info("decision", **record.fields(ctx))
+    return record
+
+
+async def _decide(subsystem: Subsystem, ctx: Context, env: Budgeting) -> DecisionRecord:
+    name = subsystem.name
+    asked = tier = subsystem.tier(ctx)
+    skip = subsystem.skip_reason(ctx)
+    if skip is not None:
+        return DecisionRecord(name, ctx.tick, asked, tier, "skipped", skip_reason=skip)
+    degradations: list[Degradation] = []
+    while tier is not ModelTier.T0:
+        route = env.routes.route(name, tier)
+        if route is None:
+            return _deterministic(subsystem, ctx, asked, "fallback", error="no provider for tier")
+        estimate = CallEstimate(
+            price=route.price,
+            input_tokens=_estimate_input_tokens(ctx, subsystem),
+            max_output_tokens=route.max_output_tokens,
+            diem=route.diem,
+        )
+        granted = allocate(
+            name, tier, env.state, env.ledger, env.clock, call=estimate, policy=env.policy
+        )
+        if isinstance(granted, Allocation):
+            call = _Call(tier, route, granted)
+            return await _call_model(
+                subsystem, ctx, asked, call, env, degradations=tuple(degradations)
+            )
+        degradations.append(granted)
+        if granted.fallback is Fallback.LOWER_TIER and tier is ModelTier.T2:
+            tier = ModelTier.T1
+            continue
+        if granted.fallback is Fallback.SKIP:
+            return DecisionRecord(
+                name,
+                ctx.tick,
+                asked,
+                tier,
+                "skipped",
+                degradations=tuple(degradations),
+                skip_reason=f"degraded: {granted.reason}",
+            )
+        break
+    return _deterministic(subsystem, ctx, asked, "deterministic", tuple(degradations))
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    tier: ModelTier
+    route: Route
+    allocation: Allocation
+
+
+async def _call_model(
+    subsystem: Subsystem,
+    ctx: Context,
+    asked: ModelTier,
+    call: _Call,
+    env: Budgeting,
+    *,
+    degradations: tuple[Degradation, ...],
+) -> DecisionRecord:
+    route, allocation = call.route, call.allocation
+    request = subsystem.build_request(ctx, allocation).evolve(
+        model=route.model,
+        reasoning=allocation.reasoning,
+        max_tokens=route.max_output_tokens,
+    )
+    try:
+        response = await run_structured(
+            route.provider,
+            request,
+            subsystem.decision_type(ctx),
+            env.config,
+            max_attempts=allocation.max_attempts,
+        )
+    except StructuredOutputInvalid as exc:
+        usage = exc.usage if isinstance(exc.usage, Usage) else Usage()
+        cost = exc.cost_usd or route.price.cost(usage)
+        _charge(env, ctx, subsystem.name, call, usage=usage, cost=cost)
+        log.warning("structured_output_invalid", subsystem=str(subsystem.name), errors=exc.errors)
+        fallback = _deterministic(
+            subsystem, ctx, asked, "fallback", degradations, error=f"{exc.code}: {exc}"
+        )
+        return replace(fallback, tier=call.tier, allocation=allocation, usage=usage, cost_usd=cost)
+    except ProviderError as exc:
+        log.warning(
+            "provider_error",
+            subsystem=str(subsystem.name),
+            error=exc.code,
+            provider=exc.provider,
+            status=exc.status,
+        )
+        fallback = _deterministic(
+            subsystem, ctx, asked, "fallback", degradations, error=f"{exc.code}: {exc}"
+        )
+        return replace(fallback, tier=call.tier, allocation=allocation)
+    cost = response.cost_usd or route.price.cost(response.usage)
+    _charge(env, ctx, subsystem.name, call, usage=response.usage, cost=cost)
+    return DecisionRecord(
+        subsystem=subsystem.name,
+        tick=ctx.tick,
+        tier_asked=asked,
+        tier=call.tier,
+        source="model",
+        decision=response.parsed,
+        outcome=subsystem.act(ctx, response.parsed),
+        response=response,
+        allocation=allocation,
+        degradations=degradations,
+        cost_usd=cost,
+        usage=response.usage,
+    )
+
+
+def _deterministic(
+    subsystem: Subsystem,
+    ctx: Context,
+    asked: ModelTier,
+    source: str,
+    degradations: tuple[Degradation, ...] = (),
+    *,
+    error: str | None = None,
+) -> DecisionRecord:
+    decision = subsystem.deterministic(ctx)
+    outcome = subsystem.act(ctx, decision) if decision is not None else None
+    return DecisionRecord(
+        subsystem=subsystem.name,
+        tick=ctx.tick,
+        tier_asked=asked,
+        tier=ModelTier.T0,
+        source=source if decision is not None else "skipped",
+        decision=decision,
+        outcome=outcome,
+        degradations=degradations,
+        error=error,
+        skip_reason=None if decision is not None else "no deterministic path",
+    )
+
+
+def _charge(
+    env: Budgeting,
+    ctx: Context,
+    subsystem: SubsystemName,
+    call: _Call,
+    *,
+    usage: Usage,
+    cost: float,
+) -> None:
+    """Record what every attempt cost, once: the key names this run of this subsystem."""
+    if cost <= 0 and usage.total_tokens == 0:
+        return
+    usd, diem = cost, 0.0
+    if call.route.diem:
+        left = env.state.diem_allowance - env.ledger.spent_diem(utc_day(ctx.now))
+        usd, diem = split_diem(cost, left)
+    env.ledger.record(
+        Charge(
+            subsystem=subsystem,
+            provider=call.route.provider.name,
+            model=call.route.model,
+            tokens=usage,
+            usd=usd,
+            diem=diem,
+            time=ctx.now,
+            idempotency_key=f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}",
+        )
+    )
+
+
+def _estimate_input_tokens(ctx: Context, subsystem: Subsystem) -> int:
+    """A pre-call bound on the prompt: the decision's schema plus a context allowance."""
+    schema_chars = len(str(subsystem.decision_type(ctx).response_schema().schema))
+    return 600 + schema_chars // _CHARS_PER_TOKEN
