@@ -60,7 +60,7 @@ def decision_from_text(decision: type[D], text: str, read: Callable[[str], Mappi
 # -- normalization -------------------------------------------------------------------
 
 _THINK = re.compile(r"<think(?:ing)?>.*?(?:</think(?:ing)?>|$)", re.S | re.I)
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]*(.+?)[ \t#]*$", re.M)
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
 _BOLD_LINE = re.compile(r"^[ \t]*(?:\*\*|__)([^*_\n]+?)[ \t:]*(?:\*\*|__)[ \t]*:?[ \t]*$", re.M)
 _EMPHASIS = re.compile(r"\*\*|__|`|~~|(?<=\S)\*|\*(?=\S)")
 _CHARS = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0": " ", "\r": ""})

@@ -60,8 +60,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {"approved": False, "risk_score": 0.5},
     ),
     (
-        "Approved: no\nMortality: fail - vitality 0.12 is too low to take on risk\n"
-        "Risk score: 0.9",
+        "Approved: no\nMortality: fail - vitality 0.12 is too low to take on risk\nRisk score: 0.9",
         {"approved": False, "risk_score": 0.9},
     ),
     (

@@ -190,14 +190,14 @@ def _promotions(text: str) -> list[Promotion]:
     for item in items(body or "", limit=8, max_chars=300):
         ids, tier = _ids(item), TIER.pick(item)
         if ids and tier is not None:
-            found.setdefault(ids[0], Promotion(entry_id=ids[0], to_tier=tier, reason=_reason(item)))
+            promotion = Promotion(entry_id=ids[0], to_tier=tier, reason=_reason(item))
+            found.setdefault(ids[0], promotion)
     for match in _PROMOTE.finditer(text):
         tier = TIER.pick(match["tier"])
         if tier is not None:
-            reason = _reason(text[match.end() :].split("\n", 1)[0])
-            found.setdefault(
-                match["id"], Promotion(entry_id=match["id"], to_tier=tier, reason=reason)
-            )
+            sentence = re.split(r"(?<=[.!?])\s|\n", text[match.end() :], maxsplit=1)[0]
+            promotion = Promotion(entry_id=match["id"], to_tier=tier, reason=_reason(sentence))
+            found.setdefault(match["id"], promotion)
     return list(found.values())[:8]
 
 

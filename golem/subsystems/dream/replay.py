@@ -98,6 +98,7 @@ _META = r"confidence|conf|regime|plausib\w*|likel\w*|probab\w*"
 _EPISODE = re.compile(
     r"\bepisode\s*#?(?P<number>[\w-]+)|(?P<token>\bep[-_#]?\d[\w-]*)|#(?P<tag>\w+)", re.I
 )
+_PUNCTUATION = " :,=>→–—-"
 _IF_HAD = re.compile(r"^if (?:we|i) had\s+(?P<action>[^,]+),\s*(?P<outcome>.+)$", re.I)
 _OUTCOME = re.compile(
     r"\s*(?:→|->|=>|\bwould have\b|\bcould have\b|\boutcome\b\W*|\bresult\b\W*)\s*", re.I
@@ -153,17 +154,17 @@ def _counterfactual(item: str) -> Counterfactual | None:
     episode_id = ""
     if episode is not None:
         episode_id = episode["number"] or episode["token"] or episode["tag"]
-        item = (item[: episode.start()] + item[episode.end() :]).strip(" :,–—-")
+        item = (item[: episode.start()] + item[episode.end() :]).strip(_PUNCTUATION)
     conditional = _IF_HAD.match(item)
     if conditional is not None:
         action, outcome = conditional["action"], conditional["outcome"]
     else:
         action, outcome = (*_OUTCOME.split(item, maxsplit=1), "")[:2]
-    if not action.strip(" :,–—-"):
+    if not action.strip(_PUNCTUATION):
         return None
     return Counterfactual(
         episode_id=clip(episode_id, 40),
-        alternative_action=clip(action.strip(" :,–—-"), 120),
-        estimated_outcome=clip(outcome.strip(" :,–—-"), 160),
+        alternative_action=clip(action.strip(_PUNCTUATION), 120),
+        estimated_outcome=clip(outcome.strip(_PUNCTUATION), 160),
         plausibility=0.5 if plausibility is None else plausibility,
     )
