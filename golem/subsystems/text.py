@@ -420,7 +420,7 @@ def strip_meta(item: str, labels: str) -> str:
     bracketed = re.compile(rf"[(\[](?=[^)\]]*(?:\d|\b(?:{labels})\b))[^)\]]*[)\]]", re.I)
     trailing = re.compile(rf"[\s,;–—-]*(?:{_NUMBER}[ \t]*)?\b(?:{labels})\b[^,;()\n]*", re.I)
     item = trailing.sub("", bracketed.sub("", item))
-    return item.strip(" \t,;:–—-")
+    return re.sub(r"\s+([.,;:!?])", r"\1", item).strip(" \t,;:–—-")
 
 
 def sections(text: str) -> list[tuple[str, str]]:

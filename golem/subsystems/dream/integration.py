@@ -67,7 +67,7 @@ class DreamIntegration(StructuredOutput):
 
 
 _DECISION_WORDS = {
-    IntegrationDecision.PROMOTE: r"promot\w*|integrat\w*|commit\w*|adopt\w*",
+    IntegrationDecision.PROMOTE: r"promot\w*|commit\w*|adopt\w*",
     IntegrationDecision.STAGE: r"stag\w*|pending|hold|provisional\w*|needs? more evidence",
     IntegrationDecision.DISCARD: r"discard\w*|drop\w*|reject\w*|dismiss\w*",
 }

@@ -76,7 +76,10 @@ VERDICT = Choices(
         ThreatVerdict.URGENT: r"urgent\w*|immediate\w*|act now|right now|critical",
     }
 )
-_MITIGATION_HEADINGS = r"^(?:mitigations?|countermeasures?|preparations?|responses?|steps)"
+_MITIGATION_HEADINGS = (
+    r"^(?:mitigations?|countermeasures?|safeguards?)",
+    r"^(?:preparations?|steps|plan)$",
+)
 _SCORES = {
     "likelihood": (r"likelihood|probability|chance|odds", r"likel\w*|chance|probab\w*"),
     "impact": (r"impact|severity|damage|harm", r"impact|severity|damage"),
@@ -103,9 +106,7 @@ def _read(text: str) -> dict[str, Any]:
         )
     if threat is None:
         threat = re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
-    mitigations = section(
-        text, r"^(?:mitigations?|countermeasures?|preparations?|responses?|steps)"
-    )
+    mitigations = section(text, _MITIGATION_HEADINGS[0]) or section(text, _MITIGATION_HEADINGS[1])
     if mitigations is None:
         mitigations = next(labelled(text, r"mitigat\w*", whole_line=True), "")
     reasoning = section(text, r"^(?:reasoning|rationale|why|explanation)$")
