@@ -401,7 +401,7 @@ def items(body: str, *, limit: int, max_chars: int) -> list[str]:
         found = lines
     elif lines:
         found = _split_inline(lines[0])
-    kept = [clip(item, max_chars) for item in found]
+    kept = [clip(item.rstrip(" .;,"), max_chars) for item in found]
     return [item for item in kept if item and not _EMPTY_ITEM.match(item)][:limit]
 
 
@@ -425,15 +425,22 @@ def strip_meta(item: str, labels: str) -> str:
 
 def sections(text: str) -> list[tuple[str, str]]:
     """The text's `Heading:` sections (after `clean`, markdown headings and bold lines
-    are in this form too) as (heading, body); text before the first heading is skipped.
-    A heading has at most six words; a bullet line is never a heading."""
+    are in this form too) as (heading, body). A heading has at most six words; a bullet
+    line is never one. `Label: value` is a one-line field that only bullets or indented
+    lines continue; a bare `Label:` opens a block that runs to the next heading."""
     found: list[tuple[str, list[str]]] = []
+    open_block = False
     for line in text.split("\n"):
-        head = None if _BULLET.match(line) else _SECTION_HEAD.match(line)
+        bullet = _BULLET.match(line)
+        head = None if bullet else _SECTION_HEAD.match(line)
         if head and len(head["head"].split()) <= 6:
-            found.append((head["head"].strip(), [head["rest"]] if head["rest"].strip() else []))
-        elif found:
+            rest = head["rest"].strip()
+            found.append((head["head"].strip(), [rest] if rest else []))
+            open_block = not rest
+        elif found and (open_block or bullet or line[:1] in (" ", "\t")):
             found[-1][1].append(line)
+        elif line.strip():
+            open_block = False
     return [(head, "\n".join(body).strip("\n")) for head, body in found]
 
 

@@ -62,7 +62,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {"severity": "medium", "action": "rebalance"},
     ),
     (
-        "| Field | Value |\n|---|---|\n| Severity | high |\n| Action | exit |\n| Confidence | 80% |",
+        "| Field | Value |\n|---|---|\n| Severity | high |\n| Action | exit |\n"
+        "| Confidence | 80% |",
         {"severity": "high", "action": "exit", "confidence": 0.8},
     ),
     (
@@ -79,7 +80,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {"severity": "medium", "action": "observe"},
     ),
     (
-        "Action: Observe (not exit, not hedge)\nSeverity: Low\nConfidence: 0.6, no escalation needed",
+        "Action: Observe (not exit, not hedge)\nSeverity: Low\n"
+        "Confidence: 0.6, no escalation needed",
         {"severity": "low", "action": "observe", "confidence": 0.6, "escalate": False},
     ),
     (

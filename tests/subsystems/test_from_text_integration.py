@@ -65,7 +65,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "Promote the insight that gas spikes precede volatility (0.7).",
-        {"items": [item("the insight that gas spikes precede volatility.", "promote", 0.7)]},
+        {"items": [item("the insight that gas spikes precede volatility", "promote", 0.7)]},
     ),
     (
         "stage: thin order books on weekends\ndiscard: astrology",

@@ -12,6 +12,7 @@ from .reading import assert_reads, assert_unparseable
 
 UNASSESSED = {"verdict": "warn", "score": 0.5, "reason": "not assessed"}
 PASSED = {"verdict": "pass", "score": 0.2, "reason": ""}
+LAYER_NAMES = ("market", "liquidity", "protocol", "portfolio", "mortality")
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     (
@@ -81,8 +82,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {
             "approved": True,
             "risk_score": 0.1,
-            "layers": {name: PASSED for name in ("market", "liquidity", "protocol")}
-            | {name: PASSED for name in ("portfolio", "mortality")},
+            "layers": dict.fromkeys(LAYER_NAMES, PASSED),
         },
     ),
     (

@@ -139,7 +139,7 @@ def _read(text: str) -> dict[str, Any]:
     phases = items(arc_text, limit=8, max_chars=80) if "\n" in arc_text.strip() else []
     return {
         **lists,
-        "killed_by": clip(killed_by.split("\n", 1)[0], 200) or "unknown",
+        "killed_by": clip(killed_by.split("\n", 1)[0].rstrip(" ."), 200) or "unknown",
         "causal_links": links,
         "emotional_arc": clip(" → ".join(phases) if len(phases) > 1 else arc_text, 300),
         "arc_class": arc_class,
