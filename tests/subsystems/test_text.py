@@ -1,0 +1,154 @@
+"""The from_text toolkit: labelled fields, negation-scoped choices, numbers, lists, sections."""
+
+from __future__ import annotations
+
+import pytest
+
+from golem.subsystems.text import (
+    YES_NO,
+    Choices,
+    clean,
+    clip,
+    items,
+    labelled,
+    read_choice,
+    read_count,
+    read_fraction,
+    read_signed,
+    read_usd,
+    sections,
+    strip_meta,
+)
+
+LEVEL = Choices({"low": "low", "high": "high"})
+MOVE = Choices({"exit": r"exit\w*", "hedge": r"hedg\w*", "wait": r"wait\w*|hold"})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Severity: HIGH", "HIGH"),
+        ("severity=high", "high"),
+        ("severity - critical", "critical"),
+        ('"severity": "high",', "high"),
+        ("| Severity | high |", "high"),
+        ("Severity (overall): medium. Action: hold", "medium"),
+        ("Severity level: low", "low"),
+        ("Severity:\n\n  high\n", "high"),
+    ],
+)
+def test_labelled_forms(text: str, value: str) -> None:
+    assert next(labelled(text, "severity")) == value
+
+
+def test_a_label_inside_a_word_is_no_label() -> None:
+    assert list(labelled("risk-adjusted: 4", "adjusted")) == []
+    assert list(labelled("the severity of it", "severity")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "choice"),
+    [
+        ("The move is highly unusual.", None),
+        ("no need to exit", None),
+        ("I would not exit yet", None),
+        ("Exiting is premature; hedge instead.", "hedge"),
+        ("Should we exit?", None),
+        ("Rather than exiting, hedge.", "hedge"),
+        ("If it breaks 1800, exit. For now, wait.", "wait"),
+        ("We could hedge or wait, but I recommend an exit.", "exit"),
+        ("Don't hedge, but hold", "wait"),
+        ("I do not think we need to hedge right now.", None),
+    ],
+)
+def test_choice_words_respect_boundaries_negation_questions_and_cues(
+    text: str, choice: str | None
+) -> None:
+    assert MOVE.pick(text) == choice
+    assert LEVEL.pick(text) is None
+
+
+def test_a_yes_no_choice_flips_when_negated() -> None:
+    assert YES_NO.pick("not needed") is False
+    assert YES_NO.pick("yes") is True
+    approve = Choices({True: "approv\\w*"}, flip=lambda v: not v)
+    assert approve.pick("I cannot approve this") is False
+
+
+def test_a_label_wins_over_words_elsewhere() -> None:
+    text = "High volatility everywhere, but severity: low."
+    assert read_choice(text, LEVEL, labels=("severity",)) == "low"
+    assert read_choice("a high-severity move", LEVEL, labels=("severity",)) == "high"
+    assert read_choice("High winds.", LEVEL, labels=("severity",), use_prose=False) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("confidence 72%", 0.72),
+        ("Confidence: 0.72", 0.72),
+        ("confidence .75", 0.75),
+        ("confidence is about 70 percent", 0.7),
+        ("I'm 95% sure", 0.95),
+        ("80% confidence", 0.8),
+        ("confidence 8/10", 0.8),
+        ("confidence: 72", 0.72),
+        ("Confidence: high", 0.75),
+        ("confidence very low", 0.1),
+        ("my confidence in this call: 0.6", 0.6),
+        ("confidence 1.7", None),
+        ("confidence 140%", None),
+        ("ETH fell 4%.", None),
+    ],
+)
+def test_fractions(text: str, value: float | None) -> None:
+    assert read_fraction(text, "confidence", after="confiden\\w*|sure") == value
+
+
+def test_signed_counts_and_dollars() -> None:
+    assert read_signed("pleasure -0.4", "pleasure") == -0.4
+    assert read_signed("valence: -40%", "valence") == -0.4
+    assert read_signed("pleasure 3", "pleasure") is None
+    assert read_count("Evaluated: 12", "evaluat\\w*") == 12
+    assert read_count("12 entries were evaluated", "evaluat\\w*") == 12
+    assert read_count("9 of 12 evaluated", "evaluat\\w*") == 12
+    assert read_usd("Adjusted size: $2,500", "adjusted(?: size)?") == 2500
+    assert read_usd("cap at 1.2k USD", "cap at") == 1200
+    assert read_usd("size: 3 million", "size") == 3_000_000
+
+
+def test_items_from_bullets_lines_and_inline_lists() -> None:
+    body = "- first\n  continued\n* second\n1. third\n2) fourth\n- none"
+    assert items(body, limit=8, max_chars=50) == ["first continued", "second", "third", "fourth"]
+    assert items("a\nb", limit=8, max_chars=50) == ["a", "b"]
+    assert items("cut leverage; add collateral", limit=8, max_chars=50) == [
+        "cut leverage",
+        "add collateral",
+    ]
+    assert items("red, green and blue", limit=8, max_chars=50) == ["red", "green and blue"]
+    assert items("a, b, c", limit=2, max_chars=50) == ["a", "b"]
+
+
+def test_sections_from_headings_bold_lines_and_labels() -> None:
+    text = clean("# Lessons\n- a\n**Mistakes**\n- b\nKilled by: c\nmore prose\nArc:\n- d")
+    assert sections(text) == [
+        ("Lessons", "- a"),
+        ("Mistakes", "- b"),
+        ("Killed by", "c"),
+        ("Arc", "- d"),
+    ]
+
+
+def test_clean_drops_reasoning_and_emphasis() -> None:
+    assert clean("<think>exit!</think>**Action:** _hold_ `now`") == "Action: _hold_ now"
+    assert clean("## Heading ##") == "Heading:"
+    assert clean("#12 supports #14") == "#12 supports #14"
+
+
+def test_clip_and_strip_meta() -> None:
+    assert clip("  a   b  ", 10) == "a b"
+    assert clip("abcdefghij", 5) == "abcd…"
+    assert strip_meta("hedges pay (confidence 0.8) [source: replay]", "confidence|source") == (
+        "hedges pay"
+    )
+    assert strip_meta("stops get hunted, 80% plausible", "plausib\\w*") == "stops get hunted"
