@@ -140,6 +140,7 @@ class Outcome:
     escalate_to: ModelTier | None = None  # run again at this tier (heartbeat T1 → T2)
     events: tuple[str, ...] = ()  # for other subsystems, e.g. "prediction_miss"
     files: tuple[str, ...] = ()  # paths written (death's testament)
+    settle: bool = False  # close every paper position to cash now (death's settle, not for risk)
     details: Mapping[str, Any] = field(default_factory=dict)  # extra fields for the log
 
 
