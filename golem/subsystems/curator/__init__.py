@@ -8,5 +8,15 @@ from golem.subsystems.curator.decision import (
     Relation,
     Tier,
 )
+from golem.subsystems.curator.rules import CuratorConfig
+from golem.subsystems.curator.subsystem import Curator
 
-__all__ = ["CrossRef", "CuratorEvaluation", "Promotion", "Relation", "Tier"]
+__all__ = [
+    "CrossRef",
+    "Curator",
+    "CuratorConfig",
+    "CuratorEvaluation",
+    "Promotion",
+    "Relation",
+    "Tier",
+]

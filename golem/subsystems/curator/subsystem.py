@@ -1,0 +1,90 @@
+"""The curator subsystem: every `every_ticks` ticks (the runtime's schedule) it reviews the
+grimoire, and its evaluation, from a model or from the rules, becomes promotions, prunes,
+confidence nudges, decay and archiving (golem.subsystems.curator.rules)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from golem.inference import Request, StructuredOutput
+from golem.mortality import Allocation, ModelTier, SubsystemName
+from golem.subsystems.contract import Context, Outcome
+from golem.subsystems.curator.decision import CuratorEvaluation
+from golem.subsystems.curator.rules import CuratorConfig, curate, evidence, rule_evaluation
+from golem.subsystems.prompt import episodes_section, request, state_section
+
+__all__ = ["Curator"]
+
+_ROLE = "You are the curator: you keep the golem's knowledge (its grimoire) honest."
+_TASK = (
+    "Review the entries above. Say how many you evaluated, retained and pruned; list the ids "
+    "to prune (duplicates, refuted or useless entries); promotions as an entry id and the tier "
+    "it deserves (insight < heuristic < playbook); and cross-references between entries "
+    "(supports, contradicts or refines, with a strength from 0 to 1). Use only the ids shown."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Curator:
+    """The grimoire's keeper. Skipped when there is nothing to curate."""
+
+    config: CuratorConfig = field(default_factory=CuratorConfig)
+
+    @property
+    def name(self) -> SubsystemName:
+        return SubsystemName.CURATOR
+
+    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+        return CuratorEvaluation
+
+    def tier(self, ctx: Context) -> ModelTier:
+        return self.config.tier
+
+    def skip_reason(self, ctx: Context) -> str | None:
+        if not any(not e.archived for e in ctx.grimoire):
+            return "nothing to curate: the grimoire has no active entry"
+        return None
+
+    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+        return request(
+            ctx,
+            role=_ROLE,
+            task=_TASK,
+            sections=(state_section(ctx), self._entries(ctx), episodes_section(ctx)),
+        )
+
+    def _entries(self, ctx: Context) -> str:
+        active = sorted(
+            (e for e in ctx.grimoire if not e.archived), key=lambda e: (-e.confidence, e.id)
+        )[: self.config.prompt_entries]
+        lines = []
+        for entry in active:
+            found = evidence(entry, ctx.episodes)
+            lines.append(
+                f"- [{entry.id}] confidence {entry.confidence:.2f}, tier {entry.tier}, "
+                f"regime {entry.regime or 'any'}, episodes {found.support} for / "
+                f"{found.against} against, from {entry.provenance or 'unknown'}: {entry.text}"
+            )
+        return "## Grimoire\n" + "\n".join(lines)
+
+    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+        return rule_evaluation(ctx.grimoire, ctx.episodes, self.config)
+
+    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+        assert isinstance(decision, CuratorEvaluation)
+        done = curate(ctx.grimoire, decision, ctx.episodes, self.config)
+        return Outcome(
+            summary=(
+                f"curated {decision.evaluated}: promoted {len(done.promoted)}, pruned "
+                f"{len(done.pruned)}, archived {len(done.archived)}"
+            ),
+            grimoire_upserts=done.upserts,
+            grimoire_archive=done.archive,
+            details={
+                "promoted": list(done.promoted),
+                "pruned": list(done.pruned),
+                "archived": list(done.archived),
+                "nudged": done.nudged,
+                "unknown_ids": list(done.unknown_ids),
+            },
+        )
