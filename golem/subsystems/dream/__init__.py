@@ -8,11 +8,16 @@ from golem.subsystems.dream.integration import (
     IntegrationItem,
 )
 from golem.subsystems.dream.replay import Counterfactual, Lesson, MarketRegime, ReplayAnalysis
+from golem.subsystems.dream.scenes import DreamConfig, DreamKind
+from golem.subsystems.dream.subsystem import Dream
 from golem.subsystems.dream.threat import ThreatAssessment, ThreatVerdict
 
 __all__ = [
     "Counterfactual",
+    "Dream",
+    "DreamConfig",
     "DreamIntegration",
+    "DreamKind",
     "FragmentEvaluation",
     "FragmentVerdict",
     "IntegrationDecision",

@@ -1,0 +1,135 @@
+"""What a dream is about: its kind (given, or by rotation), the conditions it needs, the
+hypnagogic fragment recombined from a seed, and the threat scenario it rehearses."""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference import StructuredOutput
+from golem.mortality import ModelTier, Phase
+from golem.subsystems.contract import Context
+from golem.subsystems.dream.fragment import FragmentEvaluation
+from golem.subsystems.dream.integration import DreamIntegration
+from golem.subsystems.dream.replay import ReplayAnalysis
+from golem.subsystems.dream.threat import ThreatAssessment
+from golem.world import Episode
+
+__all__ = [
+    "DECISIONS",
+    "ROTATION",
+    "DreamConfig",
+    "DreamKind",
+    "describe",
+    "dream_kind",
+    "fragment",
+    "resolved",
+    "scenario",
+    "why_not",
+]
+
+
+class DreamKind(StrEnum):
+    REPLAY = "replay"  # NREM replay of recent episodes
+    HYPNAGOGIC = "hypnagogic"  # the observer judges a recombined fragment
+    INTEGRATION = "integration"  # staged knowledge is promoted, kept staged or discarded
+    THREAT = "threat"  # rehearsal of a bad scenario
+
+
+# Replay first: it stages the lessons that a later integration reviews.
+ROTATION = (DreamKind.REPLAY, DreamKind.HYPNAGOGIC, DreamKind.INTEGRATION, DreamKind.THREAT)
+DECISIONS: dict[DreamKind, type[StructuredOutput]] = {
+    DreamKind.REPLAY: ReplayAnalysis,
+    DreamKind.HYPNAGOGIC: FragmentEvaluation,
+    DreamKind.INTEGRATION: DreamIntegration,
+    DreamKind.THREAT: ThreatAssessment,
+}
+
+
+class DreamConfig(BaseModel):
+    """The dream's parameters."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    every_ticks: int = Field(default=500, ge=1)  # the runtime's schedule; the rotation's step
+    tier: ModelTier = ModelTier.T1
+    min_episodes: int = Field(default=10, ge=0)  # resolved episodes needed to dream at all
+    replay_episodes: int = Field(default=20, ge=1)  # the most recent ones a replay sees
+    rule_min_group: int = Field(default=3, ge=1)  # episodes per (regime, action) for a rule
+    max_new_confidence: float = Field(default=0.6, ge=0, le=1)  # a dream is not evidence
+    reinforce: float = Field(default=0.05, ge=0, le=1)  # a lesson dreamt again gains this
+    threat_confidence: float = Field(default=0.4, ge=0, le=1)  # a rehearsed plan, staged
+    threat_scenarios: tuple[str, ...] = Field(
+        default=(
+            "a 30% crash within an hour with the lending position's health factor at 1.1",
+            "liquidity dries up: exiting costs ten times the usual slippage",
+            "the price feed freezes for an hour in a volatile regime",
+            "funding turns strongly negative for three days while the trend reverses",
+        ),
+        min_length=1,
+    )
+
+
+def dream_kind(ctx: Context, config: DreamConfig) -> DreamKind:
+    """`ctx.extra["dream_kind"]` when the runtime names one; else the rotation, stepped by
+    `ctx.extra["dream_cycle"]` (a count of dreams) or, without it, by tick ÷ every_ticks,
+    so dreams on the default schedule take the four kinds in turn."""
+    named = ctx.extra.get("dream_kind")
+    if named is not None:
+        return DreamKind(named)
+    cycle = int(ctx.extra.get("dream_cycle", ctx.tick // config.every_ticks))
+    return ROTATION[cycle % len(ROTATION)]
+
+
+def resolved(ctx: Context) -> list[Episode]:
+    return [e for e in ctx.episodes if e.outcome is not None]
+
+
+def why_not(ctx: Context, config: DreamConfig, kind: DreamKind) -> str | None:
+    """Why no dream now: a dying golem does not dream, a poor one cannot pay, a young one
+    has too little to dream about; integration needs staged knowledge to integrate."""
+    if ctx.phase is Phase.TERMINAL:
+        return "terminal phase: no dreams, only the death reflection"
+    if ctx.credits_usd <= 0:
+        return "no credits left to dream on"
+    count = len(resolved(ctx))
+    if count < config.min_episodes:
+        return f"too few episodes: {count} resolved of {config.min_episodes} needed"
+    if kind is DreamKind.INTEGRATION and not any(
+        e.tier == "staged" and not e.archived for e in ctx.grimoire
+    ):
+        return "nothing to integrate: no staged knowledge"
+    return None
+
+
+def describe(episode: Episode) -> str:
+    regime = episode.observation.regime
+    pnl = "pending" if episode.outcome is None else f"pnl {episode.outcome.pnl_usd:+.2f}"
+    where = f"a {regime.value} market" if regime is not None else "the market"
+    return f"episode {episode.id}: {episode.decision.action} in {where} → {pnl}"
+
+
+def _rng(ctx: Context) -> random.Random:
+    return random.Random(int(ctx.extra.get("dream_seed", ctx.tick)))
+
+
+def fragment(ctx: Context) -> str:
+    """Two memories, picked by the seed (`ctx.extra["dream_seed"]`, else the tick) from the
+    active grimoire and the resolved episodes, put side by side as one possible pattern."""
+    pool = [f"[{e.id}] {e.text}" for e in ctx.grimoire if not e.archived]
+    pool += [describe(e) for e in resolved(ctx)]
+    if len(pool) < 2:
+        return pool[0] if pool else "an empty mind"
+    first, second = _rng(ctx).sample(pool, 2)
+    return f"What if these are one pattern? (1) {first} (2) {second}"
+
+
+def scenario(ctx: Context, config: DreamConfig) -> str:
+    """`ctx.extra["threat_scenario"]` when given, else one of the configured scenarios,
+    picked by the seed."""
+    named = ctx.extra.get("threat_scenario")
+    if named is not None:
+        return str(named)
+    return _rng(ctx).choice(config.threat_scenarios)
