@@ -7,5 +7,40 @@ from golem.subsystems.heartbeat.decision import (
     Severity,
     Signal,
 )
+from golem.subsystems.heartbeat.probes import (
+    GateParams,
+    ProbeConfig,
+    ProbeThresholds,
+    ProbeWeights,
+    Reading,
+    band_of,
+    compute_probes,
+    gate,
+    readings,
+    tier_for,
+)
+from golem.subsystems.heartbeat.schedule import HeartbeatSchedule, interval, interval_multiplier
+from golem.subsystems.heartbeat.subsystem import Heartbeat, HeartbeatConfig, escalated
 
-__all__ = ["HeartbeatAction", "HeartbeatDecision", "Severity", "Signal"]
+__all__ = [
+    "GateParams",
+    "Heartbeat",
+    "HeartbeatAction",
+    "HeartbeatConfig",
+    "HeartbeatDecision",
+    "HeartbeatSchedule",
+    "ProbeConfig",
+    "ProbeThresholds",
+    "ProbeWeights",
+    "Reading",
+    "Severity",
+    "Signal",
+    "band_of",
+    "compute_probes",
+    "escalated",
+    "gate",
+    "interval",
+    "interval_multiplier",
+    "readings",
+    "tier_for",
+]

@@ -2,5 +2,19 @@
 A rejection blocks the action; an adjusted size caps it. Never degraded."""
 
 from golem.subsystems.risk.decision import LayerResult, LayerVerdict, RiskAssessment, RiskLayers
+from golem.subsystems.risk.limits import RiskLimits, Sizing, adds_exposure, assess, trade_notional
+from golem.subsystems.risk.subsystem import Risk, RiskConfig
 
-__all__ = ["LayerResult", "LayerVerdict", "RiskAssessment", "RiskLayers"]
+__all__ = [
+    "LayerResult",
+    "LayerVerdict",
+    "Risk",
+    "RiskAssessment",
+    "RiskConfig",
+    "RiskLayers",
+    "RiskLimits",
+    "Sizing",
+    "adds_exposure",
+    "assess",
+    "trade_notional",
+]

@@ -1,0 +1,197 @@
+"""The heartbeat's T0 probes and its gate: pure functions from one tick's market summary,
+the previous tick's and the golem's credits to a prediction error PE in [0, 1], the gate
+θ, and the model tier the tick needs (PE < θ: T0; θ ≤ PE < 2θ: T1; PE ≥ 2θ: T2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.mortality import ModelTier
+from golem.subsystems.contract import Probes
+from golem.world import MarketSummary, PriceBand
+
+__all__ = [
+    "GateParams",
+    "ProbeConfig",
+    "ProbeThresholds",
+    "ProbeWeights",
+    "Reading",
+    "band_of",
+    "compute_probes",
+    "gate",
+    "readings",
+    "tier_for",
+]
+
+
+class ProbeThresholds(BaseModel):
+    """Where each probe fires."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    price_minor: float = Field(default=0.005, gt=0)  # |price change| above 0.5%
+    price_major: float = Field(default=0.02, gt=0)  # above 2%
+    # On 15 s ticks a one-tick move of 0.5% is a 7σ event even in the simulated crash
+    # regime, so by default the change is read over the window's period (20 ticks).
+    price_horizon: Literal["tick", "period"] = "period"
+    volume_spike: float = Field(default=3.0, gt=1)  # volume ÷ its recent mean
+    health_warning: float = Field(default=1.5, gt=0)  # health factor below
+    health_critical: float = Field(default=1.2, gt=0)
+    band_sigmas: float = Field(default=1.0, gt=0)  # the regime band: 20-period SMA ± kσ
+    runway_ticks: float = Field(default=5760, gt=0)  # credits ÷ burn below a day of 15 s ticks
+
+
+class ProbeWeights(BaseModel):
+    """What each fired probe adds to PE. With the default gate (θ ≈ 0.35 for a Thriving
+    golem at confidence 0.5 and calm mood) a minor move, a band change or a health warning
+    alone stays T0; a 2% move, or a warning with another probe, asks the cheap model; a
+    critical health factor the strong one. The price sits outside ±1σ a third of the time
+    and changes band on a quarter of the simulated ticks, so being outside weighs next to
+    nothing and a change little; a flip across the whole band in one tick (0.2% of ticks)
+    weighs more. A low health factor lasts for hours, which is why a warning alone stays
+    below θ: it would otherwise call a model on every tick."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    price_minor: float = Field(default=0.15, ge=0)
+    price_major: float = Field(default=0.5, ge=0)  # replaces price_minor
+    volume_spike: float = Field(default=0.15, ge=0)
+    health_warning: float = Field(default=0.3, ge=0)
+    health_critical: float = Field(default=0.75, ge=0)  # replaces health_warning
+    band_change: float = Field(default=0.1, ge=0)  # within ↔ above or below
+    band_flip: float = Field(default=0.35, ge=0)  # above ↔ below in one tick; replaces change
+    outside_band: float = Field(default=0.02, ge=0)
+    runway_low: float = Field(default=0.15, ge=0)
+
+
+class GateParams(BaseModel):
+    """θ = base·(1 + c·confidence)·(1 − v·(1 − vitality))·(1 − a·|arousal|), clamped."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base: float = Field(default=0.3, gt=0)
+    confidence_weight: float = Field(default=0.5, ge=0)
+    vitality_weight: float = Field(default=0.3, ge=0, le=1)
+    arousal_weight: float = Field(default=0.2, ge=0, le=1)
+    floor: float = Field(default=0.05, ge=0)
+    ceiling: float = Field(default=0.8, le=1)
+    default_confidence: float = Field(default=0.5, ge=0, le=1)  # before any decision
+
+
+class ProbeConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    thresholds: ProbeThresholds = Field(default_factory=ProbeThresholds)
+    weights: ProbeWeights = Field(default_factory=ProbeWeights)
+    gate: GateParams = Field(default_factory=GateParams)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One probe that fired: its flag (as the prompt and the log show it) and its weight."""
+
+    flag: str
+    weight: float
+
+
+def band_of(summary: MarketSummary | None, sigmas: float = 1.0) -> PriceBand | None:
+    """Where the price sits against SMA ± kσ, from the summary's z-score."""
+    if summary is None or summary.zscore is None:
+        return None
+    if summary.zscore > sigmas:
+        return PriceBand.ABOVE
+    return PriceBand.BELOW if summary.zscore < -sigmas else PriceBand.WITHIN
+
+
+def readings(
+    market: MarketSummary,
+    previous: MarketSummary | None,
+    *,
+    credits_usd: float,
+    burn_rate_usd: float,
+    config: ProbeConfig | None = None,
+) -> tuple[Reading, ...]:
+    """Every probe that fires this tick, in a fixed order."""
+    config = config or ProbeConfig()
+    t, w = config.thresholds, config.weights
+    fired: list[Reading] = []
+    delta = market.delta_period if t.price_horizon == "period" else market.delta_1
+    move = abs(delta) if delta is not None else 0.0
+    if move > t.price_major:
+        fired.append(Reading(f"price_delta>{t.price_major:.1%}", w.price_major))
+    elif move > t.price_minor:
+        fired.append(Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor))
+    if market.volume_ratio is not None and market.volume_ratio > t.volume_spike:
+        fired.append(Reading(f"volume>{t.volume_spike:g}x", w.volume_spike))
+    health = market.health_factor
+    if health is not None and health < t.health_critical:
+        fired.append(Reading(f"health_factor<{t.health_critical:g}", w.health_critical))
+    elif health is not None and health < t.health_warning:
+        fired.append(Reading(f"health_factor<{t.health_warning:g}", w.health_warning))
+    now, before = band_of(market, t.band_sigmas), band_of(previous, t.band_sigmas)
+    if now is not None and before is not None and now is not before:
+        flipped = PriceBand.WITHIN not in (now, before)
+        weight = w.band_flip if flipped else w.band_change
+        fired.append(Reading(f"regime_{'flip' if flipped else 'change'}:{before}>{now}", weight))
+    elif now is not None and now is not PriceBand.WITHIN:
+        fired.append(Reading(f"outside_band:{now}", w.outside_band))
+    if burn_rate_usd > 0 and credits_usd / burn_rate_usd < t.runway_ticks:
+        fired.append(Reading("credit_runway_low", w.runway_low))
+    return tuple(fired)
+
+
+def gate(
+    confidence: float | None,
+    vitality: float,
+    arousal: float,
+    params: GateParams | None = None,
+) -> float:
+    """The gate θ. A confident, healthy, calm golem looks away more; a dying or agitated
+    one escalates sooner."""
+    p = params or GateParams()
+    conf = p.default_confidence if confidence is None else min(1.0, max(0.0, confidence))
+    vitality = min(1.0, max(0.0, vitality))
+    theta = (
+        p.base
+        * (1 + p.confidence_weight * conf)
+        * (1 - p.vitality_weight * (1 - vitality))
+        * (1 - p.arousal_weight * min(1.0, abs(arousal)))
+    )
+    return min(p.ceiling, max(p.floor, theta))
+
+
+def tier_for(prediction_error: float, theta: float) -> ModelTier:
+    if prediction_error < theta:
+        return ModelTier.T0
+    return ModelTier.T1 if prediction_error < 2 * theta else ModelTier.T2
+
+
+def compute_probes(
+    market: MarketSummary,
+    previous: MarketSummary | None,
+    *,
+    vitality: float,
+    arousal: float,
+    credits_usd: float,
+    burn_rate_usd: float,
+    confidence: float | None = None,
+    config: ProbeConfig | None = None,
+) -> Probes:
+    """The tick's Probes, computed by the runtime before it builds the Context.
+    `previous` is the last tick's summary (the regime probe compares bands);
+    `confidence` the last heartbeat decision's (None before the first)."""
+    config = config or ProbeConfig()
+    fired = readings(
+        market, previous, credits_usd=credits_usd, burn_rate_usd=burn_rate_usd, config=config
+    )
+    prediction_error = min(1.0, sum(r.weight for r in fired))
+    theta = gate(confidence, vitality, arousal, config.gate)
+    return Probes(
+        prediction_error=prediction_error,
+        theta=theta,
+        tier=tier_for(prediction_error, theta),
+        flags=tuple(r.flag for r in fired),
+    )

@@ -1,0 +1,189 @@
+"""The heartbeat subsystem: reads the tick's probes (computed by the runtime with
+`compute_probes`), asks the tier they call for, and turns a decision into an escalation
+to T2 or a trade for risk; observe changes nothing."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference import Request, StructuredOutput
+from golem.mortality import Allocation, ModelTier, SubsystemName
+from golem.subsystems.contract import Context, Outcome, Probes, ProposedTrade
+from golem.subsystems.heartbeat.decision import (
+    HeartbeatAction,
+    HeartbeatDecision,
+    Severity,
+    Signal,
+)
+from golem.subsystems.heartbeat.probes import ProbeConfig
+from golem.subsystems.prompt import grimoire_section, market_section, request, state_section
+from golem.subsystems.risk.limits import Sizing, trade_notional
+from golem.world import TradeAction
+
+__all__ = ["Heartbeat", "HeartbeatConfig", "escalated"]
+
+
+class HeartbeatConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    probes: ProbeConfig = Field(default_factory=ProbeConfig)
+    sizing: Sizing = Field(default_factory=Sizing)  # sizes the trades it proposes
+    # The rules' confidence feeds the next tick's gate; a neutral value leaves θ where
+    # the default confidence puts it, so rule-made ticks neither widen nor narrow it.
+    rules_confidence: float = Field(default=0.5, ge=0, le=1)
+    # With the health factor critical and a position held, the rules hedge (risk decides).
+    rules_hedge_on_critical_health: bool = True
+
+
+_ROLE = (
+    "You are the heartbeat: on each tick whose probes surprised the golem, judge how "
+    "serious it is (severity low, medium, high or critical) and what to do: observe, "
+    "rebalance, hedge or exit. Any trade goes to the risk subsystem before it happens. "
+    "An exit needs severity high or critical and confidence of at least 0.5."
+)
+_ESCALATE = " Set escalate true (severity medium or above) if the strong model should look."
+_SHIFT_FLAG = "regime_flip"
+
+
+def escalated(ctx: Context, tier: ModelTier) -> Context:
+    """The Context of the re-run an `Outcome.escalate_to` asks for: the same tick, the
+    probes at the new tier, the next run number (its charge is separate)."""
+    if ctx.probes is None:
+        raise ValueError("only a tick with probes can be escalated")
+    return replace(ctx, probes=replace(ctx.probes, tier=tier), run=ctx.run + 1)
+
+
+class Heartbeat:
+    """`Heartbeat(config)`: the per-tick subsystem; T0 ticks never reach a model."""
+
+    def __init__(self, config: HeartbeatConfig | None = None) -> None:
+        self.config = config or HeartbeatConfig()
+
+    @property
+    def name(self) -> SubsystemName:
+        return SubsystemName.HEARTBEAT
+
+    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+        return HeartbeatDecision
+
+    def tier(self, ctx: Context) -> ModelTier:
+        return ModelTier.T0 if ctx.probes is None else ctx.probes.tier
+
+    def skip_reason(self, ctx: Context) -> str | None:
+        return None
+
+    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+        task = "Decide on this tick and answer with a heartbeat_decision."
+        role = _ROLE + (_ESCALATE if self.tier(ctx) is ModelTier.T1 else "")
+        return request(
+            ctx,
+            role=role,
+            task=task,
+            sections=(state_section(ctx), market_section(ctx), grimoire_section(ctx)),
+        )
+
+    def deterministic(self, ctx: Context) -> StructuredOutput:
+        """The decision from the probes alone: severity from which fired and how far PE
+        passed the gate; observe, or hedge a held position when health is critical."""
+        probes = ctx.probes or Probes(prediction_error=0.0, theta=1.0, tier=ModelTier.T0)
+        critical = self.config.probes.thresholds.health_critical
+        health_critical = any(f.startswith(f"health_factor<{critical:g}") for f in probes.flags)
+        if health_critical:
+            severity = Severity.CRITICAL
+        elif probes.prediction_error >= 2 * probes.theta:
+            severity = Severity.HIGH
+        elif probes.prediction_error >= probes.theta:
+            severity = Severity.MEDIUM
+        else:
+            severity = Severity.LOW
+        hedge = (
+            health_critical
+            and self.config.rules_hedge_on_critical_health
+            and ctx.portfolio.exposure_usd > 0
+        )
+        flags = ", ".join(probes.flags) or "no probe fired"
+        return HeartbeatDecision(
+            severity=severity,
+            action=HeartbeatAction.HEDGE if hedge else HeartbeatAction.OBSERVE,
+            confidence=self.config.rules_confidence,
+            signals=_signals(ctx),
+            reasoning=(
+                f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
+            )[:400],
+        )
+
+    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+        if not isinstance(decision, HeartbeatDecision):
+            raise TypeError(f"heartbeat acts on a HeartbeatDecision, not {type(decision).__name__}")
+        details: dict[str, Any] = {
+            "severity": str(decision.severity),
+            "action": str(decision.action),
+            "confidence": decision.confidence,
+        }
+        if ctx.probes is not None:
+            details |= {
+                "prediction_error": round(ctx.probes.prediction_error, 4),
+                "theta": round(ctx.probes.theta, 4),
+                "flags": list(ctx.probes.flags),
+            }
+        events = _events(ctx)
+        if decision.escalate and self.tier(ctx) is ModelTier.T1:
+            return Outcome(
+                summary=f"{decision.severity}: escalate to T2",
+                escalate_to=ModelTier.T2,
+                events=events,
+                details=details,
+            )
+        if decision.action is HeartbeatAction.OBSERVE:
+            return Outcome(summary=f"{decision.severity}: observe", events=events, details=details)
+        action = TradeAction(decision.action.value)
+        proposed = ProposedTrade(
+            action=action,
+            size_usd=None,
+            reason=(decision.reasoning or f"{decision.severity} heartbeat")[:200],
+            origin=SubsystemName.HEARTBEAT,
+        )
+        size = trade_notional(proposed, ctx.portfolio, self.config.sizing)
+        if size <= 0:
+            summary = f"{decision.severity}: {action} wanted, nothing to trade"
+            return Outcome(summary=summary, events=events, details=details)
+        trade = replace(proposed, size_usd=None if action is TradeAction.EXIT else round(size, 2))
+        return Outcome(
+            summary=f"{decision.severity}: propose {action} of ${size:,.2f} to risk",
+            trades=(trade,),
+            events=events,
+            details=details,
+        )
+
+
+def _events(ctx: Context) -> tuple[str, ...]:
+    """What the daimon should hear of, once per tick (not again on an escalated re-run):
+    a flip across the regime band, and a tick surprising enough for T2 (a prediction
+    miss). A mere band change happens on a quarter of ticks and is not news."""
+    if ctx.probes is None or ctx.run > 0:
+        return ()
+    events = []
+    if any(flag.startswith(_SHIFT_FLAG) for flag in ctx.probes.flags):
+        events.append("regime_shift")
+    if ctx.probes.prediction_error >= 2 * ctx.probes.theta:
+        events.append("prediction_miss")
+    return tuple(events)
+
+
+def _signals(ctx: Context) -> list[Signal]:
+    m = ctx.market
+    values = {
+        "price_delta": m.delta_period,
+        "price_delta_tick": m.delta_1,
+        "zscore": m.zscore,
+        "volume_ratio": m.volume_ratio,
+        "health_factor": m.health_factor,
+    }
+    return [
+        Signal(name=name, value=round(value, 6))
+        for name, value in values.items()
+        if value is not None
+    ]

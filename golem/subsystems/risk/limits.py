@@ -1,0 +1,167 @@
+"""Risk's hard limits: a pure five-layer assessment of a proposed trade against position,
+trade-size and health-factor limits and the phase's rules. It is risk's deterministic path
+and the floor under every model verdict: a model may be stricter, never looser."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.mortality import Phase
+from golem.subsystems.contract import Context, PortfolioView, ProposedTrade
+from golem.subsystems.risk.decision import LayerResult, LayerVerdict, RiskAssessment, RiskLayers
+from golem.world import MarketSummary, TradeAction
+
+__all__ = ["RiskLimits", "Sizing", "adds_exposure", "assess", "trade_notional"]
+
+_REDUCING = frozenset({TradeAction.EXIT, TradeAction.HEDGE, TradeAction.SELL})
+_NOTHING = frozenset({TradeAction.OBSERVE, TradeAction.HOLD})
+
+
+class Sizing(BaseModel):
+    """How an action without a stated size is sized; the paper portfolio's defaults."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    target_weight: float = Field(default=0.5, ge=0, le=1)  # rebalance toward
+    hedge_fraction: float = Field(default=0.5, gt=0, le=1)  # share of the position sold
+
+
+class RiskLimits(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_position_fraction: float = Field(default=0.6, gt=0, le=1)  # exposure ÷ equity after
+    max_trade_fraction: float = Field(default=0.25, gt=0, le=1)  # one trade ÷ equity
+    max_trade_usd: float | None = Field(default=None, gt=0)  # an absolute cap as well
+    health_floor: float = Field(default=1.2, gt=0)  # below it nothing may add exposure
+    health_warning: float = Field(default=1.5, gt=0)
+    volatility_warning: float = Field(default=0.002, gt=0)  # per-tick σ of returns
+    min_trade_usd: float = Field(default=1.0, ge=0)  # a trade capped below this is blocked
+    sizing: Sizing = Field(default_factory=Sizing)
+
+
+def trade_notional(trade: ProposedTrade, portfolio: PortfolioView, sizing: Sizing) -> float:
+    """The USD the trade would move: its stated size, or what the portfolio would do."""
+    held = portfolio.exposure_usd
+    if trade.action is TradeAction.EXIT:
+        return held
+    if trade.size_usd is not None:
+        return trade.size_usd
+    if trade.action is TradeAction.HEDGE:
+        return sizing.hedge_fraction * held
+    if trade.action is TradeAction.SELL:
+        return held
+    if trade.action is TradeAction.BUY:
+        return portfolio.cash_usd
+    if trade.action is TradeAction.REBALANCE:
+        return abs(sizing.target_weight * portfolio.equity_usd - held)
+    return 0.0
+
+
+def adds_exposure(trade: ProposedTrade, portfolio: PortfolioView, sizing: Sizing) -> bool:
+    if trade.action in _REDUCING or trade.action in _NOTHING:
+        return False
+    if trade.action is TradeAction.REBALANCE:
+        return sizing.target_weight * portfolio.equity_usd > portfolio.exposure_usd
+    return True
+
+
+def _layer(verdict: LayerVerdict, score: float, reason: str) -> LayerResult:
+    return LayerResult(verdict=verdict, score=round(min(1.0, max(0.0, score)), 4), reason=reason)
+
+
+_PASS, _WARN, _FAIL = LayerVerdict.PASS, LayerVerdict.WARN, LayerVerdict.FAIL
+
+
+def _market(market: MarketSummary, limits: RiskLimits) -> LayerResult:
+    # No hard market limit: turbulence warns, and the model may block on it.
+    vol = market.return_volatility
+    if vol is None:
+        return _layer(_PASS, 0.2, "too little history to measure volatility")
+    score = 0.5 * vol / limits.volatility_warning
+    if score < 0.4:
+        return _layer(_PASS, score, f"volatility {vol:.4f} per tick")
+    return _layer(_WARN, max(0.4, score), f"volatility {vol:.4f} per tick is high")
+
+
+def _protocol(market: MarketSummary, adding: bool, limits: RiskLimits) -> LayerResult:
+    health = market.health_factor
+    if health is None:
+        return _layer(_PASS, 0.1, "no lending position")
+    if adding and health < limits.health_floor:
+        return _layer(_FAIL, 0.9, f"health factor {health:.2f} below {limits.health_floor:g}")
+    if health < limits.health_warning:
+        # Reducing exposure helps a weak position: it passes, with the risk noted.
+        verdict, score = (_WARN, 0.6) if adding else (_PASS, 0.4)
+        return _layer(verdict, score, f"health factor {health:.2f} is low")
+    return _layer(_PASS, 0.1, f"health factor {health:.2f}")
+
+
+def _mortality(ctx: Context, action: TradeAction, adding: bool) -> LayerResult:
+    if ctx.phase is Phase.TERMINAL and action is not TradeAction.EXIT:
+        return _layer(_FAIL, 1.0, "terminal: exits only")
+    if ctx.phase is Phase.DECLINING and adding:
+        return _layer(_FAIL, 0.8, "declining: only trades that unwind")
+    return _layer(_PASS, 0.5 * (1 - ctx.vitality), f"{ctx.phase}, vitality {ctx.vitality:.2f}")
+
+
+def assess(ctx: Context, trade: ProposedTrade, limits: RiskLimits | None = None) -> RiskAssessment:
+    """The hard-limit assessment of `trade` in `ctx`: approved unless a layer fails, the
+    size capped by the trade-size limit (exits are never capped) and the position room."""
+    limits = limits or RiskLimits()
+    portfolio, market = ctx.portfolio, ctx.market
+    notional = trade_notional(trade, portfolio, limits.sizing)
+    adding = adds_exposure(trade, portfolio, limits.sizing)
+    allowed, conditions = notional, []
+
+    cap = limits.max_trade_fraction * portfolio.equity_usd
+    if limits.max_trade_usd is not None:
+        cap = min(cap, limits.max_trade_usd)
+    if trade.action is TradeAction.EXIT or notional <= cap:
+        liquidity = _layer(_PASS, 0.5 * notional / cap if cap > 0 else 0.0, "within trade size")
+    else:
+        allowed = cap
+        conditions.append(f"size capped at ${cap:,.2f} (largest single trade)")
+        liquidity = _layer(_WARN, 0.6, f"${notional:,.2f} exceeds the ${cap:,.2f} trade limit")
+
+    if notional <= 0:
+        portfolio_layer = _layer(_FAIL, 0.3, "nothing to trade")
+    elif adding:
+        room = min(
+            limits.max_position_fraction * portfolio.equity_usd - portfolio.exposure_usd,
+            portfolio.cash_usd,
+        )
+        if room < limits.min_trade_usd:
+            portfolio_layer = _layer(_FAIL, 0.8, "position at its limit or no cash")
+        elif allowed > room:
+            allowed = room
+            conditions.append(f"size capped at ${room:,.2f} (position limit)")
+            portfolio_layer = _layer(_WARN, 0.6, "position limit reached")
+        else:
+            after = (portfolio.exposure_usd + allowed) / max(portfolio.equity_usd, 1e-9)
+            portfolio_layer = _layer(
+                _PASS, 0.6 * after / limits.max_position_fraction, f"{after:.0%} of equity"
+            )
+    else:
+        portfolio_layer = _layer(_PASS, 0.1, "reduces exposure")
+
+    layers = RiskLayers(
+        market=_market(market, limits),
+        liquidity=liquidity,
+        protocol=_protocol(market, adding, limits),
+        portfolio=portfolio_layer,
+        mortality=_mortality(ctx, trade.action, adding),
+    )
+    failing = [name for name, layer in layers if layer.verdict is _FAIL]
+    approved = not failing
+    return RiskAssessment(
+        approved=approved,
+        risk_score=max(layer.score for _, layer in layers),
+        proposed_size_usd=round(notional, 2),
+        adjusted_size_usd=round(allowed, 2) if approved else None,
+        layers=layers,
+        conditions=conditions[:5],
+        reasoning=(
+            f"hard limits: {trade.action} of ${notional:,.2f} "
+            + ("approved" if approved else "blocked by " + ", ".join(failing))
+        ),
+    )

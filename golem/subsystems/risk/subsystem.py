@@ -1,0 +1,140 @@
+"""The risk subsystem: assesses the proposed trade in `ctx.proposed`, by model or by its
+hard limits, and turns the verdict into an approved (possibly smaller) or blocked trade.
+The hard limits run under every verdict, so no model answer can loosen them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference import Request, StructuredOutput
+from golem.mortality import Allocation, ModelTier, SubsystemName
+from golem.subsystems.contract import Context, Outcome, ProposedTrade
+from golem.subsystems.prompt import market_section, request, state_section
+from golem.subsystems.risk.decision import RiskAssessment
+from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
+
+__all__ = ["Risk", "RiskConfig"]
+
+
+class RiskConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    limits: RiskLimits = Field(default_factory=RiskLimits)
+    tier_adding: ModelTier = ModelTier.T2  # a trade that adds exposure: the strong model
+    tier_reducing: ModelTier = ModelTier.T1  # one that unwinds: the cheap model suffices
+
+
+_ROLE = (
+    "You are the risk subsystem. Every trade passes you before it happens. Assess five "
+    "layers (market, liquidity, protocol, portfolio, mortality), each pass, warn or fail "
+    "with a risk score 0..1 (a pass scores at most 0.7, a fail at least 0.3). Approve only "
+    "if no layer fails; reject if any does. To allow less, set adjusted_size_usd below the "
+    "proposed size. Hard limits are enforced after you: you may be stricter, not looser."
+)
+
+
+class Risk:
+    """`Risk(config)`: the subsystem the runtime runs for each ProposedTrade."""
+
+    def __init__(self, config: RiskConfig | None = None) -> None:
+        self.config = config or RiskConfig()
+
+    @property
+    def name(self) -> SubsystemName:
+        return SubsystemName.RISK
+
+    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+        return RiskAssessment
+
+    def tier(self, ctx: Context) -> ModelTier:
+        if ctx.proposed is None:
+            return ModelTier.T0
+        if adds_exposure(ctx.proposed, ctx.portfolio, self.config.limits.sizing):
+            return self.config.tier_adding
+        return self.config.tier_reducing
+
+    def skip_reason(self, ctx: Context) -> str | None:
+        return "no trade proposed" if ctx.proposed is None else None
+
+    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+        trade = _proposed(ctx)
+        limits = self.config.limits
+        notional = trade_notional(trade, ctx.portfolio, limits.sizing)
+        hard = assess(ctx, trade, limits)
+        proposal = (
+            "## Proposed trade\n"
+            f"{trade.action} of ${notional:,.2f} (from {trade.origin}): {trade.reason}\n"
+            f"limits: position at most {limits.max_position_fraction:.0%} of equity, one "
+            f"trade at most {limits.max_trade_fraction:.0%} of equity, nothing that adds "
+            f"exposure below health factor {limits.health_floor:g}; phase {ctx.phase}\n"
+            f"hard-limit pre-check: {hard.reasoning}"
+        )
+        return request(
+            ctx,
+            role=_ROLE,
+            task=f"Assess the proposed {trade.action} and answer with a risk_assessment.",
+            sections=(state_section(ctx), market_section(ctx), proposal),
+        )
+
+    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+        if ctx.proposed is None:
+            return None
+        return assess(ctx, ctx.proposed, self.config.limits)
+
+    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+        if not isinstance(decision, RiskAssessment):
+            raise TypeError(f"risk acts on a RiskAssessment, not {type(decision).__name__}")
+        trade = _proposed(ctx)
+        hard = assess(ctx, trade, self.config.limits)
+        details: dict[str, Any] = {"risk_score": decision.risk_score}
+        if not decision.approved:
+            return Outcome(
+                summary=f"blocked {trade.action}: {_failing(decision) or 'rejected'}",
+                blocked=trade,
+                details=details,
+            )
+        if not hard.approved:
+            details |= {"override": "hard_limit", "hard_limit_failing": _failing(hard)}
+            return Outcome(
+                summary=f"blocked {trade.action}: hard limit ({_failing(hard)})",
+                blocked=trade,
+                details=details,
+            )
+        approved = _sized(trade, decision, hard, details)
+        if approved.size_usd is not None and approved.size_usd < self.config.limits.min_trade_usd:
+            return Outcome(
+                summary=f"blocked {trade.action}: ${approved.size_usd:,.2f} is below the minimum",
+                blocked=trade,
+                details=details,
+            )
+        return Outcome(summary=f"approved {trade.action}", approved=approved, details=details)
+
+
+def _proposed(ctx: Context) -> ProposedTrade:
+    if ctx.proposed is None:
+        raise ValueError("risk runs on a proposed trade; ctx.proposed is None")
+    return ctx.proposed
+
+
+def _failing(assessment: RiskAssessment) -> str:
+    return ", ".join(name for name, layer in assessment.layers if layer.verdict == "fail")
+
+
+def _sized(
+    trade: ProposedTrade, decision: RiskAssessment, hard: RiskAssessment, details: dict[str, Any]
+) -> ProposedTrade:
+    """The trade at the smaller of the model's size and the hard limits' (an exit stays
+    whole: the portfolio never caps one)."""
+    if trade.action == "exit":
+        return trade
+    sizes = (decision.adjusted_size_usd, decision.proposed_size_usd, hard.proposed_size_usd)
+    wanted = next((size for size in sizes if size is not None), None)
+    cap = hard.adjusted_size_usd
+    size = wanted if cap is None or wanted is None else min(wanted, cap)
+    if wanted is not None and cap is not None and cap < wanted:
+        details["capped_by"] = "hard_limit"
+    details["size_usd"] = size
+    return replace(trade, size_usd=size)
