@@ -1,0 +1,121 @@
+"""The daimon's OCC rule table: from a notable event to an emotion, its PAD vector and an
+intensity. It is the deterministic appraisal and the ground a model's appraisal is checked
+against. Events are strings `kind` or `kind:magnitude` (e.g. `trade_loss:0.062`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from golem.subsystems.contract import Mood
+from golem.subsystems.daimon.decision import DaimonAppraisal, Emotion
+
+__all__ = ["DEFAULT_RULES", "Appraisal", "AppraisalRules", "Event", "appraise", "parse_event"]
+
+
+class Appraisal(BaseModel):
+    """One row of the table: the emotion an event evokes, as PAD, and how strongly."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    emotion: Emotion
+    pad: tuple[float, float, float]
+    intensity: float = Field(ge=0, le=1)
+
+    @property
+    def mood(self) -> Mood:
+        return Mood(*self.pad)
+
+
+# OCC: an outcome's desirability to the golem's goals gives joy or distress, a prospect's
+# gives hope or fear, an unexpected one surprise. Each row is a Plutchik emotion with a PAD
+# after Mehrabian; joy, surprise and the unknown row are DESIGN.md's.
+DEFAULT_RULES: Mapping[str, Appraisal] = {
+    # a realised gain: joy, in control
+    "trade_profit": Appraisal(emotion=Emotion.JOY, pad=(0.6, 0.3, 0.5), intensity=0.5),
+    # a loss beyond the fear threshold threatens the golem's life: fear, helpless
+    "trade_loss_large": Appraisal(emotion=Emotion.FEAR, pad=(-0.5, 0.7, -0.5), intensity=0.7),
+    # a small loss is an undesirable outcome, not a threat: sadness, low arousal
+    "trade_loss": Appraisal(emotion=Emotion.SADNESS, pad=(-0.5, -0.3, -0.3), intensity=0.4),
+    "regime_shift": Appraisal(emotion=Emotion.SURPRISE, pad=(-0.2, 0.7, -0.3), intensity=0.6),
+    # its own model of the market failed: surprise with less sense of control
+    "prediction_miss": Appraisal(emotion=Emotion.SURPRISE, pad=(-0.3, 0.6, -0.4), intensity=0.5),
+    # a prediction borne out: trust in its own judgement
+    "prediction_hit": Appraisal(emotion=Emotion.TRUST, pad=(0.4, -0.1, 0.4), intensity=0.3),
+    # risk refused what it wanted: frustration, an agent-blame emotion (anger), mild
+    "trade_blocked": Appraisal(emotion=Emotion.ANGER, pad=(-0.3, 0.4, 0.1), intensity=0.3),
+    # a lending position near liquidation: a prospect of harm
+    "health_warning": Appraisal(emotion=Emotion.FEAR, pad=(-0.4, 0.6, -0.4), intensity=0.6),
+    # vitality falling toward the end: the strongest fear, the least control
+    "death_approach": Appraisal(emotion=Emotion.FEAR, pad=(-0.6, 0.6, -0.7), intensity=0.8),
+    # a phase lost, money running out: sadness rather than alarm
+    "phase_decline": Appraisal(emotion=Emotion.SADNESS, pad=(-0.4, -0.2, -0.4), intensity=0.5),
+    "phase_recovery": Appraisal(emotion=Emotion.JOY, pad=(0.5, 0.2, 0.4), intensity=0.4),
+    "unknown": Appraisal(emotion=Emotion.ANTICIPATION, pad=(0.0, 0.1, 0.0), intensity=0.2),
+}
+
+
+class AppraisalRules(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    table: Mapping[str, Appraisal] = Field(default_factory=lambda: dict(DEFAULT_RULES))
+    fear_loss: float = Field(default=0.05, ge=0)  # a trade_loss above this is trade_loss_large
+
+    @model_validator(mode="after")
+    def _has_unknown(self) -> Self:
+        if "unknown" not in self.table:
+            raise ValueError("the rule table needs an 'unknown' row for unlisted events")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    magnitude: float | None = None  # a fraction, e.g. 0.062 for a 6.2% loss
+
+
+def parse_event(text: str) -> Event:
+    """`trade_loss:0.062` → Event("trade_loss", 0.062); a magnitude that is not a number
+    is ignored, the sign too (a loss's size is what matters)."""
+    kind, _, value = text.strip().partition(":")
+    try:
+        magnitude = abs(float(value)) if value else None
+    except ValueError:
+        magnitude = None
+    return Event(kind.strip().lower(), magnitude)
+
+
+def _row(event: Event, rules: AppraisalRules) -> tuple[str, Appraisal]:
+    kind = event.kind
+    if kind == "trade_loss" and event.magnitude is not None and event.magnitude > rules.fear_loss:
+        kind = "trade_loss_large"
+    if kind not in rules.table:
+        kind = "unknown"
+    return kind, rules.table[kind]
+
+
+def appraise(events: Iterable[str], rules: AppraisalRules | None = None) -> DaimonAppraisal:
+    """The rule appraisal of the most intense of `events` (the first on a tie); an empty
+    list is the unknown row."""
+    rules = rules or AppraisalRules()
+    best: tuple[str, str, Appraisal] | None = None
+    for text in events:
+        kind, row = _row(parse_event(text), rules)
+        if best is None or row.intensity > best[2].intensity:
+            best = (text, kind, row)
+    if best is None:
+        best = ("", "unknown", rules.table["unknown"])
+    text, kind, row = best
+    pleasure, arousal, dominance = row.pad
+    return DaimonAppraisal(
+        emotion=row.emotion,
+        intensity=row.intensity,
+        pleasure=pleasure,
+        arousal=arousal,
+        dominance=dominance,
+        trigger=text[:120],
+        reasoning=f"rule: {kind} → {row.emotion}",
+    )

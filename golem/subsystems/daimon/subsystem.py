@@ -1,0 +1,107 @@
+"""The daimon subsystem: appraises the notable events of `ctx.events`, by model at T1 or
+by the OCC rules, grounds a model's appraisal against the rules, and moves the mood."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference import Request, StructuredOutput
+from golem.mortality import Allocation, ModelTier, SubsystemName
+from golem.subsystems.contract import Context, Mood, Outcome
+from golem.subsystems.daimon.decision import DaimonAppraisal
+from golem.subsystems.daimon.rules import AppraisalRules, appraise
+from golem.subsystems.prompt import episodes_section, market_section, request, state_section
+
+__all__ = ["Daimon", "DaimonConfig", "grounded"]
+
+
+class DaimonConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rules: AppraisalRules = Field(default_factory=AppraisalRules)
+    grounding_distance: float = Field(default=1.0, ge=0)  # PAD distance a model may stray
+    mood_keep: float = Field(default=0.95, ge=0, le=1)  # the mood EMA's weight on the old
+    tier: ModelTier = ModelTier.T1
+
+
+_ROLE = (
+    "You are the daimon: the golem's affect. Appraise the notable events below as one "
+    "emotion (joy, sadness, fear, anger, surprise, disgust, trust or anticipation) with "
+    "pleasure, arousal and dominance in -1..1 and an intensity in 0..1. Pleasant emotions "
+    "need pleasure >= 0, unpleasant ones pleasure <= 0."
+)
+
+
+def grounded(
+    appraisal: DaimonAppraisal, rule: DaimonAppraisal, limit: float
+) -> tuple[DaimonAppraisal, float]:
+    """The appraisal to feel and its PAD distance from the rule's: a model's appraisal
+    farther than `limit` from the rule result loses to it."""
+    distance = _pad(appraisal).distance(_pad(rule))
+    return (rule if distance > limit else appraisal), distance
+
+
+class Daimon:
+    """`Daimon(config)`: runs when the tick has notable events; skips otherwise."""
+
+    def __init__(self, config: DaimonConfig | None = None) -> None:
+        self.config = config or DaimonConfig()
+
+    @property
+    def name(self) -> SubsystemName:
+        return SubsystemName.DAIMON
+
+    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+        return DaimonAppraisal
+
+    def tier(self, ctx: Context) -> ModelTier:
+        return self.config.tier if ctx.events else ModelTier.T0
+
+    def skip_reason(self, ctx: Context) -> str | None:
+        return None if ctx.events else "no notable event to appraise"
+
+    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+        rule = appraise(ctx.events, self.config.rules)
+        events = "## Events to appraise\n" + "\n".join(f"- {event}" for event in ctx.events)
+        hint = (
+            f"The rule table reads this as {rule.emotion} (pleasure {rule.pleasure:+.1f}, "
+            f"arousal {rule.arousal:+.1f}, dominance {rule.dominance:+.1f}); say so if "
+            "you agree, or appraise it better."
+        )
+        return request(
+            ctx,
+            role=_ROLE,
+            task=f"{hint} Answer with a daimon_appraisal.",
+            sections=(state_section(ctx), market_section(ctx), episodes_section(ctx), events),
+        )
+
+    def deterministic(self, ctx: Context) -> StructuredOutput:
+        return appraise(ctx.events, self.config.rules)
+
+    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+        if not isinstance(decision, DaimonAppraisal):
+            raise TypeError(f"daimon acts on a DaimonAppraisal, not {type(decision).__name__}")
+        rule = appraise(ctx.events, self.config.rules)
+        felt, distance = grounded(decision, rule, self.config.grounding_distance)
+        details: dict[str, Any] = {
+            "emotion": str(felt.emotion),
+            "intensity": felt.intensity,
+            "pad": [felt.pleasure, felt.arousal, felt.dominance],
+            "grounding_distance": round(distance, 4),
+        }
+        summary = f"{felt.emotion} at {felt.intensity:.2f}"
+        if felt is not decision:
+            details |= {
+                "grounding": "overridden",
+                "model_emotion": str(decision.emotion),
+                "model_pad": [decision.pleasure, decision.arousal, decision.dominance],
+            }
+            summary += f" (rules over the model's {decision.emotion})"
+        mood = ctx.mood.blend(_pad(felt), felt.intensity, keep=self.config.mood_keep)
+        return Outcome(summary=summary, mood=mood, details=details)
+
+
+def _pad(appraisal: DaimonAppraisal) -> Mood:
+    return Mood(appraisal.pleasure, appraisal.arousal, appraisal.dominance)
