@@ -1,0 +1,256 @@
+"""Dream behaviour: skipped with a reason when its conditions fail, the kind rotation and
+seeded scenes, each kind's effect on the grimoire, and each kind through decide() in
+every structured-output mode."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from golem.inference import Mode, ServerError
+from golem.inference.scripted import ScriptedProvider
+from golem.mortality import ModelTier, Phase
+from golem.runtime.decide import decide
+from golem.subsystems.contract import Context, GrimoireEntry, Outcome
+from golem.subsystems.dream import (
+    Dream,
+    DreamConfig,
+    DreamIntegration,
+    DreamKind,
+    FragmentEvaluation,
+    ReplayAnalysis,
+    ThreatAssessment,
+)
+from golem.subsystems.dream.scenes import fragment, scenario
+from golem.world import DecisionSummary, Episode, Regime
+from golem.world import Outcome as Result
+
+from .support import MODES, budgeting, context, market, mode_provider
+
+DREAM = Dream()
+GRIMOIRE = (
+    GrimoireEntry("g1", "hold in calm markets", 0.5),
+    GrimoireEntry("g2", "moon phases move prices", 0.3),
+    GrimoireEntry("g3", "exit before crashes", 0.8, tier="belief"),
+)
+
+
+def episodes(n: int = 12, *, pending: int = 0) -> tuple[Episode, ...]:
+    def one(i: int, resolved: bool) -> Episode:
+        result = Result(20, 0.01, 2.0 if i % 3 else -1.0) if resolved else None
+        return Episode(i, market(tick=i, regime=Regime.CALM), DecisionSummary("hold"), result)
+
+    return (*(one(i, True) for i in range(n)), *(one(n + i, False) for i in range(pending)))
+
+
+def dreaming(kind: DreamKind | None = None, **changes: Any) -> Context:
+    extra = {"dream_kind": kind} if kind is not None else {}
+    fields = {"episodes": episodes(), "grimoire": GRIMOIRE, "extra": extra} | changes
+    return context(**fields)
+
+
+# Conditions
+
+
+async def test_too_few_resolved_episodes_skip_the_dream() -> None:
+    ctx = dreaming(DreamKind.REPLAY, episodes=episodes(9, pending=5))
+    record = await decide(DREAM, ctx, budgeting(ScriptedProvider([])))
+    assert (record.source, record.skip_reason) == (
+        "skipped",
+        "too few episodes: 9 resolved of 10 needed",
+    )
+
+
+async def test_a_terminal_golem_does_not_dream() -> None:
+    ctx = dreaming(DreamKind.REPLAY, phase=Phase.TERMINAL, vitality=0.05)
+    record = await decide(DREAM, ctx, budgeting(ScriptedProvider([]), phase=Phase.TERMINAL))
+    assert record.source == "skipped"
+    assert record.skip_reason == "terminal phase: no dreams, only the death reflection"
+
+
+async def test_a_terminal_mortality_state_skips_through_the_allocator() -> None:
+    provider = ScriptedProvider([])
+    record = await decide(DREAM, dreaming(), budgeting(provider, phase=Phase.TERMINAL))
+    assert (record.source, record.skip_reason) == ("skipped", "degraded: terminal")
+    assert provider.requests == []
+
+
+async def test_no_budget_left_skips_the_dream_without_queueing_it() -> None:
+    provider = ScriptedProvider([])
+    env = budgeting(provider, daily_budget_usd=0.0)
+    record = await decide(DREAM, dreaming(DreamKind.THREAT), env)
+    assert record.source == "skipped"
+    assert record.skip_reason is not None and record.skip_reason.startswith("degraded: cost_cap")
+    assert provider.requests == []
+
+
+def test_no_credits_and_nothing_staged_are_reasons_too() -> None:
+    assert DREAM.skip_reason(dreaming(credits_usd=0.0)) == "no credits left to dream on"
+    beliefs = (GrimoireEntry("g3", "exit before crashes", 0.8, tier="belief"),)
+    ctx = dreaming(DreamKind.INTEGRATION, grimoire=beliefs)
+    assert DREAM.skip_reason(ctx) == "nothing to integrate: no staged knowledge"
+    assert DREAM.skip_reason(dreaming()) is None
+
+
+# Kinds and scenes
+
+
+def test_kinds_rotate_with_the_schedule_unless_named() -> None:
+    every = DREAM.config.every_ticks
+    kinds = [DREAM.kind(dreaming(tick=i * every)) for i in range(5)]
+    assert kinds == ["replay", "hypnagogic", "integration", "threat", "replay"]
+    assert DREAM.kind(dreaming(extra={"dream_cycle": 3})) is DreamKind.THREAT
+    assert DREAM.kind(dreaming(DreamKind.INTEGRATION, tick=0)) is DreamKind.INTEGRATION
+    assert DREAM.decision_type(dreaming(DreamKind.THREAT)) is ThreatAssessment
+
+
+def test_fragments_and_scenarios_follow_the_seed() -> None:
+    seeded = [dreaming(extra={"dream_seed": seed}) for seed in (1, 1, 2)]
+    first, again, other = (fragment(ctx) for ctx in seeded)
+    assert first == again != other
+    assert first.startswith("What if these are one pattern?")
+    assert scenario(seeded[0], DREAM.config) in DREAM.config.threat_scenarios
+    named = dreaming(extra={"threat_scenario": "a 30% crash with health factor 1.1"})
+    assert scenario(named, DREAM.config) == "a 30% crash with health factor 1.1"
+
+
+# Each kind's effect
+
+
+def test_replay_stages_new_lessons_and_reinforces_known_ones() -> None:
+    decision = ReplayAnalysis.model_validate(
+        {
+            "episodes_reviewed": 12,
+            "lessons": [
+                {"insight": "Hold in calm markets.", "confidence": 0.9, "regime": "calm"},
+                {"insight": "Volatility clusters", "confidence": 0.9, "regime": "any"},
+            ],
+        }
+    )
+    outcome = DREAM.act(dreaming(DreamKind.REPLAY), decision)
+    reinforced, staged = outcome.grimoire_upserts
+    assert (reinforced.id, reinforced.confidence) == ("g1", 0.55)
+    assert (staged.tier, staged.confidence, staged.regime) == ("staged", 0.6, None)
+    assert staged.provenance == "dream:replay at tick 7"
+
+
+def test_without_a_model_replay_reads_the_records() -> None:
+    decision = Dream(DreamConfig(tier=ModelTier.T0)).deterministic(dreaming(DreamKind.REPLAY))
+    assert isinstance(decision, ReplayAnalysis) and decision.validate_content() == []
+    (lesson,) = decision.lessons
+    assert lesson.insight == "In calm markets, hold won 8 of 12 times (mean pnl +1.00)"
+    assert (lesson.regime, lesson.confidence) == ("calm", round(12 / 17, 4))
+    assert DREAM.deterministic(dreaming(DreamKind.THREAT)) is None
+
+
+async def test_a_failed_provider_skips_a_dream_with_no_rules() -> None:
+    provider = ScriptedProvider([ServerError("down", status=503, provider="scripted")])
+    record = await decide(DREAM, dreaming(DreamKind.HYPNAGOGIC), budgeting(provider))
+    assert (record.source, record.skip_reason) == ("skipped", "no deterministic path")
+
+
+async def test_at_t0_replay_runs_on_rules_and_stages_its_lessons() -> None:
+    dream = Dream(DreamConfig(tier=ModelTier.T0))
+    record = await decide(dream, dreaming(DreamKind.REPLAY), budgeting(ScriptedProvider([])))
+    assert record.source == "deterministic"
+    assert record.outcome is not None and len(record.outcome.grimoire_upserts) == 1
+
+
+# Every kind through decide() in every mode
+
+Check = Callable[[Outcome], bool]
+CASES: dict[DreamKind, tuple[dict[str, Any], str, Check]] = {
+    DreamKind.REPLAY: (
+        {
+            "episodes_reviewed": 8,
+            "lessons": [
+                {"insight": "Hedge early in crashes", "confidence": 0.8, "regime": "crash"}
+            ],
+            "counterfactuals": [],
+            "summary": "one lesson",
+        },
+        "Reviewed 8 episodes.\nLessons:\n- Hedge early in crashes (confidence 0.8)",
+        lambda o: (
+            [(e.text, e.confidence, e.regime) for e in o.grimoire_upserts]
+            == [("Hedge early in crashes", 0.6, "crash")]
+        ),
+    ),
+    DreamKind.HYPNAGOGIC: (
+        {
+            "fragment": "calm markets reward patience",
+            "novelty": 0.6,
+            "plausibility": 0.7,
+            "relevance": 0.8,
+            "verdict": "keep",
+            "reasoning": "plausible and relevant",
+        },
+        "Fragment: calm markets reward patience\n"
+        "Novelty 0.6, plausibility 0.7, relevance 0.8. Verdict: keep.",
+        lambda o: (
+            [(e.text, e.confidence) for e in o.grimoire_upserts]
+            == [("calm markets reward patience", 0.6)]
+        ),
+    ),
+    DreamKind.INTEGRATION: (
+        {
+            "items": [
+                {
+                    "content": "hold in calm markets",
+                    "decision": "promote",
+                    "confidence": 0.8,
+                    "source": "g1",
+                },
+                {
+                    "content": "moon phases",
+                    "decision": "discard",
+                    "confidence": 0.2,
+                    "source": "g2",
+                },
+            ],
+            "summary": "one promoted, one discarded",
+        },
+        "Promote:\n- [g1] hold in calm markets (0.8)\nDiscard:\n- [g2] moon phases",
+        lambda o: (
+            o.grimoire_archive == ("g2",)
+            and [(e.id, e.tier, e.confidence) for e in o.grimoire_upserts if not e.archived]
+            == [("g1", "belief", 0.8)]
+        ),
+    ),
+    DreamKind.THREAT: (
+        {
+            "threat": "a 30% crash",
+            "likelihood": 0.4,
+            "impact": 0.9,
+            "preparedness": 0.2,
+            "verdict": "mitigate",
+            "mitigations": ["cut leverage", "set a stop"],
+            "reasoning": "likely enough and damaging",
+        },
+        "Threat: a 30% crash\nLikelihood 0.4, impact 0.9, preparedness 0.2. Verdict: mitigate."
+        "\nMitigations:\n- cut leverage\n- set a stop",
+        lambda o: (
+            o.events == ("threat_mitigate",)
+            and [e.text for e in o.grimoire_upserts] == ["If a 30% crash: cut leverage; set a stop"]
+        ),
+    ),
+}
+DECISION_OF = {
+    DreamKind.REPLAY: ReplayAnalysis,
+    DreamKind.HYPNAGOGIC: FragmentEvaluation,
+    DreamKind.INTEGRATION: DreamIntegration,
+    DreamKind.THREAT: ThreatAssessment,
+}
+
+
+@pytest.mark.parametrize("mode", MODES, ids=str)
+@pytest.mark.parametrize("kind", list(DreamKind), ids=str)
+async def test_each_kind_through_decide_in_every_mode(kind: DreamKind, mode: Mode) -> None:
+    payload, text, expected = CASES[kind]
+    provider, config = mode_provider(mode, DECISION_OF[kind], payload, text)
+    record = await decide(DREAM, dreaming(kind), budgeting(provider, config=config))
+    assert record.source == "model", record.error
+    assert record.response is not None and record.response.mode is mode
+    assert record.outcome is not None and expected(record.outcome), record.outcome
+    assert record.outcome.details["dream_kind"] == kind
