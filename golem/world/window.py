@@ -16,6 +16,7 @@ from golem.world.observation import Observation, Regime
 __all__ = ["MarketSummary", "MarketWindow", "PriceBand"]
 
 _sqrt = math.sqrt
+_CANCELLATION = 1e4  # beyond this ratio, sliding m2 keeps under ~1e-12 relative error
 _DUST = 1e-24
 
 
@@ -130,10 +131,14 @@ class MarketWindow:
         prices = self._prices
         n = len(prices)
         mean = self._mean
+        resync = False
         if n == period:
             old = prices[0]
             new_mean = mean + (price - old) / n
             self._m2 += (price - old) * (price - new_mean + old - mean)
+            # An outlier leaving the window takes most of m2 with it, and the subtraction
+            # leaves rounding error of its own size: recompute exactly instead.
+            resync = (old - mean) * (old - mean) > _CANCELLATION * self._m2
         else:
             new_mean = mean + (price - mean) / (n + 1)
             self._m2 += (price - mean) * (price - new_mean)
@@ -151,7 +156,7 @@ class MarketWindow:
         volumes.append(obs.volume)
 
         self._until_resync -= 1
-        if not self._until_resync:
+        if resync or not self._until_resync:
             self._until_resync = self._resync_every
             self._resync()
 
