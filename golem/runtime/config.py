@@ -1,0 +1,282 @@
+"""Loading a golem's config: TOML into the section models, then the checks that need the
+provider registry and the environment. Every error is a ConfigError naming the file and
+the key path. Secrets are never in the config: only the names of variables holding them.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+
+from golem.inference.providers import Registry
+from golem.runtime.config_providers import EMBEDDED, ChainEntry
+from golem.runtime.config_sections import GolemConfig, Tier
+
+__all__ = [
+    "ConfigError",
+    "KeyStatus",
+    "Problem",
+    "build_registry",
+    "key_statuses",
+    "load_config",
+    "parse_config",
+    "secret_values",
+]
+
+TIERS: tuple[Tier, ...] = ("t1", "t2", "death")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong: where (a dotted key path, or "" for the whole file) and what."""
+
+    key: str
+    message: str
+
+
+class ConfigError(Exception):
+    """A config that cannot be used. `str()` is one line per problem, each starting with
+    the file and the key path: `configs/x.toml: mortality.daily_budget_usd: ...`."""
+
+    def __init__(self, path: Path | str, problems: list[Problem]) -> None:
+        self.path = Path(path)
+        self.problems = tuple(problems)
+        super().__init__(
+            "\n".join(
+                f"{path}: {p.key}: {p.message}" if p.key else f"{path}: {p.message}"
+                for p in problems
+            )
+        )
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(p.key for p in self.problems)
+
+
+def load_config(path: Path | str, environ: Mapping[str, str] | None = None) -> GolemConfig:
+    """Read, validate and check the config at `path`. `environ` (default: none set) is
+    where the keys of the providers in use must be set. Reads; writes nothing."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(path, [Problem("", "no such file")]) from None
+    except IsADirectoryError:
+        raise ConfigError(path, [Problem("", "is a directory, not a config file")]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, [Problem("", f"not UTF-8 text ({exc.reason})")]) from None
+    except OSError as exc:
+        raise ConfigError(path, [Problem("", f"cannot read: {exc.strerror}")]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, [Problem("", f"invalid TOML: {exc}")]) from None
+    return parse_config(data, path, environ)
+
+
+def parse_config(
+    data: Mapping[str, Any], path: Path | str = "<config>", environ: Mapping[str, str] | None = None
+) -> GolemConfig:
+    """Validate an already-parsed TOML table as if read from `path`."""
+    try:
+        config = GolemConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(path, [_problem(e) for e in exc.errors()]) from None
+    problems = _check_providers(config, environ or {})
+    if problems:
+        raise ConfigError(path, problems)
+    config._path = Path(path)
+    return config
+
+
+def build_registry(config: GolemConfig) -> Registry:
+    """The shipped provider registry with the config's [providers] merged in."""
+    overrides = {
+        name: table
+        for name, section in config.providers.items()
+        if (table := section.registry_overrides())
+    }
+    return Registry.load(overrides)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyStatus:
+    """Whether a provider's key variable is set; never its value."""
+
+    provider: str
+    env: str | None  # None: a keyless provider
+    used: bool  # in some tier's chain
+    set: bool
+
+    @property
+    def status(self) -> str:
+        if self.env is None:
+            return "keyless"
+        return "set" if self.set else "unset"
+
+
+def key_statuses(config: GolemConfig, environ: Mapping[str, str]) -> list[KeyStatus]:
+    """The providers in use, then the others the config declares, with their key status."""
+    registry = build_registry(config)
+    used = [e.provider for tier in TIERS for e in config.inference.chain(tier)]
+    names = list(dict.fromkeys([*used, *config.providers]))
+    statuses = []
+    for name in names:
+        env = _key_env(registry, name)
+        statuses.append(KeyStatus(name, env, name in used, bool(env and environ.get(env))))
+    return statuses
+
+
+def secret_values(config: GolemConfig, environ: Mapping[str, str]) -> tuple[str, ...]:
+    """Every key value the environment holds for any provider the registry knows: what
+    the log redaction must never let through."""
+    registry = build_registry(config)
+    envs = {_key_env(registry, name) for name in [*registry.names(), *config.providers]}
+    return tuple(sorted({environ[e] for e in envs if e and environ.get(e)}))
+
+
+def _key_env(registry: Registry, provider: str) -> str | None:
+    if provider not in registry.names():
+        return None
+    return registry.profile(provider).api_key_env or None
+
+
+def _check_providers(config: GolemConfig, environ: Mapping[str, str]) -> list[Problem]:
+    problems: list[Problem] = []
+    registry = Registry.load()
+    for name, section in config.providers.items():
+        where = f"providers.{_quote(name)}"
+        if name != EMBEDDED and (section.gguf is not None or section.threads is not None):
+            problems.append(Problem(where, "gguf and threads are for the local provider only"))
+        if section.gguf is not None and not section.gguf.is_file():
+            problems.append(Problem(f"{where}.gguf", f"no such file: {section.gguf}"))
+        table = section.registry_overrides()
+        if not table:
+            continue
+        try:
+            candidate = registry.with_overrides({name: table})
+            candidate.codec(name)
+        except (ValueError, KeyError, TypeError) as exc:
+            problems.append(Problem(where, str(exc.args[0] if exc.args else exc)))
+            continue
+        registry = candidate
+    if problems:
+        return problems
+    known = {*registry.names(), EMBEDDED}
+    seen: set[str] = set()  # one problem per message: a missing key is said once
+    for tier in TIERS:
+        key = config.inference.chain_key(tier)
+        for i, entry in enumerate(config.inference.chain(tier)):
+            problem = _check_entry(config, registry, known, entry, environ)
+            if problem and problem not in seen:
+                seen.add(problem)
+                problems.append(Problem(f"{key}[{i}]", problem))
+    return problems
+
+
+def _check_entry(
+    config: GolemConfig,
+    registry: Registry,
+    known: set[str],
+    entry: ChainEntry,
+    environ: Mapping[str, str],
+) -> str | None:
+    name = entry.provider
+    if name not in known:
+        return f"unknown provider {name!r}; known: {', '.join(sorted(known))}"
+    if name == EMBEDDED and name not in registry.names():
+        return None
+    model = config.model_for(entry)
+    if model is None and name != EMBEDDED:
+        return (
+            f"{name!r} names no model: write '{name}:MODEL' or set [providers.{name}] default_model"
+        )
+    env = _key_env(registry, name)
+    if env is None:
+        return None
+    if not environ.get(env):
+        return f"provider {name!r} needs its key in the environment variable {env}, which is unset"
+    if model is not None and registry.price_for(name, model) is None:
+        return (
+            f"no price known for {name}:{model}: add "
+            f'[providers.{name}.models."{model}"] price = {{ input = ..., output = ... }} '
+            "(USD per million tokens)"
+        )
+    return None
+
+
+# -- pydantic's errors as key paths -------------------------------------------------------
+
+
+def _problem(error: Mapping[str, Any]) -> Problem:
+    loc = tuple(error["loc"])
+    key = _dotted(loc)
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(loc[:-1])
+        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
+        return Problem(key, f"unknown key{hint}")
+    if kind == "missing":
+        return Problem(key, "required key missing")
+    if kind in _BOUNDS:
+        op, bound = _BOUNDS[kind], next(iter(error.get("ctx", {}).values()), "?")
+        bound = f"{bound:g}" if isinstance(bound, float) else bound
+        return Problem(key, f"must be {op} {bound}, got {error['input']!r}")
+    message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return Problem(key, message)
+
+
+_BOUNDS = {
+    "greater_than": ">",
+    "greater_than_equal": ">=",
+    "less_than": "<",
+    "less_than_equal": "<=",
+}
+
+
+def _dotted(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + _quote(part)
+    return out
+
+
+def _quote(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isalnum() else f'"{key}"'
+
+
+def _allowed_keys(loc: tuple[int | str, ...]) -> list[str]:
+    """The keys the model at `loc` accepts (best effort, for error hints)."""
+    kind: Any = GolemConfig
+    for part in loc:
+        kind = _unwrap(kind)
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            field = kind.model_fields.get(str(part))
+            if field is None:
+                return []
+            kind = field.annotation
+        elif get_origin(kind) in (dict, tuple, list):
+            kind = [a for a in get_args(kind) if a is not Ellipsis][-1]
+        else:
+            return []
+    kind = _unwrap(kind)
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return list(kind.model_fields)
+    return []
+
+
+def _unwrap(kind: Any) -> Any:
+    """X from X | None."""
+    if get_origin(kind) in (Union, UnionType):
+        args = [a for a in get_args(kind) if a is not type(None)]
+        return args[0] if len(args) == 1 else kind
+    return kind

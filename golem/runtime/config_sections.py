@@ -1,0 +1,264 @@
+"""The sections of a golem's TOML config as pydantic models: unknown keys are errors
+everywhere. Structure and ranges only; what needs the provider registry or the
+environment (known providers, keys, prices) is checked by `golem.runtime.config`.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
+
+from golem.inference import StructuredOutputConfig, TransportConfig
+from golem.mortality import (
+    BudgetPolicy,
+    CostCapPolicy,
+    HazardParams,
+    PhaseThresholds,
+    ReasoningPressurePolicy,
+    VitalityParams,
+)
+from golem.runtime.config_providers import EMBEDDED, ChainEntry, ProviderSection, Section
+from golem.runtime.durations import Schedule, ScheduleKind, format_duration, parse_duration
+from golem.runtime.durations import parse_schedule as _parse_schedule
+from golem.world import MarketParams, PortfolioConfig
+
+__all__ = [
+    "ChainEntry",
+    "GolemConfig",
+    "GolemSection",
+    "HeartbeatSection",
+    "InferenceSection",
+    "LoggingSection",
+    "MortalitySection",
+    "ProviderSection",
+    "SubsystemSection",
+    "SubsystemsSection",
+    "Tier",
+    "WorldSection",
+]
+
+Tier = Literal["t1", "t2", "death"]
+
+
+def _duration(value: object) -> timedelta:
+    if isinstance(value, timedelta):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("write a duration as a string, e.g. '15s', '2m'")
+    return parse_duration(value)
+
+
+def _schedule(value: object) -> Schedule:
+    if isinstance(value, Schedule):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("write a schedule as a string: '90s', '*/5 * * * *', 'events'")
+    return _parse_schedule(value)
+
+
+Duration = Annotated[timedelta, PlainValidator(_duration), PlainSerializer(format_duration)]
+ScheduleText = Annotated[Schedule, PlainValidator(_schedule), PlainSerializer(lambda s: s.text)]
+
+
+class GolemSection(Section):
+    id: str = Field(default="golem", pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+    state_dir: Path = Path("state")  # relative paths are relative to the working directory
+    seed: int = 0
+
+
+def _chain(values: tuple[str, ...]) -> tuple[str, ...]:
+    for text in values:
+        ChainEntry.parse(text)
+    return values
+
+
+Chain = Annotated[tuple[str, ...], AfterValidator(_chain)]
+
+
+class InferenceSection(Section):
+    """The provider chain per tier, tried in order: t1 the cheap model, t2 the strong one
+    (default: t1's), death the testament's (default: t2's)."""
+
+    t1: Chain = Field(default=(EMBEDDED,), min_length=1)
+    t2: Chain | None = Field(default=None, min_length=1)
+    death: Chain | None = Field(default=None, min_length=1)
+    max_output_tokens: int = Field(default=800, gt=0, le=200_000)
+    structured_outputs: StructuredOutputConfig = StructuredOutputConfig()
+    transport: TransportConfig = TransportConfig()
+
+    def chain(self, tier: Tier) -> tuple[ChainEntry, ...]:
+        texts = {"t1": self.t1, "t2": self.t2 or self.t1, "death": self.death or self.t2}
+        return tuple(ChainEntry.parse(t) for t in texts[tier] or self.t1)
+
+    def chain_key(self, tier: Tier) -> str:
+        """The key a tier's chain was read from, for error messages."""
+        if tier == "death" and self.death is None:
+            tier = "t2"
+        if tier == "t2" and self.t2 is None:
+            tier = "t1"
+        return f"inference.{tier}"
+
+
+class MortalitySection(Section):
+    initial_credits_usd: float = Field(default=5.0, gt=0)
+    daily_budget_usd: float = Field(default=1.0, gt=0)  # also the day's hard cost cap
+    income_usd_per_day: float = Field(default=0.0, ge=0)
+    diem_allowance: float = Field(default=0.0, ge=0)  # DIEM a day for Venice-routed calls
+    security: bool = False  # every model call through the Full profile
+    stochastic_death: bool = True  # roll the Gompertz-Makeham clock each tick
+    seed: int | None = None  # the stochastic clock's seed; default [golem].seed
+    burn_decay: float = Field(default=0.95, ge=0, lt=1)  # the burn rate's EMA weight
+    epistemic_window: int = Field(default=100, gt=0)
+    epistemic_min_samples: int = Field(default=10, gt=0)
+    vitality: VitalityParams = VitalityParams()
+    hazard: HazardParams = HazardParams()
+    phases: PhaseThresholds = PhaseThresholds()
+    budgets: BudgetPolicy = BudgetPolicy()
+    cost_cap: CostCapPolicy = CostCapPolicy()
+    reasoning: ReasoningPressurePolicy = ReasoningPressurePolicy()
+
+    @model_validator(mode="after")
+    def _samples_fit_window(self) -> Self:
+        if self.epistemic_min_samples > self.epistemic_window:
+            raise ValueError("epistemic_min_samples must not exceed epistemic_window")
+        return self
+
+
+class HeartbeatSection(Section):
+    interval: Duration = timedelta(seconds=15)
+    theta_base: float = Field(default=0.3, gt=0, le=1)  # the gate at full confidence...
+    theta_min: float = Field(default=0.05, ge=0, le=1)
+    theta_max: float = Field(default=0.8, gt=0, le=1)
+    conservation_factor: float = Field(default=2.0, ge=1)  # interval × this in Conservation
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if not self.theta_min <= self.theta_base <= self.theta_max:
+            raise ValueError("need theta_min <= theta_base <= theta_max")
+        return self
+
+
+class SubsystemSection(Section):
+    enabled: bool = True
+    schedule: ScheduleText
+
+
+def _runs(schedule: str) -> Any:
+    return Field(default_factory=lambda: SubsystemSection(schedule=_parse_schedule(schedule)))
+
+
+class SubsystemsSection(Section):
+    """When each of the six subsystems runs: "tick" (with every heartbeat), "events",
+    "demand", an interval, or a cron expression (UTC)."""
+
+    heartbeat: SubsystemSection = _runs("tick")
+    daimon: SubsystemSection = _runs("events")
+    risk: SubsystemSection = _runs("demand")
+    curator: SubsystemSection = _runs("10m")
+    dream: SubsystemSection = _runs("1h")
+    death: SubsystemSection = _runs("demand")
+
+    @field_validator("heartbeat")
+    @classmethod
+    def _heartbeat_is_the_tick(cls, value: SubsystemSection) -> SubsystemSection:
+        if value.schedule.kind is not ScheduleKind.TICK:
+            raise ValueError("the heartbeat is the tick: set its period in [heartbeat] interval")
+        return value
+
+    @field_validator("death")
+    @classmethod
+    def _death_always_comes(cls, value: SubsystemSection) -> SubsystemSection:
+        if not value.enabled or value.schedule.kind is not ScheduleKind.DEMAND:
+            raise ValueError("death cannot be disabled or scheduled: it runs when the golem dies")
+        return value
+
+    def items(self) -> list[tuple[str, SubsystemSection]]:
+        return [(name, getattr(self, name)) for name in type(self).model_fields]
+
+
+class WorldSection(Section):
+    """The market watched: a seeded simulation (`[world.market]`) or a recorded CSV."""
+
+    source: Literal["simulated", "csv"] = "simulated"
+    seed: int | None = None  # default [golem].seed
+    market: MarketParams = MarketParams()
+    csv: Path | None = None  # relative paths are relative to the working directory
+    cash_usd: float = Field(default=10_000.0, ge=0)  # the paper portfolio's starting cash
+    portfolio: PortfolioConfig = PortfolioConfig()
+
+    @field_validator("csv")
+    @classmethod
+    def _csv_exists(cls, value: Path | None) -> Path | None:
+        if value is not None and not value.is_file():
+            raise ValueError(f"no such file: {value}")
+        return value
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Self:
+        if self.source == "csv" and self.csv is None:
+            raise ValueError("source = 'csv' needs csv = 'PATH'")
+        if self.source == "simulated" and self.csv is not None:
+            raise ValueError("csv is read only with source = 'csv'")
+        if self.source == "csv" and "market" in self.model_fields_set:
+            raise ValueError("[world.market] shapes a simulation; source is 'csv'")
+        return self
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
+
+
+class LoggingSection(Section):
+    file: Path | None = None  # default: <state_dir>/golem.log
+    level: Annotated[Literal["debug", "info", "warning", "error"], BeforeValidator(_lower)] = "info"
+    console: Literal["auto", "pretty", "json", "off"] = "auto"  # auto: pretty on a TTY
+
+
+class GolemConfig(Section):
+    """A whole config file, resolved. `path` is the file it was read from."""
+
+    golem: GolemSection = GolemSection()
+    providers: dict[str, ProviderSection] = Field(default_factory=dict)
+    inference: InferenceSection = InferenceSection()
+    mortality: MortalitySection = MortalitySection()
+    heartbeat: HeartbeatSection = HeartbeatSection()
+    subsystems: SubsystemsSection = SubsystemsSection()
+    world: WorldSection = WorldSection()
+    logging: LoggingSection = LoggingSection()
+
+    _path: Path | None = PrivateAttr(default=None)
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def log_file(self) -> Path:
+        return self.logging.file or self.golem.state_dir / "golem.log"
+
+    @property
+    def world_seed(self) -> int:
+        return self.golem.seed if self.world.seed is None else self.world.seed
+
+    @property
+    def mortality_seed(self) -> int:
+        return self.golem.seed if self.mortality.seed is None else self.mortality.seed
+
+    def model_for(self, entry: ChainEntry) -> str | None:
+        """The model an entry names, else its provider's default_model."""
+        if entry.model is not None:
+            return entry.model
+        section = self.providers.get(entry.provider)
+        return section.default_model if section else None
