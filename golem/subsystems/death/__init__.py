@@ -2,5 +2,15 @@
 becomes the testament, and its legacy written to the state directory."""
 
 from golem.subsystems.death.decision import ArcClass, CausalLink, DeathTestament
+from golem.subsystems.death.records import DeathConfig, arc_class, records_testament
+from golem.subsystems.death.subsystem import Thanatopsis
 
-__all__ = ["ArcClass", "CausalLink", "DeathTestament"]
+__all__ = [
+    "ArcClass",
+    "CausalLink",
+    "DeathConfig",
+    "DeathTestament",
+    "Thanatopsis",
+    "arc_class",
+    "records_testament",
+]

@@ -1,0 +1,70 @@
+"""The legacy: the testament rendered as Markdown for people and as JSON that parses back
+into a DeathTestament, both written atomically to the state directory."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from golem.subsystems.contract import Context
+from golem.subsystems.death.decision import DeathTestament
+
+__all__ = ["SECTIONS", "markdown", "write_legacy"]
+
+# The Markdown's sections, in the order a life review is read.
+SECTIONS = (
+    ("What I learned", "learned"),
+    ("What I got wrong", "got_wrong"),
+    ("What confused me", "confused_by"),
+    ("What I never tested", "never_tested"),
+    ("What killed me", "killed_by"),
+    ("What I would change", "would_change"),
+    ("What I suspect", "suspects"),
+    ("Causal links", "causal_links"),
+    ("Emotional arc", "emotional_arc"),
+)
+
+
+def _body(testament: DeathTestament, field: str) -> str:
+    if field == "killed_by":
+        return testament.killed_by
+    if field == "emotional_arc":
+        return f"{testament.emotional_arc or 'unrecorded'} (arc: {testament.arc_class})"
+    if field == "causal_links":
+        lines = [
+            f"- {link.cause} → {link.effect} (confidence {link.confidence:.2f})"
+            for link in testament.causal_links
+        ]
+    else:
+        lines = [f"- {item}" for item in getattr(testament, field)]
+    return "\n".join(lines) or "- nothing"
+
+
+def markdown(testament: DeathTestament, ctx: Context, cause: str) -> str:
+    header = (
+        f"# Testament of golem {ctx.golem_id}\n\n"
+        f"Died at tick {ctx.tick} ({ctx.now.isoformat()}), vitality {ctx.vitality:.3f}, "
+        f"phase {ctx.phase}; cause: {cause}.\n"
+        f"Credits ${ctx.credits_usd:.2f} of ${ctx.initial_credits_usd:.2f}; "
+        f"equity ${ctx.portfolio.equity_usd:.2f}."
+    )
+    sections = [f"## {title}\n\n{_body(testament, field)}" for title, field in SECTIONS]
+    return "\n\n".join((header, *sections)) + "\n"
+
+
+def _write(path: Path, text: str) -> None:
+    """Write beside the target, then rename: a reader never sees half a testament."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def write_legacy(
+    state_dir: Path, names: tuple[str, str], testament: DeathTestament, text: str
+) -> tuple[str, str]:
+    """Write the JSON and the Markdown (`names`, in that order); return their paths."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    json_path, markdown_path = state_dir / names[0], state_dir / names[1]
+    _write(json_path, testament.model_dump_json(indent=2) + "\n")
+    _write(markdown_path, text)
+    return str(json_path), str(markdown_path)

@@ -1,0 +1,112 @@
+"""Thanatopsis, the death subsystem: acceptance (an event and the decision's log line),
+settle (the Outcome asks the runtime to close every position to cash), life review (a
+DeathTestament from the model, or from the records when no model answers) and legacy.
+
+Legacy is act()'s one side effect, on purpose: the testament must survive the process, so
+act() writes testament.json and testament.md to `ctx.extra["state_dir"]` and lists them
+in Outcome.files; without a state_dir nothing is written and the Outcome says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from golem.inference import Request, StructuredOutput
+from golem.mortality import Allocation, ModelTier, SubsystemName
+from golem.subsystems.contract import Context, Outcome
+from golem.subsystems.death.decision import DeathTestament
+from golem.subsystems.death.legacy import markdown, write_legacy
+from golem.subsystems.death.records import DeathConfig, cause_of, killed_by, records_testament
+from golem.subsystems.prompt import (
+    episodes_section,
+    grimoire_section,
+    market_section,
+    request,
+    state_section,
+)
+
+__all__ = ["Thanatopsis"]
+
+_ROLE = "You are Thanatopsis: the golem is dying, and you write its life review."
+_TASK = (
+    "Write the testament of this life: what you learned, got wrong, were confused by and "
+    "never tested; what killed you; what you would change; what you suspect; causal links "
+    "(cause → effect, confidence from 0 to 1); your emotional arc in one sentence and its "
+    "class: redemptive, contaminating, progressive, tragic or stable."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Thanatopsis:
+    """The last subsystem to run. Never skipped and never degraded (the allocator funds
+    death whatever the budget); when every provider fails, the records write the review."""
+
+    config: DeathConfig = field(default_factory=DeathConfig)
+
+    @property
+    def name(self) -> SubsystemName:
+        return SubsystemName.DEATH
+
+    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+        return DeathTestament
+
+    def tier(self, ctx: Context) -> ModelTier:
+        return self.config.tier
+
+    def skip_reason(self, ctx: Context) -> str | None:
+        return None
+
+    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+        records = records_testament(ctx, self.config)
+        facts = "\n".join(
+            f"- {line}"
+            for line in (
+                f"cause of death: {killed_by(ctx)}",
+                *(f"worst: {item}" for item in records.got_wrong),
+                *(f"surprise: {item}" for item in records.confused_by),
+                f"mood: {records.emotional_arc}",
+                f"trajectory reads as: {records.arc_class}",
+            )
+        )
+        return request(
+            ctx,
+            role=_ROLE,
+            task=_TASK,
+            sections=(
+                state_section(ctx),
+                market_section(ctx),
+                grimoire_section(ctx, limit=12),
+                episodes_section(ctx, limit=10),
+                f"## What the records say\n{facts}",
+            ),
+        )
+
+    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+        return records_testament(ctx, self.config)
+
+    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+        assert isinstance(decision, DeathTestament)
+        cause = cause_of(ctx)
+        state_dir = ctx.extra.get("state_dir")
+        files: tuple[str, ...] = ()
+        if state_dir is not None:
+            names = (self.config.json_name, self.config.markdown_name)
+            text = markdown(decision, ctx, cause)
+            files = write_legacy(Path(state_dir), names, decision, text)
+        positions = {asset: qty for asset, qty in ctx.portfolio.positions.items() if qty}
+        legacy = f"testament written to {state_dir}" if files else "no state_dir: not written"
+        return Outcome(
+            summary=(
+                f"accepted death ({cause}); settling {len(positions)} position(s) to cash; {legacy}"
+            ),
+            settle=True,
+            events=("death_accepted",),
+            files=files,
+            details={
+                "acceptance": f"golem {ctx.golem_id} accepts its death at tick {ctx.tick}",
+                "cause": cause,
+                "settled_positions": positions,
+                "arc_class": str(decision.arc_class),
+            },
+        )
