@@ -1,0 +1,142 @@
+"""The state database's schema, as an ordered list of migrations. Version N of the schema
+is what the first N migrations make; the pending ones run in order in one transaction with
+the version bump, and a database newer than this code is refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SchemaTooNew", "migrate", "schema_version"]
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer golem; this one must not touch it."""
+
+
+_V1 = (
+    """CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )""",
+    """CREATE TABLE charges (
+        idempotency_key TEXT PRIMARY KEY,
+        day TEXT NOT NULL,
+        time TEXT NOT NULL,
+        subsystem TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        cached_input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        reasoning_tokens INTEGER NOT NULL,
+        usd REAL NOT NULL CHECK (usd >= 0),
+        diem REAL NOT NULL CHECK (diem >= 0)
+    )""",
+    "CREATE INDEX charges_by_day ON charges (day, subsystem)",
+    """CREATE TABLE wallet (
+        key TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('initial', 'income')),
+        usd REAL NOT NULL CHECK (usd >= 0),
+        time TEXT NOT NULL
+    )""",
+    "CREATE UNIQUE INDEX one_initial_credit ON wallet (kind) WHERE kind = 'initial'",
+    """CREATE TABLE vitality (
+        tick INTEGER PRIMARY KEY,
+        time TEXT NOT NULL,
+        vitality REAL NOT NULL,
+        phase TEXT NOT NULL,
+        economic REAL NOT NULL,
+        epistemic REAL NOT NULL
+    )""",
+    """CREATE TABLE episodes (
+        id INTEGER PRIMARY KEY,
+        tick INTEGER NOT NULL,
+        data TEXT NOT NULL
+    )""",
+    """CREATE TABLE grimoire (
+        id TEXT PRIMARY KEY,
+        text TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        tier TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        regime TEXT,
+        low_cycles INTEGER NOT NULL,
+        archived INTEGER NOT NULL
+    )""",
+    """CREATE TABLE mood (
+        tick INTEGER PRIMARY KEY,
+        time TEXT NOT NULL,
+        pleasure REAL NOT NULL,
+        arousal REAL NOT NULL,
+        dominance REAL NOT NULL
+    )""",
+    """CREATE TABLE portfolio (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        tick INTEGER NOT NULL,
+        data TEXT NOT NULL
+    )""",
+    """CREATE TABLE job_fires (
+        job TEXT PRIMARY KEY,
+        last_fire TEXT NOT NULL
+    )""",
+    """CREATE TABLE decisions (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        tick INTEGER NOT NULL,
+        time TEXT NOT NULL,
+        subsystem TEXT NOT NULL,
+        source TEXT NOT NULL,
+        tier TEXT NOT NULL,
+        cost_usd REAL NOT NULL,
+        summary TEXT NOT NULL,
+        log_offset INTEGER
+    )""",
+    "CREATE INDEX decisions_by_subsystem ON decisions (subsystem, time)",
+)
+
+
+def _v1(conn: sqlite3.Connection) -> None:
+    for statement in _V1:
+        conn.execute(statement)
+
+
+MIGRATIONS: Sequence[Migration] = (_v1,)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The version a database is at; 0 for an empty one."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if exists is None:
+        return 0
+    row = conn.execute("SELECT version FROM schema_version").fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Bring the database to `len(migrations)` and return that version. `conn` must be in
+    autocommit mode (isolation_level=None): the transactions are explicit."""
+    target = len(migrations)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        current = schema_version(conn)
+        if current > target:
+            raise SchemaTooNew(
+                f"the state database is at schema version {current}, newer than this "
+                f"golem's {target}: run a newer golem, or use another state_dir"
+            )
+        for version in range(current + 1, target + 1):
+            migrations[version - 1](conn)
+            conn.execute("DELETE FROM schema_version")
+            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return target

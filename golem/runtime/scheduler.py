@@ -1,0 +1,238 @@
+"""When jobs run: APScheduler 3.11 triggers as pure calculators of the next fire time, a
+pure `next_fire` that coalesces missed runs, and a small trio loop over a heap that sleeps
+on an injected clock, runs one job at a time with its failure isolated, and stores fire times.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+import structlog
+import trio
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+from golem.runtime.clock import SleepingClock
+
+__all__ = [
+    "DEFAULT_GRACE",
+    "FireTimes",
+    "Firing",
+    "Job",
+    "MemoryFireTimes",
+    "Scheduler",
+    "Trigger",
+    "cron",
+    "every",
+    "next_fire",
+]
+
+log = structlog.get_logger("golem")
+
+DEFAULT_GRACE = timedelta(minutes=1)
+
+
+class Trigger(Protocol):
+    """APScheduler 3's trigger interface: pure, it keeps no state between calls."""
+
+    def get_next_fire_time(
+        self, previous_fire_time: datetime | None, now: datetime
+    ) -> datetime | None: ...
+
+
+def every(interval: timedelta, *, start: datetime) -> Trigger:
+    """Fire at `start`, `start + interval`, … An explicit start keeps the trigger pure:
+    APScheduler would otherwise read the wall clock to pick one."""
+    if interval <= timedelta(0):
+        raise ValueError("an interval must be positive")
+    if start.tzinfo is None:
+        raise ValueError("start must be timezone-aware")
+    trigger: Trigger = IntervalTrigger(
+        seconds=interval.total_seconds(), start_date=start.astimezone(UTC), timezone=UTC
+    )
+    return trigger
+
+
+def cron(expression: str) -> Trigger:
+    """A five-field crontab expression in UTC. Beware APScheduler 3's day-of-week numbers:
+    0 is Monday (names such as `mon` avoid the confusion). Raises ValueError when invalid."""
+    trigger: Trigger = CronTrigger.from_crontab(expression, timezone=UTC)
+    return trigger
+
+
+def next_fire(
+    trigger: Trigger, last: datetime | None, now: datetime, grace: timedelta
+) -> datetime | None:
+    """When a job whose last run stood for `last` should run next; None when never again.
+
+    A future time means "wait until then". A time at or before `now` means "run now, as
+    the run of that time": when several runs were missed, only the latest runs (they are
+    coalesced), and only if it is at most `grace` late; runs missed by more than `grace`
+    are skipped, and the answer is the first fire time from `now` on.
+    """
+    due = trigger.get_next_fire_time(last, now)
+    if due is None or due >= now:
+        return due
+    latest = due if due >= now - grace else trigger.get_next_fire_time(None, now - grace)
+    if latest is None or latest > now:
+        return trigger.get_next_fire_time(None, now)
+    while (following := trigger.get_next_fire_time(latest, now)) is not None and following <= now:
+        latest = following
+    return latest
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """One run of a job: which, and the fire time it stands for."""
+
+    job: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A named async callable and when to run it. `grace` overrides the scheduler's."""
+
+    name: str
+    trigger: Trigger
+    run: Callable[[Firing], Awaitable[object]]
+    grace: timedelta | None = None
+
+
+class FireTimes(Protocol):
+    """Where the last fire time of each job is kept. A job runs inside `transaction()`
+    with its fire time recorded last, so its writes and its fire time commit together."""
+
+    def last_fire(self, job: str) -> datetime | None: ...
+
+    def record_fire(self, job: str, at: datetime) -> None: ...
+
+    def transaction(self) -> AbstractContextManager[object]: ...
+
+
+@dataclass
+class MemoryFireTimes:
+    """FireTimes in a dict, for the simulator and tests (nothing survives the process)."""
+
+    fires: dict[str, datetime] = field(default_factory=dict)
+
+    def last_fire(self, job: str) -> datetime | None:
+        return self.fires.get(job)
+
+    def record_fire(self, job: str, at: datetime) -> None:
+        self.fires[job] = at
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        yield
+
+
+@dataclass
+class _Slot:
+    job: Job
+    last: datetime | None
+    generation: int = 0
+
+
+class Scheduler:
+    """Runs jobs at their fire times on `clock`, one at a time, in fire-time order (ties go
+    to the job added first), so a virtual clock gives a reproducible life. A failing job is
+    logged and the loop goes on. `run()` returns after `stop()`, when no job will fire
+    again, or raises Cancelled when its cancel scope is cancelled."""
+
+    def __init__(
+        self,
+        clock: SleepingClock,
+        fire_times: FireTimes | None = None,
+        *,
+        grace: timedelta = DEFAULT_GRACE,
+    ) -> None:
+        self._clock = clock
+        self._fire_times: FireTimes = fire_times if fire_times is not None else MemoryFireTimes()
+        self._grace = grace
+        self._slots: dict[str, _Slot] = {}
+        self._order: dict[str, int] = {}
+        self._heap: list[tuple[datetime, int, str, int]] = []
+        self._stopped = False
+        self._wake: trio.CancelScope | None = None
+
+    def add(self, job: Job) -> None:
+        if job.name in self._slots:
+            raise ValueError(f"a job named {job.name!r} is already scheduled")
+        self._order[job.name] = len(self._order)
+        self._slots[job.name] = _Slot(job, self._fire_times.last_fire(job.name))
+        self._plan(job.name)
+
+    def reschedule(self, name: str, trigger: Trigger) -> None:
+        """Give a job a new trigger from now on (the heartbeat slows in Conservation); its
+        next fire time follows from its last one under the new trigger."""
+        slot = self._slots[name]
+        slot.job = Job(name, trigger, slot.job.run, slot.job.grace)
+        slot.generation += 1
+        self._plan(name)
+
+    def next_fire_time(self, name: str) -> datetime | None:
+        slot = self._slots[name]
+        return next_fire(slot.job.trigger, slot.last, self._clock.now(), self._grace_of(slot))
+
+    def stop(self) -> None:
+        """Return from `run()` once the running job (if any) is done."""
+        self._stopped = True
+        self._interrupt()
+
+    async def run(self) -> None:
+        while not self._stopped and self._heap:
+            at, _, name, generation = self._heap[0]
+            if generation != self._slots[name].generation:
+                heapq.heappop(self._heap)
+                continue
+            with trio.CancelScope() as wake:
+                self._wake = wake
+                await self._clock.sleep_until(at)
+            self._wake = None
+            if wake.cancelled_caught or self._stopped:
+                continue
+            heapq.heappop(self._heap)
+            await self._due(self._slots[name])
+
+    async def _due(self, slot: _Slot) -> None:
+        now = self._clock.now()
+        at = next_fire(slot.job.trigger, slot.last, now, self._grace_of(slot))
+        if at is None:
+            return
+        if at > now:
+            log.warning("job_missed", job=slot.job.name, next_fire=at.isoformat())
+        else:
+            await self._fire(slot, at)
+        self._plan(slot.job.name)
+
+    async def _fire(self, slot: _Slot, at: datetime) -> None:
+        name = slot.job.name
+        try:
+            with self._fire_times.transaction():
+                await slot.job.run(Firing(name, at))
+                self._fire_times.record_fire(name, at)
+        except Exception:
+            log.exception("job_failed", job=name, fire_time=at.isoformat())
+            with self._fire_times.transaction():
+                self._fire_times.record_fire(name, at)
+        slot.last = at
+
+    def _plan(self, name: str) -> None:
+        slot = self._slots[name]
+        at = next_fire(slot.job.trigger, slot.last, self._clock.now(), self._grace_of(slot))
+        if at is not None:
+            heapq.heappush(self._heap, (at, self._order[name], name, slot.generation))
+        self._interrupt()
+
+    def _grace_of(self, slot: _Slot) -> timedelta:
+        return self._grace if slot.job.grace is None else slot.job.grace
+
+    def _interrupt(self) -> None:
+        if self._wake is not None:
+            self._wake.cancel()

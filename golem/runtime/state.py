@@ -1,0 +1,335 @@
+"""The daemon's state in SQLite (WAL) under state_dir/golem.db: wallet, ledger, vitality,
+episodes, grimoire, mood, portfolio, job fire times, a decision index and golem meta.
+`transaction()` makes a tick's writes one commit, so a killed daemon resumes where it was.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from golem.runtime.migrations import migrate
+from golem.runtime.sqlite_ledger import SQLiteLedger
+from golem.runtime.state_rows import DecisionRow, Resumed, VitalityRow
+from golem.subsystems.contract import GrimoireEntry, Mood
+from golem.world import Episode
+
+__all__ = ["DB_NAME", "DecisionRow", "Resumed", "StateError", "StateStore", "VitalityRow"]
+
+DB_NAME = "golem.db"
+
+
+class StateError(RuntimeError):
+    """The state directory cannot be used as asked (another golem's state, say)."""
+
+
+def _iso(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise ValueError("stored times must be timezone-aware")
+    return moment.astimezone(UTC).isoformat()
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+_GRIMOIRE = "id, text, confidence, tier, provenance, regime, low_cycles, archived"
+_DECISIONS = "tick, time, subsystem, source, tier, cost_usd, summary, log_offset"
+
+
+class StateStore:
+    """One golem's state. Calls are synchronous sqlite3 calls of well under a millisecond
+    (FULL sync adds one fsync per commit); the daemon makes them between awaits, from the
+    trio thread that opened the store, one task writing at a time.
+
+    `synchronous` is FULL by default: WAL with NORMAL already survives SIGKILL (a commit
+    is in the OS's page cache), but FULL also keeps the last commits through a power cut,
+    and at one commit per tick its fsync costs nothing that matters. The simulator may pass
+    NORMAL to run faster."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+        self.ledger = SQLiteLedger(conn)
+        self._depth = 0
+
+    @classmethod
+    def open(
+        cls, state_dir: Path | str, *, synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    ) -> StateStore:
+        """Open (creating the directory and database if needed) and migrate the schema."""
+        path = Path(state_dir) / DB_NAME
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode != "wal":
+                raise StateError(f"{path}: SQLite refused WAL mode (got {mode})")
+            conn.execute(f"PRAGMA synchronous = {synchronous}")
+            migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> StateStore:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside commit together or not at all. Nested uses are savepoints:
+        an exception caught inside the outer block undoes only the inner block's writes."""
+        depth = self._depth
+        self._conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT s{depth}")
+        self._depth += 1
+        try:
+            yield
+        except BaseException:
+            self._depth = depth
+            if depth == 0:
+                self._conn.execute("ROLLBACK")
+            else:
+                self._conn.execute(f"ROLLBACK TO s{depth}")
+                self._conn.execute(f"RELEASE s{depth}")
+            raise
+        self._depth = depth
+        if depth:
+            self._conn.execute(f"RELEASE s{depth}")
+            return
+        try:
+            self._conn.execute("COMMIT")
+        except BaseException:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise
+
+    def integrity_check(self) -> str:
+        return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    # --- meta: identity, tick counter, death record -------------------------------------
+
+    def get_meta(self, key: str) -> Any:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else orjson.loads(row[0])
+
+    def set_meta(self, key: str, value: Any) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, _json(value))
+        )
+
+    def identify(self, golem_id: str, seed: int) -> None:
+        """Mark the state as this golem's; refuse another golem's state."""
+        stored = (self.get_meta("golem_id"), self.get_meta("seed"))
+        if stored == (None, None):
+            with self.transaction():
+                self.set_meta("golem_id", golem_id)
+                self.set_meta("seed", seed)
+        elif stored != (golem_id, seed):
+            raise StateError(
+                f"{self.path} holds golem {stored[0]!r} (seed {stored[1]}), "
+                f"not {golem_id!r} (seed {seed})"
+            )
+
+    def tick(self) -> int:
+        """The next tick to run: how many ticks have committed."""
+        return int(self.get_meta("tick") or 0)
+
+    def set_tick(self, tick: int) -> None:
+        self.set_meta("tick", tick)
+
+    def record_death(self, record: Mapping[str, Any]) -> None:
+        self.set_meta("death", dict(record))
+
+    def death(self) -> dict[str, Any] | None:
+        record = self.get_meta("death")
+        return None if record is None else dict(record)
+
+    # --- wallet: credits are derived from it and the ledger, never stored ---------------
+
+    def fund(self, initial_usd: float, time: datetime) -> float:
+        """Set the initial credits once; later calls change nothing and return the stored
+        amount (a config edit does not refill a living golem)."""
+        self._conn.execute(
+            "INSERT OR IGNORE INTO wallet (key, kind, usd, time) "
+            "VALUES ('initial', 'initial', ?, ?)",
+            (initial_usd, _iso(time)),
+        )
+        stored = self.initial_credits()
+        return initial_usd if stored is None else stored
+
+    def add_income(self, key: str, usd: float, time: datetime) -> bool:
+        """Credit income once per key; False when the key was already credited."""
+        cursor = self._conn.execute(
+            "INSERT OR IGNORE INTO wallet (key, kind, usd, time) VALUES (?, 'income', ?, ?)",
+            (key, usd, _iso(time)),
+        )
+        return bool(cursor.rowcount)
+
+    def initial_credits(self) -> float | None:
+        row = self._conn.execute("SELECT usd FROM wallet WHERE kind = 'initial'").fetchone()
+        return None if row is None else float(row[0])
+
+    def income(self) -> float:
+        rows = self._conn.execute("SELECT usd FROM wallet WHERE kind = 'income'")
+        return _fsum(rows)
+
+    def credits(self) -> float:
+        """Initial credits + income − every charge, summed exactly."""
+        return (self.initial_credits() or 0.0) + self.income() - self.ledger.total_usd()
+
+    # --- histories ----------------------------------------------------------------------
+
+    def record_vitality(self, row: VitalityRow) -> None:
+        """The tick's vitality (a second row for the same tick replaces the first)."""
+        self._conn.execute(
+            "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)",
+            (row.tick, _iso(row.time), row.vitality, row.phase, row.economic, row.epistemic),
+        )
+
+    def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
+        rows = self._conn.execute(
+            "SELECT * FROM vitality WHERE tick >= ? ORDER BY tick", (since_tick,)
+        )
+        return [VitalityRow.from_row(row) for row in rows]
+
+    def last_vitality(self) -> VitalityRow | None:
+        row = self._conn.execute("SELECT * FROM vitality ORDER BY tick DESC LIMIT 1").fetchone()
+        return None if row is None else VitalityRow.from_row(row)
+
+    def record_mood(self, tick: int, time: datetime, mood: Mood) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO mood VALUES (?, ?, ?, ?, ?)",
+            (tick, _iso(time), mood.pleasure, mood.arousal, mood.dominance),
+        )
+
+    def mood(self) -> Mood | None:
+        row = self._conn.execute(
+            "SELECT pleasure, arousal, dominance FROM mood ORDER BY tick DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else Mood(*row)
+
+    def save_episode(self, episode: Episode) -> None:
+        """Store an episode, or replace it once its outcome is known."""
+        self._conn.execute(
+            "INSERT OR REPLACE INTO episodes (id, tick, data) VALUES (?, ?, ?)",
+            (episode.id, episode.observation.tick, _json(episode.to_dict())),
+        )
+
+    def episodes(self, limit: int | None = None) -> list[Episode]:
+        """The last `limit` episodes (all when None), oldest first."""
+        rows = self._conn.execute(
+            "SELECT data FROM episodes ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)
+        ).fetchall()
+        return [Episode.from_dict(orjson.loads(data)) for (data,) in reversed(rows)]
+
+    def save_grimoire_entry(self, entry: GrimoireEntry) -> None:
+        self._conn.execute(
+            f"INSERT OR REPLACE INTO grimoire ({_GRIMOIRE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                entry.id,
+                entry.text,
+                entry.confidence,
+                entry.tier,
+                entry.provenance,
+                entry.regime,
+                entry.low_cycles,
+                int(entry.archived),
+            ),
+        )
+
+    def remove_grimoire_entry(self, entry_id: str) -> None:
+        self._conn.execute("DELETE FROM grimoire WHERE id = ?", (entry_id,))
+
+    def grimoire(self, *, include_archived: bool = True) -> list[GrimoireEntry]:
+        where = "" if include_archived else " WHERE archived = 0"
+        rows = self._conn.execute(f"SELECT {_GRIMOIRE} FROM grimoire{where} ORDER BY rowid")
+        return [
+            GrimoireEntry(i, text, conf, tier, prov, regime, low, bool(archived))
+            for i, text, conf, tier, prov, regime, low, archived in rows
+        ]
+
+    def save_portfolio(self, tick: int, snapshot: Mapping[str, Any]) -> None:
+        """The paper portfolio as of `tick` (`PaperPortfolio.to_dict()`): one row, replaced."""
+        self._conn.execute(
+            "INSERT OR REPLACE INTO portfolio (id, tick, data) VALUES (1, ?, ?)",
+            (tick, _json(dict(snapshot))),
+        )
+
+    def portfolio(self) -> dict[str, Any] | None:
+        row = self._conn.execute("SELECT data FROM portfolio WHERE id = 1").fetchone()
+        return None if row is None else dict(orjson.loads(row[0]))
+
+    def index_decision(self, row: DecisionRow) -> None:
+        self._conn.execute(
+            f"INSERT INTO decisions ({_DECISIONS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.tick,
+                _iso(row.time),
+                row.subsystem,
+                row.source,
+                row.tier,
+                row.cost_usd,
+                row.summary,
+                row.log_offset,
+            ),
+        )
+
+    def decisions(
+        self, subsystem: str | None = None, limit: int | None = None
+    ) -> list[DecisionRow]:
+        """Indexed decisions, oldest first (the last `limit` when given)."""
+        where, args = ("WHERE subsystem = ?", [subsystem]) if subsystem else ("", [])
+        rows = self._conn.execute(
+            f"SELECT {_DECISIONS} FROM decisions {where} ORDER BY seq DESC LIMIT ?",
+            (*args, -1 if limit is None else limit),
+        ).fetchall()
+        return [DecisionRow.from_row(row) for row in reversed(rows)]
+
+    # --- job fire times: the scheduler's FireTimes --------------------------------------
+
+    def last_fire(self, job: str) -> datetime | None:
+        row = self._conn.execute("SELECT last_fire FROM job_fires WHERE job = ?", (job,)).fetchone()
+        return None if row is None else datetime.fromisoformat(row[0])
+
+    def record_fire(self, job: str, at: datetime) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO job_fires (job, last_fire) VALUES (?, ?)", (job, _iso(at))
+        )
+
+    def fire_times(self) -> dict[str, datetime]:
+        rows = self._conn.execute("SELECT job, last_fire FROM job_fires ORDER BY job")
+        return {job: datetime.fromisoformat(at) for job, at in rows}
+
+    def resume(self, *, episodes: int = 1000) -> Resumed:
+        """Everything a restarted daemon picks up, read in one transaction."""
+        with self.transaction():
+            return Resumed(
+                tick=self.tick(),
+                initial_credits=self.initial_credits(),
+                credits=self.credits(),
+                vitality=self.last_vitality(),
+                mood=self.mood(),
+                grimoire=tuple(self.grimoire()),
+                portfolio=self.portfolio(),
+                episodes=tuple(self.episodes(episodes)),
+                fire_times=self.fire_times(),
+                death=self.death(),
+            )
+
+
+def _fsum(rows: sqlite3.Cursor) -> float:
+    return math.fsum(value for (value,) in rows)
