@@ -1,0 +1,184 @@
+"""Logging as data: structlog configured to write each event as one JSON line to the log
+file (appended, one write per line, so a killed process leaves at most a torn last line)
+and a readable or JSON rendering to the console. Times come from the injected clock.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any, BinaryIO, Literal, TextIO
+
+import orjson
+import structlog
+from structlog.typing import EventDict, Processor, WrappedLogger
+
+__all__ = [
+    "LEVELS",
+    "LogSinks",
+    "configure_logging",
+    "redactor",
+    "render_json",
+    "timestamper",
+]
+
+LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
+REDACTED = "[redacted]"
+_SECRET_KEY = re.compile(r"api[_-]?key|authorization|password|secret", re.IGNORECASE)
+_MIN_SUBSTRING_SECRET = 8  # shorter secrets are masked only where a value equals them
+# Bulky fields a person reading the console can do without; the file keeps them.
+_CONSOLE_DROPS = frozenset({"decision", "reasoning_summary", "tokens", "repairs", "downgrades"})
+
+_HEAD = ("timestamp", "level", "event")  # first in every line, for people reading it
+
+Console = Literal["auto", "pretty", "json", "off"]
+
+
+def timestamper(now: Callable[[], datetime]) -> Processor:
+    """Adds `timestamp` (ISO 8601) from `now`, the injected clock, unless already set."""
+
+    def stamp(_logger: WrappedLogger, _method: str, event: EventDict) -> EventDict:
+        event.setdefault("timestamp", now().isoformat())
+        return event
+
+    return stamp
+
+
+def redactor(secrets: Iterable[str]) -> Processor:
+    """Masks every value equal to a secret, every occurrence of a secret inside a string,
+    and the value of every key named like an API key or authorization, however nested."""
+    values = frozenset(s for s in secrets if s)
+    long = tuple(sorted((s for s in values if len(s) >= _MIN_SUBSTRING_SECRET), key=len))[::-1]
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, str):
+            if value in values:
+                return REDACTED
+            for secret in long:
+                if secret in value:
+                    value = value.replace(secret, REDACTED)
+            return value
+        if isinstance(value, Mapping):
+            return {k: REDACTED if _secret_key(k) else clean(v) for k, v in value.items()}
+        if isinstance(value, list | tuple | set | frozenset):
+            return [clean(v) for v in value]
+        return value
+
+    def redact(_logger: WrappedLogger, _method: str, event: EventDict) -> EventDict:
+        for key, value in event.items():
+            event[key] = REDACTED if _secret_key(key) else clean(value)
+        return event
+
+    return redact
+
+
+def _secret_key(key: object) -> bool:
+    return isinstance(key, str) and _SECRET_KEY.search(key) is not None
+
+
+def render_json(event: Mapping[str, Any]) -> bytes:
+    """One event as one JSON line, newline included; anything orjson cannot encode is
+    written as its str()."""
+    return orjson.dumps(
+        event, default=str, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
+    )
+
+
+class LogSinks:
+    """Where events end: the log file, as one JSON line each (a single unbuffered append,
+    so nothing waits in a buffer), and the console. structlog's logger: every level's
+    method takes the finished event as keywords. Close it when done."""
+
+    def __init__(
+        self, file: Path | None, console: TextIO | None, console_format: Literal["pretty", "json"]
+    ) -> None:
+        self.path = file
+        self._file: BinaryIO | None = None
+        if file is not None:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(file, "ab", buffering=0)  # noqa: SIM115 (closed by close())
+        self._console = console
+        self._pretty = (
+            structlog.dev.ConsoleRenderer(colors=_colors(console))
+            if console is not None and console_format == "pretty"
+            else None
+        )
+
+    def write(self, **fields: Any) -> None:
+        event = {k: fields[k] for k in _HEAD if k in fields} | fields
+        if self._file is not None:
+            line = render_json(event)
+            written = 0
+            while written < len(line):
+                written += self._file.write(line[written:]) or 0
+        if self._console is not None:
+            if self._pretty is not None:
+                view = {k: v for k, v in event.items() if k not in _CONSOLE_DROPS}
+                self._console.write(str(self._pretty(None, "", view)) + "\n")
+            else:
+                self._console.write(render_json(event).decode("utf-8"))
+            self._console.flush()
+
+    msg = debug = info = warning = warn = error = critical = exception = fatal = write
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> LogSinks:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+def _colors(stream: TextIO | None) -> bool:
+    return stream is not None and stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def configure_logging(
+    *,
+    now: Callable[[], datetime],
+    file: Path | None = None,
+    level: str = "info",
+    console: Console = "auto",
+    console_stream: TextIO | None = None,
+    secrets: Iterable[str] = (),
+) -> LogSinks:
+    """Configure structlog for the process: events at `level` and above go, redacted of
+    `secrets`, to `file` as JSON lines and to `console_stream` (default stderr): pretty
+    on a TTY when `console` is "auto", JSON otherwise, nothing when "off". Returns the
+    sinks, to close at exit. Under trio, use the sync methods (`log.info`)."""
+    stream = console_stream if console_stream is not None else sys.stderr
+    if console == "auto":
+        console = "pretty" if stream.isatty() else "json"
+    sinks = LogSinks(
+        file,
+        None if console == "off" else stream,
+        "pretty" if console == "pretty" else "json",
+    )
+    processors: list[Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        timestamper(now),
+        structlog.processors.format_exc_info,
+        redactor(secrets),
+        _as_keywords,
+    ]
+    structlog.configure(
+        processors=processors,
+        wrapper_class=structlog.make_filtering_bound_logger(LEVELS[level.lower()]),
+        logger_factory=lambda *_args: sinks,
+        cache_logger_on_first_use=False,
+    )
+    return sinks
+
+
+def _as_keywords(_logger: WrappedLogger, _method: str, event: EventDict) -> EventDict:
+    """Last in the chain: a dict is handed to the logger (the sinks) as keywords."""
+    return event
