@@ -117,7 +117,9 @@ def assess(ctx: Context, trade: ProposedTrade, limits: RiskLimits | None = None)
     if limits.max_trade_usd is not None:
         cap = min(cap, limits.max_trade_usd)
     if trade.action is TradeAction.EXIT or notional <= cap:
-        liquidity = _layer(_PASS, 0.5 * notional / cap if cap > 0 else 0.0, "within trade size")
+        # An exit may exceed the cap (it is never capped): its score stays a pass's.
+        share = min(1.0, notional / cap) if cap > 0 else 0.0
+        liquidity = _layer(_PASS, 0.5 * share, "within trade size")
     else:
         allowed = cap
         conditions.append(f"size capped at ${cap:,.2f} (largest single trade)")
