@@ -130,6 +130,7 @@ class Heartbeat:
                 "flags": list(ctx.probes.flags),
             }
         events = _events(ctx)
+        # An escalation carries no trade: the strong model's re-run decides the action.
         if decision.escalate and self.tier(ctx) is ModelTier.T1:
             return Outcome(
                 summary=f"{decision.severity}: escalate to T2",

@@ -15,6 +15,7 @@ from golem.subsystems.contract import Context, Outcome, ProposedTrade
 from golem.subsystems.prompt import market_section, request, state_section
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
+from golem.world import TradeAction
 
 __all__ = ["Risk", "RiskConfig"]
 
@@ -128,7 +129,7 @@ def _sized(
 ) -> ProposedTrade:
     """The trade at the smaller of the model's size and the hard limits' (an exit stays
     whole: the portfolio never caps one)."""
-    if trade.action == "exit":
+    if trade.action is TradeAction.EXIT:
         return trade
     sizes = (decision.adjusted_size_usd, decision.proposed_size_usd, hard.proposed_size_usd)
     wanted = next((size for size in sizes if size is not None), None)
