@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from golem import __version__
-from golem.cli import budget, schemas, wire
+from golem.cli import budget, config, inspect, schemas, wire
 
 __all__ = ["main"]
 
@@ -17,6 +17,8 @@ _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     schemas.register,
     wire.register,
     budget.register,
+    config.register,
+    inspect.register,
 )
 
 

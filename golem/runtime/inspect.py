@@ -1,0 +1,216 @@
+"""Reading a golem's JSON-lines log: events streamed line by line (a malformed or torn
+line is reported and skipped), a follower for a live log, and the filters of
+`golem inspect`. Pure of presentation; the CLI renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import orjson
+
+__all__ = [
+    "DEGRADED_SOURCES",
+    "Event",
+    "EventFilter",
+    "LogReader",
+    "Malformed",
+    "event_time",
+    "follow",
+    "is_degraded",
+    "parse_time",
+    "read_events",
+]
+
+Event = dict[str, Any]
+DEGRADED_SOURCES = frozenset({"fallback", "skipped"})
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """A line that is not a JSON object; `torn` when it is the unterminated last line."""
+
+    line: int
+    reason: str
+    torn: bool = False
+
+
+OnMalformed = Callable[[Malformed], None]
+
+
+class LogReader:
+    """Reads complete lines from a binary file as they are written; an unterminated last
+    line waits for the rest of it (`read`) or is judged at the end (`finish`)."""
+
+    def __init__(self, file: BinaryIO, on_malformed: OnMalformed) -> None:
+        self._file = file
+        self._on_malformed = on_malformed
+        self._line = 0
+        self._partial = b""
+
+    def read(self) -> Iterator[Event]:
+        """The events of the lines completed since the last call."""
+        while raw := self._file.readline():
+            if not raw.endswith(b"\n"):
+                self._partial += raw
+                continue
+            line, self._partial = self._partial + raw, b""
+            self._line += 1
+            event = self._parse(line)
+            if event is not None:
+                yield event
+
+    def finish(self) -> Iterator[Event]:
+        """The unterminated last line, if any: whole JSON is kept, else reported torn."""
+        if not self._partial:
+            return
+        line, self._partial = self._partial, b""
+        self._line += 1
+        event = self._parse(line, last=True)
+        if event is not None:
+            yield event
+
+    def rewind_if_truncated(self) -> None:
+        """Start over when the file became shorter than what was read (it was replaced)."""
+        size = Path(self._file.name).stat().st_size if isinstance(self._file.name, str) else None
+        if size is not None and size < self._file.tell():
+            self._file.seek(0)
+            self._line, self._partial = 0, b""
+
+    def _parse(self, line: bytes, *, last: bool = False) -> Event | None:
+        if not line.strip():
+            return None
+        try:
+            event = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            reason = "torn last line (a killed writer?)" if last else "not valid JSON"
+            self._on_malformed(Malformed(self._line, reason, torn=last))
+            return None
+        if not isinstance(event, dict):
+            self._on_malformed(Malformed(self._line, "not a JSON object"))
+            return None
+        return event
+
+
+def read_events(path: Path, on_malformed: OnMalformed) -> Iterator[Event]:
+    """Every event in the log at `path`, streamed."""
+    with open(path, "rb") as file:
+        reader = LogReader(file, on_malformed)
+        yield from reader.read()
+        yield from reader.finish()
+
+
+def follow(
+    path: Path,
+    on_malformed: OnMalformed,
+    *,
+    sleep: Callable[[float], None],
+    poll_s: float = 0.5,
+    stop: Callable[[], bool] = lambda: False,
+) -> Iterator[Event]:
+    """The events in the log, then those appended, polling every `poll_s` until `stop()`
+    (checked after each poll) says so or the caller stops iterating (Ctrl-C)."""
+    with open(path, "rb") as file:
+        reader = LogReader(file, on_malformed)
+        while True:
+            reader.rewind_if_truncated()
+            yield from reader.read()
+            if stop():
+                yield from reader.finish()
+                return
+            sleep(poll_s)
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time; one without a zone is UTC."""
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def event_time(event: Event) -> datetime | None:
+    """When the event happened: its `time` (the golem's clock), else `timestamp`."""
+    for key in ("time", "timestamp"):
+        value = event.get(key)
+        if isinstance(value, str):
+            try:
+                return parse_time(value)
+            except ValueError:
+                continue
+    return None
+
+
+def is_degraded(event: Event) -> bool:
+    """A degradation event, or a decision that fell back, was skipped or was degraded."""
+    return (
+        event.get("event") == "degradation"
+        or event.get("source") in DEGRADED_SOURCES
+        or bool(event.get("degradation"))
+    )
+
+
+def _lowered(values: Iterable[str]) -> frozenset[str]:
+    return frozenset(v.lower() for v in values)
+
+
+@dataclass(frozen=True, slots=True)
+class EventFilter:
+    """Which events to keep: each set given must contain the event's value (any case);
+    times are inclusive."""
+
+    subsystems: frozenset[str] = frozenset()
+    events: frozenset[str] = frozenset()
+    phases: frozenset[str] = frozenset()
+    providers: frozenset[str] = frozenset()
+    since: datetime | None = None
+    until: datetime | None = None
+    degraded: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        subsystems: Iterable[str] = (),
+        events: Iterable[str] = (),
+        phases: Iterable[str] = (),
+        providers: Iterable[str] = (),
+        since: datetime | None = None,
+        until: datetime | None = None,
+        degraded: bool = False,
+    ) -> EventFilter:
+        """A filter from any iterables of names, matched in any case."""
+        return cls(
+            _lowered(subsystems),
+            _lowered(events),
+            _lowered(phases),
+            _lowered(providers),
+            since,
+            until,
+            degraded,
+        )
+
+    def matches(self, event: Event) -> bool:
+        for wanted, key in (
+            (self.subsystems, "subsystem"),
+            (self.events, "event"),
+            (self.phases, "phase"),
+            (self.providers, "provider"),
+        ):
+            if wanted and str(event.get(key, "")).lower() not in wanted:
+                return False
+        if self.degraded and not is_degraded(event):
+            return False
+        if self.since is None and self.until is None:
+            return True
+        moment = event_time(event)
+        if moment is None:
+            return False
+        return (self.since is None or moment >= self.since) and (
+            self.until is None or moment <= self.until
+        )
+
+    def select(self, events: Iterable[Event]) -> Iterator[Event]:
+        return (e for e in events if self.matches(e))

@@ -1,0 +1,170 @@
+"""What a log says in brief (`golem inspect --summary`): per subsystem, its decisions,
+where they came from, re-asks, fallbacks, degradations and spend; and the golem's
+vitality trajectory with its phase changes. Built in one pass over streamed events.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from golem.runtime.inspect import Event, event_time
+
+__all__ = ["PhaseChange", "SubsystemSummary", "Summary", "VitalityTrajectory", "summarize"]
+
+
+@dataclass(slots=True)
+class SubsystemSummary:
+    decisions: int = 0
+    sources: Counter[str] = field(default_factory=Counter)  # model, deterministic, ...
+    modes: Counter[str] = field(default_factory=Counter)  # schema_enforced, prompt_guided, ...
+    providers: Counter[str] = field(default_factory=Counter)  # provider:model
+    reasks: int = 0  # attempts beyond the first
+    fallbacks: int = 0
+    skipped: int = 0
+    degradations: int = 0  # decisions the allocator degraded
+    degradation_reasons: Counter[str] = field(default_factory=Counter)
+    spend_usd: float = 0.0
+    tokens: Counter[str] = field(default_factory=Counter)  # input, output, reasoning
+
+    def add(self, event: Event) -> None:
+        self.decisions += 1
+        source = str(event.get("source", "unknown"))
+        self.sources[source] += 1
+        self.fallbacks += source == "fallback"
+        self.skipped += source == "skipped"
+        if event.get("mode"):
+            self.modes[str(event["mode"])] += 1
+        if event.get("provider"):
+            model = event.get("model")
+            self.providers[f"{event['provider']}:{model}" if model else event["provider"]] += 1
+        attempts = _number(event.get("attempts"))
+        self.reasks += max(0, int(attempts) - 1) if attempts is not None else 0
+        degradation = event.get("degradation")
+        if isinstance(degradation, list) and degradation:
+            self.degradations += 1
+            for entry in degradation:
+                if isinstance(entry, dict):
+                    self.degradation_reasons[str(entry.get("reason", "unknown"))] += 1
+        self.spend_usd += _number(event.get("cost_usd")) or 0.0
+        tokens = event.get("tokens")
+        if isinstance(tokens, dict):
+            for kind, count in tokens.items():
+                self.tokens[str(kind)] += int(_number(count) or 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions,
+            "sources": dict(self.sources),
+            "modes": dict(self.modes),
+            "providers": dict(self.providers),
+            "reasks": self.reasks,
+            "fallbacks": self.fallbacks,
+            "skipped": self.skipped,
+            "degradations": self.degradations,
+            "degradation_reasons": dict(self.degradation_reasons),
+            "spend_usd": round(self.spend_usd, 9),
+            "tokens": dict(self.tokens),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChange:
+    time: str | None
+    before: str
+    after: str
+
+
+@dataclass(slots=True)
+class VitalityTrajectory:
+    """Every numeric `vitality` in the log, in order (decision and vitality events alike),
+    and each change of the `phase` they report (a phase_change event's `to`)."""
+
+    first: float | None = None
+    last: float | None = None
+    low: float | None = None
+    samples: int = 0
+    phase: str | None = None
+    changes: list[PhaseChange] = field(default_factory=list)
+
+    def add(self, event: Event) -> None:
+        vitality = _number(event.get("vitality"))
+        if vitality is not None:
+            self.first = vitality if self.first is None else self.first
+            self.last = vitality
+            self.low = vitality if self.low is None else min(self.low, vitality)
+            self.samples += 1
+        is_change = event.get("event") == "phase_change"
+        phase = event.get("to", event.get("phase")) if is_change else event.get("phase")
+        if not isinstance(phase, str):
+            return
+        before = self.phase or (event.get("from") if is_change else None)
+        if isinstance(before, str) and before != phase:
+            moment = event_time(event)
+            self.changes.append(PhaseChange(moment.isoformat() if moment else None, before, phase))
+        self.phase = phase
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "first": self.first,
+            "last": self.last,
+            "min": self.low,
+            "samples": self.samples,
+            "phase": self.phase,
+            "phase_changes": [
+                {"time": c.time, "from": c.before, "to": c.after} for c in self.changes
+            ],
+        }
+
+
+@dataclass(slots=True)
+class Summary:
+    subsystems: dict[str, SubsystemSummary] = field(default_factory=dict)
+    vitality: VitalityTrajectory = field(default_factory=VitalityTrajectory)
+    events: Counter[str] = field(default_factory=Counter)  # how many of each event
+    first_time: str | None = None
+    last_time: str | None = None
+    death: Event | None = None
+
+    @property
+    def spend_usd(self) -> float:
+        return sum(s.spend_usd for s in self.subsystems.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "events": dict(self.events),
+            "first_time": self.first_time,
+            "last_time": self.last_time,
+            "spend_usd": round(self.spend_usd, 9),
+            "subsystems": {name: s.to_json() for name, s in sorted(self.subsystems.items())},
+            "vitality": self.vitality.to_json(),
+            "death": self.death,
+        }
+
+
+def summarize(events: Iterable[Event]) -> Summary:
+    """The summary of `events`, read once."""
+    summary = Summary()
+    for event in events:
+        name = str(event.get("event", ""))
+        summary.events[name] += 1
+        moment = event_time(event)
+        if moment is not None:
+            stamp = moment.isoformat()
+            summary.first_time = summary.first_time or stamp
+            summary.last_time = stamp
+        if name == "decision":
+            subsystem = str(event.get("subsystem", "unknown"))
+            summary.subsystems.setdefault(subsystem, SubsystemSummary()).add(event)
+        elif name == "death":
+            summary.death = event
+        summary.vitality.add(event)
+    return summary
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
