@@ -52,7 +52,7 @@ def by_id(outcome: Outcome) -> dict[str, GrimoireEntry]:
 
 
 def test_an_entry_is_archived_after_three_low_cycles_not_two() -> None:
-    grimoire = (entry("weak", 0.05), entry("strong", 0.9))
+    grimoire: tuple[GrimoireEntry, ...] = (entry("weak", 0.05), entry("strong", 0.9))
     for cycle in (1, 2, 3):
         outcome = CURATOR.act(context(grimoire=grimoire), evaluation(evaluated=2, retained=2))
         grimoire = apply(grimoire, outcome)

@@ -17,13 +17,11 @@ from golem.subsystems.contract import Context, GrimoireEntry, Outcome
 from golem.subsystems.dream import (
     Dream,
     DreamConfig,
-    DreamIntegration,
     DreamKind,
-    FragmentEvaluation,
     ReplayAnalysis,
     ThreatAssessment,
 )
-from golem.subsystems.dream.scenes import fragment, scenario
+from golem.subsystems.dream.scenes import DECISIONS, fragment, scenario
 from golem.world import DecisionSummary, Episode, Regime
 from golem.world import Outcome as Result
 
@@ -236,19 +234,13 @@ CASES: dict[DreamKind, tuple[dict[str, Any], str, Check]] = {
         ),
     ),
 }
-DECISION_OF = {
-    DreamKind.REPLAY: ReplayAnalysis,
-    DreamKind.HYPNAGOGIC: FragmentEvaluation,
-    DreamKind.INTEGRATION: DreamIntegration,
-    DreamKind.THREAT: ThreatAssessment,
-}
 
 
 @pytest.mark.parametrize("mode", MODES, ids=str)
 @pytest.mark.parametrize("kind", list(DreamKind), ids=str)
 async def test_each_kind_through_decide_in_every_mode(kind: DreamKind, mode: Mode) -> None:
     payload, text, expected = CASES[kind]
-    provider, config = mode_provider(mode, DECISION_OF[kind], payload, text)
+    provider, config = mode_provider(mode, DECISIONS[kind], payload, text)
     record = await decide(DREAM, dreaming(kind), budgeting(provider, config=config))
     assert record.source == "model", record.error
     assert record.response is not None and record.response.mode is mode
