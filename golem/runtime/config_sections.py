@@ -78,13 +78,12 @@ class GolemSection(Section):
     seed: int = 0
 
 
-def _chain(values: tuple[str, ...]) -> tuple[str, ...]:
-    for text in values:
-        ChainEntry.parse(text)
-    return values
+def _entry(text: str) -> str:
+    ChainEntry.parse(text)
+    return text
 
 
-Chain = Annotated[tuple[str, ...], AfterValidator(_chain)]
+Chain = tuple[Annotated[str, AfterValidator(_entry)], ...]
 
 
 class InferenceSection(Section):
@@ -155,20 +154,45 @@ class SubsystemSection(Section):
     schedule: ScheduleText
 
 
-def _runs(schedule: str) -> Any:
-    return Field(default_factory=lambda: SubsystemSection(schedule=_parse_schedule(schedule)))
+_DEFAULT_SCHEDULES = {
+    "heartbeat": "tick",
+    "daimon": "events",
+    "risk": "demand",
+    "curator": "10m",
+    "dream": "1h",
+    "death": "demand",
+}
+
+
+def _runs(name: str) -> Any:
+    return Field(
+        default_factory=lambda: SubsystemSection(schedule=_parse_schedule(_DEFAULT_SCHEDULES[name]))
+    )
 
 
 class SubsystemsSection(Section):
     """When each of the six subsystems runs: "tick" (with every heartbeat), "events",
-    "demand", an interval, or a cron expression (UTC)."""
+    "demand", an interval, or a cron expression (UTC). A table without a schedule keeps
+    the subsystem's default."""
 
-    heartbeat: SubsystemSection = _runs("tick")
-    daimon: SubsystemSection = _runs("events")
-    risk: SubsystemSection = _runs("demand")
-    curator: SubsystemSection = _runs("10m")
-    dream: SubsystemSection = _runs("1h")
-    death: SubsystemSection = _runs("demand")
+    heartbeat: SubsystemSection = _runs("heartbeat")
+    daimon: SubsystemSection = _runs("daimon")
+    risk: SubsystemSection = _runs("risk")
+    curator: SubsystemSection = _runs("curator")
+    dream: SubsystemSection = _runs("dream")
+    death: SubsystemSection = _runs("death")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_schedules(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        return {
+            name: {"schedule": _DEFAULT_SCHEDULES[name], **table}
+            if name in _DEFAULT_SCHEDULES and isinstance(table, dict)
+            else table
+            for name, table in data.items()
+        }
 
     @field_validator("heartbeat")
     @classmethod
