@@ -166,9 +166,13 @@ class _TablePrinter:
     def flush(self) -> None:
         if not self._rows:
             return
-        table = Table(box=None, show_header=self._header, header_style="bold", pad_edge=False)
-        for name, width in _COLUMNS:
-            table.add_column(name, width=width, no_wrap=True, overflow="ellipsis")
+        table = Table(
+            box=None, show_header=self._header, header_style="bold", pad_edge=False, expand=True
+        )
+        for name, width in _COLUMNS:  # the last column takes what the others leave
+            table.add_column(
+                name, width=width, ratio=None if width else 1, no_wrap=True, overflow="ellipsis"
+            )
         for row in self._rows:
             table.add_row(*row)
         self._console.print(table)
