@@ -99,7 +99,7 @@ def build_registry(config: GolemConfig) -> Registry:
     """The shipped provider registry with the config's [providers] merged in."""
     overrides = {
         name: table
-        for name, section in config.providers.items()
+        for name, section in config.providers.entries().items()
         if (table := section.registry_overrides())
     }
     return Registry.load(overrides)
@@ -125,7 +125,7 @@ def key_statuses(config: GolemConfig, environ: Mapping[str, str]) -> list[KeySta
     """The providers in use, then the others the config declares, with their key status."""
     registry = build_registry(config)
     used = [e.provider for tier in TIERS for e in config.inference.chain(tier)]
-    names = list(dict.fromkeys([*used, *config.providers]))
+    names = list(dict.fromkeys([*used, *config.providers.names()]))
     statuses = []
     for name in names:
         env = _key_env(registry, name)
@@ -137,7 +137,7 @@ def secret_values(config: GolemConfig, environ: Mapping[str, str]) -> tuple[str,
     """Every key value the environment holds for any provider the registry knows: what
     the log redaction must never let through."""
     registry = build_registry(config)
-    envs = {_key_env(registry, name) for name in [*registry.names(), *config.providers]}
+    envs = {_key_env(registry, name) for name in [*registry.names(), *config.providers.names()]}
     return tuple(sorted({environ[e] for e in envs if e and environ.get(e)}))
 
 
@@ -150,12 +150,11 @@ def _key_env(registry: Registry, provider: str) -> str | None:
 def _check_providers(config: GolemConfig, environ: Mapping[str, str]) -> list[Problem]:
     problems: list[Problem] = []
     registry = Registry.load()
-    for name, section in config.providers.items():
+    gguf = config.providers.local.model_path
+    if gguf is not None and not gguf.is_file():
+        problems.append(Problem("providers.local.model_path", f"no such file: {gguf}"))
+    for name, section in config.providers.entries().items():
         where = f"providers.{_quote(name)}"
-        if name != EMBEDDED and (section.gguf is not None or section.threads is not None):
-            problems.append(Problem(where, "gguf and threads are for the local provider only"))
-        if section.gguf is not None and not section.gguf.is_file():
-            problems.append(Problem(f"{where}.gguf", f"no such file: {section.gguf}"))
         table = section.registry_overrides()
         if not table:
             continue

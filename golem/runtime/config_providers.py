@@ -5,7 +5,6 @@ table) and the entries of the tier chains in [inference] ("provider" or "provide
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from pathlib import Path
 from typing import Annotated, Any, get_type_hints
 
 from pydantic import (
@@ -19,10 +18,18 @@ from pydantic import (
 )
 
 from golem.inference import Capabilities
+from golem.inference.local import LocalConfig
 from golem.inference.pricing import Price
 from golem.inference.reasoning.chain import ReasoningCost
 
-__all__ = ["EMBEDDED", "ChainEntry", "ModelOverride", "ProviderSection", "Section"]
+__all__ = [
+    "EMBEDDED",
+    "ChainEntry",
+    "ModelOverride",
+    "ProviderSection",
+    "ProvidersSection",
+    "Section",
+]
 
 EMBEDDED = "local"  # the in-process model: needs no key, no model name, no price
 
@@ -60,7 +67,7 @@ class ModelOverride(Section):
 
 class ProviderSection(Section):
     """A provider's entry in the registry's shape (see golem/inference/providers.toml),
-    merged over the shipped one, plus `default_model` and the embedded model's settings."""
+    merged over the shipped one, plus `default_model`."""
 
     family: str | None = Field(default=None, validation_alias=AliasChoices("family", "kind"))
     base_url: str | None = None
@@ -71,14 +78,10 @@ class ProviderSection(Section):
     quirks: dict[str, Any] = {}
     models: dict[str, ModelOverride] = {}
     delegate: list[dict[str, Any]] = []
-    gguf: Path | None = None  # local only: another .gguf than the shipped Gemma 3 270M
-    threads: int | None = Field(default=None, gt=0)  # local only: default, the cores available
 
     def registry_overrides(self) -> dict[str, Any]:
         """What the registry reads: the keys set in the config, in its shape."""
-        return self.model_dump(
-            exclude_unset=True, exclude={"default_model", "gguf", "threads"}, mode="json"
-        )
+        return self.model_dump(exclude_unset=True, exclude={"default_model"}, mode="json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,3 +100,21 @@ class ChainEntry:
 
     def __str__(self) -> str:
         return self.provider if self.model is None else f"{self.provider}:{self.model}"
+
+
+class ProvidersSection(Section):
+    """The [providers.NAME] tables: `local` holds the embedded model's settings; any other
+    name is an entry of the provider registry."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, ProviderSection] = Field(init=False)
+
+    local: LocalConfig = LocalConfig()
+
+    def entries(self) -> dict[str, ProviderSection]:
+        """The registry entries, by provider name."""
+        return dict(self.__pydantic_extra__ or {})
+
+    def names(self) -> list[str]:
+        """Every provider the config declares, `local` when its table is there."""
+        return [*(["local"] if "local" in self.model_fields_set else []), *self.entries()]

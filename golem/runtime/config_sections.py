@@ -29,7 +29,7 @@ from golem.mortality import (
     ReasoningPressurePolicy,
     VitalityParams,
 )
-from golem.runtime.config_providers import EMBEDDED, ChainEntry, ProviderSection, Section
+from golem.runtime.config_providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.runtime.durations import Schedule, ScheduleKind, format_duration, parse_duration
 from golem.runtime.durations import parse_schedule as _parse_schedule
 from golem.world import MarketParams, PortfolioConfig
@@ -42,7 +42,7 @@ __all__ = [
     "InferenceSection",
     "LoggingSection",
     "MortalitySection",
-    "ProviderSection",
+    "ProvidersSection",
     "SubsystemSection",
     "SubsystemsSection",
     "Tier",
@@ -254,7 +254,7 @@ class GolemConfig(Section):
     """A whole config file, resolved. `path` is the file it was read from."""
 
     golem: GolemSection = GolemSection()
-    providers: dict[str, ProviderSection] = Field(default_factory=dict)
+    providers: ProvidersSection = ProvidersSection()
     inference: InferenceSection = InferenceSection()
     mortality: MortalitySection = MortalitySection()
     heartbeat: HeartbeatSection = HeartbeatSection()
@@ -284,5 +284,5 @@ class GolemConfig(Section):
         """The model an entry names, else its provider's default_model."""
         if entry.model is not None:
             return entry.model
-        section = self.providers.get(entry.provider)
+        section = self.providers.entries().get(entry.provider)
         return section.default_model if section else None

@@ -246,7 +246,22 @@ BAD = [
         id="key-in-file",
     ),
     pytest.param(
-        "[providers.openai]\nthreads = 2\n", "providers.openai", "local provider", id="threads"
+        "[providers.openai]\nthreads = 2\n", "providers.openai.threads", "unknown", id="threads"
+    ),
+    pytest.param(
+        "[providers.local]\nmodel_path = 'no/such.gguf'\n",
+        "providers.local.model_path",
+        "no such file",
+        id="missing-gguf",
+    ),
+    pytest.param(
+        "[providers.local]\nthreads = 0\n", "providers.local.threads", ">= 1", id="local-threads"
+    ),
+    pytest.param(
+        "[providers.local]\nfamily = 'openai-chat'\n",
+        "providers.local.family",
+        "unknown",
+        id="local-family",
     ),
     pytest.param(
         "[inference]\nt1 = ['openai:gpt-9-imaginary']\n",
@@ -377,3 +392,12 @@ def test_chains_default_down_the_tiers(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, text), {})
     assert config.inference.chain("death") == (ChainEntry("ollama", "big"),)
     assert config.inference.chain_key("death") == "inference.t2"
+
+
+def test_the_local_model_s_settings_live_under_providers_local(tmp_path: Path) -> None:
+    gguf = tmp_path / "other.gguf"
+    gguf.write_bytes(b"GGUF")
+    text = f"[providers.local]\nmodel_path = '{gguf}'\nthreads = 2\n"
+    config = load_config(write(tmp_path, text), {})
+    assert (config.providers.local.model_path, config.providers.local.threads) == (gguf, 2)
+    assert [(s.provider, s.status) for s in key_statuses(config, {})] == [("local", "keyless")]
