@@ -45,6 +45,7 @@ _SECRET_HEADERS = frozenset(
     {"authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"}
 )
 _SECRET_HEADERS_PREFIX = "set-cookie"
+_DEFAULT_HEADERS = {"user-agent": "golem", "accept-encoding": "gzip, deflate"}
 
 
 class TransportConfig(BaseModel):
@@ -65,6 +66,7 @@ class TransportConfig(BaseModel):
     backoff_base_s: float = Field(default=0.5, ge=0)  # full jitter: U(0, base * 2**retry)
     backoff_max_s: float = Field(default=20.0, ge=0)
     max_retry_after_s: float = Field(default=60.0, ge=0)  # a longer Retry-After: give up
+    proxy: str | None = None  # an HTTP(S) proxy URL for the provider's own connection pool
 
     def httpx_timeout(self) -> httpx.Timeout:
         return httpx.Timeout(
@@ -87,9 +89,12 @@ class HTTPProvider:
     `max_retry_after_s` raises the typed error at once. A streamed answer is returned only
     once complete, so a retried stream never hands the caller a partial answer.
 
-    Pass `client` to share a connection pool (or to test through httpx.MockTransport); it
-    is then the caller's to close. Otherwise the provider opens its own on first use and
-    closes it in `aclose()` / `async with`.
+    Requests go straight to an httpx transport, not through an httpx.AsyncClient: an API
+    call wants none of a client's cookie jar, redirects or URL merging, and skipping them
+    halves the per-call overhead. Pass `transport` to share a connection pool (or to test
+    through httpx.MockTransport); it is then the caller's to close. Otherwise the provider
+    opens an httpx.AsyncHTTPTransport on first use and closes it in `aclose()` /
+    `async with`.
     """
 
     def __init__(
@@ -99,7 +104,7 @@ class HTTPProvider:
         codec: Codec,
         *,
         config: TransportConfig | None = None,
-        client: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
         base_url: str | None = None,
         environ: Mapping[str, str] | None = None,
         registry: Registry | None = None,
@@ -110,10 +115,11 @@ class HTTPProvider:
         self._model = model
         self._codec = codec
         self._config = config or TransportConfig()
-        self._timeout = self._config.httpx_timeout()
-        self._client = client
-        self._owns_client = client is None
+        self._timeouts = self._config.httpx_timeout().as_dict()
+        self._transport = transport
+        self._owns_transport = transport is None
         self._base_url = (base_url or profile.base_url).rstrip("/")
+        self._urls: dict[str, httpx.URL] = {}
         self._key = _KeySource(profile.api_key_env, os.environ if environ is None else environ)
         self._registry = registry or default_registry()
         self._now = now
@@ -156,9 +162,9 @@ class HTTPProvider:
         await self.aclose()
 
     async def aclose(self) -> None:
-        if self._owns_client and self._client is not None:
-            client, self._client = self._client, None
-            await client.aclose()
+        if self._owns_transport and self._transport is not None:
+            transport, self._transport = self._transport, None
+            await transport.aclose()
 
     async def complete(self, request: Request) -> Response:
         """One answer for `request`, retried across transient failures; `latency_s`
@@ -166,20 +172,20 @@ class HTTPProvider:
         started = trio.current_time()
         model = request.model or self._model
         wire = self._codec.encode(request, model)
-        client = self._client
-        if client is None:
-            client = self._client = httpx.AsyncClient(timeout=self._timeout)
-        outgoing = client.build_request(
+        outgoing = httpx.Request(
             wire.method,
-            f"{self._base_url}/{wire.path.lstrip('/')}",
-            headers={**wire.headers, **self._auth_headers()},
+            self._url(wire.path),
+            headers={**_DEFAULT_HEADERS, **wire.headers, **self._auth_headers()},
             content=wire.content(),
-            timeout=self._timeout,
+            extensions={"timeout": self._timeouts},
         )
+        transport = self._transport
+        if transport is None:
+            transport = self._transport = httpx.AsyncHTTPTransport(proxy=self._config.proxy)
         retries = 0
         while True:
             try:
-                answer = await self._attempt(client, outgoing, wire.stream)
+                answer = await self._attempt(transport, outgoing, wire.stream)
                 break
             except ProviderError as exc:
                 delay = self._retry_delay(exc, retries)
@@ -202,6 +208,12 @@ class HTTPProvider:
             latency_s=trio.current_time() - started,
         )
         return self._registry.with_cost(stamped, model)
+
+    def _url(self, path: str) -> httpx.URL:
+        url = self._urls.get(path)
+        if url is None:
+            url = self._urls[path] = httpx.URL(f"{self._base_url}/{path.lstrip('/')}")
+        return url
 
     def _auth_headers(self) -> dict[str, str]:
         key = self._key.read()
@@ -228,17 +240,17 @@ class HTTPProvider:
         return ceiling * self._jitter()
 
     async def _attempt(
-        self, client: httpx.AsyncClient, outgoing: httpx.Request, stream: bool
+        self, transport: httpx.AsyncBaseTransport, outgoing: httpx.Request, stream: bool
     ) -> Response:
         limit = self._config.max_stream_s if stream else self._config.total_timeout_s
         with trio.move_on_after(limit), self._translated_errors():
-            return await self._exchange(client, outgoing, stream)
+            return await self._exchange(transport, outgoing, stream)
         raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
 
     async def _exchange(
-        self, client: httpx.AsyncClient, outgoing: httpx.Request, stream: bool
+        self, transport: httpx.AsyncBaseTransport, outgoing: httpx.Request, stream: bool
     ) -> Response:
-        response = await client.send(outgoing, stream=True)
+        response = await transport.handle_async_request(outgoing)
         try:
             status = response.status_code
             if not 200 <= status < 300:
@@ -247,11 +259,21 @@ class HTTPProvider:
                 decoder = self._codec.stream()
                 await self._read(response, decoder.feed)
                 return decoder.finish()
-            parts: list[bytes] = []
-            await self._read(response, parts.append)
-            return self._codec.decode(status, _safe_headers(response.headers), b"".join(parts))
+            body = await self._read_body(response)
+            return self._codec.decode(status, _safe_headers(response.headers), body)
         finally:
             await response.aclose()
+
+    async def _read_body(self, response: httpx.Response) -> bytes:
+        """A whole non-streamed body, at most `max_response_bytes` of it."""
+        declared = response.headers.get("content-length", "")
+        encoded = response.headers.get("content-encoding", "identity") != "identity"
+        if declared.isdigit() and not encoded and int(declared) <= self._config.max_response_bytes:
+            # HTTP framing stops the read at the declared length: no need to count.
+            return await response.aread()
+        parts: list[bytes] = []
+        await self._read(response, parts.append)
+        return b"".join(parts)
 
     async def _read(self, response: httpx.Response, sink: Callable[[bytes], object]) -> None:
         """Pass the body to `sink` chunk by chunk; past `max_response_bytes`, stop reading

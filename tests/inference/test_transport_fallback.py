@@ -154,12 +154,8 @@ async def test_http_providers_fall_back_after_exhausted_retries(
 ) -> None:
     failing = Script([httpx.Response(503)])
     working = Script([answer("from the second")])
-    async with (
-        httpx.AsyncClient(transport=httpx.MockTransport(failing)) as one,
-        httpx.AsyncClient(transport=httpx.MockTransport(working)) as two,
-    ):
-        chain = FallbackProvider([make_provider(one), make_provider(two)])
-        response = await chain.complete(REQUEST)
+    chain = FallbackProvider([make_provider(failing), make_provider(working)])
+    response = await chain.complete(REQUEST)
     assert response.content == "from the second"
     assert len(failing.requests) == 4  # the first attempt and three retries, then on
     assert response.downgrades == ("fallback: echo → echo after server_error",)

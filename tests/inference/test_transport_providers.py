@@ -4,7 +4,6 @@ encoded, answers decoded and priced, recorded error bodies typed and retried as 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
 import httpx
 import orjson
@@ -61,29 +60,18 @@ class Book(StructuredOutput):
     rating: int
 
 
-@pytest.fixture
-async def clients() -> AsyncIterator[list[httpx.AsyncClient]]:
-    opened: list[httpx.AsyncClient] = []
-    yield opened
-    for client in opened:
-        await client.aclose()
-
-
-def provider(
-    clients: list[httpx.AsyncClient], name: str, model: str, script: Script
-) -> HTTPProvider:
-    client = httpx.AsyncClient(transport=httpx.MockTransport(script))
-    clients.append(client)
-    return HTTPProvider.named(name, model, client=client, environ=ENV, jitter=random.random)
+def provider(name: str, model: str, script: Script) -> HTTPProvider:
+    transport = httpx.MockTransport(script)
+    return HTTPProvider.named(name, model, transport=transport, environ=ENV, jitter=random.random)
 
 
 def recorded(path: str, status: int = 200, **headers: str) -> httpx.Response:
     return httpx.Response(status, content=provider_fixture(path), headers={**JSON, **headers})
 
 
-async def test_openai_structured_call_end_to_end(clients: list[httpx.AsyncClient]) -> None:
+async def test_openai_structured_call_end_to_end() -> None:
     script = Script([recorded("openai/chat-json-schema-strict-simple.json")])
-    openai = provider(clients, "openai", "gpt-4.1-nano", script)
+    openai = provider("openai", "gpt-4.1-nano", script)
     request = Request(messages=(Message.user("Generate a person named John, 30"),))
     with trio.fail_after(5):
         response = await run_structured(openai, request, Person)
@@ -101,14 +89,12 @@ async def test_openai_structured_call_end_to_end(clients: list[httpx.AsyncClient
     assert body["response_format"]["json_schema"]["strict"] is True
 
 
-async def test_openai_stream_in_random_chunks_matches_decode(
-    clients: list[httpx.AsyncClient],
-) -> None:
+async def test_openai_stream_in_random_chunks_matches_decode() -> None:
     transcript = provider_fixture("openai/chat-json-schema-strict-stream.sse")
     cuts = sorted(random.Random(3).sample(range(1, len(transcript)), 40))
     chunks = [transcript[a:b] for a, b in zip([0, *cuts], [*cuts, len(transcript)], strict=True)]
     script = Script([httpx.Response(200, stream=ChunkedBody(chunks))])
-    openai = provider(clients, "openai", "gpt-4o", script)
+    openai = provider("openai", "gpt-4o", script)
     request = Request(messages=(Message.user("a book"),), stream=True)
     with trio.fail_after(5):
         response = await run_structured(openai, request, Book)
@@ -119,13 +105,11 @@ async def test_openai_stream_in_random_chunks_matches_decode(
     assert orjson.loads(script.requests[0].content)["stream"] is True
 
 
-async def test_openai_truncated_stream_still_yields_its_complete_json(
-    clients: list[httpx.AsyncClient],
-) -> None:
+async def test_openai_truncated_stream_still_yields_its_complete_json() -> None:
     transcript = provider_fixture("openai/chat-json-schema-strict-stream.sse")
     cut = b"\n\n".join(transcript.split(b"\n\n")[:-4]) + b"\n\n"  # no finish, usage, [DONE]
     script = Script([httpx.Response(200, content=cut)])
-    openai = provider(clients, "openai", "gpt-4o", script)
+    openai = provider("openai", "gpt-4o", script)
     request = Request(messages=(Message.user("a book"),), stream=True)
     with trio.fail_after(5):
         plain = await openai.complete(request)
@@ -135,22 +119,18 @@ async def test_openai_truncated_stream_still_yields_its_complete_json(
 
 
 @pytest.mark.parametrize("stream", [False, True])
-async def test_openai_refusal_is_typed_and_not_retried(
-    clients: list[httpx.AsyncClient], stream: bool
-) -> None:
+async def test_openai_refusal_is_typed_and_not_retried(stream: bool) -> None:
     path = "openai/chat-json-schema-refusal" + ("-stream.sse" if stream else ".json")
     script = Script([recorded(path)])
-    openai = provider(clients, "openai", "gpt-4o", script)
+    openai = provider("openai", "gpt-4o", script)
     with trio.fail_after(5), pytest.raises(Refusal):
         await openai.complete(Request(messages=(Message.user("x"),), stream=stream))
     assert len(script.requests) == 1
 
 
-async def test_anthropic_overloaded_is_retried_then_typed(
-    autojump_clock: MockClock, clients: list[httpx.AsyncClient]
-) -> None:
+async def test_anthropic_overloaded_is_retried_then_typed(autojump_clock: MockClock) -> None:
     script = Script([recorded("anthropic/error-529-overloaded.json", 529)])
-    anthropic = provider(clients, "anthropic", "claude-sonnet-4-20250514", script)
+    anthropic = provider("anthropic", "claude-sonnet-4-20250514", script)
     with trio.fail_after(120), pytest.raises(Overloaded) as caught:
         await anthropic.complete(Request(messages=(Message.user("x"),)))
     assert len(script.requests) == 4
@@ -158,37 +138,31 @@ async def test_anthropic_overloaded_is_retried_then_typed(
     assert script.requests[0].headers["x-api-key"] == "sk-ant-test-SECRET456"
 
 
-async def test_gemini_retry_info_delay_is_waited(
-    autojump_clock: MockClock, clients: list[httpx.AsyncClient]
-) -> None:
+async def test_gemini_retry_info_delay_is_waited(autojump_clock: MockClock) -> None:
     script = Script(
         [
             recorded("gemini/error-429-resource-exhausted.json", 429),
             recorded("gemini/generate-content-response-schema.json"),
         ]
     )
-    gemini = provider(clients, "gemini", "gemini-2.5-flash", script)
+    gemini = provider("gemini", "gemini-2.5-flash", script)
     with trio.fail_after(120):
         response = await gemini.complete(Request(messages=(Message.user("x"),)))
     assert script.times[1] - script.times[0] == pytest.approx(48.0)  # RetryInfo "48s"
     assert response.content
 
 
-async def test_openrouter_retry_after_date_is_waited(
-    autojump_clock: MockClock, clients: list[httpx.AsyncClient]
-) -> None:
+async def test_openrouter_retry_after_date_is_waited(autojump_clock: MockClock) -> None:
     limited = recorded(
         "openrouter/error-429-upstream-rate-limited.json",
         429,
         **{"retry-after": "Thu, 01 Jan 2026 00:00:09 GMT"},
     )
     script = Script([limited, recorded("openrouter/chat-reasoning-effort.json")])
-    client = httpx.AsyncClient(transport=httpx.MockTransport(script))
-    clients.append(client)
     openrouter = HTTPProvider.named(
         "openrouter",
         "google/gemini-2.0-flash-exp:free",
-        client=client,
+        transport=httpx.MockTransport(script),
         environ={"OPENROUTER_API_KEY": "or-test-SECRET"},
         now=lambda: NOW,
     )
@@ -197,15 +171,13 @@ async def test_openrouter_retry_after_date_is_waited(
     assert script.times[1] - script.times[0] == pytest.approx(9.0)
 
 
-async def test_out_of_quota_falls_back_to_the_next_provider(
-    clients: list[httpx.AsyncClient],
-) -> None:
+async def test_out_of_quota_falls_back_to_the_next_provider() -> None:
     quota = Script([recorded("openai/error-429-insufficient-quota.json", 429)])
     claude = Script([recorded("anthropic/messages-forced-tool-use.json")])
     chain = FallbackProvider(
         [
-            provider(clients, "openai", "gpt-4.1", quota),
-            provider(clients, "anthropic", "claude-sonnet-4-20250514", claude),
+            provider("openai", "gpt-4.1", quota),
+            provider("anthropic", "claude-sonnet-4-20250514", claude),
         ]
     )
     with trio.fail_after(5):
@@ -217,15 +189,12 @@ async def test_out_of_quota_falls_back_to_the_next_provider(
     assert response.cost_usd > 0
 
 
-async def test_a_missing_key_falls_back_without_a_request(
-    clients: list[httpx.AsyncClient],
-) -> None:
+async def test_a_missing_key_falls_back_without_a_request() -> None:
     unused = Script([recorded("openai/chat-json-schema-strict-simple.json")])
     claude = Script([recorded("anthropic/messages-forced-tool-use.json")])
-    keyless = httpx.AsyncClient(transport=httpx.MockTransport(unused))
-    clients.append(keyless)
-    openai = HTTPProvider.named("openai", "gpt-4.1", client=keyless, environ={})
-    anthropic = provider(clients, "anthropic", "claude-sonnet-4-20250514", claude)
+    keyless = httpx.MockTransport(unused)
+    openai = HTTPProvider.named("openai", "gpt-4.1", transport=keyless, environ={})
+    anthropic = provider("anthropic", "claude-sonnet-4-20250514", claude)
     with trio.fail_after(5):
         response = await FallbackProvider([openai, anthropic]).complete(
             Request(messages=(Message.user("a book"),))
@@ -236,9 +205,9 @@ async def test_a_missing_key_falls_back_without_a_request(
         await openai.complete(Request(messages=(Message.user("x"),)))
 
 
-async def test_no_key_leaks_from_a_real_codec_error(clients: list[httpx.AsyncClient]) -> None:
+async def test_no_key_leaks_from_a_real_codec_error() -> None:
     script = Script([recorded("openai/error-400-invalid-function-schema.json", 400)])
-    openai = provider(clients, "openai", "gpt-4.1", script)
+    openai = provider("openai", "gpt-4.1", script)
     with pytest.raises(ProviderError) as caught:
         await openai.complete(Request(messages=(Message.user("x"),)))
     error = caught.value

@@ -130,11 +130,11 @@ class ChunkedBody(httpx.AsyncByteStream):
 
 
 def make_provider(
-    client: httpx.AsyncClient, config: TransportConfig = FAST, **overrides: Any
+    handler: Script, config: TransportConfig = FAST, **overrides: Any
 ) -> HTTPProvider:
     options: dict[str, Any] = {
         "config": config,
-        "client": client,
+        "transport": httpx.MockTransport(handler),
         "environ": ENV,
         "now": lambda: NOW,
         "jitter": random.Random(7).random,

@@ -1,0 +1,286 @@
+"""Structured calls per second through golem's whole path, beside the openai SDK and instructor.
+
+Every path runs under trio against the same httpx.MockTransport, which serves the recorded
+OpenAI chat completion (openai/chat-json-schema-strict-simple.json) with its content replaced
+by a ~600-byte heartbeat-shaped answer. golem: run_structured over HTTPProvider (encode,
+httpx, decode, parse, validate, content checks, cost). SDK: `chat.completions.create` then
+the typed model, and `chat.completions.parse`. instructor: `create(response_model=...)`.
+Goals: >= 7,000 calls/s, and >= 8x the SDK's create.
+
+Run: .venv/bin/python benchmarks/bench_call.py [--calls N] [--profile]
+(openai and instructor are benchmark-only: .venv/bin/pip install openai instructor)
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib.util
+import pstats
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import httpx
+import orjson
+import trio
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference import HTTPProvider, Message, Request, SchemaIssue, StructuredOutput
+from golem.inference import run_structured as golem_run_structured
+from tests.fixtures import provider_fixture
+
+GOAL_CALLS_S = 7000.0
+GOAL_RATIO = 8.0
+MODEL = "gpt-4.1-nano"
+BASE_URL = "https://api.openai.com/v1"
+SYSTEM = "You are the heartbeat of an autonomous trading agent. Judge the tick."
+USER = "ETH -4.2% in 15 min, funding flipped negative, health factor 1.41. Decide."
+
+
+class Severity(StrEnum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    CRITICAL = "critical"
+
+
+class Action(StrEnum):
+    OBSERVE = "observe"
+    REBALANCE = "rebalance"
+    HEDGE = "hedge"
+    EXIT = "exit"
+
+
+class Signal(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(max_length=40)
+    value: float | None = Field(ge=-1e6, le=1e6)
+    note: str = Field(max_length=120)
+
+
+class BenchHeartbeat(StructuredOutput):
+    """The heartbeat's decision on one escalated tick (benchmark copy of its shape)."""
+
+    schema_name = "bench_heartbeat"
+
+    severity: Severity
+    action: Action
+    confidence: float = Field(ge=0, le=1)
+    escalate: bool
+    signals: list[Signal] = Field(max_length=6)
+    reasoning: str = Field(max_length=400)
+
+    def validate_content(self) -> list[SchemaIssue]:
+        if self.escalate and self.severity is Severity.LOW:
+            return [SchemaIssue("/escalate", "escalating needs severity medium or above")]
+        return []
+
+
+ANSWER = {
+    "severity": "high",
+    "action": "hedge",
+    "confidence": 0.72,
+    "escalate": True,
+    "signals": [
+        {"name": "price_delta", "value": -0.042, "note": "ETH fell 4.2% in 15 minutes"},
+        {"name": "funding_rate", "value": -0.0003, "note": "perp funding flipped negative"},
+        {"name": "health_factor", "value": 1.41, "note": "below the 1.5 comfort line"},
+    ],
+    "reasoning": (
+        "Price fell fast while funding turned negative: shorts are paying, momentum is down. "
+        "The health factor is under 1.5, so a further 5% drop puts the position near "
+        "liquidation. Hedge now; escalate for a deeper look at whether to unwind."
+    ),
+}
+
+
+def recorded_body() -> bytes:
+    body = orjson.loads(provider_fixture("openai/chat-json-schema-strict-simple.json"))
+    body["choices"][0]["message"]["content"] = orjson.dumps(ANSWER).decode()
+    return orjson.dumps(body)
+
+
+BODY = recorded_body()
+
+
+def handler(request: httpx.Request) -> httpx.Response:
+    return httpx.Response(200, content=BODY, headers={"content-type": "application/json"})
+
+
+TRANSPORT = httpx.MockTransport(handler)
+
+
+# -- the paths: each gets an httpx client on TRANSPORT; golem uses the transport itself --
+Call = Callable[[], Awaitable[BenchHeartbeat]]
+
+
+async def golem_path(client: httpx.AsyncClient) -> Call:
+    provider = HTTPProvider.named(
+        "openai", MODEL, transport=TRANSPORT, environ={"OPENAI_API_KEY": "sk-bench"}
+    )
+    request = Request(messages=(Message.system(SYSTEM), Message.user(USER)))
+
+    async def call() -> BenchHeartbeat:
+        response = await golem_run_structured(provider, request, BenchHeartbeat)
+        parsed: BenchHeartbeat = response.parsed
+        return parsed
+
+    return call
+
+
+def sdk_client(client: httpx.AsyncClient) -> Any:
+    import openai
+
+    return openai.AsyncOpenAI(api_key="sk-bench", base_url=BASE_URL, http_client=client)
+
+
+MESSAGES = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": USER}]
+RESPONSE_FORMAT = {
+    "type": "json_schema",
+    "json_schema": {
+        "name": "bench_heartbeat",
+        "schema": dict(BenchHeartbeat.response_schema().schema),
+        "strict": True,
+    },
+}
+
+
+async def sdk_create_path(client: httpx.AsyncClient) -> Call:
+    sdk = sdk_client(client)
+
+    async def call() -> BenchHeartbeat:
+        completion = await sdk.chat.completions.create(
+            model=MODEL, messages=MESSAGES, response_format=RESPONSE_FORMAT
+        )
+        return BenchHeartbeat.model_validate_json(completion.choices[0].message.content)
+
+    return call
+
+
+async def sdk_parse_path(client: httpx.AsyncClient) -> Call:
+    sdk = sdk_client(client)
+
+    async def call() -> BenchHeartbeat:
+        completion = await sdk.chat.completions.parse(
+            model=MODEL, messages=MESSAGES, response_format=BenchHeartbeat
+        )
+        parsed: BenchHeartbeat = completion.choices[0].message.parsed
+        return parsed
+
+    return call
+
+
+async def instructor_path(client: httpx.AsyncClient) -> Call:
+    import instructor
+
+    patched = instructor.from_openai(sdk_client(client), mode=instructor.Mode.JSON)
+
+    async def call() -> BenchHeartbeat:
+        result: BenchHeartbeat = await patched.chat.completions.create(
+            model=MODEL, messages=MESSAGES, response_model=BenchHeartbeat
+        )
+        return result
+
+    return call
+
+
+# -- measuring --------------------------------------------------------------------------
+PATHS: dict[str, Callable[[httpx.AsyncClient], Awaitable[Call]]] = {
+    "golem run_structured": golem_path,
+    "openai SDK create + model": sdk_create_path,
+    "openai SDK parse()": sdk_parse_path,
+    "instructor (Mode.JSON)": instructor_path,
+}
+GOLEM, SDK_CREATE = "golem run_structured", "openai SDK create + model"
+ROUNDS = 5  # golem and the SDK's create alternate, best round kept: load hits both alike
+
+
+async def measure(calls: dict[str, Call], n: int, rounds: int) -> dict[str, float]:
+    """Calls per second of each path: the best of `rounds`, the paths taking turns."""
+    best = dict.fromkeys(calls, 0.0)
+    for _ in range(rounds):
+        for label, call in calls.items():
+            started = time.perf_counter()
+            for _ in range(n):
+                await call()
+            best[label] = max(best[label], n / (time.perf_counter() - started))
+    return best
+
+
+async def prepared(labels: list[str], client: httpx.AsyncClient) -> dict[str, Call]:
+    expected = BenchHeartbeat.model_validate(ANSWER).model_dump()
+    calls = {}
+    for label in labels:
+        call = calls[label] = await PATHS[label](client)
+        for _ in range(50):  # warm-up: schema caches, lazy imports
+            assert (await call()).model_dump() == expected
+    return calls
+
+
+async def profile_golem(n: int) -> None:
+    async with httpx.AsyncClient(transport=TRANSPORT) as client:
+        call = await golem_path(client)
+        for _ in range(100):
+            await call()
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(n):
+            await call()
+        profiler.disable()
+    stats = pstats.Stats(profiler).strip_dirs().sort_stats("tottime")
+    stats.print_stats(25)
+
+
+def missing_tools() -> list[str]:
+    return [name for name in ("openai", "instructor") if importlib.util.find_spec(name) is None]
+
+
+async def main(n: int, profile: bool) -> None:
+    if profile:
+        await profile_golem(n)
+        return
+    missing = missing_tools()
+    if missing:
+        print(
+            f"not installed: {', '.join(missing)}; the comparison needs them "
+            "(benchmark-only, not project dependencies):\n"
+            "    .venv/bin/pip install openai instructor\n"
+        )
+    async with httpx.AsyncClient(transport=TRANSPORT) as client:
+        if missing:
+            results = await measure(await prepared([GOLEM], client), n, ROUNDS)
+        else:
+            results = await measure(await prepared([GOLEM, SDK_CREATE], client), n, ROUNDS)
+            slow = await prepared(["openai SDK parse()", "instructor (Mode.JSON)"], client)
+            results |= await measure(slow, n, 1)
+    print(
+        f"{n} structured calls per round under trio on one httpx.MockTransport; best of "
+        f"{ROUNDS} alternating rounds for golem and the SDK's create, one for the others\n"
+    )
+    golem = results[GOLEM]
+    for label, rate in results.items():
+        ratio = f"golem {golem / rate:5.1f}x" if label != GOLEM else ""
+        print(f"  {label:<28} {rate:>9,.0f} calls/s  {ratio}")
+    print()
+    verdict = "met" if golem >= GOAL_CALLS_S else "MISSED"
+    print(f"goal >= {GOAL_CALLS_S:,.0f} calls/s: {verdict} ({golem:,.0f})")
+    create = results.get(SDK_CREATE)
+    if create:
+        ratio = golem / create
+        verdict = "met" if ratio >= GOAL_RATIO else "MISSED"
+        print(f"goal >= {GOAL_RATIO:.0f}x the SDK's create: {verdict} ({ratio:.1f}x)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--profile", action="store_true", help="cProfile the golem path")
+    args = parser.parse_args()
+    trio.run(main, args.calls, args.profile)
