@@ -1,0 +1,123 @@
+"""Holding the local model to a JSON Schema while it decodes: llguidance token masks
+applied through llama-cpp-python's logits processing, or llama.cpp's own grammar. Each
+schema's constraint is compiled once per process and reused."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+import orjson
+import structlog
+from llama_cpp.llama_grammar import LlamaGrammar
+from llguidance import LLMatcher
+from llguidance.numpy import allocate_token_bitmask, fill_next_token_bitmask
+
+from golem.inference.errors import InvalidSchema
+from golem.inference.local.bounds import Backend, DecoderBounds, bounded_schema, ignored_keywords
+from golem.inference.local.outline import schema_outline
+
+if TYPE_CHECKING:
+    from llguidance._lib import JsonCompileOptions  # a TypedDict the stubs alone define
+
+__all__ = ["CompiledSchema", "GuidanceMask", "SchemaCache"]
+
+log = structlog.get_logger(__name__)
+
+# No whitespace between JSON tokens: a run of blanks could otherwise fill max_tokens.
+_JSON_OPTIONS: JsonCompileOptions = {"whitespace_flexible": False, "lenient": True}
+
+
+class CompiledSchema:
+    """One schema made ready for one backend: the llguidance grammar text or the llama.cpp
+    grammar object, the bounded schema it came from, and that schema's prompt outline."""
+
+    def __init__(
+        self, backend: Backend, name: str, schema: Mapping[str, Any], constraint: Any
+    ) -> None:
+        self.backend = backend
+        self.schema = schema
+        self.constraint = constraint
+        self.outline = schema_outline(name, schema)
+
+
+class SchemaCache:
+    """Compiled constraints by (backend, schema). `compilations` counts real compilations,
+    so a test can show a second call for the same schema compiles nothing."""
+
+    def __init__(self, bounds: DecoderBounds, tokenizer: Callable[[], Any]) -> None:
+        self._bounds = bounds
+        self._tokenizer = tokenizer
+        self._compiled: dict[tuple[Backend, bytes], CompiledSchema] = {}
+        self._lock = threading.Lock()
+        self.compilations = 0
+
+    def get(self, name: str, schema: Mapping[str, Any], backend: Backend) -> CompiledSchema:
+        key = (backend, orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+        with self._lock:
+            compiled = self._compiled.get(key)
+            if compiled is None:
+                compiled = self._compiled[key] = self._compile(name, schema, backend)
+                self.compilations += 1
+            return compiled
+
+    def _compile(self, name: str, schema: Mapping[str, Any], backend: Backend) -> CompiledSchema:
+        bounded = bounded_schema(schema, self._bounds)
+        ignored = ignored_keywords(bounded, backend)
+        if ignored:
+            log.info(
+                "local decoder ignores schema keywords; checked client-side",
+                schema=name,
+                backend=backend.value,
+                keywords=ignored,
+            )
+        if backend is Backend.LLGUIDANCE:
+            return CompiledSchema(backend, name, bounded, _guidance_grammar(name, bounded))
+        text = orjson.dumps(bounded).decode()
+        try:
+            grammar = LlamaGrammar.from_json_schema(text, verbose=False)
+        except (ValueError, AssertionError, KeyError) as exc:
+            raise InvalidSchema(f"llama.cpp cannot build a grammar for {name!r}: {exc}") from exc
+        return CompiledSchema(backend, name, bounded, grammar)
+
+
+def _guidance_grammar(name: str, schema: Mapping[str, Any]) -> str:
+    grammar = LLMatcher.grammar_from_json_schema(dict(schema), defaults=_JSON_OPTIONS)
+    failed, messages = LLMatcher.validate_grammar_with_warnings(grammar)
+    if failed:
+        raise InvalidSchema(f"llguidance cannot compile {name!r}: {'; '.join(messages)}")
+    return grammar
+
+
+class GuidanceMask:
+    """A llama-cpp-python logits processor: feeds each newly decoded token to an llguidance
+    matcher and leaves only the tokens the schema allows next. Once the JSON is complete
+    the matcher allows only end-of-sequence, so generation stops by itself."""
+
+    def __init__(self, tokenizer: Any, grammar: str, prompt_tokens: int, n_vocab: int) -> None:
+        self._matcher = LLMatcher(tokenizer, grammar)
+        self._seen = prompt_tokens
+        self._n_vocab = n_vocab
+        self._mask = allocate_token_bitmask(1, n_vocab)
+
+    @property
+    def accepting(self) -> bool:
+        return bool(self._matcher.is_accepting())
+
+    @property
+    def error(self) -> str:
+        return str(self._matcher.get_error())
+
+    def __call__(
+        self, input_ids: npt.NDArray[np.intc], scores: npt.NDArray[np.single]
+    ) -> npt.NDArray[np.single]:
+        for token in input_ids[self._seen :]:
+            self._matcher.consume_token(int(token))
+        self._seen = len(input_ids)
+        fill_next_token_bitmask(self._matcher, self._mask)
+        allowed = np.unpackbits(self._mask.view(np.uint8), bitorder="little")[: self._n_vocab]
+        scores[allowed == 0] = -np.inf
+        return scores

@@ -1,0 +1,249 @@
+"""LocalProvider: the embedded llama.cpp model as a Provider. Calls run one at a time on a
+worker thread; a cancelled call stops its thread at the next token, and the next call
+waits for that thread, so neither the model nor its result can leak between calls."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import structlog
+import trio
+from llama_cpp import LogitsProcessorList, StoppingCriteriaList
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference.errors import InvalidRequest, ProviderError
+from golem.inference.local.bounds import Backend, DecoderBounds
+from golem.inference.local.constraint import GuidanceMask, SchemaCache
+from golem.inference.local.model import LoadedModel, default_threads, load_model
+from golem.inference.modes import Capabilities
+from golem.inference.types import FinishReason, Message, Mode, Request, Response, Role, Usage
+
+__all__ = ["Generation", "LocalConfig", "LocalProvider"]
+
+log = structlog.get_logger(__name__)
+
+CAPABILITIES = Capabilities(response_schema=True, tool_use=False, forced_tool=False)
+
+
+class LocalConfig(BaseModel):
+    """The `[providers.local]` section."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model_path: Path | None = None  # any .gguf; default: Gemma 3 270M from its package
+    threads: int | None = Field(default=None, ge=1)  # default: the cores available
+    context_tokens: int = Field(default=4096, ge=256)
+    backend: Literal["llguidance", "llama-grammar"] = "llguidance"
+    max_tokens: int = Field(default=512, ge=1)  # when the request sets none
+    temperature: float = Field(default=0.7, ge=0)
+    repeat_penalty: float = Field(default=1.2, ge=1)  # a small model loops without it
+    seed: int = 0  # call n decodes with seed + n: reproducible, yet re-asks differ
+    outline: bool = True  # tell the model the schema's fields in plain words
+    max_string_chars: int = Field(default=200, ge=1)
+    max_array_items: int = Field(default=5, ge=0)
+
+    def bounds(self) -> DecoderBounds:
+        return DecoderBounds(self.max_string_chars, self.max_array_items)
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """What one decoding run did, for logs and benchmarks."""
+
+    schema: str | None
+    backend: str | None
+    text: str
+    prompt_tokens: int
+    output_tokens: int
+    finish_reason: FinishReason
+    prefill_s: float  # prompt evaluation and the first token
+    decode_s: float  # every later token
+    cancelled: bool = False
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Decoding speed after the first token."""
+        later = self.output_tokens - 1
+        return later / self.decode_s if later > 0 and self.decode_s > 0 else 0.0
+
+
+@dataclass
+class _Call:
+    """One call's state shared with its worker thread."""
+
+    cancelled: threading.Event = field(default_factory=threading.Event)
+    first_token_at: float | None = None
+    mask: GuidanceMask | None = None
+
+    def stop(self, input_ids: npt.NDArray[np.intc], logits: npt.NDArray[np.single]) -> bool:
+        if self.first_token_at is None:
+            self.first_token_at = time.perf_counter()
+        return self.cancelled.is_set() or (self.mask is not None and bool(self.mask.error))
+
+
+class LocalProvider:
+    """The `local` provider: llama.cpp in this process, no key, no network, 0 USD.
+
+    The model loads on the first call (once per process for the same path and threads).
+    SchemaEnforced requests decode under the schema with the configured backend; other
+    modes decode freely. `on_generation` (if given) sees every decoding run's record.
+    """
+
+    def __init__(
+        self,
+        config: LocalConfig | None = None,
+        *,
+        on_generation: Callable[[Generation], None] | None = None,
+    ) -> None:
+        self.config = config or LocalConfig()
+        self.threads = self.config.threads or default_threads()
+        self.backend = Backend(self.config.backend)
+        self.schemas = SchemaCache(self.config.bounds(), self._tokenizer)
+        self.on_generation = on_generation
+        self._model: LoadedModel | None = None
+        self._busy = threading.Lock()  # held by the worker thread for a whole run
+        self._calls = 0
+
+    @property
+    def name(self) -> str:
+        return "local"
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return CAPABILITIES
+
+    @property
+    def model(self) -> str:
+        return self._model.name if self._model is not None else "gemma-3-270m-q4_k_m"
+
+    def __repr__(self) -> str:
+        return f"LocalProvider(backend={self.backend.value!r}, threads={self.threads})"
+
+    def loaded(self) -> LoadedModel:
+        """The model, loaded now if it is not yet."""
+        if self._model is None:
+            self._model = load_model(
+                self.config.model_path, self.threads, self.config.context_tokens
+            )
+        return self._model
+
+    async def complete(self, request: Request) -> Response:
+        if request.mode is Mode.TOOL_USE or request.tools:
+            raise InvalidRequest("the local model takes no tools", provider=self.name)
+        call = _Call()
+        started = trio.current_time()
+        try:
+            generation = await trio.to_thread.run_sync(
+                self.generate, request, call, abandon_on_cancel=True
+            )
+        finally:
+            call.cancelled.set()  # an abandoned thread stops at its next token
+        usage = Usage(input_tokens=generation.prompt_tokens, output_tokens=generation.output_tokens)
+        return Response(
+            content=generation.text,
+            finish_reason=generation.finish_reason,
+            usage=usage,
+            provider=self.name,
+            model=self.model,
+            mode=request.mode,
+            cost_usd=0.0,
+            latency_s=trio.current_time() - started,
+        )
+
+    def generate(self, request: Request, call: _Call | None = None) -> Generation:
+        """Decode one answer, blocking; waits for any earlier run to end first."""
+        call = call or _Call()
+        with self._busy:
+            if call.cancelled.is_set():  # its caller left while it waited: nobody reads this
+                return Generation(None, None, "", 0, 0, FinishReason.UNKNOWN, 0.0, 0.0, True)
+            return self._run(request, call)
+
+    def _tokenizer(self) -> Any:
+        return self.loaded().tokenizer()
+
+    def _run(self, request: Request, call: _Call) -> Generation:
+        model = self.loaded()
+        options: dict[str, Any] = {}
+        messages = request.messages
+        schema = request.response_schema if request.mode is Mode.SCHEMA_ENFORCED else None
+        compiled = None
+        if schema is not None:
+            compiled = self.schemas.get(schema.name, schema.schema, self.backend)
+            if self.config.outline:
+                messages = _with_system(messages, compiled.outline)
+        prompt = model.prompt_tokens(messages)
+        if len(prompt) >= self.config.context_tokens:
+            raise InvalidRequest(
+                f"the prompt ({len(prompt)} tokens) does not fit the local model's context "
+                f"({self.config.context_tokens})",
+                provider=self.name,
+            )
+        if compiled is not None:
+            if self.backend is Backend.LLGUIDANCE:
+                call.mask = GuidanceMask(
+                    model.tokenizer(), compiled.constraint, len(prompt), model.n_vocab
+                )
+                options["logits_processor"] = LogitsProcessorList([call.mask])
+            else:
+                options["grammar"] = compiled.constraint
+        temperature = (
+            self.config.temperature if request.temperature is None else request.temperature
+        )
+        started = time.perf_counter()
+        try:
+            out = model.llama.create_completion(
+                prompt,
+                max_tokens=request.max_tokens or self.config.max_tokens,
+                temperature=temperature,
+                seed=self.config.seed + self._calls,
+                repeat_penalty=self.config.repeat_penalty,
+                stop=["<end_of_turn>"],
+                stopping_criteria=StoppingCriteriaList([call.stop]),
+                **options,
+            )
+        except (ValueError, RuntimeError) as exc:
+            raise ProviderError(f"llama.cpp failed: {exc}", provider=self.name) from exc
+        ended = time.perf_counter()
+        choice = out["choices"][0]
+        first = call.first_token_at or ended
+        generation = Generation(
+            schema=schema.name if schema is not None else None,
+            backend=self.backend.value if schema is not None else None,
+            text=choice["text"],
+            prompt_tokens=out["usage"]["prompt_tokens"],
+            output_tokens=out["usage"]["completion_tokens"],
+            finish_reason=FinishReason.LENGTH
+            if choice["finish_reason"] == "length"
+            else FinishReason.STOP,
+            prefill_s=first - started,
+            decode_s=ended - first,
+            cancelled=call.cancelled.is_set(),
+        )
+        log.debug(
+            "local generation",
+            schema=generation.schema,
+            backend=generation.backend,
+            prompt_tokens=generation.prompt_tokens,
+            output_tokens=generation.output_tokens,
+            finish_reason=generation.finish_reason.value,
+            prefill_s=round(generation.prefill_s, 3),
+            tokens_per_s=round(generation.tokens_per_s, 1),
+        )
+        if self.on_generation is not None:
+            self.on_generation(generation)
+        return generation
+
+
+def _with_system(messages: tuple[Message, ...], text: str) -> tuple[Message, ...]:
+    """`text` appended to the system message (one is added when there is none)."""
+    if messages and messages[0].role is Role.SYSTEM:
+        first = messages[0].content or ""
+        return (Message.system(f"{first}\n\n{text}".strip()), *messages[1:])
+    return (Message.system(text), *messages)
