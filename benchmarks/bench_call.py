@@ -266,8 +266,8 @@ async def main(n: int, profile: bool) -> None:
     )
     golem = results[GOLEM]
     for label, rate in results.items():
-        ratio = f"golem {golem / rate:5.1f}x" if label != GOLEM else ""
-        print(f"  {label:<28} {rate:>9,.0f} calls/s  {ratio}")
+        versus = f"golem {golem / rate:5.1f}x" if label != GOLEM else ""
+        print(f"  {label:<28} {rate:>9,.0f} calls/s  {versus}")
     print()
     verdict = "met" if golem >= GOAL_CALLS_S else "MISSED"
     print(f"goal >= {GOAL_CALLS_S:,.0f} calls/s: {verdict} ({golem:,.0f})")

@@ -355,6 +355,29 @@ async def test_an_injected_transport_is_left_open(autojump_clock: MockClock) -> 
     assert closed == []
 
 
+async def test_an_owned_transport_is_opened_on_first_use_and_closed(
+    autojump_clock: MockClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pools: list[Pool] = []
+
+    class Pool(httpx.MockTransport):
+        def __init__(self, proxy: str | None = None) -> None:
+            super().__init__(Script([answer()]))
+            self.proxy, self.closed = proxy, False
+            pools.append(self)
+
+        async def aclose(self) -> None:
+            self.closed = True
+
+    monkeypatch.setattr(httpx, "AsyncHTTPTransport", Pool)
+    config = TransportConfig(proxy="http://proxy.test:3128")
+    async with make_provider(Script([]), config, transport=None) as provider:
+        assert pools == []
+        await provider.complete(REQUEST)
+        await provider.complete(REQUEST)
+    assert [(pool.proxy, pool.closed) for pool in pools] == [("http://proxy.test:3128", True)]
+
+
 @pytest.mark.parametrize(
     ("headers", "seconds"),
     [

@@ -14,6 +14,7 @@ from golem.inference import (
     InvalidResponse,
     Message,
     Mode,
+    ProviderError,
     RateLimited,
     Refusal,
     Request,
@@ -49,13 +50,12 @@ def scripted(name: str, *steps: object, capabilities: Capabilities = SCHEMA) -> 
     ],
     ids=lambda e: e.code,
 )
-async def test_a_provider_failure_moves_to_the_next(failure: Exception) -> None:
+async def test_a_provider_failure_moves_to_the_next(failure: ProviderError) -> None:
     first, second = scripted("openai", failure), scripted("anthropic", "the answer")
     with structlog.testing.capture_logs() as logs:
         response = await FallbackProvider([first, second]).complete(REQUEST)
     assert (response.content, response.provider) == ("the answer", "anthropic")
-    code = type(failure).code
-    assert response.downgrades == (f"fallback: openai → anthropic after {code}",)
+    assert response.downgrades == (f"fallback: openai → anthropic after {failure.code}",)
     assert logs[0]["event"] == "provider failed; falling back"
     assert second.requests == [REQUEST]
 
