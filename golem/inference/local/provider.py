@@ -8,49 +8,27 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import structlog
 import trio
 from llama_cpp import LogitsProcessorList, StoppingCriteriaList
-from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference.errors import InvalidRequest, ProviderError
-from golem.inference.local.bounds import Backend, DecoderBounds
+from golem.inference.local.bounds import Backend
+from golem.inference.local.config import LocalConfig
 from golem.inference.local.constraint import GuidanceMask, SchemaCache
 from golem.inference.local.model import LoadedModel, default_threads, load_model
 from golem.inference.modes import Capabilities
 from golem.inference.types import FinishReason, Message, Mode, Request, Response, Role, Usage
 
-__all__ = ["Generation", "LocalConfig", "LocalProvider"]
+__all__ = ["CAPABILITIES", "Generation", "LocalProvider"]
 
 log = structlog.get_logger(__name__)
 
 CAPABILITIES = Capabilities(response_schema=True, tool_use=False, forced_tool=False)
-
-
-class LocalConfig(BaseModel):
-    """The `[providers.local]` section."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    model_path: Path | None = None  # any .gguf; default: Gemma 3 270M from its package
-    threads: int | None = Field(default=None, ge=1)  # default: the cores available
-    context_tokens: int = Field(default=4096, ge=256)
-    backend: Literal["llguidance", "llama-grammar"] = "llguidance"
-    max_tokens: int = Field(default=512, ge=1)  # when the request sets none
-    temperature: float = Field(default=0.7, ge=0)
-    repeat_penalty: float = Field(default=1.2, ge=1)  # a small model loops without it
-    seed: int = 0  # call n decodes with seed + n: reproducible, yet re-asks differ
-    outline: bool = True  # tell the model the schema's fields in plain words
-    max_string_chars: int = Field(default=200, ge=1)
-    max_array_items: int = Field(default=5, ge=0)
-
-    def bounds(self) -> DecoderBounds:
-        return DecoderBounds(self.max_string_chars, self.max_array_items)
 
 
 @dataclass(frozen=True, slots=True)

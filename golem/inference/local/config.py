@@ -1,0 +1,34 @@
+"""LocalConfig: the `[providers.local]` table, the embedded model's settings. Importing it
+needs none of the `local` extra, so a config can be read where the model is not installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference.local.bounds import DecoderBounds
+
+__all__ = ["LocalConfig"]
+
+
+class LocalConfig(BaseModel):
+    """The `[providers.local]` section."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model_path: Path | None = None  # any .gguf; default: Gemma 3 270M from its package
+    threads: int | None = Field(default=None, ge=1)  # default: the cores available
+    context_tokens: int = Field(default=4096, ge=256)
+    backend: Literal["llguidance", "llama-grammar"] = "llguidance"
+    max_tokens: int = Field(default=512, ge=1)  # when the request sets none
+    temperature: float = Field(default=0.7, ge=0)
+    repeat_penalty: float = Field(default=1.2, ge=1)  # a small model loops without it
+    seed: int = 0  # call n decodes with seed + n: reproducible, yet re-asks differ
+    outline: bool = True  # tell the model the schema's fields in plain words
+    max_string_chars: int = Field(default=200, ge=1)
+    max_array_items: int = Field(default=5, ge=0)
+
+    def bounds(self) -> DecoderBounds:
+        return DecoderBounds(self.max_string_chars, self.max_array_items)
