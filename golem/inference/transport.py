@@ -84,17 +84,24 @@ class HTTPProvider:
     (so a rotated key is picked up) and goes only into the outgoing request's headers:
     it is never stored on this object, logged, or put into an error. A missing key is an
     AuthError naming the variable. Transient failures (429, 5xx, 529, timeouts, connection
-    errors, a stream cut before its end) are retried up to `max_retries` times with full
-    jitter, or after exactly the Retry-After the provider sent; a Retry-After beyond
-    `max_retry_after_s` raises the typed error at once. A streamed answer is returned only
-    once complete, so a retried stream never hands the caller a partial answer.
+    errors) are retried up to `max_retries` times with full jitter, or after exactly the
+    Retry-After the provider sent; a Retry-After beyond `max_retry_after_s` raises the
+    typed error at once. Past `max_response_bytes` the read stops with InvalidResponse.
+
+    Streams: a streamed answer is returned only once complete, so a stream cut mid-way
+    (ConnectionFailed) is retried from scratch like any transient failure and never hands
+    the caller a partial answer; the cut attempt's tokens go unreported, hence uncharged.
+    A stream that ends cleanly but without its final event (truncated SSE) is not an
+    error here: it is the codec's Response as far as it got, finish_reason UNKNOWN,
+    content verbatim, so a complete JSON answer is still used and an incomplete one
+    fails parsing and is re-asked by the structured loop.
 
     Requests go straight to an httpx transport, not through an httpx.AsyncClient: an API
     call wants none of a client's cookie jar, redirects or URL merging, and skipping them
-    halves the per-call overhead. Pass `transport` to share a connection pool (or to test
-    through httpx.MockTransport); it is then the caller's to close. Otherwise the provider
-    opens an httpx.AsyncHTTPTransport on first use and closes it in `aclose()` /
-    `async with`.
+    cut httpx's cost per call from about 110 µs to 30 µs (measured on MockTransport).
+    Pass `transport` to share a connection pool (or to test through httpx.MockTransport);
+    it is then the caller's to close. Otherwise the provider opens an
+    httpx.AsyncHTTPTransport on first use and closes it in `aclose()` / `async with`.
     """
 
     def __init__(
