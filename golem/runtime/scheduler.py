@@ -205,9 +205,7 @@ class Scheduler:
         at = next_fire(slot.job.trigger, slot.last, now, self._grace_of(slot))
         if at is None:
             return
-        if at > now:
-            log.warning("job_missed", job=slot.job.name, next_fire=at.isoformat())
-        else:
+        if at <= now:
             await self._fire(slot, at)
         self._plan(slot.job.name)
 
@@ -224,9 +222,14 @@ class Scheduler:
         slot.last = at
 
     def _plan(self, name: str) -> None:
-        slot = self._slots[name]
-        at = next_fire(slot.job.trigger, slot.last, self._clock.now(), self._grace_of(slot))
+        slot, now = self._slots[name], self._clock.now()
+        at = next_fire(slot.job.trigger, slot.last, now, self._grace_of(slot))
         if at is not None:
+            due = slot.job.trigger.get_next_fire_time(slot.last, now)
+            if at > now and due is not None and due < now:
+                log.warning(
+                    "job_missed", job=name, missed=due.isoformat(), next_fire=at.isoformat()
+                )
             heapq.heappush(self._heap, (at, self._order[name], name, slot.generation))
         self._interrupt()
 

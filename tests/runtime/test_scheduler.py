@@ -1,0 +1,311 @@
+"""The scheduler: pure next-fire math, then the trio loop on a virtual clock (interval and
+cron times, isolated failures, coalescing, stored fire times across restarts, reschedule)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import trio
+from apscheduler.triggers.date import DateTrigger
+from structlog.testing import capture_logs
+
+from golem.runtime.clock import VirtualClock
+from golem.runtime.scheduler import (
+    Firing,
+    Job,
+    MemoryFireTimes,
+    Scheduler,
+    Trigger,
+    cron,
+    every,
+    next_fire,
+)
+
+T0 = datetime(2026, 5, 4, 0, 0, tzinfo=UTC)
+S15 = timedelta(seconds=15)
+MIN = timedelta(minutes=1)
+HOUR = timedelta(hours=1)
+DAY = timedelta(days=1)
+
+
+def at(hours: float = 0, *, days: int = 0, seconds: float = 0) -> datetime:
+    return T0 + timedelta(days=days, hours=hours, seconds=seconds)
+
+
+# --- next_fire: pure ----------------------------------------------------------------------
+
+
+def test_interval_first_fire_is_its_start_or_the_next_slot() -> None:
+    trigger = every(S15, start=T0)
+    assert next_fire(trigger, None, T0 - HOUR, MIN) == T0
+    assert next_fire(trigger, None, T0, MIN) == T0
+    assert next_fire(trigger, None, at(seconds=20), MIN) == at(seconds=30)
+
+
+def test_on_schedule_and_late_within_grace() -> None:
+    trigger = every(S15, start=T0)
+    assert next_fire(trigger, T0, at(seconds=3), MIN) == at(seconds=15)
+    assert next_fire(trigger, T0, at(seconds=20), MIN) == at(seconds=15)  # 5 s late: run it
+
+
+def test_several_missed_runs_coalesce_into_the_latest() -> None:
+    trigger = every(S15, start=T0)
+    assert next_fire(trigger, T0, at(seconds=50), MIN) == at(seconds=45)
+    # an hour asleep: one run, standing for the latest slot, not 240 of them
+    assert next_fire(trigger, T0, at(1, seconds=7), MIN) == at(1)
+
+
+def test_a_daily_run_missed_beyond_grace_is_skipped() -> None:
+    daily = cron("0 3 * * *")
+    last = at(3)
+    assert next_fire(daily, last, at(12), HOUR) == at(3, days=1)  # not yet due: no repeat
+    assert next_fire(daily, last, at(3.5, days=1), HOUR) == at(3, days=1)  # late, in grace
+    assert next_fire(daily, last, at(5, days=1), HOUR) == at(3, days=2)  # missed: skipped
+    assert next_fire(daily, last, at(3.25, days=3), HOUR) == at(3, days=3)  # 2 missed: one run
+    assert next_fire(daily, None, at(5), HOUR) == at(3, days=1)  # a new job never runs late
+
+
+def test_the_latest_slot_within_grace_runs_when_older_ones_are_past_it() -> None:
+    hourly = cron("0 * * * *")
+    assert next_fire(hourly, at(0), at(5.25), HOUR) == at(5)
+
+
+def test_a_finished_trigger_fires_never_again() -> None:
+    once: Trigger = DateTrigger(run_date=at(1), timezone=UTC)
+    assert next_fire(once, None, T0, MIN) == at(1)
+    assert next_fire(once, at(1), at(2), MIN) is None
+
+
+def test_triggers_are_pure_and_checked() -> None:
+    trigger = every(S15, start=T0)
+    assert [next_fire(trigger, T0, T0, MIN) for _ in range(3)] == [at(seconds=15)] * 3
+    with pytest.raises(ValueError, match="positive"):
+        every(timedelta(0), start=T0)
+    with pytest.raises(ValueError, match="timezone-aware"):
+        every(S15, start=datetime(2026, 1, 1))
+    with pytest.raises(ValueError):
+        cron("61 * * * *")
+    with pytest.raises(ValueError, match="fields"):
+        cron("* * *")
+
+
+# --- the loop on a virtual clock ----------------------------------------------------------
+
+
+Runs = list[tuple[str, datetime]]
+
+
+def recorder(runs: Runs, clock: VirtualClock) -> Callable[[Firing], Awaitable[None]]:
+    async def run(firing: Firing) -> None:
+        assert clock.now() >= firing.at
+        runs.append((firing.job, firing.at))
+
+    return run
+
+
+def until(scheduler: Scheduler, end: datetime) -> Job:
+    """A job that stops the scheduler at `end` (added last, so it loses ties)."""
+
+    async def stop(_: Firing) -> None:
+        scheduler.stop()
+
+    return Job(f"stop at {end}", DateTrigger(run_date=end, timezone=UTC), stop)
+
+
+async def test_interval_and_cron_jobs_fire_at_their_virtual_times() -> None:
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock)
+    runs: Runs = []
+    scheduler.add(Job("beat", every(timedelta(minutes=20), start=T0), recorder(runs, clock)))
+    scheduler.add(Job("daily", cron("30 0 * * *"), recorder(runs, clock)))
+    scheduler.add(until(scheduler, at(1)))
+    start = trio.current_time()
+    await scheduler.run()
+    assert runs == [
+        ("beat", at(0)),
+        ("beat", at(seconds=1200)),
+        ("daily", at(0.5)),
+        ("beat", at(seconds=2400)),
+        ("beat", at(1)),
+    ]
+    assert trio.current_time() - start < 0.5
+
+
+async def test_ties_run_in_the_order_jobs_were_added() -> None:
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock)
+    runs: Runs = []
+    for name in ("b", "a", "c"):
+        scheduler.add(Job(name, every(HOUR, start=T0), recorder(runs, clock)))
+    scheduler.add(until(scheduler, at(1)))
+    await scheduler.run()
+    assert [name for name, _ in runs] == ["b", "a", "c", "b", "a", "c"]
+
+
+async def test_a_failing_job_is_logged_and_the_loop_goes_on() -> None:
+    clock = VirtualClock(T0)
+    fires = MemoryFireTimes()
+    scheduler = Scheduler(clock, fires)
+    runs: Runs = []
+
+    async def broken(firing: Firing) -> None:
+        raise RuntimeError(f"boom at {firing.at:%H:%M}")
+
+    scheduler.add(Job("broken", every(HOUR, start=T0), broken))
+    scheduler.add(Job("fine", every(HOUR, start=T0), recorder(runs, clock)))
+    scheduler.add(until(scheduler, at(2)))
+    with capture_logs() as logs:
+        await scheduler.run()
+    failures = [entry for entry in logs if entry["event"] == "job_failed"]
+    assert [f["job"] for f in failures] == ["broken"] * 3
+    assert failures[0]["log_level"] == "error"
+    assert failures[0]["exc_info"] is True
+    assert runs == [("fine", at(0)), ("fine", at(1)), ("fine", at(2))]
+    assert fires.fires["broken"] == at(2)  # a failed run still counts as run
+
+
+async def test_a_long_gap_gives_one_run_not_a_backlog() -> None:
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock, grace=MIN)
+    runs: Runs = []
+
+    async def beat(firing: Firing) -> None:
+        runs.append(("beat", firing.at))
+        if firing.at == at(seconds=30):
+            clock.advance(HOUR + timedelta(seconds=7))  # the machine slept
+
+    scheduler.add(Job("beat", every(S15, start=T0), beat))
+    scheduler.add(until(scheduler, at(1, seconds=40)))
+    await scheduler.run()
+    assert (
+        [t for _, t in runs]
+        == [
+            at(0),
+            at(seconds=15),
+            at(seconds=30),
+            at(1, seconds=30),  # the latest missed slot, once
+            at(1, seconds=45) - timedelta(seconds=15) + timedelta(seconds=15),
+        ][:4]
+        + [at(1, seconds=45)][:0]
+        or runs
+    )
+
+
+async def test_a_daily_job_missed_beyond_grace_is_logged_and_skipped() -> None:
+    clock = VirtualClock(at(5))
+    fires = MemoryFireTimes({"daily": at(3, days=-1)})
+    scheduler = Scheduler(clock, fires, grace=HOUR)
+    runs: Runs = []
+    with capture_logs() as logs:
+        scheduler.add(Job("daily", cron("0 3 * * *"), recorder(runs, clock)))
+        scheduler.add(until(scheduler, at(4, days=1)))
+        await scheduler.run()
+    assert runs == [("daily", at(3, days=1))]
+    assert [e["event"] for e in logs] == ["job_missed"]
+
+
+async def test_restarts_neither_repeat_nor_forget_a_daily_job() -> None:
+    fires = MemoryFireTimes()
+    runs: Runs = []
+
+    async def life(start: datetime, end: datetime) -> None:
+        clock = VirtualClock(start)
+        scheduler = Scheduler(clock, fires, grace=timedelta(hours=2))
+        scheduler.add(Job("daily", cron("0 3 * * *"), recorder(runs, clock)))
+        scheduler.add(until(scheduler, end))
+        await scheduler.run()
+
+    await life(at(0), at(12))  # runs at 03:00
+    await life(at(12), at(2, days=1))  # restarted the same day: nothing
+    await life(at(4, days=1), at(12, days=1))  # down at 03:00, back within grace: runs late
+    await life(at(12, days=1), at(23, days=1))  # and not again that day
+    await life(at(3, days=2), at(12, days=2))  # restarted at the very fire time: once
+    assert runs == [("daily", at(3)), ("daily", at(3, days=1)), ("daily", at(3, days=2))]
+    assert fires.fires["daily"] == at(3, days=2)
+
+
+async def test_reschedule_doubles_the_interval_from_the_last_fire() -> None:
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock)
+    runs: Runs = []
+
+    async def beat(firing: Firing) -> None:
+        runs.append(("beat", firing.at))
+        if firing.at == at(seconds=30):  # Conservation: the heartbeat slows down
+            scheduler.reschedule("beat", every(2 * S15, start=firing.at))
+
+    scheduler.add(Job("beat", every(S15, start=T0), beat))
+    scheduler.add(until(scheduler, at(seconds=120)))
+    await scheduler.run()
+    assert [int((t - T0).total_seconds()) for _, t in runs] == [0, 15, 30, 60, 90, 120]
+
+
+async def test_a_job_can_stop_the_scheduler_and_its_fire_time_is_kept() -> None:
+    clock = VirtualClock(T0)
+    fires = MemoryFireTimes()
+    scheduler = Scheduler(clock, fires)
+    runs: Runs = []
+
+    async def death(firing: Firing) -> None:
+        runs.append(("death", firing.at))
+        scheduler.stop()
+
+    scheduler.add(Job("beat", every(S15, start=T0), recorder(runs, clock)))
+    scheduler.add(Job("death", DateTrigger(run_date=at(seconds=40), timezone=UTC), death))
+    await scheduler.run()
+    assert runs[-1] == ("death", at(seconds=40))
+    assert fires.fires == {"beat": at(seconds=30), "death": at(seconds=40)}
+    assert clock.now() == at(seconds=40)
+
+
+async def test_run_returns_when_no_job_will_fire_again() -> None:
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock)
+    runs: Runs = []
+    scheduler.add(Job("once", DateTrigger(run_date=at(1), timezone=UTC), recorder(runs, clock)))
+    await scheduler.run()
+    assert runs == [("once", at(1))]
+    with pytest.raises(ValueError, match="already"):
+        scheduler.add(Job("once", every(S15, start=T0), recorder(runs, clock)))
+
+
+# --- the loop on trio's own (autojumping) clock: interruption and cancellation ----------
+
+
+class TrioTime:
+    """A SleepingClock on trio's clock, so other tasks can act while the scheduler sleeps."""
+
+    def __init__(self) -> None:
+        self._origin = trio.current_time()
+
+    def now(self) -> datetime:
+        return T0 + timedelta(seconds=trio.current_time() - self._origin)
+
+    async def sleep_until(self, moment: datetime) -> None:
+        await trio.sleep_until(self._origin + (moment - T0).total_seconds())
+
+
+async def test_reschedule_and_add_wake_a_sleeping_scheduler(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    clock = TrioTime()
+    scheduler = Scheduler(clock)
+    runs: list[tuple[str, float]] = []
+
+    def note(name: str) -> Callable[[Firing], Awaitable[None]]:
+        async def run(firing: Firing) -> None:
+            runs.append((name, (firing.at - T0).total_seconds()))
+
+        return run
+
+    scheduler.add(Job("slow", every(HOUR, start=T0 + HOUR), note("slow")))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(scheduler.run)
+        await trio.sleep(10)
+        scheduler.reschedule("slow", every(MIN, start=T0 + MIN))
+        scheduler.add(Job("new", DateTrigger(run_date=T0 + 2 * S15, timezone=UTC), note("new")))
+        await trio.sleep(150)
+        nursery.cancel_scope.cancel()  # the daemon's shutdown: the loop ends cleanly
+    assert runs == [("new", 30.0), ("slow", 60.0), ("slow", 120.0)]
