@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -121,6 +122,35 @@ class PaperPortfolio:
     @property
     def fees_paid(self) -> float:
         return self._fees
+
+    def to_dict(self) -> dict[str, Any]:
+        """The portfolio in JSON types, for the daemon's store; `from_dict` inverts it."""
+        return {
+            "config": self._config.model_dump(mode="json"),
+            "initial_cash": self._initial_cash,
+            "cash": self._cash,
+            "positions": {a: [p.quantity, p.average_price] for a, p in self._positions.items()},
+            "marks": dict(self._marks),
+            "realised_pnl": self._realised,
+            "fees_paid": self._fees,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PaperPortfolio:
+        """The inverse of `to_dict`; a malformed dict raises ValueError."""
+        try:
+            config = PortfolioConfig.model_validate(data["config"])
+            portfolio = cls(float(data["initial_cash"]), config)
+            portfolio._cash = float(data["cash"])
+            portfolio._positions = {
+                str(a): Position(float(q), float(p)) for a, (q, p) in data["positions"].items()
+            }
+            portfolio._marks = {str(a): _checked_price(m) for a, m in data["marks"].items()}
+            portfolio._realised = float(data["realised_pnl"])
+            portfolio._fees = float(data["fees_paid"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a portfolio: {exc}") from exc
+        return portfolio
 
     def quantity(self, asset: str | None = None) -> float:
         position = self._positions.get(asset or self._config.asset)
