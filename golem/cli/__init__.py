@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from golem import __version__
-from golem.cli import budget, config, inspect, schemas, wire
+from golem.cli import ask, budget, config, inspect, schemas, wire
 
 __all__ = ["main"]
 
@@ -19,6 +19,7 @@ _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     budget.register,
     config.register,
     inspect.register,
+    ask.register,
 )
 
 

@@ -1,0 +1,163 @@
+"""`golem ask --provider NAME --schema SCHEMA [--model M] [--config FILE] "PROMPT"`: one
+structured call to any provider, printed as JSON (decision, mode, attempts, usage, cost,
+latency). `--provider local` runs the embedded model: no key, no network."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+import orjson
+import trio
+
+import golem.subsystems  # noqa: F401  (importing the subsystems registers their schemas)
+from golem.inference import local as local_model
+from golem.inference.clock import utc_now
+from golem.inference.errors import AuthError, ProviderError, StructuredOutputInvalid
+from golem.inference.providers import Registry, default_registry
+from golem.inference.run import Provider, run_structured
+from golem.inference.serialize import error_to_dict, usage_to_dict
+from golem.inference.structured import StructuredOutput, get_schema
+from golem.inference.transport import HTTPProvider
+from golem.inference.types import Message, Request, Response
+from golem.runtime.config import ConfigError, build_registry, load_config
+from golem.runtime.config_sections import GolemConfig
+from golem.runtime.logs import configure_logging
+
+LOCAL = "local"
+
+
+class _Usage(Exception):
+    """A mistake in the command line or the environment: exit 2 with this message."""
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "ask",
+        help="one structured call to a provider, printed as JSON",
+        description=(
+            "Ask a provider for one typed decision and print it as JSON with the mode, "
+            "attempts, usage, cost and latency. `--provider local` runs the embedded model "
+            "with no key and no network; other providers read their key from the "
+            "environment variable their profile names."
+        ),
+    )
+    parser.add_argument("prompt", metavar="PROMPT", help="what to decide about")
+    parser.add_argument("--provider", required=True, help="e.g. local, openai, anthropic")
+    parser.add_argument("--schema", required=True, help="a decision schema (see golem schemas)")
+    parser.add_argument("--model", help="the model (HTTP providers; default from --config)")
+    parser.add_argument("--config", help="a golem config whose [providers] tables apply")
+    parser.add_argument("--max-tokens", type=int, help="output tokens per attempt")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        decision = get_schema(args.schema)
+        config = load_config(args.config, environ=os.environ) if args.config else None
+        provider = _provider(args, config)
+    except KeyError as exc:
+        return _fail(str(exc.args[0]))
+    except (ConfigError, _Usage) as exc:
+        return _fail(str(exc))
+    name = decision.response_schema().name
+    request = Request(
+        messages=(
+            Message.system(f"You are the {name} step of an autonomous trading agent."),
+            Message.user(args.prompt),
+        ),
+        max_tokens=args.max_tokens,
+    )
+    # stdout carries the JSON alone; warnings (a retry, a fallback) go to stderr.
+    sinks = configure_logging(now=utc_now, level="warning", console_stream=sys.stderr)
+    try:
+        response, elapsed = trio.run(_ask, provider, request, decision)
+    except AuthError as exc:
+        return _fail(str(exc))
+    except ProviderError as exc:
+        _print({"error": error_to_dict(exc)})
+        return 1
+    except StructuredOutputInvalid as exc:
+        _print(
+            {
+                "error": type(exc).__name__,
+                "message": str(exc),
+                "errors": exc.errors,
+                "raw": exc.raw,
+                "attempts": exc.attempts,
+            }
+        )
+        return 1
+    finally:
+        sinks.close()
+    _print(_summary(response, decision, elapsed))
+    return 0
+
+
+async def _ask(
+    provider: Provider, request: Request, decision: type[StructuredOutput]
+) -> tuple[Response, float]:
+    started = trio.current_time()
+    try:
+        response = await run_structured(provider, request, decision)
+    finally:
+        if isinstance(provider, HTTPProvider):
+            await provider.aclose()
+    return response, trio.current_time() - started
+
+
+def _provider(args: argparse.Namespace, config: GolemConfig | None) -> Provider:
+    if args.provider == LOCAL:
+        try:
+            local_provider = local_model.LocalProvider  # loads llama.cpp
+        except ImportError as exc:
+            raise _Usage(
+                f"the local model is not installed ({exc.name} is missing): "
+                "pip install 'golem[local]'"
+            ) from None
+        settings = config.providers.local if config is not None else None
+        return local_provider(settings)
+    registry: Registry = build_registry(config) if config is not None else default_registry()
+    if args.provider not in registry.names():
+        raise _Usage(
+            f"unknown provider {args.provider!r}; known: {LOCAL}, {', '.join(registry.names())}"
+        )
+    section = config.providers.entries().get(args.provider) if config is not None else None
+    model = args.model or (section.default_model if section is not None else None)
+    if not model:
+        raise _Usage(f"--model is needed for {args.provider!r} (or default_model in --config)")
+    variable = registry.profile(args.provider).api_key_env
+    if variable and not os.environ.get(variable, "").strip():
+        raise _Usage(f"no API key for {args.provider!r}: set the environment variable {variable}")
+    return HTTPProvider.named(args.provider, model, registry=registry)
+
+
+def _summary(
+    response: Response, decision: type[StructuredOutput], elapsed: float
+) -> dict[str, Any]:
+    usage = response.usage
+    return {
+        "provider": response.provider,
+        "model": response.model,
+        "schema": decision.response_schema().name,
+        "decision": response.parsed.model_dump(mode="json"),
+        "mode": response.mode.value,
+        "attempts": response.attempts,
+        "repairs": list(response.repairs),
+        "downgrades": list(response.downgrades),
+        "usage": usage_to_dict(usage),
+        "cost_usd": response.cost_usd,
+        "latency_s": round(elapsed, 3),  # every attempt, waits included
+        "tokens_per_s": round(usage.output_tokens / elapsed, 1) if elapsed > 0 else None,
+    }
+
+
+def _fail(message: str) -> int:
+    print(f"golem ask: {message}", file=sys.stderr)
+    return 2
+
+
+def _print(value: object) -> None:
+    sys.stdout.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n")
