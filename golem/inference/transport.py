@@ -303,11 +303,13 @@ class HTTPProvider:
     async def _excerpt(self, response: httpx.Response) -> bytes:
         """The start of an error body: it is only read for the error it names."""
         parts: list[bytes] = []
-        wanted = BODY_EXCERPT_CHARS * 4  # enough UTF-8 bytes for the excerpt
+        room = BODY_EXCERPT_CHARS * 4  # enough UTF-8 bytes for the excerpt
 
         def collect(chunk: bytes) -> None:
+            nonlocal room
             parts.append(chunk)
-            if sum(map(len, parts)) >= wanted:
+            room -= len(chunk)
+            if room <= 0:
                 raise _Enough
 
         await _consume(response, collect)

@@ -315,6 +315,16 @@ async def test_errors_keep_status_body_and_headers_minus_secrets(
     assert "x-api-key" not in error.headers
 
 
+async def test_a_huge_error_body_is_read_only_for_its_excerpt(autojump_clock: MockClock) -> None:
+    page = ChunkedBody([b"<html>" + b"x" * 1000] * 100, pause=0.01)
+    script = Script([httpx.Response(502, stream=page)])
+    with trio.fail_after(5), pytest.raises(ServerError) as caught:
+        await make_provider(script, NO_RETRY).complete(REQUEST)
+    assert caught.value.body_excerpt.startswith("<html>xxx")
+    assert len(caught.value.body_excerpt) == 2000
+    assert page.sent == 8
+
+
 async def test_a_missing_key_names_the_variable(autojump_clock: MockClock) -> None:
     script = Script([answer()])
     provider = make_provider(script, environ={"ECHO_API_KEY": "  "})
