@@ -4,9 +4,10 @@ Ollama, Together, Groq, GPUStack): one codec; each vendor's differences are prof
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
-from golem.inference.codecs.base import ProviderProfile
+from golem.inference.codecs.base import ProviderProfile, WireRequest
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.codecs.openai_chat import OpenAIChatCodec
 from golem.inference.modes import Capabilities
@@ -70,8 +71,11 @@ class OpenAICompatCodec(OpenAIChatCodec):
     text, first present wins: DeepSeek and GPUStack `reasoning_content`, Ollama and
     OpenRouter `reasoning`), `reasoning_details` (read OpenRouter's `reasoning_details`,
     which carry signatures and supersede `reasoning`), `think_tags` (split inline
-    `<think>` blocks out of the content) and `think_starts_open` (the server put the open
-    tag in the prompt, so the answer starts inside the block).
+    `<think>` blocks out of the content), `think_starts_open` (the server put the open
+    tag in the prompt, so the answer starts inside the block) and `schema_format`
+    (`json_schema`, the default, or `json_object`: the schema sent as
+    `{"type": "json_object", "schema": ...}`, the one form llama-cpp-python's server takes
+    and llama.cpp's server also reads).
     """
 
     default_max_tokens_field: ClassVar[str] = "max_tokens"
@@ -92,6 +96,24 @@ class OpenAICompatCodec(OpenAIChatCodec):
         self._details = bool(quirks.get("reasoning_details", False))
         self._think_tags = bool(quirks.get("think_tags", False))
         self._think_open = bool(quirks.get("think_starts_open", False))
+        schema_format = str(quirks.get("schema_format", "json_schema"))
+        if schema_format not in ("json_schema", "json_object"):
+            raise ValueError(
+                f"provider {profile.name!r}: unknown schema_format {schema_format!r}; "
+                "expected json_schema or json_object"
+            )
+        self._schema_as_object = schema_format == "json_object"
+
+    def encode(self, request: Request, model: str) -> WireRequest:
+        wire = super().encode(request, model)
+        if not self._schema_as_object or "response_format" not in wire.body:
+            return wire
+        assert request.response_schema is not None  # response_format is set only with one
+        body = {
+            **wire.body,
+            "response_format": {"type": "json_object", "schema": request.response_schema.schema},
+        }
+        return replace(wire, body=body)
 
     def reasoning_params(self, request: Request, model: str, caps: Capabilities) -> dict[str, Any]:
         return self._reasoning_params(self, request, model)
