@@ -198,11 +198,15 @@ class Scheduler:
             if wake.cancelled_caught or self._stopped:
                 continue
             heapq.heappop(self._heap)
-            await self._due(self._slots[name])
+            await self._due(self._slots[name], at)
 
-    async def _due(self, slot: _Slot) -> None:
+    async def _due(self, slot: _Slot, planned: datetime) -> None:
         now = self._clock.now()
         at = next_fire(slot.job.trigger, slot.last, now, self._grace_of(slot))
+        if slot.last is None and planned <= now and now - planned <= self._grace_of(slot):
+            # A first run: a trigger asked with no previous fire answers with the next
+            # time after `now`, and a real clock always wakes a little after `planned`.
+            at = planned
         if at is None:
             return
         if at <= now:

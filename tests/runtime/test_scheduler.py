@@ -309,3 +309,26 @@ async def test_reschedule_and_add_wake_a_sleeping_scheduler(
         await trio.sleep(150)
         nursery.cancel_scope.cancel()  # the daemon's shutdown: the loop ends cleanly
     assert runs == [("new", 30.0), ("slow", 60.0), ("slow", 120.0)]
+
+
+class _LateClock(VirtualClock):
+    """Wakes a millisecond after the moment asked for, as a real clock does."""
+
+    async def sleep_until(self, moment: datetime) -> None:
+        await super().sleep_until(moment + timedelta(milliseconds=1))
+
+
+async def test_a_first_run_fires_though_the_clock_wakes_late() -> None:
+    clock = _LateClock(datetime(2026, 1, 1, tzinfo=UTC))
+    scheduler = Scheduler(clock)
+    fired: list[datetime] = []
+
+    async def job(firing: Firing) -> None:
+        fired.append(firing.at)
+        if len(fired) == 3:
+            scheduler.stop()
+
+    start = clock.now() + timedelta(seconds=15)
+    scheduler.add(Job("hb", every(timedelta(seconds=15), start=start), job))
+    await scheduler.run()
+    assert fired == [start, start + timedelta(seconds=15), start + timedelta(seconds=30)]
