@@ -9,6 +9,7 @@ import math
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import astuple
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -239,16 +240,7 @@ class StateStore:
     def save_grimoire_entry(self, entry: GrimoireEntry) -> None:
         self._conn.execute(
             f"INSERT OR REPLACE INTO grimoire ({_GRIMOIRE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                entry.id,
-                entry.text,
-                entry.confidence,
-                entry.tier,
-                entry.provenance,
-                entry.regime,
-                entry.low_cycles,
-                int(entry.archived),
-            ),
+            astuple(entry),  # the columns are the fields, in order
         )
 
     def remove_grimoire_entry(self, entry_id: str) -> None:
@@ -276,16 +268,7 @@ class StateStore:
     def index_decision(self, row: DecisionRow) -> None:
         self._conn.execute(
             f"INSERT INTO decisions ({_DECISIONS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                row.tick,
-                _iso(row.time),
-                row.subsystem,
-                row.source,
-                row.tier,
-                row.cost_usd,
-                row.summary,
-                row.log_offset,
-            ),
+            (row.tick, _iso(row.time), *astuple(row)[2:]),
         )
 
     def decisions(

@@ -39,7 +39,8 @@ TABLES = {
 class TestSQLiteLedger(LedgerContract):
     @pytest.fixture
     def ledger(self, tmp_path: Path) -> Iterator[Ledger]:
-        with StateStore.open(tmp_path) as store:
+        # NORMAL: the contract records a thousand charges, each its own commit
+        with StateStore.open(tmp_path, synchronous="NORMAL") as store:
             yield store.ledger
 
 
@@ -138,8 +139,9 @@ def test_credits_are_initial_plus_income_minus_charges(store: StateStore) -> Non
 
 def test_credits_sum_exactly(store: StateStore) -> None:
     store.fund(1.0, T0)
-    for i in range(1000):
-        store.ledger.record(charge(f"k{i}", usd=0.001))
+    with store.transaction():
+        for i in range(1000):
+            store.ledger.record(charge(f"k{i}", usd=0.001))
     assert store.credits() == 0.0
 
 
