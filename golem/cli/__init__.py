@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from golem import __version__
-from golem.cli import ask, budget, config, inspect, schemas, wire
+from golem.cli import ask, budget, config, inspect, run, schemas, wire
 
 __all__ = ["main"]
 
@@ -20,6 +20,7 @@ _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     config.register,
     inspect.register,
     ask.register,
+    run.register,
 )
 
 

@@ -1,0 +1,154 @@
+"""`golem run`: a Golem on a clock, its jobs on the scheduler, until it dies, is stopped
+(SIGINT / SIGTERM finish the running job, then exit 0) or its `--for` runs out.
+
+The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import structlog
+import trio
+
+from golem.runtime.clock import SleepingClock
+from golem.runtime.config_sections import GolemConfig
+from golem.runtime.decide import Routes
+from golem.runtime.durations import ScheduleKind
+from golem.runtime.life import Golem
+from golem.runtime.routes import ProviderPool, build_routes
+from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
+from golem.runtime.state import StateStore
+from golem.subsystems.heartbeat import interval_multiplier
+from golem.world import CSVReplay, MarketSource, SimulatedMarket
+
+__all__ = ["Life", "assemble", "make_market"]
+
+log = structlog.get_logger("golem")
+
+
+def make_market(config: GolemConfig) -> MarketSource:
+    world = config.world
+    if world.source == "csv" and world.csv is not None:
+        return CSVReplay(world.csv)
+    return SimulatedMarket(config.world_seed, world.market)
+
+
+@dataclass
+class Life:
+    """A Golem with its scheduler: what `golem run` and `golem simulate` drive."""
+
+    golem: Golem
+    scheduler: Scheduler
+    clock: SleepingClock
+    _signalled: bool = field(default=False, init=False)
+
+    async def run(self, *, duration: timedelta | None = None, signals: bool = False) -> str:
+        """Live until death, `stop()`, a signal (when `signals`), or `duration` of the
+        clock's time. Returns why it ended: died, stopped, signal or duration."""
+        ended = "stopped"
+        deadline = self.clock.now() + duration if duration is not None else None
+
+        def died() -> None:
+            nonlocal ended
+            ended = "died"
+            self.scheduler.stop()
+
+        self.golem.on_death = died
+        if self.golem.dead:
+            log.info("already_dead", golem=self.golem.config.golem.id)
+            return "died"
+        async with trio.open_nursery() as nursery:
+            if signals:
+                nursery.start_soon(self._watch_signals, nursery.cancel_scope)
+            if deadline is not None:
+                # Named for its deadline: the store keeps fire times across restarts, and
+                # a later run's `--for` must not find this one already fired.
+                self.scheduler.add(Job(f"end@{deadline.isoformat()}", _once(deadline), self._end))
+            await self.scheduler.run()
+            nursery.cancel_scope.cancel()
+        if deadline is not None and ended == "stopped" and self.clock.now() >= deadline:
+            ended = "duration"
+        if self._signalled:
+            ended = "signal"
+        return ended
+
+    async def _end(self, *_: object) -> None:
+        self.scheduler.stop()
+
+    async def _watch_signals(self, scope: trio.CancelScope) -> None:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+            async for signum in received:
+                log.info("signal", signal=signal.Signals(signum).name)
+                self._signalled = True
+                # Let the running job finish: the scheduler returns once it is done.
+                self.scheduler.stop()
+                return
+
+
+class _Once:
+    """A trigger that fires once, at `at`."""
+
+    def __init__(self, at: datetime) -> None:
+        self._at = at
+
+    def get_next_fire_time(
+        self, previous_fire_time: datetime | None, now: datetime
+    ) -> datetime | None:
+        return self._at if previous_fire_time is None else None
+
+
+def _once(at: datetime) -> Trigger:
+    return _Once(at)
+
+
+def assemble(
+    config: GolemConfig,
+    *,
+    clock: SleepingClock,
+    store: StateStore,
+    routes: Routes | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[Life, ProviderPool | None]:
+    """The Golem and its jobs for `config`. Pass `routes` to bring providers of your own
+    (the simulator's synthetic one); otherwise they are built from the config's chains and
+    the returned pool must be closed (`await pool.aclose()`)."""
+    pool = None
+    if routes is None:
+        pool = ProviderPool(config, environ or {})
+        routes = build_routes(pool)
+    golem = Golem(config, store=store, market=make_market(config), routes=routes, now=clock.now)
+    scheduler = Scheduler(clock, store)
+    born = store.get_meta("born")
+    if born is None:
+        born = clock.now().isoformat()
+        store.set_meta("born", born)
+    start = datetime.fromisoformat(born)
+    base = config.heartbeat.interval
+    current = {"multiplier": interval_multiplier(golem.vitals.phase)}
+
+    async def heartbeat(*_: object) -> None:
+        await golem.tick()
+        multiplier = interval_multiplier(golem.vitals.phase)
+        if multiplier != current["multiplier"]:
+            # Conservation slows the heartbeat (and recovery speeds it up again).
+            current["multiplier"] = multiplier
+            scheduler.reschedule("heartbeat", every(base * multiplier, start=start))
+            log.info("heartbeat_interval", seconds=(base * multiplier).total_seconds())
+
+    scheduler.add(Job("heartbeat", every(base * current["multiplier"], start=start), heartbeat))
+    jobs = {"curator": golem.curate, "dream": golem.dream}
+    for name, section in config.subsystems.items():
+        if name not in jobs or not section.enabled:
+            continue
+        schedule = section.schedule
+        if schedule.kind is ScheduleKind.INTERVAL and schedule.every is not None:
+            trigger = every(schedule.every, start=start + schedule.every)
+        elif schedule.kind is ScheduleKind.CRON and schedule.cron is not None:
+            trigger = cron(schedule.cron)
+        else:
+            continue
+        scheduler.add(Job(name, trigger, jobs[name]))
+    return Life(golem, scheduler, clock), pool

@@ -1,0 +1,423 @@
+"""The Golem: one life, assembled from its state store, clock, market and providers.
+
+`tick()` is the heartbeat job: observe, probe, decide (escalate, ask risk, trade), record
+the episode, recompute vitality, appraise, and die when a clock runs out. `curate()` and
+`dream()` are the scheduled jobs. The daemon and the simulator drive the same object;
+they differ only in clock, providers and world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from golem.mortality import DeathCause, MortalityState, Phase, utc_day
+from golem.runtime.config_sections import GolemConfig
+from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
+from golem.runtime.state import StateStore
+from golem.runtime.state_rows import DecisionRow, VitalityRow
+from golem.runtime.vitals import Vitals, assess
+from golem.subsystems.contract import Context, Mood, Outcome, PortfolioView, Subsystem
+from golem.subsystems.curator import Curator
+from golem.subsystems.daimon import Daimon
+from golem.subsystems.death import Thanatopsis
+from golem.subsystems.dream import Dream
+from golem.subsystems.heartbeat import (
+    Heartbeat,
+    HeartbeatConfig,
+    ProbeConfig,
+    compute_probes,
+    escalated,
+)
+from golem.subsystems.heartbeat.probes import GateParams
+from golem.subsystems.risk import Risk
+from golem.world import (
+    DecisionSummary,
+    EpisodeLog,
+    MarketSource,
+    MarketSummary,
+    MarketWindow,
+    PaperPortfolio,
+)
+from golem.world import (
+    Outcome as EpisodeOutcome,
+)
+
+__all__ = ["Golem"]
+
+log = structlog.get_logger("golem")
+
+_HORIZON_TICKS = 20  # how far ahead an episode's prediction looks
+_MOMENTUM = 0.5  # the share of the window's drift a prediction expects to persist
+
+
+class Golem:
+    """One golem's life. Methods are called by one task at a time (the scheduler)."""
+
+    def __init__(
+        self,
+        config: GolemConfig,
+        *,
+        store: StateStore,
+        market: MarketSource,
+        routes: Routes,
+        now: Callable[[], datetime],
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.market = market
+        self.routes = routes
+        self._now = now
+        self.on_death: Callable[[], None] = lambda: None
+        hb = config.heartbeat
+        gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
+        self.heartbeat = Heartbeat(HeartbeatConfig(probes=ProbeConfig(gate=gate)))
+        self.risk, self.daimon = Risk(), Daimon()
+        self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
+
+        self.state_dir = Path(config.golem.state_dir)
+        store.identify(config.golem.id, config.golem.seed)
+        if store.initial_credits() is None:
+            store.fund(config.mortality.initial_credits_usd, now())
+        resumed = store.resume()
+        self.tick_no = resumed.tick
+        self.dead = resumed.death is not None
+        self.mood = resumed.mood or Mood()
+        self.grimoire = {entry.id: entry for entry in resumed.grimoire}
+        self.episodes = EpisodeLog()
+        for episode in resumed.episodes:
+            self.episodes.append(episode)
+        self.portfolio = (
+            PaperPortfolio.from_dict(resumed.portfolio)
+            if resumed.portfolio
+            else PaperPortfolio(config.world.cash_usd, config.world.portfolio)
+        )
+        last = resumed.vitality
+        self.vitals = Vitals(
+            vitality=last.vitality if last else 1.0,
+            phase=Phase(last.phase) if last else Phase.THRIVING,
+            economic=last.economic if last else 1.0,
+            epistemic=last.epistemic if last else 0.5,
+            burn_rate_usd=float(store.get_meta("burn_rate_usd") or 0.0),
+        )
+        self.confidence: float | None = store.get_meta("last_confidence")
+        self.window = MarketWindow()
+        self.previous: MarketSummary | None = None
+        self.dreams = int(store.get_meta("dreams") or 0)
+
+    # --- the context every subsystem reads ---------------------------------------------
+
+    def budgeting(self) -> Budgeting:
+        mortality = self.config.mortality
+        state = MortalityState(
+            vitality=self.vitals.vitality,
+            phase=self.vitals.phase,
+            daily_budget_usd=mortality.daily_budget_usd,
+            sustainability_ratio=self._sustainability(),
+            diem_allowance=mortality.diem_allowance,
+            security=mortality.security,
+        )
+        return Budgeting(
+            routes=self.routes,
+            ledger=self.store.ledger,
+            clock=_NowClock(self._now),
+            state=state,
+            config=self.config.inference.structured_outputs,
+        )
+
+    def context(self, market: MarketSummary, **changes: Any) -> Context:
+        observation = self.window.latest
+        assert observation is not None, "a context needs an observation"
+        portfolio = self.portfolio
+        ctx = Context(
+            golem_id=self.config.golem.id,
+            tick=self.tick_no,
+            now=self._now(),
+            vitality=self.vitals.vitality,
+            phase=self.vitals.phase,
+            credits_usd=self.store.credits(),
+            initial_credits_usd=self.config.mortality.initial_credits_usd,
+            burn_rate_usd=self.vitals.burn_rate_usd,
+            observation=observation,
+            market=market,
+            portfolio=PortfolioView(
+                cash_usd=portfolio.cash,
+                equity_usd=portfolio.equity(),
+                positions={a: p.quantity for a, p in portfolio.positions.items()},
+                exposure_usd=portfolio.equity() - portfolio.cash,
+            ),
+            mood=self.mood,
+            grimoire=tuple(self.grimoire.values()),
+            episodes=tuple(self.episodes.recent(50)),
+        )
+        return replace(ctx, **changes)
+
+    # --- the heartbeat job --------------------------------------------------------------
+
+    async def tick(self, *_: object) -> None:
+        """One heartbeat: everything it changes commits in the caller's transaction."""
+        if self.dead:
+            return
+        now = self._now()
+        observation = self.market.observe(now)
+        self.window.push(observation)
+        market = self.window.summary()
+        self.portfolio.mark(observation.price)
+        self._resolve_episodes(market)
+        events: list[str] = []
+        probes = compute_probes(
+            market,
+            self.previous,
+            vitality=self.vitals.vitality,
+            arousal=self.mood.arousal,
+            credits_usd=self.store.credits(),
+            burn_rate_usd=self.vitals.burn_rate_usd,
+            confidence=self.confidence,
+            config=self.heartbeat.config.probes,
+        )
+        self.previous = market
+        ctx = self.context(market, probes=probes)
+        spent = 0.0
+        record = await self._run(self.heartbeat, ctx)
+        spent += record.cost_usd
+        outcome = record.outcome
+        if outcome is not None and outcome.escalate_to is not None:
+            record = await self._run(self.heartbeat, escalated(ctx, outcome.escalate_to))
+            spent += record.cost_usd
+            outcome = record.outcome
+        if record.decision is not None:
+            self.confidence = float(getattr(record.decision, "confidence", 0.5))
+        if outcome is not None:
+            events += list(outcome.events)
+            for run, trade in enumerate(outcome.trades, start=1):
+                verdict = await self._run(self.risk, replace(ctx, proposed=trade, run=run))
+                spent += verdict.cost_usd
+                events += self._execute(verdict.outcome, observation.price, market)
+        self._record_episode(market, record)
+        events += await self._update_vitals(spent, market)
+        if events and not self.dead:
+            appraisal = await self._run(self.daimon, self.context(market, events=tuple(events)))
+            if appraisal.outcome is not None and appraisal.outcome.mood is not None:
+                self.mood = appraisal.outcome.mood
+                self.store.record_mood(self.tick_no, now, self.mood)
+        self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
+        self.store.set_meta("last_confidence", self.confidence)
+        self.store.set_meta("burn_rate_usd", self.vitals.burn_rate_usd)
+        self.tick_no += 1
+        self.store.set_tick(self.tick_no)
+
+    # --- the scheduled jobs -------------------------------------------------------------
+
+    async def curate(self, *_: object) -> None:
+        if self.dead or self.window.latest is None:
+            return
+        record = await self._run(self.curator, self.context(self.window.summary()))
+        self._apply_knowledge(record.outcome)
+
+    async def dream(self, *_: object) -> None:
+        if self.dead or self.window.latest is None:
+            return
+        ctx = self.context(self.window.summary(), extra={"dream_cycle": self.dreams})
+        record = await self._run(self.dreamer, ctx)
+        if record.source != "skipped":
+            self.dreams += 1
+            self.store.set_meta("dreams", self.dreams)
+        self._apply_knowledge(record.outcome)
+
+    async def die(self, cause: DeathCause | str, market: MarketSummary | None = None) -> None:
+        """Thanatopsis: the testament (from the model, or the records), settle, legacy."""
+        if self.dead:
+            return
+        market = market or self.window.summary()
+        history = self.store.vitality_history()
+        ctx = self.context(
+            market,
+            extra={
+                "cause": cause,
+                "state_dir": str(self.state_dir),
+                "vitality_history": [row.vitality for row in history][-500:],
+            },
+        )
+        record = await self._run(self.death, ctx)
+        if record.outcome is not None and record.outcome.settle:
+            self.portfolio.settle()
+        self.dead = True
+        death = {
+            "cause": str(cause),
+            "tick": self.tick_no,
+            "time": self._now().isoformat(),
+            "vitality": self.vitals.vitality,
+            "credits_usd": self.store.credits(),
+            "equity_usd": self.portfolio.equity(),
+            "testament": list(record.outcome.files) if record.outcome else [],
+        }
+        self.store.record_death(death)
+        self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
+        log.info("death", golem=self.config.golem.id, **death)
+        self.on_death()
+
+    # --- pieces of a tick ---------------------------------------------------------------
+
+    async def _run(self, subsystem: Subsystem, ctx: Context) -> DecisionRecord:
+        record = await decide(subsystem, ctx, self.budgeting())
+        self.store.index_decision(
+            DecisionRow(
+                tick=ctx.tick,
+                time=ctx.now,
+                subsystem=str(record.subsystem),
+                source=record.source,
+                tier=str(record.tier),
+                cost_usd=record.cost_usd,
+                summary=record.outcome.summary if record.outcome else (record.skip_reason or ""),
+            )
+        )
+        return record
+
+    def _execute(self, verdict: Outcome | None, price: float, market: MarketSummary) -> list[str]:
+        if verdict is None:
+            return []
+        if verdict.blocked is not None:
+            return ["trade_blocked"]
+        trade = verdict.approved
+        if trade is None:
+            return []
+        before = self.portfolio.equity()
+        fill = self.portfolio.apply(
+            trade.action, price, trade.size_usd, volatility=market.return_volatility or 0.0
+        )
+        log.info("trade", golem=self.config.golem.id, tick=self.tick_no, **fill.to_dict())
+        change = (self.portfolio.equity() - before) / before if before > 0 else 0.0
+        if fill.realised_pnl_usd > 0:
+            return ["trade_profit"]
+        if fill.realised_pnl_usd < 0:
+            return [f"trade_loss:{abs(change):.4f}"]
+        return []
+
+    def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
+        """An episode for every model-made decision, and one per horizon otherwise: the
+        last 100 scored episodes then span hours, so the epistemic clock's R² measures
+        forecasts against real moves rather than against a few minutes of noise."""
+        if record.source != "model" and self.tick_no % _HORIZON_TICKS:
+            return
+        decision = record.decision
+        predicted = _MOMENTUM * (market.delta_period or 0.0) * _HORIZON_TICKS / self.window.period
+        summary = DecisionSummary(
+            action=str(getattr(decision, "action", "observe")),
+            tier=str(record.tier).lower(),
+            confidence=float(getattr(decision, "confidence", 0.5)),
+            predicted_delta=predicted,
+            horizon_ticks=_HORIZON_TICKS,
+            rationale=record.outcome.summary[:200] if record.outcome else "",
+        )
+        self.store.save_episode(self.episodes.record(market, summary))
+
+    def _resolve_episodes(self, market: MarketSummary) -> None:
+        """Score the episodes whose horizon has come: the epistemic clock reads them."""
+        for episode in self.episodes.due(market.tick):
+            actual = market.price / episode.observation.price - 1.0
+            exposure = self.portfolio.equity() - self.portfolio.cash
+            outcome = EpisodeOutcome(episode.decision.horizon_ticks, actual, exposure * actual)
+            self.store.save_episode(self.episodes.resolve(episode.id, outcome))
+
+    async def _update_vitals(self, spent: float, market: MarketSummary) -> list[str]:
+        mortality = self.config.mortality
+        burn = mortality.burn_decay * self.vitals.burn_rate_usd + (1 - mortality.burn_decay) * spent
+        previous = self.vitals.phase
+        self.vitals = assess(
+            golem_id=self.config.golem.id,
+            seed=self.config.mortality_seed,
+            tick=self.tick_no,
+            credits_usd=self.store.credits(),
+            initial_credits_usd=self.store.initial_credits() or mortality.initial_credits_usd,
+            burn_rate_usd=burn,
+            predictions=self._price_predictions(mortality.epistemic_window),
+            previous=previous,
+            params=mortality,
+        )
+        vitals = self.vitals
+        self.store.record_vitality(
+            VitalityRow(
+                self.tick_no,
+                self._now(),
+                vitals.vitality,
+                str(vitals.phase),
+                vitals.economic,
+                vitals.epistemic,
+            )
+        )
+        log.info(
+            "vitality",
+            golem=self.config.golem.id,
+            tick=self.tick_no,
+            vitality=round(vitals.vitality, 6),
+            phase=str(vitals.phase),
+            economic=round(vitals.economic, 6),
+            epistemic=round(vitals.epistemic, 6),
+            burn_rate_usd=vitals.burn_rate_usd,
+            credits_usd=self.store.credits(),
+            equity_usd=round(self.portfolio.equity(), 2),
+        )
+        events: list[str] = []
+        if vitals.phase is not previous:
+            worse = vitals.phase.rank > previous.rank
+            log.info(
+                "phase_change",
+                golem=self.config.golem.id,
+                tick=self.tick_no,
+                previous=str(previous),
+                phase=str(vitals.phase),
+            )
+            events.append("phase_decline" if worse else "phase_recovery")
+        if vitals.phase is Phase.TERMINAL:
+            events.append("death_approach")
+        if vitals.cause is not None:
+            await self.die(vitals.cause, market)
+        return events
+
+    def _price_predictions(self, n: int) -> list[tuple[float, float]]:
+        """(predicted, actual) prices of the last `n` scored episodes. The epistemic clock
+        scores price levels, not returns: R² of returns is at or below 0 for almost any
+        forecast of a noisy market, which would make every golem epistemically dead."""
+        scored = [e for e in self.episodes.recent(n + _HORIZON_TICKS) if e.outcome is not None]
+        return [
+            (
+                e.observation.price * (1.0 + e.decision.predicted_delta),
+                e.observation.price * (1.0 + e.outcome.actual_delta),
+            )
+            for e in scored[-n:]
+            if e.outcome is not None
+        ]
+
+    def _apply_knowledge(self, outcome: Outcome | None) -> None:
+        if outcome is None:
+            return
+        for entry in outcome.grimoire_upserts:
+            self.grimoire[entry.id] = entry
+            self.store.save_grimoire_entry(entry)
+        for entry_id in outcome.grimoire_archive:
+            if entry_id in self.grimoire:
+                archived = replace(self.grimoire[entry_id], archived=True)
+                self.grimoire[entry_id] = archived
+                self.store.save_grimoire_entry(archived)
+
+    def _sustainability(self) -> float | None:
+        income = self.config.mortality.income_usd_per_day
+        spent = self.store.ledger.spent_usd(utc_day(self._now()))
+        if spent <= 0:
+            return None
+        return income / spent
+
+
+class _NowClock:
+    """A mortality Clock over any `now` callable."""
+
+    def __init__(self, now: Callable[[], datetime]) -> None:
+        self._now = now
+
+    def now(self) -> datetime:
+        return self._now()

@@ -1,0 +1,94 @@
+"""From a config's tier chains to live providers: the embedded model for `local`, an
+HTTPProvider per remote entry, a FallbackProvider when a chain has several."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+
+from golem.inference import Provider
+from golem.inference.fallback import FallbackProvider
+from golem.inference.pricing import FREE, Price
+from golem.inference.providers import Registry
+from golem.inference.transport import HTTPProvider
+from golem.mortality import ModelTier
+from golem.runtime.config import build_registry
+from golem.runtime.config_providers import EMBEDDED, ChainEntry
+from golem.runtime.config_sections import GolemConfig, Tier
+from golem.runtime.decide import Route, Routes
+
+__all__ = ["ProviderPool", "build_routes"]
+
+_TIERS: Mapping[Tier, ModelTier] = {"t1": ModelTier.T1, "t2": ModelTier.T2}
+
+
+@dataclass
+class ProviderPool:
+    """The providers a golem holds, made once each and closed together."""
+
+    config: GolemConfig
+    environ: Mapping[str, str]
+    registry: Registry = field(init=False)
+    _made: dict[str, Provider] = field(default_factory=dict, init=False)
+    _stack: AsyncExitStack = field(default_factory=AsyncExitStack, init=False)
+
+    def __post_init__(self) -> None:
+        self.registry = build_registry(self.config)
+
+    def provider(self, entry: ChainEntry) -> Provider:
+        key = str(entry)
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = self._make(entry)
+        return made
+
+    def _make(self, entry: ChainEntry) -> Provider:
+        if entry.provider == EMBEDDED:
+            from golem.inference.local import LocalProvider  # noqa: PLC0415 (loads llama.cpp)
+
+            local: Provider = LocalProvider(self.config.providers.local)
+            return local
+        model = self.config.model_for(entry) or ""
+        http = HTTPProvider(
+            self.registry.profile(entry.provider),
+            model,
+            self.registry.codec(entry.provider),
+            config=self.config.inference.transport,
+            environ=self.environ,
+            registry=self.registry,
+        )
+        self._stack.push_async_callback(http.aclose)
+        return http
+
+    def price(self, entry: ChainEntry) -> Price:
+        if entry.provider == EMBEDDED:
+            return FREE
+        model = self.config.model_for(entry) or ""
+        return self.registry.price_for(entry.provider, model) or FREE
+
+    def route(self, tier: Tier) -> Route:
+        chain = self.config.inference.chain(tier)
+        providers = [self.provider(entry) for entry in chain]
+        provider = providers[0] if len(providers) == 1 else FallbackProvider(providers)
+        first = chain[0]
+        return Route(
+            provider=provider,
+            model=self.config.model_for(first) or first.provider,
+            # A chain is priced at its dearest member: the allocator's worst case must hold
+            # whichever member answers.
+            price=max((self.price(e) for e in chain), key=lambda p: (p.output, p.input)),
+            max_output_tokens=self.config.inference.max_output_tokens,
+            diem=first.provider == "venice",
+        )
+
+    async def aclose(self) -> None:
+        await self._stack.aclose()
+
+
+def build_routes(pool: ProviderPool) -> Routes:
+    """The Routes of a config: t1 and t2 chains, and death's own."""
+    return Routes(
+        tiers={_TIERS[t]: pool.route(t) for t in ("t1", "t2")},
+        death=pool.route("death"),
+    )
