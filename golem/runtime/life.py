@@ -53,7 +53,7 @@ __all__ = ["Golem"]
 log = structlog.get_logger("golem")
 
 _HORIZON_TICKS = 20  # how far ahead an episode's prediction looks
-_MOMENTUM = 0.5  # the share of the window's drift a prediction expects to persist
+_IMPLIED_DIRECTION = {"exit": -1.0, "hedge": -0.5, "rebalance": 0.5}
 
 
 class Golem:
@@ -305,11 +305,16 @@ class Golem:
         if record.source != "model" and self.tick_no % _HORIZON_TICKS:
             return
         decision = record.decision
-        predicted = _MOMENTUM * (market.delta_period or 0.0) * _HORIZON_TICKS / self.window.period
+        action = str(getattr(decision, "action", "observe"))
+        confidence = float(getattr(decision, "confidence", 0.5))
+        # The move the decision implies: a hedge or an exit expects a fall, a rebalance a
+        # rise, of about one horizon's volatility; observing expects the price to stay.
+        volatility = (market.return_volatility or 0.0) * _HORIZON_TICKS**0.5
+        predicted = _IMPLIED_DIRECTION.get(action, 0.0) * confidence * volatility
         summary = DecisionSummary(
-            action=str(getattr(decision, "action", "observe")),
+            action=action,
             tier=str(record.tier).lower(),
-            confidence=float(getattr(decision, "confidence", 0.5)),
+            confidence=confidence,
             predicted_delta=predicted,
             horizon_ticks=_HORIZON_TICKS,
             rationale=record.outcome.summary[:200] if record.outcome else "",

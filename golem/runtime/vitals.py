@@ -48,15 +48,19 @@ def assess(
 ) -> Vitals:
     """The golem's vitals after tick `tick` (its age in ticks).
 
-    The epistemic clock can kill only once its window is full: a young golem with a few
-    unlucky predictions is not "no longer predicting anything"."""
+    The epistemic clock can kill only once its window is full, and its R² counts in
+    proportion to the window's fill: a young golem with a few unlucky predictions is not
+    "no longer predicting anything"."""
     economic = min(1.0, max(0.0, credits_usd / initial_credits_usd))
     clock = EpistemicClock(
         pairs=tuple(predictions)[-params.epistemic_window :],
         window=params.epistemic_window,
         min_samples=params.epistemic_min_samples,
     )
-    epistemic = clock.level
+    # R² of a handful of pairs is mostly noise: trust it in proportion to how full the
+    # window is, starting from the prior, so a young golem is not judged on ten samples.
+    trust = min(1.0, len(clock.pairs) / params.epistemic_window)
+    epistemic = clock.prior + trust * (clock.level - clock.prior)
     vitality = composite_vitality(economic, epistemic, tick, params.vitality)
     phase = phase_of(vitality, previous, params.phases)
     survived, probability = True, 0.0

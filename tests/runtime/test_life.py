@@ -1,0 +1,148 @@
+"""The Golem's life on a virtual clock: ticks, state, restarts and death."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+from structlog.testing import capture_logs
+
+from golem.inference import Request, Response, Usage
+from golem.inference.pricing import Price
+from golem.inference.scripted import ScriptedProvider
+from golem.mortality import Charge, DeathCause, ModelTier, SubsystemName
+from golem.runtime.clock import VirtualClock
+from golem.runtime.config import parse_config
+from golem.runtime.config_sections import GolemConfig
+from golem.runtime.daemon import Life, assemble
+from golem.runtime.decide import Route, Routes
+from golem.runtime.state import StateStore
+from golem.subsystems.death import DeathTestament
+
+START = datetime(2026, 3, 1, tzinfo=UTC)
+PRICE = Price(input=1.0, output=4.0)
+
+ANSWERS: dict[str, dict[str, Any]] = {
+    "heartbeat_decision": {
+        "severity": "medium",
+        "action": "observe",
+        "confidence": 0.6,
+        "escalate": False,
+        "signals": [],
+        "reasoning": "nothing that needs a trade",
+    },
+    "daimon_appraisal": {
+        "emotion": "surprise",
+        "intensity": 0.5,
+        "pleasure": -0.2,
+        "arousal": 0.6,
+        "dominance": -0.3,
+        "trigger": "regime_shift",
+        "reasoning": "the band flipped",
+    },
+}
+
+
+def answer(request: Request) -> Response | str:
+    schema = request.response_schema
+    name = schema.name if schema is not None else ""
+    return orjson.dumps(ANSWERS[name]).decode() if name in ANSWERS else "no idea"
+
+
+def config(tmp_path: Path, **mortality: Any) -> GolemConfig:
+    return parse_config(
+        {
+            "golem": {"id": "g-test", "state_dir": str(tmp_path / "state"), "seed": 3},
+            "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 1.0, **mortality},
+            "heartbeat": {"interval": "15s"},
+            "subsystems": {"curator": {"schedule": "10m"}, "dream": {"schedule": "30m"}},
+        }
+    )
+
+
+def routes() -> tuple[Routes, ScriptedProvider]:
+    provider = ScriptedProvider([answer] * 10_000)
+    route = Route(provider, "scripted-1", PRICE)
+    return Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route), provider
+
+
+def life(cfg: GolemConfig, clock: VirtualClock, store: StateStore) -> Life:
+    made, pool = assemble(cfg, clock=clock, store=store, routes=routes()[0])
+    assert pool is None
+    return made
+
+
+async def test_an_hour_of_life_is_recorded(tmp_path: Path) -> None:
+    cfg = config(tmp_path)
+    clock = VirtualClock(START)
+    with StateStore.open(cfg.golem.state_dir) as store, capture_logs() as logs:
+        ended = await life(cfg, clock, store).run(duration=timedelta(hours=1))
+        assert ended == "duration"
+        ticks = store.tick()
+        phases = {row.phase for row in store.vitality_history()}
+        assert 230 <= ticks <= 241 or "thriving" not in phases, (ticks, phases)
+        assert len(store.vitality_history()) == ticks
+        subsystems = {row.subsystem for row in store.decisions(limit=10_000)}
+    assert {"heartbeat", "curator", "dream"} <= subsystems
+    decisions = [e for e in logs if e["event"] == "decision"]
+    assert all("vitality" in e and "phase" in e and "source" in e for e in decisions)
+    assert sum(e["subsystem"] == "heartbeat" for e in decisions) >= ticks
+
+
+async def test_a_restart_resumes_where_it_stopped(tmp_path: Path) -> None:
+    cfg = config(tmp_path)
+    clock = VirtualClock(START)
+    with StateStore.open(cfg.golem.state_dir) as store:
+        await life(cfg, clock, store).run(duration=timedelta(minutes=10))
+        ticks, credits = store.tick(), store.credits()
+        fires = store.fire_times()
+    with StateStore.open(cfg.golem.state_dir) as store:
+        again = life(cfg, clock, store)
+        assert again.golem.tick_no == ticks
+        assert store.credits() == credits
+        assert store.fire_times() == fires
+        await again.run(duration=timedelta(minutes=5))
+        assert store.tick() > ticks
+
+
+async def test_credits_run_out_and_death_writes_the_testament(tmp_path: Path) -> None:
+    cfg = config(tmp_path, initial_credits_usd=0.5)
+    clock = VirtualClock(START)
+    with StateStore.open(cfg.golem.state_dir) as store, capture_logs() as logs:
+        living = life(cfg, clock, store)
+        store.ledger.record(
+            Charge(
+                subsystem=SubsystemName.OPERATOR,
+                provider="elsewhere",
+                model="m",
+                tokens=Usage(),
+                usd=0.5,
+                diem=0.0,
+                time=START,
+                idempotency_key="drain",
+            )
+        )
+        ended = await living.run(duration=timedelta(hours=1))
+        death = store.death()
+    assert ended == "died"
+    assert death is not None and death["cause"] == DeathCause.ECONOMIC
+    state = Path(cfg.golem.state_dir)
+    testament = DeathTestament.model_validate_json((state / "testament.json").read_bytes())
+    assert testament.killed_by
+    assert (state / "testament.md").read_text().strip()
+    assert [e for e in logs if e["event"] == "death"]
+
+
+async def test_a_dead_golem_stays_dead(tmp_path: Path) -> None:
+    cfg = config(tmp_path)
+    clock = VirtualClock(START)
+    with StateStore.open(cfg.golem.state_dir) as store:
+        first = life(cfg, clock, store)
+        await first.run(duration=timedelta(minutes=1))
+        await first.golem.die(DeathCause.KILL_SWITCH)
+        assert store.death() is not None
+    with StateStore.open(cfg.golem.state_dir) as store:
+        assert await life(cfg, clock, store).run(duration=timedelta(hours=1)) == "died"
+        assert store.tick() == first.golem.tick_no
