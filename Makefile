@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/golem --help
+	$(BIN)/golem run configs/golem.toml
 
 lint: $(STAMP)
 	$(BIN)/ruff check golem tests benchmarks
