@@ -169,7 +169,8 @@ class Golem:
         market = self.window.summary()
         self.portfolio.mark(observation.price)
         self._resolve_episodes(market)
-        events: list[str] = []
+        # A newborn golem appraises its own birth: its first feeling comes from a model.
+        events: list[str] = ["birth"] if self.tick_no == 0 else []
         probes = compute_probes(
             market,
             self.previous,

@@ -54,6 +54,8 @@ DEFAULT_RULES: Mapping[str, Appraisal] = {
     # a phase lost, money running out: sadness rather than alarm
     "phase_decline": Appraisal(emotion=Emotion.SADNESS, pad=(-0.4, -0.2, -0.4), intensity=0.5),
     "phase_recovery": Appraisal(emotion=Emotion.JOY, pad=(0.5, 0.2, 0.4), intensity=0.4),
+    # the first tick: a life ahead and a wallet full, looking forward
+    "birth": Appraisal(emotion=Emotion.ANTICIPATION, pad=(0.3, 0.4, 0.2), intensity=0.5),
     "unknown": Appraisal(emotion=Emotion.ANTICIPATION, pad=(0.0, 0.1, 0.0), intensity=0.2),
 }
 
