@@ -1,0 +1,205 @@
+"""The synthetic provider's judgement: per decision type (by schema name), the fields a
+seeded policy sets from the observation, consistent with the type's content rules. The
+plan fills and bounds everything else, so an unknown schema still gets a valid answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from random import Random
+from typing import Any
+
+from golem.inference.synthetic.memory import MEMORY_POLICIES
+from golem.inference.synthetic.observe import Observation
+
+__all__ = ["POLICIES", "Policy"]
+
+Policy = Callable[[Observation, Random], dict[str, Any]]
+
+_SEVERITIES = ("low", "medium", "high", "critical")
+_ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
+    "low": (("observe", 0.9), ("rebalance", 0.1)),
+    "medium": (("observe", 0.45), ("rebalance", 0.3), ("hedge", 0.25)),
+    "high": (("hedge", 0.6), ("exit", 0.25), ("rebalance", 0.15)),
+    "critical": (("exit", 0.55), ("hedge", 0.45)),
+}
+_LAYERS = ("market", "liquidity", "protocol", "portfolio", "mortality")
+_PLEASANT = frozenset({"joy", "trust"})
+_UNPLEASANT = frozenset({"sadness", "fear", "anger", "disgust"})
+_PAD = {
+    "joy": (0.6, 0.3, 0.5),
+    "sadness": (-0.5, -0.3, -0.3),
+    "fear": (-0.5, 0.7, -0.5),
+    "surprise": (-0.2, 0.7, -0.3),
+    "trust": (0.5, -0.1, 0.3),
+    "anticipation": (0.2, 0.4, 0.1),
+}
+
+
+def _unit(x: float) -> float:
+    return round(min(1.0, max(0.0, x)), 3)
+
+
+def _signed(x: float) -> float:
+    return round(min(1.0, max(-1.0, x)), 3)
+
+
+def _weighted(rng: Random, options: tuple[tuple[str, float], ...]) -> str:
+    roll = rng.random() * sum(w for _, w in options)
+    for value, weight in options:
+        roll -= weight
+        if roll < 0:
+            return value
+    return options[-1][0]
+
+
+def _signals(obs: Observation, rng: Random) -> list[dict[str, Any]]:
+    found = [
+        ("price_delta", obs.delta_1, "last tick"),
+        ("window_delta", obs.delta_period, "over the window"),
+        ("zscore", obs.zscore, "vs the 20-period mean"),
+    ]
+    if obs.health_factor is not None:
+        found.append(("health_factor", obs.health_factor, "lending position"))
+    if obs.flags:
+        found.append(("prediction_error", obs.prediction_error, "probes " + ", ".join(obs.flags)))
+    keep = 1 + int(rng.random() * min(3, len(found)))
+    return [{"name": n, "value": round(v, 4), "note": note} for n, v, note in found[:keep]]
+
+
+def heartbeat(obs: Observation, rng: Random) -> dict[str, Any]:
+    stress = _unit(obs.stress + rng.gauss(0, 0.12))
+    severity = _SEVERITIES[min(3, int(stress * 4))]
+    action = _weighted(rng, _ACTIONS[severity])
+    # Escalation and exits only with high or critical severity; exits need confidence.
+    escalate = severity in ("high", "critical") and rng.random() < 0.4
+    return {
+        "severity": severity,
+        "action": action,
+        "confidence": _unit(0.55 + 0.4 * rng.random()),
+        "escalate": escalate,
+        "signals": _signals(obs, rng),
+        "reasoning": (
+            f"{severity} stress: window {obs.delta_period:+.2%}, z-score {obs.zscore:+.2f}; "
+            f"{action} for now."
+        ),
+    }
+
+
+def risk(obs: Observation, rng: Random) -> dict[str, Any]:
+    base = 0.15 + 0.7 * obs.stress + (0.35 if obs.precheck_blocks else 0.0)
+    base += rng.gauss(0, 0.08)
+    scores = {name: _unit(base + rng.gauss(0, 0.12)) for name in _LAYERS}
+    verdict = {n: "pass" if x < 0.4 else "warn" if x < 0.7 else "fail" for n, x in scores.items()}
+    layers = {
+        n: {"verdict": verdict[n], "score": x, "reason": f"{n} at {x:.2f}"}
+        for n, x in scores.items()
+    }
+    verdicts = set(verdict.values())
+    risk_score = max(scores.values())
+    # Approve only when no layer fails, and always when every layer passes.
+    approved = "fail" not in verdicts and (verdicts == {"pass"} or risk_score < 0.6)
+    proposed = None if obs.trade is None else round(obs.trade[1], 2)
+    adjusted = None
+    if approved and proposed is not None and "warn" in verdicts:
+        adjusted = round(proposed * (0.4 + 0.5 * rng.random()), 2)
+    conditions = ["size kept under the cap"] if adjusted is not None else []
+    action = obs.trade[0] if obs.trade else "trade"
+    return {
+        "approved": approved,
+        "risk_score": _unit(risk_score),
+        "proposed_size_usd": proposed,
+        "adjusted_size_usd": adjusted,
+        "layers": layers,
+        "conditions": conditions,
+        "reasoning": f"{action} {'allowed' if approved else 'refused'} at risk {risk_score:.2f}",
+    }
+
+
+def daimon(obs: Observation, rng: Random) -> dict[str, Any]:
+    if obs.rule is not None and rng.random() < 0.85:
+        emotion, *pad = obs.rule
+    else:
+        stress = obs.stress + rng.gauss(0, 0.1)
+        if stress > 0.6:
+            emotion = "fear"
+        elif stress > 0.3:
+            emotion = ("surprise", "sadness", "anticipation")[int(rng.random() * 3)]
+        else:
+            emotion = "joy" if obs.gain else ("anticipation", "trust")[int(rng.random() * 2)]
+        pad = list(_PAD[emotion])
+    pleasure, arousal, dominance = (_signed(v + rng.gauss(0, 0.08)) for v in pad)
+    if emotion in _PLEASANT:
+        pleasure = max(pleasure, 0.0)
+    elif emotion in _UNPLEASANT:
+        pleasure = min(pleasure, 0.0)
+    return {
+        "emotion": emotion,
+        "intensity": _unit(0.3 + 0.6 * obs.stress + rng.gauss(0, 0.1)),
+        "pleasure": pleasure,
+        "arousal": arousal,
+        "dominance": dominance,
+        "trigger": ", ".join(obs.events) or "the market's last move",
+        "reasoning": f"{emotion} after a window move of {obs.delta_period:+.2%}",
+    }
+
+
+def threat(obs: Observation, rng: Random) -> dict[str, Any]:
+    likelihood = _unit(0.15 + 0.6 * obs.stress + rng.gauss(0, 0.12))
+    impact = _unit(0.3 + 0.5 * obs.stress + rng.gauss(0, 0.12))
+    preparedness = _unit(0.2 + 0.6 * rng.random())
+    danger = likelihood * impact
+    exposure = danger * (1 - preparedness)
+    verdict = (
+        "urgent"
+        if exposure >= 0.35
+        else "mitigate"
+        if exposure >= 0.15
+        else "monitor"
+        if exposure >= 0.05
+        else "accept"
+    )
+    if verdict == "accept" and danger >= 0.5 and preparedness < 0.5:
+        verdict = "monitor"
+    if verdict == "urgent" and danger < 0.1:
+        verdict = "mitigate"
+    pool = ["cut position size", "add a protective hedge", "raise the cash buffer"]
+    count = 1 + int(rng.random() * 3) if verdict in ("mitigate", "urgent") else 0
+    return {
+        "threat": "a sharp drawdown with thin liquidity" if obs.stress > 0.5 else "a slow bleed",
+        "likelihood": likelihood,
+        "impact": impact,
+        "preparedness": preparedness,
+        "verdict": verdict,
+        "mitigations": pool[:count],
+        "reasoning": f"exposure {exposure:.2f} in phase {obs.phase or 'unknown'}",
+    }
+
+
+def fragment(obs: Observation, rng: Random) -> dict[str, Any]:
+    novelty, plausibility, relevance = (_unit(rng.random()) for _ in range(3))
+    scores = (novelty, plausibility, relevance)
+    mean = sum(scores) / 3
+    if min(plausibility, relevance) >= 0.3 and (mean >= 0.55 or min(scores) >= 0.7):
+        verdict = "keep"
+    elif mean < 0.35 and min(scores) < 0.7:
+        verdict = "discard"
+    else:
+        verdict = "incubate"
+    return {
+        "fragment": "a tide that turns before the moon",
+        "novelty": novelty,
+        "plausibility": plausibility,
+        "relevance": relevance,
+        "verdict": verdict,
+        "reasoning": f"mean score {mean:.2f}",
+    }
+
+
+POLICIES: Mapping[str, Policy] = {
+    "heartbeat_decision": heartbeat,
+    "risk_assessment": risk,
+    "daimon_appraisal": daimon,
+    "threat_assessment": threat,
+    "fragment_evaluation": fragment,
+    **MEMORY_POLICIES,
+}

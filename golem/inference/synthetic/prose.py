@@ -1,0 +1,176 @@
+"""Decisions as a model writes them without JSON: labelled lines, bullet lists and
+sections that each type's `from_text` reads (a renderer per schema name, and a generic
+one); and the prose or code fences a prompt-guided model wraps its JSON in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from random import Random
+from typing import Any
+
+__all__ = ["render_text", "wrap_json"]
+
+Renderer = Callable[[Mapping[str, Any]], list[str]]
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return "none" if value is None else str(value)
+
+
+def _bullets(name: str, values: list[Any]) -> list[str]:
+    return [f"{_label(name)}:", *(f"- {_scalar(v)}" for v in values)] if values else []
+
+
+def _generic(value: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for name, field in value.items():
+        if isinstance(field, list):
+            if field and isinstance(field[0], dict):
+                items = (", ".join(f"{k} {_scalar(v)}" for k, v in f.items()) for f in field)
+                lines += [f"{_label(name)}:", *(f"- {item}" for item in items)]
+            else:
+                lines += _bullets(name, field)
+        elif isinstance(field, dict):
+            lines += [f"{_label(k)}: {_scalar(v)}" for k, v in field.items()]
+        else:
+            lines.append(f"{_label(name)}: {_scalar(field)}")
+    return lines
+
+
+def _heartbeat(v: Mapping[str, Any]) -> list[str]:
+    signals = [f"{s['name']}: {_scalar(s['value'])} ({s['note']})" for s in v["signals"]]
+    return [
+        f"Severity: {v['severity']}",
+        f"Action: {v['action']}",
+        f"Confidence: {v['confidence'] * 100:.0f}%",
+        f"Escalate: {_scalar(v['escalate'])}",
+        *_bullets("signals", signals),
+        f"Reasoning: {v['reasoning']}",
+    ]
+
+
+def _risk(v: Mapping[str, Any]) -> list[str]:
+    lines = [f"Approved: {_scalar(v['approved'])}", f"Risk score: {v['risk_score']:.2f}"]
+    for name, layer in v["layers"].items():
+        lines.append(f"{_label(name)}: {layer['verdict']} ({layer['score']:.2f}) {layer['reason']}")
+    if v["proposed_size_usd"] is not None:
+        lines.append(f"Proposed size: ${v['proposed_size_usd']:.2f}")
+    if v["adjusted_size_usd"] is not None:
+        lines.append(f"Adjusted size: ${v['adjusted_size_usd']:.2f}")
+    return [*lines, *_bullets("conditions", v["conditions"]), f"Reasoning: {v['reasoning']}"]
+
+
+def _daimon(v: Mapping[str, Any]) -> list[str]:
+    names = ("emotion", "intensity", "pleasure", "arousal", "dominance", "trigger")
+    return [*(f"{_label(n)}: {_scalar(v[n])}" for n in names), f"Reasoning: {v['reasoning']}"]
+
+
+def _threat(v: Mapping[str, Any]) -> list[str]:
+    names = ("likelihood", "impact", "preparedness", "verdict", "threat")
+    return [
+        *(f"{_label(n)}: {_scalar(v[n])}" for n in names),
+        *_bullets("mitigations", v["mitigations"]),
+        f"Reasoning: {v['reasoning']}",
+    ]
+
+
+def _fragment(v: Mapping[str, Any]) -> list[str]:
+    names = ("verdict", "novelty", "plausibility", "relevance", "fragment")
+    return [*(f"{_label(n)}: {_scalar(v[n])}" for n in names), f"Reasoning: {v['reasoning']}"]
+
+
+def _curator(v: Mapping[str, Any]) -> list[str]:
+    lines = [f"{_label(n)}: {v[n]}" for n in ("evaluated", "retained", "pruned")]
+    if v["prune_ids"]:
+        lines.append("Prune ids: " + ", ".join(v["prune_ids"]))
+    promotions = [f"{p['entry_id']} to {p['to_tier']}" for p in v["promotions"]]
+    links = [
+        f"{r['source_id']} {r['relation']} {r['target_id']} ({r['strength']:.2f})"
+        for r in v["cross_refs"]
+    ]
+    return [
+        *lines,
+        *_bullets("promotions", promotions),
+        *_bullets("cross refs", links),
+        f"Summary: {v['summary']}",
+    ]
+
+
+def _replay(v: Mapping[str, Any]) -> list[str]:
+    lessons = [
+        f"{x['insight']} (confidence {x['confidence']:.2f}, regime {x['regime']})"
+        for x in v["lessons"]
+    ]
+    counterfactuals = [
+        f"episode {c['episode_id']}: {c['alternative_action']} → {c['estimated_outcome']} "
+        f"(plausibility {c['plausibility']:.2f})"
+        for c in v["counterfactuals"]
+    ]
+    return [
+        f"Episodes reviewed: {v['episodes_reviewed']}",
+        *_bullets("lessons", lessons),
+        *_bullets("counterfactuals", counterfactuals),
+        f"Summary: {v['summary']}",
+    ]
+
+
+def _integration(v: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for decision in ("promote", "stage", "discard"):
+        chosen = [
+            f"{i['content']} (confidence {i['confidence']:.2f}, source {i['source'] or 'dream'})"
+            for i in v["items"]
+            if i["decision"] == decision
+        ]
+        lines += _bullets(decision, chosen)
+    return [*(lines or ["Nothing to integrate."]), f"Summary: {v['summary']}"]
+
+
+def _testament(v: Mapping[str, Any]) -> list[str]:
+    lists = ("learned", "got_wrong", "confused_by", "never_tested", "would_change", "suspects")
+    links = [f"{c['cause']} → {c['effect']} ({c['confidence']:.2f})" for c in v["causal_links"]]
+    return [
+        *(line for name in lists for line in _bullets(name, v[name])),
+        f"Killed by: {v['killed_by']}",
+        *_bullets("causal links", links),
+        f"Emotional arc: {v['emotional_arc']}",
+        f"Arc class: {v['arc_class']}",
+    ]
+
+
+_RENDERERS: Mapping[str, Renderer] = {
+    "heartbeat_decision": _heartbeat,
+    "risk_assessment": _risk,
+    "daimon_appraisal": _daimon,
+    "threat_assessment": _threat,
+    "fragment_evaluation": _fragment,
+    "curator_evaluation": _curator,
+    "replay_analysis": _replay,
+    "dream_integration": _integration,
+    "death_testament": _testament,
+}
+
+
+def render_text(schema_name: str, value: Mapping[str, Any]) -> str:
+    """The decision as labelled prose (the NONE mode's answer, and the prose fault)."""
+    return "\n".join(_RENDERERS.get(schema_name, _generic)(value))
+
+
+def wrap_json(text: str, rng: Random, chance: float) -> str:
+    """A prompt-guided answer: the JSON alone, or (with `chance`) fenced, or in prose."""
+    if rng.random() >= chance:
+        return text
+    roll = rng.random()
+    if roll < 0.4:
+        return f"```json\n{text}\n```"
+    if roll < 0.8:
+        return f"Here is my answer:\n```json\n{text}\n```\nI kept it to the schema."
+    return f"My decision follows. {text}"
