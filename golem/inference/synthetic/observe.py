@@ -5,7 +5,9 @@ that the policies turn into severity, risk and fear."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from golem.inference.types import Request
 
@@ -68,10 +70,7 @@ class Observation:
         return self.delta_period > 0.02 or any("profit" in e for e in self.events)
 
 
-def observe(request: Request) -> Observation:
-    """The observation in a request's messages (every part optional)."""
-    text = "\n".join(m.content for m in request.messages if m.content)
-    found: dict[str, object] = {}
+def _market(text: str, found: dict[str, Any]) -> None:
     if (m := _DELTAS.search(text)) is not None:
         found |= {"delta_1": float(m[1]) / 100, "delta_period": float(m[2]) / 100, "market": True}
     if (m := _ZSCORE.search(text)) is not None:
@@ -85,20 +84,68 @@ def observe(request: Request) -> Observation:
         found |= {"flags": flags, "prediction_error": float(m[2]), "gate": float(m[3])}
     if (m := _EVENTS.search(text)) is not None:
         found["events"] = tuple(e.strip() for e in m[1].split(",") if e.strip())
+
+
+def _state(text: str, found: dict[str, Any]) -> None:
     if (m := _VITALITY.search(text)) is not None:
         found |= {"vitality": float(m[1]), "phase": m[2]}
+
+
+def _task(text: str, found: dict[str, Any]) -> None:
     if (m := _RULE.search(text)) is not None:
         found["rule"] = (m[1], float(m[2]), float(m[3]), float(m[4]))
+
+
+def _trade(text: str, found: dict[str, Any]) -> None:
     if (m := _TRADE.search(text)) is not None:
         found["trade"] = (m[1], float(m[2].replace(",", "")))
     if (m := _PRECHECK.search(text)) is not None:
         found["precheck_blocks"] = bool(re.search(r"\b(?:fail|block|exceed)", m[1], re.I))
+
+
+def _knowledge(text: str, found: dict[str, Any]) -> None:
     if entries := _ENTRY.findall(text):
         found["entries"] = tuple({i: float(c) for i, c in entries}.items())
+
+
+def _episodes(text: str, found: dict[str, Any]) -> None:
     if episodes := _EPISODE.findall(text):
         found["episodes"] = tuple(dict.fromkeys(episodes))
+
+
+def _records(text: str, found: dict[str, Any]) -> None:
     if (m := _CAUSE.search(text)) is not None:
         found["cause_of_death"] = m[1].strip()
     if (m := _ARC.search(text)) is not None:
         found["arc"] = m[1].lower()
-    return Observation(**found)  # type: ignore[arg-type]
+
+
+# The prompt's sections (golem.subsystems.prompt) by heading, and who reads each.
+_READERS: Mapping[str, Callable[[str, dict[str, Any]], None]] = {
+    "market": _market,
+    "state": _state,
+    "task": _task,
+    "proposed trade": _trade,
+    "knowledge": _knowledge,
+    "staged knowledge": _knowledge,
+    "episodes": _episodes,
+    "what the records say": _records,
+}
+
+
+def observe(request: Request) -> Observation:
+    """The observation in a request's messages (every part optional). Each `## Heading`
+    section is read by its reader; a prompt without sections is read whole by all."""
+    text = "\n".join(m.content for m in request.messages if m.content)
+    found: dict[str, Any] = {}
+    chunks = text.split("\n## ")
+    if len(chunks) == 1 and not text.startswith("## "):
+        for reader in _READERS.values():
+            reader(text, found)
+    else:
+        for chunk in chunks:
+            head, _, body = chunk.partition("\n")
+            read = _READERS.get(head.removeprefix("## ").strip().lower())
+            if read is not None:
+                read(body, found)
+    return Observation(**found)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
 
@@ -23,7 +23,7 @@ from golem.inference.synthetic.plan import Object, compile_schema
 from golem.inference.synthetic.policy import POLICIES
 from golem.inference.synthetic.prose import render_text, wrap_json
 from golem.inference.synthetic.wire import FAMILIES, Answer, error_body, wire_body
-from golem.inference.types import Mode, Request, Response
+from golem.inference.types import Mode, Request, Response, Usage
 
 __all__ = ["SyntheticProvider"]
 
@@ -75,6 +75,7 @@ class SyntheticProvider:
         self.codec = self.registry.codec(self.config.emulate)
         self.model = self.config.model
         self._capabilities = capabilities or self.profile.capabilities_for(self.model)
+        self.price = self.registry.price_for(self.config.emulate, self.model)
         self._plans: dict[int, tuple[ResponseSchema, Object, int]] = {}
         self.calls = 0
 
@@ -103,8 +104,17 @@ class SyntheticProvider:
         content, tool = self._say(call)
         answer = self._tokens(call, content, tool)
         response = self.codec.decode(200, {}, wire_body(self.profile, answer))
-        priced = self.registry.with_cost(response, self.model)
-        return priced.evolve(provider=self.name, model=response.model or self.model)
+        return self._priced(response)
+
+    def _priced(self, response: Response) -> Response:
+        """As `Registry.with_cost` prices a call (the emulated model's price; the chain's
+        share for reasoning), in the same single copy that names this provider."""
+        usage, chain, price = response.usage, response.reasoning, self.price
+        cost = 0.0 if price is None else price.cost(usage)
+        if price is not None and usage.reasoning_tokens:
+            share = price.cost(Usage(reasoning_tokens=usage.reasoning_tokens))
+            chain = replace(chain, cost=replace(chain.cost, usd=share))
+        return response.evolve(provider=self.name, cost_usd=cost, reasoning=chain)
 
     def _roll_fault(self, rng: Random) -> str | None:
         faults = self.config.faults
@@ -167,11 +177,9 @@ class SyntheticProvider:
             chars += self._plan(schema)[2]
         said = len(content or "") + (len(orjson.dumps(tool[2])) if tool else 0)
 
-        def count(n: float) -> int:
-            noise = math.exp(rng.gauss(0, model.noise)) if model.noise else 1.0
-            return max(1, round(n / model.chars_per_token * noise))
-
-        input_tokens, output_tokens = count(chars), count(said)
+        scale, spread = 1 / model.chars_per_token, model.noise
+        input_tokens = max(1, round(chars * scale * math.exp(rng.gauss(0, spread))))
+        output_tokens = max(1, round(said * scale * math.exp(rng.gauss(0, spread))))
         depth = request.reasoning.depth
         reasoning_tokens, reasoning = 0, None
         if depth is not ReasoningDepth.NONE:
