@@ -42,6 +42,7 @@ from golem.inference.reasoning import (
 from golem.inference.run import Provider, complete, respond_tool, run_structured
 from golem.inference.schema import ResponseSchema, SchemaIssue, strict_preflight
 from golem.inference.structured import StructuredOutput, get_schema, registered_schemas
+from golem.inference.synthetic import SyntheticConfig, SyntheticProvider
 from golem.inference.transport import HTTPProvider, TransportConfig
 from golem.inference.types import (
     FinishReason,
@@ -94,6 +95,8 @@ __all__ = [
     "StructuredOutput",
     "StructuredOutputConfig",
     "StructuredOutputInvalid",
+    "SyntheticConfig",
+    "SyntheticProvider",
     "Timeout",
     "Tool",
     "ToolCall",

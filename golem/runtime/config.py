@@ -15,7 +15,7 @@ from typing import Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 
 from golem.inference.providers import Registry
-from golem.runtime.config_providers import EMBEDDED, ChainEntry
+from golem.runtime.config_providers import EMBEDDED, SYNTHETIC, ChainEntry
 from golem.runtime.config_sections import GolemConfig, Tier
 
 __all__ = [
@@ -167,7 +167,7 @@ def _check_providers(config: GolemConfig, environ: Mapping[str, str]) -> list[Pr
         registry = candidate
     if problems:
         return problems
-    known = {*registry.names(), EMBEDDED}
+    known = {*registry.names(), EMBEDDED, SYNTHETIC}
     seen: set[str] = set()  # one problem per message: a missing key is said once
     for tier in TIERS:
         key = config.inference.chain_key(tier)
@@ -191,6 +191,10 @@ def _check_entry(
         return f"unknown provider {name!r}; known: {', '.join(sorted(known))}"
     if name == EMBEDDED and name not in registry.names():
         return None
+    if name == SYNTHETIC:
+        emulated = config.providers.synthetic.emulate
+        known_emulated = emulated in registry.names()
+        return None if known_emulated else f"[providers.synthetic] emulate: unknown {emulated!r}"
     model = config.model_for(entry)
     if model is None and name != EMBEDDED:
         return (

@@ -21,9 +21,11 @@ from golem.inference import Capabilities
 from golem.inference.local import LocalConfig
 from golem.inference.pricing import Price
 from golem.inference.reasoning.chain import ReasoningCost
+from golem.inference.synthetic.config import SyntheticConfig
 
 __all__ = [
     "EMBEDDED",
+    "SYNTHETIC",
     "ChainEntry",
     "ModelOverride",
     "ProviderSection",
@@ -32,6 +34,7 @@ __all__ = [
 ]
 
 EMBEDDED = "local"  # the in-process model: needs no key, no model name, no price
+SYNTHETIC = "synthetic"  # the keyless synthetic provider; priced as the one it emulates
 
 
 class Section(BaseModel):
@@ -103,18 +106,22 @@ class ChainEntry:
 
 
 class ProvidersSection(Section):
-    """The [providers.NAME] tables: `local` holds the embedded model's settings; any other
+    """The [providers.NAME] tables: `local` holds the embedded model's settings,
+    `synthetic` the synthetic provider's (emulate, model, seed, tokens, faults); any other
     name is an entry of the provider registry."""
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, ProviderSection] = Field(init=False)
 
     local: LocalConfig = LocalConfig()
+    synthetic: SyntheticConfig = SyntheticConfig()
 
     def entries(self) -> dict[str, ProviderSection]:
         """The registry entries, by provider name."""
         return dict(self.__pydantic_extra__ or {})
 
     def names(self) -> list[str]:
-        """Every provider the config declares, `local` when its table is there."""
-        return [*(["local"] if "local" in self.model_fields_set else []), *self.entries()]
+        """Every provider the config declares, `local` and `synthetic` when their tables
+        are there."""
+        own = [name for name in (EMBEDDED, SYNTHETIC) if name in self.model_fields_set]
+        return [*own, *self.entries()]

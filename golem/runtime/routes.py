@@ -1,5 +1,6 @@
-"""From a config's tier chains to live providers: the embedded model for `local`, an
-HTTPProvider per remote entry, a FallbackProvider when a chain has several."""
+"""From a config's tier chains to live providers: the embedded model for `local`, the
+synthetic provider for `synthetic`, an HTTPProvider per remote entry, a FallbackProvider
+when a chain has several."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from golem.inference import Provider
 from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import FREE, Price
 from golem.inference.providers import Registry
+from golem.inference.synthetic import SyntheticProvider
 from golem.inference.transport import HTTPProvider
 from golem.mortality import ModelTier
 from golem.runtime.config import build_registry
-from golem.runtime.config_providers import EMBEDDED, ChainEntry
+from golem.runtime.config_providers import EMBEDDED, SYNTHETIC, ChainEntry
 from golem.runtime.config_sections import GolemConfig, Tier
 from golem.runtime.decide import Route, Routes
 
@@ -49,6 +51,9 @@ class ProviderPool:
 
             local: Provider = LocalProvider(self.config.providers.local)
             return local
+        if entry.provider == SYNTHETIC:
+            synthetic = self.config.providers.synthetic
+            return SyntheticProvider(model=entry.model, config=synthetic, registry=self.registry)
         model = self.config.model_for(entry) or ""
         http = HTTPProvider(
             self.registry.profile(entry.provider),
@@ -64,6 +69,10 @@ class ProviderPool:
     def price(self, entry: ChainEntry) -> Price:
         if entry.provider == EMBEDDED:
             return FREE
+        if entry.provider == SYNTHETIC:
+            synthetic = self.config.providers.synthetic
+            emulated = (synthetic.emulate, entry.model or synthetic.model)
+            return self.registry.price_for(*emulated) or FREE
         model = self.config.model_for(entry) or ""
         return self.registry.price_for(entry.provider, model) or FREE
 
