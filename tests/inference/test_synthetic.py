@@ -1,0 +1,329 @@
+"""The synthetic provider: valid decisions for the nine schemas in every mode, determinism,
+answers that follow the market, faults as typed errors or bad content, usage and cost
+priced as the emulated model, each wire format through its real codec, and the config."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import orjson
+import pytest
+
+import golem.subsystems.curator
+import golem.subsystems.daimon
+import golem.subsystems.death
+import golem.subsystems.dream
+import golem.subsystems.heartbeat
+import golem.subsystems.risk  # noqa: F401 (registers the nine decision types)
+from golem.inference import (
+    Capabilities,
+    Mode,
+    RateLimited,
+    ReasoningConfig,
+    ReasoningDepth,
+    Request,
+    Response,
+    ServerError,
+    StructuredOutputConfig,
+    StructuredOutputInvalid,
+    SyntheticConfig,
+    SyntheticProvider,
+    decode,
+    get_schema,
+    registered_schemas,
+    run_structured,
+)
+from golem.inference.providers import price_for
+from golem.inference.synthetic import FaultRates
+from golem.inference.synthetic.wire import Answer, wire_body
+from golem.mortality import ModelTier
+from golem.runtime.config import ConfigError, parse_config
+from golem.runtime.routes import ProviderPool
+from golem.subsystems.contract import GrimoireEntry, Probes
+from golem.subsystems.prompt import (
+    episodes_section,
+    grimoire_section,
+    market_section,
+    request,
+    state_section,
+)
+from golem.world import DecisionSummary, Episode
+from golem.world import Outcome as Result
+from tests.subsystems.support import context, market
+
+NINE = sorted(n for n in registered_schemas() if not n.startswith("test_"))
+SETUPS = {
+    Mode.SCHEMA_ENFORCED: (Capabilities(response_schema=True, tool_use=True), None),
+    Mode.TOOL_USE: (Capabilities(tool_use=True), None),
+    Mode.PROMPT_GUIDED: (Capabilities(), None),
+    Mode.NONE: (Capabilities(), StructuredOutputConfig(enabled=False)),
+}
+EMULATED = (
+    ("openai", "gpt-4o-mini"),
+    ("anthropic", "claude-sonnet-4"),
+    ("gemini", "gemini-2.5-flash"),
+    ("deepseek", "deepseek-chat"),
+    ("together", "deepseek-r1"),
+    ("openai-responses", "gpt-5"),
+)
+TRADE = (
+    "## Proposed trade\nhedge of $2,500.00 (from heartbeat): a sharp drop\n"
+    "hard-limit pre-check: hard limits: hedge of $2,500.00 approved"
+)
+
+
+def _episode(episode_id: int) -> Episode:
+    return Episode(
+        episode_id,
+        market(tick=episode_id),
+        DecisionSummary(action="hedge"),
+        Result(horizon_ticks=20, actual_delta=-0.01, pnl_usd=-2.0),
+    )
+
+
+def _request(name: str, *, crash: bool, reasoning: ReasoningConfig | None = None) -> Request:
+    moves = (
+        {"delta_1": -0.035, "delta_period": -0.14, "zscore": -2.9, "health_factor": 1.15}
+        if crash
+        else {}
+    )
+    ctx = context(
+        market=market(**moves),
+        probes=Probes(0.95 if crash else 0.35, 0.3, ModelTier.T1, ("price_delta>2%",)),
+        events=("trade_loss:0.0800",) if crash else ("trade_profit",),
+        grimoire=tuple(
+            GrimoireEntry(f"g{i}", f"knowledge {i}", c) for i, c in enumerate((0.9, 0.1, 0.65, 0.4))
+        ),
+        episodes=tuple(_episode(i) for i in (11, 12, 13)),
+    )
+    sections = (state_section(ctx), market_section(ctx), grimoire_section(ctx))
+    built = request(
+        ctx,
+        role="You are one part of a test.",
+        task=f"Answer with a {name}.",
+        sections=(*sections, episodes_section(ctx), TRADE),
+    )
+    return built.evolve(reasoning=reasoning or ReasoningConfig())
+
+
+async def _decide(provider: SyntheticProvider, name: str, crash: bool, mode: Mode) -> Response:
+    return await run_structured(
+        provider, _request(name, crash=crash), get_schema(name), SETUPS[mode][1]
+    )
+
+
+@pytest.mark.parametrize("mode", list(SETUPS))
+@pytest.mark.parametrize("name", NINE)
+async def test_every_schema_in_every_mode_is_accepted_first_time(name: str, mode: Mode) -> None:
+    for seed in range(16):
+        emulate, model = EMULATED[seed % len(EMULATED)]
+        provider = SyntheticProvider(emulate, model, seed, capabilities=SETUPS[mode][0])
+        for crash in (False, True):
+            answer = await _decide(provider, name, crash, mode)
+            assert answer.attempts == 1, (seed, crash, answer.content)
+            assert answer.mode is mode
+            assert answer.parsed.validate_content() == []
+
+
+def test_nine_schemas_are_registered() -> None:
+    assert len(NINE) == 9
+
+
+async def test_same_seed_same_answers_other_seed_other_answers() -> None:
+    def run(seed: int) -> list[tuple[object, ...]]:
+        provider = SyntheticProvider("anthropic", "claude-sonnet-4", seed)
+        answers = []
+        for i, name in enumerate(NINE * 2):
+            wire = _request(name, crash=i % 2 == 0, reasoning=ReasoningConfig.medium())
+            schema = get_schema(name).response_schema()
+            r = provider.answer(wire.evolve(response_schema=schema, mode=Mode.TOOL_USE))
+            answers.append((r.content, r.tool_calls, r.usage, r.cost_usd, r.reasoning.content))
+        return answers
+
+    assert run(7) == run(7)
+    assert run(7) != run(8)
+
+
+async def test_a_crash_brings_more_severity_and_hedges_than_a_calm_market() -> None:
+    rank = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+    seen: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+    severity = {True: 0, False: 0}
+    for crash in (True, False):
+        provider = SyntheticProvider(seed=3)
+        for _ in range(200):
+            answer = await _decide(provider, "heartbeat_decision", crash, Mode.SCHEMA_ENFORCED)
+            seen[crash][answer.parsed.action] += 1
+            severity[crash] += rank[answer.parsed.severity]
+    assert severity[True] > 2 * severity[False]
+    defensive = {c: seen[c]["hedge"] + seen[c]["exit"] for c in (True, False)}
+    assert defensive[True] > 100
+    assert defensive[False] < 20
+
+
+async def test_risk_approves_calm_trades_more_often_than_crash_trades() -> None:
+    approved = {}
+    for crash in (True, False):
+        provider = SyntheticProvider(seed=5)
+        answers = [
+            await _decide(provider, "risk_assessment", crash, Mode.SCHEMA_ENFORCED)
+            for _ in range(100)
+        ]
+        approved[crash] = sum(a.parsed.approved for a in answers)
+        assert all(a.parsed.proposed_size_usd == 2500.0 for a in answers)
+    assert approved[False] > 80
+    assert approved[True] < 20
+
+
+@pytest.mark.parametrize(
+    ("emulate", "model"), [*EMULATED, ("gemini", "gemini-2.5-pro"), ("qwen", "qwen-plus")]
+)
+async def test_http_faults_are_the_emulated_providers_typed_errors(
+    emulate: str, model: str
+) -> None:
+    limited = SyntheticConfig(faults=FaultRates(rate_limit=1.0, retry_after_s=8))
+    with pytest.raises(RateLimited) as caught:
+        await _decide(SyntheticProvider(emulate, model, config=limited), NINE[0], True, Mode.NONE)
+    assert caught.value.provider == emulate and caught.value.status == 429
+    assert caught.value.retry_after is not None and 0 < caught.value.retry_after <= 8
+    broken = SyntheticConfig(faults=FaultRates(server_error=1.0))
+    with pytest.raises(ServerError) as failed:
+        await _decide(SyntheticProvider(emulate, model, config=broken), NINE[0], True, Mode.NONE)
+    assert failed.value.status in (500, 503) and failed.value.transient
+
+
+async def test_schema_invalid_content_is_reasked_then_gives_up() -> None:
+    always = SyntheticConfig(faults=FaultRates(schema_invalid=1.0))
+    provider = SyntheticProvider(config=always)
+    with pytest.raises(StructuredOutputInvalid) as caught:
+        await _decide(provider, "heartbeat_decision", True, Mode.SCHEMA_ENFORCED)
+    assert caught.value.attempts == 3 and caught.value.errors
+    assert caught.value.usage.input_tokens > 0 and caught.value.cost_usd > 0
+    sometimes = SyntheticProvider(config=SyntheticConfig(faults=FaultRates(schema_invalid=0.5)))
+    attempts: Counter[int] = Counter()
+    for _ in range(40):
+        try:
+            answer = await _decide(sometimes, "risk_assessment", False, Mode.SCHEMA_ENFORCED)
+            attempts[answer.attempts] += 1
+        except StructuredOutputInvalid:
+            attempts[0] += 1
+    assert attempts[1] and attempts[2] + attempts[3]  # first time, and after a re-ask
+
+
+async def test_malformed_json_is_not_json_and_is_repaired_or_reasked() -> None:
+    provider = SyntheticProvider(config=SyntheticConfig(faults=FaultRates(malformed_json=1.0)))
+    schema = get_schema("daimon_appraisal").response_schema()
+    wire = _request("daimon_appraisal", crash=True)
+    for _ in range(20):
+        content = provider.answer(wire.evolve(response_schema=schema, mode=Mode.SCHEMA_ENFORCED))
+        with pytest.raises(orjson.JSONDecodeError):
+            orjson.loads(content.content or "")
+    outcomes: Counter[str] = Counter()
+    for name in NINE:
+        try:
+            answer = await _decide(provider, name, True, Mode.PROMPT_GUIDED)
+            outcomes["repaired" if answer.repairs else "clean"] += 1
+        except StructuredOutputInvalid:
+            outcomes["invalid"] += 1
+    assert outcomes["repaired"] and not outcomes["clean"]
+
+
+@pytest.mark.parametrize("mode", [Mode.SCHEMA_ENFORCED, Mode.TOOL_USE, Mode.PROMPT_GUIDED])
+async def test_prose_instead_of_json_is_read_by_from_text(mode: Mode) -> None:
+    config = SyntheticConfig(faults=FaultRates(prose=1.0))
+    provider = SyntheticProvider(config=config, capabilities=SETUPS[mode][0])
+    for name in ("heartbeat_decision", "threat_assessment", "fragment_evaluation"):
+        answer = await _decide(provider, name, True, mode)
+        assert answer.repairs == ("from_text",) and not answer.tool_calls
+
+
+PRICED = [e for e in EMULATED if e[0] != "together"] + [("qwen", "qwen-plus")]
+
+
+@pytest.mark.parametrize(("emulate", "model"), PRICED)
+async def test_usage_and_cost_come_from_the_emulated_models_price(emulate: str, model: str) -> None:
+    provider = SyntheticProvider(emulate, model, seed=1)
+    plain = await _decide(provider, "heartbeat_decision", True, Mode.SCHEMA_ENFORCED)
+    usage = plain.usage
+    assert usage.input_tokens > 100 and usage.output_tokens > 10 and usage.reasoning_tokens == 0
+    price = price_for(emulate, model)
+    assert price is not None
+    assert plain.cost_usd == pytest.approx(price.cost(usage))
+    assert plain.cost_usd > 0
+    assert plain.provider == "synthetic" and plain.model == model
+    wire = _request("heartbeat_decision", crash=True, reasoning=ReasoningConfig.high())
+    deep = await run_structured(provider, wire, get_schema("heartbeat_decision"))
+    assert 16 <= deep.usage.reasoning_tokens <= 16384
+    assert deep.cost_usd > plain.cost_usd
+    assert deep.reasoning.cost.usd == pytest.approx(
+        price.cost(type(usage)(reasoning_tokens=deep.usage.reasoning_tokens))
+    )
+
+
+@pytest.mark.parametrize(
+    ("emulate", "model", "shown"),
+    [
+        ("anthropic", "claude-sonnet-4", True),
+        ("deepseek", "deepseek-reasoner", True),
+        ("together", "deepseek-r1", True),  # inline <think>
+        ("qwen", "qwen-plus", True),
+        ("gemini", "gemini-2.5-flash", True),  # asked for visible thoughts
+        ("openai-responses", "gpt-5", True),  # a summary, asked for
+        ("openai", "o4-mini", False),  # Chat Completions never shows reasoning
+    ],
+)
+async def test_reasoning_chain_through_each_codec(emulate: str, model: str, shown: bool) -> None:
+    provider = SyntheticProvider(emulate, model, seed=2)
+    visible = ReasoningConfig(ReasoningDepth.MEDIUM, visible=True)
+    wire = _request("threat_assessment", crash=True, reasoning=visible)
+    answer = await run_structured(provider, wire, get_schema("threat_assessment"))
+    assert answer.reasoning.reasoning_tokens == answer.usage.reasoning_tokens > 0
+    assert bool(answer.reasoning.content) is shown
+    assert "<think>" not in (answer.content or "")
+
+
+@pytest.mark.parametrize(("emulate", "model"), EMULATED)
+def test_the_wire_body_decodes_through_the_public_decode(emulate: str, model: str) -> None:
+    provider = SyntheticProvider(emulate, model)
+    answer = Answer(model, '{"a": 1}', None, "thinking it over", 120, 20, 8, 300, "x1")
+    response = decode(emulate, wire_body(provider.profile, answer), model=model)
+    assert response.content == '{"a": 1}'
+    assert response.usage.input_tokens == 120 and response.usage.output_tokens == 8
+    assert response.usage.reasoning_tokens == 300
+    tool = Answer(model, None, ("call_1", "respond_x", {"a": 1}), None, 120, 0, 8, 0, "x2")
+    called = decode(emulate, wire_body(provider.profile, tool), model=model)
+    assert [(c.name, dict(c.arguments)) for c in called.tool_calls] == [("respond_x", {"a": 1})]
+
+
+async def test_a_config_names_synthetic_as_a_keyless_provider() -> None:
+    config = parse_config(
+        {
+            "inference": {"t1": ["synthetic"], "t2": ["synthetic:claude-sonnet-4"]},
+            "providers": {"synthetic": {"emulate": "anthropic", "model": "claude-haiku-4-5"}},
+        },
+        environ={},
+    )
+    pool = ProviderPool(config, {})
+    route = pool.route("t1")
+    assert isinstance(route.provider, SyntheticProvider)
+    assert route.provider.model == "claude-haiku-4-5"
+    assert route.price == price_for("anthropic", "claude-haiku-4-5")
+    strong = pool.route("t2")
+    assert isinstance(strong.provider, SyntheticProvider)
+    assert strong.provider.model == "claude-sonnet-4"
+    wire = _request("risk_assessment", crash=False)
+    answer = await run_structured(route.provider, wire, get_schema("risk_assessment"))
+    assert answer.mode is Mode.SCHEMA_ENFORCED and answer.cost_usd > 0
+    await pool.aclose()
+
+
+def test_a_config_rejects_unknown_synthetic_keys() -> None:
+    with pytest.raises(ConfigError, match=r"providers\.synthetic\.fault"):
+        parse_config({"providers": {"synthetic": {"fault": {}}}}, environ={})
+    with pytest.raises(Exception, match="unknown 'nowhere'"):
+        parse_config(
+            {
+                "inference": {"t1": ["synthetic"]},
+                "providers": {"synthetic": {"emulate": "nowhere"}},
+            },
+            environ={},
+        )
