@@ -5,11 +5,19 @@ which of the schema's keywords each decoding backend leaves unenforced."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["Backend", "DecoderBounds", "bounded_schema", "ignored_keywords"]
+import orjson
+
+__all__ = [
+    "Backend",
+    "DecoderBounds",
+    "bounded_schema",
+    "ignored_keywords",
+    "longest_answer",
+]
 
 
 class Backend(StrEnum):
@@ -26,6 +34,7 @@ class DecoderBounds:
 
     max_string_chars: int = 200
     max_array_items: int = 5
+    answer_chars: int = 1200  # longest whole answer; caps shrink until the schema fits
     number_limit: float = 1e9  # |x| bound for a number without minimum/maximum
     number_step: float = 1e-4  # multipleOf for a number without one: at most 4 decimals
 
@@ -48,18 +57,63 @@ _ENFORCED: Mapping[Backend, frozenset[str]] = {
     | {"enum", "const", "prefixItems", "minItems", "maxItems", "minLength", "maxLength"}
     | {"pattern", "format"},
 }
+_MIN_STRING_CAP = 24
+_NUMBER_CHARS = 12  # a bounded number with a few decimals
 _SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
 _SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SCHEMA_ONE = ("items", "not", "contains", "additionalProperties", "propertyNames")
 
 
 def bounded_schema(schema: Mapping[str, Any], bounds: DecoderBounds) -> dict[str, Any]:
-    """A copy of `schema` whose strings, arrays and numbers are all bounded by `bounds`.
+    """A copy of `schema` whose strings, arrays and numbers are all bounded by `bounds`,
+    with the string and array caps lowered until the longest answer the schema allows fits
+    in `answer_chars` (a decision with many lists gets shorter lists and strings).
 
     Every value the result accepts is accepted by `schema`: bounds are only ever added or
     tightened, never loosened past the original's (a minLength above the cap wins)."""
     bounded: dict[str, Any] = _bound(schema, bounds)
+    while longest_answer(bounded) > bounds.answer_chars:
+        chars = max(_MIN_STRING_CAP, bounds.max_string_chars * 3 // 4)
+        items = max(1, bounds.max_array_items - 1)
+        if (chars, items) == (bounds.max_string_chars, bounds.max_array_items):
+            break  # as tight as it goes; the floors of the schema itself decide the rest
+        bounds = replace(bounds, max_string_chars=chars, max_array_items=items)
+        bounded = _bound(schema, bounds)
     return bounded
+
+
+def longest_answer(schema: Mapping[str, Any]) -> int:
+    """The length of the longest compact JSON `schema` admits (escapes aside), in chars."""
+    options = [
+        o for key in ("anyOf", "oneOf") for o in schema.get(key, ()) if isinstance(o, Mapping)
+    ]
+    if options:
+        return max(longest_answer(option) for option in options)
+    if "enum" in schema or "const" in schema:
+        values = schema.get("enum", [schema.get("const")])
+        return max(len(orjson.dumps(v)) for v in values)
+    kinds = _types(schema)
+    sizes = [_longest_of(kind, schema) for kind in kinds] or [_NUMBER_CHARS]
+    return max(sizes)
+
+
+def _longest_of(kind: str, schema: Mapping[str, Any]) -> int:
+    if kind == "object":
+        properties = schema.get("properties", {})
+        fields = sum(len(name) + 3 + longest_answer(sub) for name, sub in properties.items())
+        return 2 + fields + max(0, len(properties) - 1)
+    if kind == "array":
+        items = schema.get("items")
+        each = longest_answer(items) if isinstance(items, Mapping) else _NUMBER_CHARS
+        count = int(schema.get("maxItems", 1))
+        return 2 + count * (each + 1)
+    if kind == "string":
+        return 2 + int(schema.get("maxLength", 0))
+    if kind == "boolean":
+        return 5
+    if kind == "null":
+        return 4
+    return _NUMBER_CHARS
 
 
 def ignored_keywords(schema: Mapping[str, Any], backend: Backend) -> list[str]:

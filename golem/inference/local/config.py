@@ -24,11 +24,13 @@ class LocalConfig(BaseModel):
     backend: Literal["llguidance", "llama-grammar"] = "llguidance"
     max_tokens: int = Field(default=512, ge=1)  # when the request sets none
     temperature: float = Field(default=0.7, ge=0)
-    repeat_penalty: float = Field(default=1.2, ge=1)  # a small model loops without it
+    # Above 1 it also penalises the JSON's own quotes and commas, so strings run on.
+    repeat_penalty: float = Field(default=1.0, ge=1)
     seed: int = 0  # call n decodes with seed + n: reproducible, yet re-asks differ
     outline: bool = True  # tell the model the schema's fields in plain words
     max_string_chars: int = Field(default=200, ge=1)
     max_array_items: int = Field(default=5, ge=0)
+    answer_chars: int = Field(default=1200, ge=100)  # the longest answer a schema may allow
 
     def bounds(self) -> DecoderBounds:
-        return DecoderBounds(self.max_string_chars, self.max_array_items)
+        return DecoderBounds(self.max_string_chars, self.max_array_items, self.answer_chars)

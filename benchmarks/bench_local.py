@@ -1,0 +1,137 @@
+"""The embedded model's constrained decoding, per decision schema: tokens/s with llguidance
+masks beside llama.cpp's own grammar in the same run, decision latency p50/p95 (the first
+call after start, model load included, reported apart), and answers that stopped by
+themselves rather than at max_tokens.
+
+    python benchmarks/bench_local.py            # 20 llguidance and 3 grammar calls a schema
+    python benchmarks/bench_local.py --quick    # 5 and 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import trio
+
+import golem.subsystems
+from golem.inference import FinishReason, Message, Request, StructuredOutputInvalid, run_structured
+from golem.inference.local import Generation, LocalConfig, LocalProvider
+from golem.inference.structured import StructuredOutput
+
+SITUATIONS = {
+    "heartbeat_decision": "ETH fell 4% in 15 minutes; health factor 1.4; regime turned bearish.",
+    "daimon_appraisal": "A trade just closed at a 6% loss after a sudden regime shift.",
+    "risk_assessment": "Proposed trade: buy 500 USD of ETH; portfolio 2,000 USD, 40% ETH.",
+    "curator_evaluation": "Grimoire: 4 entries; 'buy dips in bull regime' held 3 of 4 times.",
+    "replay_analysis": "Two episodes: a hedge that saved 3%, an exit that missed a rebound.",
+    "fragment_evaluation": "Fragment: 'volume spikes precede ETH reversals within an hour'.",
+    "dream_integration": "Dream insights: 'hedge earlier in bear regimes'; 'avoid thin books'.",
+    "threat_assessment": "Threat: a stablecoin depeg while 30% of the portfolio is in it.",
+    "death_testament": "Credits are gone after 12 days; three bad exits drained them.",
+}
+MAX_TOKENS = 400
+GOALS = (
+    "goals: llguidance >= 40 tok/s; every answer stops by itself; heartbeat p50 <= 6 s, p95 <= 10 s"
+)
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    runs: list[Generation] = field(default_factory=list)
+    valid: int = 0
+    first: float | None = None
+
+    def tokens_per_s(self) -> float:
+        tokens = sum(max(0, r.output_tokens - 1) for r in self.runs)
+        seconds = sum(r.decode_s for r in self.runs)
+        return tokens / seconds if seconds else 0.0
+
+    def stopped(self) -> str:
+        own = sum(r.finish_reason is FinishReason.STOP for r in self.runs)
+        return f"{own}/{len(self.runs)}"
+
+
+async def measure(
+    provider: LocalProvider, decision: type[StructuredOutput], calls: int, tally: Tally
+) -> None:
+    name = decision.response_schema().name
+    provider.on_generation = tally.runs.append
+    request = Request(
+        messages=(
+            Message.system(f"You are the {name} step of an autonomous trading agent."),
+            Message.user(SITUATIONS[name]),
+        ),
+        max_tokens=MAX_TOKENS,
+    )
+    for _ in range(calls):
+        started = time.perf_counter()
+        try:
+            await run_structured(provider, request, decision)
+            tally.valid += 1
+        except StructuredOutputInvalid:
+            pass  # a content failure after re-asks: the latency still counts
+        tally.latencies.append(time.perf_counter() - started)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def row(name: str, backend: str, tally: Tally) -> str:
+    lat = tally.latencies
+    first = f"{tally.first:6.2f}" if tally.first is not None else "     -"
+    return (
+        f"{name:<20} {backend:<13} {tally.tokens_per_s():7.1f} {len(lat):5d} "
+        f"{percentile(lat, 50):6.2f} {percentile(lat, 95):6.2f} {first} "
+        f"{tally.stopped():>7} {tally.valid:>3}/{len(lat):<3}"
+    )
+
+
+async def main(args: argparse.Namespace) -> None:
+    decisions = {d.response_schema().name: d for d in golem.subsystems.DECISIONS}
+    names = args.schemas or list(decisions)
+    names.sort(key=lambda n: n != "heartbeat_decision")  # the cold start is a heartbeat
+    base = LocalConfig(threads=args.threads, max_tokens=MAX_TOKENS)
+    fast = LocalProvider(base)
+    grammar = LocalProvider(base.model_copy(update={"backend": "llama-grammar"}))
+    print(
+        f"bench_local: threads={fast.threads}, cores={len(os.sched_getaffinity(0))}, "
+        f"load average {os.getloadavg()[0]:.2f}, max_tokens={MAX_TOKENS}"
+    )
+    print(
+        f"{'schema':<20} {'backend':<13} {'tok/s':>7} {'calls':>5} {'p50 s':>6} {'p95 s':>6} "
+        f"{'first':>6} {'stopped':>7} {'valid':>7}"
+    )
+    started = time.perf_counter()
+    for index, name in enumerate(names):
+        decision = decisions[name]
+        tally = Tally()
+        if index == 0:  # the first call after start: model load and tokenizer included
+            await measure(fast, decision, 1, tally)
+            tally.first = tally.latencies[0]
+        await measure(fast, decision, args.calls - (index == 0), tally)
+        print(row(name, "llguidance", tally), flush=True)
+        slow = Tally()
+        await measure(grammar, decision, args.grammar_calls, slow)
+        print(row(name, "llama-grammar", slow), flush=True)
+    print(f"{GOALS}\ntotal {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 llguidance, 2 grammar calls")
+    parser.add_argument("--calls", type=int, default=20, help="llguidance calls per schema")
+    parser.add_argument("--grammar-calls", type=int, default=3, help="grammar calls per schema")
+    parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the cores)")
+    parser.add_argument("--schemas", nargs="*", help="only these schemas")
+    arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.calls, arguments.grammar_calls = 5, 2
+    trio.run(main, arguments)
