@@ -1,0 +1,104 @@
+"""Cost of one synthetic provider call: the decision, the wire body and its decoding by the
+real codec, tokens and price; alone, and inside run_structured (which adds validation).
+
+A heartbeat prompt in the subsystems' format. Goal: <= 100 µs a call for SchemaEnforced
+with no faults (the simulator makes hundreds of thousands). Best of 5 runs of 5,000 calls,
+in CPU time (process_time) and wall time: on a shared machine the wall time also counts
+the waits for a core.
+"""
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import golem.subsystems.heartbeat  # noqa: F401 (registers heartbeat_decision)
+from golem.inference import (
+    Capabilities,
+    Message,
+    Mode,
+    ReasoningConfig,
+    Request,
+    SyntheticProvider,
+    get_schema,
+    run_structured,
+)
+
+CALLS = 5_000
+RUNS = 5
+GOAL_US = 100.0
+SYSTEM = (
+    "You are one subsystem of a golem: an autonomous agent with a finite wallet that trades "
+    "a paper portfolio and pays for every thought. Be concise and concrete.\nYou are the "
+    "heartbeat: on each tick whose probes surprised the golem, judge how serious it is."
+)
+USER = """## State
+vitality 0.62 (stable); credits $41.20 of $100.00; burn $0.0012/tick
+portfolio: cash $640.00, equity $1010.00, positions ETH 0.2
+mood: pleasure -0.10, arousal +0.30, dominance +0.05
+
+## Market
+price 1850.20; change last tick -2.40%, over the window -6.10%; z-score vs 20-period SMA -2.20
+volume ratio 1.80; volatility 0.0310; health factor 1.40
+probes fired: price_delta>2%, health<1.5; prediction error 0.72 (gate 0.31)
+
+## Task
+Decide on this tick and answer with a heartbeat_decision."""
+
+
+def per_call_us(call: Callable[[], object], calls: int = CALLS) -> tuple[float, float]:
+    """(CPU µs, wall µs) per call, each the best of RUNS runs."""
+    cpu = wall = float("inf")
+    for _ in range(RUNS):
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        for _ in range(calls):
+            call()
+        cpu = min(cpu, time.process_time() - start_cpu)
+        wall = min(wall, time.perf_counter() - start_wall)
+    return cpu / calls * 1e6, wall / calls * 1e6
+
+
+def main() -> None:
+    decision = get_schema("heartbeat_decision")
+    schema = decision.response_schema()
+    request = Request(messages=(Message.system(SYSTEM), Message.user(USER)))
+    enforced = request.evolve(response_schema=schema, mode=Mode.SCHEMA_ENFORCED)
+    tool = request.evolve(
+        response_schema=schema,
+        mode=Mode.TOOL_USE,
+        tools=(),
+        tool_choice=f"respond_{schema.name}",
+        reasoning=ReasoningConfig.medium(),
+    )
+    gemini = SyntheticProvider("gemini", "gemini-2.5-flash")
+    anthropic = SyntheticProvider("anthropic", "claude-sonnet-4")
+    cases = [
+        ("openai gpt-4o-mini, SchemaEnforced", SyntheticProvider(), enforced),
+        ("gemini 2.5 flash, SchemaEnforced", gemini, enforced),
+        ("anthropic, tool use + thinking", anthropic, tool),
+    ]
+    print(f"{'case':<42} {'CPU µs':>8} {'wall µs':>8}")
+    results = {}
+    for label, provider, wire in cases:
+        results[label] = per_call_us(lambda p=provider, w=wire: p.answer(w))
+        print(f"{label:<42} {results[label][0]:8.1f} {results[label][1]:8.1f}")
+    structured = SyntheticProvider(capabilities=Capabilities(response_schema=True))
+
+    async def loop() -> None:
+        for _ in range(CALLS):
+            await run_structured(structured, request, decision)
+
+    cpu, wall = per_call_us(lambda: trio.run(loop), calls=1)
+    label = "run_structured (openai), in one trio.run"
+    print(f"{label:<42} {cpu / CALLS:8.1f} {wall / CALLS:8.1f}")
+    first = results[cases[0][0]][0]
+    verdict = "meets" if first <= GOAL_US else "misses"
+    print(f"goal <= {GOAL_US:.0f} CPU µs (SchemaEnforced, no faults): {verdict} ({first:.1f} µs)")
+
+
+if __name__ == "__main__":
+    main()
