@@ -271,19 +271,20 @@ async def main(n: int, profile: bool) -> None:
         f"{n} structured calls per round under trio on one httpx.MockTransport; best of "
         f"{ROUNDS} alternating rounds for golem and the SDK's create, one for the others\n"
     )
-    print(f"  {'path':<28} {'calls/s wall':>13} {'calls/s CPU':>12}  golem is")
+    print(f"  {'path':<28} {'calls/s wall':>13} {'calls/s CPU':>12}  golem is (CPU)")
     golem_wall, golem_cpu = results[GOLEM]
     for label, (wall, cpu) in results.items():
-        versus = f"{golem_wall / wall:5.1f}x" if label != GOLEM else ""
+        versus = f"{golem_cpu / cpu:5.1f}x" if label != GOLEM else ""
         print(f"  {label:<28} {wall:>13,.0f} {cpu:>12,.0f}  {versus}")
     print()
     for clock, golem in (("wall", golem_wall), ("CPU", golem_cpu)):
         verdict = "met" if golem >= GOAL_CALLS_S else "MISSED"
         print(f"goal >= {GOAL_CALLS_S:,.0f} calls/s ({clock}): {verdict} ({golem:,.0f})")
     if SDK_CREATE in results:
-        ratio = golem_wall / results[SDK_CREATE][0]
-        verdict = "met" if ratio >= GOAL_RATIO else "MISSED"
-        print(f"goal >= {GOAL_RATIO:.0f}x the SDK's create: {verdict} ({ratio:.1f}x)")
+        sdk_wall, sdk_cpu = results[SDK_CREATE]
+        for clock, ratio in (("wall", golem_wall / sdk_wall), ("CPU", golem_cpu / sdk_cpu)):
+            verdict = "met" if ratio >= GOAL_RATIO else "MISSED"
+            print(f"goal >= {GOAL_RATIO:.0f}x the SDK's create ({clock}): {verdict} ({ratio:.1f}x)")
     load = os.getloadavg()[0]
     if load > (os.cpu_count() or 1) * 0.5:
         print(f"\nnote: load average {load:.1f} on {os.cpu_count()} CPUs: wall rates are low")
