@@ -53,7 +53,20 @@ class FaultRates(_Table):
 
 class SyntheticConfig(_Table):
     """The `[providers.synthetic]` section: `emulate` names a provider of the registry
-    (its wire format, codec and prices are used), `model` one of its models."""
+    (its wire format, codec and prices are used), `model` one of its models. To try golem
+    with no key and no network, name `synthetic` (or `synthetic:MODEL`) in the chains:
+
+        [inference]
+        t1 = ["synthetic"]
+        t2 = ["synthetic:claude-sonnet-4"]
+
+        [providers.synthetic]
+        emulate = "anthropic"
+        model = "claude-haiku-4-5"
+        seed = 1
+        faults = { rate_limit = 0.02, schema_invalid = 0.05 }
+        tokens = { reasoning_fraction = 0.3 }
+    """
 
     emulate: str = Field(default="openai", min_length=1)
     model: str = Field(default="gpt-4o-mini", min_length=1)
