@@ -10,7 +10,6 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
-from email.utils import parsedate_to_datetime
 from types import TracebackType
 from typing import Any
 
@@ -19,6 +18,7 @@ import structlog
 import trio
 from pydantic import BaseModel, ConfigDict, Field
 
+from golem.inference._http import Enough, KeySource, consume, retry_after_seconds, safe_headers
 from golem.inference.clock import utc_now
 from golem.inference.codecs.base import Codec, ProviderProfile
 from golem.inference.errors import (
@@ -40,11 +40,6 @@ __all__ = ["HTTPProvider", "TransportConfig", "retry_after_seconds"]
 
 log = structlog.get_logger(__name__)
 
-# Response headers never copied into an error: they may echo credentials or session state.
-_SECRET_HEADERS = frozenset(
-    {"authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"}
-)
-_SECRET_HEADERS_PREFIX = "set-cookie"
 _DEFAULT_HEADERS = {"user-agent": "golem", "accept-encoding": "gzip, deflate"}
 
 
@@ -127,7 +122,7 @@ class HTTPProvider:
         self._owns_transport = transport is None
         self._base_url = (base_url or profile.base_url).rstrip("/")
         self._urls: dict[str, httpx.URL] = {}
-        self._key = _KeySource(profile.api_key_env, os.environ if environ is None else environ)
+        self._key = KeySource(profile.api_key_env, os.environ if environ is None else environ)
         self._registry = registry or default_registry()
         self._now = now
         self._jitter = jitter
@@ -267,7 +262,7 @@ class HTTPProvider:
                 await self._read(response, decoder.feed)
                 return decoder.finish()
             body = await self._read_body(response)
-            return self._codec.decode(status, _safe_headers(response.headers), body)
+            return self._codec.decode(status, safe_headers(response.headers), body)
         finally:
             await response.aclose()
 
@@ -298,7 +293,7 @@ class HTTPProvider:
                 raise self._too_large(response, f"passed {received} bytes")
             sink(chunk)
 
-        await _consume(response, bounded)
+        await consume(response, bounded)
 
     async def _excerpt(self, response: httpx.Response) -> bytes:
         """The start of an error body: it is only read for the error it names."""
@@ -310,9 +305,9 @@ class HTTPProvider:
             parts.append(chunk)
             room -= len(chunk)
             if room <= 0:
-                raise _Enough
+                raise Enough
 
-        await _consume(response, collect)
+        await consume(response, collect)
         return b"".join(parts)
 
     def _too_large(self, response: httpx.Response, detail: str) -> InvalidResponse:
@@ -320,7 +315,7 @@ class HTTPProvider:
             f"response body too large: {detail}, limit {self._config.max_response_bytes}",
             provider=self.name,
             status=response.status_code,
-            headers=_safe_headers(response.headers),
+            headers=safe_headers(response.headers),
         )
 
     @contextmanager
@@ -350,7 +345,7 @@ class HTTPProvider:
         """The typed error for a non-2xx answer: the codec reads its family's error body
         and picks the type; here it gets whatever the codec left out (provider, status,
         excerpt, headers, a Retry-After given as a date)."""
-        safe = _safe_headers(headers)
+        safe = safe_headers(headers)
         error = self._codec.error(status, safe, body)
         error.provider = error.provider or self.name
         error.status = status if error.status is None else error.status
@@ -360,83 +355,3 @@ class HTTPProvider:
         if isinstance(error, RateLimited) and error.retry_after is None:
             error.retry_after = retry_after_seconds(safe, self._now())
         return error
-
-
-class _KeySource:
-    """Where a provider's key is read from. Its repr names the variable only, so neither
-    a provider's repr nor a dump of its attributes shows the environment."""
-
-    __slots__ = ("_environ", "variable")
-
-    def __init__(self, variable: str | None, environ: Mapping[str, str]) -> None:
-        self.variable = variable
-        self._environ = environ
-
-    def __repr__(self) -> str:
-        return f"_KeySource({self.variable!r})"
-
-    def read(self) -> str | None:
-        """The key ("" when the variable is unset or blank), or None when none is needed."""
-        if not self.variable:
-            return None
-        return self._environ.get(self.variable, "").strip()
-
-
-class _Enough(Exception):
-    """A sink has read all it wants."""
-
-
-async def _consume(response: httpx.Response, sink: Callable[[bytes], object]) -> None:
-    """Feed the body to `sink` until it ends or `sink` raises; then raise what it raised.
-
-    httpx's body iterators are nested async generators: leaving the loop mid-body leaves
-    the inner ones suspended, and trio warns when they are collected (httpx #3686). So a
-    sink's exception cancels the read instead, which unwinds them from the inside; a body
-    already in memory reaches no checkpoint and is simply passed over to its end."""
-    failure: Exception | None = None
-    with trio.CancelScope() as reading:
-        async for chunk in response.aiter_bytes():
-            if failure is not None:
-                continue
-            try:
-                sink(chunk)
-            except Exception as exc:
-                failure = exc
-                reading.cancel()
-    if failure is not None and not isinstance(failure, _Enough):
-        raise failure
-
-
-def _safe_headers(headers: httpx.Headers) -> dict[str, str]:
-    return {
-        name: value
-        for name, value in headers.items()
-        if name not in _SECRET_HEADERS and not name.startswith(_SECRET_HEADERS_PREFIX)
-    }
-
-
-def retry_after_seconds(headers: Mapping[str, str], now: datetime) -> float | None:
-    """The delay a response asks for: `retry-after-ms`, or `retry-after` in seconds or as
-    an HTTP date (measured from `now`, never negative). None when absent or unreadable."""
-    lowered = {name.lower(): value for name, value in headers.items()}
-    millis = lowered.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = lowered.get("retry-after")
-    if value is None:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:  # an HTTP date is always GMT
-        when = when.replace(tzinfo=now.tzinfo)
-    return max(0.0, (when - now).total_seconds())
