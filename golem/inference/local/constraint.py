@@ -5,7 +5,7 @@ schema's constraint is compiled once per process and reused."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -48,9 +48,8 @@ class SchemaCache:
     """Compiled constraints by (backend, schema). `compilations` counts real compilations,
     so a test can show a second call for the same schema compiles nothing."""
 
-    def __init__(self, bounds: DecoderBounds, tokenizer: Callable[[], Any]) -> None:
+    def __init__(self, bounds: DecoderBounds) -> None:
         self._bounds = bounds
-        self._tokenizer = tokenizer
         self._compiled: dict[tuple[Backend, bytes], CompiledSchema] = {}
         self._lock = threading.Lock()
         self.compilations = 0

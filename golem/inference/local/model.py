@@ -50,6 +50,7 @@ class LoadedModel:
         self._bos = _token_text(llama, llama.token_bos())
         template = llama.metadata.get("tokenizer.chat_template")
         self._formatter = _jinja_formatter(llama, template, self._bos) if template else None
+        self.busy = threading.Lock()  # held for a whole decoding run
         self._tokenizer: Any = None
         self._tokenizer_lock = threading.Lock()
 

@@ -54,7 +54,8 @@ class Generation:
 
 @dataclass
 class _Call:
-    """One call's state shared with its worker thread."""
+    """One call's state shared with its worker thread. Durations use perf_counter: they
+    are measured on the worker thread, where trio's clock is not available."""
 
     cancelled: threading.Event = field(default_factory=threading.Event)
     first_token_at: float | None = None
@@ -83,10 +84,9 @@ class LocalProvider:
         self.config = config or LocalConfig()
         self.threads = self.config.threads or default_threads()
         self.backend = Backend(self.config.backend)
-        self.schemas = SchemaCache(self.config.bounds(), self._tokenizer)
+        self.schemas = SchemaCache(self.config.bounds())
         self.on_generation = on_generation
         self._model: LoadedModel | None = None
-        self._busy = threading.Lock()  # held by the worker thread for a whole run
         self._calls = 0
 
     @property
@@ -119,7 +119,7 @@ class LocalProvider:
         started = trio.current_time()
         try:
             generation = await trio.to_thread.run_sync(
-                self.generate, request, call, abandon_on_cancel=True
+                self._generate, request, call, abandon_on_cancel=True
             )
         finally:
             call.cancelled.set()  # an abandoned thread stops at its next token
@@ -135,19 +135,20 @@ class LocalProvider:
             latency_s=trio.current_time() - started,
         )
 
-    def generate(self, request: Request, call: _Call | None = None) -> Generation:
-        """Decode one answer, blocking; waits for any earlier run to end first."""
-        call = call or _Call()
-        with self._busy:
+    def generate(self, request: Request) -> Generation:
+        """Decode one answer, blocking the calling thread."""
+        return self._generate(request, _Call())
+
+    def _generate(self, request: Request, call: _Call) -> Generation:
+        model = self.loaded()
+        # One run at a time on the model, whichever provider asks: an abandoned (cancelled)
+        # run keeps the lock until it stops, so the next run starts on a quiet model.
+        with model.busy:
             if call.cancelled.is_set():  # its caller left while it waited: nobody reads this
                 return Generation(None, None, "", 0, 0, FinishReason.UNKNOWN, 0.0, 0.0, True)
-            return self._run(request, call)
+            return self._run(model, request, call)
 
-    def _tokenizer(self) -> Any:
-        return self.loaded().tokenizer()
-
-    def _run(self, request: Request, call: _Call) -> Generation:
-        model = self.loaded()
+    def _run(self, model: LoadedModel, request: Request, call: _Call) -> Generation:
         options: dict[str, Any] = {}
         messages = request.messages
         schema = request.response_schema if request.mode is Mode.SCHEMA_ENFORCED else None
