@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 import orjson
+import structlog
 import trio
 
 import golem.subsystems  # noqa: F401  (importing the subsystems registers their schemas)
@@ -70,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
         ),
         max_tokens=args.max_tokens,
     )
-    # stdout carries the JSON alone; warnings (a retry, a fallback) go to stderr.
+    # stdout carries the JSON alone; warnings (a retry, a fallback) go to stderr. The
+    # caller's logging is put back afterwards (main() may run inside another program).
+    previous = structlog.get_config()
     sinks = configure_logging(now=utc_now, level="warning", console_stream=sys.stderr)
     try:
         response, elapsed = trio.run(_ask, provider, request, decision)
@@ -92,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     finally:
         sinks.close()
+        structlog.configure(**previous)
     _print(_summary(response, decision, elapsed))
     return 0
 
