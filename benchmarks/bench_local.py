@@ -10,11 +10,13 @@ themselves rather than at max_tokens.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import statistics
 import time
 from dataclasses import dataclass, field
 
+import structlog
 import trio
 
 import golem.subsystems
@@ -134,4 +136,5 @@ if __name__ == "__main__":
     arguments = parser.parse_args()
     if arguments.quick:
         arguments.calls, arguments.grammar_calls = 5, 2
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     trio.run(main, arguments)
