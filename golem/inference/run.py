@@ -3,6 +3,7 @@ bounded loop of re-asks that never mutates the caller's request."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 import orjson
@@ -16,6 +17,7 @@ from golem.inference.errors import (
 )
 from golem.inference.modes import (
     Capabilities,
+    Resolution,
     StructuredOutputConfig,
     resolve_structured_output,
 )
@@ -91,9 +93,7 @@ async def run_structured(
         raise MissingResponseFormat("run_structured needs a StructuredOutput decision type")
     config = config or _DEFAULT_CONFIG
     schema = decision.response_schema()
-    resolution = resolve_structured_output(
-        schema, provider.capabilities, config, thinking=request.reasoning.enabled
-    )
+    resolution = _resolve(schema, provider.capabilities, config, request.reasoning.enabled)
     mode, force_tool = resolution.mode, resolution.force_tool
     downgrades = list(resolution.downgrades)
     allowed = 1 + (config.max_retries if config.retry_on_validation_failure else 0)
@@ -141,6 +141,17 @@ async def run_structured(
                 cost_usd=cost,
             )
         messages = (*messages, *_reask(answer, raw, errors, schema, mode))
+
+
+@lru_cache(maxsize=512)
+def _resolve(
+    schema: ResponseSchema,
+    capabilities: Capabilities,
+    config: StructuredOutputConfig,
+    thinking: bool,
+) -> Resolution:
+    # The same few (schema, provider, config) triples recur on every call of a life.
+    return resolve_structured_output(schema, capabilities, config, thinking=thinking)
 
 
 def _attempt(
