@@ -163,7 +163,7 @@ def summarize(events: list[object]) -> Result:
         if isinstance(event, ThinkChunk):
             reasoning.append(event.text)
         elif isinstance(event, ContentChunk):
-            content.append(event.text)
+            content.append(event)
         elif isinstance(event, ThinkStart):
             blocks += 1
         elif isinstance(event, tuple):
@@ -189,10 +189,11 @@ class EmptyFeed:
 
 
 class OneEventFeed:
-    """The least a splitter returning events can do: wrap each chunk in one ContentChunk."""
+    """What wrapping every chunk in an event object would cost (the design before content
+    chunks became plain str)."""
 
     def feed(self, text: str) -> list[object]:
-        return [ContentChunk(text)]
+        return [ThinkChunk(text)]
 
     def finish(self) -> list[object]:
         return []

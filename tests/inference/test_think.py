@@ -60,8 +60,8 @@ def outcome(events: Sequence[ReasoningEvent]) -> Outcome:
             reasoning.append(event.text)
         else:
             assert isinstance(event, ContentChunk)
-            assert not inside and event.text
-            content.append(event.text)
+            assert not inside and event
+            content.append(event)
     assert not inside
     return "".join(reasoning), "".join(content), markers
 

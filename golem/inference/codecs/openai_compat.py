@@ -185,7 +185,7 @@ class _CompatBuilder(ResponseBuilder):
     def _route(self, events: list[ReasoningEvent]) -> None:
         for event in events:
             if type(event) is ContentChunk:
-                self.text(event.text)
+                self.text(event)
             elif type(event) is ThinkChunk:
                 self.reasoning(event.text, key=("think", self._blocks))
             elif type(event) is ThinkEnd:
