@@ -147,3 +147,64 @@ def test_sigkill_twenty_times_loses_and_doubles_nothing(tmp_path: Path) -> None:
     events = list(read_events(state / "golem.log", torn.append))
     assert len(events) > ticks
     assert len(torn) <= 20, "more torn lines than kills"
+
+
+SECRET = "sk-test-SECRET-4e1f9a7c2b"
+
+PAID_CONFIG = """
+[golem]
+id = "g-secret"
+state_dir = "{state}"
+
+[inference]
+t1 = ["openai:gpt-4o-mini"]
+t2 = ["openai:gpt-4o-mini"]
+
+[inference.transport]
+max_retries = 0
+connect_timeout_s = 1.0
+
+[providers.openai]
+base_url = "http://127.0.0.1:9/v1"  # nothing listens: every call fails fast
+
+[heartbeat]
+interval = "100ms"
+theta_base = 0.01
+theta_min = 0.0
+
+[logging]
+file = "{state}/golem.log"
+console = "json"
+"""
+
+
+def test_a_key_leaves_no_trace_in_logs_state_or_output(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    config = tmp_path / "paid.toml"
+    config.write_text(PAID_CONFIG.format(state=state))
+    env = {**os.environ, "OPENAI_API_KEY": SECRET}
+    outputs = []
+    for args in (("config", "check", config), ("config", "check", "--json", config)):
+        done = subprocess.run(
+            [sys.executable, "-m", "golem", *map(str, args)],
+            env=env,
+            capture_output=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr.decode()
+        outputs += [done.stdout, done.stderr]
+    run = subprocess.run(
+        [sys.executable, "-m", "golem", "run", str(config), "--for", "4s"],
+        check=False,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr.decode()
+    outputs += [run.stdout, run.stderr]
+    log = (state / "golem.log").read_bytes()
+    assert b"provider_error" in log, "the run never tried the provider"
+    files = [path.read_bytes() for path in state.iterdir() if path.is_file()]
+    for blob in [*outputs, log, *files]:
+        assert SECRET.encode() not in blob
+        assert SECRET[-10:].encode() not in blob
