@@ -70,3 +70,15 @@ def event_json(data: str, provider: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise InvalidResponse("stream event is not a JSON object", provider=provider, body=data)
     return value
+
+
+def error_body(body: bytes) -> dict[str, Any]:
+    """An error response's JSON object, or {} when it is not one. Some Google endpoints
+    wrap the object in a one-element list."""
+    try:
+        parsed = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return {}
+    if isinstance(parsed, list) and parsed:
+        parsed = parsed[0]
+    return parsed if isinstance(parsed, dict) else {}

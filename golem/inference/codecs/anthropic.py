@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 
 from golem.inference.codecs._errors import (
+    error_body,
     error_class_for_status,
     event_json,
     retry_after_seconds,
@@ -187,13 +188,7 @@ class AnthropicCodec(Codec):
             raise self._error_from(data, None, {}, event.data.encode())
 
     def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
-        try:
-            parsed = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            parsed = None
-        if not isinstance(parsed, dict):
-            parsed = {}
-        return self._error_from(parsed, status, headers, body)
+        return self._error_from(error_body(body), status, headers, body)
 
     def _error_from(
         self,

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from golem.inference.codecs._errors import (
+    error_body,
     error_class_for_status,
     event_json,
     retry_after_seconds,
@@ -176,15 +177,7 @@ class GeminiCodec(Codec):
         self.apply_body(event_json(event.data, self.profile.name), builder)
 
     def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
-        try:
-            parsed = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            parsed = None
-        if isinstance(parsed, list) and parsed:  # some endpoints wrap the error in a list
-            parsed = parsed[0]
-        if not isinstance(parsed, dict):
-            parsed = {}
-        return self._error_from(parsed, status, headers, body)
+        return self._error_from(error_body(body), status, headers, body)
 
     def _error_from(
         self,

@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from golem.inference.codecs import _openai_errors
-from golem.inference.codecs._errors import event_json
+from golem.inference.codecs._errors import error_body, event_json
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import InvalidRequest, ProviderError, ResponseFormatRejected
@@ -271,11 +271,7 @@ def _error(
 ) -> ProviderError:
     """OpenAI's error object, typed; an error about text.format (the Responses place for
     the schema) is a rejected response format."""
-    try:
-        parsed = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        parsed = None
-    error = parsed.get("error") if isinstance(parsed, dict) else None
+    error = error_body(body).get("error")
     error = error if isinstance(error, dict) else {}
     if status is None:
         status = _openai_errors.status_of(error)
