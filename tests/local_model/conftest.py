@@ -28,7 +28,7 @@ def gguf() -> Path:
 
 @pytest.fixture(scope="session")
 def local_provider(gguf: Path) -> LocalProvider:
-    provider = LocalProvider(LocalConfig(model_path=gguf, max_tokens=320))
+    provider = LocalProvider(LocalConfig(model_path=gguf, max_tokens=600))
     provider.loaded()
     return provider
 

@@ -17,7 +17,7 @@ SITUATIONS = {
 }
 
 
-def request_for(schema: str, max_tokens: int = 320) -> Request:
+def request_for(schema: str, max_tokens: int = 600) -> Request:
     return Request(
         messages=(
             Message.system(f"You are the {schema} step of an autonomous trading agent."),
