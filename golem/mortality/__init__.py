@@ -7,6 +7,7 @@ Imports nothing of golem but inference types (ReasoningConfig, Price, Usage).
 from golem.inference.reasoning import ReasoningConfig, ReasoningDepth
 from golem.mortality.allocator import (
     FALLBACKS,
+    FIXED_BUDGET,
     PHASE_CEILINGS,
     Allocation,
     AllocatorPolicy,
@@ -65,6 +66,7 @@ from golem.mortality.vitality import (
 
 __all__ = [
     "FALLBACKS",
+    "FIXED_BUDGET",
     "PHASE_CEILINGS",
     "PROFILE_TABLE",
     "Allocation",

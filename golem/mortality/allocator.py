@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -41,6 +41,7 @@ from golem.mortality.vitality import Phase
 
 __all__ = [
     "FALLBACKS",
+    "FIXED_BUDGET",
     "PHASE_CEILINGS",
     "Allocation",
     "AllocatorPolicy",
@@ -156,7 +157,13 @@ class MortalityState:
 
 @dataclass(frozen=True, slots=True)
 class AllocatorPolicy:
+    """How the allocator governs calls. `mortal=False` is the fixed-budget policy that a
+    mortal golem is compared with: budget lines, tier ceilings and reasoning depth stay
+    as at full vitality in the Thriving phase, whatever the golem's vitality and phase
+    (no scaling, no degradation by decline); the daily cap and the budget lines still hold."""
+
     max_attempts: int = 3  # first call plus re-asks, as StructuredOutputConfig's default
+    mortal: bool = True
     budgets: BudgetPolicy = field(default_factory=BudgetPolicy)
     cost_cap: CostCapPolicy = field(default_factory=CostCapPolicy)
     reasoning: ReasoningPressurePolicy = field(default_factory=ReasoningPressurePolicy)
@@ -192,6 +199,9 @@ class Degradation:
     fallback: Fallback
 
 
+FIXED_BUDGET = AllocatorPolicy(mortal=False)
+
+
 def allocate(
     subsystem: SubsystemName,
     tier: ModelTier,
@@ -209,6 +219,8 @@ def allocate(
     and the cap. The reasoning is the profile table's after mortality pressure, and the
     worst case prices the granted depth's thinking budget on top of the answer."""
     policy = policy or AllocatorPolicy()
+    if not policy.mortal:
+        state = replace(state, vitality=1.0, phase=Phase.THRIVING)
     profile, reasoning = select_profile_and_reasoning(
         subsystem, state.security, tier, policy.profiles
     )

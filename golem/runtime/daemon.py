@@ -17,7 +17,7 @@ from golem.runtime.clock import SleepingClock
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.decide import Routes
 from golem.runtime.durations import ScheduleKind
-from golem.runtime.life import Golem
+from golem.runtime.life import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
 from golem.runtime.state import StateStore
@@ -111,15 +111,23 @@ def assemble(
     store: StateStore,
     routes: Routes | None = None,
     environ: Mapping[str, str] | None = None,
+    options: LifeOptions | None = None,
 ) -> tuple[Life, ProviderPool | None]:
     """The Golem and its jobs for `config`. Pass `routes` to bring providers of your own
     (the simulator's synthetic one); otherwise they are built from the config's chains and
-    the returned pool must be closed (`await pool.aclose()`)."""
+    the returned pool must be closed (`await pool.aclose()`). `options`: see `LifeOptions`."""
     pool = None
     if routes is None:
         pool = ProviderPool(config, environ or {})
         routes = build_routes(pool)
-    golem = Golem(config, store=store, market=make_market(config), routes=routes, now=clock.now)
+    golem = Golem(
+        config,
+        store=store,
+        market=make_market(config),
+        routes=routes,
+        now=clock.now,
+        options=options,
+    )
     scheduler = Scheduler(clock, store)
     born = store.get_meta("born")
     if born is None:

@@ -9,19 +9,19 @@ they differ only in clock, providers and world.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import structlog
 
-from golem.mortality import DeathCause, MortalityState, Phase, utc_day
+from golem.mortality import AllocatorPolicy, DeathCause, MortalityState, Phase, utc_day
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
 from golem.runtime.state_rows import DecisionRow, VitalityRow
-from golem.runtime.vitals import Vitals, assess
+from golem.runtime.vitals import Epistemic, Vitals, assess, epistemic_of
 from golem.subsystems.contract import Context, Mood, Outcome, PortfolioView, Subsystem
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
@@ -48,12 +48,27 @@ from golem.world import (
     Outcome as EpisodeOutcome,
 )
 
-__all__ = ["Golem"]
+__all__ = ["Golem", "LifeOptions"]
 
 log = structlog.get_logger("golem")
 
 _HORIZON_TICKS = 20  # how far ahead an episode's prediction looks
 _IMPLIED_DIRECTION = {"exit": -1.0, "hedge": -0.5, "rebalance": 0.5}
+
+
+@dataclass(frozen=True, slots=True)
+class LifeOptions:
+    """How a life is lived, beside its config; the daemon's are the defaults.
+
+    `resumable=False`: nobody resumes this state (the simulator), so the per-tick snapshots
+    a restart reads (portfolio, confidence, burn rate) are written only at death.
+    `policy`: the allocator's (the simulator compares `FIXED_BUDGET` with the default).
+    `forecast_bias`: an error added to every forecast at a given time (the simulator's
+    epistemic-decay scenario: predictions that go bad)."""
+
+    resumable: bool = True
+    policy: AllocatorPolicy | None = None
+    forecast_bias: Callable[[datetime], float] | None = None
 
 
 class Golem:
@@ -67,12 +82,14 @@ class Golem:
         market: MarketSource,
         routes: Routes,
         now: Callable[[], datetime],
+        options: LifeOptions | None = None,
     ) -> None:
         self.config = config
         self.store = store
         self.market = market
         self.routes = routes
         self._now = now
+        self.options = options or LifeOptions()
         self.on_death: Callable[[], None] = lambda: None
         hb = config.heartbeat
         gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
@@ -109,6 +126,7 @@ class Golem:
         self.window = MarketWindow()
         self.previous: MarketSummary | None = None
         self.dreams = int(store.get_meta("dreams") or 0)
+        self._epistemic: Epistemic | None = None  # kept until the scored episodes change
 
     # --- the context every subsystem reads ---------------------------------------------
 
@@ -128,6 +146,7 @@ class Golem:
             clock=_NowClock(self._now),
             state=state,
             config=self.config.inference.structured_outputs,
+            policy=self.options.policy,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Context:
@@ -206,11 +225,22 @@ class Golem:
             if appraisal.outcome is not None and appraisal.outcome.mood is not None:
                 self.mood = appraisal.outcome.mood
                 self.store.record_mood(self.tick_no, now, self.mood)
-        self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
-        self.store.set_meta("last_confidence", self.confidence)
-        self.store.set_meta("burn_rate_usd", self.vitals.burn_rate_usd)
         self.tick_no += 1
-        self.store.set_tick(self.tick_no)
+        if self.options.resumable:
+            self._snapshot()
+        else:
+            self.store.set_tick(self.tick_no)
+
+    def _snapshot(self) -> None:
+        """What a restart resumes from, beside the tick counter."""
+        self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
+        self.store.set_metas(
+            {
+                "last_confidence": self.confidence,
+                "burn_rate_usd": self.vitals.burn_rate_usd,
+                "tick": self.tick_no,
+            }
+        )
 
     # --- the scheduled jobs -------------------------------------------------------------
 
@@ -258,7 +288,7 @@ class Golem:
             "testament": list(record.outcome.files) if record.outcome else [],
         }
         self.store.record_death(death)
-        self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
+        self._snapshot()
         log.info("death", golem=self.config.golem.id, **death)
         self.on_death()
 
@@ -312,6 +342,8 @@ class Golem:
         # rise, of about one horizon's volatility; observing expects the price to stay.
         volatility = (market.return_volatility or 0.0) * _HORIZON_TICKS**0.5
         predicted = _IMPLIED_DIRECTION.get(action, 0.0) * confidence * volatility
+        if self.options.forecast_bias is not None:
+            predicted += self.options.forecast_bias(self._now())
         summary = DecisionSummary(
             action=action,
             tier=str(record.tier).lower(),
@@ -321,6 +353,7 @@ class Golem:
             rationale=record.outcome.summary[:200] if record.outcome else "",
         )
         self.store.save_episode(self.episodes.record(market, summary))
+        self._epistemic = None
 
     def _resolve_episodes(self, market: MarketSummary) -> None:
         """Score the episodes whose horizon has come: the epistemic clock reads them."""
@@ -329,11 +362,15 @@ class Golem:
             exposure = self.portfolio.equity() - self.portfolio.cash
             outcome = EpisodeOutcome(episode.decision.horizon_ticks, actual, exposure * actual)
             self.store.save_episode(self.episodes.resolve(episode.id, outcome))
+            self._epistemic = None
 
     async def _update_vitals(self, spent: float, market: MarketSummary) -> list[str]:
         mortality = self.config.mortality
         burn = mortality.burn_decay * self.vitals.burn_rate_usd + (1 - mortality.burn_decay) * spent
         previous = self.vitals.phase
+        if self._epistemic is None:
+            predictions = self._price_predictions(mortality.epistemic_window)
+            self._epistemic = epistemic_of(predictions, mortality)
         self.vitals = assess(
             golem_id=self.config.golem.id,
             seed=self.config.mortality_seed,
@@ -341,7 +378,7 @@ class Golem:
             credits_usd=self.store.credits(),
             initial_credits_usd=self.store.initial_credits() or mortality.initial_credits_usd,
             burn_rate_usd=burn,
-            predictions=self._price_predictions(mortality.epistemic_window),
+            epistemic=self._epistemic,
             previous=previous,
             params=mortality,
         )

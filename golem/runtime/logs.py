@@ -20,8 +20,8 @@ from structlog.typing import EventDict, Processor, WrappedLogger
 __all__ = [
     "LEVELS",
     "LogSinks",
+    "Redaction",
     "configure_logging",
-    "redactor",
     "render_json",
     "timestamper",
 ]
@@ -29,6 +29,7 @@ __all__ = [
 LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 REDACTED = "[redacted]"
 _SECRET_KEY = re.compile(r"api[_-]?key|authorization|password|secret", re.IGNORECASE)
+_SECRET_WORDS = ("key", "authorization", "password", "secret")
 _MIN_SUBSTRING_SECRET = 8  # shorter secrets are masked only where a value equals them
 # Bulky fields a person reading the console can do without; the file keeps them.
 _CONSOLE_DROPS = frozenset({"decision", "reasoning_summary", "tokens", "repairs", "downgrades"})
@@ -48,32 +49,46 @@ def timestamper(now: Callable[[], datetime]) -> Processor:
     return stamp
 
 
-def redactor(secrets: Iterable[str]) -> Processor:
+class Redaction:
     """Masks every value equal to a secret, every occurrence of a secret inside a string,
-    and the value of every key named like an API key or authorization, however nested."""
-    values = frozenset(s for s in secrets if s)
-    long = tuple(sorted((s for s in values if len(s) >= _MIN_SUBSTRING_SECRET), key=len))[::-1]
+    and the value of every key named like an API key or authorization, however nested.
+    `suspect(line)` says whether a rendered line might need it: most lines hold nothing to
+    mask, and one look at the line proves it (a false alarm costs time, never a leak)."""
 
-    def clean(value: Any) -> Any:
+    def __init__(self, secrets: Iterable[str]) -> None:
+        self._values = frozenset(s for s in secrets if s)
+        self._long = tuple(
+            sorted((s for s in self._values if len(s) >= _MIN_SUBSTRING_SECRET), key=len)
+        )[::-1]
+        # A secret inside a rendered line: JSON-escaped, and a short one (masked only
+        # where a value equals it) quoted as a whole string.
+        escaped = {s: orjson.dumps(s).decode() for s in self._values}
+        self._marks = tuple(
+            sorted(
+                {escaped[s][1:-1] if s in self._long else escaped[s] for s in self._values}
+                | set(self._long)
+            )
+        )
+
+    def suspect(self, line: str) -> bool:
+        if any(mark in line for mark in self._marks):
+            return True
+        low = line.lower()  # plain substring tests first: the regex is slow on long lines
+        return any(w in low for w in _SECRET_WORDS) and _SECRET_KEY.search(low) is not None
+
+    def clean(self, value: Any) -> Any:
         if isinstance(value, str):
-            if value in values:
+            if value in self._values:
                 return REDACTED
-            for secret in long:
+            for secret in self._long:
                 if secret in value:
                     value = value.replace(secret, REDACTED)
             return value
         if isinstance(value, Mapping):
-            return {k: REDACTED if _secret_key(k) else clean(v) for k, v in value.items()}
+            return {k: REDACTED if _secret_key(k) else self.clean(v) for k, v in value.items()}
         if isinstance(value, list | tuple | set | frozenset):
-            return [clean(v) for v in value]
+            return [self.clean(v) for v in value]
         return value
-
-    def redact(_logger: WrappedLogger, _method: str, event: EventDict) -> EventDict:
-        for key, value in event.items():
-            event[key] = REDACTED if _secret_key(key) else clean(value)
-        return event
-
-    return redact
 
 
 def _secret_key(key: object) -> bool:
@@ -89,38 +104,55 @@ def render_json(event: Mapping[str, Any]) -> bytes:
 
 
 class LogSinks:
-    """Where events end: the log file, as one JSON line each (a single unbuffered append,
-    so nothing waits in a buffer), and the console. structlog's logger: every level's
-    method takes the finished event as keywords. Close it when done."""
+    """Where events end: the log file, as one JSON line each (by default a single
+    unbuffered append, so nothing waits in a buffer), the console, and `taps` (callables
+    that see each finished event, such as the simulator's tallies). A line that might hold
+    a secret is redacted before it goes anywhere. structlog's logger: every level's method
+    takes the finished event as keywords. Close it when done."""
 
     def __init__(
-        self, file: Path | None, console: TextIO | None, console_format: Literal["pretty", "json"]
+        self,
+        file: Path | None,
+        console: TextIO | None,
+        console_format: Literal["pretty", "json"],
+        *,
+        redaction: Redaction | None = None,
+        buffered: bool = False,
+        taps: Iterable[Callable[[Mapping[str, Any]], None]] = (),
     ) -> None:
         self.path = file
         self._file: BinaryIO | None = None
         if file is not None:
             file.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(file, "ab", buffering=0)  # noqa: SIM115 (closed by close())
+            # Closed by close(); buffered only for a writer nobody tails (the simulator).
+            self._file = open(file, "ab", buffering=-1 if buffered else 0)  # noqa: SIM115
         self._console = console
         self._pretty = (
             structlog.dev.ConsoleRenderer(colors=_colors(console))
             if console is not None and console_format == "pretty"
             else None
         )
+        self._redaction = redaction
+        self._taps = tuple(taps)
 
     def write(self, **fields: Any) -> None:
         event = {k: fields[k] for k in _HEAD if k in fields} | fields
-        if self._file is not None:
+        line = render_json(event)
+        if self._redaction is not None and self._redaction.suspect(line.decode("utf-8", "replace")):
+            event = self._redaction.clean(event)
             line = render_json(event)
+        if self._file is not None:
             written = 0
             while written < len(line):
                 written += self._file.write(line[written:]) or 0
+        for tap in self._taps:
+            tap(event)
         if self._console is not None:
             if self._pretty is not None:
                 view = {k: v for k, v in event.items() if k not in _CONSOLE_DROPS}
                 self._console.write(str(self._pretty(None, "", view)) + "\n")
             else:
-                self._console.write(render_json(event).decode("utf-8"))
+                self._console.write(line.decode("utf-8"))
             self._console.flush()
 
     msg = debug = info = warning = warn = error = critical = exception = fatal = write
@@ -149,11 +181,14 @@ def configure_logging(
     console: Console = "auto",
     console_stream: TextIO | None = None,
     secrets: Iterable[str] = (),
+    buffered: bool = False,
+    taps: Iterable[Callable[[Mapping[str, Any]], None]] = (),
 ) -> LogSinks:
     """Configure structlog for the process: events at `level` and above go, redacted of
     `secrets`, to `file` as JSON lines and to `console_stream` (default stderr): pretty
-    on a TTY when `console` is "auto", JSON otherwise, nothing when "off". Returns the
-    sinks, to close at exit. Under trio, use the sync methods (`log.info`)."""
+    on a TTY when `console` is "auto", JSON otherwise, nothing when "off"; and to each of
+    `taps`. `buffered` buffers the file (for a writer nobody tails). Returns the sinks,
+    to close at exit. Under trio, use the sync methods (`log.info`)."""
     stream = console_stream if console_stream is not None else sys.stderr
     if console == "auto":
         console = "pretty" if stream.isatty() else "json"
@@ -161,13 +196,15 @@ def configure_logging(
         file,
         None if console == "off" else stream,
         "pretty" if console == "pretty" else "json",
+        redaction=Redaction(secrets),
+        buffered=buffered,
+        taps=taps,
     )
     processors: list[Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         timestamper(now),
         structlog.processors.format_exc_info,
-        redactor(secrets),
         _as_keywords,
     ]
     structlog.configure(

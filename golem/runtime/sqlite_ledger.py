@@ -1,19 +1,20 @@
 """The spend ledger in the state database: `golem.mortality.Ledger` over the `charges`
 table, sharing the store's connection so that a tick's charges commit with the tick.
+Sums are kept as running exact sums, read from the table once and updated per charge.
 """
 
 from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
 from golem.inference.types import Usage
 from golem.mortality import Charge, SubsystemName
 
-__all__ = ["SQLiteLedger"]
+__all__ = ["ExactSum", "SQLiteLedger"]
 
 _COLUMNS = (
     "idempotency_key, day, time, subsystem, provider, model, input_tokens, "
@@ -21,12 +22,51 @@ _COLUMNS = (
 )
 
 
+class ExactSum:
+    """A running sum as exact as `math.fsum` over every value added (Shewchuk's
+    non-overlapping partials), so a total kept up to date equals one summed afresh."""
+
+    __slots__ = ("_partials",)
+
+    def __init__(self, values: Iterable[float] = ()) -> None:
+        self._partials: list[float] = []
+        for value in values:
+            self.add(value)
+
+    def add(self, x: float) -> None:
+        partials, i = self._partials, 0
+        for partial in partials:
+            big, small = (x, partial) if abs(x) >= abs(partial) else (partial, x)
+            hi = big + small
+            lo = small - (hi - big)
+            if lo:
+                partials[i] = lo
+                i += 1
+            x = hi
+        partials[i:] = [x]
+
+    @property
+    def value(self) -> float:
+        return math.fsum(self._partials)
+
+
+_Key = tuple[str, str | None, str]  # (day, subsystem or None for all, "usd" | "diem")
+
+
 class SQLiteLedger:
     """A Ledger whose rows are keyed by idempotency key: recording a key twice stores
-    nothing the second time (INSERT OR IGNORE) and returns the charge stored first."""
+    nothing the second time (INSERT OR IGNORE) and returns the charge stored first.
+    The store calls `forget()` when a transaction rolls back, dropping the kept sums."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
+        self._total: ExactSum | None = None
+        self._sums: dict[_Key, ExactSum] = {}
+
+    def forget(self) -> None:
+        """Drop the running sums: the next read sums the table again."""
+        self._total = None
+        self._sums.clear()
 
     def record(self, charge: Charge) -> Charge:
         tokens = charge.tokens
@@ -48,6 +88,7 @@ class SQLiteLedger:
             ),
         )
         if inserted.rowcount:
+            self._count(charge)
             return charge
         stored = self.get(charge.idempotency_key)
         if stored is None:  # cannot happen: the key was there a moment ago, in this connection
@@ -67,18 +108,10 @@ class SQLiteLedger:
         return tuple(_charge(row) for row in rows)
 
     def spent_usd(self, day: date, subsystem: SubsystemName | None = None) -> float:
-        if subsystem is None:
-            rows = self._conn.execute("SELECT usd FROM charges WHERE day = ?", (day.isoformat(),))
-        else:
-            rows = self._conn.execute(
-                "SELECT usd FROM charges WHERE day = ? AND subsystem = ?",
-                (day.isoformat(), str(subsystem)),
-            )
-        return math.fsum(usd for (usd,) in rows)
+        return self._sum((day.isoformat(), None if subsystem is None else str(subsystem), "usd"))
 
     def spent_diem(self, day: date) -> float:
-        rows = self._conn.execute("SELECT diem FROM charges WHERE day = ?", (day.isoformat(),))
-        return math.fsum(diem for (diem,) in rows)
+        return self._sum((day.isoformat(), None, "diem"))
 
     def remaining_usd(
         self, day: date, budget_usd: float, subsystem: SubsystemName | None = None
@@ -87,7 +120,35 @@ class SQLiteLedger:
 
     def total_usd(self) -> float:
         """Everything ever spent, summed exactly (SQLite's SUM is not compensated)."""
-        return math.fsum(usd for (usd,) in self._conn.execute("SELECT usd FROM charges"))
+        if self._total is None:
+            rows = self._conn.execute("SELECT usd FROM charges")
+            self._total = ExactSum(usd for (usd,) in rows)
+        return self._total.value
+
+    def _sum(self, key: _Key) -> float:
+        kept = self._sums.get(key)
+        if kept is None:
+            day, subsystem, column = key
+            where, args = "day = ?", [day]
+            if subsystem is not None:
+                where, args = "day = ? AND subsystem = ?", [day, subsystem]
+            rows = self._conn.execute(f"SELECT {column} FROM charges WHERE {where}", args)
+            kept = self._sums[key] = ExactSum(value for (value,) in rows)
+        return kept.value
+
+    def _count(self, charge: Charge) -> None:
+        """Add a newly stored charge to the sums kept so far (the others read it later)."""
+        if self._total is not None:
+            self._total.add(charge.usd)
+        day = charge.day.isoformat()
+        for key, amount in (
+            ((day, None, "usd"), charge.usd),
+            ((day, str(charge.subsystem), "usd"), charge.usd),
+            ((day, None, "diem"), charge.diem),
+        ):
+            kept = self._sums.get(key)
+            if kept is not None:
+                kept.add(amount)
 
 
 def _charge(row: tuple[Any, ...]) -> Charge:

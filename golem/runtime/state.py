@@ -52,18 +52,29 @@ class StateStore:
 
     `synchronous` is FULL by default: WAL with NORMAL already survives SIGKILL (a commit
     is in the OS's page cache), but FULL also keeps the last commits through a power cut,
-    and at one commit per tick its fsync costs nothing that matters. The simulator may pass
-    NORMAL to run faster."""
+    and at one commit per tick its fsync costs nothing that matters. The simulator, whose
+    state nobody resumes after a crash, may pass OFF and `commit_every=N`: then the outermost
+    `transaction()` is a savepoint inside a batch that commits every N of them (and on
+    `flush()` / `close()`), so a failed tick still undoes only its own writes."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, *, commit_every: int = 1) -> None:
+        if commit_every < 1:
+            raise ValueError("commit_every must be at least 1")
         self._conn = conn
         self.path = path
         self.ledger = SQLiteLedger(conn)
         self._depth = 0
+        self._commit_every = commit_every
+        self._batched = 0  # 1 + the transactions in the open batch; 0: no batch open
+        self._wallet: tuple[float | None, float] | None = None  # (initial, income), kept
 
     @classmethod
     def open(
-        cls, state_dir: Path | str, *, synchronous: Literal["FULL", "NORMAL"] = "FULL"
+        cls,
+        state_dir: Path | str,
+        *,
+        synchronous: Literal["FULL", "NORMAL", "OFF"] = "FULL",
+        commit_every: int = 1,
     ) -> StateStore:
         """Open (creating the directory and database if needed) and migrate the schema."""
         path = Path(state_dir) / DB_NAME
@@ -79,10 +90,17 @@ class StateStore:
         except BaseException:
             conn.close()
             raise
-        return cls(conn, path)
+        return cls(conn, path, commit_every=commit_every)
 
     def close(self) -> None:
+        self.flush()
         self._conn.close()
+
+    def flush(self) -> None:
+        """Commit the open batch, if any (a no-op when every transaction commits)."""
+        if self._batched and self._depth == 1:
+            self._conn.execute("COMMIT")
+            self._depth = self._batched = 0
 
     def __enter__(self) -> StateStore:
         return self
@@ -94,6 +112,9 @@ class StateStore:
     def transaction(self) -> Iterator[None]:
         """All writes inside commit together or not at all. Nested uses are savepoints:
         an exception caught inside the outer block undoes only the inner block's writes."""
+        if self._commit_every > 1 and self._depth == 0:
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._depth = self._batched = 1
         depth = self._depth
         self._conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT s{depth}")
         self._depth += 1
@@ -101,6 +122,7 @@ class StateStore:
             yield
         except BaseException:
             self._depth = depth
+            self._forget()
             if depth == 0:
                 self._conn.execute("ROLLBACK")
             else:
@@ -110,13 +132,23 @@ class StateStore:
         self._depth = depth
         if depth:
             self._conn.execute(f"RELEASE s{depth}")
+            if self._batched and depth == 1:
+                self._batched += 1
+                if self._batched > self._commit_every:
+                    self.flush()
             return
         try:
             self._conn.execute("COMMIT")
         except BaseException:
+            self._forget()
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
             raise
+
+    def _forget(self) -> None:
+        """A rollback undid writes: drop every sum kept from them."""
+        self._wallet = None
+        self.ledger.forget()
 
     def integrity_check(self) -> str:
         return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
@@ -130,6 +162,13 @@ class StateStore:
     def set_meta(self, key: str, value: Any) -> None:
         self._conn.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, _json(value))
+        )
+
+    def set_metas(self, values: Mapping[str, Any]) -> None:
+        """Several meta keys in one statement."""
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+            [(key, _json(value)) for key, value in values.items()],
         )
 
     def identify(self, golem_id: str, seed: int) -> None:
@@ -169,6 +208,7 @@ class StateStore:
             "VALUES ('initial', 'initial', ?, ?)",
             (initial_usd, _iso(time)),
         )
+        self._wallet = None
         stored = self.initial_credits()
         return initial_usd if stored is None else stored
 
@@ -178,19 +218,26 @@ class StateStore:
             "INSERT OR IGNORE INTO wallet (key, kind, usd, time) VALUES (?, 'income', ?, ?)",
             (key, usd, _iso(time)),
         )
+        self._wallet = None
         return bool(cursor.rowcount)
 
     def initial_credits(self) -> float | None:
-        row = self._conn.execute("SELECT usd FROM wallet WHERE kind = 'initial'").fetchone()
-        return None if row is None else float(row[0])
+        return self._read_wallet()[0]
 
     def income(self) -> float:
-        rows = self._conn.execute("SELECT usd FROM wallet WHERE kind = 'income'")
-        return _fsum(rows)
+        return self._read_wallet()[1]
 
     def credits(self) -> float:
         """Initial credits + income − every charge, summed exactly."""
-        return (self.initial_credits() or 0.0) + self.income() - self.ledger.total_usd()
+        initial, income = self._read_wallet()
+        return (initial or 0.0) + income - self.ledger.total_usd()
+
+    def _read_wallet(self) -> tuple[float | None, float]:
+        if self._wallet is None:
+            row = self._conn.execute("SELECT usd FROM wallet WHERE kind = 'initial'").fetchone()
+            rows = self._conn.execute("SELECT usd FROM wallet WHERE kind = 'income'")
+            self._wallet = (None if row is None else float(row[0]), _fsum(rows))
+        return self._wallet
 
     # --- histories ----------------------------------------------------------------------
 
@@ -268,7 +315,16 @@ class StateStore:
     def index_decision(self, row: DecisionRow) -> None:
         self._conn.execute(
             f"INSERT INTO decisions ({_DECISIONS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.tick, _iso(row.time), *astuple(row)[2:]),
+            (
+                row.tick,
+                _iso(row.time),
+                row.subsystem,
+                row.source,
+                row.tier,
+                row.cost_usd,
+                row.summary,
+                row.log_offset,
+            ),
         )
 
     def decisions(

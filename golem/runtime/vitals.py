@@ -17,7 +17,7 @@ from golem.mortality import (
 )
 from golem.runtime.config_sections import MortalitySection
 
-__all__ = ["Vitals", "assess"]
+__all__ = ["Epistemic", "Vitals", "assess", "epistemic_of"]
 
 _MAX_FITNESS_MULTIPLIER = 3.0
 
@@ -33,6 +33,33 @@ class Vitals:
     cause: DeathCause | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Epistemic:
+    """The epistemic clock's level as vitality reads it, and whether its window is full
+    (only a full window can kill)."""
+
+    level: float
+    full_window: bool
+
+
+def epistemic_of(
+    predictions: Sequence[tuple[float, float]], params: MortalitySection
+) -> Epistemic:
+    """The epistemic level of the last (predicted, actual) price pairs. It changes only
+    when they do, so a caller may keep it between ticks.
+
+    R² of a handful of pairs is mostly noise: it is trusted in proportion to how full the
+    window is, starting from the prior, so a young golem is not judged on ten samples."""
+    clock = EpistemicClock(
+        pairs=tuple(predictions)[-params.epistemic_window :],
+        window=params.epistemic_window,
+        min_samples=params.epistemic_min_samples,
+    )
+    trust = min(1.0, len(clock.pairs) / params.epistemic_window)
+    level = clock.prior + trust * (clock.level - clock.prior)
+    return Epistemic(level, len(clock.pairs) >= params.epistemic_window)
+
+
 def assess(
     *,
     golem_id: str,
@@ -41,27 +68,18 @@ def assess(
     credits_usd: float,
     initial_credits_usd: float,
     burn_rate_usd: float,
-    predictions: Sequence[tuple[float, float]],
+    epistemic: Epistemic,
     previous: Phase | None,
     params: MortalitySection,
     kill_switch: bool = False,
 ) -> Vitals:
     """The golem's vitals after tick `tick` (its age in ticks).
 
-    The epistemic clock can kill only once its window is full, and its R² counts in
-    proportion to the window's fill: a young golem with a few unlucky predictions is not
-    "no longer predicting anything"."""
+    The epistemic clock can kill only once its window is full: a young golem with a few
+    unlucky predictions is not "no longer predicting anything"."""
     economic = min(1.0, max(0.0, credits_usd / initial_credits_usd))
-    clock = EpistemicClock(
-        pairs=tuple(predictions)[-params.epistemic_window :],
-        window=params.epistemic_window,
-        min_samples=params.epistemic_min_samples,
-    )
-    # R² of a handful of pairs is mostly noise: trust it in proportion to how full the
-    # window is, starting from the prior, so a young golem is not judged on ten samples.
-    trust = min(1.0, len(clock.pairs) / params.epistemic_window)
-    epistemic = clock.prior + trust * (clock.level - clock.prior)
-    vitality = composite_vitality(economic, epistemic, tick, params.vitality)
+    level = epistemic.level
+    vitality = composite_vitality(economic, level, tick, params.vitality)
     phase = phase_of(vitality, previous, params.phases)
     survived, probability = True, 0.0
     if params.stochastic_death:
@@ -70,12 +88,11 @@ def assess(
         fitness = 1.0 + (_MAX_FITNESS_MULTIPLIER - 1.0) * (1.0 - vitality)
         verdict = roll(seed, golem_id, tick, fitness=fitness, params=params.hazard)
         survived, probability = verdict.survived, verdict.probability
-    full_window = len(clock.pairs) >= params.epistemic_window
     cause = death_cause(
         vitality=vitality,
         economic=economic,
-        epistemic=epistemic if full_window else max(epistemic, 1e-9),
+        epistemic=level if epistemic.full_window else max(level, 1e-9),
         survived_roll=survived,
         kill_switch=kill_switch,
     )
-    return Vitals(vitality, phase, economic, epistemic, burn_rate_usd, probability, cause)
+    return Vitals(vitality, phase, economic, level, burn_rate_usd, probability, cause)
