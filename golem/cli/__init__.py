@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from golem import __version__
-from golem.cli import ask, budget, config, inspect, run, schemas, wire
+from golem.cli import ask, budget, config, inspect, run, schemas, simulate, wire
 
 __all__ = ["main"]
 
@@ -21,6 +21,7 @@ _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     inspect.register,
     ask.register,
     run.register,
+    simulate.register,
 )
 
 

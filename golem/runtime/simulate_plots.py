@@ -1,0 +1,129 @@
+"""The plots of a simulated life, as PNG files (matplotlib's Figure API, no pyplot and no
+GUI backend, so it is headless without global state): vitality with the
+phases shaded, credits, daily spend per subsystem (stacked), the heartbeat's tier mix per
+day, and the degradations per day by reason. Titles, axes and units on each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from golem.runtime.simulate_tally import PHASES, Tally
+
+__all__ = ["write_plots"]
+
+_PHASE_COLOURS = {
+    "thriving": "#d8f0d2",
+    "stable": "#e8f3c8",
+    "conservation": "#fbecc0",
+    "declining": "#fbd5b5",
+    "terminal": "#f4b8b8",
+}
+_TIER_COLOURS = {"T0": "#9aa5b1", "T1": "#4c8bd6", "T2": "#c0504d"}
+
+
+def write_plots(
+    out: Path, title: str, tally: Tally, daily_spend: Mapping[int, Mapping[str, float]]
+) -> list[Path]:
+    """Write the five plots into `out`; returns their paths."""
+    painters: dict[str, Callable[[Axes], None]] = {
+        "vitality.png": lambda ax: _vitality(ax, tally),
+        "credits.png": lambda ax: _credits(ax, tally),
+        "spend.png": lambda ax: _spend(ax, daily_spend),
+        "tiers.png": lambda ax: _tiers(ax, tally),
+        "degradations.png": lambda ax: _degradations(ax, tally),
+    }
+    written = []
+    for name, paint in painters.items():
+        figure = Figure(figsize=(10, 4.5), dpi=110)
+        ax = figure.add_subplot()
+        paint(ax)
+        ax.set_xlabel("time since birth (days)")
+        ax.grid(alpha=0.3)
+        figure.suptitle(title, fontsize=9, color="#555555")
+        figure.tight_layout()
+        path = out / name
+        figure.savefig(path)
+        written.append(path)
+    return written
+
+
+def _shade_phases(ax: Axes, tally: Tally) -> None:
+    """One band per run of a phase, labelled once each in the legend."""
+    days, phases = tally.days, tally.phase
+    labelled: set[str] = set()
+    start = 0
+    for i in range(1, len(phases) + 1):
+        if i < len(phases) and phases[i] == phases[start]:
+            continue
+        name = PHASES[phases[start]]
+        end = days[i] if i < len(days) else days[-1]
+        label = None if name in labelled else name
+        labelled.add(name)
+        ax.axvspan(days[start], end, color=_PHASE_COLOURS[name], label=label, lw=0)
+        start = i
+
+
+def _vitality(ax: Axes, tally: Tally) -> None:
+    if tally.days:
+        _shade_phases(ax, tally)
+        ax.plot(tally.days, tally.vitality, color="#1f3b57", lw=1.2, label="vitality")
+    ax.set_ylim(0, 1.02)
+    ax.set_ylabel("vitality (0 to 1)")
+    ax.set_title("Vitality, with the phase shaded")
+    ax.legend(loc="upper right", fontsize=8)
+
+
+def _credits(ax: Axes, tally: Tally) -> None:
+    ax.plot(tally.days, tally.credits, color="#2d6a4f", lw=1.2)
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("credits (USD)")
+    ax.set_title("Credits left")
+
+
+def _spend(ax: Axes, daily: Mapping[int, Mapping[str, float]]) -> None:
+    days = sorted(daily)
+    subsystems = sorted({name for day in days for name in daily[day]})
+    bottom = [0.0] * len(days)
+    for name in subsystems:
+        values = [daily[day].get(name, 0.0) for day in days]
+        ax.bar(days, values, bottom=bottom, label=name, width=0.85, align="edge")
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    ax.set_ylabel("spend (USD per day)")
+    ax.set_title("Daily spend per subsystem (stacked)")
+    if subsystems:
+        ax.legend(loc="upper right", fontsize=8)
+
+
+def _tiers(ax: Axes, tally: Tally) -> None:
+    days = sorted(tally.heartbeat_tiers)
+    bottom = [0.0] * len(days)
+    for tier, colour in _TIER_COLOURS.items():
+        shares = []
+        for day in days:
+            counts = tally.heartbeat_tiers[day]
+            shares.append(100.0 * counts.get(tier, 0) / max(1, sum(counts.values())))
+        ax.bar(days, shares, bottom=bottom, label=tier, color=colour, width=0.85, align="edge")
+        bottom = [b + s for b, s in zip(bottom, shares, strict=True)]
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("heartbeat decisions (% of the day's)")
+    ax.set_title("Heartbeat tier mix per day (T0 rules, T1 cheap model, T2 strong model)")
+    ax.legend(loc="lower right", fontsize=8)
+
+
+def _degradations(ax: Axes, tally: Tally) -> None:
+    days = sorted(tally.degradations_by_day)
+    reasons = sorted({r for day in days for r in tally.degradations_by_day[day]})
+    bottom = [0.0] * len(days)
+    for reason in reasons:
+        values = [float(tally.degradations_by_day[day].get(reason, 0)) for day in days]
+        ax.bar(days, values, bottom=bottom, label=reason, width=0.85, align="edge")
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    ax.set_ylabel("degraded decisions (per day)")
+    ax.set_title("Degradations per day, by reason")
+    if reasons:
+        ax.legend(loc="upper left", fontsize=8)

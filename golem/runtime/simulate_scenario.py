@@ -1,0 +1,123 @@
+"""A simulation scenario: a golem config (the schema of configs/golem.toml) plus a
+`[simulation]` table saying when the life starts, how long it may last, what income
+arrives and when, and whether forecasts go bad. Errors are ConfigErrors naming the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Self
+
+from pydantic import AwareDatetime, Field, ValidationError, model_validator
+
+from golem.runtime.config import ConfigError, Problem, parse_config
+from golem.runtime.config_providers import SYNTHETIC, Section
+from golem.runtime.config_sections import GolemConfig
+
+__all__ = ["IncomeStep", "PredictionBias", "Scenario", "SimulationSection", "load_scenario"]
+
+
+class IncomeStep(Section):
+    """From `from_day` (days after the start) on, `usd_per_day` is credited each midnight
+    (UTC), until a later step replaces it."""
+
+    from_day: float = Field(ge=0)
+    usd_per_day: float = Field(ge=0)
+
+
+class PredictionBias(Section):
+    """Forecasts that go bad: from `from_day` on, every forecast is off by `per_day` (a
+    fraction of the price) more each day, up to `max`."""
+
+    from_day: float = Field(default=0.0, ge=0)
+    per_day: float = Field(gt=0, le=1)
+    max: float = Field(default=0.2, gt=0, le=1)
+
+    def at(self, days: float) -> float:
+        return min(self.max, max(0.0, days - self.from_day) * self.per_day)
+
+
+class SimulationSection(Section):
+    start: AwareDatetime
+    horizon_days: float = Field(gt=0, le=3650)
+    seed: int = 1  # the default of --seed
+    income: tuple[IncomeStep, ...] = ()  # default: [mortality] income_usd_per_day from day 0
+    prediction_bias: PredictionBias | None = None
+
+    @model_validator(mode="after")
+    def _steps_in_order(self) -> Self:
+        days = [step.from_day for step in self.income]
+        if days != sorted(set(days)):
+            raise ValueError("income steps must have increasing from_day")
+        return self
+
+    def income_on(self, days: float, default: float) -> float:
+        """USD a day credited `days` after the start."""
+        if not self.income:
+            return default
+        amount = 0.0
+        for step in self.income:
+            if step.from_day <= days:
+                amount = step.usd_per_day
+        return amount
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    name: str
+    path: Path
+    config: GolemConfig
+    simulation: SimulationSection
+
+    @property
+    def start(self) -> datetime:
+        return self.simulation.start
+
+    def horizon(self, days: float | None = None) -> timedelta:
+        cap = self.simulation.horizon_days if days is None else days
+        return timedelta(days=min(cap, self.simulation.horizon_days))
+
+
+def load_scenario(path: Path | str) -> Scenario:
+    """Read and check a scenario file. Raises ConfigError naming the file and the key."""
+    path = Path(path)
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(path, [Problem("", "no such file")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(path, [Problem("", f"cannot read: {exc}")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, [Problem("", f"invalid TOML: {exc}")]) from None
+    table = data.pop("simulation", None)
+    if not isinstance(table, dict):
+        raise ConfigError(path, [Problem("simulation", "required table missing")])
+    try:
+        simulation = SimulationSection.model_validate(table)
+    except ValidationError as exc:
+        raise ConfigError(path, [_problem(e) for e in exc.errors()]) from None
+    config = parse_config(data, path, {})
+    problems = [
+        Problem(f"{config.inference.chain_key(tier)}[{i}]", "a simulation runs on 'synthetic'")
+        for tier in ("t1", "t2", "death")
+        for i, entry in enumerate(config.inference.chain(tier))
+        if entry.provider != SYNTHETIC
+    ]
+    if problems:
+        raise ConfigError(path, list(dict.fromkeys(problems)))
+    return Scenario(path.stem, path, config, simulation)
+
+
+def _problem(error: Mapping[str, Any]) -> Problem:
+    key = "simulation" + "".join(
+        f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"]
+    )
+    if error["type"] == "extra_forbidden":
+        return Problem(key, "unknown key")
+    if error["type"] == "missing":
+        return Problem(key, "required key missing")
+    return Problem(key, str(error["msg"]).removeprefix("Value error, "))

@@ -1,0 +1,91 @@
+"""What a simulated life's log says, counted as the events stream past (a log tap): the
+decisions by tier and source, degradations, re-asks, fallbacks, risk and death coverage,
+per-day mixes, and a vitality / credits / phase series for the plots. Nothing is kept of
+the events themselves, so memory stays flat however long the life.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+__all__ = ["PHASES", "Tally"]
+
+PHASES = ("thriving", "stable", "conservation", "declining", "terminal")
+_PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
+_DAY_S = 86_400.0
+
+
+@dataclass
+class Tally:
+    """Counts of one life's events since `start`; call it with each finished event.
+    `on_tick(days)` hears of every vitality event (the progress bar)."""
+
+    start: datetime
+    on_tick: Callable[[float], None] | None = None
+    decisions_by_tier: Counter[str] = field(default_factory=Counter)
+    decisions_by_source: Counter[str] = field(default_factory=Counter)
+    degradations_by_reason: Counter[str] = field(default_factory=Counter)
+    reasks: int = 0
+    fallbacks: int = 0
+    risk_assessments: int = 0
+    risk_by_model: int = 0
+    death_source: str | None = None
+    heartbeat_tiers: defaultdict[int, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    degradations_by_day: defaultdict[int, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    days: array[float] = field(default_factory=lambda: array("d"))
+    vitality: array[float] = field(default_factory=lambda: array("d"))
+    credits: array[float] = field(default_factory=lambda: array("d"))
+    phase: array[int] = field(default_factory=lambda: array("b"))
+
+    def __call__(self, event: Mapping[str, Any]) -> None:
+        name = event.get("event")
+        if name == "vitality":
+            self._vitality(event)
+        elif name == "decision":
+            self._decision(event)
+
+    def _elapsed_days(self, event: Mapping[str, Any]) -> float:
+        stamp = event.get("timestamp")
+        if not isinstance(stamp, str):
+            return self.days[-1] if self.days else 0.0
+        return (datetime.fromisoformat(stamp) - self.start).total_seconds() / _DAY_S
+
+    def _vitality(self, event: Mapping[str, Any]) -> None:
+        days = self._elapsed_days(event)
+        self.days.append(days)
+        self.vitality.append(float(event.get("vitality", 0.0)))
+        self.credits.append(float(event.get("credits_usd", 0.0)))
+        self.phase.append(_PHASE_CODE.get(str(event.get("phase")), 0))
+        if self.on_tick is not None:
+            self.on_tick(days)
+
+    def _decision(self, event: Mapping[str, Any]) -> None:
+        tier, source = f"T{event.get('tier')}", str(event.get("source"))
+        subsystem = event.get("subsystem")
+        self.decisions_by_tier[tier] += 1
+        self.decisions_by_source[source] += 1
+        self.fallbacks += source == "fallback"
+        attempts = event.get("attempts")
+        if isinstance(attempts, int) and attempts > 1:
+            self.reasks += attempts - 1
+        day = int(self._elapsed_days(event))
+        for entry in event.get("degradation") or ():
+            reason = str(entry.get("reason")) if isinstance(entry, Mapping) else "unknown"
+            self.degradations_by_reason[reason] += 1
+            self.degradations_by_day[day][reason] += 1
+        if subsystem == "heartbeat":
+            self.heartbeat_tiers[day][tier] += 1
+        elif subsystem == "risk":
+            self.risk_assessments += 1
+            self.risk_by_model += source == "model"
+        elif subsystem == "death":
+            self.death_source = source
