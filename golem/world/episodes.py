@@ -112,6 +112,7 @@ class EpisodeLog:
         self._capacity = capacity
         self._episodes: dict[int, Episode] = {}
         self._features: dict[int, tuple[float, ...]] = {}
+        self._pending: dict[int, None] = {}  # unresolved ids, oldest first: `due` reads only these
         self._next_id = 0
 
     def __len__(self) -> int:
@@ -135,10 +136,13 @@ class EpisodeLog:
             raise ValueError(f"episode id {episode.id} is not after the last ({self._next_id - 1})")
         self._episodes[episode.id] = episode
         self._features[episode.id] = features(episode.observation)
+        if episode.outcome is None:
+            self._pending[episode.id] = None
         self._next_id = episode.id + 1
         while len(self._episodes) > self._capacity:
             oldest = next(iter(self._episodes))
             del self._episodes[oldest], self._features[oldest]
+            self._pending.pop(oldest, None)
 
     def resolve(self, episode_id: int, outcome: Outcome) -> Episode:
         """Attach the outcome to an episode still held."""
@@ -149,14 +153,16 @@ class EpisodeLog:
             raise ValueError(f"episode {episode_id} already has an outcome")
         resolved = replace(episode, outcome=outcome)
         self._episodes[episode_id] = resolved
+        del self._pending[episode_id]
         return resolved
 
     def due(self, tick: int) -> list[Episode]:
         """Unresolved episodes whose horizon has passed by `tick`, oldest first."""
+        episodes = self._episodes
         return [
             e
-            for e in self._episodes.values()
-            if e.outcome is None and e.observation.tick + e.decision.horizon_ticks <= tick
+            for e in (episodes[i] for i in self._pending)
+            if e.observation.tick + e.decision.horizon_ticks <= tick
         ]
 
     def recent(self, n: int) -> list[Episode]:
