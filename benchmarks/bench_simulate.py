@@ -1,0 +1,79 @@
+"""Wall time and peak RSS of simulated lives: 30 and 90 days of simulations/decline.toml
+(15 s heartbeat, synthetic provider, the daemon's code path on a batched, unsynced store).
+
+Goals: 30 days <= 15 s, 90 days <= 3.3x the 30-day time, peak RSS <= 300 MB. The
+stochastic clock is switched off here so that every run lives its whole span. Each span
+runs in its own process, so each peak RSS is that life's alone.
+"""
+
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import trio
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from golem.runtime.simulate import LifeSpec, live  # noqa: E402
+from golem.runtime.simulate_scenario import load_scenario  # noqa: E402
+
+SCENARIO = ROOT / "simulations" / "decline.toml"
+SPANS = (30.0, 90.0)
+GOAL_30_S, GOAL_RATIO, GOAL_RSS_MB = 15.0, 3.3, 300.0
+
+
+def child(days: float) -> None:
+    scenario = load_scenario(SCENARIO)
+    mortality = scenario.config.mortality.model_copy(update={"stochastic_death": False})
+    config = scenario.config.model_copy(update={"mortality": mortality})
+    scenario = replace(scenario, config=config)
+    with tempfile.TemporaryDirectory() as out:
+        spec = LifeSpec(SCENARIO, 1, Path(out), days)
+        started = time.perf_counter()
+        result = trio.run(live, scenario, spec)
+        wall = time.perf_counter() - started
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    summary = result.summary
+    print(json.dumps({"wall_s": wall, "rss_mb": rss_mb, **summary}))
+
+
+def main() -> None:
+    results = {}
+    for days in SPANS:
+        run = subprocess.run(
+            [sys.executable, __file__, "--child", str(days)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        results[days] = json.loads(run.stdout.splitlines()[-1])
+    print(f"{'days':>5} {'lived':>7} {'ticks':>8} {'wall s':>8} {'µs/tick':>8} {'peak RSS MB':>12}")
+    for days, r in results.items():
+        per_tick = 1e6 * r["wall_s"] / max(1, r["ticks"])
+        print(
+            f"{days:5.0f} {r['lifespan_days']:7.2f} {r['ticks']:8d} {r['wall_s']:8.2f} "
+            f"{per_tick:8.1f} {r['rss_mb']:12.1f}"
+        )
+    short, long = results[SPANS[0]], results[SPANS[1]]
+    ratio = long["wall_s"] / short["wall_s"]
+    rss = max(r["rss_mb"] for r in results.values())
+    print(
+        f"goals: 30 days <= {GOAL_30_S:.0f} s: {short['wall_s']:.1f} s "
+        f"({'met' if short['wall_s'] <= GOAL_30_S else 'missed'}); "
+        f"90/30 <= {GOAL_RATIO}: {ratio:.2f} ({'met' if ratio <= GOAL_RATIO else 'missed'}); "
+        f"peak RSS <= {GOAL_RSS_MB:.0f} MB: {rss:.0f} MB "
+        f"({'met' if rss <= GOAL_RSS_MB else 'missed'})"
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        child(float(sys.argv[2]))
+    else:
+        main()

@@ -1,0 +1,128 @@
+"""`golem simulate`: a scenario's life writes its log, summary.json and plots; the same
+seed gives the same summary byte for byte; scenario errors exit 2 naming the key;
+`--seeds` runs lives in processes; `--compare fixed` prints both policies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from golem.cli import main
+from golem.runtime.simulate_scenario import load_scenario
+
+SIMULATIONS = Path(__file__).parents[2] / "simulations"
+DECLINE = SIMULATIONS / "decline.toml"
+SHORT = "0.03"  # days: up to 172 heartbeats
+
+
+def run(*args: str | Path) -> int:
+    return main(["simulate", *(str(a) for a in args)])
+
+
+def test_a_life_writes_its_log_summary_and_plots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(DECLINE, "--days", SHORT, "--seed", "3", "--out", tmp_path) == 0
+    summary = orjson.loads((tmp_path / "summary.json").read_bytes())
+    assert summary["scenario"] == "decline" and summary["seed"] == 3
+    assert summary["ended"] == "horizon" and summary["lifespan_days"] == pytest.approx(0.03)
+    assert summary["ticks"] > 100
+    for key in (
+        "cause_of_death",
+        "spend_usd_by_subsystem",
+        "decisions_by_tier",
+        "degradations_by_reason",
+        "reasks",
+        "fallbacks",
+        "final",
+    ):
+        assert key in summary
+    assert summary["decisions_by_tier"]["T0"] > 80
+    lines = (tmp_path / "golem.log").read_bytes().splitlines()
+    assert sum(orjson.loads(line)["event"] == "decision" for line in lines) > 100
+    for name in ("vitality", "credits", "spend", "tiers", "degradations"):
+        png = tmp_path / f"{name}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    assert "lifespan_days" in capsys.readouterr().out
+
+
+def test_the_same_seed_gives_a_byte_identical_summary(tmp_path: Path) -> None:
+    assert run(DECLINE, "--days", SHORT, "--out", tmp_path / "a") == 0
+    assert run(DECLINE, "--days", SHORT, "--out", tmp_path / "b") == 0
+    first = (tmp_path / "a" / "summary.json").read_bytes()
+    assert first == (tmp_path / "b" / "summary.json").read_bytes()
+    assert run(DECLINE, "--days", SHORT, "--seed", "2", "--out", tmp_path / "c") == 0
+    assert first != (tmp_path / "c" / "summary.json").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        (("horizon_days = 60", "horizon_days = -1"), "simulation.horizon_days"),
+        (("seed = 1\n", "seed = 1\nsurprise = 2\n"), "simulation.surprise"),
+        (("start = 2026-01-05T00:00:00Z", "start = 2026-01-05T00:00:00"), "simulation.start"),
+        (("daily_budget_usd = 1.0", "daily_budget_usd = -1.0"), "mortality.daily_budget_usd"),
+        (('t1 = ["synthetic:claude-haiku-4-5"]', 't1 = ["openai:gpt-4o"]'), "inference.t1[0]"),
+    ],
+)
+def test_scenario_errors_exit_2_naming_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str], key: str
+) -> None:
+    text = DECLINE.read_text()
+    assert change[0] in text
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace(change[0], change[1], 1))
+    assert run(bad, "--out", tmp_path / "out") == 2
+    assert f"bad.toml: {key}:" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_scenario_without_a_simulation_table_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "plain.toml"
+    bad.write_text('[golem]\nid = "x"\n')
+    assert run(bad) == 2
+    assert "plain.toml: simulation: required table missing" in capsys.readouterr().err
+
+
+def test_seeds_run_in_parallel_and_compare_prints_both_policies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = run(DECLINE, "--days", "0.01", "--seeds", "2", "--compare", "fixed", "--out", tmp_path)
+    assert code == 0
+    report = orjson.loads((tmp_path / "report.json").read_bytes())
+    assert set(report) == {"vitality", "fixed"}
+    assert report["vitality"]["lives"] == report["fixed"]["lives"] == 2
+    for policy in ("vitality", "fixed"):
+        for seed in (1, 2):
+            path = tmp_path / policy / f"seed-{seed}" / "summary.json"
+            summary = orjson.loads(path.read_bytes())
+            assert (summary["policy"], summary["seed"]) == (policy, seed)
+    out = capsys.readouterr().out
+    assert "vitality-driven" in out and "fixed" in out and "lifespan median" in out
+
+
+def test_golem_inspect_reads_a_simulated_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(DECLINE, "--days", SHORT, "--out", tmp_path) == 0
+    capsys.readouterr()
+    assert main(["inspect", str(tmp_path / "golem.log"), "--summary", "--json"]) == 0
+    captured = capsys.readouterr()
+    summary = orjson.loads(captured.out)
+    assert summary["subsystems"]["heartbeat"]["decisions"] > 100
+    assert "malformed" not in captured.err
+
+
+@pytest.mark.parametrize(
+    "name", ["decline", "bull_run_income", "epistemic_decay", "terminal_rescue", "venice_diem"]
+)
+def test_the_shipped_scenarios_parse(name: str) -> None:
+    scenario = load_scenario(SIMULATIONS / f"{name}.toml")
+    assert scenario.name == name
+    assert scenario.simulation.horizon_days > 0
+    header = (SIMULATIONS / f"{name}.toml").read_text().splitlines()[0]
+    assert header.startswith(f"# {name}:")

@@ -1,0 +1,101 @@
+"""The pieces the simulator adds: batched commits in the state store (a failed tick still
+undoes only its own writes), the fixed-budget allocator policy, the income schedule and
+the forecast bias of a scenario, and exact running sums in the ledger."""
+
+from __future__ import annotations
+
+import math
+import random
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from golem.inference.pricing import Price
+from golem.mortality import (
+    FIXED_BUDGET,
+    Allocation,
+    CallEstimate,
+    Degradation,
+    DegradationReason,
+    FixedClock,
+    InMemoryLedger,
+    ModelTier,
+    MortalityState,
+    Phase,
+    SubsystemName,
+    allocate,
+)
+from golem.runtime.simulate_scenario import PredictionBias, SimulationSection
+from golem.runtime.sqlite_ledger import ExactSum
+from golem.runtime.state import DB_NAME, StateStore
+
+NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
+
+
+def test_a_batch_commits_every_n_and_a_failed_tick_undoes_only_itself(tmp_path: Path) -> None:
+    with StateStore.open(tmp_path, synchronous="OFF", commit_every=3) as store:
+        for tick in range(2):
+            with store.transaction():
+                store.set_tick(tick + 1)
+        with pytest.raises(RuntimeError), store.transaction():
+            store.set_meta("doomed", True)
+            raise RuntimeError("mid-tick")
+        assert store.get_meta("doomed") is None and store.tick() == 2
+        assert committed_tick(tmp_path) is None  # nothing committed yet: the batch is open
+        with store.transaction():
+            store.set_tick(3)
+        assert committed_tick(tmp_path) == "3"  # the third transaction closed the batch
+        with store.transaction():
+            store.set_tick(4)
+    assert committed_tick(tmp_path) == "4"  # close() commits the open batch
+
+
+def committed_tick(state_dir: Path) -> str | None:
+    """The tick another connection sees (WAL: readers never wait for the writer)."""
+    with closing(sqlite3.connect(state_dir / DB_NAME)) as conn:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'tick'").fetchone()
+    return None if row is None else str(row[0])
+
+
+def test_the_fixed_budget_policy_ignores_vitality_and_phase() -> None:
+    call = CallEstimate(price=Price(input=1.0, output=5.0), input_tokens=800, max_output_tokens=400)
+    dying = MortalityState(vitality=0.05, phase=Phase.TERMINAL, daily_budget_usd=1.0)
+    clock, ledger = FixedClock(NOW), InMemoryLedger()
+    mortal = allocate(SubsystemName.HEARTBEAT, ModelTier.T2, dying, ledger, clock, call=call)
+    assert isinstance(mortal, Degradation) and mortal.reason is DegradationReason.TERMINAL
+    fixed = allocate(
+        SubsystemName.HEARTBEAT, ModelTier.T2, dying, ledger, clock, call=call, policy=FIXED_BUDGET
+    )
+    assert isinstance(fixed, Allocation) and fixed.tier is ModelTier.T2
+
+
+def test_income_steps_and_forecast_bias() -> None:
+    sim = SimulationSection.model_validate(
+        {
+            "start": NOW,
+            "horizon_days": 20,
+            "income": [{"from_day": 0, "usd_per_day": 0}, {"from_day": 8, "usd_per_day": 1.5}],
+        }
+    )
+    assert [sim.income_on(d, 9.0) for d in (0, 7.9, 8, 19)] == [0.0, 0.0, 1.5, 1.5]
+    assert SimulationSection(start=NOW, horizon_days=1).income_on(3, 2.0) == 2.0
+    bias = PredictionBias(from_day=2, per_day=0.01, max=0.05)
+    assert [bias.at(d) for d in (0, 2, 3, 100)] == [0.0, 0.0, pytest.approx(0.01), 0.05]
+    with pytest.raises(ValueError, match="increasing from_day"):
+        SimulationSection.model_validate(
+            {"start": NOW, "horizon_days": 1, "income": [{"from_day": 2, "usd_per_day": 1}] * 2}
+        )
+
+
+def test_running_sums_equal_sums_made_afresh() -> None:
+    draw = random.Random(7)
+    values = [draw.random() * 10 ** draw.randint(-9, 1) for _ in range(2_000)]
+    kept = ExactSum()
+    for i, value in enumerate(values, start=1):
+        kept.add(value)
+        if i % 97 == 0:
+            assert kept.value == math.fsum(values[:i])
+    assert kept.value == math.fsum(values)
