@@ -42,9 +42,7 @@ class Epistemic:
     full_window: bool
 
 
-def epistemic_of(
-    predictions: Sequence[tuple[float, float]], params: MortalitySection
-) -> Epistemic:
+def epistemic_of(predictions: Sequence[tuple[float, float]], params: MortalitySection) -> Epistemic:
     """The epistemic level of the last (predicted, actual) price pairs. It changes only
     when they do, so a caller may keep it between ticks.
 
