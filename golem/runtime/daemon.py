@@ -138,7 +138,10 @@ def assemble(
     current = {"multiplier": interval_multiplier(golem.vitals.phase)}
 
     async def heartbeat(*_: object) -> None:
+        phase = golem.vitals.phase
         await golem.tick()
+        if golem.vitals.phase is phase:
+            return
         multiplier = interval_multiplier(golem.vitals.phase)
         if multiplier != current["multiplier"]:
             # Conservation slows the heartbeat (and recovery speeds it up again).

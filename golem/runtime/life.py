@@ -153,7 +153,8 @@ class Golem:
         observation = self.window.latest
         assert observation is not None, "a context needs an observation"
         portfolio = self.portfolio
-        ctx = Context(
+        equity = portfolio.equity()
+        return Context(
             golem_id=self.config.golem.id,
             tick=self.tick_no,
             now=self._now(),
@@ -166,15 +167,15 @@ class Golem:
             market=market,
             portfolio=PortfolioView(
                 cash_usd=portfolio.cash,
-                equity_usd=portfolio.equity(),
+                equity_usd=equity,
                 positions={a: p.quantity for a, p in portfolio.positions.items()},
-                exposure_usd=portfolio.equity() - portfolio.cash,
+                exposure_usd=equity - portfolio.cash,
             ),
             mood=self.mood,
             grimoire=tuple(self.grimoire.values()),
             episodes=tuple(self.episodes.recent(50)),
+            **changes,
         )
-        return replace(ctx, **changes)
 
     # --- the heartbeat job --------------------------------------------------------------
 

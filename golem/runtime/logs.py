@@ -29,7 +29,7 @@ __all__ = [
 LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 REDACTED = "[redacted]"
 _SECRET_KEY = re.compile(r"api[_-]?key|authorization|password|secret", re.IGNORECASE)
-_SECRET_WORDS = ("key", "authorization", "password", "secret")
+_SECRET_WORDS = (b"key", b"authorization", b"password", b"secret")
 _MIN_SUBSTRING_SECRET = 8  # shorter secrets are masked only where a value equals them
 # Bulky fields a person reading the console can do without; the file keeps them.
 _CONSOLE_DROPS = frozenset({"decision", "reasoning_summary", "tokens", "repairs", "downgrades"})
@@ -62,19 +62,22 @@ class Redaction:
         )[::-1]
         # A secret inside a rendered line: JSON-escaped, and a short one (masked only
         # where a value equals it) quoted as a whole string.
-        escaped = {s: orjson.dumps(s).decode() for s in self._values}
+        escaped = {s: orjson.dumps(s) for s in self._values}
         self._marks = tuple(
             sorted(
                 {escaped[s][1:-1] if s in self._long else escaped[s] for s in self._values}
-                | set(self._long)
+                | {s.encode() for s in self._long}
             )
         )
 
-    def suspect(self, line: str) -> bool:
+    def suspect(self, line: bytes) -> bool:
+        """Whether the rendered line `line` (UTF-8) might hold something to mask."""
         if any(mark in line for mark in self._marks):
             return True
         low = line.lower()  # plain substring tests first: the regex is slow on long lines
-        return any(w in low for w in _SECRET_WORDS) and _SECRET_KEY.search(low) is not None
+        if not any(word in low for word in _SECRET_WORDS):
+            return False
+        return _SECRET_KEY.search(low.decode("utf-8", "replace")) is not None
 
     def clean(self, value: Any) -> Any:
         if isinstance(value, str):
@@ -138,7 +141,7 @@ class LogSinks:
     def write(self, **fields: Any) -> None:
         event = {k: fields[k] for k in _HEAD if k in fields} | fields
         line = render_json(event)
-        if self._redaction is not None and self._redaction.suspect(line.decode("utf-8", "replace")):
+        if self._redaction is not None and self._redaction.suspect(line):
             event = self._redaction.clean(event)
             line = render_json(event)
         if self._file is not None:
