@@ -8,7 +8,12 @@ import orjson
 import pytest
 
 import golem.subsystems
-from golem.inference import FinishReason, StructuredOutputInvalid, run_structured
+from golem.inference import (
+    FinishReason,
+    StructuredOutputConfig,
+    StructuredOutputInvalid,
+    run_structured,
+)
 from golem.inference.local import Generation, LocalProvider
 from golem.inference.structured import get_schema
 from tests.local_model.prompts import request_for
@@ -16,6 +21,7 @@ from tests.local_model.prompts import request_for
 pytestmark = pytest.mark.local_model
 
 NAMES = sorted(d.response_schema().name for d in golem.subsystems.DECISIONS)
+ONE_REASK = StructuredOutputConfig(max_retries=1)  # as configs/golem.toml runs it
 
 
 def test_the_nine_schemas_are_covered() -> None:
@@ -29,7 +35,7 @@ async def test_decision_from_the_local_model(local_provider: LocalProvider, name
     runs: list[Generation] = []
     local_provider.on_generation = runs.append
     try:
-        response = await run_structured(local_provider, request_for(name), decision)
+        response = await run_structured(local_provider, request_for(name), decision, ONE_REASK)
     except StructuredOutputInvalid as exc:
         # Legitimate only as a content failure: the last answer is complete, schema-valid
         # JSON, and what failed are the decision's own content checks.
