@@ -171,9 +171,13 @@ def _report_table(name: str, count: int, report: dict[str, dict[str, Any]]) -> T
         ("mean spend (USD)", lambda d: d["spend_usd_mean"]),
     ]
     for label, cell in rows:
-        table.add_row(label, *(str(cell(report[p]) or "-") for p in report))
+        table.add_row(label, *(_cell(cell(report[p])) for p in report))
     return table
 
 
 def _percent(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
+
+
+def _cell(value: object) -> str:
+    return "-" if value is None or value == "" else str(value)
