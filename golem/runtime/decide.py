@@ -134,6 +134,7 @@ class DecisionRecord:
             ]
         if self.skip_reason:
             fields["skip_reason"] = self.skip_reason
+            fields["summary"] = f"skipped: {self.skip_reason}"
         if self.error:
             fields["error"] = self.error
         if self.decision is not None:
