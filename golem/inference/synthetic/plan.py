@@ -5,6 +5,7 @@ unknown enum values replaced), and that can spoil a value for the schema-invalid
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from random import Random
 from typing import Any
@@ -16,11 +17,11 @@ _WORDS = ("steady", "thin", "rising", "falling", "mixed", "quiet", "noisy", "ear
 _DEFAULT_ITEMS = 2  # arrays without a policy get at most this many items
 
 
-class Node:
+class Node(ABC):
     """One schema node. `make(rng, hint)` returns a value valid for the node."""
 
-    def make(self, rng: Random, hint: Any = MISSING) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def make(self, rng: Random, hint: Any = MISSING) -> Any: ...
 
 
 class Const(Node):
