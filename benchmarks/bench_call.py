@@ -21,7 +21,6 @@ import pstats
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 import orjson
 import trio
-from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference import HTTPProvider, Message, Request, SchemaIssue, StructuredOutput
+from golem.inference import HTTPProvider, Message, Request
 from golem.inference import run_structured as golem_run_structured
+from golem.subsystems.heartbeat import HeartbeatDecision
 from tests.fixtures import provider_fixture
 
 GOAL_CALLS_S = 7000.0
@@ -42,46 +41,6 @@ MODEL = "gpt-4.1-nano"
 BASE_URL = "https://api.openai.com/v1"
 SYSTEM = "You are the heartbeat of an autonomous trading agent. Judge the tick."
 USER = "ETH -4.2% in 15 min, funding flipped negative, health factor 1.41. Decide."
-
-
-class Severity(StrEnum):
-    LOW = "low"
-    MEDIUM = "medium"
-    HIGH = "high"
-    CRITICAL = "critical"
-
-
-class Action(StrEnum):
-    OBSERVE = "observe"
-    REBALANCE = "rebalance"
-    HEDGE = "hedge"
-    EXIT = "exit"
-
-
-class Signal(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(max_length=40)
-    value: float | None = Field(ge=-1e6, le=1e6)
-    note: str = Field(max_length=120)
-
-
-class BenchHeartbeat(StructuredOutput):
-    """The heartbeat's decision on one escalated tick (benchmark copy of its shape)."""
-
-    schema_name = "bench_heartbeat"
-
-    severity: Severity
-    action: Action
-    confidence: float = Field(ge=0, le=1)
-    escalate: bool
-    signals: list[Signal] = Field(max_length=6)
-    reasoning: str = Field(max_length=400)
-
-    def validate_content(self) -> list[SchemaIssue]:
-        if self.escalate and self.severity is Severity.LOW:
-            return [SchemaIssue("/escalate", "escalating needs severity medium or above")]
-        return []
 
 
 ANSWER = {
@@ -119,7 +78,7 @@ TRANSPORT = httpx.MockTransport(handler)
 
 
 # -- the paths: each gets an httpx client on TRANSPORT; golem uses the transport itself --
-Call = Callable[[], Awaitable[BenchHeartbeat]]
+Call = Callable[[], Awaitable[HeartbeatDecision]]
 
 
 async def golem_path(client: httpx.AsyncClient) -> Call:
@@ -128,9 +87,9 @@ async def golem_path(client: httpx.AsyncClient) -> Call:
     )
     request = Request(messages=(Message.system(SYSTEM), Message.user(USER)))
 
-    async def call() -> BenchHeartbeat:
-        response = await golem_run_structured(provider, request, BenchHeartbeat)
-        parsed: BenchHeartbeat = response.parsed
+    async def call() -> HeartbeatDecision:
+        response = await golem_run_structured(provider, request, HeartbeatDecision)
+        parsed: HeartbeatDecision = response.parsed
         return parsed
 
     return call
@@ -147,7 +106,7 @@ RESPONSE_FORMAT = {
     "type": "json_schema",
     "json_schema": {
         "name": "bench_heartbeat",
-        "schema": dict(BenchHeartbeat.response_schema().schema),
+        "schema": dict(HeartbeatDecision.response_schema().schema),
         "strict": True,
     },
 }
@@ -156,11 +115,11 @@ RESPONSE_FORMAT = {
 async def sdk_create_path(client: httpx.AsyncClient) -> Call:
     sdk = sdk_client(client)
 
-    async def call() -> BenchHeartbeat:
+    async def call() -> HeartbeatDecision:
         completion = await sdk.chat.completions.create(
             model=MODEL, messages=MESSAGES, response_format=RESPONSE_FORMAT
         )
-        return BenchHeartbeat.model_validate_json(completion.choices[0].message.content)
+        return HeartbeatDecision.model_validate_json(completion.choices[0].message.content)
 
     return call
 
@@ -168,11 +127,11 @@ async def sdk_create_path(client: httpx.AsyncClient) -> Call:
 async def sdk_parse_path(client: httpx.AsyncClient) -> Call:
     sdk = sdk_client(client)
 
-    async def call() -> BenchHeartbeat:
+    async def call() -> HeartbeatDecision:
         completion = await sdk.chat.completions.parse(
-            model=MODEL, messages=MESSAGES, response_format=BenchHeartbeat
+            model=MODEL, messages=MESSAGES, response_format=HeartbeatDecision
         )
-        parsed: BenchHeartbeat = completion.choices[0].message.parsed
+        parsed: HeartbeatDecision = completion.choices[0].message.parsed
         return parsed
 
     return call
@@ -183,9 +142,9 @@ async def instructor_path(client: httpx.AsyncClient) -> Call:
 
     patched = instructor.from_openai(sdk_client(client), mode=instructor.Mode.JSON)
 
-    async def call() -> BenchHeartbeat:
-        result: BenchHeartbeat = await patched.chat.completions.create(
-            model=MODEL, messages=MESSAGES, response_model=BenchHeartbeat
+    async def call() -> HeartbeatDecision:
+        result: HeartbeatDecision = await patched.chat.completions.create(
+            model=MODEL, messages=MESSAGES, response_model=HeartbeatDecision
         )
         return result
 
@@ -222,7 +181,7 @@ async def measure(calls: dict[str, Call], n: int, rounds: int) -> Rates:
 
 
 async def prepared(labels: list[str], client: httpx.AsyncClient) -> dict[str, Call]:
-    expected = BenchHeartbeat.model_validate(ANSWER).model_dump()
+    expected = HeartbeatDecision.model_validate(ANSWER).model_dump()
     calls = {}
     for label in labels:
         call = calls[label] = await PATHS[label](client)

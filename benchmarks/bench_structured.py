@@ -1,4 +1,4 @@
-"""µs per answer for parse + validate + typed model of a ~600-byte heartbeat-shaped answer.
+"""µs per answer for parse + validate + typed model of a ~600-byte HeartbeatDecision.
 
 Paths measured: schema-enforced valid (the goal: <= 15 µs), schema-enforced invalid (a
 content error), prompt-guided (JSON in prose, through extract_json), and for comparison
@@ -10,59 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from enum import StrEnum
 
 import jsonschema
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference import SchemaIssue, StructuredOutput, StructuredOutputInvalid, parse_response
+from golem.inference import StructuredOutputInvalid, parse_response
+from golem.subsystems.heartbeat import HeartbeatDecision
 
 GOAL_US = 15.0
-
-
-class Severity(StrEnum):
-    LOW = "low"
-    MEDIUM = "medium"
-    HIGH = "high"
-    CRITICAL = "critical"
-
-
-class Action(StrEnum):
-    OBSERVE = "observe"
-    REBALANCE = "rebalance"
-    HEDGE = "hedge"
-    EXIT = "exit"
-    ESCALATE = "escalate"
-
-
-class Signal(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(max_length=40)
-    value: float
-    threshold: float
-    triggered: bool
-
-
-class BenchHeartbeat(StructuredOutput):
-    """Shaped like the heartbeat decision: severity, action, confidence, signals."""
-
-    schema_name = "bench_heartbeat"
-
-    severity: Severity
-    action: Action
-    confidence: float = Field(ge=0, le=1)
-    escalate: bool
-    regime: str = Field(max_length=20)
-    signals: list[Signal] = Field(max_length=8)
-    reasoning: str = Field(max_length=400)
-    next_check_seconds: int = Field(ge=1, le=3600)
-
-    def validate_content(self) -> list[SchemaIssue]:
-        if self.escalate and self.severity in (Severity.LOW, Severity.MEDIUM):
-            return [SchemaIssue("/escalate", "escalation needs severity high or critical")]
-        return []
 
 
 ANSWER = {
@@ -70,18 +25,16 @@ ANSWER = {
     "action": "hedge",
     "confidence": 0.72,
     "escalate": True,
-    "regime": "volatile",
     "signals": [
-        {"name": "price_delta_15m", "value": -0.041, "threshold": 0.02, "triggered": True},
-        {"name": "volume_ratio", "value": 2.7, "threshold": 2.0, "triggered": True},
-        {"name": "health_factor", "value": 1.41, "threshold": 1.5, "triggered": True},
+        {"name": "price_delta_15m", "value": -0.041, "note": "ETH fell 4.1% in 15 minutes"},
+        {"name": "volume_ratio", "value": 2.7, "note": "2.7x the 20-tick mean"},
+        {"name": "health_factor", "value": 1.41, "note": "below the 1.5 comfort line"},
     ],
     "reasoning": (
         "ETH fell 4.1% in fifteen minutes on 2.7x volume while the lending position's "
         "health factor slipped below 1.5; the regime moved from trending to volatile, so "
         "hedging half the exposure limits liquidation risk without selling into the drop."
     ),
-    "next_check_seconds": 60,
 }
 VALID = orjson.dumps(ANSWER).decode()
 INVALID = orjson.dumps({**ANSWER, "severity": "low"}).decode()  # a content error
@@ -89,31 +42,31 @@ PROSE = f"Here is my assessment of the tick:\n```json\n{VALID}\n```\nI will chec
 
 
 def enforced_valid() -> None:
-    value, _ = parse_response(BenchHeartbeat, VALID, schema_enforced=True)
+    value, _ = parse_response(HeartbeatDecision, VALID, schema_enforced=True)
     if value.validate_content():
         raise AssertionError("valid answer reported invalid")
 
 
 def enforced_invalid() -> None:
-    value, _ = parse_response(BenchHeartbeat, INVALID, schema_enforced=True)
+    value, _ = parse_response(HeartbeatDecision, INVALID, schema_enforced=True)
     if not value.validate_content():
         raise AssertionError("invalid answer reported valid")
 
 
 def schema_invalid() -> None:
     try:
-        parse_response(BenchHeartbeat, VALID.replace('"hedge"', '"panic"'), schema_enforced=True)
+        parse_response(HeartbeatDecision, VALID.replace('"hedge"', '"panic"'), schema_enforced=True)
     except StructuredOutputInvalid:
         return
     raise AssertionError("schema violation not reported")
 
 
 def prompt_guided() -> None:
-    value, _ = parse_response(BenchHeartbeat, PROSE)
+    value, _ = parse_response(HeartbeatDecision, PROSE)
     value.validate_content()
 
 
-SCHEMA = BenchHeartbeat.schema()
+SCHEMA = HeartbeatDecision.schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 
