@@ -76,6 +76,13 @@ class ProviderPool:
         model = self.config.model_for(entry) or ""
         return self.registry.price_for(entry.provider, model) or FREE
 
+    def billed_in_diem(self, entry: ChainEntry) -> bool:
+        """Venice spends DIEM first, and so does the synthetic provider emulating it."""
+        vendor = entry.provider
+        if vendor == SYNTHETIC:
+            vendor = self.config.providers.synthetic.emulate
+        return vendor == "venice"
+
     def route(self, tier: Tier) -> Route:
         chain = self.config.inference.chain(tier)
         providers = [self.provider(entry) for entry in chain]
@@ -88,7 +95,7 @@ class ProviderPool:
             # whichever member answers.
             price=max((self.price(e) for e in chain), key=lambda p: (p.output, p.input)),
             max_output_tokens=self.config.inference.max_output_tokens,
-            diem=first.provider == "venice",
+            diem=self.billed_in_diem(first),
         )
 
     async def aclose(self) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -20,7 +20,6 @@ from golem.mortality import FIXED_BUDGET, utc_day
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.daemon import Life, assemble
-from golem.runtime.decide import Routes
 from golem.runtime.life import LifeOptions
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
@@ -77,16 +76,6 @@ def seeded(config: GolemConfig, seed: int, out: Path) -> GolemConfig:
     )
 
 
-def _routes(config: GolemConfig) -> Routes:
-    """The synthetic routes; a Venice-emulating one spends DIEM first, as Venice would."""
-    routes = build_routes(ProviderPool(config, {}))
-    if config.providers.synthetic.emulate != "venice":
-        return routes
-    tiers = {tier: replace(route, diem=True) for tier, route in routes.tiers.items()}
-    death = replace(routes.death, diem=True) if routes.death is not None else None
-    return Routes(tiers, death)
-
-
 async def live(
     scenario: Scenario, spec: LifeSpec, on_tick: Callable[[float], None] | None = None
 ) -> LifeResult:
@@ -115,7 +104,7 @@ async def live(
             now=clock.now, file=config.log_file, console="off", buffered=True, taps=[tally]
         ),
     ):
-        routes = _routes(config)
+        routes = build_routes(ProviderPool(config, {}))
         life, _ = assemble(config, clock=clock, store=store, routes=routes, options=options)
 
         async def credit_income(*_: object) -> None:
