@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import structlog
@@ -334,5 +335,11 @@ def _charge(
 
 def _estimate_input_tokens(ctx: Context, subsystem: Subsystem) -> int:
     """A pre-call bound on the prompt: the decision's schema plus a context allowance."""
-    schema_chars = len(str(subsystem.decision_type(ctx).response_schema().schema))
-    return 600 + schema_chars // _CHARS_PER_TOKEN
+    return _prompt_tokens(subsystem.decision_type(ctx))
+
+
+@lru_cache(maxsize=64)
+def _prompt_tokens(decision: type[StructuredOutput]) -> int:
+    # Rendering the schema to measure it costs more than the rest of the estimate: once
+    # per decision type.
+    return 600 + len(str(decision.response_schema().schema)) // _CHARS_PER_TOKEN
