@@ -1,8 +1,9 @@
 """One decision, end to end: the spine of DESIGN.md's "path of one decision".
 
-allocate → (degraded: the deterministic path) → build the request → run_structured with
-the attempts the budget allows → charge the ledger for every attempt → act → one
-`decision` log line with everything needed to inspect it.
+allocate → (degraded: the deterministic path) → the subsystem's brief, assembled into a
+prompt by the context layers its profile runs → run_structured with the attempts the
+budget allows → charge the ledger for every attempt → restore masked identifiers → act →
+one `decision` log line with everything needed to inspect it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,14 @@ from golem.mortality import (
     split_diem,
     utc_day,
 )
+from golem.subsystems.context import (
+    CallBudget,
+    ContextReport,
+    ContextSettings,
+    Prompt,
+    TokenCounter,
+    assemble,
+)
 from golem.subsystems.contract import Context, Outcome, Subsystem
 
 __all__ = ["Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
@@ -48,6 +57,7 @@ __all__ = ["Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
 log = structlog.get_logger("golem")
 
 _CHARS_PER_TOKEN = 4  # a calibrated estimate when no tokenizer is at hand
+_DEFAULT_CONTEXT = ContextSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +69,7 @@ class Route:
     price: Price
     max_output_tokens: int = 800
     diem: bool = False  # Venice-routed: paid in DIEM first
+    tokenizer: TokenCounter | None = None  # the model's own token count, where one runs here
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +103,7 @@ class DecisionRecord:
     cost_usd: float = 0.0
     usage: Usage = field(default_factory=Usage)
     skip_reason: str | None = None
+    context: ContextReport | None = None  # the prompt that was sent, when one was
 
     def fields(self, ctx: Context) -> dict[str, Any]:
         response, allocation = self.response, self.allocation
@@ -128,6 +140,8 @@ class DecisionRecord:
             }
             if response.reasoning.content:
                 fields["reasoning_summary"] = response.reasoning.content[:240]
+        if self.context is not None:
+            fields["context"] = self.context.fields()
         if self.degradations:
             fields["degradation"] = [
                 {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
@@ -156,6 +170,7 @@ class Budgeting:
     state: MortalityState
     config: StructuredOutputConfig | None = None
     policy: AllocatorPolicy | None = None
+    context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
 
 
 async def decide(subsystem: Subsystem, ctx: Context, env: Budgeting) -> DecisionRecord:
@@ -226,7 +241,8 @@ async def _call_model(
     degradations: tuple[Degradation, ...],
 ) -> DecisionRecord:
     route, allocation = call.route, call.allocation
-    request = subsystem.build_request(ctx, allocation).evolve(
+    prompt = _prompt(subsystem, ctx, call, env)
+    request = prompt.request.evolve(
         model=route.model,
         reasoning=allocation.reasoning,
         max_tokens=route.max_output_tokens,
@@ -247,7 +263,14 @@ async def _call_model(
         fallback = _deterministic(
             subsystem, ctx, asked, "fallback", degradations, error=f"{exc.code}: {exc}"
         )
-        return replace(fallback, tier=call.tier, allocation=allocation, usage=usage, cost_usd=cost)
+        return replace(
+            fallback,
+            tier=call.tier,
+            allocation=allocation,
+            usage=usage,
+            cost_usd=cost,
+            context=prompt.report,
+        )
     except ProviderError as exc:
         log.warning(
             "provider_error",
@@ -259,22 +282,44 @@ async def _call_model(
         fallback = _deterministic(
             subsystem, ctx, asked, "fallback", degradations, error=f"{exc.code}: {exc}"
         )
-        return replace(fallback, tier=call.tier, allocation=allocation)
+        return replace(fallback, tier=call.tier, allocation=allocation, context=prompt.report)
     cost = response.cost_usd or route.price.cost(response.usage)
     _charge(env, ctx, subsystem.name, call, usage=response.usage, cost=cost)
+    decision = prompt.restore(response.parsed)
     return DecisionRecord(
         subsystem=subsystem.name,
         tick=ctx.tick,
         tier_asked=asked,
         tier=call.tier,
         source="model",
-        decision=response.parsed,
-        outcome=subsystem.act(ctx, response.parsed),
+        decision=decision,
+        outcome=subsystem.act(ctx, decision),
         response=response,
         allocation=allocation,
         degradations=degradations,
         cost_usd=cost,
         usage=response.usage,
+        context=prompt.report,
+    )
+
+
+def _prompt(subsystem: Subsystem, ctx: Context, call: _Call, env: Budgeting) -> Prompt:
+    """The subsystem's brief in the context its profile allows, told what it may cost."""
+    allocation = call.allocation
+    budget = CallBudget(
+        max_output_tokens=call.route.max_output_tokens,
+        worst_case_usd=allocation.worst_case_cost_usd,
+        attempts=allocation.max_attempts,
+        budget_left_usd=allocation.budget_left_usd,
+        reasoning=allocation.reasoning.depth.name.lower(),
+    )
+    return assemble(
+        subsystem.brief(ctx),
+        ctx,
+        allocation.profile,
+        budget=budget,
+        settings=env.context or _DEFAULT_CONTEXT,
+        tokenizer=call.route.tokenizer,
     )
 
 

@@ -1,29 +1,35 @@
 """The one contract every subsystem keeps, and the values that cross it.
 
 A subsystem reads a frozen Context (a snapshot of the golem at this moment), says which
-model tier it needs, builds its Request, has a deterministic path, and turns a decision
-into an Outcome: the state changes and events it wants. Only the runtime applies them.
+model tier it needs, writes a Brief (its role, its task, the inputs only it has: the
+context layers add the rest as the call's profile says), has a deterministic path, and
+turns a decision into an Outcome: the state changes and events it wants. Only the runtime
+applies them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from golem.inference import Request, StructuredOutput
-from golem.mortality import Allocation, ModelTier, Phase, SubsystemName
+from golem.inference import StructuredOutput
+from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.world import Episode, MarketSummary, Observation, TradeAction
+from golem.world.feed import FeedItem
 
 __all__ = [
+    "Brief",
     "Context",
     "GrimoireEntry",
+    "Input",
     "Mood",
     "Outcome",
     "PortfolioView",
     "Probes",
     "ProposedTrade",
+    "Recall",
     "Subsystem",
 ]
 
@@ -101,6 +107,19 @@ class ProposedTrade:
     origin: SubsystemName
 
 
+class Recall(Protocol):
+    """The golem's memory as the context layers read it (golem.subsystems.context.Memory
+    is the indexed one the runtime keeps). Lists come newest or best first."""
+
+    def observations(self, n: int) -> Sequence[Observation]: ...
+
+    def feed(self, n: int) -> Sequence[FeedItem]: ...
+
+    def knowledge(self, regime: str, words: frozenset[str], k: int) -> Sequence[GrimoireEntry]: ...
+
+    def similar(self, market: MarketSummary, k: int) -> Sequence[Episode]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Context:
     """Everything a subsystem may read, frozen at the moment it runs."""
@@ -124,6 +143,9 @@ class Context:
     proposed: ProposedTrade | None = None  # what risk is asked to assess
     extra: Mapping[str, Any] = field(default_factory=dict)  # subsystem-specific inputs
     run: int = 0  # which run of this subsystem within the tick (risk may run several times)
+    wallet: str | None = None  # the golem's wallet address, if it has one
+    memory: Recall | None = None  # indexed memory for the context layers; None: built from
+    # `grimoire` and `episodes` when a prompt needs it
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +166,25 @@ class Outcome:
     details: Mapping[str, Any] = field(default_factory=dict)  # extra fields for the log
 
 
+@dataclass(frozen=True, slots=True)
+class Input:
+    """Material only this subsystem has (risk's proposal, the curator's entries), sent
+    whatever the profile; when the prompt must shrink, its last lines go first."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Brief:
+    """What a subsystem asks: the context layers wrap it in the golem's situation."""
+
+    role: str  # the system message's second half, after the golem's persona
+    task: str  # the last thing the model reads
+    inputs: tuple[Input, ...] = ()
+    question: str = ""  # words that say what knowledge is relevant (default: the task)
+
+
 class Subsystem(Protocol):
     """What the runtime knows of a subsystem, and all it knows."""
 
@@ -162,7 +203,9 @@ class Subsystem(Protocol):
         """Why this run should not happen at all (dream's conditions), or None."""
         ...
 
-    def build_request(self, ctx: Context, allocation: Allocation) -> Request: ...
+    def brief(self, ctx: Context) -> Brief:
+        """What to ask the model; golem.subsystems.context assembles the prompt."""
+        ...
 
     def deterministic(self, ctx: Context) -> StructuredOutput | None:
         """The decision without a model, or None where there is none."""

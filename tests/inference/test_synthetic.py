@@ -36,17 +36,11 @@ from golem.inference import (
 from golem.inference.providers import price_for
 from golem.inference.synthetic import FaultRates
 from golem.inference.synthetic.wire import Answer, wire_body
-from golem.mortality import ModelTier
+from golem.mortality import ModelTier, PipelineProfile
 from golem.runtime.config import ConfigError, parse_config
 from golem.runtime.routes import ProviderPool
-from golem.subsystems.contract import GrimoireEntry, Probes
-from golem.subsystems.prompt import (
-    episodes_section,
-    grimoire_section,
-    market_section,
-    request,
-    state_section,
-)
+from golem.subsystems.context import assemble
+from golem.subsystems.contract import Brief, GrimoireEntry, Input, Probes
 from golem.world import DecisionSummary, Episode
 from golem.world import Outcome as Result
 from tests.subsystems.support import context, market
@@ -66,9 +60,12 @@ EMULATED = (
     ("together", "deepseek-r1"),
     ("openai-responses", "gpt-5"),
 )
-TRADE = (
-    "## Proposed trade\nhedge of $2,500.00 (from heartbeat): a sharp drop\n"
-    "hard-limit pre-check: hard limits: hedge of $2,500.00 approved"
+TRADE = Input(
+    "Proposed trade",
+    (
+        "hedge of $2,500.00 (from heartbeat): a sharp drop",
+        "hard-limit pre-check: hard limits: hedge of $2,500.00 approved",
+    ),
 )
 
 
@@ -96,13 +93,8 @@ def _request(name: str, *, crash: bool, reasoning: ReasoningConfig | None = None
         ),
         episodes=tuple(_episode(i) for i in (11, 12, 13)),
     )
-    sections = (state_section(ctx), market_section(ctx), grimoire_section(ctx))
-    built = request(
-        ctx,
-        role="You are one part of a test.",
-        task=f"Answer with a {name}.",
-        sections=(*sections, episodes_section(ctx), TRADE),
-    )
+    brief = Brief("You are one part of a test.", f"Answer with a {name}.", inputs=(TRADE,))
+    built = assemble(brief, ctx, PipelineProfile.STANDARD).request
     return built.evolve(reasoning=reasoning or ReasoningConfig())
 
 

@@ -10,15 +10,12 @@ from structlog.testing import capture_logs
 
 from golem.inference import (
     Capabilities,
-    Message,
-    Request,
     ServerError,
     StructuredOutput,
 )
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import (
-    Allocation,
     FixedClock,
     InMemoryLedger,
     ModelTier,
@@ -28,7 +25,7 @@ from golem.mortality import (
     utc_day,
 )
 from golem.runtime.decide import Budgeting, Route, Routes, decide
-from golem.subsystems.contract import Context, Outcome, PortfolioView
+from golem.subsystems.contract import Brief, Context, Outcome, PortfolioView
 from golem.world import MarketSummary, Observation
 from tests.inference.decisions import VALID, Pulse
 
@@ -54,8 +51,8 @@ class Toy:
     def skip_reason(self, ctx: Context) -> str | None:
         return self.skip
 
-    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
-        return Request(messages=(Message.user(f"price {ctx.observation.price}"),))
+    def brief(self, ctx: Context) -> Brief:
+        return Brief("You test.", f"price {ctx.observation.price}: answer with a pulse")
 
     def deterministic(self, ctx: Context) -> StructuredOutput | None:
         if not self.has_rules:

@@ -120,15 +120,18 @@ def _records(text: str, found: dict[str, Any]) -> None:
         found["arc"] = m[1].lower()
 
 
-# The prompt's sections (golem.subsystems.prompt) by heading, and who reads each.
+# The prompt's sections (golem.subsystems.context) by heading, and who reads each.
 _READERS: Mapping[str, Callable[[str, dict[str, Any]], None]] = {
     "market": _market,
+    "market and probes": _market,
     "state": _state,
     "task": _task,
     "proposed trade": _trade,
     "knowledge": _knowledge,
     "staged knowledge": _knowledge,
     "episodes": _episodes,
+    "similar past episodes": _episodes,
+    "episodes to replay": _episodes,
     "what the records say": _records,
 }
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from golem.inference import Request, StructuredOutput
-from golem.mortality import Allocation, ModelTier, SubsystemName
-from golem.subsystems.contract import Context, Outcome
+from golem.inference import StructuredOutput
+from golem.mortality import ModelTier, SubsystemName
+from golem.subsystems.contract import Brief, Context, Input, Outcome
 from golem.subsystems.curator.decision import CuratorEvaluation
 from golem.subsystems.curator.rules import CuratorConfig, curate, evidence, rule_evaluation
-from golem.subsystems.prompt import episodes_section, request, state_section
 
 __all__ = ["Curator"]
 
@@ -45,15 +44,10 @@ class Curator:
             return "nothing to curate: the grimoire has no active entry"
         return None
 
-    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
-        return request(
-            ctx,
-            role=_ROLE,
-            task=_TASK,
-            sections=(state_section(ctx), self._entries(ctx), episodes_section(ctx)),
-        )
+    def brief(self, ctx: Context) -> Brief:
+        return Brief(_ROLE, _TASK, inputs=(Input("Grimoire", self._entries(ctx)),))
 
-    def _entries(self, ctx: Context) -> str:
+    def _entries(self, ctx: Context) -> tuple[str, ...]:
         active = sorted(
             (e for e in ctx.grimoire if not e.archived), key=lambda e: (-e.confidence, e.id)
         )[: self.config.prompt_entries]
@@ -65,7 +59,7 @@ class Curator:
                 f"regime {entry.regime or 'any'}, episodes {found.support} for / "
                 f"{found.against} against, from {entry.provenance or 'unknown'}: {entry.text}"
             )
-        return "## Grimoire\n" + "\n".join(lines)
+        return tuple(lines)
 
     def deterministic(self, ctx: Context) -> StructuredOutput | None:
         return rule_evaluation(ctx.grimoire, ctx.episodes, self.config)

@@ -7,12 +7,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference import Request, StructuredOutput
-from golem.mortality import Allocation, ModelTier, SubsystemName
-from golem.subsystems.contract import Context, Mood, Outcome
+from golem.inference import StructuredOutput
+from golem.mortality import ModelTier, SubsystemName
+from golem.subsystems.contract import Brief, Context, Input, Mood, Outcome
 from golem.subsystems.daimon.decision import DaimonAppraisal
 from golem.subsystems.daimon.rules import AppraisalRules, appraise
-from golem.subsystems.prompt import episodes_section, market_section, request, state_section
 
 __all__ = ["Daimon", "DaimonConfig", "grounded"]
 
@@ -62,19 +61,18 @@ class Daimon:
     def skip_reason(self, ctx: Context) -> str | None:
         return None if ctx.events else "no notable event to appraise"
 
-    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+    def brief(self, ctx: Context) -> Brief:
         rule = appraise(ctx.events, self.config.rules)
-        events = "## Events to appraise\n" + "\n".join(f"- {event}" for event in ctx.events)
         hint = (
             f"The rule table reads this as {rule.emotion} (pleasure {rule.pleasure:+.1f}, "
             f"arousal {rule.arousal:+.1f}, dominance {rule.dominance:+.1f}); say so if "
             "you agree, or appraise it better."
         )
-        return request(
-            ctx,
-            role=_ROLE,
-            task=f"{hint} Answer with a daimon_appraisal.",
-            sections=(state_section(ctx), market_section(ctx), episodes_section(ctx), events),
+        return Brief(
+            _ROLE,
+            f"{hint} Answer with a daimon_appraisal.",
+            inputs=(Input("Events to appraise", tuple(f"- {event}" for event in ctx.events)),),
+            question=" ".join(ctx.events),
         )
 
     def deterministic(self, ctx: Context) -> StructuredOutput:

@@ -12,19 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from golem.inference import Request, StructuredOutput
-from golem.mortality import Allocation, ModelTier, SubsystemName
-from golem.subsystems.contract import Context, Outcome
+from golem.inference import StructuredOutput
+from golem.mortality import ModelTier, SubsystemName
+from golem.subsystems.contract import Brief, Context, Input, Outcome
 from golem.subsystems.death.decision import DeathTestament
 from golem.subsystems.death.legacy import markdown, write_legacy
 from golem.subsystems.death.records import DeathConfig, cause_of, killed_by, records_testament
-from golem.subsystems.prompt import (
-    episodes_section,
-    grimoire_section,
-    market_section,
-    request,
-    state_section,
-)
 
 __all__ = ["Thanatopsis"]
 
@@ -57,9 +50,9 @@ class Thanatopsis:
     def skip_reason(self, ctx: Context) -> str | None:
         return None
 
-    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+    def brief(self, ctx: Context) -> Brief:
         records = records_testament(ctx, self.config)
-        facts = "\n".join(
+        facts = tuple(
             f"- {line}"
             for line in (
                 f"cause of death: {killed_by(ctx)}",
@@ -69,18 +62,7 @@ class Thanatopsis:
                 f"trajectory reads as: {records.arc_class}",
             )
         )
-        return request(
-            ctx,
-            role=_ROLE,
-            task=_TASK,
-            sections=(
-                state_section(ctx),
-                market_section(ctx),
-                grimoire_section(ctx, limit=12),
-                episodes_section(ctx, limit=10),
-                f"## What the records say\n{facts}",
-            ),
-        )
+        return Brief(_ROLE, _TASK, inputs=(Input("What the records say", facts),))
 
     def deterministic(self, ctx: Context) -> StructuredOutput | None:
         return records_testament(ctx, self.config)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from golem.inference import Request, StructuredOutput
-from golem.mortality import Allocation, ModelTier, SubsystemName
-from golem.subsystems.contract import Context, Outcome
+from golem.inference import StructuredOutput
+from golem.mortality import ModelTier, SubsystemName
+from golem.subsystems.context.render import entry_line, episode_line
+from golem.subsystems.contract import Brief, Context, Input, Outcome
 from golem.subsystems.dream.acts import (
     act_fragment,
     act_integration,
@@ -29,13 +30,6 @@ from golem.subsystems.dream.scenes import (
     why_not,
 )
 from golem.subsystems.dream.threat import ThreatAssessment
-from golem.subsystems.prompt import (
-    episodes_section,
-    grimoire_section,
-    market_section,
-    request,
-    state_section,
-)
 
 __all__ = ["Dream"]
 
@@ -91,23 +85,19 @@ class Dream:
     def skip_reason(self, ctx: Context) -> str | None:
         return why_not(ctx, self.config, self.kind(ctx))
 
-    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+    def brief(self, ctx: Context) -> Brief:
         kind = self.kind(ctx)
-        sections: tuple[str, ...] = (state_section(ctx),)
         if kind is DreamKind.REPLAY:
-            sections += (episodes_section(ctx, self.config.replay_episodes), grimoire_section(ctx))
+            replayed = ctx.episodes[-self.config.replay_episodes :]
+            given = Input("Episodes to replay", tuple(episode_line(e) for e in replayed))
         elif kind is DreamKind.HYPNAGOGIC:
-            sections += (f"## Fragment\n{fragment(ctx)}",)
+            given = Input("Fragment", (fragment(ctx),))
         elif kind is DreamKind.INTEGRATION:
             staged = [e for e in ctx.grimoire if e.tier == "staged" and not e.archived]
-            lines = [
-                f"- [{e.id}] ({e.confidence:.2f}, from {e.provenance or 'unknown'}) {e.text}"
-                for e in staged
-            ]
-            sections += ("## Staged knowledge\n" + "\n".join(lines), episodes_section(ctx))
+            given = Input("Staged knowledge", tuple(entry_line(e) for e in staged))
         else:
-            sections += (market_section(ctx), f"## Scenario\n{scenario(ctx, self.config)}")
-        return request(ctx, role=_ROLES[kind], task=_TASKS[kind], sections=sections)
+            given = Input("Scenario", (scenario(ctx, self.config),))
+        return Brief(_ROLES[kind], _TASKS[kind], inputs=(given,))
 
     def deterministic(self, ctx: Context) -> StructuredOutput | None:
         """Only replay has a meaning without a model (a statistical replay); the other kinds

@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference import Request, StructuredOutput
-from golem.mortality import Allocation, ModelTier, SubsystemName
-from golem.subsystems.contract import Context, Outcome, Probes, ProposedTrade
+from golem.inference import StructuredOutput
+from golem.mortality import ModelTier, SubsystemName
+from golem.subsystems.contract import Brief, Context, Outcome, Probes, ProposedTrade
 from golem.subsystems.heartbeat.decision import (
     HeartbeatAction,
     HeartbeatDecision,
@@ -19,7 +19,6 @@ from golem.subsystems.heartbeat.decision import (
     Signal,
 )
 from golem.subsystems.heartbeat.probes import ProbeConfig
-from golem.subsystems.prompt import grimoire_section, market_section, request, state_section
 from golem.subsystems.risk.limits import Sizing, trade_notional
 from golem.world import TradeAction
 
@@ -75,15 +74,9 @@ class Heartbeat:
     def skip_reason(self, ctx: Context) -> str | None:
         return None
 
-    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
-        task = "Decide on this tick and answer with a heartbeat_decision."
+    def brief(self, ctx: Context) -> Brief:
         role = _ROLE + (_ESCALATE if self.tier(ctx) is ModelTier.T1 else "")
-        return request(
-            ctx,
-            role=role,
-            task=task,
-            sections=(state_section(ctx), market_section(ctx), grimoire_section(ctx)),
-        )
+        return Brief(role, "Decide on this tick and answer with a heartbeat_decision.")
 
     def deterministic(self, ctx: Context) -> StructuredOutput:
         """The decision from the probes alone: severity from which fired and how far PE

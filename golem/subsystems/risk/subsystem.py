@@ -9,10 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference import Request, StructuredOutput
-from golem.mortality import Allocation, ModelTier, SubsystemName
-from golem.subsystems.contract import Context, Outcome, ProposedTrade
-from golem.subsystems.prompt import market_section, request, state_section
+from golem.inference import StructuredOutput
+from golem.mortality import ModelTier, SubsystemName
+from golem.subsystems.contract import Brief, Context, Input, Outcome, ProposedTrade
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
 from golem.world import TradeAction
@@ -60,24 +59,23 @@ class Risk:
     def skip_reason(self, ctx: Context) -> str | None:
         return "no trade proposed" if ctx.proposed is None else None
 
-    def build_request(self, ctx: Context, allocation: Allocation) -> Request:
+    def brief(self, ctx: Context) -> Brief:
         trade = _proposed(ctx)
         limits = self.config.limits
         notional = trade_notional(trade, ctx.portfolio, limits.sizing)
         hard = assess(ctx, trade, limits)
         proposal = (
-            "## Proposed trade\n"
-            f"{trade.action} of ${notional:,.2f} (from {trade.origin}): {trade.reason}\n"
+            f"{trade.action} of ${notional:,.2f} (from {trade.origin}): {trade.reason}",
             f"limits: position at most {limits.max_position_fraction:.0%} of equity, one "
             f"trade at most {limits.max_trade_fraction:.0%} of equity, nothing that adds "
-            f"exposure below health factor {limits.health_floor:g}; phase {ctx.phase}\n"
-            f"hard-limit pre-check: {hard.reasoning}"
+            f"exposure below health factor {limits.health_floor:g}; phase {ctx.phase}",
+            f"hard-limit pre-check: {hard.reasoning}",
         )
-        return request(
-            ctx,
-            role=_ROLE,
-            task=f"Assess the proposed {trade.action} and answer with a risk_assessment.",
-            sections=(state_section(ctx), market_section(ctx), proposal),
+        return Brief(
+            _ROLE,
+            f"Assess the proposed {trade.action} and answer with a risk_assessment.",
+            inputs=(Input("Proposed trade", proposal),),
+            question=f"{trade.action} {trade.reason}",
         )
 
     def deterministic(self, ctx: Context) -> StructuredOutput | None:
