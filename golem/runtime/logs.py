@@ -23,30 +23,17 @@ __all__ = [
     "Redaction",
     "configure_logging",
     "render_json",
-    "timestamper",
 ]
 
 LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 REDACTED = "[redacted]"
 _SECRET_KEY = re.compile(r"api[_-]?key|authorization|password|secret", re.IGNORECASE)
-_SECRET_WORDS = (b"key", b"authorization", b"password", b"secret")
 _MIN_SUBSTRING_SECRET = 8  # shorter secrets are masked only where a value equals them
 # Bulky fields a person reading the console can do without; the file keeps them.
 _CONSOLE_DROPS = frozenset({"decision", "reasoning_summary", "tokens", "repairs", "downgrades"})
 
-_HEAD = ("timestamp", "level", "event")  # first in every line, for people reading it
 
 Console = Literal["auto", "pretty", "json", "off"]
-
-
-def timestamper(now: Callable[[], datetime]) -> Processor:
-    """Adds `timestamp` (ISO 8601) from `now`, the injected clock, unless already set."""
-
-    def stamp(_logger: WrappedLogger, _method: str, event: EventDict) -> EventDict:
-        event.setdefault("timestamp", now().isoformat())
-        return event
-
-    return stamp
 
 
 class Redaction:
@@ -72,10 +59,11 @@ class Redaction:
 
     def suspect(self, line: bytes) -> bool:
         """Whether the rendered line `line` (UTF-8) might hold something to mask."""
-        if any(mark in line for mark in self._marks):
-            return True
+        for mark in self._marks:
+            if mark in line:
+                return True
         low = line.lower()  # plain substring tests first: the regex is slow on long lines
-        if not any(word in low for word in _SECRET_WORDS):
+        if not (b"key" in low or b"authorization" in low or b"password" in low or b"secret" in low):
             return False
         return _SECRET_KEY.search(low.decode("utf-8", "replace")) is not None
 
@@ -100,10 +88,14 @@ def _secret_key(key: object) -> bool:
 
 def render_json(event: Mapping[str, Any]) -> bytes:
     """One event as one JSON line, newline included; anything orjson cannot encode is
-    written as its str()."""
-    return orjson.dumps(
-        event, default=str, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
-    )
+    written as its str(), and keys that are not strings as JSON keys (a slower option,
+    taken only for the rare event that needs it)."""
+    try:
+        return orjson.dumps(event, default=str, option=orjson.OPT_APPEND_NEWLINE)
+    except orjson.JSONEncodeError:
+        return orjson.dumps(
+            event, default=str, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
+        )
 
 
 class LogSinks:
@@ -111,7 +103,7 @@ class LogSinks:
     unbuffered append, so nothing waits in a buffer), the console, and `taps` (callables
     that see each finished event, such as the simulator's tallies). A line that might hold
     a secret is redacted before it goes anywhere. structlog's logger: every level's method
-    takes the finished event as keywords. Close it when done."""
+    takes the finished event dict (no copy into keywords and back). Close it when done."""
 
     def __init__(
         self,
@@ -138,15 +130,15 @@ class LogSinks:
         self._redaction = redaction
         self._taps = tuple(taps)
 
-    def write(self, **fields: Any) -> None:
-        event = {k: fields[k] for k in _HEAD if k in fields} | fields
+    def write(self, event: dict[str, Any]) -> None:
+        """Write one finished event (timestamp, level and event first): one JSON line."""
         line = render_json(event)
         if self._redaction is not None and self._redaction.suspect(line):
             event = self._redaction.clean(event)
             line = render_json(event)
         if self._file is not None:
-            written = 0
-            while written < len(line):
+            written = self._file.write(line) or 0
+            while written < len(line):  # an unbuffered file may take part of a line
                 written += self._file.write(line[written:]) or 0
         for tap in self._taps:
             tap(event)
@@ -203,13 +195,7 @@ def configure_logging(
         buffered=buffered,
         taps=taps,
     )
-    processors: list[Processor] = [
-        structlog.contextvars.merge_contextvars,
-        structlog.processors.add_log_level,
-        timestamper(now),
-        structlog.processors.format_exc_info,
-        _as_keywords,
-    ]
+    processors: list[Processor] = [structlog.contextvars.merge_contextvars, _finisher(now)]
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(LEVELS[level.lower()]),
@@ -219,6 +205,28 @@ def configure_logging(
     return sinks
 
 
-def _as_keywords(_logger: WrappedLogger, _method: str, event: EventDict) -> EventDict:
-    """Last in the chain: a dict is handed to the logger (the sinks) as keywords."""
-    return event
+_LEVEL_OF_METHOD = {"warn": "warning", "exception": "error"}  # as structlog's add_log_level
+
+
+def _finisher(now: Callable[[], datetime]) -> Processor:
+    """Last in the chain, and the only processor besides the context merge: the level, the
+    timestamp (from `now`, the injected clock, unless already set) and a formatted
+    traceback, in one new dict with timestamp, level and event first, handed to the
+    sinks as it is (a tuple of args, so structlog does not spread it into keywords)."""
+    level_of = _LEVEL_OF_METHOD.get
+
+    def finish(
+        logger: WrappedLogger, method: str, event: EventDict
+    ) -> tuple[tuple[dict[str, Any]], dict[str, Any]]:
+        if "exc_info" in event:
+            event = structlog.processors.format_exc_info(logger, method, event)
+        stamp = event.get("timestamp") or now().isoformat()
+        level = level_of(method, method)
+        head = {"timestamp": stamp, "level": level}
+        if "event" in event:
+            head["event"] = event["event"]
+        head.update(event)
+        head["level"] = level
+        return (head,), {}
+
+    return finish

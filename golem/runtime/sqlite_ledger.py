@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -56,10 +56,15 @@ _Key = tuple[str, str | None, str]  # (day, subsystem or None for all, "usd" | "
 class SQLiteLedger:
     """A Ledger whose rows are keyed by idempotency key: recording a key twice stores
     nothing the second time (INSERT OR IGNORE) and returns the charge stored first.
-    The store calls `forget()` when a transaction rolls back, dropping the kept sums."""
+    The store calls `forget()` when a transaction rolls back, dropping the kept sums, and
+    passes `before_use`, called before the ledger reads or writes the table (the store
+    may be holding writes back)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, before_use: Callable[[], None] = lambda: None
+    ) -> None:
         self._conn = conn
+        self._before_use = before_use
         self._total: ExactSum | None = None
         self._sums: dict[_Key, ExactSum] = {}
 
@@ -70,6 +75,7 @@ class SQLiteLedger:
 
     def record(self, charge: Charge) -> Charge:
         tokens = charge.tokens
+        self._before_use()
         inserted = self._conn.execute(
             f"INSERT OR IGNORE INTO charges ({_COLUMNS}) VALUES ({', '.join('?' * 12)})",
             (
@@ -96,12 +102,14 @@ class SQLiteLedger:
         return stored
 
     def get(self, idempotency_key: str) -> Charge | None:
+        self._before_use()
         row = self._conn.execute(
             f"SELECT {_COLUMNS} FROM charges WHERE idempotency_key = ?", (idempotency_key,)
         ).fetchone()
         return None if row is None else _charge(row)
 
     def charges(self, day: date) -> Sequence[Charge]:
+        self._before_use()
         rows = self._conn.execute(
             f"SELECT {_COLUMNS} FROM charges WHERE day = ? ORDER BY rowid", (day.isoformat(),)
         )
@@ -121,6 +129,7 @@ class SQLiteLedger:
     def total_usd(self) -> float:
         """Everything ever spent, summed exactly (SQLite's SUM is not compensated)."""
         if self._total is None:
+            self._before_use()
             rows = self._conn.execute("SELECT usd FROM charges")
             self._total = ExactSum(usd for (usd,) in rows)
         return self._total.value
@@ -129,6 +138,7 @@ class SQLiteLedger:
         kept = self._sums.get(key)
         if kept is None:
             day, subsystem, column = key
+            self._before_use()
             where, args = "day = ?", [day]
             if subsystem is not None:
                 where, args = "day = ? AND subsystem = ?", [day, subsystem]

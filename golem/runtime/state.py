@@ -42,6 +42,7 @@ def _json(value: Any) -> str:
 
 
 _GRIMOIRE = "id, text, confidence, tier, provenance, regime, low_cycles, archived"
+_SET_META = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
 _DECISIONS = "tick, time, subsystem, source, tier, cost_usd, summary, log_offset"
 
 
@@ -55,14 +56,20 @@ class StateStore:
     and at one commit per tick its fsync costs nothing that matters. The simulator, whose
     state nobody resumes after a crash, may pass OFF and `commit_every=N`: then the outermost
     `transaction()` is a savepoint inside a batch that commits every N of them (and on
-    `flush()` / `close()`), so a failed tick still undoes only its own writes."""
+    `flush()` / `close()`), so a failed tick still undoes only its own writes.
+
+    In a batch, writes that return nothing are held back (`_Pending`) and sent as one
+    `executemany` per statement at the commit; a savepoint is opened in SQLite only when
+    a read (or a write that needs its result) must see the held writes first. Rolling
+    back a transaction drops its held writes and, if it reached SQLite, its savepoint."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, *, commit_every: int = 1) -> None:
         if commit_every < 1:
             raise ValueError("commit_every must be at least 1")
         self._conn = conn
         self.path = path
-        self.ledger = SQLiteLedger(conn)
+        self._pending = _Pending(conn) if commit_every > 1 else None
+        self.ledger = SQLiteLedger(conn, before_use=self._sync)
         self._depth = 0
         self._commit_every = commit_every
         self._batched = 0  # 1 + the transactions in the open batch; 0: no batch open
@@ -99,8 +106,25 @@ class StateStore:
     def flush(self) -> None:
         """Commit the open batch, if any (a no-op when every transaction commits)."""
         if self._batched and self._depth == 1:
+            self._sync()
             self._conn.execute("COMMIT")
             self._depth = self._batched = 0
+
+    def _sync(self) -> None:
+        """Send the held writes to SQLite: a read is about to look."""
+        if self._pending is not None:
+            self._pending.send()
+
+    def _write(self, table: str, sql: str, params: tuple[Any, ...]) -> None:
+        """A write whose result nobody reads: held in a batch, executed otherwise."""
+        if self._pending is not None and self._depth:
+            self._pending.hold(table, sql, params)
+        else:
+            self._conn.execute(sql, params)
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        self._sync()
+        return self._conn.execute(sql, params)
 
     def __enter__(self) -> StateStore:
         return self
@@ -112,11 +136,15 @@ class StateStore:
     def transaction(self) -> Iterator[None]:
         """All writes inside commit together or not at all. Nested uses are savepoints:
         an exception caught inside the outer block undoes only the inner block's writes."""
-        if self._commit_every > 1 and self._depth == 0:
+        pending = self._pending
+        if pending is not None and self._depth == 0:
             self._conn.execute("BEGIN IMMEDIATE")
             self._depth = self._batched = 1
         depth = self._depth
-        self._conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT s{depth}")
+        if pending is not None:
+            pending.open(depth)
+        else:
+            self._conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT s{depth}")
         self._depth += 1
         try:
             yield
@@ -125,13 +153,14 @@ class StateStore:
             self._forget()
             if depth == 0:
                 self._conn.execute("ROLLBACK")
-            else:
+            elif pending is None or pending.roll_back():
                 self._conn.execute(f"ROLLBACK TO s{depth}")
                 self._conn.execute(f"RELEASE s{depth}")
             raise
         self._depth = depth
         if depth:
-            self._conn.execute(f"RELEASE s{depth}")
+            if pending is None or pending.release():
+                self._conn.execute(f"RELEASE s{depth}")
             if self._batched and depth == 1:
                 self._batched += 1
                 if self._batched > self._commit_every:
@@ -151,25 +180,21 @@ class StateStore:
         self.ledger.forget()
 
     def integrity_check(self) -> str:
-        return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
+        return str(self._read("PRAGMA integrity_check").fetchone()[0])
 
     # --- meta: identity, tick counter, death record -------------------------------------
 
     def get_meta(self, key: str) -> Any:
-        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        row = self._read("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else orjson.loads(row[0])
 
     def set_meta(self, key: str, value: Any) -> None:
-        self._conn.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, _json(value))
-        )
+        self._write("meta", _SET_META, (key, _json(value)))
 
     def set_metas(self, values: Mapping[str, Any]) -> None:
         """Several meta keys in one statement."""
-        self._conn.executemany(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-            [(key, _json(value)) for key, value in values.items()],
-        )
+        for key, value in values.items():
+            self._write("meta", _SET_META, (key, _json(value)))
 
     def identify(self, golem_id: str, seed: int) -> None:
         """Mark the state as this golem's; refuse another golem's state."""
@@ -203,7 +228,7 @@ class StateStore:
     def fund(self, initial_usd: float, time: datetime) -> float:
         """Set the initial credits once; later calls change nothing and return the stored
         amount (a config edit does not refill a living golem)."""
-        self._conn.execute(
+        self._read(
             "INSERT OR IGNORE INTO wallet (key, kind, usd, time) "
             "VALUES ('initial', 'initial', ?, ?)",
             (initial_usd, _iso(time)),
@@ -214,7 +239,7 @@ class StateStore:
 
     def add_income(self, key: str, usd: float, time: datetime) -> bool:
         """Credit income once per key; False when the key was already credited."""
-        cursor = self._conn.execute(
+        cursor = self._read(
             "INSERT OR IGNORE INTO wallet (key, kind, usd, time) VALUES (?, 'income', ?, ?)",
             (key, usd, _iso(time)),
         )
@@ -234,8 +259,8 @@ class StateStore:
 
     def _read_wallet(self) -> tuple[float | None, float]:
         if self._wallet is None:
-            row = self._conn.execute("SELECT usd FROM wallet WHERE kind = 'initial'").fetchone()
-            rows = self._conn.execute("SELECT usd FROM wallet WHERE kind = 'income'")
+            row = self._read("SELECT usd FROM wallet WHERE kind = 'initial'").fetchone()
+            rows = self._read("SELECT usd FROM wallet WHERE kind = 'income'")
             self._wallet = (None if row is None else float(row[0]), _fsum(rows))
         return self._wallet
 
@@ -243,59 +268,61 @@ class StateStore:
 
     def record_vitality(self, row: VitalityRow) -> None:
         """The tick's vitality (a second row for the same tick replaces the first)."""
-        self._conn.execute(
+        self._write(
+            "vitality",
             "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)",
             (row.tick, _iso(row.time), row.vitality, row.phase, row.economic, row.epistemic),
         )
 
     def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
-        rows = self._conn.execute(
-            "SELECT * FROM vitality WHERE tick >= ? ORDER BY tick", (since_tick,)
-        )
+        rows = self._read("SELECT * FROM vitality WHERE tick >= ? ORDER BY tick", (since_tick,))
         return [VitalityRow.from_row(row) for row in rows]
 
     def last_vitality(self) -> VitalityRow | None:
-        row = self._conn.execute("SELECT * FROM vitality ORDER BY tick DESC LIMIT 1").fetchone()
+        row = self._read("SELECT * FROM vitality ORDER BY tick DESC LIMIT 1").fetchone()
         return None if row is None else VitalityRow.from_row(row)
 
     def record_mood(self, tick: int, time: datetime, mood: Mood) -> None:
-        self._conn.execute(
+        self._write(
+            "mood",
             "INSERT OR REPLACE INTO mood VALUES (?, ?, ?, ?, ?)",
             (tick, _iso(time), mood.pleasure, mood.arousal, mood.dominance),
         )
 
     def mood(self) -> Mood | None:
-        row = self._conn.execute(
+        row = self._read(
             "SELECT pleasure, arousal, dominance FROM mood ORDER BY tick DESC LIMIT 1"
         ).fetchone()
         return None if row is None else Mood(*row)
 
     def save_episode(self, episode: Episode) -> None:
         """Store an episode, or replace it once its outcome is known."""
-        self._conn.execute(
+        self._write(
+            "episodes",
             "INSERT OR REPLACE INTO episodes (id, tick, data) VALUES (?, ?, ?)",
             (episode.id, episode.observation.tick, _json(episode.to_dict())),
         )
 
     def episodes(self, limit: int | None = None) -> list[Episode]:
         """The last `limit` episodes (all when None), oldest first."""
-        rows = self._conn.execute(
+        rows = self._read(
             "SELECT data FROM episodes ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)
         ).fetchall()
         return [Episode.from_dict(orjson.loads(data)) for (data,) in reversed(rows)]
 
     def save_grimoire_entry(self, entry: GrimoireEntry) -> None:
-        self._conn.execute(
+        self._write(
+            "grimoire",
             f"INSERT OR REPLACE INTO grimoire ({_GRIMOIRE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             astuple(entry),  # the columns are the fields, in order
         )
 
     def remove_grimoire_entry(self, entry_id: str) -> None:
-        self._conn.execute("DELETE FROM grimoire WHERE id = ?", (entry_id,))
+        self._write("grimoire", "DELETE FROM grimoire WHERE id = ?", (entry_id,))
 
     def grimoire(self, *, include_archived: bool = True) -> list[GrimoireEntry]:
         where = "" if include_archived else " WHERE archived = 0"
-        rows = self._conn.execute(f"SELECT {_GRIMOIRE} FROM grimoire{where} ORDER BY rowid")
+        rows = self._read(f"SELECT {_GRIMOIRE} FROM grimoire{where} ORDER BY rowid")
         return [
             GrimoireEntry(i, text, conf, tier, prov, regime, low, bool(archived))
             for i, text, conf, tier, prov, regime, low, archived in rows
@@ -303,17 +330,19 @@ class StateStore:
 
     def save_portfolio(self, tick: int, snapshot: Mapping[str, Any]) -> None:
         """The paper portfolio as of `tick` (`PaperPortfolio.to_dict()`): one row, replaced."""
-        self._conn.execute(
+        self._write(
+            "portfolio",
             "INSERT OR REPLACE INTO portfolio (id, tick, data) VALUES (1, ?, ?)",
             (tick, _json(dict(snapshot))),
         )
 
     def portfolio(self) -> dict[str, Any] | None:
-        row = self._conn.execute("SELECT data FROM portfolio WHERE id = 1").fetchone()
+        row = self._read("SELECT data FROM portfolio WHERE id = 1").fetchone()
         return None if row is None else dict(orjson.loads(row[0]))
 
     def index_decision(self, row: DecisionRow) -> None:
-        self._conn.execute(
+        self._write(
+            "decisions",
             f"INSERT INTO decisions ({_DECISIONS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 row.tick,
@@ -332,7 +361,7 @@ class StateStore:
     ) -> list[DecisionRow]:
         """Indexed decisions, oldest first (the last `limit` when given)."""
         where, args = ("WHERE subsystem = ?", [subsystem]) if subsystem else ("", [])
-        rows = self._conn.execute(
+        rows = self._read(
             f"SELECT {_DECISIONS} FROM decisions {where} ORDER BY seq DESC LIMIT ?",
             (*args, -1 if limit is None else limit),
         ).fetchall()
@@ -341,16 +370,18 @@ class StateStore:
     # --- job fire times: the scheduler's FireTimes --------------------------------------
 
     def last_fire(self, job: str) -> datetime | None:
-        row = self._conn.execute("SELECT last_fire FROM job_fires WHERE job = ?", (job,)).fetchone()
+        row = self._read("SELECT last_fire FROM job_fires WHERE job = ?", (job,)).fetchone()
         return None if row is None else datetime.fromisoformat(row[0])
 
     def record_fire(self, job: str, at: datetime) -> None:
-        self._conn.execute(
-            "INSERT OR REPLACE INTO job_fires (job, last_fire) VALUES (?, ?)", (job, _iso(at))
+        self._write(
+            "job_fires",
+            "INSERT OR REPLACE INTO job_fires (job, last_fire) VALUES (?, ?)",
+            (job, _iso(at)),
         )
 
     def fire_times(self) -> dict[str, datetime]:
-        rows = self._conn.execute("SELECT job, last_fire FROM job_fires ORDER BY job")
+        rows = self._read("SELECT job, last_fire FROM job_fires ORDER BY job")
         return {job: datetime.fromisoformat(at) for job, at in rows}
 
     def resume(self, *, episodes: int = 1000) -> Resumed:
@@ -368,6 +399,69 @@ class StateStore:
                 fire_times=self.fire_times(),
                 death=self.death(),
             )
+
+
+class _Pending:
+    """The writes a batch holds back, and where each open transaction's began.
+
+    Every held write names its table; at `send()` the writes of each table go in their
+    order, a run of one statement as one `executemany` (the tables have no triggers or
+    foreign keys, so the order across tables does not matter). A transaction that opened
+    while writes were held gets its SQLite savepoint at `send()`, between the writes made
+    before it and those made in it, so a rollback still undoes exactly its own."""
+
+    __slots__ = ("_conn", "_levels", "_writes")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._writes: list[tuple[str, str, tuple[Any, ...]]] = []
+        # Per open transaction: [savepoint depth, held writes before it, savepoint opened?]
+        self._levels: list[list[Any]] = []
+
+    def hold(self, table: str, sql: str, params: tuple[Any, ...]) -> None:
+        self._writes.append((table, sql, params))
+
+    def open(self, depth: int) -> None:
+        self._levels.append([depth, len(self._writes), False])
+
+    def release(self) -> bool:
+        """The innermost transaction succeeded: its writes now belong to the one around
+        it. True when its savepoint is in SQLite (to be released there)."""
+        return bool(self._levels.pop()[2])
+
+    def roll_back(self) -> bool:
+        """The innermost transaction failed: drop its held writes. True when its
+        savepoint is in SQLite (to be rolled back there)."""
+        _, start, opened = self._levels.pop()
+        del self._writes[start:]
+        return bool(opened)
+
+    def send(self) -> None:
+        """Execute every held write, opening the savepoints of the open transactions
+        between them."""
+        done = 0
+        for level in self._levels:
+            if not level[2]:
+                self._execute(self._writes[done : level[1]])
+                done = level[1]
+                self._conn.execute(f"SAVEPOINT s{level[0]}")
+                level[1], level[2] = 0, True
+        self._execute(self._writes[done:])
+        self._writes.clear()
+
+    def _execute(self, writes: list[tuple[str, str, tuple[Any, ...]]]) -> None:
+        if not writes:
+            return
+        tables: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
+        for table, sql, params in writes:
+            tables.setdefault(table, []).append((sql, params))
+        for statements in tables.values():
+            run: list[tuple[Any, ...]] = []
+            for i, (sql, params) in enumerate(statements):
+                run.append(params)
+                if i + 1 == len(statements) or statements[i + 1][0] != sql:
+                    self._conn.executemany(sql, run)
+                    run = []
 
 
 def _fsum(rows: sqlite3.Cursor) -> float:

@@ -53,6 +53,32 @@ def test_a_batch_commits_every_n_and_a_failed_tick_undoes_only_itself(tmp_path: 
     assert committed_tick(tmp_path) == "4"  # close() commits the open batch
 
 
+def test_a_batch_holds_writes_back_yet_reads_see_them_and_rollbacks_undo_them(
+    tmp_path: Path,
+) -> None:
+    with StateStore.open(tmp_path, synchronous="OFF", commit_every=10) as store:
+        with store.transaction():
+            store.set_meta("kept", 1)
+        with pytest.raises(RuntimeError), store.transaction():
+            store.set_meta("doomed", 1)
+            assert store.get_meta("doomed") == 1  # the read sends the held writes first
+            store.set_meta("also_doomed", 2)
+            with store.transaction():
+                store.set_meta("inner", 3)
+            raise RuntimeError("mid-tick")
+        assert store.get_meta("kept") == 1
+        assert [store.get_meta(k) for k in ("doomed", "also_doomed", "inner")] == [None] * 3
+        with store.transaction():
+            store.set_tick(6)
+            with pytest.raises(RuntimeError), store.transaction():
+                store.set_tick(7)
+                raise RuntimeError("inner")
+            store.set_meta("after", True)
+        assert store.tick() == 6 and store.get_meta("after") is True
+        assert committed_tick(tmp_path) is None
+    assert committed_tick(tmp_path) == "6"
+
+
 def committed_tick(state_dir: Path) -> str | None:
     """The tick another connection sees (WAL: readers never wait for the writer)."""
     with closing(sqlite3.connect(state_dir / DB_NAME)) as conn:
