@@ -317,6 +317,9 @@ class _LateClock(VirtualClock):
     async def sleep_until(self, moment: datetime) -> None:
         await super().sleep_until(moment + timedelta(milliseconds=1))
 
+    def jump_to(self, moment: datetime) -> None:
+        super().jump_to(moment + timedelta(milliseconds=1))
+
 
 async def test_a_first_run_fires_though_the_clock_wakes_late() -> None:
     clock = _LateClock(datetime(2026, 1, 1, tzinfo=UTC))
