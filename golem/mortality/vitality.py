@@ -114,16 +114,19 @@ def phase_of(
     from `previous` to a healthier phase needs that phase's floor plus the hysteresis, so a
     vitality hovering at a threshold does not flap between two phases."""
     thresholds = thresholds or _DEFAULT_THRESHOLDS
-    plain = next(p for p in Phase if vitality >= thresholds.floor(p) or p is Phase.TERMINAL)
-    if previous is None or plain.rank <= previous.rank:
+    floors = (
+        (Phase.THRIVING, thresholds.thriving),
+        (Phase.STABLE, thresholds.stable),
+        (Phase.CONSERVATION, thresholds.conservation),
+        (Phase.DECLINING, thresholds.declining),
+    )
+    plain = next((p for p, floor in floors if vitality >= floor), Phase.TERMINAL)
+    if previous is None or _RANKS[plain] <= _RANKS[previous]:
         return plain
     # The tolerance makes 0.15 clear 0.10 + 0.05, which floats add up to 0.15000000000000002.
-    risen = next(
-        p
-        for p in Phase
-        if vitality + 1e-12 >= thresholds.floor(p) + thresholds.hysteresis or p is Phase.TERMINAL
-    )
-    return risen if risen.rank > previous.rank else previous
+    lifted, hysteresis = vitality + 1e-12, thresholds.hysteresis
+    risen = next((p for p, floor in floors if lifted >= floor + hysteresis), Phase.TERMINAL)
+    return risen if _RANKS[risen] > _RANKS[previous] else previous
 
 
 class DeathCause(StrEnum):

@@ -89,6 +89,7 @@ class Golem:
         self.market = market
         self.routes = routes
         self._now = now
+        self._clock = _NowClock(now)
         self.options = options or LifeOptions()
         self.on_death: Callable[[], None] = lambda: None
         hb = config.heartbeat
@@ -143,7 +144,7 @@ class Golem:
         return Budgeting(
             routes=self.routes,
             ledger=self.store.ledger,
-            clock=_NowClock(self._now),
+            clock=self._clock,
             state=state,
             config=self.config.inference.structured_outputs,
             policy=self.options.policy,
@@ -372,11 +373,12 @@ class Golem:
         if self._epistemic is None:
             predictions = self._price_predictions(mortality.epistemic_window)
             self._epistemic = epistemic_of(predictions, mortality)
+        credits = self.store.credits()
         self.vitals = assess(
             golem_id=self.config.golem.id,
             seed=self.config.mortality_seed,
             tick=self.tick_no,
-            credits_usd=self.store.credits(),
+            credits_usd=credits,
             initial_credits_usd=self.store.initial_credits() or mortality.initial_credits_usd,
             burn_rate_usd=burn,
             epistemic=self._epistemic,
@@ -403,7 +405,7 @@ class Golem:
             economic=round(vitals.economic, 6),
             epistemic=round(vitals.epistemic, 6),
             burn_rate_usd=vitals.burn_rate_usd,
-            credits_usd=self.store.credits(),
+            credits_usd=credits,
             equity_usd=round(self.portfolio.equity(), 2),
         )
         events: list[str] = []
@@ -417,7 +419,8 @@ class Golem:
                 phase=str(vitals.phase),
             )
             events.append("phase_decline" if worse else "phase_recovery")
-        if vitals.phase is Phase.TERMINAL:
+        if vitals.phase is Phase.TERMINAL and previous is not Phase.TERMINAL:
+            # Once, on entering Terminal: the daimon feels the end coming, not every tick.
             events.append("death_approach")
         if vitals.cause is not None:
             await self.die(vitals.cause, market)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from itertools import islice
 from typing import Any
@@ -57,16 +57,19 @@ class Episode:
         return self.outcome.actual_delta - self.decision.predicted_delta
 
     def to_dict(self) -> dict[str, Any]:
-        observation = asdict(self.observation)
-        observation["time"] = self.observation.time.isoformat()
-        observation["regime"] = (
-            None if self.observation.regime is None else self.observation.regime.value
-        )
+        # Every field of the three records is a scalar, so a shallow dict is `asdict`'s
+        # result without its deep copies (an episode is stored every few ticks).
+        o, outcome = self.observation, self.outcome
+        observation = {name: getattr(o, name) for name in _SUMMARY_FIELDS}
+        observation["time"] = o.time.isoformat()
+        observation["regime"] = None if o.regime is None else o.regime.value
         return {
             "id": self.id,
             "observation": observation,
-            "decision": asdict(self.decision),
-            "outcome": None if self.outcome is None else asdict(self.outcome),
+            "decision": {name: getattr(self.decision, name) for name in _DECISION_FIELDS},
+            "outcome": (
+                None if outcome is None else {n: getattr(outcome, n) for n in _OUTCOME_FIELDS}
+            ),
         }
 
     @classmethod
@@ -86,6 +89,11 @@ class Episode:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not an episode: {exc}") from exc
+
+
+_SUMMARY_FIELDS = tuple(f.name for f in fields(MarketSummary))
+_DECISION_FIELDS = tuple(f.name for f in fields(DecisionSummary))
+_OUTCOME_FIELDS = tuple(f.name for f in fields(Outcome))
 
 
 def features(summary: MarketSummary) -> tuple[float, ...]:
