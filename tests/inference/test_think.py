@@ -151,6 +151,17 @@ def test_holds_back_only_what_may_begin_a_tag() -> None:
     assert splitter.finish() == [ThinkChunk("</think"), ThinkEnd()]
 
 
+@pytest.mark.parametrize("size", [8, 64, 255, 256, 257, 4096])
+def test_lone_angle_brackets_in_chunks_of_any_length(size: int) -> None:
+    prose = ("a < b, x<y <thinking> " * (size // 22 + 1))[: size - 1] + "."
+    splitter = ThinkTagSplitter()
+    assert outcome(splitter.feed(prose) + splitter.finish()) == ("", prose, "")
+    assert splitter.feed(prose + "<thi") == [ContentChunk(prose)]
+    assert splitter.feed("nk>" + prose + "</") == [ThinkStart(), ThinkChunk(prose)]
+    assert splitter.feed("think>" + prose) == [ThinkEnd(), ContentChunk(prose)]
+    assert splitter.finish() == []
+
+
 def test_prompt_opened_block_is_announced_by_the_first_output() -> None:
     splitter = ThinkTagSplitter(start_in_reasoning=True)
     assert splitter.feed("") == [ThinkStart()]
