@@ -104,6 +104,12 @@ class LocalProvider:
     def __repr__(self) -> str:
         return f"LocalProvider(backend={self.backend.value!r}, threads={self.threads})"
 
+    def count_tokens(self, text: str) -> int:
+        """`text`'s length in the model's own tokens (the context layers fit prompts by it);
+        loads the model if it is not yet."""
+        tokens: list[int] = self.loaded().llama.tokenize(text.encode(), add_bos=False)
+        return len(tokens)
+
     def loaded(self) -> LoadedModel:
         """The model, loaded now if it is not yet."""
         if self._model is None:
