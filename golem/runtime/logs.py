@@ -214,13 +214,19 @@ def _finisher(now: Callable[[], datetime]) -> Processor:
     traceback, in one new dict with timestamp, level and event first, handed to the
     sinks as it is (a tuple of args, so structlog does not spread it into keywords)."""
     level_of = _LEVEL_OF_METHOD.get
+    last: list[Any] = [None, ""]  # the last time read and its ISO form (a tick logs several)
 
     def finish(
         logger: WrappedLogger, method: str, event: EventDict
     ) -> tuple[tuple[dict[str, Any]], dict[str, Any]]:
         if "exc_info" in event:
             event = structlog.processors.format_exc_info(logger, method, event)
-        stamp = event.get("timestamp") or now().isoformat()
+        stamp = event.get("timestamp")
+        if not stamp:
+            moment = now()
+            if moment is not last[0]:
+                last[:] = moment, moment.isoformat()
+            stamp = last[1]
         level = level_of(method, method)
         head = {"timestamp": stamp, "level": level}
         if "event" in event:

@@ -18,6 +18,7 @@ __all__ = ["PHASES", "Tally"]
 PHASES = ("thriving", "stable", "conservation", "declining", "terminal")
 _PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
 _DAY_S = 86_400.0
+_TIERS = {"0": "T0", "1": "T1", "2": "T2"}
 
 
 @dataclass
@@ -45,6 +46,8 @@ class Tally:
     vitality: array[float] = field(default_factory=lambda: array("d"))
     credits: array[float] = field(default_factory=lambda: array("d"))
     phase: array[int] = field(default_factory=lambda: array("b"))
+    _stamp: str = field(default="", repr=False)
+    _stamp_days: float = field(default=0.0, repr=False)
 
     def __call__(self, event: Mapping[str, Any]) -> None:
         name = event.get("event")
@@ -57,7 +60,10 @@ class Tally:
         stamp = event.get("timestamp")
         if not isinstance(stamp, str):
             return self.days[-1] if self.days else 0.0
-        return (datetime.fromisoformat(stamp) - self.start).total_seconds() / _DAY_S
+        if stamp != self._stamp:  # a tick's events share their time: parse it once
+            self._stamp = stamp
+            self._stamp_days = (datetime.fromisoformat(stamp) - self.start).total_seconds() / _DAY_S
+        return self._stamp_days
 
     def _vitality(self, event: Mapping[str, Any]) -> None:
         days = self._elapsed_days(event)
@@ -69,7 +75,8 @@ class Tally:
             self.on_tick(days)
 
     def _decision(self, event: Mapping[str, Any]) -> None:
-        tier, source = f"T{event.get('tier')}", str(event.get("source"))
+        tier = _TIERS.get(str(event.get("tier"))) or f"T{event.get('tier')}"
+        source = str(event.get("source"))
         subsystem = event.get("subsystem")
         self.decisions_by_tier[tier] += 1
         self.decisions_by_source[source] += 1

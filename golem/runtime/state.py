@@ -31,10 +31,17 @@ class StateError(RuntimeError):
     """The state directory cannot be used as asked (another golem's state, say)."""
 
 
+_LAST_ISO: list[Any] = [None, ""]  # the last time stored and its text: a tick stores several
+
+
 def _iso(moment: datetime) -> str:
+    if moment is _LAST_ISO[0]:
+        return str(_LAST_ISO[1])
     if moment.tzinfo is None:
         raise ValueError("stored times must be timezone-aware")
-    return moment.astimezone(UTC).isoformat()
+    text = moment.astimezone(UTC).isoformat()
+    _LAST_ISO[:] = moment, text
+    return text
 
 
 def _json(value: Any) -> str:
@@ -452,16 +459,18 @@ class _Pending:
     def _execute(self, writes: list[tuple[str, str, tuple[Any, ...]]]) -> None:
         if not writes:
             return
-        tables: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
+        runs: dict[str, list[tuple[str, list[tuple[Any, ...]]]]] = {}  # per table, in order
         for table, sql, params in writes:
-            tables.setdefault(table, []).append((sql, params))
-        for statements in tables.values():
-            run: list[tuple[Any, ...]] = []
-            for i, (sql, params) in enumerate(statements):
-                run.append(params)
-                if i + 1 == len(statements) or statements[i + 1][0] != sql:
-                    self._conn.executemany(sql, run)
-                    run = []
+            table_runs = runs.get(table)
+            if table_runs is None:
+                runs[table] = [(sql, [params])]
+            elif table_runs[-1][0] == sql:
+                table_runs[-1][1].append(params)
+            else:
+                table_runs.append((sql, [params]))
+        for table_runs in runs.values():
+            for sql, params_list in table_runs:
+                self._conn.executemany(sql, params_list)
 
 
 def _fsum(rows: sqlite3.Cursor) -> float:

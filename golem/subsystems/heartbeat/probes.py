@@ -5,7 +5,7 @@ the previous tick's and the golem's credits to a prediction error PE in [0, 1], 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -117,30 +117,69 @@ def readings(
     """Every probe that fires this tick, in a fixed order."""
     config = config or ProbeConfig()
     t, w = config.thresholds, config.weights
+    r = _readings_of(t, w)
     fired: list[Reading] = []
     delta = market.delta_period if t.price_horizon == "period" else market.delta_1
     move = abs(delta) if delta is not None else 0.0
     if move > t.price_major:
-        fired.append(Reading(f"price_delta>{t.price_major:.1%}", w.price_major))
+        fired.append(r.price_major)
     elif move > t.price_minor:
-        fired.append(Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor))
+        fired.append(r.price_minor)
     if market.volume_ratio is not None and market.volume_ratio > t.volume_spike:
-        fired.append(Reading(f"volume>{t.volume_spike:g}x", w.volume_spike))
+        fired.append(r.volume_spike)
     health = market.health_factor
     if health is not None and health < t.health_critical:
-        fired.append(Reading(f"health_factor<{t.health_critical:g}", w.health_critical))
+        fired.append(r.health_critical)
     elif health is not None and health < t.health_warning:
-        fired.append(Reading(f"health_factor<{t.health_warning:g}", w.health_warning))
+        fired.append(r.health_warning)
     now, before = band_of(market, t.band_sigmas), band_of(previous, t.band_sigmas)
     if now is not None and before is not None and now is not before:
         flipped = PriceBand.WITHIN not in (now, before)
         weight = w.band_flip if flipped else w.band_change
         fired.append(Reading(f"regime_{'flip' if flipped else 'change'}:{before}>{now}", weight))
     elif now is not None and now is not PriceBand.WITHIN:
-        fired.append(Reading(f"outside_band:{now}", w.outside_band))
+        fired.append(r.above if now is PriceBand.ABOVE else r.below)
     if burn_rate_usd > 0 and credits_usd / burn_rate_usd < t.runway_ticks:
-        fired.append(Reading("credit_runway_low", w.runway_low))
+        fired.append(r.runway_low)
     return tuple(fired)
+
+
+@dataclass(frozen=True, slots=True)
+class _Readings:
+    """The readings whose flag depends only on the config, formatted once."""
+
+    price_major: Reading
+    price_minor: Reading
+    volume_spike: Reading
+    health_critical: Reading
+    health_warning: Reading
+    above: Reading
+    below: Reading
+    runway_low: Reading
+
+
+def _readings_of(t: ProbeThresholds, w: ProbeWeights) -> _Readings:
+    """The config's fixed readings, kept for the config last asked about (by identity:
+    hashing the two models would cost as much as formatting the flags)."""
+    kept = _LAST_READINGS
+    if kept and kept[0] is t and kept[1] is w:
+        readings: _Readings = kept[2]
+        return readings
+    readings = _Readings(
+        price_major=Reading(f"price_delta>{t.price_major:.1%}", w.price_major),
+        price_minor=Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor),
+        volume_spike=Reading(f"volume>{t.volume_spike:g}x", w.volume_spike),
+        health_critical=Reading(f"health_factor<{t.health_critical:g}", w.health_critical),
+        health_warning=Reading(f"health_factor<{t.health_warning:g}", w.health_warning),
+        above=Reading(f"outside_band:{PriceBand.ABOVE}", w.outside_band),
+        below=Reading(f"outside_band:{PriceBand.BELOW}", w.outside_band),
+        runway_low=Reading("credit_runway_low", w.runway_low),
+    )
+    _LAST_READINGS[:] = [t, w, readings]
+    return readings
+
+
+_LAST_READINGS: list[Any] = []
 
 
 def gate(
