@@ -410,7 +410,7 @@ class Golem:
         )
         events: list[str] = []
         if vitals.phase is not previous:
-            worse = vitals.phase.rank > previous.rank
+            worse = vitals.phase.rank < previous.rank  # rank: higher is healthier
             log.info(
                 "phase_change",
                 golem=self.config.golem.id,
