@@ -39,7 +39,7 @@ from golem.inference.reasoning import (
     ReasoningDepth,
     Visibility,
 )
-from golem.inference.run import Provider, complete, respond_tool, run_structured
+from golem.inference.run import CountsTokens, Provider, complete, respond_tool, run_structured
 from golem.inference.schema import ResponseSchema, SchemaIssue, strict_preflight
 from golem.inference.structured import StructuredOutput, get_schema, registered_schemas
 from golem.inference.synthetic import SyntheticConfig, SyntheticProvider
@@ -61,6 +61,7 @@ __all__ = [
     "AuthError",
     "Capabilities",
     "ConnectionFailed",
+    "CountsTokens",
     "Extracted",
     "FallbackProvider",
     "FinishReason",

@@ -4,7 +4,7 @@ bounded loop of re-asks that never mutates the caller's request."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 import orjson
 
@@ -26,7 +26,14 @@ from golem.inference.schema import ResponseSchema
 from golem.inference.structured import StructuredOutput
 from golem.inference.types import Message, Mode, Request, Response, Role, Tool, ToolCall, Usage
 
-__all__ = ["Provider", "complete", "respond_tool", "respond_tool_name", "run_structured"]
+__all__ = [
+    "CountsTokens",
+    "Provider",
+    "complete",
+    "respond_tool",
+    "respond_tool_name",
+    "run_structured",
+]
 
 T = TypeVar("T", bound=StructuredOutput)
 
@@ -43,6 +50,14 @@ class Provider(Protocol):
     def capabilities(self) -> Capabilities: ...
 
     async def complete(self, request: Request) -> Response: ...
+
+
+@runtime_checkable
+class CountsTokens(Protocol):
+    """A provider that can count a text's tokens as its model does, offline (the embedded
+    model); the context layers fit prompts by it."""
+
+    def count_tokens(self, text: str) -> int: ...
 
 
 def respond_tool_name(schema: ResponseSchema) -> str:

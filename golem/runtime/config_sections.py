@@ -5,6 +5,7 @@ environment (known providers, keys, prices) is checked by `golem.runtime.config`
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
@@ -32,10 +33,13 @@ from golem.mortality import (
 from golem.runtime.config_providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.runtime.durations import Schedule, ScheduleKind, format_duration, parse_duration
 from golem.runtime.durations import parse_schedule as _parse_schedule
+from golem.subsystems.context import ContextSettings
 from golem.world import MarketParams, PortfolioConfig
 
 __all__ = [
     "ChainEntry",
+    "ContextSection",
+    "FeedEntry",
     "GolemConfig",
     "GolemSection",
     "HeartbeatSection",
@@ -76,6 +80,9 @@ class GolemSection(Section):
     id: str = Field(default="golem", pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
     state_dir: Path = Path("state")  # relative paths are relative to the working directory
     seed: int = 0
+    # The golem's own wallet address (public, shown to models as L1 state; masked under
+    # the Full profile). Never a key: keys come from the environment only.
+    wallet: str | None = Field(default=None, min_length=1, max_length=128)
 
 
 def _entry(text: str) -> str:
@@ -212,6 +219,41 @@ class SubsystemsSection(Section):
         return [(name, getattr(self, name)) for name in type(self).model_fields]
 
 
+class FeedEntry(Section):
+    """One item of the world feed: `at` after the golem's birth, from `source`."""
+
+    at: Duration
+    source: str = Field(default="news", min_length=1, max_length=40)
+    text: str = Field(min_length=1, max_length=4000)
+
+
+class ProfileLimitsSection(Section):
+    """`[context.<profile>]`: a pipeline profile's prompt limit and retrieval depths."""
+
+    max_tokens: int | None = Field(default=None, ge=64, le=1_000_000)
+    observations: int | None = Field(default=None, ge=0, le=1000)
+    feed_items: int | None = Field(default=None, ge=0, le=100)
+    knowledge: int | None = Field(default=None, ge=0, le=200)
+    episodes: int | None = Field(default=None, ge=0, le=200)
+
+
+class ContextSection(Section):
+    """Each pipeline profile's limits; unset values keep golem's defaults."""
+
+    minimal: ProfileLimitsSection = ProfileLimitsSection()
+    fast: ProfileLimitsSection = ProfileLimitsSection()
+    standard: ProfileLimitsSection = ProfileLimitsSection()
+    full: ProfileLimitsSection = ProfileLimitsSection()
+
+    def settings(self) -> ContextSettings:
+        defaults = ContextSettings()
+        limits = {}
+        for profile, base in defaults.limits.items():
+            given = getattr(self, str(profile)).model_dump(exclude_none=True)
+            limits[profile] = replace(base, **given)
+        return ContextSettings(limits)
+
+
 class WorldSection(Section):
     """The market watched: a seeded simulation (`[world.market]`) or a recorded CSV."""
 
@@ -221,6 +263,7 @@ class WorldSection(Section):
     csv: Path | None = None  # relative paths are relative to the working directory
     cash_usd: float = Field(default=10_000.0, ge=0)  # the paper portfolio's starting cash
     portfolio: PortfolioConfig = PortfolioConfig()
+    feed: tuple[FeedEntry, ...] = ()  # [[world.feed]]: external text arriving over time
 
     @field_validator("csv")
     @classmethod
@@ -260,6 +303,7 @@ class GolemConfig(Section):
     heartbeat: HeartbeatSection = HeartbeatSection()
     subsystems: SubsystemsSection = SubsystemsSection()
     world: WorldSection = WorldSection()
+    context: ContextSection = ContextSection()
     logging: LoggingSection = LoggingSection()
 
     _path: Path | None = PrivateAttr(default=None)

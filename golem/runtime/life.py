@@ -22,6 +22,7 @@ from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
 from golem.runtime.state_rows import DecisionRow, VitalityRow
 from golem.runtime.vitals import Epistemic, Vitals, assess, epistemic_of
+from golem.subsystems.context import Memory
 from golem.subsystems.contract import Context, Mood, Outcome, PortfolioView, Subsystem
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
@@ -42,11 +43,13 @@ from golem.world import (
     MarketSource,
     MarketSummary,
     MarketWindow,
+    Observation,
     PaperPortfolio,
 )
 from golem.world import (
     Outcome as EpisodeOutcome,
 )
+from golem.world.feed import FeedItem, ScheduledFeed
 
 __all__ = ["Golem", "LifeOptions"]
 
@@ -110,6 +113,10 @@ class Golem:
         self.episodes = EpisodeLog()
         for episode in resumed.episodes:
             self.episodes.append(episode)
+        # What the context layers retrieve from, indexed; kept in step with the above.
+        self.memory = Memory.of(self.grimoire.values(), self.episodes)
+        self.feed = ScheduledFeed()  # items placed on the clock at the first tick
+        self._heard_until: datetime | None = None
         self.portfolio = (
             PaperPortfolio.from_dict(resumed.portfolio)
             if resumed.portfolio
@@ -128,6 +135,7 @@ class Golem:
         self.previous: MarketSummary | None = None
         self.dreams = int(store.get_meta("dreams") or 0)
         self._epistemic: Epistemic | None = None  # kept until the scored episodes change
+        self._context_settings = config.context.settings()
 
     # --- the context every subsystem reads ---------------------------------------------
 
@@ -148,6 +156,7 @@ class Golem:
             state=state,
             config=self.config.inference.structured_outputs,
             policy=self.options.policy,
+            context=self._context_settings,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Context:
@@ -175,6 +184,8 @@ class Golem:
             mood=self.mood,
             grimoire=tuple(self.grimoire.values()),
             episodes=tuple(self.episodes.recent(50)),
+            wallet=self.config.golem.wallet,
+            memory=self.memory,
             **changes,
         )
 
@@ -187,6 +198,7 @@ class Golem:
         now = self._now()
         observation = self.market.observe(now)
         self.window.push(observation)
+        self._hear(observation)
         market = self.window.summary()
         self.portfolio.mark(observation.price)
         self._resolve_episodes(market)
@@ -354,7 +366,9 @@ class Golem:
             horizon_ticks=_HORIZON_TICKS,
             rationale=record.outcome.summary[:200] if record.outcome else "",
         )
-        self.store.save_episode(self.episodes.record(market, summary))
+        episode = self.episodes.record(market, summary)
+        self.store.save_episode(episode)
+        self.memory.put_episode(episode)
         self._epistemic = None
 
     def _resolve_episodes(self, market: MarketSummary) -> None:
@@ -363,7 +377,9 @@ class Golem:
             actual = market.price / episode.observation.price - 1.0
             exposure = self.portfolio.equity() - self.portfolio.cash
             outcome = EpisodeOutcome(episode.decision.horizon_ticks, actual, exposure * actual)
-            self.store.save_episode(self.episodes.resolve(episode.id, outcome))
+            resolved = self.episodes.resolve(episode.id, outcome)
+            self.store.save_episode(resolved)
+            self.memory.put_episode(resolved)
             self._epistemic = None
 
     async def _update_vitals(self, spent: float, market: MarketSummary) -> list[str]:
@@ -446,11 +462,28 @@ class Golem:
         for entry in outcome.grimoire_upserts:
             self.grimoire[entry.id] = entry
             self.store.save_grimoire_entry(entry)
+            self.memory.put_entry(entry)
         for entry_id in outcome.grimoire_archive:
             if entry_id in self.grimoire:
                 archived = replace(self.grimoire[entry_id], archived=True)
                 self.grimoire[entry_id] = archived
                 self.store.save_grimoire_entry(archived)
+                self.memory.put_entry(archived)
+
+    def _hear(self, observation: Observation) -> None:
+        """The observation and whatever the world feed said since the last tick, into the
+        memory the context layers read. Feed times count from the golem's birth."""
+        self.memory.observe(observation)
+        entries = self.config.world.feed
+        if not entries:
+            return
+        if self._heard_until is None:
+            born = self.store.get_meta("born")
+            origin = datetime.fromisoformat(born) if born else observation.time
+            self.feed = ScheduledFeed(FeedItem(origin + e.at, e.source, e.text) for e in entries)
+        for item in self.feed.between(self._heard_until, observation.time):
+            self.memory.hear(item)
+        self._heard_until = observation.time
 
     def _sustainability(self) -> float | None:
         income = self.config.mortality.income_usd_per_day

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
-from golem.inference import Provider
+from golem.inference import CountsTokens, Provider
 from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import FREE, Price
 from golem.inference.providers import Registry
@@ -96,6 +96,7 @@ class ProviderPool:
             price=max((self.price(e) for e in chain), key=lambda p: (p.output, p.input)),
             max_output_tokens=self.config.inference.max_output_tokens,
             diem=self.billed_in_diem(first),
+            tokenizer=provider.count_tokens if isinstance(provider, CountsTokens) else None,
         )
 
     async def aclose(self) -> None:
