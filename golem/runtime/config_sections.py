@@ -17,6 +17,7 @@ from pydantic import (
     PlainSerializer,
     PlainValidator,
     PrivateAttr,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -27,6 +28,7 @@ from golem.mortality import (
     CostCapPolicy,
     HazardParams,
     PhaseThresholds,
+    PipelineProfile,
     ReasoningPressurePolicy,
     VitalityParams,
 )
@@ -230,27 +232,48 @@ class FeedEntry(Section):
 class ProfileLimitsSection(Section):
     """`[context.<profile>]`: a pipeline profile's prompt limit and retrieval depths."""
 
-    max_tokens: int | None = Field(default=None, ge=64, le=1_000_000)
-    observations: int | None = Field(default=None, ge=0, le=1000)
-    feed_items: int | None = Field(default=None, ge=0, le=100)
-    knowledge: int | None = Field(default=None, ge=0, le=200)
-    episodes: int | None = Field(default=None, ge=0, le=200)
+    max_tokens: int = Field(ge=64, le=1_000_000)
+    observations: int = Field(ge=0, le=1000)
+    feed_items: int = Field(ge=0, le=100)
+    knowledge: int = Field(ge=0, le=200)
+    episodes: int = Field(ge=0, le=200)
+
+
+def _limits(profile: PipelineProfile) -> Any:
+    """A section's defaults: golem.subsystems.context's, the one place they are set."""
+
+    def default() -> ProfileLimitsSection:
+        base = _DEFAULT_CONTEXT.limits_for(profile)
+        return ProfileLimitsSection(**{k: getattr(base, k) for k in _LIMIT_KEYS})
+
+    return Field(default_factory=default)
+
+
+_DEFAULT_CONTEXT = ContextSettings()
+_LIMIT_KEYS = ("max_tokens", "observations", "feed_items", "knowledge", "episodes")
 
 
 class ContextSection(Section):
-    """Each pipeline profile's limits; unset values keep golem's defaults."""
+    """Each pipeline profile's limits; a table may set only some keys."""
 
-    minimal: ProfileLimitsSection = ProfileLimitsSection()
-    fast: ProfileLimitsSection = ProfileLimitsSection()
-    standard: ProfileLimitsSection = ProfileLimitsSection()
-    full: ProfileLimitsSection = ProfileLimitsSection()
+    minimal: ProfileLimitsSection = _limits(PipelineProfile.MINIMAL)
+    fast: ProfileLimitsSection = _limits(PipelineProfile.FAST)
+    standard: ProfileLimitsSection = _limits(PipelineProfile.STANDARD)
+    full: ProfileLimitsSection = _limits(PipelineProfile.FULL)
+
+    @field_validator("minimal", "fast", "standard", "full", mode="before")
+    @classmethod
+    def _over_defaults(cls, value: object, info: ValidationInfo) -> object:
+        if not isinstance(value, dict):
+            return value
+        base = _DEFAULT_CONTEXT.limits_for(PipelineProfile(info.field_name or ""))
+        return {k: getattr(base, k) for k in _LIMIT_KEYS} | value
 
     def settings(self) -> ContextSettings:
-        defaults = ContextSettings()
-        limits = {}
-        for profile, base in defaults.limits.items():
-            given = getattr(self, str(profile)).model_dump(exclude_none=True)
-            limits[profile] = replace(base, **given)
+        limits = {
+            profile: replace(base, **getattr(self, str(profile)).model_dump())
+            for profile, base in _DEFAULT_CONTEXT.limits.items()
+        }
         return ContextSettings(limits)
 
 

@@ -81,3 +81,19 @@ def test_a_feed_entry_without_text_is_a_config_error(tmp_path: Path) -> None:
         assert "world.feed" in str(exc) and "text" in str(exc)
     else:
         raise AssertionError("a feed entry without text was accepted")
+
+
+def test_context_limits_override_only_what_a_table_sets() -> None:
+    settings = parse_config({"context": {"full": {"max_tokens": 1000}}}).context.settings()
+    assert settings.limits_for(PipelineProfile.FULL).max_tokens == 1000
+    assert settings.limits_for(PipelineProfile.FULL).knowledge == 10  # the default kept
+    assert settings.limits_for(PipelineProfile.FAST).max_tokens == 1200
+
+
+def test_an_unknown_context_key_is_named() -> None:
+    try:
+        parse_config({"context": {"full": {"max_token": 1000}}})
+    except ConfigError as exc:
+        assert "context.full.max_token" in str(exc)
+    else:
+        raise AssertionError("an unknown key was accepted")
