@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from golem.runtime.inspect import (
@@ -24,6 +25,7 @@ from golem.runtime.inspect import (
     event_time,
     follow,
     parse_time,
+    quarantined,
     read_events,
 )
 from golem.runtime.log_summary import Summary, summarize
@@ -67,12 +69,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         ("event", "decision, vitality, phase_change, degradation, provider_error, death, ..."),
         ("phase", "thriving, stable, conservation, declining, terminal"),
         ("provider", "the provider that answered"),
+        ("profile", "the pipeline profile of a model call: minimal, fast, standard, full"),
     ):
         parser.add_argument(f"--{name}", action="append", default=[], help=what)
     parser.add_argument("--since", type=_time, help="ISO time, inclusive (no zone: UTC)")
     parser.add_argument("--until", type=_time, help="ISO time, inclusive (no zone: UTC)")
     parser.add_argument(
         "--degraded", action="store_true", help="only degraded, fallback or skipped decisions"
+    )
+    parser.add_argument(
+        "--quarantined",
+        action="store_true",
+        help="only decisions whose prompt quarantined world-feed text (L8)",
     )
     parser.add_argument("--json", action="store_true", help="JSON lines (with --summary: JSON)")
     parser.add_argument("--summary", action="store_true", help="per-subsystem summary")
@@ -109,6 +117,8 @@ def inspect_log(args: argparse.Namespace, *, sleep: Callable[[float], None]) -> 
         since=args.since,
         until=args.until,
         degraded=args.degraded,
+        profiles=_split(args.profile),
+        quarantined=args.quarantined,
     )
 
     def report(problem: Malformed) -> None:
@@ -173,8 +183,8 @@ class _TablePrinter:
             table.add_column(
                 name, width=width, ratio=None if width else 1, no_wrap=True, overflow="ellipsis"
             )
-        for row in self._rows:
-            table.add_row(*row)
+        for row in self._rows:  # log text is data: a "[...]" in it is not rich markup
+            table.add_row(*(escape(cell) for cell in row))
         self._console.print(table)
         self._rows, self._header = [], False
 
@@ -204,7 +214,9 @@ def _row(event: Event) -> list[str]:
 def _details(event: Event) -> str:
     """The event's own summary, else its other fields as key=value."""
     if isinstance(event.get("summary"), str):
-        return str(event["summary"])
+        flagged = quarantined(event)
+        refs = ", ".join(str(q.get("ref", "?")) for q in flagged if isinstance(q, dict))
+        return (f"[quarantined {refs}] " if flagged else "") + str(event["summary"])
     rest = {k: v for k, v in event.items() if k not in _SHOWN}
     return " ".join(
         f"{k}={v if isinstance(v, str) else orjson.dumps(v).decode()}" for k, v in rest.items()
@@ -226,6 +238,9 @@ def _print_summary(summary: Summary, as_json: bool) -> None:
         table.add_column(column)
     for column in ("skipped", "degraded", "spend $"):
         table.add_column(column, justify="right")
+    table.add_column("profiles")
+    for column in ("masked", "quarantined", "max prompt"):
+        table.add_column(column, justify="right")
     for name, row in document["subsystems"].items():
         table.add_row(
             name,
@@ -237,6 +252,10 @@ def _print_summary(summary: Summary, as_json: bool) -> None:
             str(row["skipped"]),
             str(row["degradations"]),
             f"{row['spend_usd']:.6f}",
+            _counts(row["profiles"]),
+            str(row["masked"]),
+            str(row["quarantined"]),
+            str(row["prompt_tokens_max"] or ""),
         )
     console.print(table)
     vitality = document["vitality"]

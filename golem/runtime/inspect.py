@@ -23,6 +23,7 @@ __all__ = [
     "follow",
     "is_degraded",
     "parse_time",
+    "quarantined",
     "read_events",
 ]
 
@@ -152,6 +153,13 @@ def is_degraded(event: Event) -> bool:
     )
 
 
+def quarantined(event: Event) -> list[Any]:
+    """The world-feed items the decision's prompt quarantined (L8), if any."""
+    context = event.get("context")
+    found = context.get("quarantined") if isinstance(context, dict) else None
+    return found if isinstance(found, list) else []
+
+
 def _lowered(values: Iterable[str]) -> frozenset[str]:
     return frozenset(v.lower() for v in values)
 
@@ -168,6 +176,8 @@ class EventFilter:
     since: datetime | None = None
     until: datetime | None = None
     degraded: bool = False
+    profiles: frozenset[str] = frozenset()
+    quarantined: bool = False
 
     @classmethod
     def of(
@@ -180,6 +190,8 @@ class EventFilter:
         since: datetime | None = None,
         until: datetime | None = None,
         degraded: bool = False,
+        profiles: Iterable[str] = (),
+        quarantined: bool = False,
     ) -> EventFilter:
         """A filter from any iterables of names, matched in any case."""
         return cls(
@@ -190,6 +202,8 @@ class EventFilter:
             since,
             until,
             degraded,
+            _lowered(profiles),
+            quarantined,
         )
 
     def matches(self, event: Event) -> bool:
@@ -198,10 +212,13 @@ class EventFilter:
             (self.events, "event"),
             (self.phases, "phase"),
             (self.providers, "provider"),
+            (self.profiles, "profile"),
         ):
             if wanted and str(event.get(key, "")).lower() not in wanted:
                 return False
         if self.degraded and not is_degraded(event):
+            return False
+        if self.quarantined and not quarantined(event):
             return False
         if self.since is None and self.until is None:
             return True

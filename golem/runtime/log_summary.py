@@ -28,6 +28,10 @@ class SubsystemSummary:
     degradation_reasons: Counter[str] = field(default_factory=Counter)
     spend_usd: float = 0.0
     tokens: Counter[str] = field(default_factory=Counter)  # input, output, reasoning
+    profiles: Counter[str] = field(default_factory=Counter)  # pipeline profile of model calls
+    masked: int = 0  # identifiers masked in prompts (L7)
+    quarantined: int = 0  # world-feed items quarantined in prompts (L8)
+    prompt_tokens_max: int = 0
 
     def add(self, event: Event) -> None:
         self.decisions += 1
@@ -53,6 +57,19 @@ class SubsystemSummary:
         if isinstance(tokens, dict):
             for kind, count in tokens.items():
                 self.tokens[str(kind)] += int(_number(count) or 0)
+        context = event.get("context")
+        if isinstance(context, dict):
+            self._add_context(str(event.get("profile", "unknown")), context)
+
+    def _add_context(self, profile: str, context: dict[str, Any]) -> None:
+        self.profiles[profile] += 1
+        masked = context.get("masked")
+        if isinstance(masked, dict):
+            self.masked += int(sum(_number(n) or 0 for n in masked.values()))
+        quarantined = context.get("quarantined")
+        self.quarantined += len(quarantined) if isinstance(quarantined, list) else 0
+        prompt = _number(context.get("tokens"))
+        self.prompt_tokens_max = max(self.prompt_tokens_max, int(prompt or 0))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,6 +84,10 @@ class SubsystemSummary:
             "degradation_reasons": dict(self.degradation_reasons),
             "spend_usd": round(self.spend_usd, 9),
             "tokens": dict(self.tokens),
+            "profiles": dict(self.profiles),
+            "masked": self.masked,
+            "quarantined": self.quarantined,
+            "prompt_tokens_max": self.prompt_tokens_max,
         }
 
 
