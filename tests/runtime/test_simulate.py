@@ -117,9 +117,7 @@ def test_golem_inspect_reads_a_simulated_log(
     assert "malformed" not in captured.err
 
 
-@pytest.mark.parametrize(
-    "name", ["decline", "bull_run_income", "epistemic_decay", "terminal_rescue", "venice_diem"]
-)
+@pytest.mark.parametrize("name", sorted(path.stem for path in SIMULATIONS.glob("*.toml")))
 def test_the_shipped_scenarios_parse(name: str) -> None:
     scenario = load_scenario(SIMULATIONS / f"{name}.toml")
     assert scenario.name == name
