@@ -46,10 +46,14 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:system|assistant)\s*:",
         ),
         (
+            # An imperative about the money, aimed at the reader: at the start of a sentence
+            # or after "and/then/now/please", not a report ("whales sell all their ETH").
             "command",
-            r"\b(?:exit|close|sell|liquidate|transfer|send|withdraw|approve|sign|drain)\b"
+            r"(?:^|[.!?:;]\s*|\b(?:and|then|now|please|immediately|you|must|should)\s+)"
+            r"(?:exit|close|sell|liquidate|transfer|send|withdraw|approve|sign|drain)\b"
             r"[^.\n]{0,30}?\b(?:all|every|entire|your|the golem'?s?)\b[^.\n]{0,20}?"
-            r"\b(?:positions?|funds?|holdings?|assets?|tokens?|wallet|balance|collateral)\b",
+            r"\b(?:positions?|funds?|holdings?|assets?|tokens?|transfers?|wallet|balance|"
+            r"collateral)\b",
         ),
         (
             "address_model",
