@@ -170,7 +170,7 @@ def assemble(
     system = work.mask(f"{PERSONA}\n{brief.role}" + (f"\n{DATA_RULE}" if external else ""))
 
     fit = _Fit(blocks, limits)
-    fit.shares()
+    fit.budgets()
     fit.to(limits.max_tokens - work.count(system))
     request = _request(system, blocks)
     tokens = work.count(system) + sum(block.tokens() for block in blocks)
@@ -270,14 +270,21 @@ class _Fit:
         key = block.layer or Layer.STATE
         self.dropped[key] = self.dropped.get(key, 0) + 1
 
-    def shares(self) -> None:
-        """Hold each retrieved layer to its share of the limit, cutting from its end."""
+    def budgets(self) -> None:
+        """Hold each layer to its own budget, cutting its least valuable lines (L2's
+        observations and feed share one budget)."""
+        by_layer: dict[Layer, list[_Block]] = {}
         for block in self.blocks:
-            share = self.limits.shares.get(block.layer) if block.layer is not None else None
-            if share is None:
+            if block.layer is not None:
+                by_layer.setdefault(block.layer, []).append(block)
+        for layer, blocks in by_layer.items():
+            budget = self.limits.budget_of(layer)
+            if budget is None:
                 continue
-            while block.lines and block.tokens() > share * self.limits.max_tokens:
-                self._cut(block, block.lines[-1])
+            while sum(block.tokens() for block in blocks) > budget:
+                lines = [(line.worth, i, b, line) for i, b in enumerate(blocks) for line in b.lines]
+                _, _, block, line = min(lines, key=lambda item: (item[0], -item[1]))
+                self._cut(block, line)
 
     def to(self, room: int) -> None:
         """Cut until the blocks take at most `room` tokens."""

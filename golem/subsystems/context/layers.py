@@ -50,8 +50,10 @@ PROFILE_LAYERS: Mapping[PipelineProfile, frozenset[Layer]] = MappingProxyType(
 
 @dataclass(frozen=True, slots=True)
 class ProfileLimits:
-    """A profile's prompt limit in tokens (system and user messages together) and the
-    share of it each retrieved layer may fill before the limit itself cuts."""
+    """A profile's prompt limit in tokens (system and user messages together) and each
+    layer's own budget: a share of the limit for the retrieved layers (L2, L4, L5), a
+    fixed number of tokens for the others (L1, L3, L6). A layer over its budget loses its
+    least valuable lines before the limit itself cuts anything."""
 
     max_tokens: int
     observations: int = 12  # L2: how many recent observations at most
@@ -59,12 +61,22 @@ class ProfileLimits:
     knowledge: int = 8  # L4: entries at most
     episodes: int = 5  # L5: episodes at most
     shares: Mapping[Layer, float] = field(
-        default_factory=lambda: {_L.OBSERVATIONS: 0.2, _L.KNOWLEDGE: 0.2, _L.EPISODES: 0.15}
+        default_factory=lambda: {_L.OBSERVATIONS: 0.3, _L.KNOWLEDGE: 0.2, _L.EPISODES: 0.15}
+    )
+    caps: Mapping[Layer, int] = field(
+        default_factory=lambda: {_L.STATE: 300, _L.PROBES: 250, _L.BUDGET: 120}
     )
 
     def __post_init__(self) -> None:
         if self.max_tokens < 64:
             raise ValueError(f"a prompt limit of {self.max_tokens} tokens leaves no room")
+
+    def budget_of(self, layer: Layer) -> int | None:
+        """The tokens `layer` may take, or None where only the limit bounds it."""
+        if layer in self.caps:
+            return self.caps[layer]
+        share = self.shares.get(layer)
+        return None if share is None else int(share * self.max_tokens)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,8 @@ keeps it honest when the local model is installed.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Callable
+from functools import lru_cache
 
 __all__ = ["TokenCounter", "estimate_tokens"]
 

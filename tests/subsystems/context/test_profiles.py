@@ -154,3 +154,20 @@ def test_a_context_without_memory_uses_its_own_grimoire_and_episodes() -> None:
 def test_the_report_is_a_log_ready_mapping(profile: PipelineProfile) -> None:
     fields = assemble(BRIEF, rich_context(), profile, budget=BUDGET).report.fields()
     assert fields["layers"][0] == "L1" and fields["limit"] >= fields["tokens"]
+
+
+def test_every_layer_has_a_budget_of_its_own() -> None:
+    limits = ProfileLimits(
+        max_tokens=2400,
+        shares={Layer.OBSERVATIONS: 0.1},
+        caps={Layer.STATE: 60, Layer.PROBES: 250, Layer.BUDGET: 120},
+    )
+    settings = ContextSettings({**ContextSettings().limits, P.STANDARD: limits})
+    prompt = assemble(BRIEF, rich_context(), P.STANDARD, budget=BUDGET, settings=settings)
+    text = prompt.request.messages[1].content or ""
+    state = text.split("## State\n", 1)[1].split("\n\n", 1)[0]
+    assert estimate_tokens("## State\n" + state) <= 60
+    assert state.startswith("vitality")  # the first line is the most valuable
+    observed = [ln for ln in text.splitlines() if ln.startswith("- tick ") or "<external" in ln]
+    assert sum(estimate_tokens(ln) + 1 for ln in observed) <= 240  # L2: feed and prices
+    assert prompt.report.dropped["L1"] >= 1 and prompt.report.dropped["L2"] >= 1
