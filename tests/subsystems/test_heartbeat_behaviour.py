@@ -280,7 +280,8 @@ def test_events_for_the_daimon_once_per_tick() -> None:
 @pytest.mark.parametrize(
     ("summary", "portfolio", "severity", "action"),
     [
-        (market(health_factor=1.1), HELD, "critical", "hedge"),
+        # Terminal: risk allows exits only, so the rules unwind rather than hedge.
+        (market(health_factor=1.1), HELD, "critical", "exit"),
         (market(health_factor=1.1), PortfolioView(1000.0, 1000.0), "critical", "observe"),
         (market(delta_period=-0.03), HELD, "medium", "observe"),
         (market(delta_period=-0.03, volume_ratio=5.0, zscore=-1.5), HELD, "high", "observe"),
@@ -298,7 +299,21 @@ async def test_degraded_heartbeat_decides_from_the_probes(
     assert isinstance(decision, HeartbeatDecision) and decision.validate_content() == []
     assert (decision.severity, decision.action) == (severity, action)
     assert record.outcome is not None
-    assert [t.action for t in record.outcome.trades] == ([action] if action == "hedge" else [])
+    assert [t.action for t in record.outcome.trades] == ([] if action == "observe" else [action])
+
+
+async def test_out_of_budget_before_terminal_the_rules_hedge() -> None:
+    summary = market(health_factor=1.1)
+    ctx = replace(
+        context(market=summary, portfolio=HELD, probes=probes_of(summary)),
+        phase=Phase.DECLINING,
+        vitality=0.2,
+    )
+    env = budgeting(ScriptedProvider([]), phase=Phase.DECLINING, daily_budget_usd=1e-9)
+    record = await decide(Heartbeat(), ctx, env)
+    assert record.source == "deterministic" and record.degradations
+    assert isinstance(record.decision, HeartbeatDecision)
+    assert record.decision.action == "hedge"
 
 
 FREE_TEXT = "Severity: HIGH. I would not exit yet; action: hedge. Confidence 72%."

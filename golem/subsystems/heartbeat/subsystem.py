@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import StructuredOutput
-from golem.mortality import ModelTier, SubsystemName
+from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.subsystems.contract import Brief, Context, Outcome, Probes, ProposedTrade
 from golem.subsystems.heartbeat.decision import (
     HeartbeatAction,
@@ -80,7 +80,8 @@ class Heartbeat:
 
     def deterministic(self, ctx: Context) -> StructuredOutput:
         """The decision from the probes alone: severity from which fired and how far PE
-        passed the gate; observe, or hedge a held position when health is critical."""
+        passed the gate; observe, or hedge a held position when health is critical (exit
+        it in Terminal, where risk allows exits only: a hedge would be blocked every tick)."""
         probes = ctx.probes or Probes(prediction_error=0.0, theta=1.0, tier=ModelTier.T0)
         critical = self.config.probes.thresholds.health_critical
         health_critical = any(f.startswith(f"health_factor<{critical:g}") for f in probes.flags)
@@ -98,9 +99,15 @@ class Heartbeat:
             and ctx.portfolio.exposure_usd > 0
         )
         flags = ", ".join(probes.flags) or "no probe fired"
+        if not hedge:
+            action = HeartbeatAction.OBSERVE
+        elif ctx.phase is Phase.TERMINAL:
+            action = HeartbeatAction.EXIT
+        else:
+            action = HeartbeatAction.HEDGE
         return HeartbeatDecision(
             severity=severity,
-            action=HeartbeatAction.HEDGE if hedge else HeartbeatAction.OBSERVE,
+            action=action,
             confidence=self.config.rules_confidence,
             signals=_signals(ctx),
             reasoning=(
