@@ -39,6 +39,7 @@ from golem.mortality import (
     MortalityState,
     SubsystemName,
     allocate,
+    select_profile_and_reasoning,
     split_diem,
     utc_day,
 )
@@ -58,6 +59,7 @@ log = structlog.get_logger("golem")
 
 _CHARS_PER_TOKEN = 4  # a calibrated estimate when no tokenizer is at hand
 _DEFAULT_CONTEXT = ContextSettings()
+_DEFAULT_POLICY = AllocatorPolicy()
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +196,7 @@ async def _decide(subsystem: Subsystem, ctx: Context, env: Budgeting) -> Decisio
             return _deterministic(subsystem, ctx, asked, "fallback", error="no provider for tier")
         estimate = CallEstimate(
             price=route.price,
-            input_tokens=_estimate_input_tokens(ctx, subsystem),
+            input_tokens=_estimate_input_tokens(ctx, subsystem, tier, env),
             max_output_tokens=route.max_output_tokens,
             diem=route.diem,
         )
@@ -378,13 +380,19 @@ def _charge(
     )
 
 
-def _estimate_input_tokens(ctx: Context, subsystem: Subsystem) -> int:
-    """A pre-call bound on the prompt: the decision's schema plus a context allowance."""
-    return _prompt_tokens(subsystem.decision_type(ctx))
+def _estimate_input_tokens(
+    ctx: Context, subsystem: Subsystem, tier: ModelTier, env: Budgeting
+) -> int:
+    """A pre-call bound on what the call sends: the decision's schema, and the token limit
+    of the profile the call will run under (the assembled prompt never exceeds it)."""
+    table = (env.policy or _DEFAULT_POLICY).profiles
+    profile, _ = select_profile_and_reasoning(subsystem.name, env.state.security, tier, table)
+    limit = (env.context or _DEFAULT_CONTEXT).limits_for(profile).max_tokens
+    return _schema_tokens(subsystem.decision_type(ctx)) + limit
 
 
 @lru_cache(maxsize=64)
-def _prompt_tokens(decision: type[StructuredOutput]) -> int:
+def _schema_tokens(decision: type[StructuredOutput]) -> int:
     # Rendering the schema to measure it costs more than the rest of the estimate: once
     # per decision type.
-    return 600 + len(str(decision.response_schema().schema)) // _CHARS_PER_TOKEN
+    return len(str(decision.response_schema().schema)) // _CHARS_PER_TOKEN
