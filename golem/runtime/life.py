@@ -23,7 +23,14 @@ from golem.runtime.state import StateStore
 from golem.runtime.state_rows import DecisionRow, VitalityRow
 from golem.runtime.vitals import Epistemic, Vitals, assess, epistemic_of
 from golem.subsystems.context import Memory
-from golem.subsystems.contract import Context, Mood, Outcome, PortfolioView, Subsystem
+from golem.subsystems.contract import (
+    Context,
+    GrimoireEntry,
+    Mood,
+    Outcome,
+    PortfolioView,
+    Subsystem,
+)
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
 from golem.subsystems.death import Thanatopsis
@@ -39,6 +46,7 @@ from golem.subsystems.heartbeat.probes import GateParams
 from golem.subsystems.risk import Risk
 from golem.world import (
     DecisionSummary,
+    Episode,
     EpisodeLog,
     MarketSource,
     MarketSummary,
@@ -136,6 +144,9 @@ class Golem:
         self.dreams = int(store.get_meta("dreams") or 0)
         self._epistemic: Epistemic | None = None  # kept until the scored episodes change
         self._context_settings = config.context.settings()
+        # The tuples a Context holds, rebuilt only after what they show has changed.
+        self._grimoire_tuple: tuple[GrimoireEntry, ...] | None = None
+        self._episodes_tuple: tuple[Episode, ...] | None = None
 
     # --- the context every subsystem reads ---------------------------------------------
 
@@ -182,12 +193,22 @@ class Golem:
                 exposure_usd=equity - portfolio.cash,
             ),
             mood=self.mood,
-            grimoire=tuple(self.grimoire.values()),
-            episodes=tuple(self.episodes.recent(50)),
+            grimoire=self._grimoire_view(),
+            episodes=self._episodes_view(),
             wallet=self.config.golem.wallet,
             memory=self.memory,
             **changes,
         )
+
+    def _grimoire_view(self) -> tuple[GrimoireEntry, ...]:
+        if self._grimoire_tuple is None:
+            self._grimoire_tuple = tuple(self.grimoire.values())
+        return self._grimoire_tuple
+
+    def _episodes_view(self) -> tuple[Episode, ...]:
+        if self._episodes_tuple is None:
+            self._episodes_tuple = tuple(self.episodes.recent(50))
+        return self._episodes_tuple
 
     # --- the heartbeat job --------------------------------------------------------------
 
@@ -369,6 +390,7 @@ class Golem:
         episode = self.episodes.record(market, summary)
         self.store.save_episode(episode)
         self.memory.put_episode(episode)
+        self._episodes_tuple = None
         self._epistemic = None
 
     def _resolve_episodes(self, market: MarketSummary) -> None:
@@ -380,6 +402,7 @@ class Golem:
             resolved = self.episodes.resolve(episode.id, outcome)
             self.store.save_episode(resolved)
             self.memory.put_episode(resolved)
+            self._episodes_tuple = None
             self._epistemic = None
 
     async def _update_vitals(self, spent: float, market: MarketSummary) -> list[str]:
@@ -459,6 +482,7 @@ class Golem:
     def _apply_knowledge(self, outcome: Outcome | None) -> None:
         if outcome is None:
             return
+        self._grimoire_tuple = None
         for entry in outcome.grimoire_upserts:
             self.grimoire[entry.id] = entry
             self.store.save_grimoire_entry(entry)
