@@ -64,6 +64,8 @@ __all__ = ["Golem", "LifeOptions"]
 log = structlog.get_logger("golem")
 
 _HORIZON_TICKS = 20  # how far ahead an episode's prediction looks
+_VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
+_VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
 _IMPLIED_DIRECTION = {"exit": -1.0, "hedge": -0.5, "rebalance": 0.5}
 
 
@@ -144,6 +146,7 @@ class Golem:
         self.dreams = int(store.get_meta("dreams") or 0)
         self._epistemic: Epistemic | None = None  # kept until the scored episodes change
         self._context_settings = config.context.settings()
+        self._vitality_logged: tuple[int, float] | None = None  # (tick, vitality) last logged
         # The tuples a Context holds, rebuilt only after what they show has changed.
         self._grimoire_tuple: tuple[GrimoireEntry, ...] | None = None
         self._episodes_tuple: tuple[Episode, ...] | None = None
@@ -435,18 +438,19 @@ class Golem:
                 vitals.epistemic,
             )
         )
-        log.info(
-            "vitality",
-            golem=self.config.golem.id,
-            tick=self.tick_no,
-            vitality=round(vitals.vitality, 6),
-            phase=str(vitals.phase),
-            economic=round(vitals.economic, 6),
-            epistemic=round(vitals.epistemic, 6),
-            burn_rate_usd=vitals.burn_rate_usd,
-            credits_usd=credits,
-            equity_usd=round(self.portfolio.equity(), 2),
-        )
+        if self._vitality_news(spent, previous):
+            log.info(
+                "vitality",
+                golem=self.config.golem.id,
+                tick=self.tick_no,
+                vitality=round(vitals.vitality, 6),
+                phase=str(vitals.phase),
+                economic=round(vitals.economic, 6),
+                epistemic=round(vitals.epistemic, 6),
+                burn_rate_usd=vitals.burn_rate_usd,
+                credits_usd=credits,
+                equity_usd=round(self.portfolio.equity(), 2),
+            )
         events: list[str] = []
         if vitals.phase is not previous:
             worse = vitals.phase.rank < previous.rank  # rank: higher is healthier
@@ -464,6 +468,23 @@ class Golem:
         if vitals.cause is not None:
             await self.die(vitals.cause, market)
         return events
+
+    def _vitality_news(self, spent: float, previous: Phase) -> bool:
+        """Whether this tick's vitality deserves a log line: money was spent, the phase
+        changed, a clock ran out, vitality moved by 0.001 since the last line, or ten
+        minutes of ticks passed. (The store keeps every tick's; the log keeps the story.)"""
+        vitals, last = self.vitals, self._vitality_logged
+        news = (
+            last is None
+            or spent > 0
+            or vitals.phase is not previous
+            or vitals.cause is not None
+            or abs(vitals.vitality - last[1]) >= _VITALITY_STEP
+            or self.tick_no - last[0] >= _VITALITY_EVERY
+        )
+        if news:
+            self._vitality_logged = (self.tick_no, vitals.vitality)
+        return news
 
     def _price_predictions(self, n: int) -> list[tuple[float, float]]:
         """(predicted, actual) prices of the last `n` scored episodes. The epistemic clock
