@@ -8,7 +8,7 @@ one `decision` log line with everything needed to inspect it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -175,20 +175,29 @@ class Budgeting:
     context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
 
 
-async def decide(subsystem: Subsystem, ctx: Context, env: Budgeting) -> DecisionRecord:
+async def decide(
+    subsystem: Subsystem, ctx: Context, env: Budgeting | Callable[[], Budgeting]
+) -> DecisionRecord:
     """Run `subsystem` once on `ctx` and log the decision. Never raises for a provider's
-    failure or a malformed answer: those end in the deterministic path, logged."""
+    failure or a malformed answer: those end in the deterministic path, logged. `env` may
+    be a function making the Budgeting, called only when a model may be asked (a T0 run,
+    most heartbeats, needs none)."""
     record = await _decide(subsystem, ctx, env)
     log.info("decision", **record.fields(ctx))
     return record
 
 
-async def _decide(subsystem: Subsystem, ctx: Context, env: Budgeting) -> DecisionRecord:
+async def _decide(
+    subsystem: Subsystem, ctx: Context, given: Budgeting | Callable[[], Budgeting]
+) -> DecisionRecord:
     name = subsystem.name
     asked = tier = subsystem.tier(ctx)
     skip = subsystem.skip_reason(ctx)
     if skip is not None:
         return DecisionRecord(name, ctx.tick, asked, tier, "skipped", skip_reason=skip)
+    if tier is ModelTier.T0:
+        return _deterministic(subsystem, ctx, asked, "deterministic")
+    env = given if isinstance(given, Budgeting) else given()
     degradations: list[Degradation] = []
     while tier is not ModelTier.T0:
         route = env.routes.route(name, tier)

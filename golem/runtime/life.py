@@ -333,7 +333,7 @@ class Golem:
     # --- pieces of a tick ---------------------------------------------------------------
 
     async def _run(self, subsystem: Subsystem, ctx: Context) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.budgeting())
+        record = await decide(subsystem, ctx, self.budgeting)
         self.store.index_decision(
             DecisionRow(
                 tick=ctx.tick,
