@@ -67,7 +67,7 @@ class ContextReport:
     tokens: int
     limit: int
     counted_by: str  # "tokenizer" or "estimate"
-    dropped: Mapping[str, int] = field(default_factory=dict)  # layer → lines cut to fit
+    dropped: Mapping[str, int] = field(default_factory=dict)  # L1…L6 or "inputs" → lines cut
     masked: Mapping[str, int] = field(default_factory=dict)  # kind → distinct values
     external: int = 0  # world-feed items sent, all delimited as data
     quarantined: tuple[Quarantined, ...] = ()
@@ -152,10 +152,9 @@ def assemble(
             work.block(Layer.PROBES, "## Market and probes", probe_lines(ctx), _STATE_WORTH)
         )
     quarantined: list[Quarantined] = []
-    external = 0
+    feed: _Block | None = None
     if Layer.OBSERVATIONS in layers:
         observations, feed, quarantined = _observations(memory, limits, layers, work)
-        external = len(feed.lines)
         blocks += (observations, feed)
     if Layer.KNOWLEDGE in layers:
         blocks.append(_knowledge(brief, ctx, memory, limits, work))
@@ -167,7 +166,8 @@ def assemble(
     if Layer.BUDGET in layers and budget is not None:
         blocks.append(work.block(Layer.BUDGET, "## Budget", budget_lines(budget), _KEEP))
     blocks.append(work.block(None, "## Task", [brief.task], _KEEP))
-    system = work.mask(f"{PERSONA}\n{brief.role}" + (f"\n{DATA_RULE}" if external else ""))
+    sends_feed = feed is not None and bool(feed.lines)
+    system = work.mask(f"{PERSONA}\n{brief.role}" + (f"\n{DATA_RULE}" if sends_feed else ""))
 
     fit = _Fit(blocks, limits)
     fit.budgets()
@@ -182,15 +182,18 @@ def assemble(
     ran = tuple(
         layer for layer in Layer if layer in layers and (budget or layer is not Layer.BUDGET)
     )
+    # What the prompt still holds of the feed once fitted: cut items were not sent.
+    sent = [line.text for line in feed.lines] if feed is not None else []
+    quarantined = [q for q in quarantined if any(f"ref={q.ref} " in text for text in sent)]
     report = ContextReport(
         profile=profile,
         layers=ran,
         tokens=tokens,
         limit=limits.max_tokens,
         counted_by="estimate" if tokenizer is None else "tokenizer",
-        dropped={str(layer): n for layer, n in sorted(fit.dropped.items())},
+        dropped=dict(sorted(fit.dropped.items())),
         masked=dict(masker.masked) if masker is not None else {},
-        external=external,
+        external=len(sent),
         quarantined=tuple(quarantined),
     )
     return Prompt(request, report, masker)
@@ -260,14 +263,14 @@ class _Fit:
 
     def __init__(self, blocks: list[_Block], limits: ProfileLimits) -> None:
         self.blocks, self.limits = blocks, limits
-        self.dropped: dict[Layer, int] = {}
+        self.dropped: dict[str, int] = {}
         order = [(line.worth, b, line) for b in blocks for line in b.lines if line.worth < _KEEP]
         order.sort(key=lambda item: item[0])
         self._order = iter([(block, line) for _, block, line in order])
 
     def _cut(self, block: _Block, line: _Line) -> None:
         block.lines.remove(line)
-        key = block.layer or Layer.STATE
+        key = "inputs" if block.layer is None else str(block.layer)
         self.dropped[key] = self.dropped.get(key, 0) + 1
 
     def budgets(self) -> None:

@@ -171,3 +171,14 @@ def test_every_layer_has_a_budget_of_its_own() -> None:
     observed = [ln for ln in text.splitlines() if ln.startswith("- tick ") or "<external" in ln]
     assert sum(estimate_tokens(ln) + 1 for ln in observed) <= 240  # L2: feed and prices
     assert prompt.report.dropped["L1"] >= 1 and prompt.report.dropped["L2"] >= 1
+
+
+def test_the_report_counts_only_what_was_sent() -> None:
+    many = tuple(f"- proposal detail {i}: " + "x" * 60 for i in range(40))
+    brief = replace(BRIEF, inputs=(Input("Proposed trade", many),))
+    settings = _tight(P.FULL, 700)
+    prompt = assemble(brief, rich_context(), P.FULL, budget=BUDGET, settings=settings)
+    text = prompt.request.messages[1].content or ""
+    assert prompt.report.dropped["inputs"] > 0 and "L1" not in prompt.report.dropped
+    assert prompt.report.external == text.count("<external ")
+    assert len(prompt.report.quarantined) == text.count("quarantined=")
