@@ -16,7 +16,6 @@ from golem.subsystems.heartbeat.decision import (
     HeartbeatAction,
     HeartbeatDecision,
     Severity,
-    Signal,
 )
 from golem.subsystems.heartbeat.probes import ProbeConfig
 from golem.subsystems.risk.limits import Sizing, trade_notional
@@ -105,14 +104,17 @@ class Heartbeat:
             action = HeartbeatAction.EXIT
         else:
             action = HeartbeatAction.HEDGE
-        return HeartbeatDecision(
-            severity=severity,
-            action=action,
-            confidence=self.config.rules_confidence,
-            signals=_signals(ctx),
-            reasoning=(
-                f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
-            )[:400],
+        # One validation call for the decision and its signals (it runs on every tick).
+        return HeartbeatDecision.model_validate(
+            {
+                "severity": severity,
+                "action": action,
+                "confidence": self.config.rules_confidence,
+                "signals": _signals(ctx),
+                "reasoning": (
+                    f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
+                )[:400],
+            }
         )
 
     def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
@@ -174,7 +176,8 @@ def _events(ctx: Context) -> tuple[str, ...]:
     return tuple(events)
 
 
-def _signals(ctx: Context) -> list[Signal]:
+def _signals(ctx: Context) -> list[dict[str, Any]]:
+    """The market numbers the rules read, as Signal fields (validated with the decision)."""
     m = ctx.market
     values = {
         "price_delta": m.delta_period,
@@ -184,7 +187,7 @@ def _signals(ctx: Context) -> list[Signal]:
         "health_factor": m.health_factor,
     }
     return [
-        Signal(name=name, value=round(value, 6))
+        {"name": name, "value": round(value, 6)}
         for name, value in values.items()
         if value is not None
     ]
