@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
-from golem.inference.types import Usage
+from golem.inference.types import Response, Usage
 
-__all__ = ["FREE", "Price"]
+__all__ = ["FREE", "Price", "priced"]
 
 _PER_TOKEN = 1e-6  # prices are quoted in USD per million tokens
 
@@ -42,3 +43,16 @@ class Price:
 
 
 FREE = Price(0.0, 0.0)
+
+
+def priced(response: Response, price: Price | None, **changes: Any) -> Response:
+    """`response` with `changes`, and with cost_usd and the reasoning chain's share of it
+    filled in from `price` (left as they are when the model is unpriced)."""
+    if price is not None:
+        usage = response.usage
+        changes["cost_usd"] = price.cost(usage)
+        if usage.reasoning_tokens:
+            share = price.cost(Usage(reasoning_tokens=usage.reasoning_tokens))
+            chain = response.reasoning
+            changes["reasoning"] = replace(chain, cost=replace(chain.cost, usd=share))
+    return response.evolve(**changes) if changes else response

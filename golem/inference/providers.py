@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from golem.inference.codecs import FAMILIES, PROFILES_IN_CODE
 from golem.inference.codecs.base import Codec, ProviderProfile
 from golem.inference.modes import Capabilities
-from golem.inference.pricing import Price
+from golem.inference.pricing import Price, priced
 from golem.inference.reasoning import ReasoningCost
 from golem.inference.types import Response, Usage
 
@@ -145,15 +145,7 @@ class Registry:
 
     def with_cost(self, response: Response, model: str | None = None) -> Response:
         """`response` with cost_usd, and the reasoning chain's share of it, filled in."""
-        price = self.price_of(response, model)
-        if price is None:
-            return response
-        usage = response.usage
-        chain = response.reasoning
-        if usage.reasoning_tokens:
-            share = price.cost(Usage(reasoning_tokens=usage.reasoning_tokens))
-            chain = replace(chain, cost=replace(chain.cost, usd=share))
-        return response.evolve(cost_usd=price.cost(usage), reasoning=chain)
+        return priced(response, self.price_of(response, model))
 
 
 def codec_for(profile: ProviderProfile) -> Codec:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
 import orjson
 
 from golem.inference.modes import Capabilities
+from golem.inference.pricing import priced
 from golem.inference.providers import Registry, default_registry
 from golem.inference.reasoning import ReasoningDepth
 from golem.inference.schema import ResponseSchema
@@ -23,7 +24,7 @@ from golem.inference.synthetic.plan import Object, compile_schema
 from golem.inference.synthetic.policy import POLICIES
 from golem.inference.synthetic.prose import render_text, wrap_json
 from golem.inference.synthetic.wire import FAMILIES, Answer, error_body, wire_body
-from golem.inference.types import Mode, Request, Response, Usage
+from golem.inference.types import Mode, Request, Response
 
 __all__ = ["SyntheticProvider"]
 
@@ -104,17 +105,7 @@ class SyntheticProvider:
         content, tool = self._say(call)
         answer = self._tokens(call, content, tool)
         response = self.codec.decode(200, {}, wire_body(self.profile, answer))
-        return self._priced(response)
-
-    def _priced(self, response: Response) -> Response:
-        """As `Registry.with_cost` prices a call (the emulated model's price; the chain's
-        share for reasoning), in the same single copy that names this provider."""
-        usage, chain, price = response.usage, response.reasoning, self.price
-        cost = 0.0 if price is None else price.cost(usage)
-        if price is not None and usage.reasoning_tokens:
-            share = price.cost(Usage(reasoning_tokens=usage.reasoning_tokens))
-            chain = replace(chain, cost=replace(chain.cost, usd=share))
-        return response.evolve(provider=self.name, cost_usd=cost, reasoning=chain)
+        return priced(response, self.price, provider=self.name)
 
     def _roll_fault(self, rng: Random) -> str | None:
         faults = self.config.faults
