@@ -10,7 +10,7 @@ from typing import Annotated, Any, Self
 from pydantic import Field, StringConstraints
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
-from golem.subsystems.parts import Fraction, Part
+from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
     Choices,
     as_fraction,
@@ -75,8 +75,8 @@ class CuratorEvaluation(StructuredOutput):
             issues.append(SchemaIssue("/retained", "retained + pruned exceeds evaluated"))
         if len(self.prune_ids) > self.pruned:
             issues.append(SchemaIssue("/prune_ids", "more ids listed than entries pruned"))
-        issues += _repeats("/prune_ids", self.prune_ids)
-        issues += _repeats("/promotions", [p.entry_id for p in self.promotions], "/entry_id")
+        issues += repeats("/prune_ids", self.prune_ids)
+        issues += repeats("/promotions", [p.entry_id for p in self.promotions], "/entry_id")
         pruned = set(self.prune_ids)
         for i, promotion in enumerate(self.promotions):
             if promotion.entry_id in pruned:
@@ -93,16 +93,6 @@ class CuratorEvaluation(StructuredOutput):
     @classmethod
     def from_text(cls, text: str) -> Self:
         return decision_from_text(cls, text, _read)
-
-
-def _repeats(pointer: str, values: list[str], suffix: str = "") -> list[SchemaIssue]:
-    seen: set[str] = set()
-    issues = []
-    for i, value in enumerate(values):
-        if value in seen:
-            issues.append(SchemaIssue(f"{pointer}/{i}{suffix}", f"{value!r} is repeated"))
-        seen.add(value)
-    return issues
 
 
 TIER = Choices(

@@ -10,7 +10,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
-from golem.subsystems.parts import Fraction, Part
+from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
     Choices,
     clip,
@@ -72,12 +72,8 @@ class ReplayAnalysis(StructuredOutput):
             issues.append(
                 SchemaIssue("/counterfactuals", "counterfactuals for more episodes than reviewed")
             )
-        seen: set[str] = set()
-        for i, lesson in enumerate(self.lessons):
-            key = lesson.insight.strip().lower()
-            if key in seen:
-                issues.append(SchemaIssue(f"/lessons/{i}/insight", "a repeated lesson"))
-            seen.add(key)
+        insights = (lesson.insight.strip().lower() for lesson in self.lessons)
+        issues += repeats("/lessons", insights, "/insight", "a repeated lesson")
         return issues
 
     @classmethod

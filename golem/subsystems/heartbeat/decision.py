@@ -10,7 +10,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
-from golem.subsystems.parts import Fraction, Part
+from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
     YES_NO,
     Choices,
@@ -74,11 +74,7 @@ class HeartbeatDecision(StructuredOutput):
                 issues.append(SchemaIssue("/action", "an exit needs severity high or critical"))
             if self.confidence < 0.5:
                 issues.append(SchemaIssue("/confidence", "an exit needs confidence >= 0.5"))
-        seen: set[str] = set()
-        for i, signal in enumerate(self.signals):
-            if signal.name in seen:
-                issues.append(SchemaIssue(f"/signals/{i}/name", f"{signal.name!r} is repeated"))
-            seen.add(signal.name)
+        issues += repeats("/signals", (signal.name for signal in self.signals), "/name")
         return issues
 
     @classmethod
