@@ -9,10 +9,11 @@ from typing import Any, ClassVar
 
 import orjson
 
+from golem.inference.codecs._errors import event_json
 from golem.inference.codecs._openai_errors import error_for, status_of
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
 from golem.inference.codecs.builder import ResponseBuilder
-from golem.inference.errors import InvalidResponse, ProviderError
+from golem.inference.errors import ProviderError
 from golem.inference.modes import Capabilities
 from golem.inference.schema import ResponseSchema
 from golem.inference.sse import SSEEvent
@@ -127,16 +128,7 @@ class OpenAIChatCodec(Codec):
         data = event.data
         if data == "[DONE]" or not data.strip():
             return
-        try:
-            chunk = orjson.loads(data)
-        except orjson.JSONDecodeError as exc:
-            raise InvalidResponse(
-                f"stream event is not JSON: {exc}", provider=self.profile.name, body=data
-            ) from exc
-        if not isinstance(chunk, dict):
-            raise InvalidResponse(
-                "stream event is not a JSON object", provider=self.profile.name, body=data
-            )
+        chunk = event_json(data, self.profile.name)
         self._raise_error_object(chunk)
         self._apply_chunk(chunk, builder, "delta")
 
