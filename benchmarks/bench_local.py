@@ -13,28 +13,22 @@ import argparse
 import logging
 import os
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import structlog
 import trio
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import golem.subsystems
-from golem.inference import FinishReason, Message, Request, StructuredOutputInvalid, run_structured
+from golem.inference import FinishReason, StructuredOutputInvalid, run_structured
 from golem.inference.local import Generation, LocalConfig, LocalProvider
 from golem.inference.structured import StructuredOutput
+from tests.local_model.prompts import request_for
 
-SITUATIONS = {
-    "heartbeat_decision": "ETH fell 4% in 15 minutes; health factor 1.4; regime turned bearish.",
-    "daimon_appraisal": "A trade just closed at a 6% loss after a sudden regime shift.",
-    "risk_assessment": "Proposed trade: buy 500 USD of ETH; portfolio 2,000 USD, 40% ETH.",
-    "curator_evaluation": "Grimoire: 4 entries; 'buy dips in bull regime' held 3 of 4 times.",
-    "replay_analysis": "Two episodes: a hedge that saved 3%, an exit that missed a rebound.",
-    "fragment_evaluation": "Fragment: 'volume spikes precede ETH reversals within an hour'.",
-    "dream_integration": "Dream insights: 'hedge earlier in bear regimes'; 'avoid thin books'.",
-    "threat_assessment": "Threat: a stablecoin depeg while 30% of the portfolio is in it.",
-    "death_testament": "Credits are gone after 12 days; three bad exits drained them.",
-}
 MAX_TOKENS = 400
 GOALS = (
     "goals: llguidance >= 40 tok/s; every answer stops by itself; heartbeat p50 <= 6 s, p95 <= 10 s"
@@ -63,13 +57,7 @@ async def measure(
 ) -> None:
     name = decision.response_schema().name
     provider.on_generation = tally.runs.append
-    request = Request(
-        messages=(
-            Message.system(f"You are the {name} step of an autonomous trading agent."),
-            Message.user(SITUATIONS[name]),
-        ),
-        max_tokens=MAX_TOKENS,
-    )
+    request = request_for(name, MAX_TOKENS)
     for _ in range(calls):
         started = time.perf_counter()
         try:
