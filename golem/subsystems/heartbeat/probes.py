@@ -22,6 +22,7 @@ __all__ = [
     "band_of",
     "compute_probes",
     "gate",
+    "health_flag",
     "readings",
     "tier_for",
 ]
@@ -144,6 +145,11 @@ def readings(
     return tuple(fired)
 
 
+def health_flag(threshold: float) -> str:
+    """The flag of the health probe that fires below `threshold`."""
+    return f"health_factor<{threshold:g}"
+
+
 @dataclass(frozen=True, slots=True)
 class _Readings:
     """The readings whose flag depends only on the config, formatted once."""
@@ -169,8 +175,8 @@ def _readings_of(t: ProbeThresholds, w: ProbeWeights) -> _Readings:
         price_major=Reading(f"price_delta>{t.price_major:.1%}", w.price_major),
         price_minor=Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor),
         volume_spike=Reading(f"volume>{t.volume_spike:g}x", w.volume_spike),
-        health_critical=Reading(f"health_factor<{t.health_critical:g}", w.health_critical),
-        health_warning=Reading(f"health_factor<{t.health_warning:g}", w.health_warning),
+        health_critical=Reading(health_flag(t.health_critical), w.health_critical),
+        health_warning=Reading(health_flag(t.health_warning), w.health_warning),
         above=Reading(f"outside_band:{PriceBand.ABOVE}", w.outside_band),
         below=Reading(f"outside_band:{PriceBand.BELOW}", w.outside_band),
         runway_low=Reading("credit_runway_low", w.runway_low),

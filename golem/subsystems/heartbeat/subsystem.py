@@ -17,7 +17,7 @@ from golem.subsystems.heartbeat.decision import (
     HeartbeatDecision,
     Severity,
 )
-from golem.subsystems.heartbeat.probes import ProbeConfig
+from golem.subsystems.heartbeat.probes import ProbeConfig, health_flag
 from golem.subsystems.risk.limits import Sizing, trade_notional
 from golem.world import TradeAction
 
@@ -82,8 +82,8 @@ class Heartbeat:
         passed the gate; observe, or hedge a held position when health is critical (exit
         it in Terminal, where risk allows exits only: a hedge would be blocked every tick)."""
         probes = ctx.probes or Probes(prediction_error=0.0, theta=1.0, tier=ModelTier.T0)
-        critical = self.config.probes.thresholds.health_critical
-        health_critical = any(f.startswith(f"health_factor<{critical:g}") for f in probes.flags)
+        critical = health_flag(self.config.probes.thresholds.health_critical)
+        health_critical = critical in probes.flags
         if health_critical:
             severity = Severity.CRITICAL
         elif probes.prediction_error >= 2 * probes.theta:
