@@ -15,7 +15,7 @@ from golem.inference.codecs._errors import (
     event_json,
     retry_after_seconds,
 )
-from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
+from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
     AuthError,
@@ -147,7 +147,8 @@ class AnthropicCodec(Codec):
     def _thinking_budget(self, request: Request, model: str, answer_room: int) -> tuple[int, int]:
         """(budget_tokens, max_tokens): max_tokens counts thinking too, so the answer keeps
         its room above the budget, within the model's output ceiling."""
-        ceiling = _longest_prefix(self.profile.quirks.get("max_output_tokens", {}), model)
+        ceilings: Mapping[str, int] = self.profile.quirks.get("max_output_tokens", {})
+        ceiling = by_longest_prefix(ceilings, model, None)
         budget = max(MIN_THINKING_BUDGET, request.reasoning.depth.anthropic_budget_tokens())
         if ceiling is not None and budget + answer_room > ceiling:
             budget = max(MIN_THINKING_BUDGET, ceiling - answer_room)
@@ -256,11 +257,6 @@ def _tool_choice(choice: str | None) -> dict[str, str] | None:
     if choice == "required":
         return {"type": "any"}
     return {"type": "tool", "name": choice}
-
-
-def _longest_prefix(table: Mapping[str, int], model: str) -> int | None:
-    matches = [p for p in table if model.startswith(p)]
-    return table[max(matches, key=len)] if matches else None
 
 
 def _start_block(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -17,7 +17,19 @@ from golem.inference.reasoning import ReasoningCost
 from golem.inference.sse import SSEDecoder, SSEEvent
 from golem.inference.types import Request, Response
 
-__all__ = ["Codec", "CodecStream", "ProviderProfile", "WireRequest"]
+__all__ = ["Codec", "CodecStream", "ProviderProfile", "WireRequest", "by_longest_prefix"]
+
+_V = TypeVar("_V")
+_D = TypeVar("_D")
+
+
+def by_longest_prefix(table: Mapping[str, _V], model: str, default: _D) -> _V | _D:
+    """The entry for `model` in a table keyed by model names and name prefixes: its exact
+    name, else the longest key it starts with, else `default`."""
+    if model in table:
+        return table[model]
+    prefixes = [p for p in table if model.startswith(p)]
+    return table[max(prefixes, key=len)] if prefixes else default
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +64,7 @@ class ProviderProfile:
     def capabilities_for(self, model: str) -> Capabilities:
         """The model's entry (exact name, else the longest matching prefix), else the
         provider's default."""
-        if model in self.model_capabilities:
-            return self.model_capabilities[model]
-        prefixes = [p for p in self.model_capabilities if model.startswith(p)]
-        if prefixes:
-            return self.model_capabilities[max(prefixes, key=len)]
-        return self.capabilities
+        return by_longest_prefix(self.model_capabilities, model, self.capabilities)
 
 
 class Codec(ABC):

@@ -16,7 +16,7 @@ from golem.inference.codecs._errors import (
     event_json,
     retry_after_seconds,
 )
-from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
+from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
     AuthError,
@@ -138,8 +138,7 @@ class GeminiCodec(Codec):
             thinking["thinkingLevel"] = depth.gemini_thinking_level()
         else:
             floors: Mapping[str, int] = self.profile.quirks.get("min_thinking_budget", {})
-            matches = [p for p in floors if model.startswith(p)]
-            floor = floors[max(matches, key=len)] if matches else 0
+            floor = by_longest_prefix(floors, model, 0)
             thinking["thinkingBudget"] = max(floor, depth.gemini_thinking_budget())
         if request.reasoning.visible and request.reasoning.enabled:
             thinking["includeThoughts"] = True

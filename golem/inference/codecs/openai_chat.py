@@ -3,7 +3,7 @@ and the OpenAI error object. The OpenAI-compatible family (openai_compat) builds
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -11,7 +11,7 @@ import orjson
 
 from golem.inference.codecs._errors import event_json
 from golem.inference.codecs._openai_errors import error_for, status_of
-from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
+from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import ProviderError
 from golem.inference.modes import Capabilities
@@ -19,7 +19,7 @@ from golem.inference.schema import ResponseSchema
 from golem.inference.sse import SSEEvent
 from golem.inference.types import FinishReason, Message, Mode, Request, Role, Tool
 
-__all__ = ["FAMILY", "OpenAIChatCodec", "finish_reason"]
+__all__ = ["FAMILY", "OpenAIChatCodec", "finish_reason", "nearest_effort"]
 
 FAMILY = "openai-chat"
 
@@ -36,6 +36,15 @@ _CHOICES = ("auto", "none", "required")
 _EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 _JSON_HEADERS = {"content-type": "application/json"}
 _STREAM_HEADERS = {"content-type": "application/json", "accept": "text/event-stream"}
+
+
+def nearest_effort(wanted: str, accepted: Sequence[str]) -> str:
+    """`wanted`, or the effort in `accepted` nearest to it (ties go to less thinking); an
+    empty `accepted` accepts anything."""
+    if not accepted or wanted in accepted:
+        return wanted
+    rank = _EFFORTS.index(wanted) if wanted in _EFFORTS else 0
+    return min(accepted, key=lambda e: (abs(_EFFORTS.index(e) - rank), _EFFORTS.index(e)))
 
 
 def finish_reason(value: object) -> FinishReason | None:
@@ -107,14 +116,7 @@ class OpenAIChatCodec(Codec):
 
     def effort(self, wanted: str, model: str) -> str:
         """`wanted`, or the accepted effort nearest to it (ties go to less thinking)."""
-        prefixes = [p for p in self._efforts if model.startswith(p)]
-        if not prefixes:
-            return wanted
-        accepted = self._efforts[max(prefixes, key=len)]
-        if wanted in accepted or not accepted:
-            return wanted
-        rank = _EFFORTS.index(wanted) if wanted in _EFFORTS else 0
-        return min(accepted, key=lambda e: (abs(_EFFORTS.index(e) - rank), _EFFORTS.index(e)))
+        return nearest_effort(wanted, by_longest_prefix(self._efforts, model, ()))
 
     def auth_headers(self, api_key: str) -> dict[str, str]:
         return {"authorization": f"Bearer {api_key}"}

@@ -11,8 +11,9 @@ import orjson
 
 from golem.inference.codecs import _openai_errors
 from golem.inference.codecs._errors import error_body, event_json
-from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest
+from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
+from golem.inference.codecs.openai_chat import nearest_effort
 from golem.inference.errors import InvalidRequest, ProviderError, ResponseFormatRejected
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
@@ -63,7 +64,6 @@ PRICES: Mapping[str, Price] = {
     "gpt-5-nano": Price(0.05, 0.40, cached_input=0.005, reasoning=0.40),
 }
 
-_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 _INCOMPLETE = {
     "max_output_tokens": FinishReason.LENGTH,
     "content_filter": FinishReason.CONTENT_FILTER,
@@ -123,12 +123,7 @@ class OpenAIResponsesCodec(Codec):
     def _effort(self, wanted: str, model: str) -> str:
         """`wanted`, or the accepted effort nearest to it (ties go to less thinking)."""
         table: Mapping[str, list[str]] = self.profile.quirks.get("reasoning_efforts", {})
-        prefixes = [p for p in table if model.startswith(p)]
-        accepted = table[max(prefixes, key=len)] if prefixes else []
-        if not accepted or wanted in accepted:
-            return wanted
-        rank = _EFFORTS.index(wanted)
-        return min(accepted, key=lambda e: (abs(_EFFORTS.index(e) - rank), _EFFORTS.index(e)))
+        return nearest_effort(wanted, by_longest_prefix(table, model, ()))
 
     def auth_headers(self, api_key: str) -> dict[str, str]:
         return {"authorization": f"Bearer {api_key}"}
