@@ -13,7 +13,7 @@ from golem.subsystems.curator.rules import normalized
 from golem.subsystems.dream.fragment import FragmentEvaluation, FragmentVerdict
 from golem.subsystems.dream.integration import DreamIntegration, IntegrationDecision
 from golem.subsystems.dream.replay import Lesson, MarketRegime, ReplayAnalysis
-from golem.subsystems.dream.scenes import DreamConfig, describe, fragment, resolved
+from golem.subsystems.dream.scenes import DreamConfig, describe, fragment, resolved, staged
 from golem.subsystems.dream.threat import ThreatAssessment, ThreatVerdict
 
 __all__ = ["act_fragment", "act_integration", "act_replay", "act_threat", "rule_replay"]
@@ -42,7 +42,7 @@ def act_replay(ctx: Context, decision: ReplayAnalysis, config: DreamConfig) -> O
     """A lesson already held (same words) is reinforced; a new one is staged, no surer than
     `max_new_confidence`, in the regime it names."""
     known = {normalized(e.text): e for e in ctx.grimoire if not e.archived}
-    upserts, staged, reinforced = [], [], []
+    upserts, staged_ids, reinforced = [], [], []
     for index, lesson in enumerate(decision.lessons):
         held = known.get(normalized(lesson.insight))
         if held is not None:
@@ -54,16 +54,16 @@ def act_replay(ctx: Context, decision: ReplayAnalysis, config: DreamConfig) -> O
         confidence = min(lesson.confidence, config.max_new_confidence)
         entry = _stage(ctx, "replay", index, lesson.insight, confidence, regime=regime)
         upserts.append(entry)
-        staged.append(entry.id)
+        staged_ids.append(entry.id)
     return Outcome(
         summary=(
-            f"replayed {decision.episodes_reviewed} episodes: {len(staged)} lesson(s) staged, "
+            f"replayed {decision.episodes_reviewed} episodes: {len(staged_ids)} lesson(s) staged, "
             f"{len(reinforced)} reinforced"
         ),
         grimoire_upserts=tuple(upserts),
         details={
             "dream_kind": "replay",
-            "staged": staged,
+            "staged": staged_ids,
             "reinforced": reinforced,
             "counterfactuals": len(decision.counterfactuals),
         },
@@ -98,14 +98,14 @@ def act_integration(ctx: Context, decision: DreamIntegration, config: DreamConfi
     words. Promote makes it a belief at the item's confidence; stage keeps it staged at that
     confidence; discard archives it. An item with no entry is new knowledge: promoted as a
     belief or staged; a discarded stranger changes nothing."""
-    staged = [e for e in ctx.grimoire if e.tier == "staged" and not e.archived]
-    by_text = {normalized(e.text): e for e in staged}
+    entries = staged(ctx)
+    by_text = {normalized(e.text): e for e in entries}
     upserts: list[GrimoireEntry] = []
     archive: list[str] = []
     counts: dict[str, int] = defaultdict(int)
     for index, item in enumerate(decision.items):
         where = f"{item.content} {item.source}"
-        entry = next((e for e in staged if _mentions(e.id, where)), None)
+        entry = next((e for e in entries if _mentions(e.id, where)), None)
         entry = entry or by_text.get(normalized(item.content))
         tier = "belief" if item.decision is IntegrationDecision.PROMOTE else "staged"
         counts[str(item.decision)] += 1

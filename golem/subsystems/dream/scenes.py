@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import StructuredOutput
 from golem.mortality import ModelTier, Phase
-from golem.subsystems.contract import Context
+from golem.subsystems.contract import Context, GrimoireEntry
 from golem.subsystems.dream.fragment import FragmentEvaluation
 from golem.subsystems.dream.integration import DreamIntegration
 from golem.subsystems.dream.replay import ReplayAnalysis
@@ -27,6 +27,7 @@ __all__ = [
     "fragment",
     "resolved",
     "scenario",
+    "staged",
     "why_not",
 ]
 
@@ -87,6 +88,11 @@ def resolved(ctx: Context) -> list[Episode]:
     return [e for e in ctx.episodes if e.outcome is not None]
 
 
+def staged(ctx: Context) -> list[GrimoireEntry]:
+    """The knowledge an integration dream reviews: staged and not archived."""
+    return [e for e in ctx.grimoire if e.tier == "staged" and not e.archived]
+
+
 def why_not(ctx: Context, config: DreamConfig, kind: DreamKind) -> str | None:
     """Why no dream now: a dying golem does not dream, a poor one cannot pay, a young one
     has too little to dream about; integration needs staged knowledge to integrate."""
@@ -97,9 +103,7 @@ def why_not(ctx: Context, config: DreamConfig, kind: DreamKind) -> str | None:
     count = len(resolved(ctx))
     if count < config.min_episodes:
         return f"too few episodes: {count} resolved of {config.min_episodes} needed"
-    if kind is DreamKind.INTEGRATION and not any(
-        e.tier == "staged" and not e.archived for e in ctx.grimoire
-    ):
+    if kind is DreamKind.INTEGRATION and not staged(ctx):
         return "nothing to integrate: no staged knowledge"
     return None
 

@@ -27,6 +27,7 @@ from golem.subsystems.dream.scenes import (
     dream_kind,
     fragment,
     scenario,
+    staged,
     why_not,
 )
 from golem.subsystems.dream.threat import ThreatAssessment
@@ -93,8 +94,7 @@ class Dream:
         elif kind is DreamKind.HYPNAGOGIC:
             given = Input("Fragment", (fragment(ctx),))
         elif kind is DreamKind.INTEGRATION:
-            staged = [e for e in ctx.grimoire if e.tier == "staged" and not e.archived]
-            given = Input("Staged knowledge", tuple(entry_line(e) for e in staged))
+            given = Input("Staged knowledge", tuple(entry_line(e) for e in staged(ctx)))
         else:
             given = Input("Scenario", (scenario(ctx, self.config),))
         return Brief(_ROLES[kind], _TASKS[kind], inputs=(given,))
