@@ -134,6 +134,8 @@ _READERS: Mapping[str, Callable[[str, dict[str, Any]], None]] = {
     "episodes to replay": _episodes,
     "what the records say": _records,
 }
+# A prompt without sections is read once by each distinct reader.
+_EVERY_READER = tuple(dict.fromkeys(_READERS.values()))
 
 
 def observe(request: Request) -> Observation:
@@ -143,7 +145,7 @@ def observe(request: Request) -> Observation:
     found: dict[str, Any] = {}
     chunks = text.split("\n## ")
     if len(chunks) == 1 and not text.startswith("## "):
-        for reader in _READERS.values():
+        for reader in _EVERY_READER:
             reader(text, found)
     else:
         for chunk in chunks:
