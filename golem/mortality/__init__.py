@@ -27,6 +27,7 @@ from golem.mortality.budgets import (
     cost_cap_tier,
     pressure,
     split_diem,
+    subsystem_budget,
     sustainability_multiplier,
 )
 from golem.mortality.clocks import (
@@ -113,6 +114,7 @@ __all__ = [
     "roll",
     "select_profile_and_reasoning",
     "split_diem",
+    "subsystem_budget",
     "sustainability_multiplier",
     "uniform_draw",
     "utc_day",

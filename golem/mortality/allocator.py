@@ -22,9 +22,9 @@ from golem.mortality.budgets import (
     BudgetPolicy,
     CostCapPolicy,
     CostCapTier,
-    compute_reasoning_budgets,
     cost_cap_tier,
     pressure,
+    subsystem_budget,
 )
 from golem.mortality.clocks import Clock, utc_day
 from golem.mortality.ledger import Ledger
@@ -273,12 +273,13 @@ def allocate(
         reason = DegradationReason.PHASE_TIER_CAP if binding_phase else _CAP_REASONS[cap_tier]
         return degrade(reason, lower=ceiling >= ModelTier.T1)
 
-    budget = compute_reasoning_budgets(
+    budget = subsystem_budget(
+        subsystem,
         state.vitality,
         state.daily_budget_usd,
         sustainability_ratio=state.sustainability_ratio,
         policy=policy.budgets,
-    )[subsystem]
+    )
     line_left = ledger.remaining_usd(day, budget, subsystem)
     granted = grant(ceiling, min(line_left, cap_left), diem_left)
     if granted is not None:

@@ -21,6 +21,7 @@ __all__ = [
     "cost_cap_tier",
     "pressure",
     "split_diem",
+    "subsystem_budget",
     "sustainability_multiplier",
 ]
 
@@ -108,20 +109,38 @@ def compute_reasoning_budgets(
 ) -> dict[SubsystemName, float]:
     """Today's budget in USD for every subsystem, in SubsystemName order; unlimited ones
     (death) are `math.inf`. No budget grows as vitality falls."""
+    return {
+        subsystem: subsystem_budget(
+            subsystem,
+            vitality,
+            daily_budget_usd,
+            sustainability_ratio=sustainability_ratio,
+            policy=policy,
+        )
+        for subsystem in SubsystemName
+    }
+
+
+def subsystem_budget(
+    subsystem: SubsystemName,
+    vitality: float,
+    daily_budget_usd: float,
+    *,
+    sustainability_ratio: float | None = None,
+    policy: BudgetPolicy | None = None,
+) -> float:
+    """Today's budget in USD for `subsystem` alone (`math.inf` when unlimited), as
+    `compute_reasoning_budgets` gives it: the allocator needs one line per decision."""
     policy = policy or _DEFAULT_POLICY
     if not (math.isfinite(daily_budget_usd) and daily_budget_usd >= 0):
         raise ValueError(f"daily_budget_usd must be a finite amount >= 0, got {daily_budget_usd}")
     p = pressure(vitality)
-    budgets: dict[SubsystemName, float] = {}
-    for subsystem in SubsystemName:
-        if subsystem in policy.unlimited:
-            budgets[subsystem] = math.inf
-            continue
-        line = policy.lines[subsystem]
-        multiplier = sustainability_multiplier(subsystem, sustainability_ratio, policy)
-        budgets[subsystem] = daily_budget_usd * line.share * (1.0 - line.pressure_weight * p)
-        budgets[subsystem] *= multiplier
-    return budgets
+    if subsystem in policy.unlimited:
+        return math.inf
+    line = policy.lines[subsystem]
+    multiplier = sustainability_multiplier(subsystem, sustainability_ratio, policy)
+    budget = daily_budget_usd * line.share * (1.0 - line.pressure_weight * p)
+    return budget * multiplier
 
 
 class CostCapTier(StrEnum):
