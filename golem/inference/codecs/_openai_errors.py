@@ -52,6 +52,8 @@ _STATUS_BY_KIND = {
 # per-minute allowance never fits, however long we wait.
 _OVER_LIMIT = re.compile(r"Limit (\d+), Requested (\d+)")
 _FORMAT_WORDS = ("response_format", "json_schema")
+# Where the schema goes: Chat Completions' response_format, the Responses API's text.format.
+_FORMAT_PARAMS = ("response_format", "text.format")
 
 
 def error_for(provider: str, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
@@ -116,7 +118,7 @@ def _message(error: Mapping[str, Any], status: int, body: bytes) -> str:
 def _about_response_format(error: Mapping[str, Any], message: str) -> bool:
     param = error.get("param")
     if isinstance(param, str):
-        return param.startswith("response_format")
+        return param.startswith(_FORMAT_PARAMS)
     lowered = message.lower()
     return any(word in lowered for word in _FORMAT_WORDS)
 

@@ -10,11 +10,11 @@ from typing import Any
 import orjson
 
 from golem.inference.codecs import _openai_errors
-from golem.inference.codecs._errors import error_body, event_json
+from golem.inference.codecs._errors import event_json
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.codecs.openai_chat import nearest_effort
-from golem.inference.errors import InvalidRequest, ProviderError, ResponseFormatRejected
+from golem.inference.errors import ProviderError
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
 from golem.inference.reasoning import ReasoningCost, Visibility
@@ -189,11 +189,13 @@ class OpenAIResponsesCodec(Codec):
             raise self._error_object(response.get("error") or {})
 
     def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
-        return _error(self.profile.name, status, headers, body)
+        return _openai_errors.error_for(self.profile.name, status, headers, body)
 
-    def _error_object(self, error: Mapping[str, Any]) -> ProviderError:
+    def _error_object(self, error: Any) -> ProviderError:
         """An error that came inside a 200 body or a stream event."""
-        return _error(self.profile.name, None, {}, orjson.dumps({"error": error}))
+        status = _openai_errors.status_of(error if isinstance(error, dict) else {})
+        raw = orjson.dumps({"error": error})
+        return _openai_errors.error_for(self.profile.name, status, {}, raw)
 
 
 def _input(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
@@ -259,21 +261,3 @@ def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: 
                 builder.text(part.get("text") or "")
             elif part.get("type") == "refusal":
                 builder.refusal(part.get("refusal") or "")
-
-
-def _error(
-    provider: str, status: int | None, headers: Mapping[str, str], body: bytes
-) -> ProviderError:
-    """OpenAI's error object, typed; an error about text.format (the Responses place for
-    the schema) is a rejected response format."""
-    error = error_body(body).get("error")
-    error = error if isinstance(error, dict) else {}
-    if status is None:
-        status = _openai_errors.status_of(error)
-    typed = _openai_errors.error_for(provider, status, headers, body)
-    param = error.get("param")
-    if type(typed) is InvalidRequest and isinstance(param, str) and param.startswith("text.format"):
-        return ResponseFormatRejected(
-            str(typed.args[0]), provider=provider, status=status, body=body, headers=headers
-        )
-    return typed
