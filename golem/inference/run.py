@@ -24,7 +24,16 @@ from golem.inference.modes import (
 from golem.inference.parse import Parsed, parse_response, parse_value
 from golem.inference.schema import ResponseSchema
 from golem.inference.structured import StructuredOutput
-from golem.inference.types import Message, Mode, Request, Response, Role, Tool, ToolCall, Usage
+from golem.inference.types import (
+    Message,
+    Mode,
+    Request,
+    Response,
+    Tool,
+    ToolCall,
+    Usage,
+    with_instruction,
+)
 
 __all__ = [
     "CountsTokens",
@@ -212,7 +221,7 @@ def _prepare(
         tool = respond_tool(schema)
         tools = (*(t for t in request.tools if t.name != tool.name), tool)
         if not force_tool:
-            messages = _with_instruction(
+            messages = with_instruction(
                 messages, f"Answer by calling the tool `{tool.name}` exactly once."
             )
         return request.evolve(
@@ -225,19 +234,11 @@ def _prepare(
         )
     if mode is Mode.PROMPT_GUIDED:
         return request.evolve(
-            messages=_with_instruction(messages, decision.prompt_guidance()),
+            messages=with_instruction(messages, decision.prompt_guidance()),
             response_schema=schema,
             mode=mode,
         )
     return request.evolve(messages=messages, response_schema=None, mode=Mode.NONE)
-
-
-def _with_instruction(messages: tuple[Message, ...], text: str) -> tuple[Message, ...]:
-    """Append `text` to the system message (adding one when there is none)."""
-    if messages and messages[0].role is Role.SYSTEM:
-        first = messages[0]
-        return (Message.system(f"{first.content or ''}\n\n{text}".strip()), *messages[1:])
-    return (Message.system(text), *messages)
 
 
 def _respond_call(answer: Response, schema: ResponseSchema) -> ToolCall | None:

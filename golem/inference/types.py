@@ -27,6 +27,7 @@ __all__ = [
     "Tool",
     "ToolCall",
     "Usage",
+    "with_instruction",
 ]
 
 
@@ -109,6 +110,15 @@ class Message:
     @classmethod
     def tool(cls, tool_call_id: str, content: str) -> Message:
         return cls(Role.TOOL, content, tool_call_id=tool_call_id)
+
+
+def with_instruction(messages: tuple[Message, ...], text: str) -> tuple[Message, ...]:
+    """`messages` with `text` appended to the system message (one is added when there is
+    none); the caller's tuple is left as it is."""
+    if messages and messages[0].role is Role.SYSTEM:
+        first = messages[0].content or ""
+        return (Message.system(f"{first}\n\n{text}".strip()), *messages[1:])
+    return (Message.system(text), *messages)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from golem.inference.local.config import LocalConfig
 from golem.inference.local.constraint import GuidanceMask, SchemaCache
 from golem.inference.local.model import LoadedModel, default_threads, load_model
 from golem.inference.modes import Capabilities
-from golem.inference.types import FinishReason, Message, Mode, Request, Response, Role, Usage
+from golem.inference.types import FinishReason, Mode, Request, Response, Usage, with_instruction
 
 __all__ = ["CAPABILITIES", "Generation", "LocalProvider"]
 
@@ -162,7 +162,7 @@ class LocalProvider:
         if schema is not None:
             compiled = self.schemas.get(schema.name, schema.schema, self.backend)
             if self.config.outline:
-                messages = _with_system(messages, compiled.outline)
+                messages = with_instruction(messages, compiled.outline)
         prompt = model.prompt_tokens(messages)
         if len(prompt) >= self.config.context_tokens:
             raise InvalidRequest(
@@ -224,11 +224,3 @@ class LocalProvider:
         if self.on_generation is not None:
             self.on_generation(generation)
         return generation
-
-
-def _with_system(messages: tuple[Message, ...], text: str) -> tuple[Message, ...]:
-    """`text` appended to the system message (one is added when there is none)."""
-    if messages and messages[0].role is Role.SYSTEM:
-        first = messages[0].content or ""
-        return (Message.system(f"{first}\n\n{text}".strip()), *messages[1:])
-    return (Message.system(text), *messages)
