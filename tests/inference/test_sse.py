@@ -9,6 +9,7 @@ import pytest
 
 from golem.inference.sse import SSEDecoder, SSEEvent, iter_sse
 from tests.fixtures import provider_fixtures
+from tests.inference.stream_splits import frames
 
 SSE_FIXTURES = provider_fixtures("**/*.sse")
 FIXTURE_IDS = [f"{p.parent.name}/{p.name}" for p in SSE_FIXTURES]
@@ -44,13 +45,6 @@ def reference_parse(body: bytes) -> list[SSEEvent]:
             elif name == "id":
                 last_id = value
     return events
-
-
-def frames(body: bytes) -> list[bytes]:
-    """The body cut just after each blank line: points where no event is half read."""
-    cuts = [m.end() for m in re.finditer(rb"(?:\r\n|\r|\n)(?:\r\n|\r|\n)", body)]
-    bounds = [0, *cuts, len(body)]
-    return [body[a:b] for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def test_fixtures_found() -> None:
