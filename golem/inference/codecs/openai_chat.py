@@ -155,16 +155,13 @@ class OpenAIChatCodec(Codec):
         """One message (whole body) or one delta (stream): the same fields either way."""
         content = delta.get("content")
         if content:
-            self.apply_content(content, builder)
+            builder.text(content)
         refusal = delta.get("refusal")
         if refusal:
             builder.refusal(refusal)
         calls = delta.get("tool_calls")
         if calls:
             _apply_tool_calls(calls, builder)
-
-    def apply_content(self, text: str, builder: ResponseBuilder) -> None:
-        builder.text(text)
 
     # -- errors ----------------------------------------------------------------------
     def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:

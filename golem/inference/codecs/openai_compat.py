@@ -119,11 +119,12 @@ class OpenAICompatCodec(OpenAIChatCodec):
         return self._reasoning_params(self, request, model)
 
     def new_builder(self) -> ResponseBuilder:
-        splitter = (
-            ThinkTagSplitter(start_in_reasoning=self._think_open) if self._think_tags else None
-        )
-        return _CompatBuilder(
-            self.profile.name, billing=self.profile.reasoning_billing, splitter=splitter
+        if not self._think_tags:
+            return super().new_builder()
+        return _ThinkTagBuilder(
+            self.profile.name,
+            billing=self.profile.reasoning_billing,
+            splitter=ThinkTagSplitter(start_in_reasoning=self._think_open),
         )
 
     def apply_delta(self, delta: Mapping[str, Any], builder: ResponseBuilder) -> None:
@@ -137,12 +138,6 @@ class OpenAICompatCodec(OpenAIChatCodec):
                     builder.reasoning(text)
                     break
         super().apply_delta(delta, builder)
-
-    def apply_content(self, text: str, builder: ResponseBuilder) -> None:
-        if isinstance(builder, _CompatBuilder):
-            builder.content(text)
-        else:
-            builder.text(text)
 
 
 def _apply_details(details: list[Mapping[str, Any]], builder: ResponseBuilder) -> None:
@@ -160,32 +155,29 @@ def _apply_details(details: list[Mapping[str, Any]], builder: ResponseBuilder) -
             builder.reasoning_signature(signature, key=key)
 
 
-class _CompatBuilder(ResponseBuilder):
-    """A ResponseBuilder that routes content through a `<think>` splitter when the vendor
-    puts reasoning inline, and flushes the splitter before building."""
+class _ThinkTagBuilder(ResponseBuilder):
+    """A ResponseBuilder for a vendor that puts reasoning inline: the text it is given goes
+    through a `<think>` splitter, and build() flushes the splitter first."""
 
     def __init__(
-        self, provider: str, *, billing: ReasoningCost, splitter: ThinkTagSplitter | None
+        self, provider: str, *, billing: ReasoningCost, splitter: ThinkTagSplitter
     ) -> None:
         super().__init__(provider, billing=billing)
         self._splitter = splitter
         self._blocks = 0
 
-    def content(self, text: str) -> None:
-        if self._splitter is None:
-            self.text(text)
-        else:
-            self._route(self._splitter.feed(text))
+    def text(self, text: str) -> None:
+        self._route(self._splitter.feed(text))
 
     def build(self) -> Response:
-        if self._splitter is not None:
-            self._route(self._splitter.finish())
+        self._route(self._splitter.finish())
         return super().build()
 
     def _route(self, events: list[ReasoningEvent]) -> None:
+        answer = super().text
         for event in events:
             if type(event) is ContentChunk:
-                self.text(event)
+                answer(event)
             elif type(event) is ThinkChunk:
                 self.reasoning(event.text, key=("think", self._blocks))
             elif type(event) is ThinkEnd:
