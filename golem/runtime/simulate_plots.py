@@ -6,7 +6,7 @@ day, and the degradations per day by reason. Titles, axes and units on each.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from matplotlib.axes import Axes
@@ -86,13 +86,8 @@ def _credits(ax: Axes, tally: Tally) -> None:
 
 
 def _spend(ax: Axes, daily: Mapping[int, Mapping[str, float]]) -> None:
-    days = sorted(daily)
-    subsystems = sorted({name for day in days for name in daily[day]})
-    bottom = [0.0] * len(days)
-    for name in subsystems:
-        values = [daily[day].get(name, 0.0) for day in days]
-        ax.bar(days, values, bottom=bottom, label=name, width=0.85, align="edge")
-        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    subsystems = sorted({name for spend in daily.values() for name in spend})
+    _stack(ax, daily, subsystems)
     ax.set_ylabel("spend (USD per day)")
     ax.set_title("Daily spend per subsystem (stacked)")
     if subsystems:
@@ -100,15 +95,11 @@ def _spend(ax: Axes, daily: Mapping[int, Mapping[str, float]]) -> None:
 
 
 def _tiers(ax: Axes, tally: Tally) -> None:
-    days = sorted(tally.heartbeat_tiers)
-    bottom = [0.0] * len(days)
-    for tier, colour in _TIER_COLOURS.items():
-        shares = []
-        for day in days:
-            counts = tally.heartbeat_tiers[day]
-            shares.append(100.0 * counts.get(tier, 0) / max(1, sum(counts.values())))
-        ax.bar(days, shares, bottom=bottom, label=tier, color=colour, width=0.85, align="edge")
-        bottom = [b + s for b, s in zip(bottom, shares, strict=True)]
+    shares = {
+        day: {tier: 100.0 * n / max(1, sum(counts.values())) for tier, n in counts.items()}
+        for day, counts in tally.heartbeat_tiers.items()
+    }
+    _stack(ax, shares, _TIER_COLOURS, _TIER_COLOURS)
     ax.set_ylim(0, 100)
     ax.set_ylabel("heartbeat decisions (% of the day's)")
     ax.set_title("Heartbeat tier mix per day (T0 rules, T1 cheap model, T2 strong model)")
@@ -116,14 +107,26 @@ def _tiers(ax: Axes, tally: Tally) -> None:
 
 
 def _degradations(ax: Axes, tally: Tally) -> None:
-    days = sorted(tally.degradations_by_day)
-    reasons = sorted({r for day in days for r in tally.degradations_by_day[day]})
-    bottom = [0.0] * len(days)
-    for reason in reasons:
-        values = [float(tally.degradations_by_day[day].get(reason, 0)) for day in days]
-        ax.bar(days, values, bottom=bottom, label=reason, width=0.85, align="edge")
-        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    by_day = tally.degradations_by_day
+    reasons = sorted({reason for counts in by_day.values() for reason in counts})
+    _stack(ax, by_day, reasons)
     ax.set_ylabel("degraded decisions (per day)")
     ax.set_title("Degradations per day, by reason")
     if reasons:
         ax.legend(loc="upper left", fontsize=8)
+
+
+def _stack(
+    ax: Axes,
+    by_day: Mapping[int, Mapping[str, float]],
+    keys: Iterable[str],
+    colours: Mapping[str, str] | None = None,
+) -> None:
+    """One bar a day, stacked in the order of `keys` (missing values are 0)."""
+    days = sorted(by_day)
+    bottom = [0.0] * len(days)
+    for key in keys:
+        values = [float(by_day[day].get(key, 0.0)) for day in days]
+        colour = colours[key] if colours else None
+        ax.bar(days, values, bottom=bottom, label=key, color=colour, width=0.85, align="edge")
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
