@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from golem.runtime.inspect import Event, event_time
+from golem.runtime.inspect import Event, event_time, quarantined
 
 __all__ = ["PhaseChange", "SubsystemSummary", "Summary", "VitalityTrajectory", "summarize"]
 
@@ -60,14 +60,13 @@ class SubsystemSummary:
         context = event.get("context")
         if isinstance(context, dict):
             self._add_context(str(event.get("profile", "unknown")), context)
+        self.quarantined += len(quarantined(event))
 
     def _add_context(self, profile: str, context: dict[str, Any]) -> None:
         self.profiles[profile] += 1
         masked = context.get("masked")
         if isinstance(masked, dict):
             self.masked += int(sum(_number(n) or 0 for n in masked.values()))
-        quarantined = context.get("quarantined")
-        self.quarantined += len(quarantined) if isinstance(quarantined, list) else 0
         prompt = _number(context.get("tokens"))
         self.prompt_tokens_max = max(self.prompt_tokens_max, int(prompt or 0))
 
