@@ -216,8 +216,7 @@ def _wrapper_class(min_level: int) -> type[FilteringBoundLogger]:
     return type(f"Fast{base.__name__}", (base,), {name: _method(name) for name in names})
 
 
-_METHOD_LEVELS = {"debug": 10, "info": 20, "warning": 30, "warn": 30, "error": 40}
-_METHOD_LEVELS |= {"critical": 50, "fatal": 50}
+_METHOD_LEVELS = LEVELS | {"warn": 30, "critical": 50, "fatal": 50}
 
 
 def _method(name: str) -> Callable[..., Any]:
