@@ -1,11 +1,14 @@
-"""Where the shared recorded provider bodies live, for every test that reads them.
+"""Where the recorded provider bodies live, for every test that reads them.
 
-CI clones the repo with `shared/` beside it, so `<repo>/../shared/fixtures/providers`.
+`tests/data/providers/` is a byte-exact copy of the project's shared recorded bodies
+(`../shared/fixtures/providers`), with their provenance in its SOURCES.md, one line a
+file. Copied so that a clone of this repository tests on its own; `.gitattributes`
+keeps their bytes (CRLF framing included) exactly as recorded.
 """
 
 from pathlib import Path
 
-PROVIDER_FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "providers"
+PROVIDER_FIXTURES = Path(__file__).resolve().parent / "data" / "providers"
 
 
 def provider_fixture(relative: str) -> bytes:

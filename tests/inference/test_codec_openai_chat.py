@@ -1,5 +1,5 @@
 """The OpenAI Chat Completions codec against recorded bodies, streams, error bodies and
-request bodies (tests/fixtures: ../shared/fixtures/providers/openai)."""
+request bodies (tests/data/providers/openai, copied from ../shared/fixtures/providers)."""
 
 from __future__ import annotations
 
