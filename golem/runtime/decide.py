@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -43,6 +44,7 @@ from golem.mortality import (
     split_diem,
     utc_day,
 )
+from golem.runtime.logs import BoundOnce
 from golem.subsystems.context import (
     CallBudget,
     ContextReport,
@@ -56,6 +58,7 @@ from golem.subsystems.contract import Context, Outcome, Subsystem
 __all__ = ["Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
 
 log = structlog.get_logger("golem")
+_decision_log = BoundOnce("golem")  # a line per decision: bound once, not per line
 
 _CHARS_PER_TOKEN = 4  # a calibrated estimate when no tokenizer is at hand
 _DEFAULT_CONTEXT = ContextSettings()
@@ -111,7 +114,7 @@ class DecisionRecord:
         response, allocation = self.response, self.allocation
         fields: dict[str, Any] = {
             "golem": ctx.golem_id,
-            "time": ctx.now.isoformat(),
+            "time": _isoformat(ctx.now),
             "tick": self.tick,
             "subsystem": str(self.subsystem),
             "tier": str(self.tier),
@@ -155,11 +158,21 @@ class DecisionRecord:
         if self.error:
             fields["error"] = self.error
         if self.decision is not None:
-            fields["decision"] = self.decision.model_dump(mode="json")
+            decision = self.decision
+            fields["decision"] = decision.__pydantic_serializer__.to_python(decision, mode="json")
         if self.outcome is not None:
             fields["summary"] = self.outcome.summary
             fields |= dict(self.outcome.details)
         return fields
+
+
+_LAST_TIME: list[Any] = [None, ""]  # a tick's decisions share its time: format it once
+
+
+def _isoformat(moment: datetime) -> str:
+    if moment is not _LAST_TIME[0]:
+        _LAST_TIME[:] = moment, moment.isoformat()
+    return str(_LAST_TIME[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +196,7 @@ async def decide(
     be a function making the Budgeting, called only when a model may be asked (a T0 run,
     most heartbeats, needs none)."""
     record = await _decide(subsystem, ctx, env)
-    log.info("decision", **record.fields(ctx))
+    _decision_log.logger.info("decision", **record.fields(ctx))
     return record
 
 

@@ -19,7 +19,7 @@ import structlog
 import trio
 
 from golem.runtime.inspect import Malformed, read_events
-from golem.runtime.logs import REDACTED, configure_logging
+from golem.runtime.logs import REDACTED, BoundOnce, configure_logging
 
 SECRET = "sk-planted-secret-0123456789"
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -70,6 +70,23 @@ def test_the_file_is_appended_to(tmp_path: Path) -> None:
         with configure_logging(now=Ticks(), file=log_file, console="off"):
             structlog.get_logger("golem").info("start", n=n)
     assert [e["n"] for e in lines(log_file)] == [0, 1]
+
+
+def test_a_logger_bound_once_follows_each_new_configuration(tmp_path: Path) -> None:
+    bound = BoundOnce("golem")
+    first, second = tmp_path / "first.log", tmp_path / "second.log"
+    with configure_logging(now=Ticks(), file=first, console="off"):
+        bound.logger.info("one")
+        assert bound.logger is bound.logger  # bound once while nothing changes
+        bound.logger.info("two")
+    with configure_logging(now=Ticks(), file=second, console="off", level="warning"):
+        bound.logger.info("dropped")
+        bound.logger.warning("three")
+        with structlog.testing.capture_logs() as captured:
+            bound.logger.warning("captured")
+    assert [e["event"] for e in lines(first)] == ["one", "two"]
+    assert [e["event"] for e in lines(second)] == ["three"]
+    assert [e["event"] for e in captured] == ["captured"]
 
 
 def test_the_level_is_configurable(tmp_path: Path) -> None:

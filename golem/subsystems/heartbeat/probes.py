@@ -4,6 +4,7 @@ the previous tick's and the golem's credits to a prediction error PE in [0, 1], 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -145,6 +146,7 @@ def readings(
     return tuple(fired)
 
 
+@functools.cache
 def health_flag(threshold: float) -> str:
     """The flag of the health probe that fires below `threshold`."""
     return f"health_factor<{threshold:g}"
