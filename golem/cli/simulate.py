@@ -166,7 +166,8 @@ def _report_table(name: str, count: int, report: dict[str, dict[str, Any]]) -> T
         ("causes of death", lambda d: ", ".join(f"{k}: {v}" for k, v in d["causes"].items())),
         ("lived to the horizon", lambda d: d["survived_horizon"]),
         ("risk assessments", lambda d: d["risk_assessments"]),
-        ("risk coverage (model)", lambda d: _percent(d["risk_coverage"])),
+        ("risk by the rules in Terminal", lambda d: d["risk_in_terminal"]),
+        ("risk coverage (model, before Terminal)", lambda d: _percent(d["risk_coverage"])),
         ("death testaments by model", lambda d: _percent(d["death_coverage"])),
         ("mean spend (USD)", lambda d: d["spend_usd_mean"]),
     ]

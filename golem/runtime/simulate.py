@@ -176,6 +176,7 @@ def _result(
         "fallbacks": tally.fallbacks,
         "risk_assessments": tally.risk_assessments,
         "risk_by_model": tally.risk_by_model,
+        "risk_in_terminal": tally.risk_in_terminal,
         "death_testament_by_model": tally.death_source == "model" if death else None,
     }
     spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}

@@ -45,12 +45,16 @@ def run_lives(
 
 def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Lifespan min / median / max (days), causes of death, and coverage: the share of
-    risk assessments made by the model, and of deaths whose testament the model wrote."""
+    risk assessments made by the model where a model may be asked (Terminal allows no
+    inference but the death reflection, so its assessments are the rules', counted apart),
+    and of deaths whose testament the model wrote."""
     lives = list(summaries)
     spans = [float(s["lifespan_days"]) for s in lives]
     deaths = [s for s in lives if s["ended"] == "died"]
     risk = sum(int(s["risk_assessments"]) for s in lives)
     risk_by_model = sum(int(s["risk_by_model"]) for s in lives)
+    in_terminal = sum(int(s.get("risk_in_terminal", 0)) for s in lives)
+    askable = risk - in_terminal
     testaments = sum(bool(s["death_testament_by_model"]) for s in deaths)
     return {
         "lives": len(lives),
@@ -63,7 +67,8 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "causes": dict(sorted(Counter(str(s["cause_of_death"]) for s in deaths).items())),
         "survived_horizon": len(lives) - len(deaths),
         "risk_assessments": risk,
-        "risk_coverage": round(risk_by_model / risk, 4) if risk else None,
+        "risk_in_terminal": in_terminal,
+        "risk_coverage": round(risk_by_model / askable, 4) if askable else None,
         "deaths": len(deaths),
         "death_coverage": round(testaments / len(deaths), 4) if deaths else None,
         "spend_usd_mean": round(statistics.fmean(float(s["spend_usd"]) for s in lives), 6)

@@ -35,6 +35,7 @@ class Tally:
     fallbacks: int = 0
     risk_assessments: int = 0
     risk_by_model: int = 0
+    risk_in_terminal: int = 0  # by the rules, as DESIGN has it: Terminal asks no model
     death_source: str | None = None
     heartbeat_tiers: defaultdict[int, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter)
@@ -94,5 +95,6 @@ class Tally:
         elif subsystem == "risk":
             self.risk_assessments += 1
             self.risk_by_model += source == "model"
+            self.risk_in_terminal += event.get("phase") == "terminal" and source != "model"
         elif subsystem == "death":
             self.death_source = source

@@ -4,13 +4,16 @@ seed gives the same summary byte for byte; scenario errors exit 2 naming the key
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 import pytest
 
 from golem.cli import main
+from golem.runtime.simulate_batch import distribution
 from golem.runtime.simulate_scenario import load_scenario
+from golem.runtime.simulate_tally import Tally
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
 DECLINE = SIMULATIONS / "decline.toml"
@@ -124,3 +127,26 @@ def test_the_shipped_scenarios_parse(name: str) -> None:
     assert scenario.simulation.horizon_days > 0
     header = (SIMULATIONS / f"{name}.toml").read_text().splitlines()[0]
     assert header.startswith(f"# {name}:")
+
+
+def test_risk_coverage_counts_terminal_assessments_apart() -> None:
+    """Terminal asks no model but the death reflection: its risk assessments are the
+    rules', counted apart, and coverage is the model's share of the rest."""
+    start = datetime(2026, 1, 5, tzinfo=UTC)
+    tally = Tally(start=start)
+    for phase, source in [
+        ("stable", "model"),
+        ("stable", "fallback"),
+        ("terminal", "deterministic"),
+    ]:
+        tally({"event": "decision", "subsystem": "risk", "tier": "1", "phase": phase,
+               "source": source, "timestamp": start.isoformat()})  # fmt: skip
+    assert (tally.risk_assessments, tally.risk_by_model, tally.risk_in_terminal) == (3, 1, 1)
+    life = {
+        "lifespan_days": 1.0, "ended": "died", "cause_of_death": "economic",
+        "death_testament_by_model": True, "spend_usd": 1.0,
+        "risk_assessments": 3, "risk_by_model": 1, "risk_in_terminal": 1,
+    }  # fmt: skip
+    report = distribution([life, {**life, "risk_by_model": 2}])
+    assert report["risk_in_terminal"] == 2
+    assert report["risk_coverage"] == 0.75  # 3 of the 4 assessments a model could make
