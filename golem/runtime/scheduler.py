@@ -176,7 +176,6 @@ class Scheduler:
         next fire time follows from its last one under the new trigger."""
         slot = self._slots[name]
         slot.job = Job(name, trigger, slot.job.run, slot.job.grace)
-        slot.generation += 1
         self._plan(name)
 
     def next_fire_time(self, name: str) -> datetime | None:
@@ -242,7 +241,11 @@ class Scheduler:
         slot.last = at
 
     def _plan(self, name: str) -> None:
+        """Push the job's next fire time. Whatever was planned for it before is stale from
+        now on, so a job has one live entry however often it is planned: a job that
+        reschedules itself in its run is planned again once it has run."""
         slot, now = self._slots[name], self._clock.now()
+        slot.generation += 1
         trigger = slot.job.trigger
         at = due = trigger.get_next_fire_time(slot.last, now)
         if due is not None and due < now:  # missed: next_fire says what runs (it is rare)

@@ -335,3 +335,95 @@ async def test_a_first_run_fires_though_the_clock_wakes_late() -> None:
     scheduler.add(Job("hb", every(timedelta(seconds=15), start=start), job))
     await scheduler.run()
     assert fired == [start, start + timedelta(seconds=15), start + timedelta(seconds=30)]
+
+
+# --- wake-ups: the loop wakes only to fire ------------------------------------------------
+
+
+class _CountingClock(VirtualClock):
+    """Counts the scheduler's wake-ups: it jumps once per live heap entry it acts on."""
+
+    def __init__(self, start: datetime) -> None:
+        super().__init__(start)
+        self.wakeups = 0
+
+    def jump_to(self, moment: datetime) -> None:
+        self.wakeups += 1
+        super().jump_to(moment)
+
+
+async def test_a_job_rescheduling_itself_wakes_the_loop_once_per_fire() -> None:
+    clock = _CountingClock(T0)
+    scheduler = Scheduler(clock)
+    runs: Runs = []
+
+    async def beat(firing: Firing) -> None:
+        runs.append(("beat", firing.at))
+        # the heartbeat on a phase change, every other minute: slower, then faster again
+        if firing.at.second == 0:
+            interval = 2 * S15 if firing.at.minute % 2 == 0 else S15
+            scheduler.reschedule("beat", every(interval, start=T0))
+
+    scheduler.add(Job("beat", every(S15, start=T0), beat))
+    scheduler.add(until(scheduler, at(seconds=600)))
+    await scheduler.run()
+    fired = [int((t - T0).total_seconds()) for _, t in runs]
+    assert fired[:8] == [0, 30, 60, 75, 90, 105, 120, 150]
+    assert clock.wakeups == len(runs) + 1  # and once for the stop job
+
+
+@pytest.mark.parametrize("hours", [1, 3, 4, 26, 27, 28, 50, 51])
+async def test_restarts_from_stored_fire_times_wake_only_to_fire(hours: int) -> None:
+    """The kill test's writer (an hourly tick, a daily job with a day's grace) stopped after
+    `hours` ticks in each life and restarted on its stored fire times: no wake-up is idle
+    and no run is repeated or skipped."""
+    fires = MemoryFireTimes()
+    runs: Runs = []
+
+    async def life() -> int:
+        clock = _CountingClock(fires.last_fire("tick") or T0)
+        scheduler = Scheduler(clock, fires)
+        left = [hours]
+
+        async def tick(firing: Firing) -> None:
+            runs.append(("tick", firing.at))
+            left[0] -= 1
+            if not left[0]:
+                scheduler.stop()
+
+        scheduler.add(Job("tick", every(HOUR, start=T0), tick))
+        scheduler.add(Job("daily", cron("0 3 * * *"), recorder(runs, clock), grace=DAY))
+        await scheduler.run()
+        return clock.wakeups
+
+    wakeups = [await life() for _ in range(4)]
+    ticks = [t for name, t in runs if name == "tick"]
+    assert ticks == [at(n) for n in range(4 * hours)]
+    daily = [t for name, t in runs if name == "daily"]
+    assert daily == [at(3, days=d) for d in range(len(daily))]
+    assert len(daily) == sum(at(3, days=d) < ticks[-1] for d in range(len(ticks)))
+    assert sum(wakeups) == len(runs)
+
+
+@pytest.mark.parametrize(
+    ("late", "expected"),
+    [
+        (timedelta(0), [at(3), at(3, days=1)]),
+        (HOUR, [at(3), at(3, days=1)]),
+        (2 * HOUR, [at(3), at(3, days=1)]),  # exactly its grace late: still runs
+        (2 * HOUR + timedelta(seconds=1), [at(3, days=1)]),
+        (30 * HOUR, []),  # the next one was missed as well: wait for the one after
+    ],
+)
+async def test_a_restart_after_a_missed_daily_run_wakes_only_to_fire(
+    late: timedelta, expected: list[datetime]
+) -> None:
+    clock = _CountingClock(at(3) + late)
+    fires = MemoryFireTimes({"daily": at(3, days=-1)})
+    scheduler = Scheduler(clock, fires, grace=2 * HOUR)
+    runs: Runs = []
+    scheduler.add(Job("daily", cron("0 3 * * *"), recorder(runs, clock)))
+    scheduler.add(until(scheduler, at(4, days=1) + late))
+    await scheduler.run()
+    assert [t for _, t in runs] == expected + ([at(3, days=2)] if late > DAY else [])
+    assert clock.wakeups == len(runs) + 1
