@@ -210,7 +210,10 @@ class Scheduler:
                     self._wake = wake
                     await self._clock.sleep_until(at)
                 self._wake = None
-                if wake.cancelled_caught or self._stopped:
+                # Planned while asleep: look at the heap again. The sleep may have ended
+                # before the cancellation could reach it (a clock woken by the task that
+                # then planned), and the entry popped below would be the new one, lost.
+                if wake.cancel_called or self._stopped:
                     continue
             heapq.heappop(self._heap)
             await self._due(self._slots[name], at)

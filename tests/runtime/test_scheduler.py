@@ -427,3 +427,43 @@ async def test_a_restart_after_a_missed_daily_run_wakes_only_to_fire(
     await scheduler.run()
     assert [t for _, t in runs] == expected + ([at(3, days=2)] if late > DAY else [])
     assert clock.wakeups == len(runs) + 1
+
+
+class _HandClock:
+    """A SleepingClock moved by hand from another task: sleepers wake on an event, so
+    their sleep ends without a cancellation point."""
+
+    def __init__(self, start: datetime) -> None:
+        self._now = start
+        self._moved = trio.Event()
+
+    def now(self) -> datetime:
+        return self._now
+
+    async def sleep_until(self, moment: datetime) -> None:
+        while self._now < moment:
+            await self._moved.wait()
+
+    def move_to(self, moment: datetime) -> None:
+        self._now = moment
+        self._moved.set()
+        self._moved = trio.Event()
+
+
+async def test_a_job_added_as_the_sleep_ends_is_not_lost() -> None:
+    clock = _HandClock(T0)
+    scheduler = Scheduler(clock)
+    runs: Runs = []
+    scheduler.add(Job("slow", every(HOUR, start=at(1)), recorder(runs, clock)))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(scheduler.run)
+        await trio.testing.wait_all_tasks_blocked()
+        clock.move_to(at(1))
+        # before the scheduler runs again: its sleep is over, the wake-up too late to cancel it
+        soon = DateTrigger(run_date=at(1) - S15, timezone=UTC)
+        scheduler.add(Job("urgent", soon, recorder(runs, clock)))
+        await trio.testing.wait_all_tasks_blocked()
+        clock.move_to(at(2))
+        await trio.testing.wait_all_tasks_blocked()
+        scheduler.stop()
+    assert runs == [("urgent", at(1) - S15), ("slow", at(1)), ("slow", at(2))]
