@@ -1,13 +1,16 @@
 """A golem-shaped writer for the kill test (`python state_writer.py STATE_DIR`): hourly ticks
 in virtual time, each one transaction (charge, vitality, episode, portfolio, fire time), and
-a daily job; it resumes from the stored tick and runs until it is killed. With `--fork-server`
-it imports once and forks a fresh writer per `life` line on stdin, so restarts are quick.
+a daily job; it resumes from the stored tick and runs until it is killed, or until its parent
+is gone. With `--fork-server` it imports once and forks a fresh writer per `life` line on
+stdin, so restarts are quick.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import traceback
 from datetime import UTC, datetime, timedelta
 
 import trio
@@ -65,8 +68,11 @@ async def live(state_dir: str) -> None:
         portfolio = PaperPortfolio(500.0) if stored is None else PaperPortfolio.from_dict(stored)
         clock = VirtualClock(store.last_fire("tick") or START)
         scheduler = Scheduler(clock, store)
+        parent = os.getppid()
 
         async def tick(firing: Firing) -> None:
+            if os.getppid() != parent:  # orphaned: nobody is left to kill this writer
+                os._exit(1)
             n = store.tick()
             if firing.at != tick_time(n):
                 raise RuntimeError(f"tick {n} fired at {firing.at}, not {tick_time(n)}")
@@ -94,7 +100,7 @@ async def live(state_dir: str) -> None:
 
 def fork_server(state_dir: str) -> None:
     """`life` forks a writer and prints `pid N`; `reap` waits for it and prints `status S`
-    (the raw wait status); end of input ends the server."""
+    (the raw wait status); end of input kills a writer not yet reaped and ends the server."""
     child = 0
     for command in sys.stdin:
         if command.strip() == "life":
@@ -102,11 +108,18 @@ def fork_server(state_dir: str) -> None:
             if child == 0:
                 try:
                     trio.run(live, state_dir)
+                except BaseException:
+                    traceback.print_exc()  # for the test to show, as it fails
                 finally:
+                    sys.stderr.flush()
                     os._exit(1)
             print(f"pid {child}", flush=True)
         elif command.strip() == "reap":
             print(f"status {os.waitpid(child, 0)[1]}", flush=True)
+            child = 0
+    if child:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
 
 
 if __name__ == "__main__":
