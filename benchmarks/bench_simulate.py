@@ -5,9 +5,13 @@ Goals: 30 days <= 15 s, 90 days <= 3.3x the 30-day time, peak RSS <= 300 MB. The
 stochastic clock is switched off and the horizon lifted, so every run lives its whole span.
 Each span runs in its own process, so each peak RSS is that life's alone. CPU time is
 printed beside wall time: on a shared machine the wall time also counts waits for a core.
+The machine's own pure-Python speed is printed too (a fixed loop, best of five): this
+machine's speed has been seen to differ twofold from one day to the next, so figures from
+different days compare only through it.
 """
 
 import json
+import math
 import resource
 import subprocess
 import sys
@@ -35,14 +39,32 @@ def child(days: float) -> None:
     config = scenario.config.model_copy(update={"mortality": mortality})
     simulation = scenario.simulation.model_copy(update={"horizon_days": days})
     scenario = replace(scenario, config=config, simulation=simulation)
+    before = reference_loop_ms()
     with tempfile.TemporaryDirectory() as out:
         spec = LifeSpec(SCENARIO, 1, Path(out), days)
         started, cpu = time.perf_counter(), time.process_time()
         result = trio.run(live, scenario, spec)
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    reference = [before, reference_loop_ms()]
     summary = result.summary
-    print(json.dumps({"wall_s": wall, "cpu_s": cpu, "rss_mb": rss_mb, **summary}))
+    print(
+        json.dumps(
+            {"wall_s": wall, "cpu_s": cpu, "rss_mb": rss_mb, "reference_ms": reference, **summary}
+        )
+    )
+
+
+def reference_loop_ms() -> float:
+    """The best of five runs of a fixed pure-Python loop: this machine's speed today."""
+    best = math.inf
+    for _ in range(5):
+        started = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i & 7
+        best = min(best, time.perf_counter() - started)
+    return 1e3 * best
 
 
 def main() -> None:
@@ -65,6 +87,11 @@ def main() -> None:
             f"{days:5.0f} {r['lifespan_days']:7.2f} {r['ticks']:8d} {r['wall_s']:8.2f} "
             f"{r['cpu_s']:8.2f} {per_tick:12.1f} {r['rss_mb']:12.1f}"
         )
+    references = " / ".join(
+        f"{days:.0f} days: {r['reference_ms'][0]:.0f} before, {r['reference_ms'][1]:.0f} after"
+        for days, r in results.items()
+    )
+    print(f"machine: reference loop (10^6 pure-Python steps) in ms, {references}")
     short, long = results[SPANS[0]], results[SPANS[1]]
     ratio = long["wall_s"] / short["wall_s"]
     rss = max(r["rss_mb"] for r in results.values())
