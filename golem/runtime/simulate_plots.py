@@ -75,7 +75,10 @@ def _vitality(ax: Axes, tally: Tally) -> None:
     ax.set_ylim(0, 1.02)
     ax.set_ylabel("vitality (0 to 1)")
     ax.set_title("Vitality, with the phase shaded")
-    ax.legend(loc="upper right", fontsize=8)
+    # The phases in their order, healthiest first, whatever order the life met them in.
+    order = {name: rank for rank, name in enumerate((*PHASES, "vitality"))}
+    pairs = sorted(zip(*ax.get_legend_handles_labels(), strict=True), key=lambda p: order[p[1]])
+    ax.legend([h for h, _ in pairs], [label for _, label in pairs], loc="upper right", fontsize=8)
 
 
 def _credits(ax: Axes, tally: Tally) -> None:
@@ -95,15 +98,21 @@ def _spend(ax: Axes, daily: Mapping[int, Mapping[str, float]]) -> None:
 
 
 def _tiers(ax: Axes, tally: Tally) -> None:
-    shares = {
-        day: {tier: 100.0 * n / max(1, sum(counts.values())) for tier, n in counts.items()}
-        for day, counts in tally.heartbeat_tiers.items()
-    }
-    _stack(ax, shares, _TIER_COLOURS, _TIER_COLOURS)
-    ax.set_ylim(0, 100)
-    ax.set_ylabel("heartbeat decisions (% of the day's)")
-    ax.set_title("Heartbeat tier mix per day (T0 rules, T1 cheap model, T2 strong model)")
-    ax.legend(loc="lower right", fontsize=8)
+    """Bars: the day's heartbeats that asked a model (the rare, costly ones, which a share
+    plot would flatten against a T0 share near 100%); line: the share the rules made."""
+    by_day = tally.heartbeat_tiers
+    _stack(ax, by_day, ("T1", "T2"), _TIER_COLOURS)
+    ax.set_ylabel("heartbeats that asked a model (per day)")
+    ax.set_title("Heartbeat tiers per day: T1 cheap and T2 strong model (bars), T0 rules (line)")
+    rules = ax.twinx()
+    days = sorted(by_day)
+    share = [100.0 * by_day[d].get("T0", 0) / max(1, sum(by_day[d].values())) for d in days]
+    rules.plot([d + 0.425 for d in days], share, color="#555555", lw=1.2, marker=".", label="T0")
+    rules.set_ylim(0, 101)
+    rules.set_ylabel("decided by the rules, T0 (% of the day's heartbeats)")
+    handles, labels = ax.get_legend_handles_labels()
+    more, more_labels = rules.get_legend_handles_labels()
+    ax.legend(handles + more, labels + more_labels, loc="center right", fontsize=8)
 
 
 def _degradations(ax: Axes, tally: Tally) -> None:
