@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golem.world import MarketWindow, Observation, PriceBand
+from golem.world import MarketSummary, MarketWindow, Observation, PriceBand, Regime
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -120,3 +120,28 @@ def test_summary_and_edges() -> None:
         MarketWindow(period=1)
     assert window.capacity == 25
     assert window.period == 20
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.lists(st.tuples(prices, volumes), min_size=1, max_size=40),
+    period=st.integers(min_value=2, max_value=8),
+)
+def test_summary_equals_the_window_statistics(rows: list[tuple[float, float]], period: int) -> None:
+    """`summary` builds its record by hand; it must say exactly what the methods say."""
+    window = MarketWindow(capacity=period + 3, period=period)
+    for i, (price, volume) in enumerate(rows):
+        window.push(Observation(i, T0, price, volume, 1.5, None, Regime.CALM))
+        expected = MarketSummary(
+            tick=i,
+            time=T0,
+            price=price,
+            delta_1=window.price_delta(1),
+            delta_period=window.price_delta(period),
+            zscore=window.zscore(),
+            volume_ratio=window.volume_ratio(),
+            return_volatility=window.return_volatility(),
+            health_factor=1.5,
+            regime=Regime.CALM,
+        )
+        assert window.summary() == expected
