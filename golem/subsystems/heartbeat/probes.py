@@ -99,13 +99,19 @@ class Reading:
     weight: float
 
 
+_ABOVE, _WITHIN, _BELOW = PriceBand.ABOVE, PriceBand.WITHIN, PriceBand.BELOW
+
+
 def band_of(summary: MarketSummary | None, sigmas: float = 1.0) -> PriceBand | None:
     """Where the price sits against SMA ± kσ, from the summary's z-score."""
-    if summary is None or summary.zscore is None:
+    if summary is None:
         return None
-    if summary.zscore > sigmas:
-        return PriceBand.ABOVE
-    return PriceBand.BELOW if summary.zscore < -sigmas else PriceBand.WITHIN
+    zscore = summary.zscore
+    if zscore is None:
+        return None
+    if zscore > sigmas:
+        return _ABOVE
+    return _BELOW if zscore < -sigmas else _WITHIN
 
 
 def readings(
@@ -117,33 +123,43 @@ def readings(
     config: ProbeConfig | None = None,
 ) -> tuple[Reading, ...]:
     """Every probe that fires this tick, in a fixed order."""
-    config = config or ProbeConfig()
-    t, w = config.thresholds, config.weights
-    r = _readings_of(t, w)
+    return tuple(_fired(market, previous, credits_usd, burn_rate_usd, config or ProbeConfig()))
+
+
+def _fired(
+    market: MarketSummary,
+    previous: MarketSummary | None,
+    credits_usd: float,
+    burn_rate_usd: float,
+    config: ProbeConfig,
+) -> list[Reading]:
+    t = config.thresholds
+    r = _readings_of(t, config.weights)
     fired: list[Reading] = []
-    delta = market.delta_period if t.price_horizon == "period" else market.delta_1
+    delta = market.delta_period if r.by_period else market.delta_1
     move = abs(delta) if delta is not None else 0.0
     if move > t.price_major:
         fired.append(r.price_major)
     elif move > t.price_minor:
         fired.append(r.price_minor)
-    if market.volume_ratio is not None and market.volume_ratio > t.volume_spike:
+    volume_ratio = market.volume_ratio
+    if volume_ratio is not None and volume_ratio > t.volume_spike:
         fired.append(r.volume_spike)
     health = market.health_factor
-    if health is not None and health < t.health_critical:
-        fired.append(r.health_critical)
-    elif health is not None and health < t.health_warning:
-        fired.append(r.health_warning)
-    now, before = band_of(market, t.band_sigmas), band_of(previous, t.band_sigmas)
+    if health is not None:
+        if health < t.health_critical:
+            fired.append(r.health_critical)
+        elif health < t.health_warning:
+            fired.append(r.health_warning)
+    sigmas = t.band_sigmas
+    now, before = band_of(market, sigmas), band_of(previous, sigmas)
     if now is not None and before is not None and now is not before:
-        flipped = PriceBand.WITHIN not in (now, before)
-        weight = w.band_flip if flipped else w.band_change
-        fired.append(Reading(f"regime_{'flip' if flipped else 'change'}:{before}>{now}", weight))
-    elif now is not None and now is not PriceBand.WITHIN:
-        fired.append(r.above if now is PriceBand.ABOVE else r.below)
+        fired.append(r.band_moves[before, now])
+    elif now is not None and now is not _WITHIN:
+        fired.append(r.above if now is _ABOVE else r.below)
     if burn_rate_usd > 0 and credits_usd / burn_rate_usd < t.runway_ticks:
         fired.append(r.runway_low)
-    return tuple(fired)
+    return fired
 
 
 @functools.cache
@@ -154,13 +170,15 @@ def health_flag(threshold: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Readings:
-    """The readings whose flag depends only on the config, formatted once."""
+    """The readings a config can give, formatted once, and the price horizon it reads."""
 
+    by_period: bool
     price_major: Reading
     price_minor: Reading
     volume_spike: Reading
     health_critical: Reading
     health_warning: Reading
+    band_moves: dict[tuple[PriceBand, PriceBand], Reading]  # (before, now) -> change or flip
     above: Reading
     below: Reading
     runway_low: Reading
@@ -174,17 +192,31 @@ def _readings_of(t: ProbeThresholds, w: ProbeWeights) -> _Readings:
         readings: _Readings = kept[2]
         return readings
     readings = _Readings(
+        by_period=t.price_horizon == "period",
         price_major=Reading(f"price_delta>{t.price_major:.1%}", w.price_major),
         price_minor=Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor),
         volume_spike=Reading(f"volume>{t.volume_spike:g}x", w.volume_spike),
         health_critical=Reading(health_flag(t.health_critical), w.health_critical),
         health_warning=Reading(health_flag(t.health_warning), w.health_warning),
+        band_moves={
+            (before, now): _band_move(before, now, w)
+            for before in PriceBand
+            for now in PriceBand
+            if before is not now
+        },
         above=Reading(f"outside_band:{PriceBand.ABOVE}", w.outside_band),
         below=Reading(f"outside_band:{PriceBand.BELOW}", w.outside_band),
         runway_low=Reading("credit_runway_low", w.runway_low),
     )
     _LAST_READINGS[:] = [t, w, readings]
     return readings
+
+
+def _band_move(before: PriceBand, now: PriceBand, w: ProbeWeights) -> Reading:
+    """The regime probe's reading for a band change; a flip crosses the whole band."""
+    if PriceBand.WITHIN in (now, before):
+        return Reading(f"regime_change:{before}>{now}", w.band_change)
+    return Reading(f"regime_flip:{before}>{now}", w.band_flip)
 
 
 _LAST_READINGS: list[Any] = []
@@ -199,21 +231,31 @@ def gate(
     """The gate θ. A confident, healthy, calm golem looks away more; a dying or agitated
     one escalates sooner."""
     p = params or GateParams()
-    conf = p.default_confidence if confidence is None else min(1.0, max(0.0, confidence))
-    vitality = min(1.0, max(0.0, vitality))
+    conf = p.default_confidence if confidence is None else _unit(confidence)
     theta = (
         p.base
         * (1 + p.confidence_weight * conf)
-        * (1 - p.vitality_weight * (1 - vitality))
+        * (1 - p.vitality_weight * (1 - _unit(vitality)))
         * (1 - p.arousal_weight * min(1.0, abs(arousal)))
     )
     return min(p.ceiling, max(p.floor, theta))
 
 
+def _unit(value: float) -> float:
+    """`value` clamped to [0, 1] exactly as min(1.0, max(0.0, value)) clamps it (NaN and
+    −0.0 give 0.0), without the cost of two builtin calls."""
+    if value >= 1.0:
+        return 1.0
+    return value if value > 0.0 else 0.0
+
+
+_T0, _T1, _T2 = ModelTier.T0, ModelTier.T1, ModelTier.T2
+
+
 def tier_for(prediction_error: float, theta: float) -> ModelTier:
     if prediction_error < theta:
-        return ModelTier.T0
-    return ModelTier.T1 if prediction_error < 2 * theta else ModelTier.T2
+        return _T0
+    return _T1 if prediction_error < 2 * theta else _T2
 
 
 def compute_probes(
@@ -231,14 +273,16 @@ def compute_probes(
     `previous` is the last tick's summary (the regime probe compares bands);
     `confidence` the last heartbeat decision's (None before the first)."""
     config = config or ProbeConfig()
-    fired = readings(
-        market, previous, credits_usd=credits_usd, burn_rate_usd=burn_rate_usd, config=config
-    )
-    prediction_error = min(1.0, sum(r.weight for r in fired))
+    weights: list[float] = []
+    flags: list[str] = []
+    for reading in _fired(market, previous, credits_usd, burn_rate_usd, config):
+        weights.append(reading.weight)
+        flags.append(reading.flag)
+    prediction_error = min(1.0, sum(weights))
     theta = gate(confidence, vitality, arousal, config.gate)
     return Probes(
         prediction_error=prediction_error,
         theta=theta,
         tier=tier_for(prediction_error, theta),
-        flags=tuple(r.flag for r in fired),
+        flags=tuple(flags),
     )
