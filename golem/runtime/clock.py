@@ -10,9 +10,33 @@ from typing import Protocol, runtime_checkable
 
 import trio
 
-__all__ = ["MAX_SLEEP_SLICE", "InstantClock", "RealClock", "SleepingClock", "VirtualClock"]
+__all__ = [
+    "MAX_SLEEP_SLICE",
+    "InstantClock",
+    "RealClock",
+    "SleepingClock",
+    "VirtualClock",
+    "isoformat",
+]
 
 MAX_SLEEP_SLICE = timedelta(seconds=30)
+
+
+_LAST_FORMATTED: list[datetime | str | None] = [None, ""]  # the last moment and its text
+
+
+def isoformat(moment: datetime) -> str:
+    """`moment.isoformat()`, formatted once per moment: a tick's log lines and stored rows
+    all carry its time, in as many datetime objects as the clock, the scheduler's trigger
+    and the tick make of it (equal moments in the same zone print the same)."""
+    last = _LAST_FORMATTED[0]
+    if moment is last or (
+        isinstance(last, datetime) and moment.tzinfo is last.tzinfo and moment == last
+    ):
+        return str(_LAST_FORMATTED[1])
+    text = moment.isoformat()
+    _LAST_FORMATTED[:] = moment, text
+    return text
 
 
 class SleepingClock(Protocol):

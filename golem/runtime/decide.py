@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -44,6 +43,7 @@ from golem.mortality import (
     split_diem,
     utc_day,
 )
+from golem.runtime.clock import isoformat
 from golem.runtime.logs import BoundOnce
 from golem.subsystems.context import (
     CallBudget,
@@ -114,7 +114,7 @@ class DecisionRecord:
         response, allocation = self.response, self.allocation
         fields: dict[str, Any] = {
             "golem": ctx.golem_id,
-            "time": _isoformat(ctx.now),
+            "time": isoformat(ctx.now),
             "tick": self.tick,
             "subsystem": str(self.subsystem),
             "tier": str(self.tier),
@@ -164,15 +164,6 @@ class DecisionRecord:
             fields["summary"] = self.outcome.summary
             fields |= dict(self.outcome.details)
         return fields
-
-
-_LAST_TIME: list[Any] = [None, ""]  # a tick's decisions share its time: format it once
-
-
-def _isoformat(moment: datetime) -> str:
-    if moment is not _LAST_TIME[0]:
-        _LAST_TIME[:] = moment, moment.isoformat()
-    return str(_LAST_TIME[1])
 
 
 @dataclass(frozen=True, slots=True)

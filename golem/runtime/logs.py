@@ -18,6 +18,8 @@ import orjson
 import structlog
 from structlog.typing import EventDict, FilteringBoundLogger, Processor, WrappedLogger
 
+from golem.runtime.clock import isoformat
+
 __all__ = [
     "LEVELS",
     "BoundOnce",
@@ -294,7 +296,6 @@ def _finisher(now: Callable[[], datetime]) -> Processor:
     traceback, in one new dict with timestamp, level and event first, handed to the
     sinks as it is (a tuple of args, so structlog does not spread it into keywords)."""
     level_of = _LEVEL_OF_METHOD.get
-    last: list[Any] = [None, ""]  # the last time read and its ISO form (a tick logs several)
 
     def finish(
         logger: WrappedLogger, method: str, event: EventDict
@@ -303,10 +304,7 @@ def _finisher(now: Callable[[], datetime]) -> Processor:
             event = structlog.processors.format_exc_info(logger, method, event)
         stamp = event.get("timestamp")
         if not stamp:
-            moment = now()
-            if moment is not last[0]:
-                last[:] = moment, moment.isoformat()
-            stamp = last[1]
+            stamp = isoformat(now())
         level = level_of(method, method)
         head = {"timestamp": stamp, "level": level}
         if "event" in event:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import orjson
 
+from golem.runtime.clock import isoformat
 from golem.runtime.migrations import migrate
 from golem.runtime.sqlite_ledger import SQLiteLedger
 from golem.runtime.state_rows import DecisionRow, Resumed, VitalityRow
@@ -30,17 +31,12 @@ class StateError(RuntimeError):
     """The state directory cannot be used as asked (another golem's state, say)."""
 
 
-_LAST_ISO: list[Any] = [None, ""]  # the last time stored and its text: a tick stores several
-
-
 def _iso(moment: datetime) -> str:
-    if moment is _LAST_ISO[0]:
-        return str(_LAST_ISO[1])
-    if moment.tzinfo is None:
-        raise ValueError("stored times must be timezone-aware")
-    text = moment.astimezone(UTC).isoformat()
-    _LAST_ISO[:] = moment, text
-    return text
+    if moment.tzinfo is not UTC:
+        if moment.tzinfo is None:
+            raise ValueError("stored times must be timezone-aware")
+        moment = moment.astimezone(UTC)
+    return isoformat(moment)
 
 
 def _json(value: Any) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 import trio
@@ -10,7 +10,7 @@ import trio.testing
 
 from golem.mortality import Clock
 from golem.runtime import clock as clock_module
-from golem.runtime.clock import RealClock, SleepingClock, VirtualClock
+from golem.runtime.clock import RealClock, SleepingClock, VirtualClock, isoformat
 
 T0 = datetime(2026, 5, 4, 12, 0, tzinfo=UTC)
 
@@ -118,3 +118,12 @@ async def test_naive_times_are_refused() -> None:
         await VirtualClock(T0).sleep_until(datetime(2026, 1, 1))
     with pytest.raises(ValueError, match="positive"):
         RealClock(max_slice=timedelta(0))
+
+
+def test_isoformat_prints_each_moment_in_its_own_zone() -> None:
+    moment = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+    assert isoformat(moment) == "2026-01-05T12:00:00+00:00"
+    assert isoformat(moment + timedelta(0)) == "2026-01-05T12:00:00+00:00"  # equal, not same
+    paris = moment.astimezone(timezone(timedelta(hours=1)))  # the same instant elsewhere
+    assert isoformat(paris) == "2026-01-05T13:00:00+01:00"
+    assert isoformat(moment + timedelta(seconds=15)) == "2026-01-05T12:00:15+00:00"
