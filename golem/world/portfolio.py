@@ -166,7 +166,13 @@ class PaperPortfolio:
 
     def equity(self) -> float:
         """Cash plus every position at its last mark."""
-        return self._cash + sum(p.quantity * self._marks[a] for a, p in self._positions.items())
+        # A loop, not sum() over a generator: the same left-to-right float additions (what
+        # sum() does on 3.11) at half the cost, and equity is read on every tick.
+        marks = self._marks
+        held = 0.0
+        for asset, position in self._positions.items():
+            held += position.quantity * marks[asset]
+        return self._cash + held
 
     def weight(self, asset: str | None = None) -> float:
         """The asset's share of equity (0 when equity is 0)."""
