@@ -121,6 +121,9 @@ class EpisodeLog:
         self._episodes: dict[int, Episode] = {}
         self._features: dict[int, tuple[float, ...]] = {}
         self._pending: dict[int, None] = {}  # unresolved ids, oldest first: `due` reads only these
+        # No pending episode is due before this tick: `due`, asked every tick, then has
+        # nothing to read. Resolving or dropping an episode only makes it an earlier bound.
+        self._due_from: float = math.inf
         self._next_id = 0
 
     def __len__(self) -> int:
@@ -146,6 +149,8 @@ class EpisodeLog:
         self._features[episode.id] = features(episode.observation)
         if episode.outcome is None:
             self._pending[episode.id] = None
+            due_at = episode.observation.tick + episode.decision.horizon_ticks
+            self._due_from = min(self._due_from, due_at)
         self._next_id = episode.id + 1
         while len(self._episodes) > self._capacity:
             oldest = next(iter(self._episodes))
@@ -166,12 +171,20 @@ class EpisodeLog:
 
     def due(self, tick: int) -> list[Episode]:
         """Unresolved episodes whose horizon has passed by `tick`, oldest first."""
+        if tick < self._due_from:
+            return []
         episodes = self._episodes
-        return [
-            e
-            for e in (episodes[i] for i in self._pending)
-            if e.observation.tick + e.decision.horizon_ticks <= tick
-        ]
+        due: list[Episode] = []
+        due_from = math.inf
+        for episode_id in self._pending:
+            episode = episodes[episode_id]
+            due_at = episode.observation.tick + episode.decision.horizon_ticks
+            if due_at <= tick:
+                due.append(episode)
+            # The due ones count too: they stay pending until the caller resolves them.
+            due_from = min(due_from, due_at)
+        self._due_from = due_from
+        return due
 
     def recent(self, n: int) -> list[Episode]:
         """The last `n` episodes, newest first."""

@@ -5,6 +5,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from golem.world import (
     DecisionSummary,
@@ -66,6 +68,36 @@ def test_record_resolve_recent_and_due() -> None:
         log.resolve(0, Outcome(2, 0.0, 0.0))
     with pytest.raises(ValueError, match="not after"):
         log.append(Episode(1, summary(1), DecisionSummary("hold")))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["record", "resolve", "due"]),
+            st.integers(min_value=0, max_value=60),
+            st.integers(min_value=1, max_value=20),
+        ),
+        max_size=80,
+    )
+)
+def test_due_agrees_with_a_scan_of_the_pending(steps: list[tuple[str, int, int]]) -> None:
+    """`due` skips its scan before the earliest horizon it knows of; records, resolutions
+    and evictions in any order never make it miss an episode."""
+    log = EpisodeLog(capacity=6)
+    for op, tick, horizon in steps:
+        if op == "record":
+            log.record(summary(tick), DecisionSummary("observe", horizon_ticks=horizon))
+        elif op == "resolve":
+            pending = [e for e in log if e.outcome is None]
+            if pending:
+                log.resolve(pending[tick % len(pending)].id, Outcome(horizon, 0.0, 0.0))
+        expected = [
+            e
+            for e in log
+            if e.outcome is None and e.observation.tick + e.decision.horizon_ticks <= tick
+        ]
+        assert log.due(tick) == expected
 
 
 def test_most_similar_finds_the_nearest_market() -> None:
