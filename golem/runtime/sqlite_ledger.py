@@ -26,14 +26,16 @@ class ExactSum:
     """A running sum as exact as `math.fsum` over every value added (Shewchuk's
     non-overlapping partials), so a total kept up to date equals one summed afresh."""
 
-    __slots__ = ("_partials",)
+    __slots__ = ("_partials", "_value")
 
     def __init__(self, values: Iterable[float] = ()) -> None:
         self._partials: list[float] = []
+        self._value: float | None = None  # the sum, kept until the next add (read per tick)
         for value in values:
             self.add(value)
 
     def add(self, x: float) -> None:
+        self._value = None
         partials, i = self._partials, 0
         for partial in partials:
             big, small = (x, partial) if abs(x) >= abs(partial) else (partial, x)
@@ -47,7 +49,9 @@ class ExactSum:
 
     @property
     def value(self) -> float:
-        return math.fsum(self._partials)
+        if self._value is None:
+            self._value = math.fsum(self._partials)
+        return self._value
 
 
 _Key = tuple[str, str | None, str]  # (day, subsystem or None for all, "usd" | "diem")
