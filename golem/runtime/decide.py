@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
+import orjson
 import structlog
 
 from golem.inference import (
@@ -52,6 +53,7 @@ from golem.subsystems.context import (
     Prompt,
     TokenCounter,
     assemble,
+    estimate_tokens,
 )
 from golem.subsystems.contract import Context, Outcome, Subsystem
 
@@ -60,7 +62,6 @@ __all__ = ["Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
 log = structlog.get_logger("golem")
 _decision_log = BoundOnce("golem")  # a line per decision: bound once, not per line
 
-_CHARS_PER_TOKEN = 4  # a calibrated estimate when no tokenizer is at hand
 _DEFAULT_CONTEXT = ContextSettings()
 _DEFAULT_POLICY = AllocatorPolicy()
 
@@ -408,4 +409,4 @@ def _estimate_input_tokens(
 def _schema_tokens(decision: type[StructuredOutput]) -> int:
     # Rendering the schema to measure it costs more than the rest of the estimate: once
     # per decision type.
-    return len(str(decision.response_schema().schema)) // _CHARS_PER_TOKEN
+    return estimate_tokens(orjson.dumps(decision.response_schema().schema).decode())
