@@ -372,6 +372,34 @@ async def test_a_job_rescheduling_itself_wakes_the_loop_once_per_fire() -> None:
     assert clock.wakeups == len(runs) + 1  # and once for the stop job
 
 
+class _CountingTrigger:
+    """A trigger that counts how often it is asked."""
+
+    def __init__(self, inner: Trigger) -> None:
+        self.inner, self.asked = inner, 0
+
+    def get_next_fire_time(self, previous: datetime | None, now: datetime) -> datetime | None:
+        self.asked += 1
+        return self.inner.get_next_fire_time(previous, now)
+
+
+async def test_an_on_time_fire_asks_its_trigger_once() -> None:
+    """On a virtual clock each fire is on time: the planned time is the answer the pure
+    trigger would give again, so only the next plan asks it."""
+    trigger = _CountingTrigger(every(S15, start=T0))
+    scheduler = Scheduler(VirtualClock(T0))
+    runs: Runs = []
+
+    async def beat(firing: Firing) -> None:
+        runs.append(("beat", firing.at))
+
+    scheduler.add(Job("beat", trigger, beat))
+    scheduler.add(until(scheduler, at(seconds=600)))
+    await scheduler.run()
+    assert [t for _, t in runs] == [at(seconds=15 * n) for n in range(41)]
+    assert trigger.asked <= len(runs) + 2  # the first plan and the first run ask twice
+
+
 @pytest.mark.parametrize("hours", [1, 3, 4, 26, 27, 28, 50, 51])
 async def test_restarts_from_stored_fire_times_wake_only_to_fire(hours: int) -> None:
     """The kill test's writer (an hourly tick, a daily job with a day's grace) stopped after
