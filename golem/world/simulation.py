@@ -17,6 +17,7 @@ from golem.world.scenario import MarketParams
 __all__ = ["SimulatedMarket"]
 
 _YEAR_SECONDS = 365.0 * 24 * 3600
+_KEPT_STEPS = 32  # step constants kept for (regime, step length) pairs
 _MEAN_ABS_NORMAL = math.sqrt(2.0 / math.pi)  # E|Z|, to keep mean volume at its base
 _TWO_PI = 2.0 * math.pi
 _sqrt, _log, _exp, _cos, _sin = math.sqrt, math.log, math.exp, math.cos, math.sin
@@ -85,7 +86,7 @@ class SimulatedMarket:
         self._tick = -1
         self._start: datetime | None = None
         self._elapsed = 0.0
-        self._steps = {r: self._step_constants(r, self._interval_s) for r in self._params.regimes}
+        self._steps: dict[tuple[Regime, float], _Step] = {}
         lending = self._params.lending
         self._hf_per_price = (
             None
@@ -155,7 +156,7 @@ class SimulatedMarket:
             raise ValueError("time must be timezone-aware")
         self._start = time
         self._tick = 0
-        step = self._steps[self._regime]
+        step = self._step(self._regime, self._interval_s)
         return Observation(
             tick=0,
             time=time,
@@ -177,7 +178,7 @@ class SimulatedMarket:
         else:
             shock_move, shock_regime = 0.0, None
         regime = self._regime if shock_regime is None else shock_regime
-        step = self._steps[regime] if dt == self._interval_s else self._step_constants(regime, dt)
+        step = self._step(regime, dt)
         # Box–Muller by hand: both normals of a pair are used (price, volume noise), and
         # it costs a third of two random.gauss() calls.
         uniform = self._uniform
@@ -255,6 +256,17 @@ class SimulatedMarket:
         if shocks is None or shocks.rate_per_day == 0.0:
             return math.inf
         return after + self._rng.expovariate(shocks.rate_per_day / 86_400.0)
+
+    def _step(self, regime: Regime, dt: float) -> _Step:
+        """The constants of a `dt`-second step in `regime`, computed once per pair: a
+        golem whose heartbeat has slowed steps two or four intervals at a time for the
+        rest of its life. (On a real clock every step differs a little: a few are kept.)"""
+        step = self._steps.get((regime, dt))
+        if step is None:
+            if len(self._steps) >= _KEPT_STEPS:
+                self._steps.clear()
+            step = self._steps[regime, dt] = self._step_constants(regime, dt)
+        return step
 
     def _step_constants(self, regime: Regime, dt: float) -> _Step:
         p = self._params.regimes[regime]

@@ -66,6 +66,22 @@ def test_run_continues_an_observed_market() -> None:
     assert [first, *rest] == path(5, 10)
 
 
+def test_steps_of_many_lengths_give_the_same_path_every_time() -> None:
+    """A real clock's steps all differ a little: more step lengths than the market keeps
+    constants for, and the same seed still walks the same path."""
+    times = [T0]
+    for k in range(1, 200):
+        times.append(times[-1] + timedelta(seconds=15 + (k * 7919) % 101 / 100))
+
+    def walk() -> list[Observation]:
+        market = SimulatedMarket(5)
+        return [market.observe(t) for t in times]
+
+    first, again = walk(), walk()
+    assert first == again
+    assert all(math.isfinite(o.price) and o.price > 0 for o in first)
+
+
 def test_time_must_move_forward_and_be_aware() -> None:
     market = SimulatedMarket(1)
     with pytest.raises(ValueError, match="timezone"):
