@@ -22,20 +22,19 @@ __all__ = [
 MAX_SLEEP_SLICE = timedelta(seconds=30)
 
 
-_LAST_FORMATTED: list[datetime | str | None] = [None, ""]  # the last moment and its text
+# The last moment formatted and its text, as one tuple: a thread reads the pair whole.
+_LAST_FORMATTED: list[tuple[datetime | None, str]] = [(None, "")]
 
 
 def isoformat(moment: datetime) -> str:
     """`moment.isoformat()`, formatted once per moment: a tick's log lines and stored rows
     all carry its time, in as many datetime objects as the clock, the scheduler's trigger
     and the tick make of it (equal moments in the same zone print the same)."""
-    last = _LAST_FORMATTED[0]
-    if moment is last or (
-        isinstance(last, datetime) and moment.tzinfo is last.tzinfo and moment == last
-    ):
-        return str(_LAST_FORMATTED[1])
+    last, text = _LAST_FORMATTED[0]
+    if moment is last or (last is not None and moment.tzinfo is last.tzinfo and moment == last):
+        return text
     text = moment.isoformat()
-    _LAST_FORMATTED[:] = moment, text
+    _LAST_FORMATTED[0] = (moment, text)
     return text
 
 

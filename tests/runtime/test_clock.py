@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import threading
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -127,3 +129,26 @@ def test_isoformat_prints_each_moment_in_its_own_zone() -> None:
     paris = moment.astimezone(timezone(timedelta(hours=1)))  # the same instant elsewhere
     assert isoformat(paris) == "2026-01-05T13:00:00+01:00"
     assert isoformat(moment + timedelta(seconds=15)) == "2026-01-05T12:00:15+00:00"
+
+
+def test_isoformat_is_right_in_threads_formatting_different_moments() -> None:
+    moments = [T0 + timedelta(seconds=s) for s in range(4)]
+    wrong: list[str] = []
+
+    def format_many(moment: datetime) -> None:
+        expected = moment.isoformat()
+        for _ in range(20_000):
+            if (text := isoformat(moment)) != expected:
+                wrong.append(text)
+
+    threads = [threading.Thread(target=format_many, args=(m,)) for m in moments]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert wrong == []
