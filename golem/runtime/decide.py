@@ -159,8 +159,7 @@ class DecisionRecord:
         if self.error:
             fields["error"] = self.error
         if self.decision is not None:
-            decision = self.decision
-            fields["decision"] = decision.__pydantic_serializer__.to_python(decision, mode="json")
+            fields["decision"] = self.decision.model_dump(mode="json")
         if self.outcome is not None:
             fields["summary"] = self.outcome.summary
             fields |= dict(self.outcome.details)

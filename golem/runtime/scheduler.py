@@ -69,16 +69,23 @@ def cron(expression: str) -> Trigger:
 
 
 def next_fire(
-    trigger: Trigger, last: datetime | None, now: datetime, grace: timedelta
+    trigger: Trigger,
+    last: datetime | None,
+    now: datetime,
+    grace: timedelta,
+    *,
+    due: datetime | None = None,
 ) -> datetime | None:
     """When a job whose last run stood for `last` should run next; None when never again.
 
     A future time means "wait until then". A time at or before `now` means "run now, as
     the run of that time": when several runs were missed, only the latest runs (they are
     coalesced), and only if it is at most `grace` late; runs missed by more than `grace`
-    are skipped, and the answer is the first fire time from `now` on.
+    are skipped, and the answer is the first fire time from `now` on. `due`, when given,
+    is the trigger's answer after `last`, already asked (the trigger is pure).
     """
-    due = trigger.get_next_fire_time(last, now)
+    if due is None:
+        due = trigger.get_next_fire_time(last, now)
     if due is None or due >= now:
         return due
     latest = due if due >= now - grace else trigger.get_next_fire_time(None, now - grace)
@@ -221,13 +228,9 @@ class Scheduler:
 
     async def _due(self, slot: _Slot, planned: datetime) -> None:
         now = self._clock.now()
-        if planned == now and slot.last is not None and slot.planned_after == slot.last:
-            # On time, and planned from the same last fire: the trigger is pure and would
-            # answer `planned` again (the common case on a virtual clock, every fire).
-            await self._fire(slot, planned)
-            self._plan(slot.job.name)
-            return
-        at = next_fire(slot.job.trigger, slot.last, now, self._grace_of(slot))
+        # Planned from the same last fire, `planned` is what the trigger would answer again.
+        known = planned if slot.last is not None and slot.planned_after == slot.last else None
+        at = next_fire(slot.job.trigger, slot.last, now, self._grace_of(slot), due=known)
         if slot.last is None and planned <= now and now - planned <= self._grace_of(slot):
             # A first run: a trigger asked with no previous fire answers with the next
             # time after `now`, and a real clock always wakes a little after `planned`.
@@ -260,7 +263,7 @@ class Scheduler:
         trigger = slot.job.trigger
         at = due = trigger.get_next_fire_time(slot.last, now)
         if due is not None and due < now:  # missed: next_fire says what runs (it is rare)
-            at = next_fire(trigger, slot.last, now, self._grace_of(slot))
+            at = next_fire(trigger, slot.last, now, self._grace_of(slot), due=due)
             if at is not None and at > now:
                 log.warning(
                     "job_missed", job=name, missed=due.isoformat(), next_fire=at.isoformat()

@@ -229,56 +229,18 @@ class MarketWindow:
 
     def summary(self) -> MarketSummary:
         """The latest moment, as episodes and the similarity search describe it."""
-        observations = self._observations
-        if not observations:
+        latest = self.latest
+        if latest is None:
             raise ValueError("the window is empty")
-        latest = observations[-1]
-        price = latest.price
-        count = len(observations)
-        period = self._period
-        summary: MarketSummary = _new(MarketSummary)
-        _set_tick(summary, latest.tick)
-        _set_time(summary, latest.time)
-        _set_price(summary, price)
-        # price_delta(1) and price_delta(period), with the same arithmetic.
-        _set_delta_1(summary, price / observations[-2].price - 1.0 if count > 1 else None)
-        _set_delta_period(
-            summary,
-            price / observations[-1 - period].price - 1.0 if count > period else None,
+        return MarketSummary(
+            tick=latest.tick,
+            time=latest.time,
+            price=latest.price,
+            delta_1=self.price_delta(1),
+            delta_period=self.price_delta(self._period),
+            zscore=self.zscore(),
+            volume_ratio=self.volume_ratio(),
+            return_volatility=self.return_volatility(),
+            health_factor=latest.health_factor,
+            regime=latest.regime,
         )
-        _set_zscore(summary, self.zscore())
-        _set_volume_ratio(summary, self.volume_ratio())
-        _set_return_volatility(summary, self.return_volatility())
-        _set_hf(summary, latest.health_factor)
-        _set_regime(summary, latest.regime)
-        return summary
-
-
-# MarketSummary(...) without its __init__, for the summary built on every tick: the frozen
-# dataclass's __init__ sets each slot through object.__setattr__ by name, which costs more
-# than all the rest of `summary` (the slot descriptors used there are a third of it).
-_new = object.__new__
-_FIELDS = (
-    "tick",
-    "time",
-    "price",
-    "delta_1",
-    "delta_period",
-    "zscore",
-    "volume_ratio",
-    "return_volatility",
-    "health_factor",
-    "regime",
-)
-(
-    _set_tick,
-    _set_time,
-    _set_price,
-    _set_delta_1,
-    _set_delta_period,
-    _set_zscore,
-    _set_volume_ratio,
-    _set_return_volatility,
-    _set_hf,
-    _set_regime,
-) = (getattr(MarketSummary, name).__set__ for name in _FIELDS)

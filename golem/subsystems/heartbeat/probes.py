@@ -99,19 +99,13 @@ class Reading:
     weight: float
 
 
-_ABOVE, _WITHIN, _BELOW = PriceBand.ABOVE, PriceBand.WITHIN, PriceBand.BELOW
-
-
 def band_of(summary: MarketSummary | None, sigmas: float = 1.0) -> PriceBand | None:
     """Where the price sits against SMA ± kσ, from the summary's z-score."""
-    if summary is None:
+    if summary is None or summary.zscore is None:
         return None
-    zscore = summary.zscore
-    if zscore is None:
-        return None
-    if zscore > sigmas:
-        return _ABOVE
-    return _BELOW if zscore < -sigmas else _WITHIN
+    if summary.zscore > sigmas:
+        return PriceBand.ABOVE
+    return PriceBand.BELOW if summary.zscore < -sigmas else PriceBand.WITHIN
 
 
 def readings(
@@ -123,43 +117,31 @@ def readings(
     config: ProbeConfig | None = None,
 ) -> tuple[Reading, ...]:
     """Every probe that fires this tick, in a fixed order."""
-    return tuple(_fired(market, previous, credits_usd, burn_rate_usd, config or ProbeConfig()))
-
-
-def _fired(
-    market: MarketSummary,
-    previous: MarketSummary | None,
-    credits_usd: float,
-    burn_rate_usd: float,
-    config: ProbeConfig,
-) -> list[Reading]:
-    t = config.thresholds
-    r = _readings_of(t, config.weights)
+    config = config or ProbeConfig()
+    t, w = config.thresholds, config.weights
+    r = _readings_of(t, w)
     fired: list[Reading] = []
-    delta = market.delta_period if r.by_period else market.delta_1
+    delta = market.delta_period if t.price_horizon == "period" else market.delta_1
     move = abs(delta) if delta is not None else 0.0
     if move > t.price_major:
         fired.append(r.price_major)
     elif move > t.price_minor:
         fired.append(r.price_minor)
-    volume_ratio = market.volume_ratio
-    if volume_ratio is not None and volume_ratio > t.volume_spike:
+    if market.volume_ratio is not None and market.volume_ratio > t.volume_spike:
         fired.append(r.volume_spike)
     health = market.health_factor
-    if health is not None:
-        if health < t.health_critical:
-            fired.append(r.health_critical)
-        elif health < t.health_warning:
-            fired.append(r.health_warning)
-    sigmas = t.band_sigmas
-    now, before = band_of(market, sigmas), band_of(previous, sigmas)
+    if health is not None and health < t.health_critical:
+        fired.append(r.health_critical)
+    elif health is not None and health < t.health_warning:
+        fired.append(r.health_warning)
+    now, before = band_of(market, t.band_sigmas), band_of(previous, t.band_sigmas)
     if now is not None and before is not None and now is not before:
         fired.append(r.band_moves[before, now])
-    elif now is not None and now is not _WITHIN:
-        fired.append(r.above if now is _ABOVE else r.below)
+    elif now is not None and now is not PriceBand.WITHIN:
+        fired.append(r.above if now is PriceBand.ABOVE else r.below)
     if burn_rate_usd > 0 and credits_usd / burn_rate_usd < t.runway_ticks:
         fired.append(r.runway_low)
-    return fired
+    return tuple(fired)
 
 
 @functools.cache
@@ -170,9 +152,8 @@ def health_flag(threshold: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Readings:
-    """The readings a config can give, formatted once, and the price horizon it reads."""
+    """The readings a config can give, formatted once."""
 
-    by_period: bool
     price_major: Reading
     price_minor: Reading
     volume_spike: Reading
@@ -192,7 +173,6 @@ def _readings_of(t: ProbeThresholds, w: ProbeWeights) -> _Readings:
         readings: _Readings = kept[2]
         return readings
     readings = _Readings(
-        by_period=t.price_horizon == "period",
         price_major=Reading(f"price_delta>{t.price_major:.1%}", w.price_major),
         price_minor=Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor),
         volume_spike=Reading(f"volume>{t.volume_spike:g}x", w.volume_spike),
@@ -231,31 +211,21 @@ def gate(
     """The gate θ. A confident, healthy, calm golem looks away more; a dying or agitated
     one escalates sooner."""
     p = params or GateParams()
-    conf = p.default_confidence if confidence is None else _unit(confidence)
+    conf = p.default_confidence if confidence is None else min(1.0, max(0.0, confidence))
+    vitality = min(1.0, max(0.0, vitality))
     theta = (
         p.base
         * (1 + p.confidence_weight * conf)
-        * (1 - p.vitality_weight * (1 - _unit(vitality)))
+        * (1 - p.vitality_weight * (1 - vitality))
         * (1 - p.arousal_weight * min(1.0, abs(arousal)))
     )
     return min(p.ceiling, max(p.floor, theta))
 
 
-def _unit(value: float) -> float:
-    """`value` clamped to [0, 1] exactly as min(1.0, max(0.0, value)) clamps it (NaN and
-    −0.0 give 0.0), without the cost of two builtin calls."""
-    if value >= 1.0:
-        return 1.0
-    return value if value > 0.0 else 0.0
-
-
-_T0, _T1, _T2 = ModelTier.T0, ModelTier.T1, ModelTier.T2
-
-
 def tier_for(prediction_error: float, theta: float) -> ModelTier:
     if prediction_error < theta:
-        return _T0
-    return _T1 if prediction_error < 2 * theta else _T2
+        return ModelTier.T0
+    return ModelTier.T1 if prediction_error < 2 * theta else ModelTier.T2
 
 
 def compute_probes(
@@ -273,16 +243,14 @@ def compute_probes(
     `previous` is the last tick's summary (the regime probe compares bands);
     `confidence` the last heartbeat decision's (None before the first)."""
     config = config or ProbeConfig()
-    weights: list[float] = []
-    flags: list[str] = []
-    for reading in _fired(market, previous, credits_usd, burn_rate_usd, config):
-        weights.append(reading.weight)
-        flags.append(reading.flag)
-    prediction_error = min(1.0, sum(weights))
+    fired = readings(
+        market, previous, credits_usd=credits_usd, burn_rate_usd=burn_rate_usd, config=config
+    )
+    prediction_error = min(1.0, sum(r.weight for r in fired))
     theta = gate(confidence, vitality, arousal, config.gate)
     return Probes(
         prediction_error=prediction_error,
         theta=theta,
         tier=tier_for(prediction_error, theta),
-        flags=tuple(flags),
+        flags=tuple(r.flag for r in fired),
     )
