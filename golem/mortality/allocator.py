@@ -200,6 +200,7 @@ class Degradation:
 
 
 FIXED_BUDGET = AllocatorPolicy(mortal=False)
+_DEFAULT_POLICY = AllocatorPolicy()
 
 
 def allocate(
@@ -218,7 +219,7 @@ def allocate(
     phase's and the cost cap's tier ceilings, then by what is left of both its budget line
     and the cap. The reasoning is the profile table's after mortality pressure, and the
     worst case prices the granted depth's thinking budget on top of the answer."""
-    policy = policy or AllocatorPolicy()
+    policy = policy or _DEFAULT_POLICY
     if not policy.mortal:
         state = replace(state, vitality=1.0, phase=Phase.THRIVING)
     profile, reasoning = select_profile_and_reasoning(

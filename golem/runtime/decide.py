@@ -9,7 +9,7 @@ one `decision` log line with everything needed to inspect it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -107,7 +107,7 @@ class DecisionRecord:
     degradations: tuple[Degradation, ...] = ()
     error: str | None = None
     cost_usd: float = 0.0
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = Usage()  # frozen: one shared empty usage
     skip_reason: str | None = None
     context: ContextReport | None = None  # the prompt that was sent, when one was
 

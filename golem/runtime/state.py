@@ -117,10 +117,14 @@ class StateStore:
         if self._pending is not None:
             self._pending.send()
 
-    def _write(self, table: str, sql: str, params: tuple[Any, ...]) -> None:
-        """A write whose result nobody reads: held in a batch, executed otherwise."""
+    def _write(
+        self, table: str, sql: str, params: tuple[Any, ...], *, replaces: object = None
+    ) -> None:
+        """A write whose result nobody reads: held in a batch, executed otherwise.
+        `replaces`: the row's key, for a write that replaces the whole row (a batch
+        then sends only the last of a run of writes to the same row)."""
         if self._pending is not None and self._depth:
-            self._pending.hold(table, sql, params)
+            self._pending.hold(table, sql, params, replaces)
         else:
             self._conn.execute(sql, params)
 
@@ -197,12 +201,12 @@ class StateStore:
         return None if row is None else orjson.loads(row[0])
 
     def set_meta(self, key: str, value: Any) -> None:
-        self._write("meta", _SET_META, (key, _json(value)))
+        self._write("meta", _SET_META, (key, _json(value)), replaces=key)
 
     def set_metas(self, values: Mapping[str, Any]) -> None:
         """Several meta keys in one statement."""
         for key, value in values.items():
-            self._write("meta", _SET_META, (key, _json(value)))
+            self._write("meta", _SET_META, (key, _json(value)), replaces=key)
 
     def identify(self, golem_id: str, seed: int) -> None:
         """Mark the state as this golem's; refuse another golem's state."""
@@ -386,6 +390,7 @@ class StateStore:
             "job_fires",
             "INSERT OR REPLACE INTO job_fires (job, last_fire) VALUES (?, ?)",
             (job, _iso(at)),
+            replaces=job,
         )
 
     def fire_times(self) -> dict[str, datetime]:
@@ -434,7 +439,9 @@ class _Pending:
 
     Every held write names its table; at `send()` the writes of each table go in their
     order, a run of one statement as one `executemany` (the tables have no triggers or
-    foreign keys, so the order across tables does not matter). A transaction that opened
+    foreign keys, so the order across tables does not matter). A write that replaces a
+    whole row (the tick counter, a job's last fire: once per tick each) is sent only if no
+    later write in the same send replaces that row again. A transaction that opened
     while writes were held gets its SQLite savepoint at `send()`, between the writes made
     before it and those made in it, so a rollback still undoes exactly its own."""
 
@@ -442,12 +449,12 @@ class _Pending:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self._writes: list[tuple[str, str, tuple[Any, ...]]] = []
+        self._writes: list[tuple[str, str, tuple[Any, ...], object]] = []
         # Per open transaction: [savepoint depth, held writes before it, savepoint opened?]
         self._levels: list[list[Any]] = []
 
-    def hold(self, table: str, sql: str, params: tuple[Any, ...]) -> None:
-        self._writes.append((table, sql, params))
+    def hold(self, table: str, sql: str, params: tuple[Any, ...], replaces: object) -> None:
+        self._writes.append((table, sql, params, replaces))
 
     def open(self, depth: int) -> None:
         self._levels.append([depth, len(self._writes), False])
@@ -477,11 +484,15 @@ class _Pending:
         self._execute(self._writes[done:])
         self._writes.clear()
 
-    def _execute(self, writes: list[tuple[str, str, tuple[Any, ...]]]) -> None:
+    def _execute(self, writes: list[tuple[str, str, tuple[Any, ...], object]]) -> None:
         if not writes:
             return
+        # The last write to each replaced row: the earlier ones would be overwritten.
+        last = {(sql, row): i for i, (_, sql, _, row) in enumerate(writes) if row is not None}
         runs: dict[str, list[tuple[str, list[tuple[Any, ...]]]]] = {}  # per table, in order
-        for table, sql, params in writes:
+        for i, (table, sql, params, row) in enumerate(writes):
+            if row is not None and last[sql, row] != i:
+                continue
             table_runs = runs.get(table)
             if table_runs is None:
                 runs[table] = [(sql, [params])]

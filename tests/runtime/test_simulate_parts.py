@@ -79,6 +79,35 @@ def test_a_batch_holds_writes_back_yet_reads_see_them_and_rollbacks_undo_them(
     assert committed_tick(tmp_path) == "6"
 
 
+def test_a_batch_sends_only_the_last_write_to_a_replaced_row(tmp_path: Path) -> None:
+    executed: list[str] = []
+    with StateStore.open(tmp_path, synchronous="OFF", commit_every=100) as store:
+        store._conn.set_trace_callback(executed.append)
+        for tick in range(1, 6):
+            with store.transaction():
+                store.set_tick(tick)
+                store.record_fire("heartbeat", NOW)
+        with store.transaction():
+            store.set_tick(6)
+            with pytest.raises(RuntimeError), store.transaction():
+                store.set_tick(7)  # undone: the row keeps 6, though 7 was written later
+                raise RuntimeError("inner")
+        assert store.tick() == 6  # the read sends the held writes
+        with store.transaction():
+            store.set_tick(8)
+            assert store.tick() == 8  # sent at the read: a savepoint between 8 and 9
+            with pytest.raises(RuntimeError), store.transaction():
+                store.set_tick(9)
+                assert store.tick() == 9
+                raise RuntimeError("inner")
+        assert store.tick() == 8
+    assert committed_tick(tmp_path) == "8"
+    tick_writes = [sql for sql in executed if "INTO meta" in sql and "'tick'" in sql]
+    fire_writes = [sql for sql in executed if "INTO job_fires" in sql]
+    assert len(tick_writes) == 3  # 6 (for ticks 1..7, 7 undone before any send), 8, 9
+    assert len(fire_writes) == 1
+
+
 def committed_tick(state_dir: Path) -> str | None:
     """The tick another connection sees (WAL: readers never wait for the writer)."""
     with closing(sqlite3.connect(state_dir / DB_NAME)) as conn:

@@ -120,17 +120,16 @@ class Heartbeat:
     def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
         if not isinstance(decision, HeartbeatDecision):
             raise TypeError(f"heartbeat acts on a HeartbeatDecision, not {type(decision).__name__}")
+        probes = ctx.probes
         details: dict[str, Any] = {
             "severity": str(decision.severity),
             "action": str(decision.action),
             "confidence": decision.confidence,
         }
-        if ctx.probes is not None:
-            details |= {
-                "prediction_error": round(ctx.probes.prediction_error, 4),
-                "theta": round(ctx.probes.theta, 4),
-                "flags": list(ctx.probes.flags),
-            }
+        if probes is not None:
+            details["prediction_error"] = round(probes.prediction_error, 4)
+            details["theta"] = round(probes.theta, 4)
+            details["flags"] = list(probes.flags)
         events = _events(ctx)
         # An escalation carries no trade: the strong model's re-run decides the action.
         if decision.escalate and self.tier(ctx) is ModelTier.T1:
@@ -179,15 +178,12 @@ def _events(ctx: Context) -> tuple[str, ...]:
 def _signals(ctx: Context) -> list[dict[str, Any]]:
     """The market numbers the rules read, as Signal fields (validated with the decision)."""
     m = ctx.market
-    values = {
-        "price_delta": m.delta_period,
-        "price_delta_tick": m.delta_1,
-        "zscore": m.zscore,
-        "volume_ratio": m.volume_ratio,
-        "health_factor": m.health_factor,
-    }
+    values = (m.delta_period, m.delta_1, m.zscore, m.volume_ratio, m.health_factor)
     return [
         {"name": name, "value": round(value, 6)}
-        for name, value in values.items()
+        for name, value in zip(_SIGNAL_NAMES, values, strict=True)
         if value is not None
     ]
+
+
+_SIGNAL_NAMES = ("price_delta", "price_delta_tick", "zscore", "volume_ratio", "health_factor")
