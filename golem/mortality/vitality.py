@@ -5,6 +5,7 @@ through sigmoids, times an age term. Also the phases it passes through on the wa
 
 from __future__ import annotations
 
+import functools
 import math
 from enum import StrEnum
 
@@ -50,9 +51,10 @@ def composite_vitality(
 ) -> float:
     """Vitality in [0, 1] from the two clock levels (each in [0, 1]) and the age in ticks."""
     params = params or _DEFAULT_VITALITY
-    for name, level in (("economic", economic), ("epistemic", epistemic)):
-        if not 0.0 <= level <= 1.0:
-            raise ValueError(f"{name} must be in [0, 1], got {level}")
+    if not 0.0 <= economic <= 1.0:
+        raise ValueError(f"economic must be in [0, 1], got {economic}")
+    if not 0.0 <= epistemic <= 1.0:
+        raise ValueError(f"epistemic must be in [0, 1], got {epistemic}")
     if age_ticks < 0:
         raise ValueError("age_ticks must be non-negative")
     age = max(0.0, 1.0 - params.age_weight * age_ticks / params.age_horizon)
@@ -94,6 +96,16 @@ class PhaseThresholds(BaseModel):
     declining: float = 0.10
     hysteresis: float = Field(default=0.05, ge=0)
 
+    @functools.cached_property
+    def floors(self) -> tuple[tuple[Phase, float], ...]:
+        """(phase, floor) from Thriving down to Declining; read on every tick."""
+        return (
+            (Phase.THRIVING, self.thriving),
+            (Phase.STABLE, self.stable),
+            (Phase.CONSERVATION, self.conservation),
+            (Phase.DECLINING, self.declining),
+        )
+
     def floor(self, phase: Phase) -> float:
         """The lowest vitality at which `phase` holds (Terminal: 0)."""
         return {
@@ -114,19 +126,22 @@ def phase_of(
     from `previous` to a healthier phase needs that phase's floor plus the hysteresis, so a
     vitality hovering at a threshold does not flap between two phases."""
     thresholds = thresholds or _DEFAULT_THRESHOLDS
-    floors = (
-        (Phase.THRIVING, thresholds.thriving),
-        (Phase.STABLE, thresholds.stable),
-        (Phase.CONSERVATION, thresholds.conservation),
-        (Phase.DECLINING, thresholds.declining),
-    )
-    plain = next((p for p, floor in floors if vitality >= floor), Phase.TERMINAL)
+    floors = thresholds.floors
+    plain = _first_at_or_above(vitality, floors)
     if previous is None or _RANKS[plain] <= _RANKS[previous]:
         return plain
     # The tolerance makes 0.15 clear 0.10 + 0.05, which floats add up to 0.15000000000000002.
     lifted, hysteresis = vitality + 1e-12, thresholds.hysteresis
-    risen = next((p for p, floor in floors if lifted >= floor + hysteresis), Phase.TERMINAL)
+    risen = _first_at_or_above(lifted, tuple((p, floor + hysteresis) for p, floor in floors))
     return risen if _RANKS[risen] > _RANKS[previous] else previous
+
+
+def _first_at_or_above(vitality: float, floors: tuple[tuple[Phase, float], ...]) -> Phase:
+    """The healthiest phase whose floor `vitality` reaches (Terminal below them all)."""
+    for phase, floor in floors:
+        if vitality >= floor:
+            return phase
+    return Phase.TERMINAL
 
 
 class DeathCause(StrEnum):
