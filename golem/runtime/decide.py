@@ -186,14 +186,21 @@ async def decide(
     failure or a malformed answer: those end in the deterministic path, logged. `env` may
     be a function making the Budgeting, called only when a model may be asked (a T0 run,
     most heartbeats, needs none)."""
-    record = await _decide(subsystem, ctx, env)
+    planned = _plan(subsystem, ctx, env)
+    if isinstance(planned, DecisionRecord):
+        record = planned
+    else:
+        call, budgeting, degradations = planned
+        record = await _call_model(subsystem, ctx, call, budgeting, degradations=degradations)
     _decision_log.logger.info("decision", **record.fields(ctx))
     return record
 
 
-async def _decide(
+def _plan(
     subsystem: Subsystem, ctx: Context, given: Budgeting | Callable[[], Budgeting]
-) -> DecisionRecord:
+) -> DecisionRecord | tuple[_Call, Budgeting, tuple[Degradation, ...]]:
+    """The decision made without a model (skipped, T0, degraded), or the model call the
+    allocator granted, with the degradations on the way to it."""
     name = subsystem.name
     asked = tier = subsystem.tier(ctx)
     skip = subsystem.skip_reason(ctx)
@@ -217,10 +224,7 @@ async def _decide(
             name, tier, env.state, env.ledger, env.clock, call=estimate, policy=env.policy
         )
         if isinstance(granted, Allocation):
-            call = _Call(tier, route, granted)
-            return await _call_model(
-                subsystem, ctx, asked, call, env, degradations=tuple(degradations)
-            )
+            return _Call(asked, tier, route, granted), env, tuple(degradations)
         degradations.append(granted)
         if granted.fallback is Fallback.LOWER_TIER and tier is ModelTier.T2:
             tier = ModelTier.T1
@@ -241,7 +245,8 @@ async def _decide(
 
 @dataclass(frozen=True, slots=True)
 class _Call:
-    tier: ModelTier
+    asked: ModelTier  # the tier the subsystem asked for
+    tier: ModelTier  # the tier granted
     route: Route
     allocation: Allocation
 
@@ -249,13 +254,12 @@ class _Call:
 async def _call_model(
     subsystem: Subsystem,
     ctx: Context,
-    asked: ModelTier,
     call: _Call,
     env: Budgeting,
     *,
     degradations: tuple[Degradation, ...],
 ) -> DecisionRecord:
-    route, allocation = call.route, call.allocation
+    asked, route, allocation = call.asked, call.route, call.allocation
     prompt = _prompt(subsystem, ctx, call, env)
     request = prompt.request.evolve(
         model=route.model,

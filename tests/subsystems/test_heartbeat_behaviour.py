@@ -277,6 +277,18 @@ def test_events_for_the_daimon_once_per_tick() -> None:
     assert Heartbeat().act(quiet, Heartbeat().deterministic(quiet)).events == ()
 
 
+def test_every_heartbeat_line_shows_the_market_numbers_the_probes_read() -> None:
+    summary = market(delta_period=-0.0312345678, zscore=None)
+    ctx = context(market=summary, probes=probes_of(summary))
+    rules = Heartbeat().deterministic(ctx)
+    assert isinstance(rules, HeartbeatDecision) and rules.signals == []  # they are in the line
+    details = Heartbeat().act(ctx, rules).details
+    assert details["market"]["price_delta"] == -0.031235
+    assert "zscore" not in details["market"]  # unknown: left out
+    model_made = HeartbeatDecision.model_validate(_answer(severity="low", action="observe"))
+    assert Heartbeat().act(ctx, model_made).details["market"] == details["market"]
+
+
 @pytest.mark.parametrize(
     ("summary", "portfolio", "severity", "action"),
     [

@@ -104,13 +104,13 @@ class Heartbeat:
             action = HeartbeatAction.EXIT
         else:
             action = HeartbeatAction.HEDGE
-        # One validation call for the decision and its signals (it runs on every tick).
+        # No signals: the market numbers the rules read are in every heartbeat's log line
+        # (`act`), and this runs on every tick.
         return HeartbeatDecision.model_validate(
             {
                 "severity": severity,
                 "action": action,
                 "confidence": self.config.rules_confidence,
-                "signals": _signals(ctx),
                 "reasoning": (
                     f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
                 )[:400],
@@ -130,6 +130,7 @@ class Heartbeat:
             details["prediction_error"] = round(probes.prediction_error, 4)
             details["theta"] = round(probes.theta, 4)
             details["flags"] = list(probes.flags)
+        details["market"] = _market(ctx)
         events = _events(ctx)
         # An escalation carries no trade: the strong model's re-run decides the action.
         if decision.escalate and self.tier(ctx) is ModelTier.T1:
@@ -175,15 +176,15 @@ def _events(ctx: Context) -> tuple[str, ...]:
     return tuple(events)
 
 
-def _signals(ctx: Context) -> list[dict[str, Any]]:
-    """The market numbers the rules read, as Signal fields (validated with the decision)."""
+def _market(ctx: Context) -> dict[str, float]:
+    """The market numbers the probes read this tick, for the log (unknown ones left out)."""
     m = ctx.market
     values = (m.delta_period, m.delta_1, m.zscore, m.volume_ratio, m.health_factor)
-    return [
-        {"name": name, "value": round(value, 6)}
-        for name, value in zip(_SIGNAL_NAMES, values, strict=True)
+    return {
+        name: round(value, 6)
+        for name, value in zip(_MARKET_NAMES, values, strict=True)
         if value is not None
-    ]
+    }
 
 
-_SIGNAL_NAMES = ("price_delta", "price_delta_tick", "zscore", "volume_ratio", "health_factor")
+_MARKET_NAMES = ("price_delta", "price_delta_tick", "zscore", "volume_ratio", "health_factor")
