@@ -63,6 +63,7 @@ log = structlog.get_logger("golem")
 _decision_log = BoundOnce("golem")  # a line per decision: bound once, not per line
 
 _DEFAULT_CONTEXT = ContextSettings()
+_NO_USAGE = Usage()  # frozen: every record without a call shares it
 _DEFAULT_POLICY = AllocatorPolicy()
 
 
@@ -107,7 +108,7 @@ class DecisionRecord:
     degradations: tuple[Degradation, ...] = ()
     error: str | None = None
     cost_usd: float = 0.0
-    usage: Usage = Usage()  # frozen: one shared empty usage
+    usage: Usage = _NO_USAGE
     skip_reason: str | None = None
     context: ContextReport | None = None  # the prompt that was sent, when one was
 
