@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 import structlog
 
+from golem._fastinit import fast_init
 from golem.inference import (
     Provider,
     ProviderError,
@@ -92,6 +93,7 @@ class Routes:
         return self.tiers.get(tier) or self.tiers.get(ModelTier.T2) or self.tiers.get(ModelTier.T1)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DecisionRecord:
     """What happened in one subsystem run; `fields()` is its log line."""

@@ -17,6 +17,7 @@ import trio
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
+from golem._fastinit import fast_init
 from golem.runtime.clock import InstantClock, SleepingClock
 
 __all__ = [
@@ -96,6 +97,7 @@ def next_fire(
     return latest
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Firing:
     """One run of a job: which, and the fire time it stands for."""

@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from golem._fastinit import fast_init
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
 
 __all__ = ["DecisionRow", "Resumed", "VitalityRow"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class VitalityRow:
     """One tick's vitality and the two clock levels it came from."""
@@ -31,6 +33,7 @@ class VitalityRow:
         return cls(tick, datetime.fromisoformat(time), vitality, phase, economic, epistemic)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DecisionRow:
     """The index entry of one decision; `log_offset` is where its line starts in the log

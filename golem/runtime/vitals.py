@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from golem._fastinit import fast_init
 from golem.mortality import (
     DeathCause,
     EpistemicClock,
@@ -22,6 +23,7 @@ __all__ = ["Epistemic", "Vitals", "assess", "epistemic_of"]
 _MAX_FITNESS_MULTIPLIER = 3.0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Vitals:
     vitality: float
@@ -33,6 +35,7 @@ class Vitals:
     cause: DeathCause | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Epistemic:
     """The epistemic clock's level as vitality reads it, and whether its window is full

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from golem._fastinit import fast_init
 from golem.inference import StructuredOutput
 from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.world import Episode, MarketSummary, Observation, TradeAction
@@ -79,6 +80,7 @@ class GrimoireEntry:
     archived: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PortfolioView:
     cash_usd: float
@@ -87,6 +89,7 @@ class PortfolioView:
     exposure_usd: float = 0.0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Probes:
     """The heartbeat's deterministic T0 results for one tick."""
@@ -97,6 +100,7 @@ class Probes:
     flags: tuple[str, ...] = ()  # which probes fired, e.g. "price_delta>2%"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ProposedTrade:
     """An action a subsystem wants; risk approves, resizes or blocks it before it happens."""
@@ -120,6 +124,7 @@ class Recall(Protocol):
     def similar(self, market: MarketSummary, k: int) -> Sequence[Episode]: ...
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Context:
     """Everything a subsystem may read, frozen at the moment it runs."""
@@ -148,6 +153,7 @@ class Context:
     # `grimoire` and `episodes` when a prompt needs it
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What a decision changes. Empty fields change nothing."""

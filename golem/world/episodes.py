@@ -13,12 +13,14 @@ from datetime import datetime
 from itertools import islice
 from typing import Any
 
+from golem._fastinit import fast_init
 from golem.world.observation import Regime
 from golem.world.window import MarketSummary
 
 __all__ = ["DecisionSummary", "Episode", "EpisodeLog", "Outcome", "features"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DecisionSummary:
     """The decision as episodes remember it. `predicted_delta` is the expected fractional
@@ -42,6 +44,7 @@ class Outcome:
     pnl_usd: float
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Episode:
     id: int

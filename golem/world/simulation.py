@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from golem.world.observation import Observation, Regime, make_observation
+from golem.world.observation import Observation, Regime
 from golem.world.scenario import MarketParams
 
 __all__ = ["SimulatedMarket"]
@@ -195,7 +195,7 @@ class SimulatedMarket:
         )
         self._tick = tick = self._tick + 1
         hf = self._hf_per_price
-        return make_observation(
+        return Observation(
             tick, time, price, volume, None if hf is None else hf * price, step.funding, regime
         )
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from golem._fastinit import fast_init
 from golem.world.observation import Observation, Regime
 
 __all__ = ["MarketSummary", "MarketWindow", "PriceBand"]
@@ -31,6 +32,7 @@ class PriceBand(StrEnum):
 _ABOVE, _WITHIN, _BELOW = PriceBand.ABOVE, PriceBand.WITHIN, PriceBand.BELOW
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MarketSummary:
     """The few numbers that describe a moment of the market, for episodes and similarity.
