@@ -393,8 +393,7 @@ class Golem:
         episode = self.episodes.record(market, summary)
         self.store.save_episode(episode)
         self.memory.put_episode(episode)
-        self._episodes_tuple = None
-        self._epistemic = None
+        self._episodes_tuple = None  # (the epistemic clock reads scored episodes only)
 
     def _resolve_episodes(self, market: MarketSummary) -> None:
         """Score the episodes whose horizon has come: the epistemic clock reads them."""
@@ -413,7 +412,7 @@ class Golem:
         burn = mortality.burn_decay * self.vitals.burn_rate_usd + (1 - mortality.burn_decay) * spent
         previous = self.vitals.phase
         if self._epistemic is None:
-            predictions = self._price_predictions(mortality.epistemic_window)
+            predictions = self.episodes.prediction_pairs(mortality.epistemic_window)
             self._epistemic = epistemic_of(predictions, mortality)
         credits = self.store.credits()
         self.vitals = assess(
@@ -485,20 +484,6 @@ class Golem:
         if news:
             self._vitality_logged = (self.tick_no, vitals.vitality)
         return news
-
-    def _price_predictions(self, n: int) -> list[tuple[float, float]]:
-        """(predicted, actual) prices of the last `n` scored episodes. The epistemic clock
-        scores price levels, not returns: R² of returns is at or below 0 for almost any
-        forecast of a noisy market, which would make every golem epistemically dead."""
-        scored = [e for e in self.episodes.recent(n + _HORIZON_TICKS) if e.outcome is not None]
-        return [
-            (
-                e.observation.price * (1.0 + e.decision.predicted_delta),
-                e.observation.price * (1.0 + e.outcome.actual_delta),
-            )
-            for e in scored[-n:]
-            if e.outcome is not None
-        ]
 
     def _apply_knowledge(self, outcome: Outcome | None) -> None:
         if outcome is None:

@@ -193,6 +193,7 @@ class EpisodeLog:
         """The last `n` episodes, newest first."""
         return list(islice(reversed(self._episodes.values()), max(n, 0)))
 
+
     def most_similar(
         self, observation: MarketSummary, k: int = 5, *, resolved_only: bool = False
     ) -> list[Episode]:
@@ -208,13 +209,18 @@ class EpisodeLog:
         return [episodes[-neg_id] for _, neg_id in heapq.nsmallest(k, candidates)]
 
     def prediction_pairs(self, n: int = 100) -> list[tuple[float, float]]:
-        """(predicted, actual) of the last `n` resolved episodes, oldest first: the
-        epistemic clock's input."""
+        """(predicted, actual) prices of the last `n` resolved episodes, oldest first: the
+        epistemic clock's input. Price levels, not returns: R² of returns is at or below 0
+        for almost any forecast of a noisy market, which would make every golem
+        epistemically dead."""
         pairs: list[tuple[float, float]] = []
         for episode in reversed(self._episodes.values()):
             if len(pairs) == n:
                 break
-            if episode.outcome is not None:
-                pairs.append((episode.decision.predicted_delta, episode.outcome.actual_delta))
+            outcome = episode.outcome
+            if outcome is not None:
+                price = episode.observation.price
+                predicted = price * (1.0 + episode.decision.predicted_delta)
+                pairs.append((predicted, price * (1.0 + outcome.actual_delta)))
         pairs.reverse()
         return pairs

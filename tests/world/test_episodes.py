@@ -119,5 +119,8 @@ def test_prediction_pairs_for_the_epistemic_clock() -> None:
         episode = log.record(summary(tick), DecisionSummary("observe", predicted_delta=tick / 100))
         if tick % 2 == 0:
             log.resolve(episode.id, Outcome(20, tick / 50, 0.0))
-    assert log.prediction_pairs(2) == [(0.02, 0.04), (0.04, 0.08)]
+    # Prices, not returns (every summary here is at 3000).
+    price = [summary(tick).price for tick in range(6)]
+    expected = [(price[t] * (1 + t / 100), price[t] * (1 + t / 50)) for t in (2, 4)]
+    assert log.prediction_pairs(2) == expected  # the newest two resolved, oldest first
     assert len(log.prediction_pairs()) == 3
