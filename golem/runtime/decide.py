@@ -189,21 +189,18 @@ async def decide(
     failure or a malformed answer: those end in the deterministic path, logged. `env` may
     be a function making the Budgeting, called only when a model may be asked (a T0 run,
     most heartbeats, needs none)."""
-    planned = _plan(subsystem, ctx, env)
-    if isinstance(planned, DecisionRecord):
-        record = planned
-    else:
-        call, budgeting, degradations = planned
-        record = await _call_model(subsystem, ctx, call, budgeting, degradations=degradations)
+    record = _plan(subsystem, ctx, env)
+    if isinstance(record, _Call):
+        record = await _call(subsystem, ctx, record)
     _decision_log.logger.info("decision", **record.fields(ctx))
     return record
 
 
 def _plan(
     subsystem: Subsystem, ctx: Context, given: Budgeting | Callable[[], Budgeting]
-) -> DecisionRecord | tuple[_Call, Budgeting, tuple[Degradation, ...]]:
+) -> DecisionRecord | _Call:
     """The decision made without a model (skipped, T0, degraded), or the model call the
-    allocator granted, with the degradations on the way to it."""
+    allocator granted."""
     name = subsystem.name
     asked = tier = subsystem.tier(ctx)
     skip = subsystem.skip_reason(ctx)
@@ -227,7 +224,7 @@ def _plan(
             name, tier, env.state, env.ledger, env.clock, call=estimate, policy=env.policy
         )
         if isinstance(granted, Allocation):
-            return _Call(asked, tier, route, granted), env, tuple(degradations)
+            return _Call(asked, tier, route, granted, env, tuple(degradations))
         degradations.append(granted)
         if granted.fallback is Fallback.LOWER_TIER and tier is ModelTier.T2:
             tier = ModelTier.T1
@@ -248,21 +245,19 @@ def _plan(
 
 @dataclass(frozen=True, slots=True)
 class _Call:
+    """A model call the allocator granted, and the degradations on the way to it."""
+
     asked: ModelTier  # the tier the subsystem asked for
     tier: ModelTier  # the tier granted
     route: Route
     allocation: Allocation
+    env: Budgeting
+    degradations: tuple[Degradation, ...]
 
 
-async def _call_model(
-    subsystem: Subsystem,
-    ctx: Context,
-    call: _Call,
-    env: Budgeting,
-    *,
-    degradations: tuple[Degradation, ...],
-) -> DecisionRecord:
+async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionRecord:
     asked, route, allocation = call.asked, call.route, call.allocation
+    env, degradations = call.env, call.degradations
     prompt = _prompt(subsystem, ctx, call, env)
     request = prompt.request.evolve(
         model=route.model,

@@ -193,7 +193,6 @@ class EpisodeLog:
         """The last `n` episodes, newest first."""
         return list(islice(reversed(self._episodes.values()), max(n, 0)))
 
-
     def most_similar(
         self, observation: MarketSummary, k: int = 5, *, resolved_only: bool = False
     ) -> list[Episode]:
