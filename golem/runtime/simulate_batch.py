@@ -8,6 +8,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import statistics
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -18,8 +20,23 @@ from golem.runtime.simulate import LifeSpec, run_life
 __all__ = ["distribution", "run_lives"]
 
 
+_ORPHAN_CHECK_S = 1.0
+
+
 def _summary(spec: LifeSpec) -> dict[str, Any]:
     return run_life(spec).summary
+
+
+def _exit_with(parent: int) -> None:
+    """In a worker: end this process once `parent` is gone. A parent killed outright
+    (SIGTERM, SIGKILL) cannot stop its pool, whose workers would live on otherwise."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_ORPHAN_CHECK_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
 
 
 def run_lives(
@@ -33,7 +50,9 @@ def run_lives(
     summaries: dict[int, dict[str, Any]] = {}
     # Spawned workers start clean: no trio run, logging or open database is inherited.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),)
+    ) as pool:
         futures = {pool.submit(_summary, spec): i for i, spec in enumerate(specs)}
         for future in as_completed(futures):
             summary = future.result()

@@ -4,6 +4,11 @@ seed gives the same summary byte for byte; scenario errors exit 2 naming the key
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -106,6 +111,57 @@ def test_seeds_run_in_parallel_and_compare_prints_both_policies(
             assert (summary["policy"], summary["seed"]) == (policy, seed)
     out = capsys.readouterr().out
     assert "vitality-driven" in out and "fixed" in out and "lifespan median" in out
+
+
+_ORPHAN_SCRIPT = """
+import multiprocessing, os, sys, time
+from golem.runtime.simulate_batch import _exit_with
+
+def sleeper(parent):
+    _exit_with(parent)
+    time.sleep(120)
+
+if __name__ == "__main__":
+    worker = multiprocessing.get_context("spawn").Process(target=sleeper, args=(os.getpid(),))
+    worker.start()
+    print(worker.pid, flush=True)
+    time.sleep(120)
+"""
+
+
+def test_a_worker_whose_parent_was_killed_exits(tmp_path: Path) -> None:
+    """A batch killed outright (SIGKILL, or SIGTERM with no handler) cannot stop its pool:
+    each worker watches its parent and exits when it is gone, rather than living on."""
+    script = tmp_path / "orphan.py"
+    script.write_text(_ORPHAN_SCRIPT)
+    with subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True
+    ) as parent:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        parent.send_signal(signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = _alive(worker)
+    if alive:
+        os.kill(worker, signal.SIGKILL)
+    assert not alive, "the orphaned worker is still running"
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for a reaper counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return state != "Z"
 
 
 def test_golem_inspect_reads_a_simulated_log(
