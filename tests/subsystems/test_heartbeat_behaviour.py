@@ -254,6 +254,13 @@ async def test_a_t2_tick_lowered_to_t1_does_not_escalate_again() -> None:
         ("exit", HELD, ("exit", None)),  # an exit is the whole position, never sized
         ("rebalance", HELD, ("rebalance", 100.0)),  # 60% held, toward the 50% target
         ("hedge", PortfolioView(cash_usd=1000.0, equity_usd=1000.0), None),  # nothing held
+        # Dust: half of $1.58 is below the minimum trade, which risk would block every tick.
+        ("hedge", PortfolioView(cash_usd=999.0, equity_usd=1000.58, exposure_usd=1.58), None),
+        (
+            "exit",
+            PortfolioView(cash_usd=999.0, equity_usd=1000.58, exposure_usd=1.58),
+            ("exit", None),
+        ),
     ],
 )
 def test_actions_become_trades_for_risk(

@@ -18,7 +18,7 @@ from golem.subsystems.heartbeat.decision import (
     Severity,
 )
 from golem.subsystems.heartbeat.probes import ProbeConfig, health_flag
-from golem.subsystems.risk.limits import Sizing, trade_notional
+from golem.subsystems.risk.limits import MIN_TRADE_USD, Sizing, trade_notional
 from golem.world import TradeAction
 
 __all__ = ["Heartbeat", "HeartbeatConfig", "escalated"]
@@ -34,6 +34,9 @@ class HeartbeatConfig(BaseModel):
     rules_confidence: float = Field(default=0.5, ge=0, le=1)
     # With the health factor critical and a position held, the rules hedge (risk decides).
     rules_hedge_on_critical_health: bool = True
+    # A smaller trade is not proposed: risk would block it, and the rules, whose hedge halves
+    # the position, would ask again on every tick once only dust is left.
+    min_trade_usd: float = Field(default=MIN_TRADE_USD, ge=0)
 
 
 _ROLE = (
@@ -150,8 +153,8 @@ class Heartbeat:
             origin=SubsystemName.HEARTBEAT,
         )
         size = trade_notional(proposed, ctx.portfolio, self.config.sizing)
-        if size <= 0:
-            summary = f"{decision.severity}: {action} wanted, nothing to trade"
+        if size <= 0 or size < self.config.min_trade_usd:
+            summary = f"{decision.severity}: {action} wanted, nothing worth trading"
             return Outcome(summary=summary, events=events, details=details)
         trade = replace(proposed, size_usd=None if action is TradeAction.EXIT else round(size, 2))
         return Outcome(

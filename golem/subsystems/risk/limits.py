@@ -11,7 +11,9 @@ from golem.subsystems.contract import Context, PortfolioView, ProposedTrade
 from golem.subsystems.risk.decision import LayerResult, LayerVerdict, RiskAssessment, RiskLayers
 from golem.world import MarketSummary, TradeAction
 
-__all__ = ["RiskLimits", "Sizing", "adds_exposure", "assess", "trade_notional"]
+__all__ = ["MIN_TRADE_USD", "RiskLimits", "Sizing", "adds_exposure", "assess", "trade_notional"]
+
+MIN_TRADE_USD = 1.0  # the smallest trade worth making (the paper venue's minimum order)
 
 _REDUCING = frozenset({TradeAction.EXIT, TradeAction.HEDGE, TradeAction.SELL})
 _NOTHING = frozenset({TradeAction.OBSERVE, TradeAction.HOLD})
@@ -35,7 +37,7 @@ class RiskLimits(BaseModel):
     health_floor: float = Field(default=1.2, gt=0)  # below it nothing may add exposure
     health_warning: float = Field(default=1.5, gt=0)
     volatility_warning: float = Field(default=0.002, gt=0)  # per-tick σ of returns
-    min_trade_usd: float = Field(default=1.0, ge=0)  # a trade capped below this is blocked
+    min_trade_usd: float = Field(default=MIN_TRADE_USD, ge=0)  # a trade capped below is blocked
     sizing: Sizing = Field(default_factory=Sizing)
 
 
