@@ -33,6 +33,7 @@ LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 REDACTED = "[redacted]"
 _SECRET_KEY = re.compile(r"api[_-]?key|authorization|password|secret", re.IGNORECASE)
 _MIN_SUBSTRING_SECRET = 8  # shorter secrets are masked only where a value equals them
+_BUFFER = 1 << 20  # a buffered log file's buffer: a simulated month writes about 140 MB
 # Bulky fields a person reading the console can do without; the file keeps them.
 _CONSOLE_DROPS = frozenset({"decision", "reasoning_summary", "tokens", "repairs", "downgrades"})
 
@@ -124,7 +125,7 @@ class LogSinks:
         if file is not None:
             file.parent.mkdir(parents=True, exist_ok=True)
             # Closed by close(); buffered only for a writer nobody tails (the simulator).
-            self._file = open(file, "ab", buffering=-1 if buffered else 0)  # noqa: SIM115
+            self._file = open(file, "ab", buffering=_BUFFER if buffered else 0)  # noqa: SIM115
         self._console = console
         self._pretty = (
             structlog.dev.ConsoleRenderer(colors=_colors(console))
