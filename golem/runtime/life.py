@@ -393,7 +393,7 @@ class Golem:
         episode = self.episodes.record(market, summary)
         self.store.save_episode(episode)
         self.memory.put_episode(episode)
-        self._episodes_tuple = None  # (the epistemic clock reads scored episodes only)
+        self._episodes_tuple = None  # the epistemic clock reads only scored ones: still fresh
 
     def _resolve_episodes(self, market: MarketSummary) -> None:
         """Score the episodes whose horizon has come: the epistemic clock reads them."""

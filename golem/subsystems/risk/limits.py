@@ -13,7 +13,7 @@ from golem.world import MarketSummary, TradeAction
 
 __all__ = ["MIN_TRADE_USD", "RiskLimits", "Sizing", "adds_exposure", "assess", "trade_notional"]
 
-MIN_TRADE_USD = 1.0  # the smallest trade worth making (the paper venue's minimum order)
+MIN_TRADE_USD = 1.0  # the smallest trade risk approves (the venue itself fills from $0.01)
 
 _REDUCING = frozenset({TradeAction.EXIT, TradeAction.HEDGE, TradeAction.SELL})
 _NOTHING = frozenset({TradeAction.OBSERVE, TradeAction.HOLD})
