@@ -76,6 +76,17 @@ class StructuredOutput(BaseModel):
         return cls.model_validate_json(text)
 
     @classmethod
+    def of(cls, fields: Mapping[str, Any]) -> Self:
+        """`model_validate(fields)` without its keyword plumbing: a decision made by the
+        rules on every tick."""
+        return cls.__pydantic_validator__.validate_python(fields)  # type: ignore[no-any-return]
+
+    def json_fields(self) -> dict[str, Any]:
+        """`model_dump(mode="json")` without its keyword plumbing: each decision's log
+        line carries it."""
+        return self.__pydantic_serializer__.to_python(self, mode="json")  # type: ignore[no-any-return]
+
+    @classmethod
     def from_text(cls, text: str) -> Self:
         """Read a decision out of free text. Each decision type writes its own."""
         raise UnparseableOutput(f"{cls.__name__} cannot be read from free text", text=text)

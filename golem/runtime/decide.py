@@ -162,7 +162,7 @@ class DecisionRecord:
         if self.error:
             fields["error"] = self.error
         if self.decision is not None:
-            fields["decision"] = self.decision.model_dump(mode="json")
+            fields["decision"] = self.decision.json_fields()
         if self.outcome is not None:
             fields["summary"] = self.outcome.summary
             fields |= dict(self.outcome.details)

@@ -235,7 +235,7 @@ def configure_logging(
         buffered=buffered,
         taps=taps,
     )
-    processors: list[Processor] = [structlog.contextvars.merge_contextvars, _finisher(now)]
+    processors: list[Processor] = [_merge_contextvars, _finisher(now)]
     structlog.configure(
         processors=processors,
         wrapper_class=_wrapper_class(LEVELS[level.lower()]),
@@ -286,6 +286,19 @@ def _method(name: str) -> Callable[..., Any]:
 
     log.__name__ = name
     return log
+
+
+# structlog's context variables, by name: empty until something binds one.
+_BOUND_CONTEXTVARS: Mapping[str, object] = getattr(structlog.contextvars, "_CONTEXT_VARS", {"?": 0})
+
+
+def _merge_contextvars(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
+    """structlog's `merge_contextvars`, skipped while nothing was ever bound: it copies the
+    whole context (trio's variables too) on every line. (Should structlog stop keeping its
+    variables in `_CONTEXT_VARS`, the placeholder makes every line merge.)"""
+    if not _BOUND_CONTEXTVARS:
+        return event
+    return structlog.contextvars.merge_contextvars(logger, method, event)
 
 
 _LEVEL_OF_METHOD = {"warn": "warning", "exception": "error"}  # as structlog's add_log_level

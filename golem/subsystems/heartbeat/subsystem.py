@@ -109,7 +109,7 @@ class Heartbeat:
             action = HeartbeatAction.HEDGE
         # No signals: the market numbers the rules read are in every heartbeat's log line
         # (`act`), and this runs on every tick.
-        return HeartbeatDecision.model_validate(
+        return HeartbeatDecision.of(
             {
                 "severity": severity,
                 "action": action,
@@ -172,7 +172,7 @@ def _events(ctx: Context) -> tuple[str, ...]:
     if ctx.probes is None or ctx.run > 0:
         return ()
     events = []
-    if any(flag.startswith(_SHIFT_FLAG) for flag in ctx.probes.flags):
+    if ctx.probes.flags and any(flag.startswith(_SHIFT_FLAG) for flag in ctx.probes.flags):
         events.append("regime_shift")
     if ctx.probes.prediction_error >= 2 * ctx.probes.theta:
         events.append("prediction_miss")
@@ -182,12 +182,16 @@ def _events(ctx: Context) -> tuple[str, ...]:
 def _market(ctx: Context) -> dict[str, float]:
     """The market numbers the probes read this tick, for the log (unknown ones left out)."""
     m = ctx.market
-    values = (m.delta_period, m.delta_1, m.zscore, m.volume_ratio, m.health_factor)
-    return {
-        name: round(value, 6)
-        for name, value in zip(_MARKET_NAMES, values, strict=True)
-        if value is not None
-    }
-
-
-_MARKET_NAMES = ("price_delta", "price_delta_tick", "zscore", "volume_ratio", "health_factor")
+    market: dict[str, float] = {}
+    # Spelled out rather than zipped with the names: this runs on every tick.
+    if m.delta_period is not None:
+        market["price_delta"] = round(m.delta_period, 6)
+    if m.delta_1 is not None:
+        market["price_delta_tick"] = round(m.delta_1, 6)
+    if m.zscore is not None:
+        market["zscore"] = round(m.zscore, 6)
+    if m.volume_ratio is not None:
+        market["volume_ratio"] = round(m.volume_ratio, 6)
+    if m.health_factor is not None:
+        market["health_factor"] = round(m.health_factor, 6)
+    return market
