@@ -115,7 +115,7 @@ class DecisionRecord:
     context: ContextReport | None = None  # the prompt that was sent, when one was
 
     def fields(self, ctx: Context) -> dict[str, Any]:
-        response, allocation = self.response, self.allocation
+        response, allocation, usage = self.response, self.allocation, self.usage
         fields: dict[str, Any] = {
             "golem": ctx.golem_id,
             "time": isoformat(ctx.now),
@@ -128,9 +128,9 @@ class DecisionRecord:
             "phase": str(ctx.phase),
             "cost_usd": self.cost_usd,
             "tokens": {
-                "input": self.usage.input_tokens,
-                "output": self.usage.output_tokens,
-                "reasoning": self.usage.reasoning_tokens,
+                "input": usage.input_tokens,
+                "output": usage.output_tokens,
+                "reasoning": usage.reasoning_tokens,
             },
         }
         if allocation is not None:
@@ -165,7 +165,7 @@ class DecisionRecord:
             fields["decision"] = self.decision.json_fields()
         if self.outcome is not None:
             fields["summary"] = self.outcome.summary
-            fields |= dict(self.outcome.details)
+            fields.update(self.outcome.details)
         return fields
 
 

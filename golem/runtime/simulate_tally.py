@@ -76,25 +76,33 @@ class Tally:
             self.on_tick(days)
 
     def _decision(self, event: Mapping[str, Any]) -> None:
-        tier = _TIERS.get(str(event.get("tier"))) or f"T{event.get('tier')}"
-        source = str(event.get("source"))
-        subsystem = event.get("subsystem")
+        # Read once per decision of a long life: each key looked up once.
+        get = event.get
+        raw_tier, source, subsystem = get("tier"), get("source"), get("subsystem")
+        tier = _TIERS.get(raw_tier) if isinstance(raw_tier, str) else None
+        if tier is None:
+            tier = f"T{raw_tier}"
+        if not isinstance(source, str):
+            source = str(source)
         self.decisions_by_tier[tier] += 1
         self.decisions_by_source[source] += 1
-        self.fallbacks += source == "fallback"
-        attempts = event.get("attempts")
+        if source == "fallback":
+            self.fallbacks += 1
+        attempts = get("attempts")
         if isinstance(attempts, int) and attempts > 1:
             self.reasks += attempts - 1
         day = int(self._elapsed_days(event))
-        for entry in event.get("degradation") or ():
-            reason = str(entry.get("reason")) if isinstance(entry, Mapping) else "unknown"
-            self.degradations_by_reason[reason] += 1
-            self.degradations_by_day[day][reason] += 1
+        degradations = get("degradation")
+        if degradations:
+            for entry in degradations:
+                reason = str(entry.get("reason")) if isinstance(entry, Mapping) else "unknown"
+                self.degradations_by_reason[reason] += 1
+                self.degradations_by_day[day][reason] += 1
         if subsystem == "heartbeat":
             self.heartbeat_tiers[day][tier] += 1
         elif subsystem == "risk":
             self.risk_assessments += 1
             self.risk_by_model += source == "model"
-            self.risk_in_terminal += event.get("phase") == "terminal" and source != "model"
+            self.risk_in_terminal += get("phase") == "terminal" and source != "model"
         elif subsystem == "death":
             self.death_source = source

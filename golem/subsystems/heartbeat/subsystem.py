@@ -62,6 +62,7 @@ class Heartbeat:
 
     def __init__(self, config: HeartbeatConfig | None = None) -> None:
         self.config = config or HeartbeatConfig()
+        self._critical = health_flag(self.config.probes.thresholds.health_critical)
 
     @property
     def name(self) -> SubsystemName:
@@ -85,8 +86,7 @@ class Heartbeat:
         passed the gate; observe, or hedge a held position when health is critical (exit
         it in Terminal, where risk allows exits only: a hedge would be blocked every tick)."""
         probes = ctx.probes or Probes(prediction_error=0.0, theta=1.0, tier=ModelTier.T0)
-        critical = health_flag(self.config.probes.thresholds.health_critical)
-        health_critical = critical in probes.flags
+        health_critical = self._critical in probes.flags
         if health_critical:
             severity = Severity.CRITICAL
         elif probes.prediction_error >= 2 * probes.theta:
@@ -100,7 +100,7 @@ class Heartbeat:
             and self.config.rules_hedge_on_critical_health
             and ctx.portfolio.exposure_usd > 0
         )
-        flags = ", ".join(probes.flags) or "no probe fired"
+        flags = ", ".join(probes.flags) if probes.flags else "no probe fired"
         if not hedge:
             action = HeartbeatAction.OBSERVE
         elif ctx.phase is Phase.TERMINAL:
