@@ -129,8 +129,9 @@ def r_squared(pairs: Sequence[tuple[float, float]]) -> float:
     """1 − SS_res/SS_tot over (predicted, actual) pairs; at most 1, unbounded below."""
     actuals = [actual for _, actual in pairs]
     mean = math.fsum(actuals) / len(actuals)
-    ss_tot = math.fsum((actual - mean) ** 2 for actual in actuals)
-    ss_res = math.fsum((actual - predicted) ** 2 for predicted, actual in pairs)
+    # Lists, not generators: fsum reads a list faster, and this runs on every scoring.
+    ss_tot = math.fsum([(actual - mean) ** 2 for actual in actuals])
+    ss_res = math.fsum([(actual - predicted) ** 2 for predicted, actual in pairs])
     if ss_tot == 0.0:
         return 1.0 if ss_res == 0.0 else 0.0
     return 1.0 - ss_res / ss_tot

@@ -114,6 +114,12 @@ def features(summary: MarketSummary) -> tuple[float, ...]:
     )
 
 
+def _pair(episode: Episode, outcome: Outcome) -> tuple[float, float]:
+    """An episode's (predicted, actual) price at the end of its horizon."""
+    price = episode.observation.price
+    return price * (1.0 + episode.decision.predicted_delta), price * (1.0 + outcome.actual_delta)
+
+
 class EpisodeLog:
     """The most recent `capacity` episodes, by id (ids grow with time)."""
 
@@ -124,6 +130,9 @@ class EpisodeLog:
         self._episodes: dict[int, Episode] = {}
         self._features: dict[int, tuple[float, ...]] = {}
         self._pending: dict[int, None] = {}  # unresolved ids, oldest first: `due` reads only these
+        # The (predicted, actual) prices of the resolved episodes, by id in id order: kept
+        # as they resolve, so the epistemic clock's pairs need no walk over the log.
+        self._pairs: dict[int, tuple[float, float]] = {}
         # No pending episode is due before this tick: `due`, asked every tick, then has
         # nothing to read. Resolving or dropping an episode only makes it an earlier bound.
         self._due_from: float = math.inf
@@ -154,11 +163,14 @@ class EpisodeLog:
             self._pending[episode.id] = None
             due_at = episode.observation.tick + episode.decision.horizon_ticks
             self._due_from = min(self._due_from, due_at)
+        else:
+            self._pairs[episode.id] = _pair(episode, episode.outcome)
         self._next_id = episode.id + 1
         while len(self._episodes) > self._capacity:
             oldest = next(iter(self._episodes))
             del self._episodes[oldest], self._features[oldest]
             self._pending.pop(oldest, None)
+            self._pairs.pop(oldest, None)
 
     def resolve(self, episode_id: int, outcome: Outcome) -> Episode:
         """Attach the outcome to an episode still held."""
@@ -170,6 +182,11 @@ class EpisodeLog:
         resolved = replace(episode, outcome=outcome)
         self._episodes[episode_id] = resolved
         del self._pending[episode_id]
+        pairs = self._pairs
+        newest = next(reversed(pairs), -1)
+        pairs[episode_id] = _pair(episode, outcome)
+        if episode_id < newest:  # resolved out of order (a shorter horizon): keep id order
+            self._pairs = dict(sorted(pairs.items()))
         return resolved
 
     def due(self, tick: int) -> list[Episode]:
@@ -212,14 +229,6 @@ class EpisodeLog:
         epistemic clock's input. Price levels, not returns: R² of returns is at or below 0
         for almost any forecast of a noisy market, which would make every golem
         epistemically dead."""
-        pairs: list[tuple[float, float]] = []
-        for episode in reversed(self._episodes.values()):
-            if len(pairs) == n:
-                break
-            outcome = episode.outcome
-            if outcome is not None:
-                price = episode.observation.price
-                predicted = price * (1.0 + episode.decision.predicted_delta)
-                pairs.append((predicted, price * (1.0 + outcome.actual_delta)))
+        pairs = list(islice(reversed(self._pairs.values()), max(n, 0)))
         pairs.reverse()
         return pairs

@@ -124,3 +124,50 @@ def test_prediction_pairs_for_the_epistemic_clock() -> None:
     expected = [(price[t] * (1 + t / 100), price[t] * (1 + t / 50)) for t in (2, 4)]
     assert log.prediction_pairs(2) == expected  # the newest two resolved, oldest first
     assert len(log.prediction_pairs()) == 3
+
+
+def _walked_pairs(log: EpisodeLog, n: int) -> list[tuple[float, float]]:
+    """The pairs as a walk over the whole log gives them: newest n resolved, oldest first."""
+    resolved = [e for e in log if e.outcome is not None][-n:] if n > 0 else []
+    return [
+        (
+            e.observation.price * (1 + e.decision.predicted_delta),
+            e.observation.price * (1 + e.outcome.actual_delta),
+        )
+        for e in resolved
+        if e.outcome is not None
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.integers(0, 30), st.floats(-0.05, 0.05)),
+        min_size=1,
+        max_size=40,
+    ),
+    st.integers(2, 12),
+    st.integers(0, 15),
+)
+def test_prediction_pairs_kept_as_episodes_resolve_equal_a_walk_over_the_log(
+    steps: list[tuple[bool, int, float]], capacity: int, n: int
+) -> None:
+    # Resolutions in any order (a later episode first), evictions past the capacity, and
+    # restored episodes that arrive already resolved.
+    log = EpisodeLog(capacity=capacity)
+    for tick, (restored, pick, delta) in enumerate(steps):
+        if restored:
+            outcome = Outcome(20, delta, 0.0)
+            base = Episode(
+                len(log) and max(e.id for e in log) + 1,
+                summary(tick, delta),
+                DecisionSummary("hedge", predicted_delta=-delta),
+            )
+            log.append(replace(base, outcome=outcome))
+        else:
+            log.record(summary(tick, delta), DecisionSummary("observe", predicted_delta=delta / 2))
+        pending = [e for e in log if e.outcome is None]
+        if pending and pick % 3:
+            chosen = pending[pick % len(pending)]
+            log.resolve(chosen.id, Outcome(20, delta * 2, 0.0))
+        assert log.prediction_pairs(n) == _walked_pairs(log, n)
