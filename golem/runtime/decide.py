@@ -192,7 +192,7 @@ async def decide(
     record = _plan(subsystem, ctx, env)
     if isinstance(record, _Call):
         record = await _call(subsystem, ctx, record)
-    _decision_log.logger.info("decision", **record.fields(ctx))
+    _decision_log.info("decision", record.fields(ctx))
     return record
 
 

@@ -89,6 +89,37 @@ def test_a_logger_bound_once_follows_each_new_configuration(tmp_path: Path) -> N
     assert [e["event"] for e in captured] == ["captured"]
 
 
+def test_a_bound_once_info_line_is_the_line_structlog_writes(tmp_path: Path) -> None:
+    # BoundOnce.info skips structlog's chain while the chain is ours: same bytes, same
+    # taps, the same redaction; anything else (captured, bound context, a higher level)
+    # goes through structlog.
+    fields = {"tick": 3, "decision": {"note": SECRET}, "api_key": "x", "cost_usd": 0.0}
+    bound = BoundOnce("golem")
+    direct, chained = tmp_path / "direct.log", tmp_path / "chained.log"
+    seen: list[dict[str, object]] = []
+    with configure_logging(
+        now=Ticks(), file=direct, console="off", secrets=[SECRET], taps=[seen.append]
+    ):
+        bound.info("decision", dict(fields))
+    with configure_logging(now=Ticks(), file=chained, console="off", secrets=[SECRET]):
+        bound.logger.info("decision", **fields)
+    assert direct.read_bytes() == chained.read_bytes()
+    assert seen == lines(direct)
+    assert seen[0]["api_key"] == REDACTED
+    with configure_logging(now=Ticks(), file=direct, console="off"):
+        with structlog.testing.capture_logs() as captured:
+            bound.info("captured", {"tick": 4})
+        structlog.contextvars.bind_contextvars(job="heartbeat")
+        try:
+            bound.info("bound", {"tick": 5})
+        finally:
+            structlog.contextvars.clear_contextvars()
+    with configure_logging(now=Ticks(), file=direct, console="off", level="warning"):
+        bound.info("dropped", {"tick": 6})
+    assert captured == [{"tick": 4, "event": "captured", "log_level": "info"}]
+    assert [(e["event"], e.get("job")) for e in lines(direct)][1:] == [("bound", "heartbeat")]
+
+
 def test_the_level_is_configurable(tmp_path: Path) -> None:
     log_file = tmp_path / "golem.log"
     with configure_logging(now=Ticks(), file=log_file, level="WARNING", console="off"):
