@@ -65,11 +65,20 @@ class Redaction:
 
     def suspect(self, line: bytes) -> bool:
         """Whether the rendered line `line` (UTF-8) might hold something to mask."""
+        # find(), not `in`: bytes' `in` first tries its operand as an integer, and raising
+        # and clearing that TypeError costs more than the search (every line, four times).
+        find = line.find
         for mark in self._marks:
-            if mark in line:
+            if find(mark) >= 0:
                 return True
         low = line.lower()  # plain substring tests first: the regex is slow on long lines
-        if not (b"key" in low or b"authorization" in low or b"password" in low or b"secret" in low):
+        find = low.find
+        if (
+            find(b"key") < 0
+            and find(b"authorization") < 0
+            and find(b"password") < 0
+            and find(b"secret") < 0
+        ):
             return False
         return _SECRET_KEY.search(low.decode("utf-8", "replace")) is not None
 
