@@ -29,6 +29,19 @@ def test_generated_schema_is_strict_and_valid() -> None:
     assert set(schema["required"]) == set(Pulse.model_fields)
 
 
+def test_of_and_json_fields_are_model_validate_and_model_dump() -> None:
+    pulse = Pulse.of(VALID)
+    assert pulse == Pulse.model_validate(VALID)
+    with pytest.raises(ValidationError):
+        Pulse.of(VALID | {"confidence": 2})
+    first = pulse.json_fields()
+    assert first == pulse.model_dump(mode="json")
+    first["extra"] = 1  # a caller's copy: the next line's dump is unchanged
+    assert pulse.json_fields() == pulse.model_dump(mode="json")
+    other = Pulse.of(VALID | {"severity": "low", "escalate": False})
+    assert other.json_fields()["severity"] == "low"  # dumps are kept per decision
+
+
 def test_optional_field_is_type_or_null_and_required() -> None:
     note = Pulse.schema()["properties"]["note"]
     assert {"type": "null"} in note["anyOf"]

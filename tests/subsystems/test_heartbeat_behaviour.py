@@ -212,6 +212,17 @@ async def test_t0_tick_observes_without_a_model() -> None:
     assert provider.requests == []
 
 
+def test_a_quiet_tick_repeats_the_rules_decision_it_made_before() -> None:
+    heartbeat = Heartbeat()
+    quiet = context(probes=probes_of(CALM))
+    first = heartbeat.deterministic(quiet)
+    assert heartbeat.deterministic(quiet) is first  # validated once, then reused
+    surprised = context(probes=replace(probes_of(CALM), prediction_error=0.9))
+    other = heartbeat.deterministic(surprised)
+    assert other is not first and isinstance(other, HeartbeatDecision)
+    assert other.severity == "high" and "PE 0.90" in other.reasoning
+
+
 def _answer(**changes: Any) -> dict[str, Any]:
     base = {"severity": "medium", "action": "observe", "confidence": 0.6, "escalate": False}
     return base | {"signals": [], "reasoning": "a sharp fall"} | changes

@@ -47,6 +47,7 @@ _ROLE = (
 )
 _ESCALATE = " Set escalate true (severity medium or above) if the strong model should look."
 _SHIFT_FLAG = "regime_flip"
+_RULES_KEPT = 256  # distinct rules decisions kept for reuse
 
 
 def escalated(ctx: Context, tier: ModelTier) -> Context:
@@ -63,6 +64,9 @@ class Heartbeat:
     def __init__(self, config: HeartbeatConfig | None = None) -> None:
         self.config = config or HeartbeatConfig()
         self._critical = health_flag(self.config.probes.thresholds.health_critical)
+        # The rules' decisions made so far, by what makes them: a quiet tick repeats the
+        # last one, and a decision is frozen, so it is validated once, not on every tick.
+        self._rules: dict[tuple[Severity, HeartbeatAction, str], HeartbeatDecision] = {}
 
     @property
     def name(self) -> SubsystemName:
@@ -107,18 +111,23 @@ class Heartbeat:
             action = HeartbeatAction.EXIT
         else:
             action = HeartbeatAction.HEDGE
-        # No signals: the market numbers the rules read are in every heartbeat's log line
-        # (`act`), and this runs on every tick.
-        return HeartbeatDecision.of(
-            {
-                "severity": severity,
-                "action": action,
-                "confidence": self.config.rules_confidence,
-                "reasoning": (
-                    f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
-                )[:400],
-            }
-        )
+        reasoning = f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
+        key = (severity, action, reasoning[:400])
+        decision = self._rules.get(key)
+        if decision is None:
+            if len(self._rules) >= _RULES_KEPT:
+                self._rules.clear()
+            # No signals: the market numbers the rules read are in every heartbeat's log
+            # line (`act`), and this runs on every tick.
+            decision = self._rules[key] = HeartbeatDecision.of(
+                {
+                    "severity": severity,
+                    "action": action,
+                    "confidence": self.config.rules_confidence,
+                    "reasoning": key[2],
+                }
+            )
+        return decision
 
     def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
         if not isinstance(decision, HeartbeatDecision):
