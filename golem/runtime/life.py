@@ -257,7 +257,9 @@ class Golem:
                 spent += verdict.cost_usd
                 events += self._execute(verdict.outcome, observation.price, market)
         self._record_episode(market, record)
-        events += await self._update_vitals(spent, market)
+        events += self._update_vitals(spent)
+        if self.vitals.cause is not None:
+            await self.die(self.vitals.cause, market)
         if events and not self.dead:
             appraisal = await self._run(self.daimon, self.context(market, events=tuple(events)))
             if appraisal.outcome is not None and appraisal.outcome.mood is not None:
@@ -407,7 +409,9 @@ class Golem:
             self._episodes_tuple = None
             self._epistemic = None
 
-    async def _update_vitals(self, spent: float, market: MarketSummary) -> list[str]:
+    def _update_vitals(self, spent: float) -> list[str]:
+        """Vitality after this tick's spending, recorded; the events its change makes.
+        (A clock that ran out is `self.vitals.cause`: the caller dies of it.)"""
         mortality = self.config.mortality
         burn = mortality.burn_decay * self.vitals.burn_rate_usd + (1 - mortality.burn_decay) * spent
         previous = self.vitals.phase
@@ -464,8 +468,6 @@ class Golem:
         if vitals.phase is Phase.TERMINAL and previous is not Phase.TERMINAL:
             # Once, on entering Terminal: the daimon feels the end coming, not every tick.
             events.append("death_approach")
-        if vitals.cause is not None:
-            await self.die(vitals.cause, market)
         return events
 
     def _vitality_news(self, spent: float, previous: Phase) -> bool:
