@@ -33,9 +33,24 @@ def isoformat(moment: datetime) -> str:
     last, text = _LAST_FORMATTED[0]
     if moment is last or (last is not None and moment.tzinfo is last.tzinfo and moment == last):
         return text
-    text = moment.isoformat()
+    if moment.tzinfo is UTC and not moment.microsecond:
+        # A whole UTC second, as every tick's is: the day's text is kept, the time of day
+        # put together from two-digit strings (a third of isoformat's printf).
+        day = moment.toordinal()
+        date = _DAYS.get(day)
+        if date is None:
+            _DAYS.clear()  # one day at a time
+            date = _DAYS[day] = moment.date().isoformat()
+        two = _TWO_DIGITS
+        text = f"{date}T{two[moment.hour]}:{two[moment.minute]}:{two[moment.second]}+00:00"
+    else:
+        text = moment.isoformat()
     _LAST_FORMATTED[0] = (moment, text)
     return text
+
+
+_DAYS: dict[int, str] = {}  # ordinal -> "YYYY-MM-DD"
+_TWO_DIGITS = tuple(f"{n:02d}" for n in range(60))
 
 
 class SleepingClock(Protocol):

@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 import trio
 import trio.testing
+from hypothesis import given
+from hypothesis import strategies as st
 
 from golem.mortality import Clock
 from golem.runtime import clock as clock_module
@@ -129,6 +131,18 @@ def test_isoformat_prints_each_moment_in_its_own_zone() -> None:
     paris = moment.astimezone(timezone(timedelta(hours=1)))  # the same instant elsewhere
     assert isoformat(paris) == "2026-01-05T13:00:00+01:00"
     assert isoformat(moment + timedelta(seconds=15)) == "2026-01-05T12:00:15+00:00"
+
+
+@given(
+    st.datetimes(
+        min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30), timezones=st.just(UTC)
+    ),
+    st.booleans(),
+)
+def test_isoformat_is_datetimes_own(moment: datetime, whole: bool) -> None:
+    moment = moment.replace(microsecond=0) if whole else moment
+    for shown in (moment, moment.astimezone(timezone(timedelta(hours=-3)))):
+        assert isoformat(shown) == shown.isoformat()
 
 
 def test_isoformat_is_right_in_threads_formatting_different_moments() -> None:

@@ -30,7 +30,7 @@ from golem.mortality import (
 )
 from golem.runtime.simulate_scenario import PredictionBias, SimulationSection
 from golem.runtime.sqlite_ledger import ExactSum
-from golem.runtime.state import DB_NAME, StateStore
+from golem.runtime.state import DB_NAME, StateStore, VitalityRow
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
 
@@ -106,6 +106,54 @@ def test_a_batch_sends_only_the_last_write_to_a_replaced_row(tmp_path: Path) -> 
     fire_writes = [sql for sql in executed if "INTO job_fires" in sql]
     assert len(tick_writes) == 3  # 6 (for ticks 1..7, 7 undone before any send), 8, 9
     assert len(fire_writes) == 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_batched_store_ends_as_one_that_commits_every_write(tmp_path: Path, seed: int) -> None:
+    # Random ticks of writes (replacing and appending, to several tables), reads that send
+    # the held writes mid-tick, and inner transactions that fail: the same rows either way.
+    def life(store: StateStore) -> None:
+        rng = random.Random(seed)
+        for tick in range(rng.randint(20, 60)):
+            with store.transaction():
+                for _ in range(rng.randint(0, 6)):
+                    write(store, rng, tick)
+                if rng.random() < 0.3:
+                    assert store.tick() is not None  # a read: the held writes go first
+                if rng.random() < 0.4:
+                    with pytest.raises(RuntimeError), store.transaction():
+                        for _ in range(rng.randint(1, 4)):
+                            write(store, rng, tick)
+                        if rng.random() < 0.5:
+                            store.get_meta("k0")
+                        raise RuntimeError("inner")
+                write(store, rng, tick)
+
+    def write(store: StateStore, rng: random.Random, tick: int) -> None:
+        kind = rng.randrange(4)
+        if kind == 0:
+            store.set_meta(f"k{rng.randrange(3)}", rng.randrange(100))
+        elif kind == 1:
+            store.set_tick(tick * 10 + rng.randrange(10))
+        elif kind == 2:
+            store.record_fire(f"job{rng.randrange(2)}", NOW)
+        else:
+            row = VitalityRow(rng.randrange(5), NOW, rng.random(), "stable", 0.5, 0.5)
+            store.record_vitality(row)
+
+    dumps = []
+    for commit_every in (1, 7):
+        state = tmp_path / str(commit_every)
+        with StateStore.open(state, synchronous="OFF", commit_every=commit_every) as store:
+            life(store)
+        with closing(sqlite3.connect(state / DB_NAME)) as conn:
+            dumps.append(
+                [
+                    sorted(conn.execute(f"SELECT * FROM {table}").fetchall())
+                    for table in ("meta", "job_fires", "vitality")
+                ]
+            )
+    assert dumps[0] == dumps[1]
 
 
 def committed_tick(state_dir: Path) -> str | None:
