@@ -71,11 +71,13 @@ class SQLiteLedger:
         self._before_use = before_use
         self._total: ExactSum | None = None
         self._sums: dict[_Key, ExactSum] = {}
+        self.version = 0  # changes whenever a sum may have: what a reader may keep by
 
     def forget(self) -> None:
         """Drop the running sums: the next read sums the table again."""
         self._total = None
         self._sums.clear()
+        self.version += 1
 
     def record(self, charge: Charge) -> Charge:
         tokens = charge.tokens
@@ -152,6 +154,7 @@ class SQLiteLedger:
 
     def _count(self, charge: Charge) -> None:
         """Add a newly stored charge to the sums kept so far (the others read it later)."""
+        self.version += 1
         if self._total is not None:
             self._total.add(charge.usd)
         day = charge.day.isoformat()

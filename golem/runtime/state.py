@@ -10,8 +10,8 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import astuple
 from datetime import UTC, datetime
-from itertools import groupby
-from operator import itemgetter
+from itertools import compress, count, groupby
+from operator import eq, itemgetter
 from pathlib import Path
 from typing import Any, Literal
 
@@ -78,6 +78,7 @@ class StateStore:
         self._commit_every = commit_every
         self._batched = 0  # 1 + the transactions in the open batch; 0: no batch open
         self._wallet: tuple[float | None, float] | None = None  # (initial, income), kept
+        self._credits: tuple[int, float] | None = None  # (ledger version, credits), kept
 
     @classmethod
     def open(
@@ -190,7 +191,7 @@ class StateStore:
 
     def _forget(self) -> None:
         """A rollback undid writes: drop every sum kept from them."""
-        self._wallet = None
+        self._wallet = self._credits = None
         self.ledger.forget()
 
     def integrity_check(self) -> str:
@@ -247,7 +248,7 @@ class StateStore:
             "VALUES ('initial', 'initial', ?, ?)",
             (initial_usd, _iso(time)),
         )
-        self._wallet = None
+        self._wallet = self._credits = None
         stored = self.initial_credits()
         return initial_usd if stored is None else stored
 
@@ -257,7 +258,7 @@ class StateStore:
             "INSERT OR IGNORE INTO wallet (key, kind, usd, time) VALUES (?, 'income', ?, ?)",
             (key, usd, _iso(time)),
         )
-        self._wallet = None
+        self._wallet = self._credits = None
         return bool(cursor.rowcount)
 
     def initial_credits(self) -> float | None:
@@ -267,9 +268,15 @@ class StateStore:
         return self._read_wallet()[1]
 
     def credits(self) -> float:
-        """Initial credits + income − every charge, summed exactly."""
+        """Initial credits + income − every charge, summed exactly (kept until either
+        changes: read several times a tick)."""
+        kept, version = self._credits, self.ledger.version
+        if kept is not None and kept[0] == version:
+            return kept[1]
         initial, income = self._read_wallet()
-        return (initial or 0.0) + income - self.ledger.total_usd()
+        credits = (initial or 0.0) + income - self.ledger.total_usd()
+        self._credits = (version, credits)
+        return credits
 
     def _read_wallet(self) -> tuple[float | None, float]:
         if self._wallet is None:
@@ -456,7 +463,10 @@ class _Pending:
         self._levels: list[list[Any]] = []
 
     def hold(self, table: str, sql: str, params: tuple[Any, ...], replaces: object) -> None:
-        self._writes.append((table, sql, params, replaces))
+        # Each write's key: the row it replaces, or its own place (no other write's).
+        writes = self._writes
+        key = len(writes) if replaces is None else (sql, replaces)
+        writes.append((table, sql, params, key))
 
     def open(self, depth: int) -> None:
         self._levels.append([depth, len(self._writes), False])
@@ -489,20 +499,21 @@ class _Pending:
     def _execute(self, writes: list[tuple[str, str, tuple[Any, ...], object]]) -> None:
         if not writes:
             return
-        # The last write to each replaced row: the earlier ones would be overwritten.
-        last = {(w[1], w[3]): i for i, w in enumerate(writes) if w[3] is not None}
-        if last:
-            writes = [w for i, w in enumerate(writes) if w[3] is None or last[w[1], w[3]] == i]
+        # Thousands of writes a batch, walked in C. Only the last write with each key
+        # goes: an earlier write to a replaced row would be overwritten.
+        keys = list(map(_KEY, writes))
+        last = dict(zip(keys, count(), strict=False))  # each key's last place
+        kept = compress(writes, map(eq, map(last.__getitem__, keys), count()))
         # Per table (a stable sort keeps each table's writes in order), each run of one
-        # statement as one executemany: thousands of writes a batch, walked in C.
-        writes = sorted(writes, key=_TABLE)
-        for (_, sql), run in groupby(writes, key=_TABLE_AND_SQL):
+        # statement as one executemany.
+        for (_, sql), run in groupby(sorted(kept, key=_TABLE), key=_TABLE_AND_SQL):
             self._conn.executemany(sql, map(_PARAMS, run))
 
 
 _TABLE = itemgetter(0)
 _TABLE_AND_SQL = itemgetter(0, 1)
 _PARAMS = itemgetter(2)
+_KEY = itemgetter(3)
 
 
 def _fsum(rows: sqlite3.Cursor) -> float:

@@ -137,6 +137,23 @@ def test_credits_are_initial_plus_income_minus_charges(store: StateStore) -> Non
     assert store.income() == 2.0
 
 
+def test_credits_read_between_changes_follow_each_one(store: StateStore) -> None:
+    # Credits are kept between reads: each change must show at the next read.
+    store.fund(10.0, T0)
+    assert store.credits() == 10.0
+    store.ledger.record(charge("a", usd=1.0))
+    assert store.credits() == 9.0
+    store.ledger.record(charge("a", usd=1.0))  # the same key: nothing more is charged
+    assert store.credits() == 9.0
+    store.add_income("day-1", 0.5, T0)
+    assert store.credits() == 9.5
+    with pytest.raises(RuntimeError), store.transaction():
+        store.ledger.record(charge("b", usd=2.0))
+        assert store.credits() == 7.5
+        raise RuntimeError("rolled back")
+    assert store.credits() == 9.5
+
+
 def test_credits_sum_exactly(store: StateStore) -> None:
     store.fund(1.0, T0)
     with store.transaction():
