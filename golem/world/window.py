@@ -231,18 +231,33 @@ class MarketWindow:
 
     def summary(self) -> MarketSummary:
         """The latest moment, as episodes and the similarity search describe it."""
-        latest = self.latest
-        if latest is None:
+        # The five measures computed here as their methods do: once per tick, inline.
+        observations = self._observations
+        if not observations:
             raise ValueError("the window is empty")
+        latest = observations[-1]
+        price, period, n = latest.price, self._period, len(observations)
+        delta_1 = price / observations[-2].price - 1.0 if n > 1 else None
+        delta_period = price / observations[-1 - period].price - 1.0 if period < n else None
+        zscore = volume_ratio = volatility = None
+        if len(self._prices) >= period:
+            m2, mean = self._m2, self._mean
+            zscore = 0.0 if m2 <= _DUST * mean * mean else (price - mean) / _sqrt(m2 / period)
+        volumes = self._volumes
+        if len(volumes) > period:
+            mean_before = self._volume_sum / period
+            volume_ratio = volumes[-1] / mean_before if mean_before > 0.0 else None
+        if len(self._returns) >= period:
+            volatility = math.sqrt(max(self._ret_sq_sum, 0.0) / period)
         return MarketSummary(
             tick=latest.tick,
             time=latest.time,
-            price=latest.price,
-            delta_1=self.price_delta(1),
-            delta_period=self.price_delta(self._period),
-            zscore=self.zscore(),
-            volume_ratio=self.volume_ratio(),
-            return_volatility=self.return_volatility(),
+            price=price,
+            delta_1=delta_1,
+            delta_period=delta_period,
+            zscore=zscore,
+            volume_ratio=volume_ratio,
+            return_volatility=volatility,
             health_factor=latest.health_factor,
             regime=latest.regime,
         )

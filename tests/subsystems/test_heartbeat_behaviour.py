@@ -214,6 +214,8 @@ async def test_t0_tick_observes_without_a_model() -> None:
 
 def test_a_quiet_tick_repeats_the_rules_decision_it_made_before() -> None:
     heartbeat = Heartbeat()
+    assert probes_of(CALM).prediction_error == 0.0 and probes_of(CALM).flags == ()
+    assert isinstance(probes_of(CALM).prediction_error, float)  # not sum()'s int 0
     quiet = context(probes=probes_of(CALM))
     first = heartbeat.deterministic(quiet)
     assert heartbeat.deterministic(quiet) is first  # validated once, then reused

@@ -246,8 +246,10 @@ def compute_probes(
     fired = readings(
         market, previous, credits_usd=credits_usd, burn_rate_usd=burn_rate_usd, config=config
     )
-    prediction_error = min(1.0, sum(r.weight for r in fired))
     theta = gate(confidence, vitality, arousal, config.gate)
+    if not fired:  # a quiet tick, most of them
+        return Probes(prediction_error=0.0, theta=theta, tier=tier_for(0.0, theta))
+    prediction_error = min(1.0, sum(r.weight for r in fired))
     return Probes(
         prediction_error=prediction_error,
         theta=theta,
