@@ -192,7 +192,7 @@ class Golem:
             portfolio=PortfolioView(
                 cash_usd=portfolio.cash,
                 equity_usd=equity,
-                positions={a: p.quantity for a, p in portfolio.positions.items()},
+                positions=portfolio.quantities(),
                 exposure_usd=equity - portfolio.cash,
             ),
             mood=self.mood,

@@ -269,21 +269,19 @@ class Scheduler:
             at = planned
         if at is None:
             return
-        if at <= now:
-            await self._fire(slot, at)
-        self._plan(slot.job.name)
-
-    async def _fire(self, slot: _Slot, at: datetime) -> None:
         name = slot.job.name
-        try:
-            with self._fire_times.transaction():
-                await slot.job.run(Firing(name, at))
-                self._fire_times.record_fire(name, at)
-        except Exception:
-            log.exception("job_failed", job=name, fire_time=at.isoformat())
-            with self._fire_times.transaction():
-                self._fire_times.record_fire(name, at)
-        slot.last = at
+        if at <= now:
+            # The run, inline rather than a coroutine of its own: once per tick.
+            try:
+                with self._fire_times.transaction():
+                    await slot.job.run(Firing(name, at))
+                    self._fire_times.record_fire(name, at)
+            except Exception:
+                log.exception("job_failed", job=name, fire_time=at.isoformat())
+                with self._fire_times.transaction():
+                    self._fire_times.record_fire(name, at)
+            slot.last = at
+        self._plan(name)
 
     def _plan(self, name: str) -> None:
         """Push the job's next fire time. Whatever was planned for it before is stale from

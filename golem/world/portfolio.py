@@ -111,6 +111,10 @@ class PaperPortfolio:
     def positions(self) -> Mapping[str, Position]:
         return dict(self._positions)
 
+    def quantities(self) -> dict[str, float]:
+        """The quantity held of each asset (a new dict)."""
+        return {asset: position.quantity for asset, position in self._positions.items()}
+
     @property
     def marks(self) -> Mapping[str, float]:
         return dict(self._marks)
