@@ -58,12 +58,21 @@ def composite_vitality(
     if age_ticks < 0:
         raise ValueError("age_ticks must be non-negative")
     age = max(0.0, 1.0 - params.age_weight * age_ticks / params.age_horizon)
-    vitality = (
-        _sigmoid(economic, params.economic_centre, params.economic_steepness)
-        * _sigmoid(epistemic, params.epistemic_centre, params.epistemic_steepness)
-        * age
-    )
-    return min(1.0, max(0.0, vitality))
+    last = _LAST_CLOCKS[0]
+    if last[0] == economic and last[1] == epistemic and last[2] is params:
+        clocks = last[3]  # a tick that spent nothing: only the age term moved
+    else:
+        clocks = _sigmoid(economic, params.economic_centre, params.economic_steepness) * _sigmoid(
+            epistemic, params.epistemic_centre, params.epistemic_steepness
+        )
+        _LAST_CLOCKS[0] = (economic, epistemic, params, clocks)
+    return min(1.0, max(0.0, clocks * age))
+
+
+# The two clocks' sigmoids last multiplied: (economic, epistemic, params, product).
+_LAST_CLOCKS: list[tuple[float, float, VitalityParams | None, float]] = [
+    (math.nan, math.nan, None, math.nan)
+]
 
 
 class Phase(StrEnum):
