@@ -57,7 +57,8 @@ def composite_vitality(
         raise ValueError(f"epistemic must be in [0, 1], got {epistemic}")
     if age_ticks < 0:
         raise ValueError("age_ticks must be non-negative")
-    age = max(0.0, 1.0 - params.age_weight * age_ticks / params.age_horizon)
+    age = 1.0 - params.age_weight * age_ticks / params.age_horizon
+    age = age if age > 0.0 else 0.0  # max(0.0, age) without the call: on every tick
     last = _LAST_CLOCKS[0]
     if last[0] == economic and last[1] == epistemic and last[2] is params:
         clocks = last[3]  # a tick that spent nothing: only the age term moved
@@ -66,7 +67,9 @@ def composite_vitality(
             epistemic, params.epistemic_centre, params.epistemic_steepness
         )
         _LAST_CLOCKS[0] = (economic, epistemic, params, clocks)
-    return min(1.0, max(0.0, clocks * age))
+    vitality = clocks * age
+    vitality = vitality if vitality > 0.0 else 0.0
+    return vitality if vitality < 1.0 else 1.0
 
 
 # The two clocks' sigmoids last multiplied: (economic, epistemic, params, product).

@@ -211,15 +211,26 @@ def gate(
     """The gate θ. A confident, healthy, calm golem looks away more; a dying or agitated
     one escalates sooner."""
     p = params or GateParams()
-    conf = p.default_confidence if confidence is None else min(1.0, max(0.0, confidence))
-    vitality = min(1.0, max(0.0, vitality))
+    # Clamps spelled out as min()/max() answer them (on every tick, without their calls):
+    # max(a, b) is `b if b > a else a`, min(a, b) is `b if b < a else a`.
+    if confidence is None:
+        conf = p.default_confidence
+    else:
+        conf = confidence if confidence > 0.0 else 0.0
+        conf = conf if conf < 1.0 else 1.0
+    vitality = vitality if vitality > 0.0 else 0.0
+    vitality = vitality if vitality < 1.0 else 1.0
+    agitation = abs(arousal)
+    agitation = agitation if agitation < 1.0 else 1.0
     theta = (
         p.base
         * (1 + p.confidence_weight * conf)
         * (1 - p.vitality_weight * (1 - vitality))
-        * (1 - p.arousal_weight * min(1.0, abs(arousal)))
+        * (1 - p.arousal_weight * agitation)
     )
-    return min(p.ceiling, max(p.floor, theta))
+    floor, ceiling = p.floor, p.ceiling
+    theta = theta if theta > floor else floor
+    return theta if theta < ceiling else ceiling
 
 
 def tier_for(prediction_error: float, theta: float) -> ModelTier:
