@@ -67,6 +67,7 @@ _HORIZON_TICKS = 20  # how far ahead an episode's prediction looks
 _VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
 _VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
 _IMPLIED_DIRECTION = {"exit": -1.0, "hedge": -0.5, "rebalance": 0.5}
+_TERMINAL = Phase.TERMINAL  # read every tick: `Enum.MEMBER` is a slow read on Python 3.11
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,7 +466,7 @@ class Golem:
                 phase=str(vitals.phase),
             )
             events.append("phase_decline" if worse else "phase_recovery")
-        if vitals.phase is Phase.TERMINAL and previous is not Phase.TERMINAL:
+        if vitals.phase is _TERMINAL and previous is not _TERMINAL:
             # Once, on entering Terminal: the daimon feels the end coming, not every tick.
             events.append("death_approach")
         return events
