@@ -58,7 +58,7 @@ from golem.subsystems.context import (
 )
 from golem.subsystems.contract import Context, Outcome, Subsystem
 
-__all__ = ["Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
+__all__ = ["TIER_TEXT", "Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
 
 log = structlog.get_logger("golem")
 _decision_log = BoundOnce("golem")  # a line per decision: bound once, not per line
@@ -70,6 +70,7 @@ _DEFAULT_POLICY = AllocatorPolicy()
 # __getattr__ hook, some 0.2 µs a read.
 _T0, _T1, _T2 = ModelTier.T0, ModelTier.T1, ModelTier.T2
 _LOWER_TIER, _SKIP = Fallback.LOWER_TIER, Fallback.SKIP
+TIER_TEXT = {tier: str(tier) for tier in ModelTier}  # as str() gives, which costs 0.2 µs on 3.11
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +126,8 @@ class DecisionRecord:
             "time": isoformat(ctx.now),
             "tick": self.tick,
             "subsystem": str(self.subsystem),
-            "tier": str(self.tier),
-            "tier_asked": str(self.tier_asked),
+            "tier": TIER_TEXT[self.tier],
+            "tier_asked": TIER_TEXT[self.tier_asked],
             "source": self.source,
             "vitality": round(ctx.vitality, 6),
             "phase": str(ctx.phase),

@@ -18,7 +18,7 @@ import structlog
 
 from golem.mortality import AllocatorPolicy, DeathCause, MortalityState, Phase, utc_day
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
+from golem.runtime.decide import TIER_TEXT, Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
 from golem.runtime.state_rows import DecisionRow, VitalityRow
 from golem.runtime.vitals import Epistemic, Vitals, assess, epistemic_of
@@ -343,7 +343,7 @@ class Golem:
                 time=ctx.now,
                 subsystem=str(record.subsystem),
                 source=record.source,
-                tier=str(record.tier),
+                tier=TIER_TEXT[record.tier],
                 cost_usd=record.cost_usd,
                 summary=record.outcome.summary if record.outcome else (record.skip_reason or ""),
             )

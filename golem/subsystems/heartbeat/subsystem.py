@@ -53,6 +53,9 @@ _RULES_KEPT = 256  # distinct rules decisions kept for reuse
 _HEARTBEAT, _T0, _T1 = SubsystemName.HEARTBEAT, ModelTier.T0, ModelTier.T1
 _CRITICAL, _HIGH, _MEDIUM, _LOW = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
 _OBSERVE = HeartbeatAction.OBSERVE
+# Their texts, made once (str() and f-strings of an enum run Python code on 3.11).
+_TEXT: dict[Severity | HeartbeatAction, str] = {m: str(m) for m in (*Severity, *HeartbeatAction)}
+_OBSERVED = {severity: f"{severity}: observe" for severity in Severity}
 
 
 def escalated(ctx: Context, tier: ModelTier) -> Context:
@@ -139,8 +142,8 @@ class Heartbeat:
             raise TypeError(f"heartbeat acts on a HeartbeatDecision, not {type(decision).__name__}")
         probes = ctx.probes
         details: dict[str, Any] = {
-            "severity": str(decision.severity),
-            "action": str(decision.action),
+            "severity": _TEXT[decision.severity],
+            "action": _TEXT[decision.action],
             "confidence": decision.confidence,
         }
         if probes is not None:
@@ -158,7 +161,7 @@ class Heartbeat:
                 details=details,
             )
         if decision.action is _OBSERVE:
-            return Outcome(summary=f"{decision.severity}: observe", events=events, details=details)
+            return Outcome(summary=_OBSERVED[decision.severity], events=events, details=details)
         action = TradeAction(decision.action.value)
         proposed = ProposedTrade(
             action=action,
