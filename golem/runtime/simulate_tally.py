@@ -24,22 +24,17 @@ _TIERS = {"0": "T0", "1": "T1", "2": "T2"}
 @dataclass
 class Tally:
     """Counts of one life's events since `start`; call it with each finished event.
-    `on_tick(days)` hears of every vitality event (the progress bar)."""
+    `on_tick(days)` hears of every vitality event (the progress bar).
+
+    Each decision is one count of its (day, subsystem, tier, source, in Terminal) in
+    `decisions`; the tallies by tier, source, risk and day are read from those counts."""
 
     start: datetime
     on_tick: Callable[[float], None] | None = None
-    decisions_by_tier: Counter[str] = field(default_factory=Counter)
-    decisions_by_source: Counter[str] = field(default_factory=Counter)
+    decisions: Counter[tuple[int, str, str, str, bool]] = field(default_factory=Counter)
     degradations_by_reason: Counter[str] = field(default_factory=Counter)
     reasks: int = 0
-    fallbacks: int = 0
-    risk_assessments: int = 0
-    risk_by_model: int = 0
-    risk_in_terminal: int = 0  # by the rules, as DESIGN has it: Terminal asks no model
     death_source: str | None = None
-    heartbeat_tiers: defaultdict[int, Counter[str]] = field(
-        default_factory=lambda: defaultdict(Counter)
-    )
     degradations_by_day: defaultdict[int, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter)
     )
@@ -52,10 +47,57 @@ class Tally:
 
     def __call__(self, event: Mapping[str, Any]) -> None:
         name = event.get("event")
-        if name == "vitality":
-            self._vitality(event)
-        elif name == "decision":
+        if name == "decision":
             self._decision(event)
+        elif name == "vitality":
+            self._vitality(event)
+
+    @property
+    def decisions_by_tier(self) -> Counter[str]:
+        return self._count(lambda day, subsystem, tier, source, terminal: tier)
+
+    @property
+    def decisions_by_source(self) -> Counter[str]:
+        return self._count(lambda day, subsystem, tier, source, terminal: source)
+
+    @property
+    def fallbacks(self) -> int:
+        return self.decisions_by_source["fallback"]
+
+    @property
+    def risk_assessments(self) -> int:
+        return self._risk(lambda source, terminal: True)
+
+    @property
+    def risk_by_model(self) -> int:
+        return self._risk(lambda source, terminal: source == "model")
+
+    @property
+    def risk_in_terminal(self) -> int:
+        """By the rules, as DESIGN has it: Terminal asks no model."""
+        return self._risk(lambda source, terminal: terminal and source != "model")
+
+    @property
+    def heartbeat_tiers(self) -> dict[int, Counter[str]]:
+        """Each day's heartbeat decisions by tier, days in order."""
+        by_day: defaultdict[int, Counter[str]] = defaultdict(Counter)
+        for (day, subsystem, tier, _, _), n in self.decisions.items():
+            if subsystem == "heartbeat":
+                by_day[day][tier] += n
+        return dict(sorted(by_day.items()))
+
+    def _count(self, key: Callable[[int, str, str, str, bool], str]) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for decision, n in self.decisions.items():
+            counts[key(*decision)] += n
+        return counts
+
+    def _risk(self, counted: Callable[[str, bool], bool]) -> int:
+        return sum(
+            n
+            for (_, subsystem, _, source, terminal), n in self.decisions.items()
+            if subsystem == "risk" and counted(source, terminal)
+        )
 
     def _elapsed_days(self, event: Mapping[str, Any]) -> float:
         stamp = event.get("timestamp")
@@ -76,7 +118,8 @@ class Tally:
             self.on_tick(days)
 
     def _decision(self, event: Mapping[str, Any]) -> None:
-        # Read once per decision of a long life: each key looked up once.
+        # One count per decision (a tick's worth of work in a long life): the tallies are
+        # read from the counts at the end.
         get = event.get
         raw_tier, source, subsystem = get("tier"), get("source"), get("subsystem")
         tier = _TIERS.get(raw_tier) if isinstance(raw_tier, str) else None
@@ -84,25 +127,19 @@ class Tally:
             tier = f"T{raw_tier}"
         if not isinstance(source, str):
             source = str(source)
-        self.decisions_by_tier[tier] += 1
-        self.decisions_by_source[source] += 1
-        if source == "fallback":
-            self.fallbacks += 1
+        if not isinstance(subsystem, str):
+            subsystem = str(subsystem)
+        day = int(self._elapsed_days(event))
+        terminal = subsystem == "risk" and get("phase") == "terminal"
+        self.decisions[day, subsystem, tier, source, terminal] += 1
         attempts = get("attempts")
         if isinstance(attempts, int) and attempts > 1:
             self.reasks += attempts - 1
-        day = int(self._elapsed_days(event))
         degradations = get("degradation")
         if degradations:
             for entry in degradations:
                 reason = str(entry.get("reason")) if isinstance(entry, Mapping) else "unknown"
                 self.degradations_by_reason[reason] += 1
                 self.degradations_by_day[day][reason] += 1
-        if subsystem == "heartbeat":
-            self.heartbeat_tiers[day][tier] += 1
-        elif subsystem == "risk":
-            self.risk_assessments += 1
-            self.risk_by_model += source == "model"
-            self.risk_in_terminal += get("phase") == "terminal" and source != "model"
-        elif subsystem == "death":
+        if subsystem == "death":
             self.death_source = source

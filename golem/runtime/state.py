@@ -126,8 +126,12 @@ class StateStore:
         """A write whose result nobody reads: held in a batch, executed otherwise.
         `replaces`: the row's key, for a write that replaces the whole row (a batch
         then sends only the last of a run of writes to the same row)."""
-        if self._pending is not None and self._depth:
-            self._pending.hold(table, sql, params, replaces)
+        pending = self._pending
+        if pending is not None and self._depth:
+            # Held with its key: the row it replaces, or its own place (no other write's).
+            writes = pending.writes
+            key = len(writes) if replaces is None else (sql, replaces)
+            writes.append((table, sql, params, key))
         else:
             self._conn.execute(sql, params)
 
@@ -454,22 +458,17 @@ class _Pending:
     while writes were held gets its SQLite savepoint at `send()`, between the writes made
     before it and those made in it, so a rollback still undoes exactly its own."""
 
-    __slots__ = ("_conn", "_levels", "_writes")
+    __slots__ = ("_conn", "_levels", "writes")
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self._writes: list[tuple[str, str, tuple[Any, ...], object]] = []
+        # (table, sql, params, key), appended by StateStore._write
+        self.writes: list[tuple[str, str, tuple[Any, ...], object]] = []
         # Per open transaction: [savepoint depth, held writes before it, savepoint opened?]
         self._levels: list[list[Any]] = []
 
-    def hold(self, table: str, sql: str, params: tuple[Any, ...], replaces: object) -> None:
-        # Each write's key: the row it replaces, or its own place (no other write's).
-        writes = self._writes
-        key = len(writes) if replaces is None else (sql, replaces)
-        writes.append((table, sql, params, key))
-
     def open(self, depth: int) -> None:
-        self._levels.append([depth, len(self._writes), False])
+        self._levels.append([depth, len(self.writes), False])
 
     def release(self) -> bool:
         """The innermost transaction succeeded: its writes now belong to the one around
@@ -480,7 +479,7 @@ class _Pending:
         """The innermost transaction failed: drop its held writes. True when its
         savepoint is in SQLite (to be rolled back there)."""
         _, start, opened = self._levels.pop()
-        del self._writes[start:]
+        del self.writes[start:]
         return bool(opened)
 
     def send(self) -> None:
@@ -489,12 +488,12 @@ class _Pending:
         done = 0
         for level in self._levels:
             if not level[2]:
-                self._execute(self._writes[done : level[1]])
+                self._execute(self.writes[done : level[1]])
                 done = level[1]
                 self._conn.execute(f"SAVEPOINT s{level[0]}")
                 level[1], level[2] = 0, True
-        self._execute(self._writes[done:])
-        self._writes.clear()
+        self._execute(self.writes[done:])
+        self.writes.clear()
 
     def _execute(self, writes: list[tuple[str, str, tuple[Any, ...], object]]) -> None:
         if not writes:

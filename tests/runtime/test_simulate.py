@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import orjson
@@ -183,6 +183,26 @@ def test_the_shipped_scenarios_parse(name: str) -> None:
     assert scenario.simulation.horizon_days > 0
     header = (SIMULATIONS / f"{name}.toml").read_text().splitlines()[0]
     assert header.startswith(f"# {name}:")
+
+
+def test_a_tally_counts_decisions_by_tier_source_and_day() -> None:
+    start = datetime(2026, 1, 5, tzinfo=UTC)
+    tally = Tally(start=start)
+    for day, subsystem, tier, source in [
+        (1, "heartbeat", "0", "deterministic"),
+        (0, "heartbeat", "1", "model"),
+        (0, "heartbeat", "0", "deterministic"),
+        (0, "daimon", "1", "fallback"),
+        (1, "death", "2", "model"),
+    ]:
+        stamp = (start + timedelta(days=day, hours=1)).isoformat()
+        tally({"event": "decision", "subsystem": subsystem, "tier": tier, "source": source,
+               "timestamp": stamp, "attempts": 2 if source == "model" else 1})  # fmt: skip
+    assert tally.decisions_by_tier == {"T0": 2, "T1": 2, "T2": 1}
+    assert tally.decisions_by_source == {"deterministic": 2, "model": 2, "fallback": 1}
+    assert (tally.fallbacks, tally.reasks, tally.death_source) == (1, 2, "model")
+    assert list(tally.heartbeat_tiers) == [0, 1]  # days in order
+    assert tally.heartbeat_tiers[0] == {"T1": 1, "T0": 1} and tally.heartbeat_tiers[1] == {"T0": 1}
 
 
 def test_risk_coverage_counts_terminal_assessments_apart() -> None:
