@@ -249,15 +249,18 @@ class Golem:
             record = await self._run(self.heartbeat, escalated(ctx, outcome.escalate_to))
             spent += record.cost_usd
             outcome = record.outcome
-        if record.decision is not None:
-            self.confidence = float(getattr(record.decision, "confidence", 0.5))
+        decision = record.decision
+        if decision is not None:
+            self.confidence = float(getattr(decision, "confidence", 0.5))
         if outcome is not None:
-            events += list(outcome.events)
+            if outcome.events:
+                events += outcome.events
             for run, trade in enumerate(outcome.trades, start=1):
                 verdict = await self._run(self.risk, replace(ctx, proposed=trade, run=run))
                 spent += verdict.cost_usd
                 events += self._execute(verdict.outcome, observation.price, market)
-        self._record_episode(market, record)
+        if record.source == "model" or not self.tick_no % _HORIZON_TICKS:
+            self._record_episode(market, record)
         events += self._update_vitals(spent)
         if self.vitals.cause is not None:
             await self.die(self.vitals.cause, market)
@@ -371,11 +374,10 @@ class Golem:
         return []
 
     def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
-        """An episode for every model-made decision, and one per horizon otherwise: the
-        last 100 scored episodes then span hours, so the epistemic clock's R² measures
-        forecasts against real moves rather than against a few minutes of noise."""
-        if record.source != "model" and self.tick_no % _HORIZON_TICKS:
-            return
+        """An episode for every model-made decision, and one per horizon otherwise (the
+        caller asks on those ticks only): the last 100 scored episodes then span hours,
+        so the epistemic clock's R² measures forecasts against real moves rather than
+        against a few minutes of noise."""
         decision = record.decision
         action = str(getattr(decision, "action", "observe"))
         confidence = float(getattr(decision, "confidence", 0.5))
