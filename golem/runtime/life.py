@@ -177,29 +177,31 @@ class Golem:
     def context(self, market: MarketSummary, **changes: Any) -> Context:
         observation = self.window.latest
         assert observation is not None, "a context needs an observation"
-        portfolio = self.portfolio
-        equity = portfolio.equity()
+        # Locals for what is read twice: a context is made on every tick.
+        portfolio, vitals, config = self.portfolio, self.vitals, self.config
+        golem = config.golem
+        equity, cash = portfolio.equity(), portfolio.cash
         return Context(
-            golem_id=self.config.golem.id,
+            golem_id=golem.id,
             tick=self.tick_no,
             now=self._now(),
-            vitality=self.vitals.vitality,
-            phase=self.vitals.phase,
+            vitality=vitals.vitality,
+            phase=vitals.phase,
             credits_usd=self.store.credits(),
-            initial_credits_usd=self.config.mortality.initial_credits_usd,
-            burn_rate_usd=self.vitals.burn_rate_usd,
+            initial_credits_usd=config.mortality.initial_credits_usd,
+            burn_rate_usd=vitals.burn_rate_usd,
             observation=observation,
             market=market,
             portfolio=PortfolioView(
-                cash_usd=portfolio.cash,
+                cash_usd=cash,
                 equity_usd=equity,
                 positions=portfolio.quantities(),
-                exposure_usd=equity - portfolio.cash,
+                exposure_usd=equity - cash,
             ),
             mood=self.mood,
-            grimoire=self._grimoire_view(),
-            episodes=self._episodes_view(),
-            wallet=self.config.golem.wallet,
+            grimoire=self._grimoire_tuple or self._grimoire_view(),
+            episodes=self._episodes_tuple or self._episodes_view(),
+            wallet=golem.wallet,
             memory=self.memory,
             **changes,
         )
