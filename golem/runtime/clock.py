@@ -128,4 +128,5 @@ class VirtualClock:
         """Move to `moment` now, without a checkpoint (a no-op for a moment passed): the
         scheduler's way through a simulated life, checkpointing on its own terms."""
         if moment > self._now:
-            self._now = _aware(moment).astimezone(UTC)
+            # A moment in UTC already (the scheduler's are) is taken as it is.
+            self._now = moment if moment.tzinfo is UTC else _aware(moment).astimezone(UTC)

@@ -158,7 +158,7 @@ class DecisionRecord:
             fields["context"] = self.context.fields()
         if self.degradations:
             fields["degradation"] = [
-                {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
+                {"reason": str(d.reason), "fallback": str(d.fallback), "tier": TIER_TEXT[d.tier]}
                 for d in self.degradations
             ]
         if self.skip_reason:

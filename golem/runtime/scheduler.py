@@ -262,11 +262,14 @@ class Scheduler:
             await self._due(self._slots[name], at)
 
     async def _due(self, slot: _Slot, planned: datetime) -> None:
-        now = self._clock.now()
+        now, last = self._clock.now(), slot.last
         # Planned from the same last fire, `planned` is what the trigger would answer again.
-        known = planned if slot.last is not None and slot.planned_after == slot.last else None
-        at = next_fire(slot.job.trigger, slot.last, now, self._grace_of(slot), due=known)
-        if slot.last is None and planned <= now and now - planned <= self._grace_of(slot):
+        known = planned if last is not None and slot.planned_after == last else None
+        if known is not None and known >= now:
+            at: datetime | None = known  # on time: what next_fire answers, without asking
+        else:
+            at = next_fire(slot.job.trigger, last, now, self._grace_of(slot), due=known)
+        if last is None and planned <= now and now - planned <= self._grace_of(slot):
             # A first run: a trigger asked with no previous fire answers with the next
             # time after `now`, and a real clock always wakes a little after `planned`.
             at = planned
@@ -303,7 +306,8 @@ class Scheduler:
                 )
         if at is not None:
             heapq.heappush(self._heap, (at, self._order[name], name, slot.generation))
-        self._interrupt()
+        if self._wake is not None:  # _interrupt(), inline: once per job
+            self._wake.cancel()
 
     def _grace_of(self, slot: _Slot) -> timedelta:
         return self._grace if slot.job.grace is None else slot.job.grace

@@ -147,7 +147,8 @@ class Heartbeat:
             "confidence": decision.confidence,
         }
         if probes is not None:
-            details["prediction_error"] = round(probes.prediction_error, 4)
+            error = probes.prediction_error
+            details["prediction_error"] = round(error, 4) if error else error  # most are 0.0
             details["theta"] = round(probes.theta, 4)
             details["flags"] = list(probes.flags)
         details["market"] = _market(ctx)
@@ -186,14 +187,16 @@ def _events(ctx: Context) -> tuple[str, ...]:
     """What the daimon should hear of, once per tick (not again on an escalated re-run):
     a flip across the regime band, and a tick surprising enough for T2 (a prediction
     miss). A mere band change happens on a quarter of ticks and is not news."""
-    if ctx.probes is None or ctx.run > 0:
+    probes = ctx.probes
+    if probes is None or ctx.run > 0:
         return ()
-    events = []
-    if ctx.probes.flags and any(flag.startswith(_SHIFT_FLAG) for flag in ctx.probes.flags):
-        events.append("regime_shift")
-    if ctx.probes.prediction_error >= 2 * ctx.probes.theta:
-        events.append("prediction_miss")
-    return tuple(events)
+    shift = bool(probes.flags) and any(flag.startswith(_SHIFT_FLAG) for flag in probes.flags)
+    miss = probes.prediction_error >= 2 * probes.theta
+    if not (shift or miss):
+        return ()  # a quiet tick
+    if shift and miss:
+        return ("regime_shift", "prediction_miss")
+    return ("regime_shift",) if shift else ("prediction_miss",)
 
 
 def _market(ctx: Context) -> dict[str, float]:
