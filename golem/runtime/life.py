@@ -17,7 +17,7 @@ from typing import Any
 import structlog
 
 from golem.mortality import AllocatorPolicy, DeathCause, MortalityState, Phase, utc_day
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config_sections import GolemConfig, MortalitySection
 from golem.runtime.decide import TIER_TEXT, Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
 from golem.runtime.state_rows import DecisionRow, VitalityRow
@@ -85,6 +85,33 @@ class LifeOptions:
     forecast_bias: Callable[[datetime], float] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """What every tick reads of the config, as plain values (each read of a pydantic
+    model goes through its __getattr__ hook on 3.11), for the config they came from."""
+
+    config: GolemConfig
+    golem_id: str
+    wallet: str | None
+    mortality_seed: int
+    mortality: MortalitySection
+    burn_decay: float
+    initial_credits_usd: float
+
+    @classmethod
+    def of(cls, config: GolemConfig) -> _Read:
+        mortality = config.mortality
+        return cls(
+            config,
+            config.golem.id,
+            config.golem.wallet,
+            config.mortality_seed,
+            mortality,
+            mortality.burn_decay,
+            mortality.initial_credits_usd,
+        )
+
+
 class Golem:
     """One golem's life. Methods are called by one task at a time (the scheduler)."""
 
@@ -99,6 +126,7 @@ class Golem:
         options: LifeOptions | None = None,
     ) -> None:
         self.config = config
+        self._read = _Read.of(config)  # made again when `config` is replaced
         self.store = store
         self.market = market
         self.routes = routes
@@ -177,18 +205,16 @@ class Golem:
     def context(self, market: MarketSummary, **changes: Any) -> Context:
         observation = self.window.latest
         assert observation is not None, "a context needs an observation"
-        # Locals for what is read twice: a context is made on every tick.
-        portfolio, vitals, config = self.portfolio, self.vitals, self.config
-        golem = config.golem
+        portfolio, vitals, read = self.portfolio, self.vitals, self._settings()
         equity, cash = portfolio.equity(), portfolio.cash
         return Context(
-            golem_id=golem.id,
+            golem_id=read.golem_id,
             tick=self.tick_no,
             now=self._now(),
             vitality=vitals.vitality,
             phase=vitals.phase,
             credits_usd=self.store.credits(),
-            initial_credits_usd=config.mortality.initial_credits_usd,
+            initial_credits_usd=read.initial_credits_usd,
             burn_rate_usd=vitals.burn_rate_usd,
             observation=observation,
             market=market,
@@ -201,10 +227,16 @@ class Golem:
             mood=self.mood,
             grimoire=self._grimoire_tuple or self._grimoire_view(),
             episodes=self._episodes_tuple or self._episodes_view(),
-            wallet=golem.wallet,
+            wallet=read.wallet,
             memory=self.memory,
             **changes,
         )
+
+    def _settings(self) -> _Read:
+        read = self._read
+        if read.config is not self.config:  # replaced (the simulator's income changes)
+            read = self._read = _Read.of(self.config)
+        return read
 
     def _grimoire_view(self) -> tuple[GrimoireEntry, ...]:
         if self._grimoire_tuple is None:
@@ -417,19 +449,20 @@ class Golem:
     def _update_vitals(self, spent: float) -> list[str]:
         """Vitality after this tick's spending, recorded; the events its change makes.
         (A clock that ran out is `self.vitals.cause`: the caller dies of it.)"""
-        mortality = self.config.mortality
-        burn = mortality.burn_decay * self.vitals.burn_rate_usd + (1 - mortality.burn_decay) * spent
+        read = self._settings()
+        mortality, decay = read.mortality, read.burn_decay
+        burn = decay * self.vitals.burn_rate_usd + (1 - decay) * spent
         previous = self.vitals.phase
         if self._epistemic is None:
             predictions = self.episodes.prediction_pairs(mortality.epistemic_window)
             self._epistemic = epistemic_of(predictions, mortality)
         credits = self.store.credits()
         self.vitals = assess(
-            golem_id=self.config.golem.id,
-            seed=self.config.mortality_seed,
+            golem_id=read.golem_id,
+            seed=read.mortality_seed,
             tick=self.tick_no,
             credits_usd=credits,
-            initial_credits_usd=self.store.initial_credits() or mortality.initial_credits_usd,
+            initial_credits_usd=self.store.initial_credits() or read.initial_credits_usd,
             burn_rate_usd=burn,
             epistemic=self._epistemic,
             previous=previous,

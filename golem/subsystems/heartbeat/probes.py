@@ -118,28 +118,28 @@ def readings(
 ) -> tuple[Reading, ...]:
     """Every probe that fires this tick, in a fixed order."""
     config = config or ProbeConfig()
-    t, w = config.thresholds, config.weights
-    r = _readings_of(t, w)
+    r = _readings_of(config.thresholds, config.weights)
+    by_period, major, minor, spike, critical, warning, sigmas, runway = r.limits
     fired: list[Reading] = []
-    delta = market.delta_period if t.price_horizon == "period" else market.delta_1
+    delta = market.delta_period if by_period else market.delta_1
     move = abs(delta) if delta is not None else 0.0
-    if move > t.price_major:
+    if move > major:
         fired.append(r.price_major)
-    elif move > t.price_minor:
+    elif move > minor:
         fired.append(r.price_minor)
-    if market.volume_ratio is not None and market.volume_ratio > t.volume_spike:
+    if market.volume_ratio is not None and market.volume_ratio > spike:
         fired.append(r.volume_spike)
     health = market.health_factor
-    if health is not None and health < t.health_critical:
+    if health is not None and health < critical:
         fired.append(r.health_critical)
-    elif health is not None and health < t.health_warning:
+    elif health is not None and health < warning:
         fired.append(r.health_warning)
-    now, before = band_of(market, t.band_sigmas), band_of(previous, t.band_sigmas)
+    now, before = band_of(market, sigmas), band_of(previous, sigmas)
     if now is not None and before is not None and now is not before:
         fired.append(r.band_moves[before, now])
     elif now is not None and now is not _WITHIN:
         fired.append(r.above if now is _ABOVE else r.below)
-    if burn_rate_usd > 0 and credits_usd / burn_rate_usd < t.runway_ticks:
+    if burn_rate_usd > 0 and credits_usd / burn_rate_usd < runway:
         fired.append(r.runway_low)
     return tuple(fired)
 
@@ -152,8 +152,11 @@ def health_flag(threshold: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Readings:
-    """The readings a config can give, formatted once."""
+    """The readings a config can give, formatted once, and the thresholds they fire at
+    (plain numbers: a pydantic model's are slow reads on 3.11, and these are read on
+    every tick)."""
 
+    limits: tuple[bool, float, float, float, float, float, float, float]
     price_major: Reading
     price_minor: Reading
     volume_spike: Reading
@@ -173,6 +176,16 @@ def _readings_of(t: ProbeThresholds, w: ProbeWeights) -> _Readings:
         readings: _Readings = kept[2]
         return readings
     readings = _Readings(
+        limits=(
+            t.price_horizon == "period",
+            t.price_major,
+            t.price_minor,
+            t.volume_spike,
+            t.health_critical,
+            t.health_warning,
+            t.band_sigmas,
+            t.runway_ticks,
+        ),
         price_major=Reading(f"price_delta>{t.price_major:.1%}", w.price_major),
         price_minor=Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor),
         volume_spike=Reading(f"volume>{t.volume_spike:g}x", w.volume_spike),
@@ -200,6 +213,8 @@ def _band_move(before: PriceBand, now: PriceBand, w: ProbeWeights) -> Reading:
 
 
 _LAST_READINGS: list[Any] = []
+_DEFAULT_GATE = GateParams()
+_LAST_GATE: list[tuple[GateParams | None, tuple[float, ...]]] = [(None, ())]
 
 # Enum members read on every tick, bound once: on Python 3.11 `Enum.MEMBER` goes through
 # EnumType's __getattr__ hook, some 0.2 µs a read.
@@ -215,11 +230,16 @@ def gate(
 ) -> float:
     """The gate θ. A confident, healthy, calm golem looks away more; a dying or agitated
     one escalates sooner."""
-    p = params or GateParams()
+    p = params or _DEFAULT_GATE
+    kept = _LAST_GATE[0]
+    if kept[0] is not p:  # the parameters as plain numbers, for the params last asked about
+        weights = (p.base, p.confidence_weight, p.vitality_weight, p.arousal_weight)
+        kept = _LAST_GATE[0] = (p, (*weights, p.floor, p.ceiling, p.default_confidence))
+    base, confidence_weight, vitality_weight, arousal_weight, floor, ceiling, default = kept[1]
     # Clamps spelled out as min()/max() answer them (on every tick, without their calls):
     # max(a, b) is `b if b > a else a`, min(a, b) is `b if b < a else a`.
     if confidence is None:
-        conf = p.default_confidence
+        conf = default
     else:
         conf = confidence if confidence > 0.0 else 0.0
         conf = conf if conf < 1.0 else 1.0
@@ -228,12 +248,11 @@ def gate(
     agitation = abs(arousal)
     agitation = agitation if agitation < 1.0 else 1.0
     theta = (
-        p.base
-        * (1 + p.confidence_weight * conf)
-        * (1 - p.vitality_weight * (1 - vitality))
-        * (1 - p.arousal_weight * agitation)
+        base
+        * (1 + confidence_weight * conf)
+        * (1 - vitality_weight * (1 - vitality))
+        * (1 - arousal_weight * agitation)
     )
-    floor, ceiling = p.floor, p.ceiling
     theta = theta if theta > floor else floor
     return theta if theta < ceiling else ceiling
 
