@@ -17,7 +17,7 @@ from typing import Any
 import structlog
 
 from golem.mortality import AllocatorPolicy, DeathCause, MortalityState, Phase, utc_day
-from golem.runtime.config_sections import GolemConfig, MortalitySection
+from golem.runtime.config_sections import FeedEntry, GolemConfig, MortalitySection
 from golem.runtime.decide import TIER_TEXT, Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
 from golem.runtime.state_rows import DecisionRow, VitalityRow
@@ -97,6 +97,7 @@ class _Read:
     mortality: MortalitySection
     burn_decay: float
     initial_credits_usd: float
+    feed: tuple[FeedEntry, ...]
 
     @classmethod
     def of(cls, config: GolemConfig) -> _Read:
@@ -109,6 +110,7 @@ class _Read:
             mortality,
             mortality.burn_decay,
             mortality.initial_credits_usd,
+            tuple(config.world.feed),
         )
 
 
@@ -137,6 +139,7 @@ class Golem:
         hb = config.heartbeat
         gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
         self.heartbeat = Heartbeat(HeartbeatConfig(probes=ProbeConfig(gate=gate)))
+        self._probe_config = self.heartbeat.config.probes  # read every tick
         self.risk, self.daimon = Risk(), Daimon()
         self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
 
@@ -271,7 +274,7 @@ class Golem:
             credits_usd=self.store.credits(),
             burn_rate_usd=self.vitals.burn_rate_usd,
             confidence=self.confidence,
-            config=self.heartbeat.config.probes,
+            config=self._probe_config,
         )
         self.previous = market
         ctx = self.context(market, probes=probes)
@@ -544,7 +547,7 @@ class Golem:
         """The observation and whatever the world feed said since the last tick, into the
         memory the context layers read. Feed times count from the golem's birth."""
         self.memory.observe(observation)
-        entries = self.config.world.feed
+        entries = self._settings().feed
         if not entries:
             return
         if self._heard_until is None:

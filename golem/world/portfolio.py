@@ -88,6 +88,7 @@ class PaperPortfolio:
         if not (math.isfinite(cash) and cash >= 0):
             raise ValueError("cash must be a finite non-negative amount")
         self._config = config or PortfolioConfig()
+        self._asset = self._config.asset  # read on every mark: a plain attribute
         self._initial_cash = cash
         self._cash = cash
         self._positions: dict[str, Position] = {}
@@ -157,11 +158,11 @@ class PaperPortfolio:
         return portfolio
 
     def quantity(self, asset: str | None = None) -> float:
-        position = self._positions.get(asset or self._config.asset)
+        position = self._positions.get(asset or self._asset)
         return 0.0 if position is None else position.quantity
 
     def mark(self, price: float, asset: str | None = None) -> None:
-        self._marks[asset or self._config.asset] = _checked_price(price)
+        self._marks[asset or self._asset] = _checked_price(price)
 
     def unrealised_pnl(self) -> float:
         return sum(
@@ -180,7 +181,7 @@ class PaperPortfolio:
 
     def weight(self, asset: str | None = None) -> float:
         """The asset's share of equity (0 when equity is 0)."""
-        asset = asset or self._config.asset
+        asset = asset or self._asset
         equity = self.equity()
         value = self.quantity(asset) * self._marks.get(asset, 0.0)
         return value / equity if equity > 0 else 0.0
@@ -203,7 +204,7 @@ class PaperPortfolio:
         `target_weight` and `fraction` override the config for rebalance and hedge.
         """
         action = TradeAction(action)
-        asset = asset or self._config.asset
+        asset = asset or self._asset
         self.mark(price, asset)
         if size_usd is not None and not (math.isfinite(size_usd) and size_usd >= 0):
             raise ValueError("size_usd must be a finite non-negative amount")

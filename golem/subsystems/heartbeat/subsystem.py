@@ -140,10 +140,10 @@ class Heartbeat:
     def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
         if not isinstance(decision, HeartbeatDecision):
             raise TypeError(f"heartbeat acts on a HeartbeatDecision, not {type(decision).__name__}")
-        probes = ctx.probes
+        probes, severity, action = ctx.probes, decision.severity, decision.action
         details: dict[str, Any] = {
-            "severity": _TEXT[decision.severity],
-            "action": _TEXT[decision.action],
+            "severity": _TEXT[severity],
+            "action": _TEXT[action],
             "confidence": decision.confidence,
         }
         if probes is not None:
@@ -156,27 +156,28 @@ class Heartbeat:
         # An escalation carries no trade: the strong model's re-run decides the action.
         if decision.escalate and self.tier(ctx) is _T1:
             return Outcome(
-                summary=f"{decision.severity}: escalate to T2",
+                summary=f"{severity}: escalate to T2",
                 escalate_to=ModelTier.T2,
                 events=events,
                 details=details,
             )
-        if decision.action is _OBSERVE:
-            return Outcome(summary=_OBSERVED[decision.severity], events=events, details=details)
-        action = TradeAction(decision.action.value)
+        if action is _OBSERVE:
+            return Outcome(summary=_OBSERVED[severity], events=events, details=details)
+        trade_action = TradeAction(action.value)
         proposed = ProposedTrade(
-            action=action,
+            action=trade_action,
             size_usd=None,
-            reason=(decision.reasoning or f"{decision.severity} heartbeat")[:200],
+            reason=(decision.reasoning or f"{severity} heartbeat")[:200],
             origin=SubsystemName.HEARTBEAT,
         )
         size = trade_notional(proposed, ctx.portfolio, self.config.sizing)
         if size <= 0 or size < self.config.min_trade_usd:
-            summary = f"{decision.severity}: {action} wanted, nothing worth trading"
+            summary = f"{severity}: {trade_action} wanted, nothing worth trading"
             return Outcome(summary=summary, events=events, details=details)
-        trade = replace(proposed, size_usd=None if action is TradeAction.EXIT else round(size, 2))
+        exit_ = trade_action is TradeAction.EXIT
+        trade = replace(proposed, size_usd=None if exit_ else round(size, 2))
         return Outcome(
-            summary=f"{decision.severity}: propose {action} of ${size:,.2f} to risk",
+            summary=f"{severity}: propose {trade_action} of ${size:,.2f} to risk",
             trades=(trade,),
             events=events,
             details=details,
