@@ -69,6 +69,9 @@ class Life:
                 self.scheduler.add(Job(f"end@{deadline.isoformat()}", _once(deadline), self._end))
             await self.scheduler.run()
             nursery.cancel_scope.cancel()
+        if not self.golem.dead and not self.golem.options.resumable:
+            with self.golem.store.transaction():
+                self.golem.snapshot()  # a life not snapshotted every tick, as it ends
         if deadline is not None and ended == "stopped" and self.clock.now() >= deadline:
             ended = "duration"
         if self._signalled:

@@ -75,7 +75,8 @@ class LifeOptions:
     """How a life is lived, beside its config; the daemon's are the defaults.
 
     `resumable=False`: nobody resumes this state (the simulator), so the per-tick snapshots
-    a restart reads (portfolio, confidence, burn rate) are written only at death.
+    a restart reads (tick counter, portfolio, confidence, burn rate) are written only at
+    death and when the life ends.
     `policy`: the allocator's (the simulator compares `FIXED_BUDGET` with the default).
     `forecast_bias`: an error added to every forecast at a given time (the simulator's
     epistemic-decay scenario: predictions that go bad)."""
@@ -308,12 +309,11 @@ class Golem:
                 self.store.record_mood(self.tick_no, now, self.mood)
         self.tick_no += 1
         if self.options.resumable:
-            self._snapshot()
-        else:
-            self.store.set_tick(self.tick_no)
+            self.snapshot()
 
-    def _snapshot(self) -> None:
-        """What a restart resumes from, beside the tick counter."""
+    def snapshot(self) -> None:
+        """What a restart resumes from, the tick counter with it: written every tick
+        when the life is resumable, else at death and when the life ends (`Life.run`)."""
         self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
         self.store.set_metas(
             {
@@ -369,7 +369,7 @@ class Golem:
             "testament": list(record.outcome.files) if record.outcome else [],
         }
         self.store.record_death(death)
-        self._snapshot()
+        self.snapshot()
         log.info("death", golem=self.config.golem.id, **death)
         self.on_death()
 

@@ -19,6 +19,7 @@ from golem.cli import main
 from golem.runtime.simulate_batch import distribution
 from golem.runtime.simulate_scenario import load_scenario
 from golem.runtime.simulate_tally import Tally
+from golem.runtime.state import StateStore
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
 DECLINE = SIMULATIONS / "decline.toml"
@@ -48,6 +49,9 @@ def test_a_life_writes_its_log_summary_and_plots(
     ):
         assert key in summary
     assert summary["decisions_by_tier"]["T0"] > 80
+    with StateStore.open(tmp_path / "state") as store:  # written as the life ended
+        assert store.tick() == summary["ticks"]
+        assert store.portfolio() is not None
     lines = (tmp_path / "golem.log").read_bytes().splitlines()
     assert sum(orjson.loads(line)["event"] == "decision" for line in lines) > 100
     for name in ("vitality", "credits", "spend", "tiers", "degradations"):
