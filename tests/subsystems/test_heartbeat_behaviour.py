@@ -305,6 +305,7 @@ def test_every_heartbeat_line_shows_the_market_numbers_the_probes_read() -> None
     details = Heartbeat().act(ctx, rules).details
     assert details["market"]["price_delta"] == -0.031235
     assert "zscore" not in details["market"]  # unknown: left out
+    assert not {"severity", "action", "confidence"} & set(details)  # the line's decision has them
     model_made = HeartbeatDecision.model_validate(_answer(severity="low", action="observe"))
     assert Heartbeat().act(ctx, model_made).details["market"] == details["market"]
 

@@ -53,8 +53,7 @@ _RULES_KEPT = 256  # distinct rules decisions kept for reuse
 _HEARTBEAT, _T0, _T1 = SubsystemName.HEARTBEAT, ModelTier.T0, ModelTier.T1
 _CRITICAL, _HIGH, _MEDIUM, _LOW = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
 _OBSERVE = HeartbeatAction.OBSERVE
-# Their texts, made once (str() and f-strings of an enum run Python code on 3.11).
-_TEXT: dict[Severity | HeartbeatAction, str] = {m: str(m) for m in (*Severity, *HeartbeatAction)}
+# Their texts, made once (f-strings of an enum run Python code on 3.11).
 _OBSERVED = {severity: f"{severity}: observe" for severity in Severity}
 
 
@@ -141,11 +140,8 @@ class Heartbeat:
         if not isinstance(decision, HeartbeatDecision):
             raise TypeError(f"heartbeat acts on a HeartbeatDecision, not {type(decision).__name__}")
         probes, severity, action = ctx.probes, decision.severity, decision.action
-        details: dict[str, Any] = {
-            "severity": _TEXT[severity],
-            "action": _TEXT[action],
-            "confidence": decision.confidence,
-        }
+        # The line's `decision` holds severity, action and confidence: not repeated here.
+        details: dict[str, Any] = {}
         if probes is not None:
             error = probes.prediction_error
             details["prediction_error"] = round(error, 4) if error else error  # most are 0.0
