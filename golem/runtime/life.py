@@ -87,7 +87,7 @@ class LifeOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class _Read:
+class _Settings:
     """What every tick reads of the config, as plain values (each read of a pydantic
     model goes through its __getattr__ hook on 3.11), for the config they came from."""
 
@@ -101,7 +101,7 @@ class _Read:
     feed: tuple[FeedEntry, ...]
 
     @classmethod
-    def of(cls, config: GolemConfig) -> _Read:
+    def of(cls, config: GolemConfig) -> _Settings:
         mortality = config.mortality
         return cls(
             config,
@@ -129,7 +129,7 @@ class Golem:
         options: LifeOptions | None = None,
     ) -> None:
         self.config = config
-        self._read = _Read.of(config)  # made again when `config` is replaced
+        self._read = _Settings.of(config)  # made again when `config` is replaced
         self.store = store
         self.market = market
         self.routes = routes
@@ -236,10 +236,10 @@ class Golem:
             **changes,
         )
 
-    def _settings(self) -> _Read:
+    def _settings(self) -> _Settings:
         read = self._read
         if read.config is not self.config:  # replaced (the simulator's income changes)
-            read = self._read = _Read.of(self.config)
+            read = self._read = _Settings.of(self.config)
         return read
 
     def _grimoire_view(self) -> tuple[GrimoireEntry, ...]:

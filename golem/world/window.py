@@ -192,15 +192,7 @@ class MarketWindow:
 
     def zscore(self) -> float | None:
         """(price − SMA) ÷ σ; 0 when the prices have not moved at all."""
-        prices = self._prices
-        if len(prices) < self._period:
-            return None
-        m2 = self._m2
-        mean = self._mean
-        # Prices that have not moved leave rounding dust in m2, not a real σ.
-        if m2 <= _DUST * mean * mean:
-            return 0.0
-        return (prices[-1] - mean) / _sqrt(m2 / self._period)
+        return self.summary().zscore if self._observations else None
 
     def band(self, k: float = 1.0) -> PriceBand | None:
         """The price against SMA ± k·σ."""
@@ -215,23 +207,16 @@ class MarketWindow:
 
     def volume_ratio(self) -> float | None:
         """Latest volume ÷ mean volume of the `period` ticks before it."""
-        volumes = self._volumes
-        if len(volumes) <= self._period:
-            return None
-        mean_before = self._volume_sum / self._period
-        if mean_before <= 0.0:
-            return None
-        return volumes[-1] / mean_before
+        return self.summary().volume_ratio if self._observations else None
 
     def return_volatility(self) -> float | None:
         """Root mean square of the last `period` one-tick returns (a per-tick σ)."""
-        if len(self._returns) < self._period:
-            return None
-        return math.sqrt(max(self._ret_sq_sum, 0.0) / self._period)
+        return self.summary().return_volatility if self._observations else None
 
     def summary(self) -> MarketSummary:
-        """The latest moment, as episodes and the similarity search describe it."""
-        # The five measures computed here as their methods do: once per tick, inline.
+        """The latest moment, as episodes and the similarity search describe it: where
+        the z-score, volume ratio and return volatility are computed (their methods read
+        them from here), inline, once per tick."""
         observations = self._observations
         if not observations:
             raise ValueError("the window is empty")

@@ -170,8 +170,8 @@ class Heartbeat:
         if size <= 0 or size < self.config.min_trade_usd:
             summary = f"{severity}: {trade_action} wanted, nothing worth trading"
             return Outcome(summary=summary, events=events, details=details)
-        exit_ = trade_action is TradeAction.EXIT
-        trade = replace(proposed, size_usd=None if exit_ else round(size, 2))
+        size_usd = None if trade_action is TradeAction.EXIT else round(size, 2)
+        trade = replace(proposed, size_usd=size_usd)
         return Outcome(
             summary=f"{severity}: propose {trade_action} of ${size:,.2f} to risk",
             trades=(trade,),
