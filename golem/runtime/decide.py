@@ -9,14 +9,15 @@ one `decision` log line with everything needed to inspect it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import orjson
 import structlog
+from msgspec import Struct
+from msgspec.structs import replace
 
-from golem._fastinit import fast_init
 from golem.inference import (
     Provider,
     ProviderError,
@@ -98,9 +99,7 @@ class Routes:
         return self.tiers.get(tier) or self.tiers.get(ModelTier.T2) or self.tiers.get(ModelTier.T1)
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class DecisionRecord:
+class DecisionRecord(Struct, frozen=True):
     """What happened in one subsystem run; `fields()` is its log line."""
 
     subsystem: SubsystemName

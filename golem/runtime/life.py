@@ -9,12 +9,13 @@ they differ only in clock, providers and world.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import structlog
+from msgspec.structs import replace
 
 from golem.mortality import AllocatorPolicy, DeathCause, MortalityState, Phase, utc_day
 from golem.runtime.config_sections import FeedEntry, GolemConfig, MortalitySection

@@ -16,8 +16,8 @@ import structlog
 import trio
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
+from msgspec import Struct
 
-from golem._fastinit import fast_init
 from golem.runtime.clock import InstantClock, SleepingClock
 
 __all__ = [
@@ -130,9 +130,7 @@ def next_fire(
     return latest
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Firing:
+class Firing(Struct, frozen=True):
     """One run of a job: which, and the fire time it stands for."""
 
     job: str

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import astuple
 from datetime import UTC, datetime
 from itertools import compress, count, groupby
 from operator import eq, itemgetter
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import orjson
+from msgspec.structs import astuple
 
 from golem.runtime.clock import isoformat
 from golem.runtime.migrations import migrate

@@ -8,16 +8,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from golem._fastinit import fast_init
+from msgspec import Struct
+
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
 
 __all__ = ["DecisionRow", "Resumed", "VitalityRow"]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class VitalityRow:
+class VitalityRow(Struct, frozen=True):
     """One tick's vitality and the two clock levels it came from."""
 
     tick: int
@@ -33,9 +32,7 @@ class VitalityRow:
         return cls(tick, datetime.fromisoformat(time), vitality, phase, economic, epistemic)
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class DecisionRow:
+class DecisionRow(Struct, frozen=True):
     """The index entry of one decision; `log_offset` is where its line starts in the log
     file, when the writer knows it, and `summary` a short text for listings."""
 

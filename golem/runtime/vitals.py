@@ -4,9 +4,9 @@ phase with hysteresis, and whether (and why) the golem dies now. Pure."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from golem._fastinit import fast_init
+from msgspec import Struct
+
 from golem.mortality import (
     DeathCause,
     EpistemicClock,
@@ -23,9 +23,7 @@ __all__ = ["Epistemic", "Vitals", "assess", "epistemic_of"]
 _MAX_FITNESS_MULTIPLIER = 3.0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Vitals:
+class Vitals(Struct, frozen=True):
     vitality: float
     phase: Phase
     economic: float
@@ -35,9 +33,7 @@ class Vitals:
     cause: DeathCause | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Epistemic:
+class Epistemic(Struct, frozen=True):
     """The epistemic clock's level as vitality reads it, and whether its window is full
     (only a full window can kill)."""
 

@@ -8,21 +8,20 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from itertools import islice
 from typing import Any
 
-from golem._fastinit import fast_init
+from msgspec import Struct
+from msgspec.structs import replace
+
 from golem.world.observation import Regime
 from golem.world.window import MarketSummary
 
 __all__ = ["DecisionSummary", "Episode", "EpisodeLog", "Outcome", "features"]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class DecisionSummary:
+class DecisionSummary(Struct, frozen=True):
     """The decision as episodes remember it. `predicted_delta` is the expected fractional
     price change over `horizon_ticks` (the number the epistemic clock scores)."""
 
@@ -35,8 +34,7 @@ class DecisionSummary:
     rationale: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(Struct, frozen=True):
     """What happened `horizon_ticks` after the decision."""
 
     horizon_ticks: int
@@ -44,9 +42,7 @@ class Outcome:
     pnl_usd: float
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Episode:
+class Episode(Struct, frozen=True):
     id: int
     observation: MarketSummary
     decision: DecisionSummary
@@ -94,9 +90,9 @@ class Episode:
             raise ValueError(f"not an episode: {exc}") from exc
 
 
-_SUMMARY_FIELDS = tuple(f.name for f in fields(MarketSummary))
-_DECISION_FIELDS = tuple(f.name for f in fields(DecisionSummary))
-_OUTCOME_FIELDS = tuple(f.name for f in fields(Outcome))
+_SUMMARY_FIELDS = MarketSummary.__struct_fields__
+_DECISION_FIELDS = DecisionSummary.__struct_fields__
+_OUTCOME_FIELDS = Outcome.__struct_fields__
 
 
 def features(summary: MarketSummary) -> tuple[float, ...]:

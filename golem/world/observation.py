@@ -4,12 +4,11 @@ simulation knows for certain (ground truth kept as metadata, never shown to a mo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
-from golem._fastinit import fast_init
+from msgspec import Struct
 
 __all__ = ["MarketSource", "Observation", "Regime"]
 
@@ -23,9 +22,7 @@ class Regime(StrEnum):
     CRASH = "crash"
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Observation:
+class Observation(Struct, frozen=True):
     """One tick of market data.
 
     `time` is timezone-aware and comes from the caller's clock. `health_factor` is that of

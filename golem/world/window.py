@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from golem._fastinit import fast_init
+from msgspec import Struct
+
 from golem.world.observation import Observation, Regime
 
 __all__ = ["MarketSummary", "MarketWindow", "PriceBand"]
@@ -32,9 +32,7 @@ class PriceBand(StrEnum):
 _ABOVE, _WITHIN, _BELOW = PriceBand.ABOVE, PriceBand.WITHIN, PriceBand.BELOW
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class MarketSummary:
+class MarketSummary(Struct, frozen=True):
     """The few numbers that describe a moment of the market, for episodes and similarity.
     Fields are None where the window has too little history to say."""
 

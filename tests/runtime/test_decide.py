@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import dataclasses
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import orjson
+from msgspec.structs import replace
 from structlog.testing import capture_logs
 
 from golem.inference import (
@@ -80,7 +82,7 @@ def context(**changes: object) -> Context:
         market=market,
         portfolio=PortfolioView(cash_usd=1000.0, equity_usd=1000.0),
     )
-    return replace(ctx, **changes)  # type: ignore[arg-type]
+    return replace(ctx, **changes)
 
 
 def budgeting(provider: ScriptedProvider, *, phase: Phase = Phase.THRIVING) -> Budgeting:
@@ -186,7 +188,8 @@ async def test_death_uses_its_own_route() -> None:
     death = ScriptedProvider([orjson.dumps(VALID).decode()], name="death-provider",
                              capabilities=Capabilities(response_schema=True))  # fmt: skip
     env = budgeting(main, phase=Phase.TERMINAL)
-    env = replace(env, routes=replace(env.routes, death=Route(death, "d-1", PRICE)))
+    routes = dataclasses.replace(env.routes, death=Route(death, "d-1", PRICE))
+    env = dataclasses.replace(env, routes=routes)
     record = await decide(Toy(name=SubsystemName.DEATH, wanted=ModelTier.T2), context(), env)
     assert record.source == "model"
     assert len(death.requests) == 1 and main.requests == []

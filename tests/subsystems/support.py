@@ -7,11 +7,11 @@ The API is kept stable for every subsystem's tests: add keywords, do not rename 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
+from msgspec.structs import replace
 
 from golem.inference import Capabilities, Mode, StructuredOutput, StructuredOutputConfig
 from golem.inference.pricing import Price

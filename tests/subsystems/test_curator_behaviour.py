@@ -3,9 +3,8 @@ the rule-based evaluation, and the subsystem through decide() in every mode."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
+from msgspec.structs import replace
 
 from golem.inference import Mode
 from golem.inference.scripted import ScriptedProvider

@@ -3,13 +3,13 @@ trades for risk, and every structured-output mode end to end through decide().""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from golem.inference import Mode
 from golem.inference.scripted import ScriptedProvider

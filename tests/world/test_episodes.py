@@ -1,12 +1,12 @@
 """Episodes and the EpisodeLog: JSON round trip, recent, similarity, outcomes, pairs."""
 
 import json
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from golem.world import (
     DecisionSummary,

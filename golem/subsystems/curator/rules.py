@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.mortality import ModelTier

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from golem.subsystems.contract import Context, GrimoireEntry, Outcome
 from golem.subsystems.curator.rules import normalized

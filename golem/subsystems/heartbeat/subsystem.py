@@ -4,9 +4,9 @@ to T2 or a trade for risk; observe changes nothing."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import StructuredOutput

@@ -4,9 +4,9 @@ The hard limits run under every verdict, so no model answer can loosen them."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import StructuredOutput

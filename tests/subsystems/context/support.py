@@ -7,9 +7,10 @@ one injection attempt among ordinary news.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from typing import Any
+
+from msgspec.structs import replace
 
 from golem.mortality import ModelTier, Phase
 from golem.subsystems.context import Memory

@@ -3,11 +3,10 @@ token limit, cutting the least valuable content first."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from golem.mortality import PipelineProfile
 from golem.subsystems.context import (

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from golem.subsystems.context import Memory, estimate_regime, words_of
 from golem.subsystems.contract import GrimoireEntry

@@ -3,11 +3,12 @@ under Standard it is still delimited as data; the decision log says which."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from msgspec.structs import replace
 from structlog.testing import capture_logs
 
 from golem.inference import Mode
@@ -115,7 +116,9 @@ async def test_the_decision_log_records_the_quarantine(
     provider, config = mode_provider(Mode.SCHEMA_ENFORCED, HeartbeatDecision, answer, "")
     row = PROFILE_TABLE[SubsystemName.HEARTBEAT]
     table = {**PROFILE_TABLE, SubsystemName.HEARTBEAT: ProfileRow(profile, row.reasoning, row.tier)}
-    env = replace(budgeting(provider, config=config), policy=AllocatorPolicy(profiles=table))
+    env = dataclasses.replace(
+        budgeting(provider, config=config), policy=AllocatorPolicy(profiles=table)
+    )
     with capture_logs() as logs:
         record = await decide(Heartbeat(), ctx, env)
     assert record.source == "model"
