@@ -14,6 +14,7 @@ import structlog
 import trio
 
 from golem.runtime.clock import SleepingClock
+from golem.runtime.collector import long_lived
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.decide import Routes
 from golem.runtime.durations import ScheduleKind
@@ -60,6 +61,18 @@ class Life:
         if self.golem.dead:
             log.info("already_dead", golem=self.golem.config.golem.id)
             return "died"
+        with long_lived():
+            await self._live(signals, deadline)
+        if not self.golem.dead and not self.golem.options.resumable:
+            with self.golem.store.transaction():
+                self.golem.snapshot()  # a life not snapshotted every tick, as it ends
+        if deadline is not None and ended == "stopped" and self.clock.now() >= deadline:
+            ended = "duration"
+        if self._signalled:
+            ended = "signal"
+        return ended
+
+    async def _live(self, signals: bool, deadline: datetime | None) -> None:
         async with trio.open_nursery() as nursery:
             if signals:
                 nursery.start_soon(self._watch_signals, nursery.cancel_scope)
@@ -69,14 +82,6 @@ class Life:
                 self.scheduler.add(Job(f"end@{deadline.isoformat()}", _once(deadline), self._end))
             await self.scheduler.run()
             nursery.cancel_scope.cancel()
-        if not self.golem.dead and not self.golem.options.resumable:
-            with self.golem.store.transaction():
-                self.golem.snapshot()  # a life not snapshotted every tick, as it ends
-        if deadline is not None and ended == "stopped" and self.clock.now() >= deadline:
-            ended = "duration"
-        if self._signalled:
-            ended = "signal"
-        return ended
 
     async def _end(self, *_: object) -> None:
         self.scheduler.stop()
