@@ -10,7 +10,7 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 __all__ = ["PHASES", "Tally"]
@@ -44,6 +44,10 @@ class Tally:
     phase: array[int] = field(default_factory=lambda: array("b"))
     _stamp: str = field(default="", repr=False)
     _stamp_days: float = field(default=0.0, repr=False)
+    # The day of the last decision, and the UTC timestamps that begin it and the next.
+    _day: int = field(default=0, repr=False)
+    _day_from: str = field(default="~", repr=False)  # after every timestamp: none is in
+    _day_until: str = field(default="", repr=False)
 
     def __call__(self, event: Mapping[str, Any]) -> None:
         name = event.get("event")
@@ -108,6 +112,24 @@ class Tally:
             self._stamp_days = (datetime.fromisoformat(stamp) - self.start).total_seconds() / _DAY_S
         return self._stamp_days
 
+    def _day_of(self, event: Mapping[str, Any]) -> int:
+        """The day since `start` of a decision. While the day lasts its timestamps are
+        only compared, as text (UTC ISO timestamps sort as text as they do in time); a
+        stamp outside it is parsed, and its day's bounds kept."""
+        stamp = event.get("timestamp")
+        if (
+            stamp.__class__ is str
+            and self._day_from <= stamp < self._day_until
+            and stamp.endswith("+00:00")
+        ):
+            return self._day
+        day = int(self._elapsed_days(event))
+        begins = self.start.astimezone(UTC) + timedelta(days=day)
+        self._day = day
+        self._day_from = begins.isoformat()
+        self._day_until = (begins + timedelta(days=1)).isoformat()
+        return day
+
     def _vitality(self, event: Mapping[str, Any]) -> None:
         days = self._elapsed_days(event)
         self.days.append(days)
@@ -129,7 +151,7 @@ class Tally:
             source = str(source)
         if not isinstance(subsystem, str):
             subsystem = str(subsystem)
-        day = int(self._elapsed_days(event))
+        day = self._day_of(event)
         terminal = subsystem == "risk" and get("phase") == "terminal"
         self.decisions[day, subsystem, tier, source, terminal] += 1
         attempts = get("attempts")
