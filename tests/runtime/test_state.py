@@ -99,7 +99,28 @@ def test_migrations_run_in_order_and_a_failing_one_changes_nothing(tmp_path: Pat
             migrate(conn, (*MIGRATIONS, add_notes, broken))
         assert "notes" not in {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
         assert migrate(conn, (*MIGRATIONS, add_notes)) == SCHEMA_VERSION + 1
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        version = conn.execute("SELECT version FROM schema_version").fetchall()
+        assert version == [(SCHEMA_VERSION + 1,)]
+    finally:
+        conn.close()
+
+
+def test_a_subsystems_decisions_are_read_through_its_index_in_order(tmp_path: Path) -> None:
+    """v2: the index on the subsystem alone gives its rows in seq order: no sort."""
+    conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+    try:
+        migrate(conn, MIGRATIONS[:1])  # a v1 database, upgraded
+        assert migrate(conn) == SCHEMA_VERSION
+        plan = " ".join(
+            str(row[-1])
+            for row in conn.execute(
+                "EXPLAIN QUERY PLAN SELECT * FROM decisions WHERE subsystem = ? "
+                "ORDER BY seq DESC LIMIT ?",
+                ("risk", 10),
+            )
+        )
+        assert "USING INDEX decisions_by_subsystem (subsystem=?)" in plan
+        assert "TEMP B-TREE" not in plan
     finally:
         conn.close()
 
