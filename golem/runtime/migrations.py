@@ -104,11 +104,32 @@ def _v1(conn: sqlite3.Connection) -> None:
 
 
 def _v2(conn: sqlite3.Connection) -> None:
-    """`decisions_by_subsystem` on the subsystem alone. An index entry carries its rowid,
-    so a subsystem's entries are in `seq` order, the order `decisions(subsystem)` reads;
-    the time text that v1 put in the key served no query and made each decision's insert
-    a text comparison down the index (about 4 µs of a heartbeat tick's 120)."""
-    conn.execute("DROP INDEX decisions_by_subsystem")
+    """The decisions table, rebuilt for a cheaper insert (a heartbeat tick makes one):
+    - `seq` without AUTOINCREMENT, which kept a counter in sqlite_sequence up to date on
+      every insert. Decisions are never deleted, so the largest seq plus one, SQLite's
+      plain rowid, gives the same order;
+    - `decisions_by_subsystem` on the subsystem alone. An index entry carries its rowid,
+      so a subsystem's entries are in seq order, the order `decisions(subsystem)` reads
+      (v1's index made it sort); the time text in v1's key served no query and made
+      each insert a text comparison down the index.
+    Together about 7 µs less a decision, measured on SQLite alone."""
+    conn.execute(
+        """CREATE TABLE decisions_v2 (
+            seq INTEGER PRIMARY KEY,
+            tick INTEGER NOT NULL,
+            time TEXT NOT NULL,
+            subsystem TEXT NOT NULL,
+            source TEXT NOT NULL,
+            tier TEXT NOT NULL,
+            cost_usd REAL NOT NULL,
+            summary TEXT NOT NULL,
+            log_offset INTEGER
+        )"""
+    )
+    conn.execute("INSERT INTO decisions_v2 SELECT * FROM decisions ORDER BY seq")
+    conn.execute("DROP TABLE decisions")  # and v1's index with it
+    conn.execute("ALTER TABLE decisions_v2 RENAME TO decisions")
+    conn.execute("DELETE FROM sqlite_sequence WHERE name = 'decisions'")
     conn.execute("CREATE INDEX decisions_by_subsystem ON decisions (subsystem)")
 
 

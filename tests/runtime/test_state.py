@@ -125,6 +125,27 @@ def test_a_subsystems_decisions_are_read_through_its_index_in_order(tmp_path: Pa
         conn.close()
 
 
+def test_v2_keeps_a_v1_databases_decisions_and_their_order(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+    try:
+        migrate(conn, MIGRATIONS[:1])
+        insert = (
+            "INSERT INTO decisions (tick, time, subsystem, source, tier, cost_usd, summary,"
+            " log_offset) VALUES (?, '2026-01-05T00:00:00+00:00', ?, 'model', '1', 0.5, ?, ?)"
+        )
+        for tick, subsystem in enumerate(["heartbeat", "risk", "heartbeat"]):
+            conn.execute(insert, (tick, subsystem, f"s{tick}", 100 * tick))
+        before = conn.execute("SELECT * FROM decisions ORDER BY seq").fetchall()
+        assert migrate(conn) == SCHEMA_VERSION
+        assert conn.execute("SELECT * FROM decisions ORDER BY seq").fetchall() == before
+        conn.execute(insert, (3, "risk", "s3", 300))
+        assert conn.execute("SELECT max(seq) FROM decisions").fetchone() == (4,)
+        sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'decisions'").fetchone()
+        assert "AUTOINCREMENT" not in sql[0]
+    finally:
+        conn.close()
+
+
 def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
     with StateStore.open(tmp_path) as store:
         store._conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
