@@ -121,9 +121,13 @@ class Tally:
             stamp.__class__ is str
             and self._day_from <= stamp < self._day_until
             and stamp.endswith("+00:00")
+            and stamp[10] == "T"  # as isoformat() writes it: other separators sort apart
         ):
             return self._day
         day = int(self._elapsed_days(event))
+        if day < 0:  # before `start`: int() makes day 0 two days wide there; parse each
+            self._day_from, self._day_until = "~", ""
+            return day
         begins = self.start.astimezone(UTC) + timedelta(days=day)
         self._day = day
         self._day_from = begins.isoformat()

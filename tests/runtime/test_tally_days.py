@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from golem.runtime.simulate_tally import Tally
@@ -22,16 +22,24 @@ BOUNDARIES = st.builds(
 )
 
 
-@given(st.lists(st.tuples(st.one_of(OFFSETS, BOUNDARIES), ZONES), min_size=1, max_size=40))
+# The separators fromisoformat() accepts besides isoformat()'s "T".
+SEPARATORS = st.sampled_from(["T", "T", "T", " ", "x"])
+
+
+@example([(-86_400_000_000, UTC, "T"), (-1, UTC, "T")])  # day -1 exactly, then day 0
+@example([(0, UTC, "T"), (86_400_000_000 + 3_600_000_000, UTC, " ")])  # " " sorts before "T"
+@given(
+    st.lists(st.tuples(st.one_of(OFFSETS, BOUNDARIES), ZONES, SEPARATORS), min_size=1, max_size=40)
+)
 def test_the_day_of_each_decision_is_that_of_its_parsed_time(
-    stamps: list[tuple[int, timezone]],
+    stamps: list[tuple[int, timezone, str]],
 ) -> None:
     tally = Tally(start=START)
     expected = []
-    for us, zone in stamps:
+    for us, zone, separator in stamps:
         moment = (START + timedelta(microseconds=us)).astimezone(zone)
         expected.append(int((moment - START).total_seconds() / 86_400))
         tally({"event": "decision", "subsystem": "heartbeat", "tier": "0",
-               "source": "deterministic", "timestamp": moment.isoformat()})  # fmt: skip
+               "source": "deterministic", "timestamp": moment.isoformat(separator)})  # fmt: skip
     counted = sorted(day for (day, *_), n in tally.decisions.items() for _ in range(n))
     assert counted == sorted(expected)
