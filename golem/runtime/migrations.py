@@ -113,19 +113,15 @@ def _v2(conn: sqlite3.Connection) -> None:
       (v1's index made it sort); the time text in v1's key served no query and made
       each insert a text comparison down the index.
     Together about 7 µs less a decision, measured on SQLite alone."""
-    conn.execute(
-        """CREATE TABLE decisions_v2 (
-            seq INTEGER PRIMARY KEY,
-            tick INTEGER NOT NULL,
-            time TEXT NOT NULL,
-            subsystem TEXT NOT NULL,
-            source TEXT NOT NULL,
-            tier TEXT NOT NULL,
-            cost_usd REAL NOT NULL,
-            summary TEXT NOT NULL,
-            log_offset INTEGER
-        )"""
-    )
+    # The table as v1 made it, less AUTOINCREMENT (SQLite cannot alter a column's).
+    (made,) = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'decisions'"
+    ).fetchone()
+    rebuilt = made.replace("CREATE TABLE decisions (", "CREATE TABLE decisions_v2 (", 1)
+    rebuilt = rebuilt.replace("PRIMARY KEY AUTOINCREMENT", "PRIMARY KEY", 1)
+    if "decisions_v2" not in rebuilt or "AUTOINCREMENT" in rebuilt:
+        raise RuntimeError(f"migration 2: unexpected decisions table: {made}")
+    conn.execute(rebuilt)
     conn.execute("INSERT INTO decisions_v2 SELECT * FROM decisions ORDER BY seq")
     conn.execute("DROP TABLE decisions")  # and v1's index with it
     conn.execute("ALTER TABLE decisions_v2 RENAME TO decisions")
