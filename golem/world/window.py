@@ -117,12 +117,16 @@ class MarketWindow:
         observations = self._observations
         period = self._period
         price = obs.price
+        # A large value leaving a sliding sum takes most of it along, and the subtraction
+        # leaves rounding error of that value's size: each sum then is recomputed exactly.
+        resync = False
         if observations:
             ret = price / observations[-1].price - 1.0
             returns = self._returns
             if len(returns) == period:
-                old_ret = returns[0]
-                self._ret_sq_sum += ret * ret - old_ret * old_ret
+                old_sq = returns[0] * returns[0]
+                self._ret_sq_sum += ret * ret - old_sq
+                resync = old_sq > _CANCELLATION * self._ret_sq_sum
             else:
                 self._ret_sq_sum += ret * ret
             returns.append(ret)
@@ -131,14 +135,11 @@ class MarketWindow:
         prices = self._prices
         n = len(prices)
         mean = self._mean
-        resync = False
         if n == period:
             old = prices[0]
             new_mean = mean + (price - old) / n
             self._m2 += (price - old) * (price - new_mean + old - mean)
-            # An outlier leaving the window takes most of m2 with it, and the subtraction
-            # leaves rounding error of its own size: recompute exactly instead.
-            resync = (old - mean) * (old - mean) > _CANCELLATION * self._m2
+            resync = resync or (old - mean) * (old - mean) > _CANCELLATION * self._m2
         else:
             new_mean = mean + (price - mean) / (n + 1)
             self._m2 += (price - mean) * (price - new_mean)
@@ -150,7 +151,9 @@ class MarketWindow:
         volumes = self._volumes
         if volumes:
             if len(volumes) > period:
-                self._volume_sum += volumes[-1] - volumes[0]
+                leaving = volumes[0]
+                self._volume_sum += volumes[-1] - leaving
+                resync = resync or leaving > _CANCELLATION * self._volume_sum
             else:
                 self._volume_sum += volumes[-1]
         volumes.append(obs.volume)
