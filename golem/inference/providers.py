@@ -12,7 +12,7 @@ from importlib.resources import files
 from typing import Any, TypeVar
 
 from golem.inference.codecs import FAMILIES, PROFILES_IN_CODE
-from golem.inference.codecs.base import Codec, ProviderProfile
+from golem.inference.codecs.base import Codec, ProviderProfile, longest_prefix
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price, priced
 from golem.inference.reasoning import ReasoningCost
@@ -62,7 +62,7 @@ class DelegatingProfile(ProviderProfile):
     delegates: tuple[Delegate, ...] = field(default=())
 
     def capabilities_for(self, model: str) -> Capabilities:
-        if _longest_prefix(self.model_capabilities, model) is None:
+        if longest_prefix(self.model_capabilities, model) is None:
             delegate = self.delegate_for(model)
             if delegate is not None:
                 return delegate.profile.capabilities_for(delegate.lookup_name(model))
@@ -121,7 +121,7 @@ class Registry:
 
     def _find_price(self, provider: str, model: str) -> Price | None:
         prices = self._prices.get(provider, {})
-        match = _longest_prefix(prices, model)
+        match = longest_prefix(prices, model)
         if match is not None:
             return prices[match]
         owner = self._profiles.get(provider)
@@ -284,13 +284,6 @@ def _check_keys(where: str, spec: Mapping[str, Any], allowed: frozenset[str]) ->
     unknown = set(spec) - allowed
     if unknown:
         raise ValueError(f"{where}: unknown keys {sorted(unknown)}; allowed {sorted(allowed)}")
-
-
-def _longest_prefix(table: Mapping[str, object], model: str) -> str | None:
-    if model in table:
-        return model
-    matches = [p for p in table if model.startswith(p)]
-    return max(matches, key=len) if matches else None
 
 
 def _merge(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:

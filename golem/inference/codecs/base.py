@@ -17,19 +17,32 @@ from golem.inference.reasoning import ReasoningCost
 from golem.inference.sse import SSEDecoder, SSEEvent
 from golem.inference.types import Request, Response
 
-__all__ = ["Codec", "CodecStream", "ProviderProfile", "WireRequest", "by_longest_prefix"]
+__all__ = [
+    "Codec",
+    "CodecStream",
+    "ProviderProfile",
+    "WireRequest",
+    "by_longest_prefix",
+    "longest_prefix",
+]
 
 _V = TypeVar("_V")
 _D = TypeVar("_D")
 
 
-def by_longest_prefix(table: Mapping[str, _V], model: str, default: _D) -> _V | _D:
-    """The entry for `model` in a table keyed by model names and name prefixes: its exact
-    name, else the longest key it starts with, else `default`."""
+def longest_prefix(table: Mapping[str, object], model: str) -> str | None:
+    """The key for `model` in a table keyed by model names and name prefixes: its exact
+    name, else the longest key it starts with, else None."""
     if model in table:
-        return table[model]
+        return model
     prefixes = [p for p in table if model.startswith(p)]
-    return table[max(prefixes, key=len)] if prefixes else default
+    return max(prefixes, key=len) if prefixes else None
+
+
+def by_longest_prefix(table: Mapping[str, _V], model: str, default: _D) -> _V | _D:
+    """The entry for `model` (see `longest_prefix`), else `default`."""
+    key = longest_prefix(table, model)
+    return default if key is None else table[key]
 
 
 @dataclass(frozen=True, slots=True)
