@@ -13,7 +13,7 @@ from itertools import islice
 from typing import Any
 
 from msgspec import Struct
-from msgspec.structs import replace
+from msgspec.structs import asdict, replace
 
 from golem.world.observation import Regime
 from golem.world.window import MarketSummary
@@ -56,19 +56,17 @@ class Episode(Struct, frozen=True):
         return self.outcome.actual_delta - self.decision.predicted_delta
 
     def to_dict(self) -> dict[str, Any]:
-        # Every field of the three records is a scalar, so a shallow dict is `asdict`'s
-        # result without its deep copies (an episode is stored every few ticks).
-        o, outcome = self.observation, self.outcome
-        observation = {name: getattr(o, name) for name in _SUMMARY_FIELDS}
-        observation["time"] = o.time.isoformat()
-        observation["regime"] = None if o.regime is None else o.regime.value
+        # Every field of the three records is a scalar: msgspec's asdict (shallow) is
+        # their JSON form but for the observation's time and regime.
+        observation = asdict(self.observation)
+        observation["time"] = self.observation.time.isoformat()
+        regime = self.observation.regime
+        observation["regime"] = None if regime is None else regime.value
         return {
             "id": self.id,
             "observation": observation,
-            "decision": {name: getattr(self.decision, name) for name in _DECISION_FIELDS},
-            "outcome": (
-                None if outcome is None else {n: getattr(outcome, n) for n in _OUTCOME_FIELDS}
-            ),
+            "decision": asdict(self.decision),
+            "outcome": None if self.outcome is None else asdict(self.outcome),
         }
 
     @classmethod
@@ -88,11 +86,6 @@ class Episode(Struct, frozen=True):
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not an episode: {exc}") from exc
-
-
-_SUMMARY_FIELDS = MarketSummary.__struct_fields__
-_DECISION_FIELDS = DecisionSummary.__struct_fields__
-_OUTCOME_FIELDS = Outcome.__struct_fields__
 
 
 def features(summary: MarketSummary) -> tuple[float, ...]:
