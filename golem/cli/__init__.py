@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from golem import __version__
 from golem.cli import ask, budget, config, inspect, run, schemas, simulate, wire
+from golem.cli.failure import DEBUG_ENV, guarded
 
 __all__ = ["main"]
 
@@ -35,7 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"golem {__version__}")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help=f"show the full traceback when a command fails (or set {DEBUG_ENV}=1)",
+    )
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
     for register in _GROUPS:
         register(commands)
     return parser
@@ -48,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 0
-    return handler(args)
+    return guarded(args.command, lambda: handler(args), debug=args.debug)
 
 
 if __name__ == "__main__":
