@@ -11,6 +11,8 @@ from pathlib import Path
 
 __all__ = ["Ran", "golem", "tree"]
 
+_ROOT = Path(__file__).resolve().parents[2]  # this checkout's golem, whatever is installed
+
 
 @dataclass(frozen=True)
 class Ran:
@@ -32,6 +34,7 @@ def golem(*args: str | Path, cwd: Path, env: dict[str, str] | None = None, timeo
     """`golem ARGS` in `cwd`, as a separate process; `env` adds to a copy of os.environ
     (with no GOLEM_DEBUG, whatever the caller's)."""
     environ = {k: v for k, v in os.environ.items() if k != "GOLEM_DEBUG"}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(_ROOT), environ.get("PYTHONPATH")]))
     environ.update(env or {})
     done = subprocess.run(
         [sys.executable, "-m", "golem", *map(str, args)],
