@@ -67,7 +67,7 @@ def guarded(command: str, handler: Callable[[], int], *, debug: bool = False) ->
         return handler()
     except SystemExit:
         raise
-    except BaseException as exc:  # noqa: BLE001 (every exception is shown, then mapped)
+    except BaseException as exc:  # every exception is shown, then mapped to an exit code
         if debug_requested(debug):
             raise
         return _report(command, exc)

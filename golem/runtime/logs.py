@@ -6,7 +6,6 @@ and a readable or JSON rendering to the console. Times come from the injected cl
 from __future__ import annotations
 
 import functools
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -20,6 +19,7 @@ import structlog
 from structlog.typing import EventDict, FilteringBoundLogger, Processor, WrappedLogger
 
 from golem.runtime.clock import isoformat
+from golem.runtime.console import ConsoleLine
 
 __all__ = [
     "LEVELS",
@@ -35,8 +35,6 @@ REDACTED = "[redacted]"
 _SECRET_KEY = re.compile(r"api[_-]?key|authorization|password|secret", re.IGNORECASE)
 _MIN_SUBSTRING_SECRET = 8  # shorter secrets are masked only where a value equals them
 _BUFFER = 1 << 20  # a buffered log file's buffer: a simulated month writes about 140 MB
-# Bulky fields a person reading the console can do without; the file keeps them.
-_CONSOLE_DROPS = frozenset({"decision", "reasoning_summary", "tokens", "repairs", "downgrades"})
 
 
 Console = Literal["auto", "pretty", "json", "off"]
@@ -137,11 +135,7 @@ class LogSinks:
             # Closed by close(); buffered only for a writer nobody tails (the simulator).
             self._file = open(file, "ab", buffering=_BUFFER if buffered else 0)  # noqa: SIM115
         self._console = console
-        self._pretty = (
-            structlog.dev.ConsoleRenderer(colors=_colors(console))
-            if console is not None and console_format == "pretty"
-            else None
-        )
+        self._pretty = ConsoleLine() if console is not None and console_format == "pretty" else None
         self._redaction = redaction
         self._taps = tuple(taps)
 
@@ -159,8 +153,7 @@ class LogSinks:
             tap(event)
         if self._console is not None:
             if self._pretty is not None:
-                view = {k: v for k, v in event.items() if k not in _CONSOLE_DROPS}
-                self._console.write(str(self._pretty(None, "", view)) + "\n")
+                self._console.write(self._pretty(event) + "\n")
             else:
                 self._console.write(line.decode("utf-8"))
             self._console.flush()
@@ -249,10 +242,6 @@ class _Own:
 
 
 _OWN: list[_Own | None] = [None]
-
-
-def _colors(stream: TextIO | None) -> bool:
-    return stream is not None and stream.isatty() and "NO_COLOR" not in os.environ
 
 
 def configure_logging(

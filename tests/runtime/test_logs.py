@@ -163,7 +163,7 @@ def test_the_console_is_readable_when_asked_and_json_off_a_terminal(tmp_path: Pa
             "decision", subsystem="risk", decision={"verdict": "approve"}, summary="approved"
         )
     text = pretty.getvalue()
-    assert "decision" in text and "subsystem=risk" in text and "summary=approved" in text
+    assert "decision" in text and "risk" in text and "approved" in text
     assert "verdict" not in text  # the file has it; the console spares the reader
     plain = io.StringIO()
     with configure_logging(now=Ticks(), console="auto", console_stream=plain):

@@ -30,7 +30,9 @@ class Ran:
         return lines[0]
 
 
-def golem(*args: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120) -> Ran:
+def golem(
+    *args: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120
+) -> Ran:
     """`golem ARGS` in `cwd`, as a separate process; `env` adds to a copy of os.environ
     (with no GOLEM_DEBUG, whatever the caller's)."""
     environ = {k: v for k, v in os.environ.items() if k != "GOLEM_DEBUG"}
