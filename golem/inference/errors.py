@@ -7,7 +7,8 @@
         ├── UnparseableOutput          extract_json found no JSON value to recover
         ├── StructuredOutputInvalid    re-asks exhausted; carries schema, raw output, errors
         │   └── NoStructuredOutput     the final attempt held no candidate at all
-        └── ProviderError              a provider call failed; keeps status, body, headers
+        └── ProviderError              a provider call failed; keeps status, body, headers,
+            │                          and what the structured loop's earlier attempts cost
             ├── RateLimited            transient; retry_after in seconds when known
             ├── Overloaded             transient (HTTP 529, overloaded_error)
             ├── ServerError            transient (HTTP 5xx)
@@ -138,6 +139,11 @@ class ProviderError(InferenceError):
             body = body.decode("utf-8", "replace")
         self.body_excerpt = (body or "")[:BODY_EXCERPT_CHARS]
         self.headers = dict(headers or {})
+        # What the structured loop's earlier attempts (answered, then re-asked) used and
+        # cost before this failure; run_structured fills them in so the caller still pays.
+        self.usage: Any = None
+        self.cost_usd = 0.0
+        self.attempts = 0
 
     def __str__(self) -> str:
         where = f"{self.provider}: " if self.provider else ""

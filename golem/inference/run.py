@@ -11,6 +11,7 @@ import orjson
 from golem.inference.errors import (
     MissingResponseFormat,
     NoStructuredOutput,
+    ProviderError,
     ResponseFormatRejected,
     StructuredOutputInvalid,
     UnparseableOutput,
@@ -110,8 +111,10 @@ async def run_structured(
     """Ask `provider` for a `decision`; re-ask with the errors until it is valid.
 
     `max_attempts` caps the attempts below the config's (the allocator passes how many
-    the remaining budget can pay for). Usage and cost are summed over every attempt.
-    Raises StructuredOutputInvalid (or NoStructuredOutput) when attempts run out.
+    the remaining budget can pay for). Usage and cost are summed over every attempt, each
+    priced by the provider that answered it. Raises StructuredOutputInvalid (or
+    NoStructuredOutput) when attempts run out; a ProviderError raised on a re-ask carries
+    the usage and cost of the attempts answered before it, so they can still be charged.
     """
     if decision is None or not issubclass(decision, StructuredOutput):
         raise MissingResponseFormat("run_structured needs a StructuredOutput decision type")
@@ -131,13 +134,17 @@ async def run_structured(
         wire = _prepare(request, messages, decision, mode, force_tool)
         try:
             answer = await provider.complete(wire)
-        except ResponseFormatRejected:
+        except ResponseFormatRejected as exc:
             if mode is not Mode.SCHEMA_ENFORCED:
+                _spent(exc, usage, cost, attempt - 1)
                 raise
             mode = Mode.PROMPT_GUIDED
             downgrades.append("provider rejected response_format: prompt guidance instead")
             attempt -= 1
             continue
+        except ProviderError as exc:
+            _spent(exc, usage, cost, attempt - 1)
+            raise
         usage, cost = usage + answer.usage, cost + answer.cost_usd
 
         summary = {
@@ -165,6 +172,11 @@ async def run_structured(
                 cost_usd=cost,
             )
         messages = (*messages, *_reask(answer, raw, errors, schema, mode))
+
+
+def _spent(exc: ProviderError, usage: Usage, cost: float, answered: int) -> None:
+    """Let `exc` carry what the attempts answered before it used and cost."""
+    exc.usage, exc.cost_usd, exc.attempts = usage, cost, answered
 
 
 @lru_cache(maxsize=512)

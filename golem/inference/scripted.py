@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from golem.inference.modes import Capabilities
+from golem.inference.pricing import Price, priced
 from golem.inference.types import FinishReason, Request, Response, ToolCall, Usage
 
 __all__ = ["ScriptStep", "ScriptedProvider", "tool_answer"]
@@ -30,13 +31,16 @@ def tool_answer(name: str, arguments: dict[str, object], *, call_id: str = "call
 
 @dataclass
 class ScriptedProvider:
-    """Answers each call with the next scripted step; fails loudly when the script ends."""
+    """Answers each call with the next scripted step; fails loudly when the script ends.
+    With a `price`, each answer costs its usage at that price (as a priced provider's
+    would); without one, what the step's Response says (0.0 for text)."""
 
     script: list[ScriptStep]
     name: str = "scripted"
     model: str = "scripted-1"
     capabilities: Capabilities = SCHEMA_AND_TOOLS
     usage_per_call: Usage = field(default_factory=lambda: Usage(input_tokens=100, output_tokens=50))
+    price: Price | None = None
     requests: list[Request] = field(default_factory=list)
 
     async def complete(self, request: Request) -> Response:
@@ -53,8 +57,6 @@ class ScriptedProvider:
             step = step(request)
         if isinstance(step, str):
             step = Response(content=step, finish_reason=FinishReason.STOP)
-        return step.evolve(
-            provider=self.name,
-            model=step.model or self.model,
-            usage=step.usage if step.usage.total_tokens else self.usage_per_call,
-        )
+        usage = step.usage if step.usage.total_tokens else self.usage_per_call
+        answer = step.evolve(provider=self.name, model=step.model or self.model, usage=usage)
+        return priced(answer, self.price)

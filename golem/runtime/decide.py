@@ -2,8 +2,9 @@
 
 allocate → (degraded: the deterministic path) → the subsystem's brief, assembled into a
 prompt by the context layers its profile runs → run_structured with the attempts the
-budget allows → charge the ledger for every attempt → restore masked identifiers → act →
-one `decision` log line with everything needed to inspect it.
+budget allows → charge the ledger for every attempt, at what the provider that answered it
+priced it → restore masked identifiers → act → one `decision` log line with everything
+needed to inspect it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from golem.inference import (
     Usage,
     run_structured,
 )
+from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
 from golem.mortality import (
     Allocation,
@@ -76,7 +78,9 @@ TIER_TEXT = {tier: str(tier) for tier in ModelTier}  # as str() gives, which cos
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """Where one tier's calls go, and what they cost."""
+    """Where one tier's calls go, and what the allocator expects them to cost. `price`
+    (a chain's dearest member) is for that worst case only: a call is charged what the
+    provider that answered it priced it (Response.cost_usd)."""
 
     provider: Provider
     model: str
@@ -264,7 +268,9 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
     env, degradations = call.env, call.degradations
     prompt = _prompt(subsystem, ctx, call, env)
     request = prompt.request.evolve(
-        model=route.model,
+        # A chain's members each ask for their own model (and price that one): the route's
+        # model, its first member's, would send an OpenAI model to the next vendor.
+        model=None if isinstance(route.provider, FallbackProvider) else route.model,
         reasoning=allocation.reasoning,
         max_tokens=route.max_output_tokens,
     )
@@ -276,13 +282,27 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
             env.config,
             max_attempts=allocation.max_attempts,
         )
-    except StructuredOutputInvalid as exc:
-        usage = exc.usage if isinstance(exc.usage, Usage) else Usage()
-        cost = exc.cost_usd or route.price.cost(usage)
-        _charge(env, ctx, subsystem.name, call, usage=usage, cost=cost)
-        log.warning("structured_output_invalid", subsystem=str(subsystem.name), errors=exc.errors)
+    except (StructuredOutputInvalid, ProviderError) as exc:
+        # Every attempt answered so far is paid, at what the provider that answered it
+        # priced it (run_structured sums them): never at the route's price, the dearest
+        # member's, kept for the allocator's worst case.
+        usage = exc.usage if isinstance(exc.usage, Usage) else _NO_USAGE
+        cost = exc.cost_usd
+        paid = _charge(env, ctx, subsystem.name, call, usage=usage, cost=cost)
+        if isinstance(exc, StructuredOutputInvalid):
+            log.warning(
+                "structured_output_invalid", subsystem=str(subsystem.name), errors=exc.errors
+            )
+        else:
+            log.warning(
+                "provider_error",
+                subsystem=str(subsystem.name),
+                error=exc.code,
+                provider=exc.provider,
+                status=exc.status,
+            )
         fallback = _deterministic(
-            subsystem, ctx, asked, "fallback", degradations, error=f"{exc.code}: {exc}"
+            subsystem, paid, asked, "fallback", degradations, error=f"{exc.code}: {exc}"
         )
         return replace(
             fallback,
@@ -292,20 +312,16 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
             cost_usd=cost,
             context=prompt.report,
         )
-    except ProviderError as exc:
-        log.warning(
-            "provider_error",
-            subsystem=str(subsystem.name),
-            error=exc.code,
-            provider=exc.provider,
-            status=exc.status,
-        )
-        fallback = _deterministic(
-            subsystem, ctx, asked, "fallback", degradations, error=f"{exc.code}: {exc}"
-        )
-        return replace(fallback, tier=call.tier, allocation=allocation, context=prompt.report)
-    cost = response.cost_usd or route.price.cost(response.usage)
-    _charge(env, ctx, subsystem.name, call, usage=response.usage, cost=cost)
+    cost = response.cost_usd  # the answering provider's own price, 0.0 when it is free
+    paid = _charge(
+        env,
+        ctx,
+        subsystem.name,
+        call,
+        usage=response.usage,
+        cost=cost,
+        answered=(response.provider, response.model),
+    )
     decision = prompt.restore(response.parsed)
     return DecisionRecord(
         subsystem=subsystem.name,
@@ -314,7 +330,7 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
         tier=call.tier,
         source="model",
         decision=decision,
-        outcome=subsystem.act(ctx, decision),
+        outcome=subsystem.act(paid, decision),
         response=response,
         allocation=allocation,
         degradations=degradations,
@@ -377,26 +393,37 @@ def _charge(
     *,
     usage: Usage,
     cost: float,
-) -> None:
-    """Record what every attempt cost, once: the key names this run of this subsystem."""
+    answered: tuple[str, str] | None = None,
+) -> Context:
+    """Record what every attempt cost, once: the key names this run of this subsystem.
+    The row names the provider and model that `answered` (else the route's). Returns
+    `ctx` with the credits this charge left, as the decision is acted on after it is paid
+    (death's testament states them).
+
+    `cost` is what the providers priced: an unpriced model costs 0.0, as the allocator
+    estimates it (routes.py prices it FREE). `golem config check` refuses an unpriced
+    model of a provider that needs a key; what is left unpriced is keyless (a server of
+    one's own) and costs nothing here either."""
     if cost <= 0 and usage.total_tokens == 0:
-        return
+        return ctx
     usd, diem = cost, 0.0
     if call.route.diem:
         left = env.state.diem_allowance - env.ledger.spent_diem(utc_day(ctx.now))
         usd, diem = split_diem(cost, left)
-    env.ledger.record(
-        Charge(
-            subsystem=subsystem,
-            provider=call.route.provider.name,
-            model=call.route.model,
-            tokens=usage,
-            usd=usd,
-            diem=diem,
-            time=ctx.now,
-            idempotency_key=f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}",
-        )
+    provider, model = answered or (call.route.provider.name, call.route.model)
+    charge = Charge(
+        subsystem=subsystem,
+        provider=provider,
+        model=model,
+        tokens=usage,
+        usd=usd,
+        diem=diem,
+        time=ctx.now,
+        idempotency_key=f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}",
     )
+    if env.ledger.record(charge) is not charge or not usd:
+        return ctx  # a replay of a run already charged: `ctx`'s credits count it already
+    return replace(ctx, credits_usd=ctx.credits_usd - usd)
 
 
 def _estimate_input_tokens(

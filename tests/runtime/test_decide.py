@@ -109,7 +109,7 @@ async def test_t0_takes_the_deterministic_path_and_charges_nothing() -> None:
 
 
 async def test_model_path_charges_and_logs_everything_needed() -> None:
-    provider = ScriptedProvider([orjson.dumps(VALID).decode()])
+    provider = ScriptedProvider([orjson.dumps(VALID).decode()], price=PRICE)
     env = budgeting(provider)
     with capture_logs() as logs:
         record = await decide(Toy(), context(), env)
@@ -128,7 +128,7 @@ async def test_model_path_charges_and_logs_everything_needed() -> None:
 
 
 async def test_exhausted_reasks_fall_back_and_still_pay_for_every_attempt() -> None:
-    provider = ScriptedProvider(["no idea"] * 5)
+    provider = ScriptedProvider(["no idea"] * 5, price=PRICE)
     env = budgeting(provider)
     with capture_logs() as logs:
         record = await decide(Toy(), context(), env)

@@ -131,5 +131,5 @@ def mode_provider(
     else:
         capabilities, step = Capabilities(), free_text
         config = StructuredOutputConfig(enabled=False)
-    provider = ScriptedProvider([step] * (1 + extra_steps), capabilities=capabilities)
+    provider = ScriptedProvider([step] * (1 + extra_steps), capabilities=capabilities, price=PRICE)
     return provider, config

@@ -45,8 +45,10 @@ def markdown(testament: DeathTestament, ctx: Context, cause: str) -> str:
         f"# Testament of golem {ctx.golem_id}\n\n"
         f"Died at tick {ctx.tick} ({ctx.now.isoformat()}), vitality {ctx.vitality:.3f}, "
         f"phase {ctx.phase}; cause: {cause}.\n"
-        f"Credits ${ctx.credits_usd:.2f} of ${ctx.initial_credits_usd:.2f}; "
-        f"equity ${ctx.portfolio.equity_usd:.2f}."
+        # Acted on after the review is paid (decide): the credits the golem leaves, as
+        # summary.json's final credits and the death record state them.
+        f"Credits ${ctx.credits_usd:.2f} of ${ctx.initial_credits_usd:.2f} after paying for "
+        f"this review; equity ${ctx.portfolio.equity_usd:.2f}."
     )
     sections = [f"## {title}\n\n{_body(testament, field)}" for title, field in SECTIONS]
     return "\n\n".join((header, *sections)) + "\n"
