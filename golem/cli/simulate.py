@@ -15,6 +15,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from golem.cli.failure import UsageError
+from golem.inference.seed import seed_problem
 from golem.runtime.config import ConfigError
 from golem.runtime.simulate import LifeSpec, Policy, run_life
 from golem.runtime.simulate_batch import distribution, run_lives
@@ -35,7 +37,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("scenario", type=Path, help="the scenario's TOML file")
     parser.add_argument("--out", type=Path, help="output directory (default out/NAME-SEED)")
     parser.add_argument("--days", type=_positive, help="cap the horizon at N days (e.g. 0.5)")
-    parser.add_argument("--seed", type=int, help="the life's seed (default: the scenario's)")
+    parser.add_argument(
+        "--seed", type=int, help="the life's seed, 0 to 2**63 - 1 (default: the scenario's)"
+    )
     parser.add_argument("--seeds", type=int, help="run N seeded lives in parallel")
     parser.add_argument(
         "--compare", choices=["fixed"], help="also run the same seeds with a fixed budget"
@@ -50,6 +54,19 @@ def _positive(text: str) -> float:
     return value
 
 
+def _check_seeds(seed: int, count: int) -> None:
+    """Every life's seed (seed, seed + 1, ... for `--seeds`) in the range a seed has.
+    (The scenario's own seed was checked when it was read: only `--seed` can be out.)"""
+    problem = seed_problem(seed)
+    if problem is not None:
+        raise UsageError(f"--seed: {problem}")
+    last = seed + count - 1
+    if seed_problem(last) is not None:
+        raise UsageError(
+            f"--seeds: the lives' seeds {seed} to {last} must each be from 0 to 2**63 - 1"
+        )
+
+
 def simulate(args: argparse.Namespace) -> int:
     try:
         scenario = load_scenario(args.scenario)
@@ -60,6 +77,7 @@ def simulate(args: argparse.Namespace) -> int:
         print("golem simulate: --seeds: must be at least 1", file=sys.stderr)
         return 2
     seed = scenario.simulation.seed if args.seed is None else args.seed
+    _check_seeds(seed, args.seeds or 1)
     console = Console(stderr=False)
     if args.seeds is None and args.compare is None:
         out = args.out or Path("out") / f"{scenario.name}-{seed}"

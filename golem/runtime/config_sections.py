@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 from golem.inference import StructuredOutputConfig, TransportConfig
+from golem.inference.seed import Seed
 from golem.mortality import (
     BudgetPolicy,
     CostCapPolicy,
@@ -81,7 +82,7 @@ ScheduleText = Annotated[Schedule, PlainValidator(_schedule), PlainSerializer(la
 class GolemSection(Section):
     id: str = Field(default="golem", pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
     state_dir: Path = Path("state")  # relative paths are relative to the working directory
-    seed: int = 0
+    seed: Seed = 0
     # The golem's own wallet address (public, shown to models as L1 state; masked under
     # the Full profile). Never a key: keys come from the environment only.
     wallet: str | None = Field(default=None, min_length=1, max_length=128)
@@ -126,7 +127,7 @@ class MortalitySection(Section):
     diem_allowance: float = Field(default=0.0, ge=0)  # DIEM a day for Venice-routed calls
     security: bool = False  # every model call through the Full profile
     stochastic_death: bool = True  # roll the Gompertz-Makeham clock each tick
-    seed: int | None = None  # the stochastic clock's seed; default [golem].seed
+    seed: Seed | None = None  # the stochastic clock's seed; default [golem].seed
     burn_decay: float = Field(default=0.95, ge=0, lt=1)  # the burn rate's EMA weight
     epistemic_window: int = Field(default=100, gt=0)
     epistemic_min_samples: int = Field(default=10, gt=0)
@@ -281,7 +282,7 @@ class WorldSection(Section):
     """The market watched: a seeded simulation (`[world.market]`) or a recorded CSV."""
 
     source: Literal["simulated", "csv"] = "simulated"
-    seed: int | None = None  # default [golem].seed
+    seed: Seed | None = None  # default [golem].seed
     market: MarketParams = MarketParams()
     csv: Path | None = None  # relative paths are relative to the working directory
     cash_usd: float = Field(default=10_000.0, ge=0)  # the paper portfolio's starting cash

@@ -54,6 +54,7 @@ from golem.world import (
     MarketWindow,
     Observation,
     PaperPortfolio,
+    ResumableSource,
 )
 from golem.world import (
     Outcome as EpisodeOutcome,
@@ -178,6 +179,8 @@ class Golem:
         self.window = MarketWindow()
         self.previous: MarketSummary | None = None
         self.dreams = int(store.get_meta("dreams") or 0)
+        self._resumable_market = market if isinstance(market, ResumableSource) else None
+        self._resume_market(store.get_meta("market"))
         self._epistemic: Epistemic | None = None  # kept until the scored episodes change
         self._context_settings = config.context.settings()
         self._vitality_logged: tuple[int, float] | None = None  # (tick, vitality) last logged
@@ -314,14 +317,38 @@ class Golem:
 
     def snapshot(self) -> None:
         """What a restart resumes from, the tick counter with it: written every tick
-        when the life is resumable, else at death and when the life ends (`Life.run`)."""
+        when the life is resumable, else at death and when the life ends (`Life.run`).
+        A simulated market's state goes with the portfolio it marks, in one commit."""
         self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
-        self.store.set_metas(
-            {
-                "last_confidence": self.confidence,
-                "burn_rate_usd": self.vitals.burn_rate_usd,
-                "tick": self.tick_no,
-            }
+        values: dict[str, Any] = {
+            "last_confidence": self.confidence,
+            "burn_rate_usd": self.vitals.burn_rate_usd,
+            "tick": self.tick_no,
+        }
+        if self._resumable_market is not None:
+            values["market"] = self._resumable_market.state()
+        self.store.set_metas(values)
+
+    def _resume_market(self, saved: Any) -> None:
+        """Continue the market where the last snapshot left it. A state written before
+        markets were saved (or for another seed) cannot be: the market starts again from
+        its seed, with a warning."""
+        market = self._resumable_market
+        if market is None or (saved is None and self.tick_no == 0):
+            return
+        reason = "the state holds no market state (written by an older golem)"
+        if saved is not None:
+            try:
+                market.restore(saved)
+                return
+            except ValueError as exc:
+                reason = str(exc)
+        log.warning(
+            "market_not_resumed",
+            golem=self.config.golem.id,
+            tick=self.tick_no,
+            reason=reason,
+            consequence="the market starts again from its seed",
         )
 
     # --- the scheduled jobs -------------------------------------------------------------

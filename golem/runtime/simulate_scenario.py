@@ -14,6 +14,7 @@ from typing import Any, Self
 
 from pydantic import AwareDatetime, Field, ValidationError, model_validator
 
+from golem.inference.seed import Seed
 from golem.runtime.config import ConfigError, Problem, parse_config
 from golem.runtime.config_providers import SYNTHETIC, Section
 from golem.runtime.config_sections import GolemConfig
@@ -44,7 +45,7 @@ class PredictionBias(Section):
 class SimulationSection(Section):
     start: AwareDatetime
     horizon_days: float = Field(gt=0, le=3650)
-    seed: int = 1  # the default of --seed
+    seed: Seed = 1  # the default of --seed
     income: tuple[IncomeStep, ...] = ()  # default: [mortality] income_usd_per_day from day 0
     prediction_bias: PredictionBias | None = None
 

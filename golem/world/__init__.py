@@ -7,7 +7,7 @@ Pure and deterministic; imports nothing else of golem.
 from golem.world.costs import CostModel
 from golem.world.episodes import DecisionSummary, Episode, EpisodeLog, Outcome, features
 from golem.world.errors import DataProblem, WorldDataError, WorldError
-from golem.world.observation import MarketSource, Observation, Regime
+from golem.world.observation import MarketSource, Observation, Regime, ResumableSource
 from golem.world.portfolio import (
     Fill,
     PaperPortfolio,
@@ -60,6 +60,7 @@ __all__ = [
     "RandomShocks",
     "Regime",
     "RegimeParams",
+    "ResumableSource",
     "ScheduledShock",
     "Side",
     "SimulatedMarket",

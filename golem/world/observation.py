@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from msgspec import Struct
 
-__all__ = ["MarketSource", "Observation", "Regime"]
+__all__ = ["MarketSource", "Observation", "Regime", "ResumableSource"]
 
 
 class Regime(StrEnum):
@@ -44,3 +44,17 @@ class MarketSource(Protocol):
     """Anything the runtime can ask for the market as of a time on its clock."""
 
     def observe(self, time: datetime) -> Observation: ...
+
+
+@runtime_checkable
+class ResumableSource(MarketSource, Protocol):
+    """A source whose next observation depends on those it gave (a simulation): its
+    state is part of the golem's, saved with the portfolio it marks."""
+
+    def state(self) -> dict[str, Any]:
+        """Where the source is, as JSON-ready data."""
+        ...
+
+    def restore(self, state: Any) -> None:
+        """Continue from `state()`; ValueError (changing nothing) if it cannot."""
+        ...

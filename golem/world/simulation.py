@@ -1,6 +1,10 @@
 """A seeded market: geometric Brownian motion whose drift and volatility follow a
 continuous-time Markov chain of regimes, with scheduled and random shocks, volume that
 rises with |return| and regime, and the health factor of a lending position.
+
+`state()` / `restore()` carry everything the path depends on (the RNG, the clocks of the
+regime chain and the shocks, the last price and time) as plain data, so a resumed golem
+walks on where it stopped instead of replaying its birth.
 """
 
 from __future__ import annotations
@@ -10,11 +14,16 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+import msgspec
 
 from golem.world.observation import Observation, Regime
 from golem.world.scenario import MarketParams
 
-__all__ = ["SimulatedMarket"]
+__all__ = ["MARKET_STATE_VERSION", "SimulatedMarket"]
+
+MARKET_STATE_VERSION = 1  # of `SimulatedMarket.state()`; another version is not restored
 
 _YEAR_SECONDS = 365.0 * 24 * 3600
 _KEPT_STEPS = 32  # step constants kept for (regime, step length) pairs
@@ -29,6 +38,27 @@ class _Shock:
     end: float
     log_move: float  # log(1 + magnitude), spread evenly over [start, end]
     regime: Regime
+
+    def saved(self) -> tuple[float, float, float, Regime]:
+        return (self.start, self.end, self.log_move, self.regime)
+
+
+class _Saved(msgspec.Struct, forbid_unknown_fields=True):
+    """`SimulatedMarket.state()`, as JSON-ready data (times as seconds after the first
+    observation; a clock that never runs out as None, since JSON has no infinity)."""
+
+    version: int
+    seed: int | str
+    rng: tuple[int, tuple[int, ...], float | None]  # random.Random.getstate()
+    tick: int
+    start: datetime | None
+    elapsed: float
+    price: float
+    regime: Regime
+    regime_end: float | None
+    next_random: float | None
+    pending: list[tuple[float, float, float, Regime]]
+    active: list[tuple[float, float, float, Regime]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +155,58 @@ class SimulatedMarket:
     def regime(self) -> Regime:
         """The hidden regime of the Markov chain (a shock's label may mask it)."""
         return self._regime
+
+    def state(self) -> dict[str, Any]:
+        """Where the market is, as plain data (JSON-ready): `restore()` on a market of the
+        same seed continues exactly as this one would."""
+        saved = _Saved(
+            version=MARKET_STATE_VERSION,
+            seed=self._seed,
+            rng=self._rng.getstate(),
+            tick=self._tick,
+            start=self._start,
+            elapsed=self._elapsed,
+            price=self._price,
+            regime=self._regime,
+            regime_end=_finite(self._regime_end),
+            next_random=_finite(self._next_random),
+            pending=[shock.saved() for shock in self._pending],
+            active=[shock.saved() for shock in self._active],
+        )
+        state: dict[str, Any] = msgspec.to_builtins(saved)
+        return state
+
+    def restore(self, state: Any) -> None:
+        """Continue from `state()` of a market with this seed. Raises ValueError (and
+        changes nothing) for a state of another version or seed, or one that is malformed."""
+        try:
+            saved = msgspec.convert(state, _Saved)
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"not a market state: {exc}") from exc
+        if saved.version != MARKET_STATE_VERSION:
+            raise ValueError(
+                f"market state version {saved.version}, this golem reads {MARKET_STATE_VERSION}"
+            )
+        if saved.seed != self._seed:
+            raise ValueError(f"market state of seed {saved.seed!r}, not {self._seed!r}")
+        if saved.start is not None and saved.start.tzinfo is None:
+            raise ValueError("not a market state: its start time has no timezone")
+        try:
+            self._rng.setstate(saved.rng)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"not a market state: its generator's state is unusable ({exc})"
+            ) from exc
+        self._tick = saved.tick
+        self._start = saved.start
+        self._elapsed = saved.elapsed
+        self._price = saved.price
+        self._regime = saved.regime
+        self._regime_end = _infinite(saved.regime_end)
+        self._next_random = _infinite(saved.next_random)
+        self._pending = [_Shock(*shock) for shock in saved.pending]
+        self._active = [_Shock(*shock) for shock in saved.active]
+        self._next_event = self._earliest_event()
 
     def observe(self, time: datetime) -> Observation:
         """Advance the market to `time`, which must be later than the previous call's."""
@@ -289,3 +371,11 @@ class SimulatedMarket:
             volume=volume,
             funding=p.funding_rate,
         )
+
+
+def _finite(seconds: float) -> float | None:
+    return None if math.isinf(seconds) else seconds
+
+
+def _infinite(seconds: float | None) -> float:
+    return math.inf if seconds is None else seconds

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference.local.bounds import DecoderBounds
+from golem.inference.seed import Seed
 
 __all__ = ["LocalConfig"]
 
@@ -26,7 +27,7 @@ class LocalConfig(BaseModel):
     temperature: float = Field(default=0.7, ge=0)
     # Above 1 it also penalises the JSON's own quotes and commas, so strings run on.
     repeat_penalty: float = Field(default=1.0, ge=1)
-    seed: int = 0  # call n decodes with seed + n: reproducible, yet re-asks differ
+    seed: Seed = 0  # call n decodes with seed + n: reproducible, yet re-asks differ
     outline: bool = True  # tell the model the schema's fields in plain words
     max_string_chars: int = Field(default=200, ge=1)
     max_array_items: int = Field(default=5, ge=0)

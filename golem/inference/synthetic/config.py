@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from golem.inference.seed import Seed
+
 __all__ = ["FaultRates", "SyntheticConfig", "TokenModel"]
 
 
@@ -70,7 +72,7 @@ class SyntheticConfig(_Table):
 
     emulate: str = Field(default="openai", min_length=1)
     model: str = Field(default="gpt-4o-mini", min_length=1)
-    seed: int = 0
+    seed: Seed = 0
     prose_wrap: float = Field(default=0.3, ge=0, le=1)  # prompt-guided JSON in prose/fences
     tokens: TokenModel = TokenModel()
     faults: FaultRates = FaultRates()
