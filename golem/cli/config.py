@@ -1,6 +1,8 @@
-"""`golem config check FILE [--json]`: validate a config and print it resolved, each
-provider's key shown only as set, unset or keyless. Exit 2 with the problems, naming the
-file and the key path, when the config cannot be used; nothing is written anywhere.
+"""`golem config check FILE [--json]`: validate a config (or a scenario) and print it
+resolved, each provider's key shown only as set, unset or keyless. A market CSV is read
+whole and checked to serve the life: from now for a config, from its start for a scenario.
+Exit 2 with the problems, naming the file and the key path (or the CSV's file, line and
+column), when the config cannot be used; nothing is written anywhere.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -16,8 +19,12 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
+from golem.runtime.clock import RealClock
 from golem.runtime.config import TIERS, ConfigError, key_statuses, load_config
 from golem.runtime.config_sections import GolemConfig
+from golem.runtime.daemon import make_market
+from golem.runtime.simulate_scenario import load_scenario
+from golem.world import CSVReplay, MarketSource
 
 __all__ = ["register", "resolved"]
 
@@ -30,9 +37,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "check",
         help="validate a config and print it resolved",
         description=(
-            "Validate FILE and print the resolved config. Keys are never shown: each "
-            "provider's key variable is reported set, unset or keyless. Exit 2 on any "
-            "problem, with the file and the key path."
+            "Validate FILE (a config, or a scenario with a [simulation] table) and print "
+            "the resolved config. Keys are never shown: each provider's key variable is "
+            "reported set, unset or keyless. A [world] csv is read and must cover the "
+            "life's start (now, or the scenario's start). Exit 2 on any problem, with the "
+            "file and the key path, or the CSV's file, line and column."
         ),
     )
     check.add_argument("file", type=Path, metavar="FILE")
@@ -46,12 +55,27 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    market: MarketSource | None
     try:
-        config = load_config(args.file, os.environ)
+        if _is_scenario(args.file):
+            scenario = load_scenario(args.file)  # reads the CSV, checked from its start
+            config, market = scenario.config, scenario.replay
+        else:
+            config = load_config(args.file, os.environ)
+            market = None
+            if config.world.csv is not None:  # a simulated market needs no check
+                market = make_market(config, start=RealClock().now())
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
     document = resolved(config, os.environ)
+    if isinstance(market, CSVReplay):
+        document["resolved"]["market_data"] = {
+            "csv": str(market.path),
+            "rows": len(market),
+            "from": market.start.isoformat(),
+            "to": market.end.isoformat(),
+        }
     if args.json:
         sys.stdout.write(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode() + "\n")
     else:
@@ -59,6 +83,13 @@ def run(args: argparse.Namespace) -> int:
             document, Console(highlight=False, width=None if sys.stdout.isatty() else 120)
         )
     return 0
+
+
+def _is_scenario(path: Path) -> bool:
+    try:
+        return "simulation" in tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # load_config says what is wrong with it
 
 
 def resolved(config: GolemConfig, environ: Mapping[str, str]) -> dict[str, Any]:
@@ -123,6 +154,11 @@ def _print_tables(document: dict[str, Any], console: Console) -> None:
     for key, value in _flatten(rest):
         settings.add_row(key, value)
     settings.add_row("(resolved) log_file", document["resolved"]["log_file"])
+    data = document["resolved"].get("market_data")
+    if data is not None:
+        settings.add_row(
+            "(resolved) market data", f"{data['rows']} rows, {data['from']} to {data['to']}"
+        )
     console.print(settings)
 
 

@@ -3,8 +3,10 @@ into what the user sees.
 
 A user's mistake (a bad config, scenario, CSV, state directory, path or argument) is one
 line on stderr naming what is wrong and where, exit 2, no traceback. Ctrl-C is one line,
-exit 130. Anything else is a fault of golem's: one line saying so, exit 1. The full
-traceback is printed only with `golem --debug ...` or GOLEM_DEBUG=1 in the environment.
+exit 130. A golem stopped because a job kept failing the same way is one line, exit 3 (the
+log holds the first failure's traceback). Anything else is a fault of golem's: one line
+saying so, exit 1. The full traceback is printed only with `golem --debug ...` or
+GOLEM_DEBUG=1 in the environment.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ import sys
 from collections.abc import Callable, Iterator
 
 from golem.runtime.config import ConfigError
+from golem.runtime.scheduler import JobFailing
 from golem.runtime.state import StateError
 from golem.world.errors import WorldError
 
 __all__ = ["DEBUG_ENV", "UsageError", "debug_requested", "guarded"]
 
 DEBUG_ENV = "GOLEM_DEBUG"
-EXIT_USER, EXIT_FAULT, EXIT_INTERRUPTED = 2, 1, 130
+EXIT_USER, EXIT_FAULT, EXIT_STOPPED, EXIT_INTERRUPTED = 2, 1, 3, 130
 
 
 class UsageError(Exception):
@@ -79,6 +82,10 @@ def _report(command: str, exc: BaseException) -> int:
     if any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves):
         print(f"{prefix}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if leaves and all(isinstance(leaf, JobFailing) for leaf in leaves):
+        for leaf in leaves:
+            print(f"{prefix}: stopped: {leaf} (the log has its first traceback)", file=sys.stderr)
+        return EXIT_STOPPED
     if all(isinstance(leaf, _USER_ERRORS) for leaf in leaves):
         for leaf in leaves:
             for line in _line(leaf).splitlines() or [type(leaf).__name__]:

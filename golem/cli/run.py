@@ -13,7 +13,7 @@ import trio
 from golem.runtime.clock import RealClock
 from golem.runtime.config import ConfigError, load_config, secret_values
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import assemble
+from golem.runtime.daemon import assemble, make_market
 from golem.runtime.durations import parse_duration
 from golem.runtime.logs import configure_logging
 from golem.runtime.state import StateStore
@@ -25,7 +25,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="run a golem from a config file",
         description=(
             "Run a golem from a config file until it dies. Ctrl-C or SIGTERM finish the "
-            "running job, save the state and exit 0; a restart resumes where it stopped."
+            "running job, save the state and exit 0; a restart resumes where it stopped. "
+            "A life on recorded market data ends where the data ends (exit 0, "
+            "data_ended). A job that fails the same way [golem] max_consecutive_failures "
+            "times in a row stops the golem with exit 3."
         ),
     )
     parser.add_argument("config", type=Path, help="the golem's TOML config")
@@ -68,6 +71,9 @@ def _overridden(config: GolemConfig, state_dir: Path | None, log_file: Path | No
 
 async def _live(config: GolemConfig, duration: timedelta | None) -> str:
     clock = RealClock()
+    now = clock.now()
+    # Read and checked before the state directory is touched: bad data changes nothing.
+    market = make_market(config, start=now, end=now + duration if duration else None)
     with (
         StateStore.open(config.golem.state_dir) as store,
         configure_logging(
@@ -78,7 +84,7 @@ async def _live(config: GolemConfig, duration: timedelta | None) -> str:
             secrets=secret_values(config, os.environ),
         ),
     ):
-        life, pool = assemble(config, clock=clock, store=store, environ=os.environ)
+        life, pool = assemble(config, clock=clock, store=store, environ=os.environ, market=market)
         try:
             return await life.run(duration=duration, signals=True)
         finally:

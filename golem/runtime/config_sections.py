@@ -86,6 +86,9 @@ class GolemSection(Section):
     # The golem's own wallet address (public, shown to models as L1 state; masked under
     # the Full profile). Never a key: keys come from the environment only.
     wallet: str | None = Field(default=None, min_length=1, max_length=128)
+    # A job (heartbeat, curator, dream) that fails the same way this many times in a row
+    # stops the golem (exit 3); 0 never stops it.
+    max_consecutive_failures: int = Field(default=10, ge=0, le=1_000_000)
 
 
 def _entry(text: str) -> str:
@@ -284,7 +287,10 @@ class WorldSection(Section):
     source: Literal["simulated", "csv"] = "simulated"
     seed: Seed | None = None  # default [golem].seed
     market: MarketParams = MarketParams()
-    csv: Path | None = None  # relative paths are relative to the working directory
+    # Recorded rows (relative paths are relative to the working directory), read whole
+    # before the life starts: data starting after the life's start, or ending before it,
+    # is refused (exit 2); a life that outlasts the data ends with it ("data_ended").
+    csv: Path | None = None
     cash_usd: float = Field(default=10_000.0, ge=0)  # the paper portfolio's starting cash
     portfolio: PortfolioConfig = PortfolioConfig()
     feed: tuple[FeedEntry, ...] = ()  # [[world.feed]]: external text arriving over time

@@ -1,5 +1,6 @@
 """`golem run`: a Golem on a clock, its jobs on the scheduler, until it dies, is stopped
-(SIGINT / SIGTERM finish the running job, then exit 0) or its `--for` runs out.
+(SIGINT / SIGTERM finish the running job, then exit 0), its `--for` runs out, its
+recorded market data ends, or a job keeps failing (`JobFailing`, raised by `Life.run`).
 
 The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 
@@ -30,10 +31,18 @@ __all__ = ["Life", "assemble", "make_market"]
 log = structlog.get_logger("golem")
 
 
-def make_market(config: GolemConfig) -> MarketSource:
+def make_market(
+    config: GolemConfig, *, start: datetime | None = None, end: datetime | None = None
+) -> MarketSource:
+    """The config's market. A CSV is read whole (a bad row is a WorldDataError naming its
+    file, line and column) and, given the life's `start` (and `end`, when known), checked
+    to serve it: data starting after the life or ending before it is refused."""
     world = config.world
     if world.source == "csv" and world.csv is not None:
-        return CSVReplay(world.csv)
+        replay = CSVReplay(world.csv)
+        if start is not None:
+            replay.check_serves(start, end)
+        return replay
     return SimulatedMarket(config.world_seed, world.market)
 
 
@@ -45,10 +54,18 @@ class Life:
     scheduler: Scheduler
     clock: SleepingClock
     _signalled: bool = field(default=False, init=False)
+    _ended: str | None = field(default=None, init=False)
+
+    def end(self, reason: str) -> None:
+        """End the life once the running job is done; `run()` returns `reason`."""
+        self._ended = reason
+        self.scheduler.stop()
 
     async def run(self, *, duration: timedelta | None = None, signals: bool = False) -> str:
-        """Live until death, `stop()`, a signal (when `signals`), or `duration` of the
-        clock's time. Returns why it ended: died, stopped, signal or duration."""
+        """Live until death, `stop()`, `end(reason)`, a signal (when `signals`), or
+        `duration` of the clock's time. Returns why it ended: died, stopped, signal,
+        duration, or the reason given to `end` (data_ended: the market data ran out).
+        Raises JobFailing, once the state is saved, when a job kept failing."""
         ended = "stopped"
         deadline = self.clock.now() + duration if duration is not None else None
 
@@ -68,8 +85,12 @@ class Life:
                 self.golem.snapshot()  # a life not snapshotted every tick, as it ends
         if deadline is not None and ended == "stopped" and self.clock.now() >= deadline:
             ended = "duration"
+        if self._ended is not None:
+            ended = self._ended
         if self._signalled:
             ended = "signal"
+        if self.scheduler.failure is not None:
+            raise self.scheduler.failure
         return ended
 
     async def _live(self, signals: bool, deadline: datetime | None) -> None:
@@ -120,23 +141,30 @@ def assemble(
     routes: Routes | None = None,
     environ: Mapping[str, str] | None = None,
     options: LifeOptions | None = None,
+    market: MarketSource | None = None,
 ) -> tuple[Life, ProviderPool | None]:
     """The Golem and its jobs for `config`. Pass `routes` to bring providers of your own
     (the simulator's synthetic one); otherwise they are built from the config's chains and
-    the returned pool must be closed (`await pool.aclose()`). `options`: see `LifeOptions`."""
+    the returned pool must be closed (`await pool.aclose()`). `market`: the config's, made
+    (and checked) by `make_market`, by default unchecked. `options`: see `LifeOptions`."""
     pool = None
     if routes is None:
         pool = ProviderPool(config, environ or {})
         routes = build_routes(pool)
+    if market is None:
+        market = make_market(config)
     golem = Golem(
         config,
         store=store,
-        market=make_market(config),
+        market=market,
         routes=routes,
         now=clock.now,
         options=options,
     )
-    scheduler = Scheduler(clock, store)
+    scheduler = Scheduler(clock, store, max_failures=config.golem.max_consecutive_failures)
+    life = Life(golem, scheduler, clock)
+    # Recorded data ends: the life ends with it rather than watch its last row for ever.
+    replay = market if isinstance(market, CSVReplay) else None
     born = store.get_meta("born")
     if born is None:
         born = clock.now().isoformat()
@@ -146,6 +174,10 @@ def assemble(
     current = {"multiplier": interval_multiplier(golem.vitals.phase)}
 
     async def heartbeat(*_: object) -> None:
+        if replay is not None and clock.now() > replay.end:
+            log.warning("market_data_ended", csv=str(replay.path), last_row=replay.end.isoformat())
+            life.end("data_ended")
+            return
         phase = golem.vitals.phase
         await golem.tick()
         if golem.vitals.phase is phase:
@@ -170,4 +202,4 @@ def assemble(
         else:
             continue
         scheduler.add(Job(name, trigger, jobs[name]))
-    return Life(golem, scheduler, clock), pool
+    return life, pool

@@ -1,11 +1,13 @@
 """When jobs run: APScheduler 3.11 triggers as pure calculators of the next fire time, a
 pure `next_fire` that coalesces missed runs, and a small trio loop over a heap that sleeps
 on an injected clock, runs one job at a time with its failure isolated, and stores fire times.
+A job that keeps failing the same way stops the loop (`JobFailing`) rather than fill the log.
 """
 
 from __future__ import annotations
 
 import heapq
+import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ __all__ = [
     "FireTimes",
     "Firing",
     "Job",
+    "JobFailing",
     "MemoryFireTimes",
     "Scheduler",
     "Trigger",
@@ -175,19 +178,53 @@ class MemoryFireTimes:
         yield
 
 
+class JobFailing(RuntimeError):
+    """A job failed the same way (same exception type, raised at the same place) `count`
+    times in a row, and the scheduler stopped. `str()` is one line; the log holds the
+    first failure's traceback."""
+
+    def __init__(self, job: str, count: int, error: str) -> None:
+        super().__init__(f"job {job!r} failed {count} times in a row: {error}")
+        self.job, self.count, self.error = job, count, error
+
+
+@dataclass
+class _Streak:
+    """The failures of one job in a row, all of one kind."""
+
+    kind: tuple[str, str, int | None]  # exception type, file and line it was raised at
+    error: str  # the first one, on one line
+    count: int = 1
+
+
+def _kind(exc: Exception) -> tuple[str, str, int | None]:
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = frames[-1] if frames else None
+    name = f"{type(exc).__module__}.{type(exc).__qualname__}"
+    return (name, where.filename if where else "", where.lineno if where else None)
+
+
+def _one_line(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 @dataclass
 class _Slot:
     job: Job
     last: datetime | None
     generation: int = 0
     planned_after: datetime | None = None  # the last fire time its live entry follows
+    failing: _Streak | None = None
 
 
 class Scheduler:
     """Runs jobs at their fire times on `clock`, one at a time, in fire-time order (ties go
     to the job added first), so a virtual clock gives a reproducible life. A failing job is
-    logged and the loop goes on. `run()` returns after `stop()`, when no job will fire
-    again, or raises Cancelled when its cancel scope is cancelled."""
+    logged and the loop goes on, unless it failed the same way `max_failures` times in a
+    row (0: no limit): then the loop stops and `failure` says why. `run()` returns after
+    `stop()`, when no job will fire again, or raises Cancelled when its cancel scope is
+    cancelled."""
 
     def __init__(
         self,
@@ -195,10 +232,13 @@ class Scheduler:
         fire_times: FireTimes | None = None,
         *,
         grace: timedelta = DEFAULT_GRACE,
+        max_failures: int = 0,
     ) -> None:
         self._clock = clock
         self._fire_times: FireTimes = fire_times if fire_times is not None else MemoryFireTimes()
         self._grace = grace
+        self._max_failures = max_failures
+        self.failure: JobFailing | None = None
         self._slots: dict[str, _Slot] = {}
         self._order: dict[str, int] = {}
         self._heap: list[tuple[datetime, int, str, int]] = []
@@ -280,12 +320,35 @@ class Scheduler:
                 with self._fire_times.transaction():
                     await slot.job.run(Firing(name, at))
                     self._fire_times.record_fire(name, at)
-            except Exception:
-                log.exception("job_failed", job=name, fire_time=at.isoformat())
+            except Exception as exc:
+                self._failed(slot, at, exc)
                 with self._fire_times.transaction():
                     self._fire_times.record_fire(name, at)
+            else:
+                slot.failing = None
             slot.last = at
         self._plan(name)
+
+    def _failed(self, slot: _Slot, at: datetime, exc: Exception) -> None:
+        """Log a failure: with its traceback the first time, as a count when it repeats
+        the one before. Stop once the same failure reaches `max_failures` in a row."""
+        name, kind, streak = slot.job.name, _kind(exc), slot.failing
+        if streak is not None and streak.kind == kind:
+            streak.count += 1
+            log.error(
+                "job_failed",
+                job=name,
+                fire_time=at.isoformat(),
+                error=_one_line(exc),
+                in_a_row=streak.count,
+            )
+        else:
+            streak = slot.failing = _Streak(kind, _one_line(exc))
+            log.exception("job_failed", job=name, fire_time=at.isoformat())
+        if self._max_failures and streak.count >= self._max_failures:
+            self.failure = JobFailing(name, streak.count, streak.error)
+            log.error("job_failing", job=name, in_a_row=streak.count, error=streak.error)
+            self.stop()
 
     def _plan(self, name: str) -> None:
         """Push the job's next fire time. Whatever was planned for it before is stale from

@@ -105,7 +105,9 @@ async def live(
         ),
     ):
         routes = build_routes(ProviderPool(config, {}))
-        life, _ = assemble(config, clock=clock, store=store, routes=routes, options=options)
+        life, _ = assemble(
+            config, clock=clock, store=store, routes=routes, options=options, market=scenario.replay
+        )
 
         async def credit_income(*_: object) -> None:
             days = _days(clock.now() - sim.start)
@@ -116,9 +118,9 @@ async def live(
 
         life.scheduler.add(Job("income", every(_DAY, start=sim.start + _DAY), credit_income))
         await credit_income()
-        await life.run(duration=scenario.horizon(spec.days))
+        ended = await life.run(duration=scenario.horizon(spec.days))
         store.flush()
-        result = _result(scenario, spec, life=life, store=store, tally=tally)
+        result = _result(scenario, spec, life=life, store=store, tally=tally, ended=ended)
     (out / "summary.json").write_bytes(
         orjson.dumps(result.summary, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
     )
@@ -135,7 +137,7 @@ def _days(delta: timedelta) -> float:
 
 
 def _result(
-    scenario: Scenario, spec: LifeSpec, *, life: Life, store: StateStore, tally: Tally
+    scenario: Scenario, spec: LifeSpec, *, life: Life, store: StateStore, tally: Tally, ended: str
 ) -> LifeResult:
     start, now = scenario.start, life.clock.now()
     daily: defaultdict[int, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -153,7 +155,8 @@ def _result(
         "seed": spec.seed,
         "policy": spec.policy,
         "horizon_days": _round(_days(scenario.horizon(spec.days))),
-        "ended": "died" if death else "horizon",
+        # died, horizon, or data_ended: the market CSV ran out before the horizon
+        "ended": "died" if death else "data_ended" if ended == "data_ended" else "horizon",
         "lifespan_days": _round(_days(now - start)),
         "cause_of_death": death["cause"] if death else None,
         "ticks": golem.tick_no,

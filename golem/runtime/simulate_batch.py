@@ -84,7 +84,7 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "mean": round(statistics.fmean(spans), 4) if spans else None,
         },
         "causes": dict(sorted(Counter(str(s["cause_of_death"]) for s in deaths).items())),
-        "survived_horizon": len(lives) - len(deaths),
+        "survived_horizon": sum(1 for s in lives if s["ended"] == "horizon"),
         "risk_assessments": risk,
         "risk_in_terminal": in_terminal,
         "risk_coverage": round(risk_by_model / askable, 4) if askable else None,

@@ -1,6 +1,7 @@
 """A simulation scenario: a golem config (the schema of configs/golem.toml) plus a
 `[simulation]` table saying when the life starts, how long it may last, what income
-arrives and when, and whether forecasts go bad. Errors are ConfigErrors naming the key.
+arrives and when, and whether forecasts go bad. Errors are ConfigErrors naming the key,
+or WorldDataErrors naming the market CSV (a bad row, or data that cannot serve the life).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from golem.inference.seed import Seed
 from golem.runtime.config import ConfigError, Problem, parse_config
 from golem.runtime.config_providers import SYNTHETIC, Section
 from golem.runtime.config_sections import GolemConfig
+from golem.world import CSVReplay
 
 __all__ = ["IncomeStep", "PredictionBias", "Scenario", "SimulationSection", "load_scenario"]
 
@@ -73,6 +75,7 @@ class Scenario:
     path: Path
     config: GolemConfig
     simulation: SimulationSection
+    replay: CSVReplay | None = None  # the recorded market ([world] source = "csv"), checked
 
     @property
     def start(self) -> datetime:
@@ -110,7 +113,12 @@ def load_scenario(path: Path | str) -> Scenario:
     ]
     if problems:
         raise ConfigError(path, list(dict.fromkeys(problems)))
-    return Scenario(path.stem, path, config, simulation)
+    replay = None
+    if config.world.csv is not None:  # only with source = "csv" (the config checks it)
+        replay = CSVReplay(config.world.csv)
+        start = simulation.start
+        replay.check_serves(start, start + timedelta(days=simulation.horizon_days))
+    return Scenario(path.stem, path, config, simulation, replay)
 
 
 def _problem(error: Mapping[str, Any]) -> Problem:

@@ -208,8 +208,23 @@ class CSVReplay:
     def end(self) -> datetime:
         return self._times[-1]
 
+    def check_serves(self, start: datetime, end: datetime | None = None) -> None:
+        """Raise a WorldDataError naming the file and both ranges unless this data can serve
+        a life from `start` (to `end`, when known): its first row at or before `start`,
+        its last row after it. A life that outlasts the data ends where the data ends."""
+        if self.start <= start < self.end:
+            return
+        life = f"{start.isoformat()} to {end.isoformat()}" if end else f"{start.isoformat()} on"
+        why = "starts after the life" if start < self.start else "ends before the life starts"
+        message = (
+            f"the market data runs from {self.start.isoformat()} to {self.end.isoformat()}, "
+            f"the life from {life}: the data {why}"
+        )
+        raise WorldDataError([DataProblem(self._path, 0, None, message)])
+
     def observe(self, time: datetime) -> Observation:
-        """The row in force at `time`; the last row stays in force after the end."""
+        """The row in force at `time`; the last row stays in force after the end (a
+        daemon ends the life there, see `check_serves`)."""
         index = bisect.bisect_right(self._times, time) - 1
         if index < 0:
             raise ValueError(f"{time.isoformat()} is before the replay starts ({self.start})")

@@ -112,3 +112,26 @@ def test_the_installed_command_leaves_no_trace_of_a_key(workdir: Path) -> None:
         assert FAKE not in done.stdout + done.stderr
         assert "ANTHROPIC_API_KEY" in done.stdout
     assert tree(workdir) == []
+
+
+def test_check_reads_a_scenario_and_its_market_csv(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    csv = workdir / "market.csv"
+    csv.write_text("time,price,volume\n2026-01-05T00:00:00Z,3000,1\n2026-01-06T00:00:00Z,3001,1\n")
+    scenario = workdir / "replay.toml"
+    scenario.write_text(
+        "[simulation]\nstart = 2026-01-05T00:00:00Z\nhorizon_days = 1\n"
+        '[inference]\nt1 = ["synthetic"]\n'
+        f'[world]\nsource = "csv"\ncsv = "{csv}"\n'
+    )
+    before = tree(workdir)
+    assert main(["config", "check", str(scenario), "--json"]) == 0
+    document = orjson.loads(capsys.readouterr().out)
+    assert document["resolved"]["market_data"] == {
+        "csv": str(csv),
+        "rows": 2,
+        "from": "2026-01-05T00:00:00+00:00",
+        "to": "2026-01-06T00:00:00+00:00",
+    }
+    assert tree(workdir) == before

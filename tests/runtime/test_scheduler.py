@@ -18,6 +18,7 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.scheduler import (
     Firing,
     Job,
+    JobFailing,
     MemoryFireTimes,
     Scheduler,
     Trigger,
@@ -191,6 +192,67 @@ async def test_a_failing_job_is_logged_and_the_loop_goes_on() -> None:
     assert failures[0]["exc_info"] is True
     assert runs == [("fine", at(0)), ("fine", at(1)), ("fine", at(2))]
     assert fires.fires["broken"] == at(2)  # a failed run still counts as run
+
+
+async def test_a_job_failing_the_same_way_n_times_in_a_row_stops_the_loop() -> None:
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock, max_failures=3)
+
+    async def broken(firing: Firing) -> None:
+        raise RuntimeError(f"boom at {firing.at:%H:%M}")
+
+    scheduler.add(Job("broken", every(HOUR, start=T0), broken))
+    scheduler.add(until(scheduler, at(10)))
+    with capture_logs() as logs:
+        await scheduler.run()
+    assert clock.now() == at(2)
+    assert scheduler.failure is not None
+    assert (scheduler.failure.job, scheduler.failure.count) == ("broken", 3)
+    assert (
+        str(scheduler.failure)
+        == "job 'broken' failed 3 times in a row: RuntimeError: boom at 00:00"
+    )
+    failures = [entry for entry in logs if entry["event"] == "job_failed"]
+    # The first failure's traceback, then a count: not three tracebacks of one fault.
+    assert [f.get("exc_info") for f in failures] == [True, None, None]
+    assert [f.get("in_a_row") for f in failures] == [None, 2, 3]
+    assert [e["job"] for e in logs if e["event"] == "job_failing"] == ["broken"]
+
+
+async def test_a_success_or_another_failure_starts_the_count_again() -> None:
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock, max_failures=3)
+    script = iter(["a", "a", None, "a", "a", "b", "a", "b", "b", "b", None])
+
+    async def flaky(_: Firing) -> None:
+        match next(script):
+            case "a":
+                raise RuntimeError("a")
+            case "b":
+                raise ValueError("b")
+
+    scheduler.add(Job("flaky", every(HOUR, start=T0), flaky))
+    scheduler.add(until(scheduler, at(20)))
+    with capture_logs():
+        await scheduler.run()
+    assert clock.now() == at(9)  # the third "b" in a row
+    assert scheduler.failure is not None and scheduler.failure.error == "ValueError: b"
+    assert isinstance(scheduler.failure, JobFailing)
+
+
+async def test_without_a_limit_a_failing_job_never_stops_the_loop() -> None:
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock)  # max_failures=0
+
+    async def broken(_: Firing) -> None:
+        raise RuntimeError("boom")
+
+    scheduler.add(Job("broken", every(HOUR, start=T0), broken))
+    scheduler.add(until(scheduler, at(30)))
+    with capture_logs() as logs:
+        await scheduler.run()
+    assert clock.now() == at(30) and scheduler.failure is None
+    assert sum(e["event"] == "job_failed" for e in logs) == 31
 
 
 async def test_a_long_gap_gives_one_run_not_a_backlog() -> None:

@@ -50,6 +50,37 @@ def test_example_csv_replays() -> None:
         replay.observe(replay.start - timedelta(seconds=1))
 
 
+@pytest.mark.parametrize(
+    ("start", "end", "why"),
+    [
+        (datetime(2025, 2, 28, 23, tzinfo=UTC), None, "the data starts after the life"),
+        (datetime(2025, 3, 1, 0, 59, tzinfo=UTC), None, "the data ends before the life starts"),
+        (
+            datetime(2026, 1, 5, tzinfo=UTC),
+            datetime(2026, 1, 6, tzinfo=UTC),
+            "the data ends before the life starts",
+        ),
+    ],
+)
+def test_data_that_cannot_serve_the_life_names_the_file_and_both_ranges(
+    start: datetime, end: datetime | None, why: str
+) -> None:
+    replay = CSVReplay(EXAMPLE_CSV)
+    with pytest.raises(WorldDataError) as info:
+        replay.check_serves(start, end)
+    life = f"{start.isoformat()} to {end.isoformat()}" if end else f"{start.isoformat()} on"
+    assert str(info.value) == (
+        f"{EXAMPLE_CSV}: the market data runs from 2025-03-01T00:00:00+00:00 to "
+        f"2025-03-01T00:59:00+00:00, the life from {life}: {why}"
+    )
+
+
+def test_data_serves_a_life_from_its_first_row_to_before_its_last() -> None:
+    replay = CSVReplay(EXAMPLE_CSV)
+    replay.check_serves(replay.start)
+    replay.check_serves(replay.end - timedelta(seconds=1), replay.end + timedelta(days=30))
+
+
 def test_happy_path_with_empty_optional_cells(tmp_path: Path) -> None:
     obs = read_observations(write(tmp_path, HEADER + GOOD))
     assert [o.price for o in obs] == [3000.0, 3001.5]
