@@ -119,7 +119,7 @@ class AnthropicCodec(Codec):
     """Anthropic Messages (POST /messages), streamed or not."""
 
     format_name = "an Anthropic message"
-    format_markers = "'type': 'message' (or Messages stream events)"
+    format_markers = "Messages 'type' (message, message_start, content_block_delta, ...)"
     stream_end = "message_stop"
 
     def encode(self, request: Request, model: str) -> WireRequest:

@@ -220,7 +220,7 @@ class CodecStream:
     def _mismatch(self, which: str) -> FormatMismatch:
         codec = self._codec
         return FormatMismatch(
-            f"the stream is not {codec.format_name}: {which} has {codec.format_markers}",
+            f"the stream is not {codec.format_name} stream: {which} has {codec.format_markers}",
             provider=codec.profile.name,
         )
 

@@ -74,7 +74,7 @@ class OpenAIResponsesCodec(Codec):
     """OpenAI Responses, streamed or not."""
 
     format_name = "an OpenAI Responses response"
-    format_markers = "'object': 'response' and 'output' (or response.* stream events)"
+    format_markers = "'output' or a 'response.*' type"
     stream_end = "response.completed or response.incomplete"
 
     def encode(self, request: Request, model: str) -> WireRequest:
