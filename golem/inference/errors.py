@@ -14,10 +14,14 @@
             ├── ServerError            transient (HTTP 5xx)
             ├── Timeout                transient (connect / read / total)
             ├── ConnectionFailed       transient (refused, reset, closed mid-stream)
+            │   └── IncompleteStream   a stream ended before its final event; carries the
+            │                          partial Response
             ├── AuthError              bad or missing key (401 / 403)
             ├── InvalidRequest         the provider rejected what we sent (400 / 404 / 422)
             │   └── ResponseFormatRejected   ...specifically the structured-output format
             ├── InvalidResponse        a body we cannot decode (non-JSON, truncated, too large)
+            │   └── FormatMismatch     valid JSON, but not this provider's wire format (a
+            │                          body of another provider: the wrong --provider)
             └── Refusal                the model declined to answer
 
 Only `transient` errors are retried by the transport; StructuredOutputInvalid is never
@@ -27,12 +31,17 @@ transient: the structured loop has already spent its re-asks.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from golem.inference.types import Response
 
 __all__ = [
     "AuthError",
     "ConnectionFailed",
+    "FormatMismatch",
     "GolemError",
+    "IncompleteStream",
     "InferenceError",
     "InvalidRequest",
     "InvalidResponse",
@@ -180,6 +189,20 @@ class ConnectionFailed(ProviderError):
     code = "connection_failed"
 
 
+class IncompleteStream(ConnectionFailed):
+    """A stream that ended cleanly but before its final event (OpenAI's finish_reason or
+    `[DONE]`, Anthropic's message_stop, Gemini's finishReason, Responses'
+    response.completed): the connection was cut somewhere on the way. Transient like any
+    cut connection. `partial` is the Response as far as the stream got (None when even
+    that cannot be built), for a person to look at, never to be used as the answer."""
+
+    code = "incomplete_stream"
+
+    def __init__(self, message: str, *, partial: Response | None = None, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.partial = partial
+
+
 class AuthError(ProviderError):
     code = "auth_error"
 
@@ -194,6 +217,13 @@ class ResponseFormatRejected(InvalidRequest):
 
 class InvalidResponse(ProviderError):
     code = "invalid_response"
+
+
+class FormatMismatch(InvalidResponse):
+    """A body (or stream) that is JSON but carries none of the markers of the codec's wire
+    format, such as an Anthropic message decoded as an OpenAI chat completion."""
+
+    code = "format_mismatch"
 
 
 class Refusal(ProviderError):

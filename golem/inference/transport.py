@@ -86,10 +86,10 @@ class HTTPProvider:
     Streams: a streamed answer is returned only once complete, so a stream cut mid-way
     (ConnectionFailed) is retried from scratch like any transient failure and never hands
     the caller a partial answer; the cut attempt's tokens go unreported, hence uncharged.
-    A stream that ends cleanly but without its final event (truncated SSE) is not an
-    error here: it is the codec's Response as far as it got, finish_reason UNKNOWN,
-    content verbatim, so a complete JSON answer is still used and an incomplete one
-    fails parsing and is re-asked by the structured loop.
+    A stream that ends cleanly but without its final event (truncated SSE) is the same
+    cut seen from the other side: the codec raises IncompleteStream, a ConnectionFailed,
+    retried the same way (its `partial` Response is for a person to read, never used:
+    even a complete-looking JSON answer in it lacks the usage it must be charged for).
 
     Requests go straight to an httpx transport, not through an httpx.AsyncClient: an API
     call wants none of a client's cookie jar, redirects or URL merging, and skipping them

@@ -103,3 +103,48 @@ def test_unknown_provider_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: 
     code, _, err = run(capsys, "--provider", "nope", str(body))
     assert code == 2
     assert "unknown provider 'nope'" in err and "openrouter" in err
+
+
+def test_the_wrong_provider_is_one_line_naming_the_right_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = PROVIDER_FIXTURES / "anthropic/messages-thinking-signature.json"
+    code, out, err = run(capsys, "--provider", "openai", str(path))
+    assert code == 2
+    assert out == ""  # no empty "successful" Response
+    assert len(err.strip().splitlines()) == 1
+    assert "is not an OpenAI chat completion: it has no 'choices'" in err
+    assert "it reads as --provider anthropic" in err
+
+
+def test_a_compatible_vendor_s_body_reads_as_openai(capsys: pytest.CaptureFixture[str]) -> None:
+    path = PROVIDER_FIXTURES / "deepseek/reasoner-reasoning-content.json"
+    code, out, _ = run(capsys, "--provider", "openai", str(path))
+    assert code == 0
+    assert orjson.loads(out)["content"]
+
+
+def test_a_cut_stream_is_flagged_with_its_partial_response(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    whole = (PROVIDER_FIXTURES / "anthropic/messages-stream-thinking-tool-use.sse").read_bytes()
+    cut = tmp_path / "cut.sse"
+    cut.write_bytes(whole[: whole.index(b"event: message_delta")])  # no usage, no stop
+    code, out, err = run(capsys, "--provider", "anthropic", str(cut))
+    assert code == 1
+    shown = orjson.loads(out)
+    assert (shown["error"], shown["transient"]) == ("IncompleteStream", True)
+    assert "message_stop" in shown["message"]
+    partial = shown["partial"]
+    assert partial["finish_reason"] == "unknown"
+    assert partial["tool_calls"] and partial["reasoning"]["content"]
+    (line,) = err.strip().splitlines()
+    assert line.startswith("golem wire decode: warning:") and "incomplete" in line
+
+
+def test_stream_flag_on_a_json_body_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    path = PROVIDER_FIXTURES / "openai/chat-json-schema-strict.json"
+    code, out, err = run(capsys, "--provider", "openai", "--stream", str(path))
+    assert code == 2
+    assert out == ""
+    assert "drop --stream" in err

@@ -191,6 +191,7 @@ def test_interleaved_thinking_detected() -> None:
         start(2, {"type": "thinking", "thinking": "b"}),
         start(3, {"type": "text", "text": "done"}),
         {"type": "message_delta", "delta": {"stop_reason": "end_turn"}},
+        {"type": "message_stop"},
     ]
     body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
     response = decode_chunks(CODEC, [body])

@@ -10,6 +10,7 @@ import pytest
 
 from golem.inference import (
     FinishReason,
+    IncompleteStream,
     Message,
     Mode,
     RateLimited,
@@ -291,14 +292,17 @@ def test_think_tags_split_across_stream_deltas() -> None:
     transcript = b"".join(
         b"data: " + orjson.dumps({"choices": [{"delta": {"content": d}}]}) + b"\n\n" for d in deltas
     )
-    response = decode("ollama", transcript, stream=True)
+    response = decode("ollama", transcript + b"data: [DONE]\n\n", stream=True)
     assert response.reasoning.content == "I should say hi."
     assert response.content == "\n\nHi!"
 
 
 def test_stream_cut_inside_a_think_block_keeps_the_reasoning() -> None:
     transcript = b'data: {"choices":[{"delta":{"content":"<think>still thinking"}}]}\n\n'
-    response = decode("groq", transcript, stream=True)
+    with pytest.raises(IncompleteStream) as raised:
+        decode("groq", transcript, stream=True)
+    response = raised.value.partial
+    assert response is not None
     assert response.reasoning.content == "still thinking"
     assert response.content is None
 

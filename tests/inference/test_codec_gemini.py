@@ -379,15 +379,15 @@ def test_key_goes_in_a_header_never_the_url() -> None:
 
 
 def test_signature_on_a_late_empty_part_stays_with_the_thought() -> None:
-    def chunk(*parts: dict[str, Any]) -> bytes:
-        body = {"candidates": [{"content": {"role": "model", "parts": list(parts)}}]}
+    def chunk(*parts: dict[str, Any], **finish: str) -> bytes:
+        body = {"candidates": [{"content": {"role": "model", "parts": list(parts)}, **finish}]}
         return b"data: " + json.dumps(body).encode() + b"\r\n\r\n"
 
     transcript = (
         chunk({"text": "plan", "thought": True})
         + chunk({"text": "The answer"})
         + chunk({"text": " is 3."})
-        + chunk({"text": "", "thoughtSignature": "SIG"})
+        + chunk({"text": "", "thoughtSignature": "SIG"}, finishReason="STOP")
     )
     response = decode_chunks(CODEC, [transcript])
     assert response.content == "The answer is 3."

@@ -16,6 +16,7 @@ from golem.inference import (
     AuthError,
     ConnectionFailed,
     FinishReason,
+    IncompleteStream,
     InvalidRequest,
     InvalidResponse,
     Message,
@@ -212,14 +213,28 @@ async def test_a_cut_stream_is_retried_from_scratch(autojump_clock: MockClock) -
     assert response.content == '{"ok": true}'  # nothing of the cut attempt leaks in
 
 
-async def test_truncated_sse_is_a_response_with_unknown_finish(
+async def test_truncated_sse_is_retried_like_a_cut_connection(
+    autojump_clock: MockClock,
+) -> None:
+    cut = httpx.Response(200, content=sse('{"ok": ', done=False))  # ends cleanly, too soon
+    whole = httpx.Response(200, content=sse('{"ok": ', "true}"))
+    script = Script([cut, whole])
+    with trio.fail_after(5):
+        response = await make_provider(script).complete(STREAM)
+    assert response.content == '{"ok": true}'
+    assert len(script.requests) == 2
+
+
+async def test_truncated_sse_with_no_retry_left_is_incomplete_stream(
     autojump_clock: MockClock,
 ) -> None:
     script = Script([httpx.Response(200, content=sse('{"ok": ', done=False))])
-    with trio.fail_after(5):
-        response = await make_provider(script).complete(STREAM)
-    assert response.content == '{"ok": '
-    assert response.finish_reason is FinishReason.UNKNOWN
+    with trio.fail_after(5), pytest.raises(IncompleteStream, match="without its final") as raised:
+        await make_provider(script, NO_RETRY).complete(STREAM)
+    assert raised.value.transient
+    assert raised.value.partial is not None
+    assert raised.value.partial.content == '{"ok": '
+    assert raised.value.partial.finish_reason is FinishReason.UNKNOWN
 
 
 async def test_a_declared_oversize_body_is_refused_unread(

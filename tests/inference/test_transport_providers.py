@@ -105,17 +105,22 @@ async def test_openai_stream_in_random_chunks_matches_decode() -> None:
     assert orjson.loads(script.requests[0].content)["stream"] is True
 
 
-async def test_openai_truncated_stream_still_yields_its_complete_json() -> None:
+async def test_openai_truncated_stream_is_asked_again_not_used(
+    autojump_clock: MockClock,
+) -> None:
     transcript = provider_fixture("openai/chat-json-schema-strict-stream.sse")
-    cut = b"\n\n".join(transcript.split(b"\n\n")[:-4]) + b"\n\n"  # no finish, usage, [DONE]
-    script = Script([httpx.Response(200, content=cut)])
+    # The whole JSON answer, but no finish, no usage, no [DONE]: used as it is, it would
+    # be charged nothing.
+    cut = b"\n\n".join(transcript.split(b"\n\n")[:-4]) + b"\n\n"
+    script = Script([httpx.Response(200, content=cut), httpx.Response(200, content=transcript)])
     openai = provider("openai", "gpt-4o", script)
     request = Request(messages=(Message.user("a book"),), stream=True)
     with trio.fail_after(5):
-        plain = await openai.complete(request)
-        assert plain.finish_reason is FinishReason.UNKNOWN
         response = await run_structured(openai, request, Book)
     assert response.parsed.rating == 7
+    assert response.usage == decode("openai", transcript, stream=True).usage
+    assert response.finish_reason is FinishReason.STOP
+    assert len(script.requests) == 2
 
 
 @pytest.mark.parametrize("stream", [False, True])

@@ -55,6 +55,7 @@ class EchoCodec(Codec):
         return {"authorization": f"Bearer {api_key}"}
 
     def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        builder.recognise()
         if body["text"] is not None:
             builder.text(body["text"])
         builder.usage(input_tokens=body.get("in", 0), output_tokens=body.get("out", 0))
@@ -64,10 +65,12 @@ class EchoCodec(Codec):
         data = orjson.loads(event.data)
         if "error" in data:
             raise Overloaded(data["error"], provider=self.profile.name)
+        builder.recognise()
         if "text" in data:
             builder.text(data["text"])
         if data.get("done"):
             builder.finish(FinishReason.STOP)
+            builder.end()
 
     def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
         return error_class_for_status(status)(f"HTTP {status}")

@@ -103,8 +103,24 @@ _ERROR_TYPES: Mapping[str, type[ProviderError]] = {
 }
 
 
+_STREAM_EVENTS = frozenset(
+    (
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    )
+)
+
+
 class AnthropicCodec(Codec):
     """Anthropic Messages (POST /messages), streamed or not."""
+
+    format_name = "an Anthropic message"
+    format_markers = "Messages 'type' (message, message_start, content_block_delta, ...)"
+    stream_end = "message_stop"
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
@@ -162,6 +178,8 @@ class AnthropicCodec(Codec):
     def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
         if body.get("type") == "error":
             raise self._error_from(body, None, {}, orjson.dumps(body))
+        if body.get("type") == "message":
+            builder.recognise()
         builder.model = body.get("model") or builder.model
         for index, block in enumerate(body.get("content") or ()):
             _start_block(index, block, builder, whole=True)
@@ -174,6 +192,8 @@ class AnthropicCodec(Codec):
             return
         data = event_json(event.data, self.profile.name)
         kind = data.get("type", kind)
+        if kind in _STREAM_EVENTS:
+            builder.recognise()
         if kind == "content_block_delta":
             _delta(data["index"], data["delta"], builder)
         elif kind == "content_block_start":
@@ -185,6 +205,8 @@ class AnthropicCodec(Codec):
         elif kind == "message_delta":
             _usage(data.get("usage"), builder)
             _stop((data.get("delta") or {}).get("stop_reason"), builder)
+        elif kind == "message_stop":
+            builder.end()
         elif kind == "error":
             raise self._error_from(data, None, {}, event.data.encode())
 

@@ -6,12 +6,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import orjson
 
 from golem.inference.codecs.builder import ResponseBuilder
-from golem.inference.errors import InvalidResponse, ProviderError
+from golem.inference.errors import (
+    FormatMismatch,
+    IncompleteStream,
+    InferenceError,
+    InvalidResponse,
+    ProviderError,
+)
 from golem.inference.modes import Capabilities
 from golem.inference.reasoning import ReasoningCost
 from golem.inference.sse import SSEDecoder, SSEEvent
@@ -85,8 +91,16 @@ class Codec(ABC):
 
     Subclasses implement `encode`, `auth_headers`, `apply_body` (a whole response body)
     and `apply_event` (one SSE event); `decode` and `stream` are built on them so the
-    streamed and non-streamed paths share every line of decoding.
+    streamed and non-streamed paths share every line of decoding. Both call
+    `builder.recognise()` on a marker of their format and `apply_event` calls
+    `builder.end()` on the stream's final event: a body with no marker is FormatMismatch
+    (another provider's body), a stream without its final event IncompleteStream.
     """
+
+    # How errors name the format, the fields that mark it, and the event that ends a stream.
+    format_name: ClassVar[str] = "this provider's wire format"
+    format_markers: ClassVar[str] = "the fields its codec reads"
+    stream_end: ClassVar[str] = "its final event"
 
     def __init__(self, profile: ProviderProfile) -> None:
         self.profile = profile
@@ -119,7 +133,16 @@ class Codec(ABC):
         if status >= 400:
             raise self.error(status, headers, body)
         builder = self.new_builder()
-        self.apply_body(self.load_json(body), builder)
+        value = self.load_json(body)
+        self.apply_body(value, builder)
+        if not builder.recognised:
+            keys = ", ".join(repr(k) for k in list(value)[:8]) or "none"
+            raise FormatMismatch(
+                f"the body is not {self.format_name}: it has no {self.format_markers} "
+                f"(its keys: {keys})",
+                provider=self.profile.name,
+                body=body,
+            )
         return builder.build()
 
     def stream(self) -> CodecStream:
@@ -141,12 +164,17 @@ class Codec(ABC):
 
 class CodecStream:
     """Incremental decoding of one SSE response: `feed(bytes)` as chunks arrive, then
-    `finish()` for the Response."""
+    `finish()` for the Response.
+
+    `finish()` returns only a complete answer: a stream none of whose events is of the
+    codec's format raises FormatMismatch, and one that stops before its final event raises
+    IncompleteStream (carrying the partial Response), however cleanly the bytes ended."""
 
     def __init__(self, codec: Codec) -> None:
         self._codec = codec
         self._sse = SSEDecoder()
         self._builder = codec.new_builder()
+        self._events = 0
 
     @property
     def builder(self) -> ResponseBuilder:
@@ -154,9 +182,51 @@ class CodecStream:
 
     def feed(self, chunk: bytes) -> None:
         for event in self._sse.feed(chunk):
-            self._codec.apply_event(event, self._builder)
+            self._apply(event)
 
     def finish(self) -> Response:
-        for event in self._sse.finish():
+        builder, codec = self._builder, self._codec
+        for event in self._sse.finish():  # an event no blank line closed: maybe cut short
+            try:
+                self._apply(event)
+            except InvalidResponse as exc:
+                # Half an event after whole ones of this format, before the final one: the
+                # cut fell inside it, and the stream is incomplete (below).
+                cut = type(exc) is InvalidResponse and builder.recognised and not builder.ended
+                if not cut:
+                    raise
+        if self._events and not builder.recognised:
+            raise self._mismatch(f"none of its {self._events} events")
+        if not builder.ended:
+            seen = f"after {self._events} events" if self._events else "before any event"
+            raise IncompleteStream(
+                f"the stream ended {seen}, without its final event ({codec.stream_end})",
+                provider=codec.profile.name,
+                partial=self._partial(),
+            )
+        return builder.build()
+
+    def _apply(self, event: SSEEvent) -> None:
+        self._events += 1
+        try:
             self._codec.apply_event(event, self._builder)
-        return self._builder.build()
+        except InvalidResponse as exc:
+            # After events that were all foreign, an unreadable one (OpenAI's `[DONE]` read
+            # as another format) is one more sign of the wrong format, not a broken stream.
+            if type(exc) is InvalidResponse and self._events > 1 and not self._builder.recognised:
+                raise self._mismatch(f"none of its first {self._events - 1} events") from exc
+            raise
+
+    def _mismatch(self, which: str) -> FormatMismatch:
+        codec = self._codec
+        return FormatMismatch(
+            f"the stream is not {codec.format_name} stream: {which} has {codec.format_markers}",
+            provider=codec.profile.name,
+        )
+
+    def _partial(self) -> Response | None:
+        """What the stream held so far, when it can be built at all."""
+        try:
+            return self._builder.build()
+        except InferenceError:
+            return None

@@ -2,6 +2,8 @@
 
 A codec turns a non-streaming body into the same calls it makes for stream deltas
 (text, reasoning, tool-call fragments, usage, finish), so the two paths cannot disagree.
+It also says what it recognised: a marker of its own wire format (`recognise`), and a
+stream's final event (`end`); the codec's caller turns their absence into a typed error.
 """
 
 from __future__ import annotations
@@ -53,7 +55,10 @@ class ResponseBuilder:
         self._order: list[str] = []  # "text" / "reasoning" / "tool", as segments begin
         self._usage: dict[str, int] = {}
         self._finish = FinishReason.UNKNOWN
+        self._finished = False
         self._last_step_key: object = None
+        self.recognised = False  # a marker of the codec's own wire format was seen
+        self.ended = False  # the stream's final event was seen
 
     # -- content ---------------------------------------------------------------------
     def text(self, text: str) -> None:
@@ -143,6 +148,26 @@ class ResponseBuilder:
 
     def finish(self, reason: FinishReason) -> None:
         self._finish = reason
+        self._finished = True
+
+    @property
+    def finished(self) -> bool:
+        """A finish reason was given (a stream's may come before its usage)."""
+        return self._finished
+
+    @property
+    def has_usage(self) -> bool:
+        return bool(self._usage)
+
+    def recognise(self) -> None:
+        """The body or event carries a marker of the codec's wire format (OpenAI's
+        `choices`, Anthropic's message events, ...): it is not another provider's."""
+        self.recognised = True
+
+    def end(self) -> None:
+        """The stream's final event arrived: nothing of the answer is missing."""
+        self.recognised = True
+        self.ended = True
 
     def _mark(self, kind: str) -> None:
         if not self._order or self._order[-1] != kind:

@@ -94,6 +94,10 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s\s*$")
 class GeminiCodec(Codec):
     """Gemini API (`models/{model}:generateContent`), streamed or not."""
 
+    format_name = "a Gemini generateContent response"
+    format_markers = "'candidates', 'usageMetadata' or 'promptFeedback'"
+    stream_end = "a candidate's finishReason"
+
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
         system, contents = _contents(request.messages)
@@ -151,13 +155,16 @@ class GeminiCodec(Codec):
     # -- decoding --------------------------------------------------------------------
     def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
         """A whole response and one stream chunk have the same shape."""
-        if "error" in body:
+        if isinstance(body.get("error"), dict):
             raise self._error_from(body, None, {}, orjson.dumps(body))
+        if "candidates" in body or "usageMetadata" in body or "promptFeedback" in body:
+            builder.recognise()
         builder.model = body.get("modelVersion") or builder.model
         feedback = body.get("promptFeedback") or {}
         if feedback.get("blockReason"):
             builder.refusal(f"the prompt was blocked: {feedback['blockReason']}")
             builder.finish(FinishReason.CONTENT_FILTER)
+            builder.end()
         for candidate in body.get("candidates") or ():
             if candidate.get("index", 0) == 0:
                 _candidate(candidate, builder)
@@ -281,6 +288,7 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
         if finish is FinishReason.STOP and builder.tool_call_count:
             finish = FinishReason.TOOL_CALLS  # Gemini says STOP after function calls too
         builder.finish(finish)
+        builder.end()  # the finishing chunk carries the final usageMetadata too
 
 
 def _retry_delay(details: Any) -> float | None:

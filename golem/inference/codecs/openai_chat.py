@@ -65,6 +65,9 @@ class OpenAIChatCodec(Codec):
     """
 
     path: ClassVar[str] = "/chat/completions"
+    format_name = "an OpenAI chat completion"
+    format_markers = "'choices'"
+    stream_end = "`data: [DONE]`, or a finish_reason and the usage"
     default_max_tokens_field: ClassVar[str] = "max_completion_tokens"
 
     def __init__(self, profile: ProviderProfile) -> None:
@@ -128,17 +131,26 @@ class OpenAIChatCodec(Codec):
 
     def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
         data = event.data
-        if data == "[DONE]" or not data.strip():
+        if data == "[DONE]":
+            builder.end()
+            return
+        if not data.strip():
             return
         chunk = event_json(data, self.profile.name)
         self._raise_error_object(chunk)
         self._apply_chunk(chunk, builder, "delta")
+        # A server that omits [DONE] has ended once the finish reason and the usage (when
+        # asked for, it comes in or after the finishing chunk) are both in.
+        if builder.finished and (builder.has_usage or not self._stream_usage):
+            builder.end()
 
     def _apply_chunk(self, chunk: Mapping[str, Any], builder: ResponseBuilder, part: str) -> None:
         model = chunk.get("model")
         if isinstance(model, str) and model:
             builder.model = model
         choices = chunk.get("choices")
+        if isinstance(choices, list):
+            builder.recognise()
         if choices:
             choice = choices[0]  # we never ask for n > 1
             delta = choice.get(part)

@@ -73,6 +73,10 @@ _INCOMPLETE = {
 class OpenAIResponsesCodec(Codec):
     """OpenAI Responses, streamed or not."""
 
+    format_name = "an OpenAI Responses response"
+    format_markers = "'output' or a 'response.*' type"
+    stream_end = "response.completed or response.incomplete"
+
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
         instructions, items = _input(request.messages)
@@ -132,6 +136,8 @@ class OpenAIResponsesCodec(Codec):
     def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
         if body.get("error") and not body.get("output"):
             raise self._error_object(body["error"])
+        if body.get("object") == "response" or "output" in body:
+            builder.recognise()
         for index, item in enumerate(body.get("output") or ()):
             _item(index, item, builder, "whole")
         self._final(body, builder)
@@ -139,6 +145,8 @@ class OpenAIResponsesCodec(Codec):
     def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
         data = event_json(event.data, self.profile.name)
         kind = data.get("type") or event.event
+        if isinstance(kind, str) and kind.startswith("response."):
+            builder.recognise()
         if kind == "response.output_text.delta":
             builder.text(data["delta"])
         elif kind == "response.reasoning_summary_text.delta":
@@ -156,7 +164,10 @@ class OpenAIResponsesCodec(Codec):
             builder.refusal(data["delta"])
         elif kind in ("response.output_item.added", "response.output_item.done"):
             _item(data["output_index"], data["item"], builder, kind.rsplit(".", 1)[1])
-        elif kind in ("response.completed", "response.incomplete", "response.created"):
+        elif kind in ("response.completed", "response.incomplete"):
+            self._final(data.get("response") or {}, builder)
+            builder.end()
+        elif kind == "response.created":
             self._final(data.get("response") or {}, builder)
         elif kind == "response.failed":
             response = data.get("response") or {}
