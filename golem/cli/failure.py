@@ -79,8 +79,10 @@ def guarded(command: str, handler: Callable[[], int], *, debug: bool = False) ->
 def _report(command: str, exc: BaseException) -> int:
     leaves = list(_leaves(exc))
     prefix = f"golem {command}" if command else "golem"
-    if any(isinstance(leaf, KeyboardInterrupt) for leaf in leaves):
-        print(f"{prefix}: interrupted", file=sys.stderr)
+    interrupts = [leaf for leaf in leaves if isinstance(leaf, KeyboardInterrupt)]
+    if interrupts:  # a command may say what the interruption left, as the interrupt's text
+        detail = next((str(leaf) for leaf in interrupts if str(leaf)), "")
+        print(f"{prefix}: interrupted" + (f"; {detail}" if detail else ""), file=sys.stderr)
         return EXIT_INTERRUPTED
     if leaves and all(isinstance(leaf, JobFailing) for leaf in leaves):
         for leaf in leaves:

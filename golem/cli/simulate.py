@@ -1,10 +1,15 @@
 """`golem simulate SCENARIO.toml`: a golem's life in virtual time (the log, summary.json and
 plots in `--out`), or `--seeds N` lives in parallel with their distributions, optionally
-compared with the fixed-budget allocator (`--compare fixed`)."""
+compared with the fixed-budget allocator (`--compare fixed`).
+
+Ctrl-C stops at once: one line, exit 130. A life's summary.json is written last, whole, so
+an out directory holds one only for a life that finished; the interrupted life keeps the
+log and state it had written, and in a batch the lives that finished keep theirs."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +36,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         description=(
             "Run a scenario (a golem config plus a [simulation] table) on a virtual clock "
             "with the synthetic provider: months of life in seconds, through the same "
-            "subsystems, allocator, inference path, ledger and logs as `golem run`."
+            "subsystems, allocator, inference path, ledger and logs as `golem run`. "
+            "Ctrl-C stops it (exit 130): lives that finished keep their out directory; "
+            "summary.json is only ever written by a life that finished."
         ),
     )
     parser.add_argument("scenario", type=Path, help="the scenario's TOML file")
@@ -42,7 +49,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("--seeds", type=int, help="run N seeded lives in parallel")
     parser.add_argument(
+        "--jobs", type=_count, help="with --seeds: lives at a time (default: the cores)"
+    )
+    parser.add_argument(
         "--compare", choices=["fixed"], help="also run the same seeds with a fixed budget"
+    )
+    parser.add_argument(
+        "--logs",
+        action="store_true",
+        help="with --seeds/--compare: also write each life's golem.log (some 150 MB per "
+        "30-day life; by default batch lives write summary.json only). A single life "
+        "always writes its log.",
     )
     parser.set_defaults(handler=simulate)
 
@@ -67,6 +84,16 @@ def _check_seeds(seed: int, count: int) -> None:
         )
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def simulate(args: argparse.Namespace) -> int:
     try:
         scenario = load_scenario(args.scenario)
@@ -81,9 +108,11 @@ def simulate(args: argparse.Namespace) -> int:
     console = Console(stderr=False)
     if args.seeds is None and args.compare is None:
         out = args.out or Path("out") / f"{scenario.name}-{seed}"
+        _check_out(out, given=args.out is not None)
         return _one(scenario, LifeSpec(scenario.path, seed, out, args.days), console)
     count = args.seeds or 1
     out = args.out or Path("out") / f"{scenario.name}-seeds{count}"
+    _check_out(out, given=args.out is not None)
     policies: list[Policy] = ["vitality", "fixed"] if args.compare else ["vitality"]
     return _many(
         scenario,
@@ -92,20 +121,41 @@ def simulate(args: argparse.Namespace) -> int:
         out=out,
         days=args.days,
         policies=policies,
+        logs=args.logs,
+        jobs=args.jobs,
         console=console,
     )
 
 
+def _check_out(out: Path, *, given: bool) -> None:
+    """Refuse an out directory that cannot be made or written, before anything runs."""
+    name = f"--out {out}" if given else f"output directory {out}"
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{name}: not a directory")
+    place = out if out.exists() else next(p for p in out.parents if p.exists())
+    if not place.is_dir():
+        raise UsageError(f"{name}: {place} is not a directory")
+    if not os.access(place, os.W_OK | os.X_OK):
+        raise UsageError(f"{name}: {place} is not writable")
+
+
 def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
     horizon = scenario.horizon(spec.days).total_seconds() / 86_400
-    with _progress() as progress:
-        task = progress.add_task(f"{scenario.name} seed {spec.seed}", total=horizon)
-        result = run_life(spec, on_tick=lambda days: progress.update(task, completed=days))
+    try:
+        with _progress() as progress:
+            task = progress.add_task(f"{scenario.name} seed {spec.seed}", total=horizon)
+            result = run_life(spec, on_tick=lambda days: progress.update(task, completed=days))
+    except* KeyboardInterrupt:
+        log = spec.out / "golem.log"
+        raise KeyboardInterrupt(
+            f"the life did not finish (no summary.json); its log: {log}"
+        ) from None
     title = f"{scenario.name}: seed {spec.seed}, {spec.policy} policy"
     plots = write_plots(spec.out, title, result.tally, result.daily_spend)
     console.print(_summary_table(result.summary))
     console.print(f"wrote {spec.out / 'golem.log'}, {spec.out / 'summary.json'}, ")
     console.print("  " + ", ".join(p.name for p in plots))
+    console.print(f"{_size(_disk_use(spec.out))} on disk under {spec.out}")
     return 0
 
 
@@ -117,16 +167,31 @@ def _many(
     out: Path,
     days: float | None,
     policies: list[Policy],
+    logs: bool,
+    jobs: int | None,
     console: Console,
 ) -> int:
     specs = [
-        LifeSpec(scenario.path, s, out / policy / f"seed-{s}", days, policy)
+        LifeSpec(scenario.path, s, out / policy / f"seed-{s}", days, policy, log=logs)
         for policy in policies
         for s in range(seed, seed + count)
     ]
+    finished = 0
     with _progress() as progress:
         task = progress.add_task(f"{scenario.name}: {len(specs)} lives", total=len(specs))
-        summaries = run_lives(specs, on_done=lambda _: progress.advance(task))
+
+        def done(summary: dict[str, Any], seconds: float) -> None:
+            nonlocal finished
+            finished += 1
+            progress.advance(task)
+            if progress.disable:  # no live progress bar: a line per life instead
+                print(f"[{finished}/{len(specs)}] {_life_line(summary, seconds)}", flush=True)
+
+        try:
+            summaries = run_lives(specs, workers=jobs, on_done=done)
+        except KeyboardInterrupt:
+            kept = f", kept under {out}" if finished else ""
+            raise KeyboardInterrupt(f"{finished} of {len(specs)} lives finished{kept}") from None
     report: dict[str, dict[str, Any]] = {
         policy: distribution(s for s in summaries if s["policy"] == policy) for policy in policies
     }
@@ -140,7 +205,32 @@ def _many(
         if longer is not None:
             console.print(f"vitality-driven median lifespan: {longer:+.0%} against fixed budget")
     console.print(f"wrote {out / 'report.json'} and each life under {out}/<policy>/seed-N/")
+    console.print(f"{_size(_disk_use(out))} on disk under {out}")
     return 0
+
+
+def _life_line(summary: dict[str, Any], seconds: float) -> str:
+    """A finished life in a line: policy, seed, lifespan, how it ended, wall time."""
+    ended = "lived to the horizon"
+    if summary["ended"] == "died":
+        ended = f"died ({summary['cause_of_death']})"
+    return (
+        f"{summary['policy']} seed {summary['seed']}: {ended} at "
+        f"{summary['lifespan_days']:.2f} days ({seconds:.1f} s)"
+    )
+
+
+def _disk_use(root: Path) -> int:
+    """Bytes in the files under `root`."""
+    return sum(path.stat().st_size for path in root.rglob("*") if path.is_file())
+
+
+def _size(count: float) -> str:
+    for unit in ("bytes", "kB", "MB"):
+        if count < 1000:
+            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1000
+    return f"{count:.1f} GB"
 
 
 def _ratio(mortal: dict[str, Any], fixed: dict[str, Any]) -> float | None:

@@ -44,6 +44,7 @@ class LifeSpec:
     out: Path
     days: float | None = None
     policy: Policy = "vitality"
+    log: bool = True  # write out/golem.log (a 30-day life writes some 150 MB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,9 @@ class LifeResult:
 
 
 def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> LifeResult:
-    """Live `spec` to its end and write out/golem.log and out/summary.json."""
+    """Live `spec` to its end and write out/golem.log (if `spec.log`) and out/summary.json.
+    summary.json is written last and whole (renamed into place), so it is there only for a
+    life that finished: an interrupted life leaves its log and state as they were."""
     return trio.run(live, load_scenario(spec.scenario), spec, on_tick)
 
 
@@ -82,7 +85,8 @@ async def live(
     sim = scenario.simulation
     out = spec.out
     out.mkdir(parents=True, exist_ok=True)
-    (out / "golem.log").unlink(missing_ok=True)
+    for name in ("summary.json", "golem.log"):
+        (out / name).unlink(missing_ok=True)
     for stale in (out / "state").glob("golem.db*"):
         stale.unlink()
     config = seeded(scenario.config, spec.seed, out)
@@ -101,7 +105,11 @@ async def live(
             config.golem.state_dir, synchronous="OFF", commit_every=_COMMIT_EVERY
         ) as store,
         configure_logging(
-            now=clock.now, file=config.log_file, console="off", buffered=True, taps=[tally]
+            now=clock.now,
+            file=config.log_file if spec.log else None,
+            console="off",
+            buffered=True,
+            taps=[tally],
         ),
     ):
         routes = build_routes(ProviderPool(config, {}))
@@ -121,9 +129,11 @@ async def live(
         ended = await life.run(duration=scenario.horizon(spec.days))
         store.flush()
         result = _result(scenario, spec, life=life, store=store, tally=tally, ended=ended)
-    (out / "summary.json").write_bytes(
+    partial = out / "summary.json.partial"
+    partial.write_bytes(
         orjson.dumps(result.summary, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
     )
+    partial.replace(out / "summary.json")
     return result
 
 
