@@ -57,9 +57,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--logs",
         action="store_true",
-        help="with --seeds/--compare: also write each life's golem.log (some 150 MB per "
-        "30-day life; by default batch lives write summary.json only). A single life "
-        "always writes its log.",
+        help="with --seeds/--compare: keep each life's full record, its golem.log and "
+        "state database (some 180 MB per 30-day life); by default a batch life keeps its "
+        "summary.json and testament only. A single life always keeps both.",
     )
     parser.set_defaults(handler=simulate)
 
@@ -172,7 +172,7 @@ def _many(
     console: Console,
 ) -> int:
     specs = [
-        LifeSpec(scenario.path, s, out / policy / f"seed-{s}", days, policy, log=logs)
+        LifeSpec(scenario.path, s, out / policy / f"seed-{s}", days, policy, record=logs)
         for policy in policies
         for s in range(seed, seed + count)
     ]

@@ -44,7 +44,9 @@ class LifeSpec:
     out: Path
     days: float | None = None
     policy: Policy = "vitality"
-    log: bool = True  # write out/golem.log (a 30-day life writes some 150 MB)
+    # Keep the full record: out/golem.log and out/state/golem.db (a 30-day life's are some
+    # 150 and 30 MB); without it a life leaves its summary.json and testament only.
+    record: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,8 @@ class LifeResult:
 
 
 def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> LifeResult:
-    """Live `spec` to its end and write out/golem.log (if `spec.log`) and out/summary.json.
+    """Live `spec` to its end and write out/summary.json (and, if `spec.record`, keep
+    out/golem.log and the state database).
     summary.json is written last and whole (renamed into place), so it is there only for a
     life that finished: an interrupted life leaves its log and state as they were."""
     return trio.run(live, load_scenario(spec.scenario), spec, on_tick)
@@ -106,7 +109,7 @@ async def live(
         ) as store,
         configure_logging(
             now=clock.now,
-            file=config.log_file if spec.log else None,
+            file=config.log_file if spec.record else None,
             console="off",
             buffered=True,
             taps=[tally],
@@ -129,6 +132,9 @@ async def live(
         ended = await life.run(duration=scenario.horizon(spec.days))
         store.flush()
         result = _result(scenario, spec, life=life, store=store, tally=tally, ended=ended)
+    if not spec.record:
+        for database in (out / "state").glob("golem.db*"):
+            database.unlink()
     partial = out / "summary.json.partial"
     partial.write_bytes(
         orjson.dumps(result.summary, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"

@@ -1,6 +1,7 @@
 """What a batch of simulated lives shows and leaves when nobody watches a terminal: a line
 per finished life (policy, seed, lifespan, how it ended, wall time), the disk used, and no
-per-life golem.log unless `--logs` asks for them (summaries are always written)."""
+per-life golem.log or state database unless `--logs` asks for them (summaries are always
+written)."""
 
 from __future__ import annotations
 
@@ -36,5 +37,6 @@ def test_a_batch_off_a_terminal_reports_each_life_and_the_disk_it_used(
         life = tmp_path / "o" / "vitality" / f"seed-{seed}"
         assert (life / "summary.json").is_file()
         assert (life / "golem.log").is_file() == logs
+        assert (life / "state" / "golem.db").is_file() == logs
         if logs:
             assert b'"event":"decision"' in (life / "golem.log").read_bytes()
