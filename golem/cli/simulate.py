@@ -211,11 +211,10 @@ def _many(
 
 def _life_line(summary: dict[str, Any], seconds: float) -> str:
     """A finished life in a line: policy, seed, lifespan, how it ended, wall time."""
-    ended = "lived to the horizon"
-    if summary["ended"] == "died":
-        ended = f"died ({summary['cause_of_death']})"
+    ended = {"died": f"died ({summary['cause_of_death']})", "data_ended": "ended with its data"}
+    how = ended.get(summary["ended"], "lived to the horizon")
     return (
-        f"{summary['policy']} seed {summary['seed']}: {ended} at "
+        f"{summary['policy']} seed {summary['seed']}: {how} at "
         f"{summary['lifespan_days']:.2f} days ({seconds:.1f} s)"
     )
 
