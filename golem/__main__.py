@@ -1,5 +1,5 @@
 import sys
 
-from golem.cli import main
+from golem._entry import main
 
 sys.exit(main())

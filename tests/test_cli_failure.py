@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
 
+from golem._entry import main as entry_main
 from golem.cli.failure import UsageError, guarded
 from golem.runtime.config import ConfigError, Problem
 from golem.runtime.state import StateError
@@ -75,3 +77,20 @@ def test_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
         guarded("x", lambda: _raises(UsageError("bad")))
     monkeypatch.setenv("GOLEM_DEBUG", "0")
     assert guarded("x", lambda: _raises(UsageError("bad"))) == 2
+
+
+class _InterruptedImport:
+    """A finder that stands for Ctrl-C arriving while `golem.cli` is being imported."""
+
+    def find_spec(self, name: str, *_: object) -> None:
+        if name == "golem.cli":
+            raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_the_cli_imports_is_one_line_and_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delitem(sys.modules, "golem.cli")
+    monkeypatch.setattr(sys, "meta_path", [_InterruptedImport(), *sys.meta_path])
+    assert entry_main() == 130
+    assert capsys.readouterr().err == "golem: interrupted\n"
