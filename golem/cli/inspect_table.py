@@ -23,7 +23,7 @@ __all__ = ["Layout", "details", "layout_for"]
 Cell = Callable[[Event], str]
 
 _GAP = " "
-_SUMMARY_MIN = 20  # the summary column never gets less (on a wide output, a quarter)
+_SUMMARY_MIN = 20  # the summary column never gets less (on a wide output, a fifth)
 # Keys no column shows and the summary never repeats: the line's own bookkeeping and the
 # decision's full record (in --json).
 _NEVER_SHOWN = frozenset({"timestamp", "level", "golem", "time", "event", "decision"})
@@ -173,11 +173,11 @@ class Layout:
 def layout_for(width: int | None) -> Layout:
     """The columns for an output `width` characters wide, None for no limit (a file or a
     pipe: every column, the time with its year, the summary whole). Columns are taken by
-    rank while they leave the summary its room (20 characters, or a quarter of a wide
+    rank while they leave the summary its room (20 characters, or a fifth of a wide
     output); the time's year comes last."""
     if width is None:
         return Layout.of(tuple(_TIME_WITH_YEAR if c is _TIME else c for c in _COLUMNS), None)
-    room = max(_SUMMARY_MIN, width // 4)
+    room = max(_SUMMARY_MIN, width // 5)
     chosen: set[Column] = set()
     used = 0
     for column in sorted(_COLUMNS, key=lambda c: c.rank):
