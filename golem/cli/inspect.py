@@ -171,18 +171,15 @@ def _check_log(path: Path) -> None:
         )
     if not path.exists():
         raise UsageError(f"LOG {path}: no such file")
+    if not path.is_file():  # a pipe: its first bytes are the log's, not to be spent here
+        return
     with path.open("rb") as file:
-        if file.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC:
-            near = next(
-                (
-                    p
-                    for p in (path.parent / "golem.log", path.parent.parent / "golem.log")
-                    if p.is_file()
-                ),
-                None,
-            )
-            where = f"did you mean {near}?" if near else "the log is the golem.log beside it"
-            raise UsageError(f"LOG {path} is a golem's SQLite state, not its decision log: {where}")
+        is_database = file.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    if is_database:  # golem.db: its log is beside it (golem run) or a level up (simulate)
+        logs = [p / "golem.log" for p in (path.parent, path.parent.parent)]
+        near = [log for log in logs if log.is_file()]
+        where = f"did you mean {near[0]}?" if near else "the log is the golem.log beside it"
+        raise UsageError(f"LOG {path} is a golem's SQLite state, not its decision log: {where}")
 
 
 def _check_known(filters: dict[str, list[str]]) -> None:

@@ -91,14 +91,14 @@ _EVENT = Column("event", 14, _text("event"), frozenset(), 7)
 # subsystem, tier, source, cost and a 20-character summary.
 _COLUMNS: tuple[Column, ...] = (
     _TIME,
-    Column("tick", 6, _number("tick", "d"), frozenset({"tick"}), 5, right=True),
+    Column("tick", 6, _number("tick", ""), frozenset({"tick"}), 5, right=True),
     _EVENT,
     Column("subsystem", 9, _text("subsystem"), frozenset({"subsystem"}), 1),
     Column("tier", 4, _text("tier"), frozenset({"tier"}), 6),
     Column("source", 13, _text("source"), frozenset({"source"}), 4),
     Column("provider:model", 26, _provider, frozenset({"provider", "model"}), 10),
     Column("mode", 15, _text("mode"), frozenset({"mode"}), 13),
-    Column("tries", 5, _number("attempts", "d"), frozenset({"attempts"}), 12, right=True),
+    Column("tries", 5, _number("attempts", ""), frozenset({"attempts"}), 12, right=True),
     Column("tokens", 13, _tokens, frozenset({"tokens"}), 11, right=True),
     Column("cost $", 8, _number("cost_usd", ".6f"), frozenset({"cost_usd"}), 3, right=True),
     Column("vital", 5, _number("vitality", ".3f"), frozenset({"vitality"}), 8, right=True),
@@ -157,7 +157,7 @@ class Layout:
         if not (summary.isascii() and summary.isprintable()) or (
             width is not None and len(summary) > width
         ):
-            summary = _fit(summary, width, False).rstrip() if width else _clean(summary)
+            summary = _clean(summary) if width is None else _fit(summary, width, False).rstrip()
         return self._cells([c.cell(event) for c in self.columns]) + summary
 
     def _cells(self, texts: list[str]) -> str:
