@@ -6,50 +6,43 @@ provider, time and degradation; `--follow` keeps reading a live log until Ctrl-C
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
-from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import orjson
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from golem.cli.failure import UsageError
+from golem.cli.inspect_table import Layout, details, layout_for
 from golem.runtime.inspect import (
+    KNOWN_VALUES,
     Event,
     EventFilter,
     Malformed,
-    event_time,
     follow,
     parse_time,
-    quarantined,
     read_events,
+    tier_number,
 )
 from golem.runtime.log_summary import Summary, summarize
 
 __all__ = ["inspect_log", "register"]
 
-_BATCH = 200  # table rows printed together; columns have fixed widths so batches align
-_COLUMNS: tuple[tuple[str, int | None], ...] = (
-    ("time", 19),
-    ("event", 14),
-    ("subsystem", 9),
-    ("tier", 4),
-    ("source", 13),
-    ("provider:model", 22),
-    ("mode", 15),
-    ("tries", 5),
-    ("cost $", 9),
-    ("vital", 5),
-    ("phase", 12),
-    ("summary", None),
-)
-_SHOWN = frozenset(
-    {"time", "timestamp", "level", "event", "subsystem", "tier", "source", "provider", "model"}
-    | {"mode", "attempts", "cost_usd", "vitality", "phase", "golem", "tick", "decision"}
+_SQLITE_MAGIC = b"SQLite format 3\0"
+_FILTERS = (
+    ("subsystem", "heartbeat, daimon, risk, curator, dream, death"),
+    ("event", "decision, vitality, phase_change, degradation, provider_error, death, ..."),
+    ("phase", "thriving, stable, conservation, declining, terminal"),
+    ("source", "where a decision came from: model, deterministic, fallback, skipped"),
+    ("tier", "the model tier that answered: 0 (no model), 1 (cheap), 2 (strong); or T0..T2"),
+    ("provider", "the provider that answered (any name)"),
+    ("profile", "the pipeline profile of a model call: minimal, fast, standard, full"),
 )
 
 
@@ -59,18 +52,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="read a golem's log: table, JSON lines or summary",
         description=(
             "Read a golem's JSON-lines log. Filters combine (all must match); a filter given "
-            "several times (or comma-separated) matches any of its values. Malformed or "
-            "torn lines are reported on stderr and skipped."
+            "several times (or comma-separated) matches any of its values, and a value that "
+            "names no subsystem, phase, source, tier or profile is an error. Malformed or "
+            "torn lines are reported on stderr and skipped. The table streams one line per "
+            "event with the columns that fit the terminal's width (COLUMNS or --width); "
+            "written to a file or a pipe it has every column and whole summaries."
         ),
     )
-    parser.add_argument("log", type=Path, metavar="LOG")
-    for name, what in (
-        ("subsystem", "heartbeat, daimon, risk, curator, dream, death"),
-        ("event", "decision, vitality, phase_change, degradation, provider_error, death, ..."),
-        ("phase", "thriving, stable, conservation, declining, terminal"),
-        ("provider", "the provider that answered"),
-        ("profile", "the pipeline profile of a model call: minimal, fast, standard, full"),
-    ):
+    parser.add_argument(
+        "log", type=Path, metavar="LOG", help="the golem.log of a state directory or --out"
+    )
+    for name, what in _FILTERS:
         parser.add_argument(f"--{name}", action="append", default=[], help=what)
     parser.add_argument("--since", type=_time, help="ISO time, inclusive (no zone: UTC)")
     parser.add_argument("--until", type=_time, help="ISO time, inclusive (no zone: UTC)")
@@ -85,6 +77,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--json", action="store_true", help="JSON lines (with --summary: JSON)")
     parser.add_argument("--summary", action="store_true", help="per-subsystem summary")
     parser.add_argument("--follow", "-f", action="store_true", help="keep reading a live log")
+    parser.add_argument(
+        "--width",
+        type=_width,
+        metavar="N",
+        help="the table's width in characters, 0 for no limit (default: the terminal's)",
+    )
     parser.add_argument("--poll", type=float, default=0.5, help=argparse.SUPPRESS)
     parser.add_argument("--max-polls", type=int, default=None, help=argparse.SUPPRESS)
     parser.set_defaults(handler=run)
@@ -97,6 +95,12 @@ def _time(text: str) -> Any:
         raise argparse.ArgumentTypeError(f"not an ISO time: {text!r}") from None
 
 
+def _width(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"not a width (0 or more characters): {text!r}")
+    return int(text)
+
+
 def run(args: argparse.Namespace) -> int:
     return inspect_log(args, sleep=time.sleep)
 
@@ -104,32 +108,32 @@ def run(args: argparse.Namespace) -> int:
 def inspect_log(args: argparse.Namespace, *, sleep: Callable[[float], None]) -> int:
     """The command, with the sleep between polls of `--follow` injected."""
     if args.summary and args.follow:
-        print("golem inspect: --summary and --follow do not go together", file=sys.stderr)
-        return 2
-    if not args.log.is_file():
-        print(f"golem inspect: {args.log}: no such file", file=sys.stderr)
-        return 2
+        raise UsageError("--summary and --follow do not go together")
+    _check_log(args.log)
+    filters = {name: _split(getattr(args, name)) for name, _ in _FILTERS}
+    _check_known(filters)
     selected = EventFilter.of(
-        subsystems=_split(args.subsystem),
-        events=_split(args.event),
-        phases=_split(args.phase),
-        providers=_split(args.provider),
+        subsystems=filters["subsystem"],
+        events=filters["event"],
+        phases=filters["phase"],
+        providers=filters["provider"],
         since=args.since,
         until=args.until,
         degraded=args.degraded,
-        profiles=_split(args.profile),
+        profiles=filters["profile"],
         quarantined=args.quarantined,
+        sources=filters["source"],
+        tiers=filters["tier"],
     )
 
     def report(problem: Malformed) -> None:
         print(f"{args.log}:{problem.line}: skipped: {problem.reason}", file=sys.stderr)
 
-    table = _TablePrinter(_console())
     if args.follow:
         polls = 0
 
         def pause(seconds: float) -> None:
-            table.flush()
+            sys.stdout.flush()
             sleep(seconds)
 
         def stop() -> bool:
@@ -145,82 +149,79 @@ def inspect_log(args: argparse.Namespace, *, sleep: Callable[[float], None]) -> 
         if args.summary:
             _print_summary(summarize(matching), args.json)
         elif args.json:
-            for event in matching:
-                sys.stdout.write(orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE).decode())
-                sys.stdout.flush()
+            _print_json(matching)
         else:
-            for event in matching:
-                table.add(event)
+            _print_table(matching, layout_for(_table_width(args.width)))
+        sys.stdout.flush()
     except KeyboardInterrupt:
         pass
-    finally:
-        table.flush()
+    except BrokenPipeError:  # the reader left (`| head`): what it read is what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _check_log(path: Path) -> None:
+    """One line for a LOG that is not a log: a directory, a golem's SQLite state, nothing."""
+    if path.is_dir():
+        inside = path / "golem.log"
+        if inside.is_file():
+            raise UsageError(f"LOG {path} is a directory: did you mean {inside}?")
+        raise UsageError(
+            f"LOG {path} is a directory: give a golem.log (in a state directory or --out)"
+        )
+    if not path.exists():
+        raise UsageError(f"LOG {path}: no such file")
+    if not path.is_file():  # a pipe: its first bytes are the log's, not to be spent here
+        return
+    with path.open("rb") as file:
+        is_database = file.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    if is_database:  # golem.db: its log is beside it (golem run) or a level up (simulate)
+        logs = [p / "golem.log" for p in (path.parent, path.parent.parent)]
+        near = [log for log in logs if log.is_file()]
+        where = f"did you mean {near[0]}?" if near else "the log is the golem.log beside it"
+        raise UsageError(f"LOG {path} is a golem's SQLite state, not its decision log: {where}")
+
+
+def _check_known(filters: dict[str, list[str]]) -> None:
+    """A filter value outside its option's closed set names nothing: say which exist."""
+    for option, known in KNOWN_VALUES.items():
+        normal = tier_number if option == "tier" else str.lower
+        for value in filters[option]:
+            if normal(value) not in known:
+                raise UsageError(
+                    f"--{option} {value!r} names no {option}; known: {', '.join(known)}"
+                )
+
+
+def _table_width(asked: int | None) -> int | None:
+    """--width (0: no limit), else the terminal's (COLUMNS counts); no limit in a file."""
+    if asked is not None:
+        return asked or None
+    if os.environ.get("COLUMNS") or sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def _print_table(events: Iterator[Event], layout: Layout) -> None:
+    """The header with the first matching event (none: nothing), then a line per event."""
+    first = next(events, None)
+    if first is None:
+        return
+    write = sys.stdout.write
+    write(layout.header() + "\n")
+    write(layout.line(first) + "\n")
+    for event in events:
+        write(layout.line(event) + "\n")
+
+
+def _print_json(events: Iterator[Event]) -> None:
+    write = sys.stdout.write
+    for event in events:
+        write(orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE).decode())
 
 
 def _split(values: list[str]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-class _TablePrinter:
-    def __init__(self, console: Console) -> None:
-        self._console = console
-        self._rows: list[list[str]] = []
-        self._header = True
-
-    def add(self, event: Event) -> None:
-        self._rows.append(_row(event))
-        if len(self._rows) >= _BATCH:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self._rows:
-            return
-        table = Table(
-            box=None, show_header=self._header, header_style="bold", pad_edge=False, expand=True
-        )
-        for name, width in _COLUMNS:  # the last column takes what the others leave
-            table.add_column(
-                name, width=width, ratio=None if width else 1, no_wrap=True, overflow="ellipsis"
-            )
-        for row in self._rows:  # log text is data: a "[...]" in it is not rich markup
-            table.add_row(*(escape(cell) for cell in row))
-        self._console.print(table)
-        self._rows, self._header = [], False
-
-
-def _row(event: Event) -> list[str]:
-    moment = event_time(event)
-    provider = event.get("provider")
-    model = event.get("model")
-    cost = event.get("cost_usd")
-    vitality = event.get("vitality")
-    return [
-        moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if moment else "",
-        str(event.get("event", "")),
-        str(event.get("subsystem", "")),
-        str(event.get("tier", "")),
-        str(event.get("source", "")),
-        f"{provider}:{model}" if provider and model else str(provider or ""),
-        str(event.get("mode", "")),
-        str(event.get("attempts", "")),
-        f"{cost:.6f}" if isinstance(cost, int | float) else "",
-        f"{vitality:.3f}" if isinstance(vitality, int | float) else "",
-        str(event.get("phase", "")),
-        _details(event),
-    ]
-
-
-def _details(event: Event) -> str:
-    """The event's own summary, else its other fields as key=value."""
-    if isinstance(event.get("summary"), str):
-        flagged = quarantined(event)
-        refs = ", ".join(str(q.get("ref", "?")) for q in flagged if isinstance(q, dict))
-        return (f"[quarantined {refs}] " if flagged else "") + str(event["summary"])
-    rest = {k: v for k, v in event.items() if k not in _SHOWN}
-    return " ".join(
-        f"{k}={v if isinstance(v, str) else orjson.dumps(v).decode()}" for k, v in rest.items()
-    )
 
 
 def _print_summary(summary: Summary, as_json: bool) -> None:
@@ -269,7 +270,7 @@ def _print_summary(summary: Summary, as_json: bool) -> None:
         console.print(f"  {change['time'] or '?'}  {change['from']} → {change['to']}")
     if summary.death is not None:
         console.print(
-            f"[bold red]died[/] at {summary.death.get('time', '?')}: {_details(summary.death)}"
+            f"[bold red]died[/] at {summary.death.get('time', '?')}: {details(summary.death)}"
         )
 
 

@@ -5,16 +5,23 @@ line is reported and skipped), a follower for a live log, and the filters of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, BinaryIO
 
 import orjson
 
+from golem.mortality.names import ModelTier, SubsystemName
+from golem.mortality.profiles import PipelineProfile
+from golem.mortality.vitality import Phase
+
 __all__ = [
     "DEGRADED_SOURCES",
+    "KNOWN_VALUES",
+    "SOURCES",
     "Event",
     "EventFilter",
     "LogReader",
@@ -25,10 +32,28 @@ __all__ = [
     "parse_time",
     "quarantined",
     "read_events",
+    "tier_number",
 ]
 
 Event = dict[str, Any]
+SOURCES = ("model", "deterministic", "fallback", "skipped")  # a decision's, as decide.py logs
 DEGRADED_SOURCES = frozenset({"fallback", "skipped"})
+# The filters whose values form a closed set, with the set: a value outside it names
+# nothing. Tiers are matched as numbers ("1" or "T1").
+KNOWN_VALUES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "subsystem": tuple(SubsystemName),
+        "phase": tuple(Phase),
+        "profile": tuple(PipelineProfile),
+        "source": SOURCES,
+        "tier": tuple(str(tier.value) for tier in ModelTier),
+    }
+)
+
+
+def tier_number(text: str) -> str:
+    """A tier as the log writes it ("1") from either spelling ("1", "T1", "t1")."""
+    return text.strip().lower().removeprefix("t")
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +203,8 @@ class EventFilter:
     degraded: bool = False
     profiles: frozenset[str] = frozenset()
     quarantined: bool = False
+    sources: frozenset[str] = frozenset()
+    tiers: frozenset[str] = frozenset()
 
     @classmethod
     def of(
@@ -192,6 +219,8 @@ class EventFilter:
         degraded: bool = False,
         profiles: Iterable[str] = (),
         quarantined: bool = False,
+        sources: Iterable[str] = (),
+        tiers: Iterable[str] = (),
     ) -> EventFilter:
         """A filter from any iterables of names, matched in any case."""
         return cls(
@@ -204,6 +233,8 @@ class EventFilter:
             degraded,
             _lowered(profiles),
             quarantined,
+            _lowered(sources),
+            frozenset(tier_number(t) for t in tiers),
         )
 
     def matches(self, event: Event) -> bool:
@@ -213,9 +244,12 @@ class EventFilter:
             (self.phases, "phase"),
             (self.providers, "provider"),
             (self.profiles, "profile"),
+            (self.sources, "source"),
         ):
             if wanted and str(event.get(key, "")).lower() not in wanted:
                 return False
+        if self.tiers and tier_number(str(event.get("tier", ""))) not in self.tiers:
+            return False
         if self.degraded and not is_degraded(event):
             return False
         if self.quarantined and not quarantined(event):
