@@ -13,8 +13,9 @@ linear scan the world package offers), which is what a naive implementation woul
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
