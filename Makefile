@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench bench-quick clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,10 +27,16 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -q
 
-test: lint typecheck pytest
+test: lint typecheck pytest bench-quick
 
+# Every benchmark, full size (`make bench`), or small so none rots (`make bench-quick`, part
+# of `make test`; its figures are labelled "(quick)" and no goal is judged). PYTHONPATH makes
+# the scripts import this checkout's golem.
 bench: $(STAMP)
-	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; PYTHONPATH=$(CURDIR) $(BIN)/python $$b || exit 1; done
+
+bench-quick: $(STAMP)
+	@for b in benchmarks/bench_*.py; do echo "== $$b --quick"; PYTHONPATH=$(CURDIR) $(BIN)/python $$b --quick || exit 1; done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

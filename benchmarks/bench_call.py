@@ -7,7 +7,8 @@ httpx, decode, parse, validate, content checks, cost). SDK: `chat.completions.cr
 the typed model, and `chat.completions.parse`. instructor: `create(response_model=...)`.
 Goals: >= 7,000 calls/s, and >= 8x the SDK's create.
 
-Run: .venv/bin/python benchmarks/bench_call.py [--calls N] [--profile]
+Run: .venv/bin/python benchmarks/bench_call.py [--calls N] [--profile] [--quick]
+(--quick: 100 calls, one round, goals not judged; `make test` runs it so the script keeps working)
 (openai and instructor are benchmark-only: .venv/bin/pip install openai instructor)
 """
 
@@ -160,6 +161,7 @@ PATHS: dict[str, Callable[[httpx.AsyncClient], Awaitable[Call]]] = {
 }
 GOLEM, SDK_CREATE = "golem run_structured", "openai SDK create + model"
 ROUNDS = 5  # golem and the SDK's create alternate, best round kept: load hits both alike
+WARM_UP = 50
 
 
 Rates = dict[str, tuple[float, float]]  # label: (calls per wall second, per CPU second)
@@ -180,12 +182,12 @@ async def measure(calls: dict[str, Call], n: int, rounds: int) -> Rates:
     return best
 
 
-async def prepared(labels: list[str], client: httpx.AsyncClient) -> dict[str, Call]:
+async def prepared(labels: list[str], client: httpx.AsyncClient, warm_up: int) -> dict[str, Call]:
     expected = HeartbeatDecision.model_validate(ANSWER).model_dump()
     calls = {}
     for label in labels:
         call = calls[label] = await PATHS[label](client)
-        for _ in range(50):  # warm-up: schema caches, lazy imports
+        for _ in range(warm_up):  # warm-up: schema caches, lazy imports
             assert (await call()).model_dump() == expected
     return calls
 
@@ -204,11 +206,18 @@ async def profile_golem(n: int) -> None:
     stats.print_stats(25)
 
 
+def judged(met: bool, quick: bool) -> str:
+    if quick:
+        return "not judged in --quick"
+    return "met" if met else "MISSED"
+
+
 def missing_tools() -> list[str]:
     return [name for name in ("openai", "instructor") if importlib.util.find_spec(name) is None]
 
 
-async def main(n: int, profile: bool) -> None:
+async def main(n: int, profile: bool, quick: bool) -> None:
+    rounds, warm_up = (1, 10) if quick else (ROUNDS, WARM_UP)
     if profile:
         await profile_golem(n)
         return
@@ -221,14 +230,16 @@ async def main(n: int, profile: bool) -> None:
         )
     async with httpx.AsyncClient(transport=TRANSPORT) as client:
         if missing:
-            results = await measure(await prepared([GOLEM], client), n, ROUNDS)
+            results = await measure(await prepared([GOLEM], client, warm_up), n, rounds)
         else:
-            results = await measure(await prepared([GOLEM, SDK_CREATE], client), n, ROUNDS)
-            slow = await prepared(["openai SDK parse()", "instructor (Mode.JSON)"], client)
+            both = await prepared([GOLEM, SDK_CREATE], client, warm_up)
+            results = await measure(both, n, rounds)
+            slow = await prepared(["openai SDK parse()", "instructor (Mode.JSON)"], client, warm_up)
             results |= await measure(slow, n, 1)
     print(
         f"{n} structured calls per round under trio on one httpx.MockTransport; best of "
-        f"{ROUNDS} alternating rounds for golem and the SDK's create, one for the others\n"
+        f"{rounds} alternating rounds for golem and the SDK's create, one for the others"
+        f"{' (quick)' if quick else ''}\n"
     )
     print(f"  {'path':<28} {'calls/s wall':>13} {'calls/s CPU':>12}  golem is (CPU)")
     golem_wall, golem_cpu = results[GOLEM]
@@ -237,12 +248,12 @@ async def main(n: int, profile: bool) -> None:
         print(f"  {label:<28} {wall:>13,.0f} {cpu:>12,.0f}  {versus}")
     print()
     for clock, golem in (("wall", golem_wall), ("CPU", golem_cpu)):
-        verdict = "met" if golem >= GOAL_CALLS_S else "MISSED"
+        verdict = judged(golem >= GOAL_CALLS_S, quick)
         print(f"goal >= {GOAL_CALLS_S:,.0f} calls/s ({clock}): {verdict} ({golem:,.0f})")
     if SDK_CREATE in results:
         sdk_wall, sdk_cpu = results[SDK_CREATE]
         for clock, ratio in (("wall", golem_wall / sdk_wall), ("CPU", golem_cpu / sdk_cpu)):
-            verdict = "met" if ratio >= GOAL_RATIO else "MISSED"
+            verdict = judged(ratio >= GOAL_RATIO, quick)
             print(f"goal >= {GOAL_RATIO:.0f}x the SDK's create ({clock}): {verdict} ({ratio:.1f}x)")
     load = os.getloadavg()[0]
     if load > (os.cpu_count() or 1) * 0.5:
@@ -251,7 +262,11 @@ async def main(n: int, profile: bool) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--calls", type=int, help="calls per round (default 1000)")
     parser.add_argument("--profile", action="store_true", help="cProfile the golem path")
+    parser.add_argument(
+        "--quick", action="store_true", help="100 calls (unless --calls), one round: a smoke run"
+    )
     args = parser.parse_args()
-    trio.run(main, args.calls, args.profile)
+    calls = args.calls if args.calls is not None else (100 if args.quick else 1000)
+    trio.run(main, calls, args.profile, args.quick)

@@ -8,13 +8,19 @@ prompts share most lines; the cold column clears that cache before every call.
 Goal: Standard under 1 ms. Compared with what the same prompt costs without the indexes
 (knowledge ranked by a scan of every entry, episodes by `EpisodeLog.most_similar`, the
 linear scan the world package offers), which is what a naive implementation would do.
+
+    python benchmarks/bench_context.py           # the figures above
+    python benchmarks/bench_context.py --quick   # 1,000 entries, 5,000 episodes, 30 calls:
+                                                 # a smoke run, goal not judged
 """
 
+import argparse
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,7 +44,8 @@ from tests.subsystems.context.support import (  # noqa: E402
 )
 from tests.subsystems.support import market  # noqa: E402
 
-GRIMOIRE, EPISODES = 10_000, 50_000
+GRIMOIRE, EPISODES, ROUNDS = 10_000, 50_000, 300
+QUICK_GRIMOIRE, QUICK_EPISODES, QUICK_ROUNDS = 1_000, 5_000, 30
 GOAL_STANDARD_MS = 1.0
 BRIEF = Brief(
     "You are the heartbeat: read the market and say what to do.",
@@ -47,9 +54,9 @@ BRIEF = Brief(
 BUDGET = CallBudget(400, 0.0021, 2, 0.31, "low")
 
 
-def timed(fn, rounds: int = 300) -> float:
+def timed(fn, rounds: int) -> float:
     """Median milliseconds per call of fn(i), after a warm-up."""
-    for i in range(20):
+    for i in range(min(20, rounds)):
         fn(i)
     samples = []
     for i in range(rounds):
@@ -77,16 +84,20 @@ def moments(base):
     ]
 
 
-def main() -> None:
+def main(quick: bool) -> None:
+    if quick:
+        grimoire_size, episode_count, rounds = QUICK_GRIMOIRE, QUICK_EPISODES, QUICK_ROUNDS
+    else:
+        grimoire_size, episode_count, rounds = GRIMOIRE, EPISODES, ROUNDS
     started = time.perf_counter()
-    entries, lives = grimoire(GRIMOIRE - 1), episodes(EPISODES)
+    entries, lives = grimoire(grimoire_size - 1), episodes(episode_count)
     memory = Memory.of(entries, lives, observations(64), NEWS)
     built_s = time.perf_counter() - started
     contexts = moments(rich_context(memory=memory))
     ctx = contexts[0]
     print(
         f"memory: {memory.grimoire_size:,} grimoire entries, {memory.episode_count:,} episodes "
-        f"(built in {built_s:.2f} s, indexed as they arrive)"
+        f"(built in {built_s:.2f} s, indexed as they arrive){' (quick)' if quick else ''}"
     )
     print(f"{'profile':>9} {'median ms':>10} {'cold ms':>8} {'tokens':>7} {'limit':>6}")
     results = {}
@@ -100,15 +111,15 @@ def main() -> None:
             estimate_tokens.cache_clear()
             assemble(BRIEF, contexts[i % len(contexts)], profile, budget=BUDGET)
 
-        results[profile] = timed(run)
+        results[profile] = timed(run, rounds)
         report = prompt.report
         print(
-            f"{profile:>9} {results[profile]:>10.3f} {timed(cold):>8.3f} "
+            f"{profile:>9} {results[profile]:>10.3f} {timed(cold, rounds):>8.3f} "
             f"{report.tokens:>7} {report.limit:>6}"
         )
 
     # The same retrieval done by scanning: every entry scored, every episode measured.
-    log = EpisodeLog(capacity=EPISODES)
+    log = EpisodeLog(capacity=episode_count)
     for episode in lives:
         log.append(episode)
     words = words_of(BRIEF.task)
@@ -118,15 +129,19 @@ def main() -> None:
         sorted(active, key=lambda e: e.confidence * (1 + 0.5 * len(words_of(e.text) & words)))
         log.most_similar(ctx.market, 5, resolved_only=True)
 
-    scanned = timed(scan, rounds=5)
+    scanned = timed(scan, rounds=2 if quick else 5)
     standard = results[PipelineProfile.STANDARD]
     verdict = "PASS" if standard < GOAL_STANDARD_MS else "MISS"
+    if quick:
+        verdict = "not judged in --quick"
     print(f"standard: {standard:.3f} ms (goal < {GOAL_STANDARD_MS} ms): {verdict}")
     print(
         f"retrieval by scanning alone: {scanned:.1f} ms, {scanned / standard:.0f}x the whole "
-        "indexed Standard assembly"
+        f"indexed Standard assembly{' (quick)' if quick else ''}"
     )
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    main(parser.parse_args().quick)

@@ -4,7 +4,11 @@ call after start, model load included, reported apart), and answers that stopped
 themselves rather than at max_tokens.
 
     python benchmarks/bench_local.py            # 20 llguidance and 3 grammar calls a schema
-    python benchmarks/bench_local.py --quick    # 5 and 2
+    python benchmarks/bench_local.py --quick    # the heartbeat only, 1 and 1 (goals not judged)
+
+--quick also runs llama.cpp on one thread unless --threads says otherwise: on a busy 2-core
+machine two threads were seen to decode at 1 tok/s (threads waiting on each other for a
+core), one thread at 50; the smoke run in `make test` must not hang on that.
 """
 
 from __future__ import annotations
@@ -94,6 +98,7 @@ async def main(args: argparse.Namespace) -> None:
     print(
         f"bench_local: threads={fast.threads}, cores={len(os.sched_getaffinity(0))}, "
         f"load average {os.getloadavg()[0]:.2f}, max_tokens={MAX_TOKENS}"
+        + (" (quick)" if args.quick else "")
     )
     print(
         f"{'schema':<20} {'backend':<13} {'tok/s':>7} {'calls':>5} {'p50 s':>6} {'p95 s':>6} "
@@ -111,18 +116,31 @@ async def main(args: argparse.Namespace) -> None:
         slow = Tally()
         await measure(grammar, decision, args.grammar_calls, slow)
         print(row(name, "llama-grammar", slow), flush=True)
-    print(f"{GOALS}\ntotal {time.perf_counter() - started:.0f} s")
+    goals = "(quick) goals not judged in --quick" if args.quick else GOALS
+    print(f"{goals}\ntotal {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="5 llguidance, 2 grammar calls")
-    parser.add_argument("--calls", type=int, default=20, help="llguidance calls per schema")
-    parser.add_argument("--grammar-calls", type=int, default=3, help="grammar calls per schema")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="heartbeat_decision only, 1 llguidance and 1 grammar call, 1 thread: a smoke run",
+    )
+    parser.add_argument("--calls", type=int, help="llguidance calls per schema (default 20)")
+    parser.add_argument("--grammar-calls", type=int, help="grammar calls per schema (default 3)")
     parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the cores)")
     parser.add_argument("--schemas", nargs="*", help="only these schemas")
     arguments = parser.parse_args()
-    if arguments.quick:
-        arguments.calls, arguments.grammar_calls = 5, 2
+    calls, grammar_calls, schemas = (
+        (1, 1, ["heartbeat_decision"]) if arguments.quick else (20, 3, None)
+    )
+    arguments.calls = arguments.calls if arguments.calls is not None else calls
+    arguments.grammar_calls = (
+        arguments.grammar_calls if arguments.grammar_calls is not None else grammar_calls
+    )
+    arguments.schemas = arguments.schemas or schemas
+    if arguments.quick and arguments.threads is None:
+        arguments.threads = 1
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     trio.run(main, arguments)

@@ -4,9 +4,10 @@ real codec, tokens and price; alone, and inside run_structured (which adds valid
 A heartbeat prompt in the subsystems' format. Goal: <= 100 µs a call for SchemaEnforced
 with no faults (the simulator makes hundreds of thousands). Best of 5 runs of 5,000 calls,
 in CPU time (process_time) and wall time: on a shared machine the wall time also counts
-the waits for a core.
+the waits for a core. `--quick`: best of 2 runs of 500 calls, goal not judged (a smoke run).
 """
 
+import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -28,8 +29,8 @@ from golem.inference import (
     run_structured,
 )
 
-CALLS = 5_000
-RUNS = 5
+CALLS, RUNS = 5_000, 5
+QUICK_CALLS, QUICK_RUNS = 500, 2
 GOAL_US = 100.0
 SYSTEM = (
     "You are one subsystem of a golem: an autonomous agent with a finite wallet that trades "
@@ -50,10 +51,10 @@ probes fired: price_delta>2%, health<1.5; prediction error 0.72 (gate 0.31)
 Decide on this tick and answer with a heartbeat_decision."""
 
 
-def per_call_us(call: Callable[[], object], calls: int = CALLS) -> tuple[float, float]:
-    """(CPU µs, wall µs) per call, each the best of RUNS runs."""
+def per_call_us(call: Callable[[], object], calls: int, runs: int) -> tuple[float, float]:
+    """(CPU µs, wall µs) per call, each the best of `runs` runs."""
     cpu = wall = float("inf")
-    for _ in range(RUNS):
+    for _ in range(runs):
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         for _ in range(calls):
             call()
@@ -62,7 +63,8 @@ def per_call_us(call: Callable[[], object], calls: int = CALLS) -> tuple[float, 
     return cpu / calls * 1e6, wall / calls * 1e6
 
 
-def main() -> None:
+def main(quick: bool) -> None:
+    calls, runs = (QUICK_CALLS, QUICK_RUNS) if quick else (CALLS, RUNS)
     decision = get_schema("heartbeat_decision")
     schema = decision.response_schema()
     request = Request(messages=(Message.system(SYSTEM), Message.user(USER)))
@@ -81,24 +83,28 @@ def main() -> None:
         ("gemini 2.5 flash, SchemaEnforced", gemini, enforced),
         ("anthropic, tool use + thinking", anthropic, tool),
     ]
-    print(f"{'case':<42} {'CPU µs':>8} {'wall µs':>8}")
+    print(f"{'case':<42} {'CPU µs':>8} {'wall µs':>8}{'  (quick)' if quick else ''}")
     results = {}
     for label, provider, wire in cases:
-        results[label] = per_call_us(lambda p=provider, w=wire: p.answer(w))
+        results[label] = per_call_us(lambda p=provider, w=wire: p.answer(w), calls, runs)
         print(f"{label:<42} {results[label][0]:8.1f} {results[label][1]:8.1f}")
     structured = SyntheticProvider(capabilities=Capabilities(response_schema=True))
 
     async def loop() -> None:
-        for _ in range(CALLS):
+        for _ in range(calls):
             await run_structured(structured, request, decision)
 
-    cpu, wall = per_call_us(lambda: trio.run(loop), calls=1)
+    cpu, wall = per_call_us(lambda: trio.run(loop), 1, runs)
     label = "run_structured (openai), in one trio.run"
-    print(f"{label:<42} {cpu / CALLS:8.1f} {wall / CALLS:8.1f}")
+    print(f"{label:<42} {cpu / calls:8.1f} {wall / calls:8.1f}")
     first = results[cases[0][0]][0]
     verdict = "meets" if first <= GOAL_US else "misses"
+    if quick:
+        verdict = "not judged in --quick"
     print(f"goal <= {GOAL_US:.0f} CPU µs (SchemaEnforced, no faults): {verdict} ({first:.1f} µs)")
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="500 calls, 2 runs: a smoke run")
+    main(parser.parse_args().quick)

@@ -3,8 +3,10 @@
 4 MiB of text, 20% of it reasoning in several blocks, fed in 8, 64 and 4096-byte chunks.
 Goals: >= 450 MB/s at 64-byte chunks, and >= 20x the byte-by-byte state machine. Two floors
 show what the harness and one event per chunk cost on this machine before any splitting.
+`--quick`: 256 KiB, fewer runs, goals not judged (a smoke run that `make test` makes).
 """
 
+import argparse
 import random
 import sys
 import time
@@ -25,6 +27,7 @@ from golem.inference.reasoning import (
 
 OPEN, CLOSE = "<think>", "</think>"
 TOTAL = 4 * 1024 * 1024
+QUICK_TOTAL = 256 * 1024
 BLOCKS = 40
 CHUNK_SIZES = (8, 64, 4096)
 GOAL_MB_S_AT_64 = 450.0
@@ -34,7 +37,7 @@ GOAL_RATIO = 20.0
 Result = tuple[str, str, int]
 
 
-def make_text(seed: int = 7) -> str:
+def make_text(total: int, seed: int = 7) -> str:
     """Prose-like ASCII with the odd '<' that is not a tag, 20% of it inside think blocks."""
     rng = random.Random(seed)
     words = ["the", "agent", "spends", "credits", "on", "inference", "while", "its", "vitality"]
@@ -49,7 +52,7 @@ def make_text(seed: int = 7) -> str:
             n += len(word) + 1
         return " ".join(out)[:size]
 
-    cycle = TOTAL // BLOCKS
+    cycle = total // BLOCKS
     reasoning_size = cycle // 5 - len(OPEN) - len(CLOSE)
     parts = []
     for _ in range(BLOCKS):
@@ -221,12 +224,16 @@ def result(make: Callable[[], Splitter], chunks: list[str]) -> Result:
     return summarize([*events, *splitter.finish()])
 
 
-def main() -> None:
-    text = make_text()
+def main(quick: bool) -> None:
+    text = make_text(QUICK_TOTAL if quick else TOTAL)
+    repeats, seed_repeats = (2, 1) if quick else (7, 2)
     megabytes = len(text.encode()) / 1e6
     expected = result(ThinkTagSplitter, [text])
     share = len(expected[0]) / len(text)
-    print(f"text: {megabytes:.2f} MB, {share:.0%} reasoning in {expected[2]} blocks; best of runs")
+    print(
+        f"text: {megabytes:.2f} MB, {share:.0%} reasoning in {expected[2]} blocks; best of runs"
+        + (" (quick)" if quick else "")
+    )
     print(
         f"{'chunk':>6}  {'splitter':>12}  {'byte-by-byte':>12}  {'str.find loop':>13}"
         f"  {'ratio':>6}  {'empty feed()':>12}  {'1-event feed()':>14}"
@@ -236,11 +243,11 @@ def main() -> None:
         chunks = [text[i : i + size] for i in range(0, len(text), size)]
         for make in (ThinkTagSplitter, ByteByByteSplitter, FindLoopSplitter):
             assert result(make, chunks) == expected, (make.__name__, size)
-        ours = best_time(ThinkTagSplitter, chunks, repeats=7)
-        seed = best_time(ByteByByteSplitter, chunks, repeats=2)
-        find = best_time(FindLoopSplitter, chunks, repeats=7)
-        empty = best_time(EmptyFeed, chunks, repeats=7)
-        one_event = best_time(OneEventFeed, chunks, repeats=7)
+        ours = best_time(ThinkTagSplitter, chunks, repeats)
+        seed = best_time(ByteByByteSplitter, chunks, seed_repeats)
+        find = best_time(FindLoopSplitter, chunks, repeats)
+        empty = best_time(EmptyFeed, chunks, repeats)
+        one_event = best_time(OneEventFeed, chunks, repeats)
         results[size] = (megabytes / ours, seed / ours)
         print(
             f"{size:>6}  {megabytes / ours:>7.0f} MB/s  {megabytes / seed:>7.1f} MB/s"
@@ -250,9 +257,13 @@ def main() -> None:
     mb_s, ratio = results[64]
     speed = "PASS" if mb_s >= GOAL_MB_S_AT_64 else "MISS"
     speedup = "PASS" if ratio >= GOAL_RATIO else "MISS"
+    if quick:
+        speed = speedup = "not judged in --quick"
     print(f"{speed}: {mb_s:.0f} MB/s at 64-byte chunks (goal >= {GOAL_MB_S_AT_64:.0f})")
     print(f"{speedup}: {ratio:.1f}x the byte-by-byte design at 64-byte chunks (goal >= 20x)")
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="256 KiB, fewer runs: a smoke run")
+    main(parser.parse_args().quick)
