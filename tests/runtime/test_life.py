@@ -26,12 +26,12 @@ PRICE = Price(input=1.0, output=4.0)
 
 ANSWERS: dict[str, dict[str, Any]] = {
     "heartbeat_decision": {
-        "severity": "medium",
+        "severity": "moderate",
         "action": "observe",
         "confidence": 0.6,
-        "escalate": False,
+        "rationale": "nothing that needs a trade",
         "signals": [],
-        "reasoning": "nothing that needs a trade",
+        "escalate": False,
     },
     "daimon_appraisal": {
         "emotion": "surprise",

@@ -24,9 +24,11 @@ VALID: dict[type[StructuredOutput], dict[str, Any]] = {
         "severity": "high",
         "action": "hedge",
         "confidence": 0.72,
+        "rationale": "ETH fell 4.2% in 15 minutes while funding flipped negative.",
+        "signals": [
+            {"source": "price", "description": "fell 4.2% in 15 minutes", "magnitude": 0.8}
+        ],
         "escalate": True,
-        "signals": [{"name": "price_delta", "value": -0.042, "note": "15 minutes"}],
-        "reasoning": "ETH fell 4.2% in 15 minutes while funding flipped negative.",
     },
     DaimonAppraisal: {
         "emotion": "fear",

@@ -138,7 +138,7 @@ def test_guidance_names_the_schema(decision: type[StructuredOutput]) -> None:
     ("decision", "change", "pointer"),
     [
         (HeartbeatDecision, {"confidence": 1.2}, "/confidence"),
-        (HeartbeatDecision, {"reasoning": "x" * 401}, "/reasoning"),
+        (HeartbeatDecision, {"rationale": "x" * 401}, "/rationale"),
         (DaimonAppraisal, {"pleasure": -1.5}, "/pleasure"),
         (RiskAssessment, {"adjusted_size_usd": -5}, "/adjusted_size_usd"),
         (CuratorEvaluation, {"prune_ids": [f"e{i}" for i in range(21)]}, "/prune_ids"),
@@ -170,15 +170,17 @@ def _layers(**verdicts: tuple[str, float]) -> dict[str, Any]:
 
 CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = [
     (HeartbeatDecision, {"severity": "low", "escalate": True, "action": "observe"}, ["/escalate"]),
+    (HeartbeatDecision, {"severity": "none", "escalate": False, "action": "escalate"}, ["/action"]),
+    (HeartbeatDecision, {"severity": "moderate", "escalate": False, "action": "escalate"}, []),
     (
         HeartbeatDecision,
-        {"severity": "medium", "escalate": False, "action": "exit", "confidence": 0.3},
+        {"severity": "moderate", "escalate": False, "action": "exit", "confidence": 0.3},
         ["/action", "/confidence"],
     ),
     (
         HeartbeatDecision,
-        {"signals": [{"name": "hf", "value": 1.2, "note": ""}] * 2},
-        ["/signals/1/name"],
+        {"signals": [{"source": "price", "description": "hf 1.2", "magnitude": 0.4}] * 2},
+        ["/signals/1/description"],
     ),
     (DaimonAppraisal, {"emotion": "joy", "pleasure": -0.6}, ["/pleasure"]),
     (DaimonAppraisal, {"emotion": "fear", "pleasure": 0.4}, ["/pleasure"]),

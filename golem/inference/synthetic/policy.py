@@ -15,10 +15,12 @@ __all__ = ["POLICIES", "Policy"]
 
 Policy = Callable[[Observation, Random], dict[str, Any]]
 
-_SEVERITIES = ("low", "medium", "high", "critical")
+_SEVERITIES = ("low", "moderate", "high", "critical")
+_CALM = 0.1  # below this stress nothing is notable: severity none
 _ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
+    "none": (("observe", 1.0),),
     "low": (("observe", 0.9), ("rebalance", 0.1)),
-    "medium": (("observe", 0.45), ("rebalance", 0.3), ("hedge", 0.25)),
+    "moderate": (("observe", 0.45), ("rebalance", 0.3), ("hedge", 0.25)),
     "high": (("hedge", 0.6), ("exit", 0.25), ("rebalance", 0.15)),
     "critical": (("exit", 0.55), ("hedge", 0.45)),
 }
@@ -53,22 +55,29 @@ def _weighted(rng: Random, options: tuple[tuple[str, float], ...]) -> str:
 
 
 def _signals(obs: Observation, rng: Random) -> list[dict[str, Any]]:
+    """What the answer rests on, each a (source, description, magnitude 0..1): a price
+    move of 5% or a z-score of 3 is a full-strength signal."""
     found = [
-        ("price_delta", obs.delta_1, "last tick"),
-        ("window_delta", obs.delta_period, "over the window"),
-        ("zscore", obs.zscore, "vs the 20-period mean"),
+        ("price", f"{obs.delta_1:+.2%} in the last tick", abs(obs.delta_1) * 20),
+        ("price", f"{obs.delta_period:+.2%} over the window", abs(obs.delta_period) * 20),
+        ("price", f"z-score {obs.zscore:+.2f} against the 20-period mean", abs(obs.zscore) / 3),
     ]
     if obs.health_factor is not None:
-        found.append(("health_factor", obs.health_factor, "lending position"))
+        found.append(
+            ("liquidity", f"health factor {obs.health_factor:.2f}", 1.5 - obs.health_factor)
+        )
     if obs.flags:
-        found.append(("prediction_error", obs.prediction_error, "probes " + ", ".join(obs.flags)))
+        found.append(("probes", ", ".join(obs.flags), obs.prediction_error))
     keep = 1 + int(rng.random() * min(3, len(found)))
-    return [{"name": n, "value": round(v, 4), "note": note} for n, v, note in found[:keep]]
+    return [
+        {"source": source, "description": text, "magnitude": _unit(strength)}
+        for source, text, strength in found[:keep]
+    ]
 
 
 def heartbeat(obs: Observation, rng: Random) -> dict[str, Any]:
     stress = _unit(obs.stress + rng.gauss(0, 0.12))
-    severity = _SEVERITIES[min(3, int(stress * 4))]
+    severity = "none" if stress < _CALM else _SEVERITIES[min(3, int(stress * 4))]
     action = _weighted(rng, _ACTIONS[severity])
     # Escalation and exits only with high or critical severity; exits need confidence.
     escalate = severity in ("high", "critical") and rng.random() < 0.4
@@ -76,12 +85,12 @@ def heartbeat(obs: Observation, rng: Random) -> dict[str, Any]:
         "severity": severity,
         "action": action,
         "confidence": _unit(0.55 + 0.4 * rng.random()),
-        "escalate": escalate,
-        "signals": _signals(obs, rng),
-        "reasoning": (
+        "rationale": (
             f"{severity} stress: window {obs.delta_period:+.2%}, z-score {obs.zscore:+.2f}; "
             f"{action} for now."
         ),
+        "signals": _signals(obs, rng),
+        "escalate": escalate,
     }
 
 

@@ -46,14 +46,14 @@ def _generic(value: Mapping[str, Any]) -> list[str]:
 
 
 def _heartbeat(v: Mapping[str, Any]) -> list[str]:
-    signals = [f"{s['name']}: {_scalar(s['value'])} ({s['note']})" for s in v["signals"]]
+    signals = [f"{s['source']}: {s['description']}" for s in v["signals"]]
     return [
         f"Severity: {v['severity']}",
         f"Action: {v['action']}",
         f"Confidence: {v['confidence'] * 100:.0f}%",
         f"Escalate: {_scalar(v['escalate'])}",
         *_bullets("signals", signals),
-        f"Reasoning: {v['reasoning']}",
+        f"Rationale: {v['rationale']}",
     ]
 
 
