@@ -17,7 +17,7 @@ from golem.subsystems import (
     ThreatAssessment,
 )
 
-_LAYER = {"verdict": "pass", "score": 0.2, "reason": "normal"}
+_LAYER = {"passed": True, "score": 0.2, "detail": "normal"}
 
 VALID: dict[type[StructuredOutput], dict[str, Any]] = {
     HeartbeatDecision: {
@@ -41,18 +41,17 @@ VALID: dict[type[StructuredOutput], dict[str, Any]] = {
     },
     RiskAssessment: {
         "approved": True,
-        "risk_score": 0.35,
-        "proposed_size_usd": 5000.0,
         "adjusted_size_usd": 2500.0,
         "layers": {
-            "market": _LAYER,
-            "liquidity": {"verdict": "warn", "score": 0.5, "reason": "thin books"},
-            "protocol": _LAYER,
-            "portfolio": _LAYER,
-            "mortality": _LAYER,
+            "hard_shields": _LAYER,
+            "position_sizing": {"passed": True, "score": 0.5, "detail": "thin books"},
+            "adaptive_guardrails": _LAYER,
+            "observation": _LAYER,
+            "defi_threats": _LAYER,
         },
-        "conditions": ["stop loss at -3%"],
+        "warnings": ["thin books: stop loss at -3%"],
         "reasoning": "Liquidity is thin: half size.",
+        "proposed_size_usd": 5000.0,
     },
     CuratorEvaluation: {
         "evaluated": 12,

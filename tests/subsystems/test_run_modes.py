@@ -48,7 +48,9 @@ FREE_TEXT: dict[type[StructuredOutput], tuple[str, Callable[[Any], bool]]] = {
     ),
     RiskAssessment: (
         "Approved at reduced size.\nMarket: pass\nLiquidity: warn (0.5)\nAdjusted size: $2,500",
-        lambda d: d.approved and d.adjusted_size_usd == 2500 and d.layers.liquidity.score == 0.5,
+        lambda d: (
+            d.approved and d.adjusted_size_usd == 2500 and d.layers.position_sizing.score == 0.5
+        ),
     ),
     CuratorEvaluation: (
         "Evaluated 12 entries, pruned 3 (e1, e4, e9).",

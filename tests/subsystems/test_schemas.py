@@ -161,10 +161,10 @@ def test_bounds_are_enforced_client_side(
     assert any(issue.pointer == pointer for issue in validation_issues(caught.value))
 
 
-def _layers(**verdicts: tuple[str, float]) -> dict[str, Any]:
+def _layers(**verdicts: tuple[bool, float]) -> dict[str, Any]:
     layers = dict(VALID[RiskAssessment]["layers"])
-    for name, (verdict, score) in verdicts.items():
-        layers[name] = {"verdict": verdict, "score": score, "reason": ""}
+    for name, (passed, score) in verdicts.items():
+        layers[name] = {"passed": passed, "score": score, "detail": ""}
     return layers
 
 
@@ -185,11 +185,21 @@ CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = 
     (DaimonAppraisal, {"emotion": "joy", "pleasure": -0.6}, ["/pleasure"]),
     (DaimonAppraisal, {"emotion": "fear", "pleasure": 0.4}, ["/pleasure"]),
     (DaimonAppraisal, {"emotion": "surprise", "pleasure": 0.4}, []),
-    (RiskAssessment, {"layers": _layers(protocol=("fail", 0.9))}, ["/approved"]),
+    (RiskAssessment, {"layers": _layers(defi_threats=(False, 0.9))}, ["/approved"]),
     (
         RiskAssessment,
-        {"approved": False, "adjusted_size_usd": None, "layers": _layers(liquidity=("pass", 0.1))},
+        {
+            "approved": False,
+            "adjusted_size_usd": None,
+            "layers": _layers(position_sizing=(True, 0.1)),
+            "warnings": [],
+        },
         ["/approved"],
+    ),
+    (  # a warning may be reason enough to refuse
+        RiskAssessment,
+        {"approved": False, "adjusted_size_usd": None, "layers": _layers()},
+        [],
     ),
     (RiskAssessment, {"adjusted_size_usd": 6000.0}, ["/adjusted_size_usd"]),
     (
@@ -199,15 +209,19 @@ CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = 
     ),
     (
         RiskAssessment,
-        {"layers": _layers(market=("pass", 0.9), liquidity=("warn", 0.5))},
-        ["/layers/market/score"],
+        {"layers": _layers(observation=(True, 0.9), position_sizing=(True, 0.5))},
+        ["/layers/observation/score"],
     ),
     (
         RiskAssessment,
-        {"approved": False, "adjusted_size_usd": None, "layers": _layers(market=("fail", 0.1))},
-        ["/layers/market/score"],
+        {
+            "approved": False,
+            "adjusted_size_usd": None,
+            "layers": _layers(observation=(False, 0.1)),
+        },
+        ["/layers/observation/score"],
     ),
-    (RiskAssessment, {"conditions": ["  "]}, ["/conditions/0"]),
+    (RiskAssessment, {"warnings": ["  "]}, ["/warnings/0"]),
     (CuratorEvaluation, {"evaluated": 10}, ["/retained"]),
     (CuratorEvaluation, {"pruned": 2, "retained": 9}, ["/prune_ids"]),
     (

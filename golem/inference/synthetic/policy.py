@@ -24,7 +24,7 @@ _ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
     "high": (("hedge", 0.6), ("exit", 0.25), ("rebalance", 0.15)),
     "critical": (("exit", 0.55), ("hedge", 0.45)),
 }
-_LAYERS = ("market", "liquidity", "protocol", "portfolio", "mortality")
+_LAYERS = ("hard_shields", "position_sizing", "adaptive_guardrails", "observation", "defi_threats")
 _PLEASANT = frozenset({"joy", "trust"})
 _UNPLEASANT = frozenset({"sadness", "fear", "anger", "disgust"})
 _PAD = {
@@ -100,7 +100,7 @@ def risk(obs: Observation, rng: Random) -> dict[str, Any]:
     scores = {name: _unit(base + rng.gauss(0, 0.12)) for name in _LAYERS}
     verdict = {n: "pass" if x < 0.4 else "warn" if x < 0.7 else "fail" for n, x in scores.items()}
     layers = {
-        n: {"verdict": verdict[n], "score": x, "reason": f"{n} at {x:.2f}"}
+        n: {"passed": verdict[n] != "fail", "score": x, "detail": f"{n} at {x:.2f}"}
         for n, x in scores.items()
     }
     verdicts = set(verdict.values())
@@ -111,16 +111,19 @@ def risk(obs: Observation, rng: Random) -> dict[str, Any]:
     adjusted = None
     if approved and proposed is not None and "warn" in verdicts:
         adjusted = round(proposed * (0.4 + 0.5 * rng.random()), 2)
-    conditions = ["size kept under the cap"] if adjusted is not None else []
+    warnings = [
+        f"{n.replace('_', ' ')} at {scores[n]:.2f}" for n in _LAYERS if verdict[n] == "warn"
+    ]
+    if adjusted is not None:
+        warnings.insert(0, "size kept under the cap")
     action = obs.trade[0] if obs.trade else "trade"
     return {
         "approved": approved,
-        "risk_score": _unit(risk_score),
-        "proposed_size_usd": proposed,
         "adjusted_size_usd": adjusted,
         "layers": layers,
-        "conditions": conditions,
+        "warnings": warnings[:5],
         "reasoning": f"{action} {'allowed' if approved else 'refused'} at risk {risk_score:.2f}",
+        "proposed_size_usd": proposed,
     }
 
 

@@ -58,14 +58,15 @@ def _heartbeat(v: Mapping[str, Any]) -> list[str]:
 
 
 def _risk(v: Mapping[str, Any]) -> list[str]:
-    lines = [f"Approved: {_scalar(v['approved'])}", f"Risk score: {v['risk_score']:.2f}"]
+    lines = [f"Approved: {_scalar(v['approved'])}"]
     for name, layer in v["layers"].items():
-        lines.append(f"{_label(name)}: {layer['verdict']} ({layer['score']:.2f}) {layer['reason']}")
+        verdict = "pass" if layer["passed"] else "fail"
+        lines.append(f"{_label(name)}: {verdict} ({layer['score']:.2f}) {layer['detail']}")
     if v["proposed_size_usd"] is not None:
         lines.append(f"Proposed size: ${v['proposed_size_usd']:.2f}")
     if v["adjusted_size_usd"] is not None:
         lines.append(f"Adjusted size: ${v['adjusted_size_usd']:.2f}")
-    return [*lines, *_bullets("conditions", v["conditions"]), f"Reasoning: {v['reasoning']}"]
+    return [*lines, *_bullets("warnings", v["warnings"]), f"Reasoning: {v['reasoning']}"]
 
 
 def _daimon(v: Mapping[str, Any]) -> list[str]:
