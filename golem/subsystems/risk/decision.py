@@ -68,7 +68,14 @@ class RiskAssessment(StructuredOutput):
     @property
     def risk_score(self) -> float:
         """The overall risk: the riskiest layer's score."""
-        return max(layer.score for _, layer in self.layers)
+        layers = self.layers
+        return max(
+            layers.hard_shields.score,
+            layers.position_sizing.score,
+            layers.adaptive_guardrails.score,
+            layers.observation.score,
+            layers.defi_threats.score,
+        )
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
