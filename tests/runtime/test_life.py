@@ -34,13 +34,14 @@ ANSWERS: dict[str, dict[str, Any]] = {
         "escalate": False,
     },
     "daimon_appraisal": {
-        "emotion": "surprise",
-        "intensity": 0.5,
         "pleasure": -0.2,
         "arousal": 0.6,
         "dominance": -0.3,
+        "primary_emotion": "surprise",
+        "secondary_emotion": None,
         "trigger": "regime_shift",
-        "reasoning": "the band flipped",
+        "memory_bias": "the band flipped: recall past flips",
+        "intensity": 0.5,
     },
 }
 

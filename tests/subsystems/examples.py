@@ -31,13 +31,14 @@ VALID: dict[type[StructuredOutput], dict[str, Any]] = {
         "escalate": True,
     },
     DaimonAppraisal: {
-        "emotion": "fear",
-        "intensity": 0.7,
         "pleasure": -0.5,
         "arousal": 0.7,
         "dominance": -0.4,
+        "primary_emotion": "fear",
+        "secondary_emotion": "sadness",
         "trigger": "trade_loss of 6%",
-        "reasoning": "A loss above 5% on a position I believed in.",
+        "memory_bias": "recall past drawdowns before similar entries",
+        "intensity": 0.7,
     },
     RiskAssessment: {
         "approved": True,

@@ -44,7 +44,7 @@ FREE_TEXT: dict[type[StructuredOutput], tuple[str, Callable[[Any], bool]]] = {
     ),
     DaimonAppraisal: (
         "Emotion: fear (pleasure -0.5, arousal 0.7, dominance -0.4) after the 6% loss.",
-        lambda d: (d.emotion, d.pleasure, d.dominance) == ("fear", -0.5, -0.4),
+        lambda d: (d.primary_emotion, d.pleasure, d.dominance) == ("fear", -0.5, -0.4),
     ),
     RiskAssessment: (
         "Approved at reduced size.\nMarket: pass\nLiquidity: warn (0.5)\nAdjusted size: $2,500",

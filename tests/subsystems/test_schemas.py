@@ -182,9 +182,10 @@ CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = 
         {"signals": [{"source": "price", "description": "hf 1.2", "magnitude": 0.4}] * 2},
         ["/signals/1/description"],
     ),
-    (DaimonAppraisal, {"emotion": "joy", "pleasure": -0.6}, ["/pleasure"]),
-    (DaimonAppraisal, {"emotion": "fear", "pleasure": 0.4}, ["/pleasure"]),
-    (DaimonAppraisal, {"emotion": "surprise", "pleasure": 0.4}, []),
+    (DaimonAppraisal, {"primary_emotion": "joy", "pleasure": -0.6}, ["/pleasure"]),
+    (DaimonAppraisal, {"primary_emotion": "fear", "pleasure": 0.4}, ["/pleasure"]),
+    (DaimonAppraisal, {"primary_emotion": "surprise", "pleasure": 0.4}, []),
+    (DaimonAppraisal, {"secondary_emotion": "fear"}, ["/secondary_emotion"]),
     (RiskAssessment, {"layers": _layers(defi_threats=(False, 0.9))}, ["/approved"]),
     (
         RiskAssessment,

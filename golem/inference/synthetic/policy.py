@@ -37,6 +37,17 @@ _PAD = {
 }
 
 
+_MEMORY_BIAS = {
+    "joy": "past gains",
+    "sadness": "losses and mistakes",
+    "fear": "drawdowns and forced exits",
+    "anger": "blocked plans",
+    "surprise": "broken predictions",
+    "trust": "heuristics that held up",
+    "anticipation": "setups like this one",
+}
+
+
 def _unit(x: float) -> float:
     return round(min(1.0, max(0.0, x)), 3)
 
@@ -145,13 +156,14 @@ def daimon(obs: Observation, rng: Random) -> dict[str, Any]:
     elif emotion in _UNPLEASANT:
         pleasure = min(pleasure, 0.0)
     return {
-        "emotion": emotion,
-        "intensity": _unit(0.3 + 0.6 * obs.stress + rng.gauss(0, 0.1)),
         "pleasure": pleasure,
         "arousal": arousal,
         "dominance": dominance,
+        "primary_emotion": emotion,
+        "secondary_emotion": "anticipation" if emotion in ("fear", "surprise") else None,
         "trigger": ", ".join(obs.events) or "the market's last move",
-        "reasoning": f"{emotion} after a window move of {obs.delta_period:+.2%}",
+        "memory_bias": _MEMORY_BIAS.get(emotion, "the last few ticks"),
+        "intensity": _unit(0.3 + 0.6 * obs.stress + rng.gauss(0, 0.1)),
     }
 
 

@@ -70,8 +70,11 @@ def _risk(v: Mapping[str, Any]) -> list[str]:
 
 
 def _daimon(v: Mapping[str, Any]) -> list[str]:
-    names = ("emotion", "intensity", "pleasure", "arousal", "dominance", "trigger")
-    return [*(f"{_label(n)}: {_scalar(v[n])}" for n in names), f"Reasoning: {v['reasoning']}"]
+    names = ("pleasure", "arousal", "dominance", "primary_emotion", "trigger", "memory_bias")
+    lines = [f"{_label(n)}: {_scalar(v[n])}" for n in names]
+    if v["secondary_emotion"] is not None:
+        lines.append(f"Secondary emotion: {v['secondary_emotion']}")
+    return [*lines, f"Intensity: {_scalar(v['intensity'])}"]
 
 
 def _threat(v: Mapping[str, Any]) -> list[str]:
