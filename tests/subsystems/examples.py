@@ -55,15 +55,22 @@ VALID: dict[type[StructuredOutput], dict[str, Any]] = {
         "proposed_size_usd": 5000.0,
     },
     CuratorEvaluation: {
-        "evaluated": 12,
-        "retained": 9,
-        "pruned": 3,
-        "promotions": [{"entry_id": "e12", "to_tier": "heuristic", "reason": "held in 3 regimes"}],
-        "cross_refs": [
-            {"source_id": "e3", "target_id": "e7", "relation": "supports", "strength": 0.8}
+        "entries_evaluated": 12,
+        "entries_retained": 9,
+        "entries_pruned": 3,
+        "cross_references": [
+            {"source_id": "e3", "target_id": "e7", "relationship": "supports", "strength": 0.8}
         ],
+        "promotions": [
+            {
+                "entry_id": "e12",
+                "from_confidence": 0.6,
+                "to_confidence": 0.75,
+                "reason": "held in 3 regimes",
+            }
+        ],
+        "grimoire_health": 0.7,
         "prune_ids": ["e1", "e4", "e9"],
-        "summary": "A tidy pass.",
     },
     ReplayAnalysis: {
         "episodes_reviewed": 12,

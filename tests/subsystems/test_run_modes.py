@@ -54,7 +54,7 @@ FREE_TEXT: dict[type[StructuredOutput], tuple[str, Callable[[Any], bool]]] = {
     ),
     CuratorEvaluation: (
         "Evaluated 12 entries, pruned 3 (e1, e4, e9).",
-        lambda d: (d.evaluated, d.retained, d.pruned) == (12, 9, 3),
+        lambda d: (d.entries_evaluated, d.entries_retained, d.entries_pruned) == (12, 9, 3),
     ),
     ReplayAnalysis: (
         "Reviewed 8 episodes.\nLessons:\n- Hedge early in crashes (confidence 0.8)",

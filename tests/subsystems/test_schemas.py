@@ -223,21 +223,26 @@ CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = 
         ["/layers/observation/score"],
     ),
     (RiskAssessment, {"warnings": ["  "]}, ["/warnings/0"]),
-    (CuratorEvaluation, {"evaluated": 10}, ["/retained"]),
-    (CuratorEvaluation, {"pruned": 2, "retained": 9}, ["/prune_ids"]),
+    (CuratorEvaluation, {"entries_evaluated": 10}, ["/entries_retained"]),
+    (CuratorEvaluation, {"entries_pruned": 2, "entries_retained": 9}, ["/prune_ids"]),
     (
         CuratorEvaluation,
-        {"promotions": [{"entry_id": "e4", "to_tier": "insight", "reason": ""}]},
+        {"promotions": [{"entry_id": "e4", "from_confidence": 0.5, "to_confidence": 0.6}]},
         ["/promotions/0/entry_id"],
     ),
     (
         CuratorEvaluation,
+        {"promotions": [{"entry_id": "e5", "from_confidence": 0.6, "to_confidence": 0.5}]},
+        ["/promotions/0/to_confidence"],
+    ),
+    (
+        CuratorEvaluation,
         {
-            "cross_refs": [
-                {"source_id": "e3", "target_id": "e3", "relation": "refines", "strength": 1}
+            "cross_references": [
+                {"source_id": "e3", "target_id": "e3", "relationship": "extends", "strength": 1}
             ]
         },
-        ["/cross_refs/0/target_id"],
+        ["/cross_references/0/target_id"],
     ),
     (CuratorEvaluation, {"prune_ids": ["e1", "e1"]}, ["/prune_ids/1"]),
     (ReplayAnalysis, {"episodes_reviewed": 0}, ["/episodes_reviewed"]),

@@ -55,25 +55,36 @@ def curator(obs: Observation, rng: Random) -> dict[str, Any]:
     pruned = [i for i, c in entries if c < 0.2 and rng.random() < 0.7][:20]
     kept = [(i, c) for i, c in entries if i not in pruned]
     promotions = [
-        {"entry_id": i, "to_tier": "heuristic" if c < 0.8 else "playbook", "reason": "held up"}
+        {
+            "entry_id": i,
+            "from_confidence": _unit(c),
+            "to_confidence": _unit(c + 0.1),
+            "reason": "held up",
+        }
         for i, c in kept
         if c >= 0.6
     ][:2]
     links = []
     if len(kept) >= 2 and rng.random() < 0.6:
         (a, _), (b, _) = kept[0], kept[1]
-        relation = ("supports", "refines", "contradicts")[int(rng.random() * 3)]
+        relationship = ("supports", "extends", "contradicts")[int(rng.random() * 3)]
         links.append(
-            {"source_id": a, "target_id": b, "relation": relation, "strength": _unit(rng.random())}
+            {
+                "source_id": a,
+                "target_id": b,
+                "relationship": relationship,
+                "strength": _unit(rng.random()),
+            }
         )
+    health = sum(c for _, c in kept) / len(kept) if kept else 0.0
     return {
-        "evaluated": len(entries),
-        "retained": len(entries) - len(pruned),
-        "pruned": len(pruned),
+        "entries_evaluated": len(entries),
+        "entries_retained": len(entries) - len(pruned),
+        "entries_pruned": len(pruned),
+        "cross_references": links,
         "promotions": promotions,
-        "cross_refs": links,
+        "grimoire_health": _unit(health),
         "prune_ids": pruned,
-        "summary": f"{len(entries)} entries read, {len(pruned)} pruned",
     }
 
 

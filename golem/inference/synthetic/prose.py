@@ -92,19 +92,24 @@ def _fragment(v: Mapping[str, Any]) -> list[str]:
 
 
 def _curator(v: Mapping[str, Any]) -> list[str]:
-    lines = [f"{_label(n)}: {v[n]}" for n in ("evaluated", "retained", "pruned")]
+    names = ("entries_evaluated", "entries_retained", "entries_pruned")
+    lines = [f"{_label(n)}: {v[n]}" for n in names]
     if v["prune_ids"]:
         lines.append("Prune ids: " + ", ".join(v["prune_ids"]))
-    promotions = [f"{p['entry_id']} to {p['to_tier']}" for p in v["promotions"]]
+    promotions = [
+        f"{p['entry_id']} from {p['from_confidence']:.2f} to {p['to_confidence']:.2f}: "
+        f"{p['reason']}"
+        for p in v["promotions"]
+    ]
     links = [
-        f"{r['source_id']} {r['relation']} {r['target_id']} ({r['strength']:.2f})"
-        for r in v["cross_refs"]
+        f"{r['source_id']} {r['relationship']} {r['target_id']} ({r['strength']:.2f})"
+        for r in v["cross_references"]
     ]
     return [
         *lines,
         *_bullets("promotions", promotions),
-        *_bullets("cross refs", links),
-        f"Summary: {v['summary']}",
+        *_bullets("cross references", links),
+        f"Grimoire health: {v['grimoire_health']:.2f}",
     ]
 
 
