@@ -73,57 +73,59 @@ VALID: dict[type[StructuredOutput], dict[str, Any]] = {
         "prune_ids": ["e1", "e4", "e9"],
     },
     ReplayAnalysis: {
-        "episodes_reviewed": 12,
+        "episode_id": "ep-17",
         "lessons": [
             {
                 "insight": "Momentum fades after funding flips",
                 "confidence": 0.7,
-                "regime": "volatile",
+                "applicable_conditions": ["volatile", "funding negative"],
             }
         ],
+        "surprise_score": 0.6,
         "counterfactuals": [
             {
-                "episode_id": "ep-17",
                 "alternative_action": "hedge instead of holding",
                 "estimated_outcome": "about 3% saved",
                 "plausibility": 0.6,
             }
         ],
-        "summary": "Hedging earlier would have helped.",
+        "arousal_delta": 0.2,
+        "episodes_reviewed": 12,
     },
     FragmentEvaluation: {
-        "fragment": "funding flips precede reversals by two hours",
         "novelty": 0.8,
-        "plausibility": 0.6,
         "relevance": 0.7,
-        "verdict": "incubate",
-        "reasoning": "Interesting, not yet supported.",
+        "coherence": 0.6,
+        "verdict": "stage",
     },
     DreamIntegration: {
-        "items": [
+        "promoted": [
             {
-                "content": "funding flips precede reversals",
-                "decision": "promote",
+                "hypothesis_id": "g12",
+                "summary": "funding flips precede reversals",
                 "confidence": 0.8,
-                "source": "replay",
-            },
-            {
-                "content": "weekend liquidity is thin",
-                "decision": "stage",
-                "confidence": 0.5,
-                "source": "",
-            },
+                "rationale": "held in three replays",
+            }
         ],
-        "summary": "One promotion, one staged.",
+        "staged": [
+            {
+                "hypothesis_id": "g14",
+                "summary": "weekend liquidity is thin",
+                "confidence": 0.5,
+                "rationale": "one observation so far",
+            }
+        ],
+        "discarded": [],
+        "playbook_diff": "+ hedge when funding flips",
     },
     ThreatAssessment: {
-        "threat": "oracle manipulation on the lending pool",
+        "threat_type": "oracle manipulation on the lending pool",
+        "severity": "high",
         "likelihood": 0.2,
-        "impact": 0.9,
-        "preparedness": 0.3,
-        "verdict": "mitigate",
-        "mitigations": ["cap position size at 10%"],
-        "reasoning": "Rare but ruinous.",
+        "impact_if_realized": "the collateral liquidated at a false price",
+        "mitigation_actions": ["cap position size at 10%"],
+        "detection_signals": ["the oracle diverges from spot by more than 2%"],
+        "rehearsal_outcome": "Rare but ruinous: the cap limits the loss.",
     },
     DeathTestament: {
         "learned": ["funding flips precede reversals"],

@@ -22,7 +22,7 @@ from golem.subsystems import (
     RiskAssessment,
     ThreatAssessment,
 )
-from golem.subsystems.dream import ThreatVerdict
+from golem.subsystems.dream import ThreatSeverity
 
 from .examples import VALID
 
@@ -142,7 +142,8 @@ def test_guidance_names_the_schema(decision: type[StructuredOutput]) -> None:
         (DaimonAppraisal, {"pleasure": -1.5}, "/pleasure"),
         (RiskAssessment, {"adjusted_size_usd": -5}, "/adjusted_size_usd"),
         (CuratorEvaluation, {"prune_ids": [f"e{i}" for i in range(21)]}, "/prune_ids"),
-        (ReplayAnalysis, {"episodes_reviewed": -1}, "/episodes_reviewed"),
+        (ReplayAnalysis, {"surprise_score": 1.5}, "/surprise_score"),
+        (ReplayAnalysis, {"arousal_delta": -1.5}, "/arousal_delta"),
         (FragmentEvaluation, {"verdict": "maybe"}, "/verdict"),
         (ThreatAssessment, {"likelihood": float("nan")}, "/likelihood"),
         (DeathTestament, {"arc_class": "comic"}, "/arc_class"),
@@ -248,32 +249,33 @@ CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = 
     (ReplayAnalysis, {"episodes_reviewed": 0}, ["/episodes_reviewed"]),
     (
         ReplayAnalysis,
-        {"lessons": [{"insight": "Same", "confidence": 0.5, "regime": "any"}] * 2},
+        {"lessons": [{"insight": "Same", "confidence": 0.5, "applicable_conditions": []}] * 2},
         ["/lessons/1/insight"],
     ),
-    (FragmentEvaluation, {"verdict": "keep", "relevance": 0.1}, ["/verdict"]),
+    (FragmentEvaluation, {"verdict": "promote", "relevance": 0.1}, ["/verdict"]),
     (
         FragmentEvaluation,
-        {"verdict": "discard", "novelty": 0.9, "plausibility": 0.8, "relevance": 0.7},
+        {"verdict": "discard", "novelty": 0.9, "coherence": 0.8, "relevance": 0.7},
         ["/verdict"],
     ),
     (
         DreamIntegration,
-        {"items": [{"content": "x", "decision": "promote", "confidence": 0.2, "source": ""}]},
-        ["/items/0/confidence"],
+        {"promoted": [{"hypothesis_id": "g1", "summary": "x", "confidence": 0.2}]},
+        ["/promoted/0/confidence"],
     ),
     (
         DreamIntegration,
-        {"items": [{"content": "x", "decision": "stage", "confidence": 0.5, "source": ""}] * 2},
-        ["/items/1/content"],
+        {"discarded": [{"hypothesis_id": "g12", "summary": "x", "confidence": 0.5}]},
+        ["/discarded/0/hypothesis_id"],
     ),
     (
-        ThreatAssessment,
-        {"verdict": "accept", "likelihood": 0.8, "impact": 0.9, "preparedness": 0.1},
-        ["/verdict"],
+        DreamIntegration,
+        {"staged": [{"summary": "new idea", "confidence": 0.5}] * 2, "promoted": []},
+        ["/staged/1/summary"],
     ),
-    (ThreatAssessment, {"verdict": "urgent", "likelihood": 0.1, "impact": 0.2}, ["/verdict"]),
-    (ThreatAssessment, {"mitigations": []}, ["/mitigations"]),
+    (ThreatAssessment, {"severity": "critical", "likelihood": 0.05}, ["/severity"]),
+    (ThreatAssessment, {"mitigation_actions": []}, ["/mitigation_actions"]),
+    (ThreatAssessment, {"severity": "medium", "mitigation_actions": []}, []),
     (DeathTestament, {"learned": [], "got_wrong": []}, ["/learned"]),
     (
         DeathTestament,
@@ -291,7 +293,7 @@ def test_content_checks_name_the_field(
     assert [issue.pointer for issue in value.validate_content()] == pointers
 
 
-def test_threat_exposure() -> None:
+def test_a_high_or_critical_threat_is_pressing() -> None:
     threat = ThreatAssessment.model_validate(VALID[ThreatAssessment])
-    assert threat.exposure == pytest.approx(0.2 * 0.9 * 0.7)
-    assert threat.verdict is ThreatVerdict.MITIGATE
+    assert threat.pressing and threat.severity is ThreatSeverity.HIGH
+    assert not threat.model_copy(update={"severity": ThreatSeverity.MEDIUM}).pressing

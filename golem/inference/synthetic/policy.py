@@ -173,50 +173,43 @@ def threat(obs: Observation, rng: Random) -> dict[str, Any]:
     preparedness = _unit(0.2 + 0.6 * rng.random())
     danger = likelihood * impact
     exposure = danger * (1 - preparedness)
-    verdict = (
-        "urgent"
+    severity = (
+        "critical"
         if exposure >= 0.35
-        else "mitigate"
+        else "high"
         if exposure >= 0.15
-        else "monitor"
+        else "medium"
         if exposure >= 0.05
-        else "accept"
+        else "low"
     )
-    if verdict == "accept" and danger >= 0.5 and preparedness < 0.5:
-        verdict = "monitor"
-    if verdict == "urgent" and danger < 0.1:
-        verdict = "mitigate"
+    if severity == "low" and danger >= 0.5 and preparedness < 0.5:
+        severity = "medium"
+    if severity == "critical" and likelihood < 0.1:
+        severity = "high"
     pool = ["cut position size", "add a protective hedge", "raise the cash buffer"]
-    count = 1 + int(rng.random() * 3) if verdict in ("mitigate", "urgent") else 0
+    count = 1 + int(rng.random() * 3) if severity in ("high", "critical") else 0
     return {
-        "threat": "a sharp drawdown with thin liquidity" if obs.stress > 0.5 else "a slow bleed",
+        "threat_type": "liquidity" if obs.stress > 0.5 else "drawdown",
+        "severity": severity,
         "likelihood": likelihood,
-        "impact": impact,
-        "preparedness": preparedness,
-        "verdict": verdict,
-        "mitigations": pool[:count],
-        "reasoning": f"exposure {exposure:.2f} in phase {obs.phase or 'unknown'}",
+        "impact_if_realized": f"a loss of about {impact:.0%} of the position",
+        "mitigation_actions": pool[:count],
+        "detection_signals": ["volume drying up", "the price leaving its band"][: 1 + count % 2],
+        "rehearsal_outcome": f"exposure {exposure:.2f} in phase {obs.phase or 'unknown'}",
     }
 
 
 def fragment(obs: Observation, rng: Random) -> dict[str, Any]:
-    novelty, plausibility, relevance = (_unit(rng.random()) for _ in range(3))
-    scores = (novelty, plausibility, relevance)
+    novelty, coherence, relevance = (_unit(rng.random()) for _ in range(3))
+    scores = (novelty, coherence, relevance)
     mean = sum(scores) / 3
-    if min(plausibility, relevance) >= 0.3 and (mean >= 0.55 or min(scores) >= 0.7):
-        verdict = "keep"
+    if min(coherence, relevance) >= 0.3 and (mean >= 0.55 or min(scores) >= 0.7):
+        verdict = "promote"
     elif mean < 0.35 and min(scores) < 0.7:
         verdict = "discard"
     else:
-        verdict = "incubate"
-    return {
-        "fragment": "a tide that turns before the moon",
-        "novelty": novelty,
-        "plausibility": plausibility,
-        "relevance": relevance,
-        "verdict": verdict,
-        "reasoning": f"mean score {mean:.2f}",
-    }
+        verdict = "stage"
+    return {"novelty": novelty, "relevance": relevance, "coherence": coherence, "verdict": verdict}
 
 
 POLICIES: Mapping[str, Policy] = {

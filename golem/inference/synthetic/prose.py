@@ -78,17 +78,19 @@ def _daimon(v: Mapping[str, Any]) -> list[str]:
 
 
 def _threat(v: Mapping[str, Any]) -> list[str]:
-    names = ("likelihood", "impact", "preparedness", "verdict", "threat")
+    names = ("threat_type", "severity", "likelihood", "impact_if_realized")
     return [
         *(f"{_label(n)}: {_scalar(v[n])}" for n in names),
-        *_bullets("mitigations", v["mitigations"]),
-        f"Reasoning: {v['reasoning']}",
+        *_bullets("mitigation actions", v["mitigation_actions"]),
+        *_bullets("detection signals", v["detection_signals"]),
+        f"Rehearsal outcome: {v['rehearsal_outcome']}",
     ]
 
 
 def _fragment(v: Mapping[str, Any]) -> list[str]:
-    names = ("verdict", "novelty", "plausibility", "relevance", "fragment")
-    return [*(f"{_label(n)}: {_scalar(v[n])}" for n in names), f"Reasoning: {v['reasoning']}"]
+    return [
+        f"{_label(n)}: {_scalar(v[n])}" for n in ("verdict", "novelty", "relevance", "coherence")
+    ]
 
 
 def _curator(v: Mapping[str, Any]) -> list[str]:
@@ -115,32 +117,37 @@ def _curator(v: Mapping[str, Any]) -> list[str]:
 
 def _replay(v: Mapping[str, Any]) -> list[str]:
     lessons = [
-        f"{x['insight']} (confidence {x['confidence']:.2f}, regime {x['regime']})"
+        f"{x['insight']} (confidence {x['confidence']:.2f}"
+        + "".join(f", regime {c}" for c in x["applicable_conditions"][:1])
+        + ")"
         for x in v["lessons"]
     ]
     counterfactuals = [
-        f"episode {c['episode_id']}: {c['alternative_action']} → {c['estimated_outcome']} "
+        f"{c['alternative_action']} → {c['estimated_outcome']} "
         f"(plausibility {c['plausibility']:.2f})"
         for c in v["counterfactuals"]
     ]
     return [
+        f"Episode id: #{v['episode_id']}",
         f"Episodes reviewed: {v['episodes_reviewed']}",
+        f"Surprise score: {v['surprise_score']:.2f}",
+        f"Arousal delta: {v['arousal_delta']:+.2f}",
         *_bullets("lessons", lessons),
         *_bullets("counterfactuals", counterfactuals),
-        f"Summary: {v['summary']}",
     ]
 
 
 def _integration(v: Mapping[str, Any]) -> list[str]:
     lines = []
-    for decision in ("promote", "stage", "discard"):
+    for decision in ("promoted", "staged", "discarded"):
         chosen = [
-            f"{i['content']} (confidence {i['confidence']:.2f}, source {i['source'] or 'dream'})"
-            for i in v["items"]
-            if i["decision"] == decision
+            f"[{i['hypothesis_id']}] {i['summary']} (confidence {i['confidence']:.2f})"
+            + (f" — {i['rationale']}" if i["rationale"] else "")
+            for i in v[decision]
         ]
         lines += _bullets(decision, chosen)
-    return [*(lines or ["Nothing to integrate."]), f"Summary: {v['summary']}"]
+    diff = [f"Playbook diff: {v['playbook_diff']}"] if v["playbook_diff"] else []
+    return [*(lines or ["Nothing to integrate."]), *diff]
 
 
 def _testament(v: Mapping[str, Any]) -> list[str]:
