@@ -152,12 +152,14 @@ _ACTION_LABELS = (r"action|recommended action|recommendation|decision|next step|
 def _read(text: str) -> dict[str, Any]:
     severity = read_choice(text, SEVERITY, labels=_SEVERITY_LABELS, prose=SEVERITY_PROSE)
     action = read_choice(text, ACTION, labels=_ACTION_LABELS)
-    if severity is None and action is None:
-        raise UnparseableOutput("no severity and no action in the text", text=text)
-    action = action or HeartbeatAction.OBSERVE
     escalate = read_choice(text, YES_NO, labels=(r"escalat\w*",), use_prose=False)
     if escalate is None:
         escalate = ESCALATION.pick(text) or False
+    if action is None and escalate:  # "escalate to a stronger model" is the action itself
+        action = HeartbeatAction.ESCALATE
+    if severity is None and action is None:
+        raise UnparseableOutput("no severity and no action in the text", text=text)
+    action = action or HeartbeatAction.OBSERVE
     rationale = section(text, r"^(?:rationale|reasoning|why|explanation)$")
     return {
         "severity": severity or _IMPLIED_SEVERITY[action],
