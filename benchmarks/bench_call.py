@@ -48,17 +48,17 @@ ANSWER = {
     "severity": "high",
     "action": "hedge",
     "confidence": 0.72,
-    "escalate": True,
-    "signals": [
-        {"name": "price_delta", "value": -0.042, "note": "ETH fell 4.2% in 15 minutes"},
-        {"name": "funding_rate", "value": -0.0003, "note": "perp funding flipped negative"},
-        {"name": "health_factor", "value": 1.41, "note": "below the 1.5 comfort line"},
-    ],
-    "reasoning": (
+    "rationale": (
         "Price fell fast while funding turned negative: shorts are paying, momentum is down. "
         "The health factor is under 1.5, so a further 5% drop puts the position near "
         "liquidation. Hedge now; escalate for a deeper look at whether to unwind."
     ),
+    "signals": [
+        {"source": "price", "description": "ETH fell 4.2% in 15 minutes", "magnitude": 0.8},
+        {"source": "funding", "description": "perp funding flipped negative", "magnitude": 0.4},
+        {"source": "liquidity", "description": "health factor 1.41, under 1.5", "magnitude": 0.5},
+    ],
+    "escalate": True,
 }
 
 

@@ -26,17 +26,17 @@ ANSWER = {
     "severity": "high",
     "action": "hedge",
     "confidence": 0.72,
-    "escalate": True,
-    "signals": [
-        {"name": "price_delta_15m", "value": -0.041, "note": "ETH fell 4.1% in 15 minutes"},
-        {"name": "volume_ratio", "value": 2.7, "note": "2.7x the 20-tick mean"},
-        {"name": "health_factor", "value": 1.41, "note": "below the 1.5 comfort line"},
-    ],
-    "reasoning": (
+    "rationale": (
         "ETH fell 4.1% in fifteen minutes on 2.7x volume while the lending position's "
         "health factor slipped below 1.5; the regime moved from trending to volatile, so "
         "hedging half the exposure limits liquidation risk without selling into the drop."
     ),
+    "signals": [
+        {"source": "price", "description": "ETH fell 4.1% in 15 minutes", "magnitude": 0.8},
+        {"source": "volume", "description": "2.7x the 20-tick mean", "magnitude": 0.6},
+        {"source": "liquidity", "description": "health factor 1.41, under 1.5", "magnitude": 0.5},
+    ],
+    "escalate": True,
 }
 VALID = orjson.dumps(ANSWER).decode()
 INVALID = orjson.dumps({**ANSWER, "severity": "low"}).decode()  # a content error

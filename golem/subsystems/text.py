@@ -129,9 +129,11 @@ _NEGATED_AFTER = re.compile(
 )
 _CONDITION = re.compile(
     r"\b(?:if|unless|in case|otherwise|in the event|only when|once|should (?:the|it|prices?|"
-    r"we see|things))\b",
+    r"we see|things)|consider(?:ed|ing)|thought about|was tempted)\b",
     re.I,
 )
+# A condition right after the word: "exit if it breaks 1800" is not the call made now.
+_CONDITION_AFTER = re.compile(r"^\s*(?:if|unless|once|only if|in case|should)\b", re.I)
 _CUE_BEFORE = re.compile(
     r"\b(?:recommend\w*|suggest\w*|propos\w*|advis\w*|should|must|will|going to|decide\w*|"
     r"decision|choose|go with|best to|plan to|time to|let's|need to|i'd|we'd|verdict|"
@@ -210,7 +212,10 @@ def _judge(text: str, choice: T, start: int, end: int) -> Mention[T]:
     ) or bool(_NEGATED_AFTER.search(after[:50]))
     recent = " ".join(_WORDS.findall(text[sentence_start:start])[-6:])
     score = 2 if _CUE_BEFORE.search(recent) or _CUE_AFTER.match(after) else 0
-    if _CONDITION.search(text[sentence_start:start]):
+    # A condition holds to the end of its sentence or to a semicolon ("if it breaks, exit";
+    # but in "exit if it breaks; for now hold" the hold is unconditional).
+    condition_start = max(sentence_start, text.rfind(";", sentence_start, start) + 1)
+    if _CONDITION.search(text[condition_start:start]) or _CONDITION_AFTER.match(after):
         score -= 3
     return Mention(choice, start, end, negated, question, score)
 

@@ -137,7 +137,7 @@ async def test_same_seed_same_answers_other_seed_other_answers() -> None:
 
 
 async def test_a_crash_brings_more_severity_and_hedges_than_a_calm_market() -> None:
-    rank = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+    rank = {"none": 0, "low": 0, "moderate": 1, "high": 2, "critical": 3}
     seen: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
     severity = {True: 0, False: 0}
     for crash in (True, False):

@@ -110,9 +110,9 @@ def test_outline_names_every_field_with_its_choices_and_range() -> None:
     assert outline.startswith("Answer with one JSON object, a heartbeat_decision")
     for field in schema["properties"]:
         assert f"- {field}: " in outline
-    assert "one of low|medium|high|critical" in outline
+    assert "one of none|low|moderate|high|critical" in outline
     assert "number from 0 to 1" in outline
-    assert "  - name: short text" in outline  # a signal's fields, indented
+    assert "  - source: short text" in outline  # a signal's fields, indented
 
 
 def test_gemma_prompt_folds_the_system_text_into_the_first_user_turn() -> None:

@@ -18,8 +18,8 @@ def test_each_backend_compiles_a_schema_once() -> None:
     assert cache.get("heartbeat_decision", dict(SCHEMA), Backend.LLGUIDANCE) is first
     cache.get("heartbeat_decision", SCHEMA, Backend.LLAMA_GRAMMAR)
     assert cache.compilations == 2
-    assert first.schema["properties"]["reasoning"]["maxLength"] <= 200
-    assert "- severity: one of low|medium|high|critical" in first.outline
+    assert first.schema["properties"]["rationale"]["maxLength"] <= 200
+    assert "- severity: one of none|low|moderate|high|critical" in first.outline
 
 
 def test_ignored_keywords_are_logged_once_per_schema() -> None:

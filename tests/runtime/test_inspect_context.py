@@ -37,7 +37,7 @@ EVENTS = [
         "subsystem": "heartbeat",
         "source": "model",
         "profile": "fast",
-        "summary": "medium: observe",
+        "summary": "moderate: observe",
         "context": {"layers": ["L1", "L3", "L6"], "tokens": 440, "limit": 1200},
     },
     {"event": "decision", "subsystem": "heartbeat", "source": "deterministic"},
@@ -65,4 +65,4 @@ def test_the_table_marks_quarantined_prompts(
     log.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in EVENTS))
     assert main(["inspect", str(log), "--quarantined"]) == 0
     out = capsys.readouterr().out
-    assert "[quarantined feed-1] approved" in out and "medium: observe" not in out
+    assert "[quarantined feed-1] approved" in out and "moderate: observe" not in out

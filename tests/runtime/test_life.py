@@ -26,21 +26,22 @@ PRICE = Price(input=1.0, output=4.0)
 
 ANSWERS: dict[str, dict[str, Any]] = {
     "heartbeat_decision": {
-        "severity": "medium",
+        "severity": "moderate",
         "action": "observe",
         "confidence": 0.6,
-        "escalate": False,
+        "rationale": "nothing that needs a trade",
         "signals": [],
-        "reasoning": "nothing that needs a trade",
+        "escalate": False,
     },
     "daimon_appraisal": {
-        "emotion": "surprise",
-        "intensity": 0.5,
         "pleasure": -0.2,
         "arousal": 0.6,
         "dominance": -0.3,
+        "primary_emotion": "surprise",
+        "secondary_emotion": None,
         "trigger": "regime_shift",
-        "reasoning": "the band flipped",
+        "memory_bias": "the band flipped: recall past flips",
+        "intensity": 0.5,
     },
 }
 

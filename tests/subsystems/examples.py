@@ -17,104 +17,115 @@ from golem.subsystems import (
     ThreatAssessment,
 )
 
-_LAYER = {"verdict": "pass", "score": 0.2, "reason": "normal"}
+_LAYER = {"passed": True, "score": 0.2, "detail": "normal"}
 
 VALID: dict[type[StructuredOutput], dict[str, Any]] = {
     HeartbeatDecision: {
         "severity": "high",
         "action": "hedge",
         "confidence": 0.72,
+        "rationale": "ETH fell 4.2% in 15 minutes while funding flipped negative.",
+        "signals": [
+            {"source": "price", "description": "fell 4.2% in 15 minutes", "magnitude": 0.8}
+        ],
         "escalate": True,
-        "signals": [{"name": "price_delta", "value": -0.042, "note": "15 minutes"}],
-        "reasoning": "ETH fell 4.2% in 15 minutes while funding flipped negative.",
     },
     DaimonAppraisal: {
-        "emotion": "fear",
-        "intensity": 0.7,
         "pleasure": -0.5,
         "arousal": 0.7,
         "dominance": -0.4,
+        "primary_emotion": "fear",
+        "secondary_emotion": "sadness",
         "trigger": "trade_loss of 6%",
-        "reasoning": "A loss above 5% on a position I believed in.",
+        "memory_bias": "recall past drawdowns before similar entries",
+        "intensity": 0.7,
     },
     RiskAssessment: {
         "approved": True,
-        "risk_score": 0.35,
-        "proposed_size_usd": 5000.0,
         "adjusted_size_usd": 2500.0,
         "layers": {
-            "market": _LAYER,
-            "liquidity": {"verdict": "warn", "score": 0.5, "reason": "thin books"},
-            "protocol": _LAYER,
-            "portfolio": _LAYER,
-            "mortality": _LAYER,
+            "hard_shields": _LAYER,
+            "position_sizing": {"passed": True, "score": 0.5, "detail": "thin books"},
+            "adaptive_guardrails": _LAYER,
+            "observation": _LAYER,
+            "defi_threats": _LAYER,
         },
-        "conditions": ["stop loss at -3%"],
+        "warnings": ["thin books: stop loss at -3%"],
         "reasoning": "Liquidity is thin: half size.",
+        "proposed_size_usd": 5000.0,
     },
     CuratorEvaluation: {
-        "evaluated": 12,
-        "retained": 9,
-        "pruned": 3,
-        "promotions": [{"entry_id": "e12", "to_tier": "heuristic", "reason": "held in 3 regimes"}],
-        "cross_refs": [
-            {"source_id": "e3", "target_id": "e7", "relation": "supports", "strength": 0.8}
+        "entries_evaluated": 12,
+        "entries_retained": 9,
+        "entries_pruned": 3,
+        "cross_references": [
+            {"source_id": "e3", "target_id": "e7", "relationship": "supports", "strength": 0.8}
         ],
+        "promotions": [
+            {
+                "entry_id": "e12",
+                "from_confidence": 0.6,
+                "to_confidence": 0.75,
+                "reason": "held in 3 regimes",
+            }
+        ],
+        "grimoire_health": 0.7,
         "prune_ids": ["e1", "e4", "e9"],
-        "summary": "A tidy pass.",
     },
     ReplayAnalysis: {
-        "episodes_reviewed": 12,
+        "episode_id": "ep-17",
         "lessons": [
             {
                 "insight": "Momentum fades after funding flips",
                 "confidence": 0.7,
-                "regime": "volatile",
+                "applicable_conditions": ["volatile", "funding negative"],
             }
         ],
+        "surprise_score": 0.6,
         "counterfactuals": [
             {
-                "episode_id": "ep-17",
                 "alternative_action": "hedge instead of holding",
                 "estimated_outcome": "about 3% saved",
                 "plausibility": 0.6,
             }
         ],
-        "summary": "Hedging earlier would have helped.",
+        "arousal_delta": 0.2,
+        "episodes_reviewed": 12,
     },
     FragmentEvaluation: {
-        "fragment": "funding flips precede reversals by two hours",
         "novelty": 0.8,
-        "plausibility": 0.6,
         "relevance": 0.7,
-        "verdict": "incubate",
-        "reasoning": "Interesting, not yet supported.",
+        "coherence": 0.6,
+        "verdict": "stage",
     },
     DreamIntegration: {
-        "items": [
+        "promoted": [
             {
-                "content": "funding flips precede reversals",
-                "decision": "promote",
+                "hypothesis_id": "g12",
+                "summary": "funding flips precede reversals",
                 "confidence": 0.8,
-                "source": "replay",
-            },
-            {
-                "content": "weekend liquidity is thin",
-                "decision": "stage",
-                "confidence": 0.5,
-                "source": "",
-            },
+                "rationale": "held in three replays",
+            }
         ],
-        "summary": "One promotion, one staged.",
+        "staged": [
+            {
+                "hypothesis_id": "g14",
+                "summary": "weekend liquidity is thin",
+                "confidence": 0.5,
+                "rationale": "one observation so far",
+            }
+        ],
+        "discarded": [],
+        "playbook_diff": "+ hedge when funding flips",
     },
     ThreatAssessment: {
-        "threat": "oracle manipulation on the lending pool",
+        "threat_type": "oracle manipulation on the lending pool",
+        "severity": "high",
         "likelihood": 0.2,
-        "impact": 0.9,
-        "preparedness": 0.3,
-        "verdict": "mitigate",
-        "mitigations": ["cap position size at 10%"],
-        "reasoning": "Rare but ruinous.",
+        "impact_if_realized": "the collateral liquidated at a false price",
+        "mitigation_actions": ["cap position size at 10%"],
+        "detection_signals": ["the oracle diverges from spot by more than 2%"],
+        "rehearsal_outcome": "Rare but ruinous: the cap limits the loss.",
     },
     DeathTestament: {
         "learned": ["funding flips precede reversals"],

@@ -34,7 +34,8 @@ def episode(episode_id: int, pnl: float, regime: Regime = Regime.CALM) -> Episod
 
 
 def evaluation(**fields: object) -> CuratorEvaluation:
-    return CuratorEvaluation.model_validate({"evaluated": 0, "retained": 0, "pruned": 0} | fields)
+    counts = {"entries_evaluated": 0, "entries_retained": 0, "entries_pruned": 0}
+    return CuratorEvaluation.model_validate(counts | fields)
 
 
 def apply(grimoire: tuple[GrimoireEntry, ...], outcome: Outcome) -> tuple[GrimoireEntry, ...]:
@@ -53,7 +54,9 @@ def by_id(outcome: Outcome) -> dict[str, GrimoireEntry]:
 def test_an_entry_is_archived_after_three_low_cycles_not_two() -> None:
     grimoire: tuple[GrimoireEntry, ...] = (entry("weak", 0.05), entry("strong", 0.9))
     for cycle in (1, 2, 3):
-        outcome = CURATOR.act(context(grimoire=grimoire), evaluation(evaluated=2, retained=2))
+        outcome = CURATOR.act(
+            context(grimoire=grimoire), evaluation(entries_evaluated=2, entries_retained=2)
+        )
         grimoire = apply(grimoire, outcome)
         weak = next(e for e in grimoire if e.id == "weak")
         assert weak.low_cycles == cycle
@@ -65,29 +68,41 @@ def test_an_entry_is_archived_after_three_low_cycles_not_two() -> None:
 
 def test_climbing_back_above_the_floor_resets_the_count() -> None:
     grimoire = (entry("g1", 0.09, low_cycles=2), entry("g2", 0.5))
-    support = [{"source_id": "g2", "target_id": "g1", "relation": "supports", "strength": 1.0}]
-    outcome = CURATOR.act(context(grimoire=grimoire), evaluation(cross_refs=support))
+    support = [{"source_id": "g2", "target_id": "g1", "relationship": "supports", "strength": 1.0}]
+    outcome = CURATOR.act(context(grimoire=grimoire), evaluation(cross_references=support))
     assert by_id(outcome)["g1"] == entry("g1", 0.19, low_cycles=0)
     assert outcome.grimoire_archive == ()
 
 
-def test_promotions_climb_one_tier_toward_the_named_one() -> None:
-    grimoire = (entry("g1", 0.7), entry("g2", 0.7, tier="belief"), entry("g3", 0.7))
+def test_promotions_climb_one_tier_to_their_confidence() -> None:
+    grimoire = (
+        entry("g1", 0.7),
+        entry("g2", 0.7, tier="belief"),
+        entry("g3", 0.7),
+        entry("g4", 0.7, tier="principle"),
+    )
     promotions = [
-        {"entry_id": "g1", "to_tier": "playbook"},  # staged → belief, not two steps
-        {"entry_id": "g2", "to_tier": "heuristic"},  # already a belief: not a promotion
-        {"entry_id": "ghost", "to_tier": "heuristic"},
+        {"entry_id": "g1", "from_confidence": 0.7, "to_confidence": 0.9},  # staged → belief
+        {"entry_id": "g2", "from_confidence": 0.7, "to_confidence": 0.7},  # belief → principle
+        {"entry_id": "g3", "from_confidence": 0.5, "to_confidence": 0.6},  # never down
+        {"entry_id": "g4", "from_confidence": 0.7, "to_confidence": 0.8},  # at the top
+        {"entry_id": "ghost", "from_confidence": 0.5, "to_confidence": 0.6},
     ]
     outcome = CURATOR.act(context(grimoire=grimoire), evaluation(promotions=promotions))
-    assert by_id(outcome)["g1"].tier == "belief"
-    assert by_id(outcome)["g2"].tier == "belief"
-    assert outcome.details["promoted"] == ["g1"]
+    changed = by_id(outcome)
+    assert (changed["g1"].tier, changed["g1"].confidence) == ("belief", 0.9)
+    assert (changed["g2"].tier, changed["g2"].confidence) == ("principle", 0.7)
+    assert (changed["g3"].tier, changed["g3"].confidence) == ("belief", 0.7)
+    assert changed["g4"].tier == "principle"
+    assert outcome.details["promoted"] == ["g1", "g2", "g3"]
     assert outcome.details["unknown_ids"] == ["ghost"]
 
 
 def test_prunes_archive_their_entries() -> None:
     grimoire = (entry("g1", 0.6), entry("g2", 0.6))
-    decision = evaluation(evaluated=2, retained=1, pruned=1, prune_ids=["g2"])
+    decision = evaluation(
+        entries_evaluated=2, entries_retained=1, entries_pruned=1, prune_ids=["g2"]
+    )
     outcome = CURATOR.act(context(grimoire=grimoire), decision)
     assert outcome.grimoire_archive == ("g2",)
     assert by_id(outcome)["g2"].archived
@@ -97,11 +112,11 @@ def test_prunes_archive_their_entries() -> None:
 def test_supports_raise_the_target_and_contradictions_lower_the_weaker() -> None:
     grimoire = (entry("a", 0.5), entry("b", 0.5), entry("c", 0.8))
     refs = [
-        {"source_id": "a", "target_id": "b", "relation": "supports", "strength": 0.5},
-        {"source_id": "a", "target_id": "c", "relation": "contradicts", "strength": 1.0},
-        {"source_id": "b", "target_id": "c", "relation": "refines", "strength": 1.0},
+        {"source_id": "a", "target_id": "b", "relationship": "supports", "strength": 0.5},
+        {"source_id": "a", "target_id": "c", "relationship": "contradicts", "strength": 1.0},
+        {"source_id": "b", "target_id": "c", "relationship": "extends", "strength": 1.0},
     ]
-    outcome = CURATOR.act(context(grimoire=grimoire), evaluation(cross_refs=refs))
+    outcome = CURATOR.act(context(grimoire=grimoire), evaluation(cross_references=refs))
     changed = by_id(outcome)
     assert changed["b"].confidence == pytest.approx(0.55)  # supported: no decay either
     assert changed["a"].confidence == pytest.approx(0.5 - 0.1 - 0.02)  # weaker, unconfirmed
@@ -133,8 +148,11 @@ def test_rules_prune_duplicates_and_promote_on_episode_evidence() -> None:
     assert isinstance(decision, CuratorEvaluation)
     assert decision.validate_content() == []
     assert decision.prune_ids == ["g2"]
-    assert [(p.entry_id, p.to_tier) for p in decision.promotions] == [("g1", "heuristic")]
-    assert (decision.evaluated, decision.retained, decision.pruned) == (4, 3, 1)  # g4: 5 vs 3
+    promoted = [(p.entry_id, p.from_confidence, p.to_confidence) for p in decision.promotions]
+    assert promoted == [("g1", 0.7, 0.7)]  # g4: 5 vs 3
+    counts = (decision.entries_evaluated, decision.entries_retained, decision.entries_pruned)
+    assert counts == (4, 3, 1)
+    assert decision.grimoire_health == pytest.approx((0.7 + 0.65 + 0.9) / 3, abs=1e-4)
 
 
 async def test_an_empty_grimoire_is_skipped_with_a_reason() -> None:
@@ -152,15 +170,17 @@ async def test_at_t0_the_rules_curate() -> None:
 
 
 PAYLOAD = {
-    "evaluated": 3,
-    "retained": 2,
-    "pruned": 1,
-    "promotions": [{"entry_id": "g1", "to_tier": "heuristic", "reason": "held up"}],
-    "cross_refs": [],
+    "entries_evaluated": 3,
+    "entries_retained": 2,
+    "entries_pruned": 1,
+    "cross_references": [],
+    "promotions": [
+        {"entry_id": "g1", "from_confidence": 0.7, "to_confidence": 0.8, "reason": "held up"}
+    ],
+    "grimoire_health": 0.6,
     "prune_ids": ["g3"],
-    "summary": "one promotion, one prune",
 }
-FREE_TEXT = "Evaluated 3 entries, pruned 1.\nPrune: g3\nPromote g1 to heuristic: it held up."
+FREE_TEXT = "Evaluated 3 entries, pruned 1.\nPrune: g3\nPromote g1 to 0.8: it held up."
 
 
 @pytest.mark.parametrize("mode", MODES, ids=str)

@@ -29,7 +29,7 @@ from .support import MODES, budgeting, context, mode_provider
 
 
 @pytest.mark.parametrize(
-    ("events", "emotion", "pad"),
+    ("events", "primary_emotion", "pad"),
     [
         (("trade_profit",), "joy", (0.6, 0.3, 0.5)),
         (("trade_loss:0.06",), "fear", (-0.5, 0.7, -0.5)),
@@ -44,9 +44,9 @@ from .support import MODES, budgeting, context, mode_provider
         (("trade_profit", "death_approach", "regime_shift"), "fear", (-0.6, 0.6, -0.7)),
     ],
 )
-def test_rule_table(events: tuple[str, ...], emotion: str, pad: tuple[float, ...]) -> None:
+def test_rule_table(events: tuple[str, ...], primary_emotion: str, pad: tuple[float, ...]) -> None:
     appraisal = appraise(events)
-    assert appraisal.emotion == emotion
+    assert appraisal.primary_emotion == primary_emotion
     assert (appraisal.pleasure, appraisal.arousal, appraisal.dominance) == pad
 
 
@@ -78,7 +78,7 @@ def test_grounding_keeps_what_is_felt_near_the_rule(
 ) -> None:
     rule = appraise([kind])
     model = DaimonAppraisal(
-        emotion="surprise", pleasure=pleasure, arousal=arousal, dominance=dominance
+        primary_emotion="surprise", pleasure=pleasure, arousal=arousal, dominance=dominance
     )
     felt, distance = grounded(model, rule, 1.0)
     assert felt is (rule if distance > 1.0 else model)
@@ -87,12 +87,14 @@ def test_grounding_keeps_what_is_felt_near_the_rule(
 
 
 def _appraisal(**changes: Any) -> dict[str, Any]:
-    base = {"emotion": "fear", "intensity": 0.7, "pleasure": -0.5, "arousal": 0.7}
-    return base | {"dominance": -0.4, "trigger": "trade_loss", "reasoning": ""} | changes
+    base = {"primary_emotion": "fear", "intensity": 0.7, "pleasure": -0.5, "arousal": 0.7}
+    return base | {"dominance": -0.4, "trigger": "trade_loss", "memory_bias": ""} | changes
 
 
 async def test_the_grounding_check_overrides_a_wild_appraisal() -> None:
-    wild = _appraisal(emotion="joy", intensity=1.0, pleasure=0.9, arousal=-0.8, dominance=0.9)
+    wild = _appraisal(
+        primary_emotion="joy", intensity=1.0, pleasure=0.9, arousal=-0.8, dominance=0.9
+    )
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, DaimonAppraisal, wild, "")
     ctx = context(events=("trade_loss:0.08",), mood=Mood(0.2, 0.0, 0.1))
     with capture_logs() as logs:
@@ -101,7 +103,9 @@ async def test_the_grounding_check_overrides_a_wild_appraisal() -> None:
     outcome = record.outcome
     assert outcome is not None
     assert outcome.details["grounding"] == "overridden"
-    assert outcome.details["emotion"] == "fear" and outcome.details["model_emotion"] == "joy"
+    assert (
+        outcome.details["primary_emotion"] == "fear" and outcome.details["model_emotion"] == "joy"
+    )
     assert outcome.mood == ctx.mood.blend(Mood(-0.5, 0.7, -0.5), 0.7)
     assert logs[-1]["grounding"] == "overridden"
 
@@ -131,7 +135,7 @@ async def test_a_degraded_daimon_uses_the_occ_rules(phase: Phase, daily_budget: 
     assert record.source == "deterministic" and provider.requests == []
     assert record.tier_asked is ModelTier.T1 and record.degradations
     assert isinstance(record.decision, DaimonAppraisal)
-    assert record.decision.emotion == "surprise"
+    assert record.decision.primary_emotion == "surprise"
     assert record.outcome is not None
     assert record.outcome.mood == Mood().blend(Mood(-0.2, 0.7, -0.3), 0.6)
 
@@ -154,7 +158,7 @@ async def test_every_mode_end_to_end(mode: Mode) -> None:
     assert record.response is not None and record.response.mode is mode
     decision = record.decision
     assert isinstance(decision, DaimonAppraisal)
-    assert (decision.emotion, decision.pleasure, decision.dominance) == ("fear", -0.5, -0.4)
+    assert (decision.primary_emotion, decision.pleasure, decision.dominance) == ("fear", -0.5, -0.4)
     assert record.outcome is not None and "grounding" not in record.outcome.details
     assert record.outcome.mood == Mood().blend(Mood(-0.5, 0.7, -0.4), decision.intensity)
     user = provider.requests[0].messages[-1].content or ""

@@ -120,11 +120,18 @@ def test_fragments_and_scenarios_follow_the_seed() -> None:
 def test_replay_stages_new_lessons_and_reinforces_known_ones() -> None:
     decision = ReplayAnalysis.model_validate(
         {
-            "episodes_reviewed": 12,
+            "episode_id": "12",
             "lessons": [
-                {"insight": "Hold in calm markets.", "confidence": 0.9, "regime": "calm"},
-                {"insight": "Volatility clusters", "confidence": 0.9, "regime": "any"},
+                {
+                    "insight": "Hold in calm markets.",
+                    "confidence": 0.9,
+                    "applicable_conditions": ["calm"],
+                },
+                {"insight": "Volatility clusters", "confidence": 0.9, "applicable_conditions": []},
             ],
+            "surprise_score": 0.3,
+            "counterfactuals": [],
+            "arousal_delta": 0.1,
         }
     )
     outcome = DREAM.act(dreaming(DreamKind.REPLAY), decision)
@@ -139,7 +146,8 @@ def test_without_a_model_replay_reads_the_records() -> None:
     assert isinstance(decision, ReplayAnalysis) and decision.validate_content() == []
     (lesson,) = decision.lessons
     assert lesson.insight == "In calm markets, hold won 8 of 12 times (mean pnl +1.00)"
-    assert (lesson.regime, lesson.confidence) == ("calm", round(12 / 17, 4))
+    assert (lesson.applicable_conditions, lesson.confidence) == (["calm"], round(12 / 17, 4))
+    assert decision.episodes_reviewed == 12 and decision.episode_id != ""
     assert DREAM.deterministic(dreaming(DreamKind.THREAT)) is None
 
 
@@ -162,12 +170,18 @@ Check = Callable[[Outcome], bool]
 CASES: dict[DreamKind, tuple[dict[str, Any], str, Check]] = {
     DreamKind.REPLAY: (
         {
-            "episodes_reviewed": 8,
+            "episode_id": "8",
             "lessons": [
-                {"insight": "Hedge early in crashes", "confidence": 0.8, "regime": "crash"}
+                {
+                    "insight": "Hedge early in crashes",
+                    "confidence": 0.8,
+                    "applicable_conditions": ["crash", "health factor below 1.5"],
+                }
             ],
+            "surprise_score": 0.4,
             "counterfactuals": [],
-            "summary": "one lesson",
+            "arousal_delta": 0.2,
+            "episodes_reviewed": 8,
         },
         "Reviewed 8 episodes.\nLessons:\n- Hedge early in crashes (confidence 0.8)",
         lambda o: (
@@ -177,37 +191,37 @@ CASES: dict[DreamKind, tuple[dict[str, Any], str, Check]] = {
     ),
     DreamKind.HYPNAGOGIC: (
         {
-            "fragment": "calm markets reward patience",
             "novelty": 0.6,
-            "plausibility": 0.7,
             "relevance": 0.8,
-            "verdict": "keep",
-            "reasoning": "plausible and relevant",
+            "coherence": 0.7,
+            "verdict": "promote",
         },
-        "Fragment: calm markets reward patience\n"
-        "Novelty 0.6, plausibility 0.7, relevance 0.8. Verdict: keep.",
+        "Novelty 0.6, coherence 0.7, relevance 0.8. Verdict: promote.",
         lambda o: (
             [(e.text, e.confidence) for e in o.grimoire_upserts]
-            == [("calm markets reward patience", 0.6)]
+            == [(fragment(dreaming(DreamKind.HYPNAGOGIC)), 0.6)]
         ),
     ),
     DreamKind.INTEGRATION: (
         {
-            "items": [
+            "promoted": [
                 {
-                    "content": "hold in calm markets",
-                    "decision": "promote",
+                    "hypothesis_id": "g1",
+                    "summary": "hold in calm markets",
                     "confidence": 0.8,
-                    "source": "g1",
-                },
-                {
-                    "content": "moon phases",
-                    "decision": "discard",
-                    "confidence": 0.2,
-                    "source": "g2",
-                },
+                    "rationale": "held in replay",
+                }
             ],
-            "summary": "one promoted, one discarded",
+            "staged": [],
+            "discarded": [
+                {
+                    "hypothesis_id": "g2",
+                    "summary": "moon phases",
+                    "confidence": 0.2,
+                    "rationale": "no evidence",
+                }
+            ],
+            "playbook_diff": "+ hold in calm markets",
         },
         "Promote:\n- [g1] hold in calm markets (0.8)\nDiscard:\n- [g2] moon phases",
         lambda o: (
@@ -218,18 +232,18 @@ CASES: dict[DreamKind, tuple[dict[str, Any], str, Check]] = {
     ),
     DreamKind.THREAT: (
         {
-            "threat": "a 30% crash",
+            "threat_type": "a 30% crash",
+            "severity": "high",
             "likelihood": 0.4,
-            "impact": 0.9,
-            "preparedness": 0.2,
-            "verdict": "mitigate",
-            "mitigations": ["cut leverage", "set a stop"],
-            "reasoning": "likely enough and damaging",
+            "impact_if_realized": "a third of the equity",
+            "mitigation_actions": ["cut leverage", "set a stop"],
+            "detection_signals": ["funding flips negative"],
+            "rehearsal_outcome": "the stop held",
         },
-        "Threat: a 30% crash\nLikelihood 0.4, impact 0.9, preparedness 0.2. Verdict: mitigate."
+        "Threat: a 30% crash\nLikelihood 0.4. Severity: high."
         "\nMitigations:\n- cut leverage\n- set a stop",
         lambda o: (
-            o.events == ("threat_mitigate",)
+            o.events == ("threat_high",)
             and [e.text for e in o.grimoire_upserts] == ["If a 30% crash: cut leverage; set a stop"]
         ),
     ),

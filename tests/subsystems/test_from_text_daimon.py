@@ -17,7 +17,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         "Emotion: fear. Pleasure -0.6, arousal 0.8, dominance -0.4. Intensity 80%. "
         "Trigger: ETH fell 7% in an hour.",
         {
-            "emotion": "fear",
+            "primary_emotion": "fear",
             "pleasure": -0.6,
             "arousal": 0.8,
             "dominance": -0.4,
@@ -27,24 +27,24 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "I feel mildly anxious about the funding flip, not angry.",
-        {"emotion": "fear", "intensity": 0.3, **FEAR},
+        {"primary_emotion": "fear", "intensity": 0.3, **FEAR},
     ),
     (
         "**Emotion:** Joy\nPAD: (0.7, 0.4, 0.5)\nThe hedge paid off.",
-        {"emotion": "joy", "pleasure": 0.7, "arousal": 0.4, "dominance": 0.5},
+        {"primary_emotion": "joy", "pleasure": 0.7, "arousal": 0.4, "dominance": 0.5},
     ),
     (
         "Not surprised at all; rather a deep sense of trust in the plan.",
-        {"emotion": "trust", "pleasure": 0.5, "intensity": 0.5},
+        {"primary_emotion": "trust", "pleasure": 0.5, "intensity": 0.5},
     ),
     (
         "I'm angry: P=-0.5, A=0.6, D=0.2",
-        {"emotion": "anger", "pleasure": -0.5, "arousal": 0.6, "dominance": 0.2},
+        {"primary_emotion": "anger", "pleasure": -0.5, "arousal": 0.6, "dominance": 0.2},
     ),
     (
         "Emotion - sadness\nIntensity: 40%\nValence: -0.6\nTrigger: the hedge expired worthless",
         {
-            "emotion": "sadness",
+            "primary_emotion": "sadness",
             "intensity": 0.4,
             "pleasure": -0.6,
             "arousal": -0.3,
@@ -53,28 +53,28 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "Very surprised by the regime shift, though not afraid.",
-        {"emotion": "surprise", "intensity": 0.8, "pleasure": -0.2, "arousal": 0.7},
+        {"primary_emotion": "surprise", "intensity": 0.8, "pleasure": -0.2, "arousal": 0.7},
     ),
     (
-        "emotion=anticipation; arousal=0.5; intensity=.6",
-        {"emotion": "anticipation", "arousal": 0.5, "intensity": 0.6, "pleasure": 0.2},
+        "primary_emotion=anticipation; arousal=0.5; intensity=.6",
+        {"primary_emotion": "anticipation", "arousal": 0.5, "intensity": 0.6, "pleasure": 0.2},
     ),
     (
         "No fear here. Honestly, I'm disgusted by how the pool was drained. Pleasure -0.7.",
-        {"emotion": "disgust", "pleasure": -0.7},
+        {"primary_emotion": "disgust", "pleasure": -0.7},
     ),
     (
-        "<think>fear? joy?</think>Primary emotion: joy. Strongly pleased with the exit, "
+        "<think>fear? joy?</think>Primary primary_emotion: joy. Strongly pleased with the exit, "
         "intensity 0.9.",
-        {"emotion": "joy", "intensity": 0.9, "pleasure": 0.6},
+        {"primary_emotion": "joy", "intensity": 0.9, "pleasure": 0.6},
     ),
     (
         "Feeling: frustrated (anger), dominance +0.3",
-        {"emotion": "anger", "dominance": 0.3, "pleasure": -0.5},
+        {"primary_emotion": "anger", "dominance": 0.3, "pleasure": -0.5},
     ),
     (
         "Mood: worried. PAD = -0.3/0.6/-0.2 after the health factor fell to 1.3.",
-        {"emotion": "fear", "pleasure": -0.3, "arousal": 0.6, "dominance": -0.2},
+        {"primary_emotion": "fear", "pleasure": -0.3, "arousal": 0.6, "dominance": -0.2},
     ),
 ]
 

@@ -31,13 +31,13 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         # "highly" is not "high"; "no need to exit" and "would not rebalance yet" are not actions.
         "The drop is highly unusual, but there is no need to exit. I would not rebalance yet "
         "either; keep observing. Severity: medium. I'm 70 percent sure.",
-        {"severity": "medium", "action": "observe", "confidence": 0.7},
+        {"severity": "moderate", "action": "observe", "confidence": 0.7},
     ),
     (
         "This is a high-severity event. I recommend hedging rather than exiting. Confidence: high.",
         {"severity": "high", "action": "hedge", "confidence": 0.75},
     ),
-    ("Nothing notable. Hold.", {"severity": "low", "action": "observe", "confidence": 0.5}),
+    ("Nothing notable. Hold.", {"severity": "none", "action": "observe", "confidence": 0.5}),
     (
         "## Assessment\nSeverity: low\n## Action\nObserve\n## Signals\n"
         "- price delta: -0.6% (minor dip)\n- health factor = 1.8\n- funding flipped negative\n"
@@ -46,20 +46,20 @@ CASES: list[tuple[str, dict[str, Any]]] = [
             "severity": "low",
             "action": "observe",
             "signals": [
-                {"name": "price_delta", "value": -0.006, "note": "minor dip"},
-                {"name": "health_factor", "value": 1.8, "note": ""},
+                {"source": "price_delta", "description": "-0.6% (minor dip)", "magnitude": 0.006},
+                {"source": "health_factor", "description": "1.8", "magnitude": 0.5},
                 {
-                    "name": "funding_flipped_negative",
-                    "value": None,
-                    "note": "funding flipped negative",
+                    "source": "funding",
+                    "description": "funding flipped negative",
+                    "magnitude": 0.5,
                 },
             ],
-            "reasoning": "Small dip, no stress.",
+            "rationale": "Small dip, no stress.",
         },
     ),
     (
         "Should we exit? No. Rebalance toward stables instead. I'd call it medium.",
-        {"severity": "medium", "action": "rebalance"},
+        {"severity": "moderate", "action": "rebalance"},
     ),
     (
         "| Field | Value |\n|---|---|\n| Severity | high |\n| Action | exit |\n"
@@ -77,7 +77,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "Risk level: elevated. Wait and watch; hedging is premature.",
-        {"severity": "medium", "action": "observe"},
+        {"severity": "moderate", "action": "observe"},
     ),
     (
         "Action: Observe (not exit, not hedge)\nSeverity: Low\n"
@@ -85,8 +85,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {"severity": "low", "action": "observe", "confidence": 0.6, "escalate": False},
     ),
     (
-        '"severity": "medium", "action": "hedge", "confidence": 0.55',
-        {"severity": "medium", "action": "hedge", "confidence": 0.55},
+        '"severity": "moderate", "action": "hedge", "confidence": 0.55',
+        {"severity": "moderate", "action": "hedge", "confidence": 0.55},
     ),
     (
         # An action alone implies its least severity; an exit implies high.

@@ -11,86 +11,88 @@ from golem.subsystems.dream import DreamIntegration
 from .reading import assert_reads, assert_unparseable
 
 
-def item(content: str, decision: str, confidence: float = 0.5, source: str = "") -> dict[str, Any]:
-    return {"content": content, "decision": decision, "confidence": confidence, "source": source}
+def item(
+    summary: str, confidence: float = 0.5, hypothesis_id: str = "", rationale: str = ""
+) -> dict[str, Any]:
+    return {
+        "hypothesis_id": hypothesis_id,
+        "summary": summary,
+        "confidence": confidence,
+        "rationale": rationale,
+    }
+
+
+def lists(
+    promoted: list[dict[str, Any]] | None = None,
+    staged: list[dict[str, Any]] | None = None,
+    discarded: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    return {"promoted": promoted or [], "staged": staged or [], "discarded": discarded or []}
 
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     (
-        "Promote:\n- funding flips precede reversals (0.8) [replay]\n"
-        "- gas spikes precede volatility, confidence 0.6, source: fragment\n"
+        "Promote:\n- [g3] funding flips precede reversals (0.8) — held in replay\n"
+        "- gas spikes precede volatility, confidence 0.6, id: g7\n"
         "Stage:\n- weekend liquidity is thin\nDiscard:\n- the moon phase matters",
-        {
-            "items": [
-                item("funding flips precede reversals", "promote", 0.8, "replay"),
-                item("gas spikes precede volatility", "promote", 0.6, "fragment"),
-                item("weekend liquidity is thin", "stage"),
-                item("the moon phase matters", "discard"),
-            ]
-        },
+        lists(
+            [
+                item("funding flips precede reversals", 0.8, "g3", "held in replay"),
+                item("gas spikes precede volatility", 0.6, "g7"),
+            ],
+            [item("weekend liquidity is thin")],
+            [item("the moon phase matters")],
+        ),
     ),
     (
-        "- PROMOTE: hedges pay in crashes (confidence 0.9, from threat rehearsal)\n"
+        "- PROMOTE: hedges pay in crashes (confidence 0.9) because the rehearsal held\n"
         "- stage - calm markets mean revert\n- drop: ETH always rallies on Mondays",
-        {
-            "items": [
-                item("hedges pay in crashes", "promote", 0.9, "threat rehearsal"),
-                item("calm markets mean revert", "stage"),
-                item("ETH always rallies on Mondays", "discard"),
-            ]
-        },
+        lists(
+            [item("hedges pay in crashes", 0.9, rationale="the rehearsal held")],
+            [item("calm markets mean revert")],
+            [item("ETH always rallies on Mondays")],
+        ),
     ),
-    ("Nothing worth integrating tonight.", {"items": []}),
+    ("Nothing worth integrating tonight.", lists()),
     (
         "Items:\n- promote: hedges pay in crashes (conf 0.9)\n- stage: weekend liquidity is thin",
-        {
-            "items": [
-                item("hedges pay in crashes", "promote", 0.9),
-                item("weekend liquidity is thin", "stage"),
-            ]
-        },
+        lists([item("hedges pay in crashes", 0.9)], [item("weekend liquidity is thin")]),
     ),
     (
-        "## Promote\n1. funding flips precede reversals, confidence 80%, source: replay",
-        {"items": [item("funding flips precede reversals", "promote", 0.8, "replay")]},
+        "## Promote\n1. funding flips precede reversals, confidence 80%, id g12",
+        lists([item("funding flips precede reversals", 0.8, "g12")]),
     ),
     (
         # "do not promote" is no promotion: the item has no decision and is left out.
         "- discard: the moon matters\n- do not promote: Mondays rally",
-        {"items": [item("the moon matters", "discard")]},
+        lists(discarded=[item("the moon matters")]),
     ),
     (
-        "**Stage**\n- calm markets mean revert [fragment]",
-        {"items": [item("calm markets mean revert", "stage", source="fragment")]},
+        "**Stage**\n- calm markets mean revert [g-14]",
+        lists(staged=[item("calm markets mean revert", hypothesis_id="g-14")]),
     ),
     (
         "Promote the insight that gas spikes precede volatility (0.7).",
-        {"items": [item("the insight that gas spikes precede volatility", "promote", 0.7)]},
+        lists([item("the insight that gas spikes precede volatility", 0.7)]),
     ),
     (
         "stage: thin order books on weekends\ndiscard: astrology",
-        {
-            "items": [
-                item("thin order books on weekends", "stage"),
-                item("astrology", "discard"),
-            ]
-        },
+        lists(staged=[item("thin order books on weekends")], discarded=[item("astrology")]),
     ),
     (
-        "Integration:\n- PROMOTE funding flips precede reversals (85%) [replay]\n"
+        "Integration:\n- PROMOTE funding flips precede reversals (85%) [g2]\n"
         "- STAGE: oracle lag during crashes, needs more evidence",
-        {
-            "items": [
-                item("funding flips precede reversals", "promote", 0.85, "replay"),
-                item("oracle lag during crashes, needs more evidence", "stage"),
-            ]
-        },
+        lists(
+            [item("funding flips precede reversals", 0.85, "g2")],
+            [item("oracle lag during crashes, needs more evidence")],
+        ),
     ),
     (
-        "Summary: one strong insight.\nPromote:\n* stops hunted in calm markets (0.75)",
+        "Promoted:\n* stops hunted in calm markets (0.75)\n"
+        "Playbook diff:\n+ widen stops in calm markets",
         {
-            "items": [item("stops hunted in calm markets", "promote", 0.75)],
-            "summary": "one strong insight.",
+            **lists([item("stops hunted in calm markets", 0.75)]),
+            "playbook_diff": "+ widen stops in calm markets",
         },
     ),
 ]

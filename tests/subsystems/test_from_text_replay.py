@@ -18,29 +18,33 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         "Counterfactuals:\n- ep-17: hedge instead of holding → about 3% saved (plausibility 0.6)\n"
         "Summary: good replay.",
         {
+            "episode_id": "ep-17",
             "episodes_reviewed": 12,
+            "surprise_score": 0.0,
             "lessons": [
                 {
                     "insight": "Momentum fades after funding flips negative",
                     "confidence": 0.7,
-                    "regime": "volatile",
+                    "applicable_conditions": ["volatile"],
                 },
                 {
                     "insight": "Tight stops get hunted in calm markets",
                     "confidence": 0.4,
-                    "regime": "calm",
+                    "applicable_conditions": ["calm"],
                 },
-                {"insight": "Hedging early costs little", "confidence": 0.5, "regime": "any"},
+                {
+                    "insight": "Hedging early costs little",
+                    "confidence": 0.5,
+                    "applicable_conditions": [],
+                },
             ],
             "counterfactuals": [
                 {
-                    "episode_id": "ep-17",
                     "alternative_action": "hedge instead of holding",
                     "estimated_outcome": "about 3% saved",
                     "plausibility": 0.6,
                 }
             ],
-            "summary": "good replay.",
         },
     ),
     (
@@ -56,9 +60,13 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "Stops get hunted in calm markets",
                     "confidence": 0.6,
-                    "regime": "calm",
+                    "applicable_conditions": ["calm"],
                 },
-                {"insight": "Crashes reward early exits", "confidence": 0.9, "regime": "crash"},
+                {
+                    "insight": "Crashes reward early exits",
+                    "confidence": 0.9,
+                    "applicable_conditions": ["crash"],
+                },
             ],
         },
     ),
@@ -67,7 +75,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         {
             "episodes_reviewed": 3,
             "lessons": [
-                {"insight": "hedges are cheap insurance", "confidence": 0.5, "regime": "any"}
+                {
+                    "insight": "hedges are cheap insurance",
+                    "confidence": 0.5,
+                    "applicable_conditions": [],
+                }
             ],
         },
     ),
@@ -75,16 +87,15 @@ CASES: list[tuple[str, dict[str, Any]]] = [
         "Counterfactuals:\n- ep-3 => sell half early -> drawdown halved\n"
         "- ep-4: wait for confirmation -> missed the bounce (plausibility 20%)",
         {
-            "episodes_reviewed": 2,
+            "episode_id": "ep-3",
+            "episodes_reviewed": 1,
             "counterfactuals": [
                 {
-                    "episode_id": "ep-3",
                     "alternative_action": "sell half early",
                     "estimated_outcome": "drawdown halved",
                     "plausibility": 0.5,
                 },
                 {
-                    "episode_id": "ep-4",
                     "alternative_action": "wait for confirmation",
                     "estimated_outcome": "missed the bounce",
                     "plausibility": 0.2,
@@ -100,9 +111,13 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "trending markets punish fading",
                     "confidence": 0.8,
-                    "regime": "trending",
+                    "applicable_conditions": ["trending"],
                 },
-                {"insight": "volatility clusters", "confidence": 0.5, "regime": "volatile"},
+                {
+                    "insight": "volatility clusters",
+                    "confidence": 0.5,
+                    "applicable_conditions": ["volatile"],
+                },
             ],
         },
     ),
@@ -113,7 +128,6 @@ CASES: list[tuple[str, dict[str, Any]]] = [
             "episodes_reviewed": 9,
             "counterfactuals": [
                 {
-                    "episode_id": "9",
                     "alternative_action": "waited",
                     "estimated_outcome": "the entry would have been 2% cheaper",
                     "plausibility": 0.7,
@@ -131,13 +145,16 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "Bear trends last longer than expected",
                     "confidence": 0.65,
-                    "regime": "trending",
+                    "applicable_conditions": ["trending"],
                 },
-                {"insight": "Calm regimes mean-revert", "confidence": 0.5, "regime": "calm"},
+                {
+                    "insight": "Calm regimes mean-revert",
+                    "confidence": 0.5,
+                    "applicable_conditions": ["calm"],
+                },
             ],
             "counterfactuals": [
                 {
-                    "episode_id": "4",
                     "alternative_action": "exit at the first health-factor warning",
                     "estimated_outcome": "liquidation avoided",
                     "plausibility": 0.9,
@@ -154,7 +171,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "Funding flips precede reversals",
                     "confidence": 0.75,
-                    "regime": "any",
+                    "applicable_conditions": [],
                 }
             ],
         },
@@ -168,15 +185,40 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "In a crash, liquidity vanishes first",
                     "confidence": 0.5,
-                    "regime": "crash",
+                    "applicable_conditions": ["crash"],
                 },
                 {
                     "insight": "not every dip is a crash; most are calm noise",
                     "confidence": 0.55,
-                    "regime": "calm",
+                    "applicable_conditions": ["calm"],
                 },
             ],
         },
+    ),
+]
+
+
+CASES += [
+    (
+        "Episode id: #41\nSurprise score: 80%\nArousal delta: +0.3\nLessons:\n"
+        "- Thin books turn exits expensive (confidence 0.7, conditions: volatile)",
+        {
+            "episode_id": "41",
+            "surprise_score": 0.8,
+            "arousal_delta": 0.3,
+            "episodes_reviewed": 1,
+            "lessons": [
+                {
+                    "insight": "Thin books turn exits expensive",
+                    "confidence": 0.7,
+                    "applicable_conditions": ["volatile"],
+                }
+            ],
+        },
+    ),
+    (
+        "Replayed episode 17. Quite surprising (surprise 0.9); arousal delta -0.2.",
+        {"episode_id": "17", "surprise_score": 0.9, "arousal_delta": -0.2},
     ),
 ]
 

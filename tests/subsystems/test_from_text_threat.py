@@ -12,94 +12,93 @@ from .reading import assert_reads, assert_unparseable
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     (
-        "Threat: oracle manipulation on the lending pool\nLikelihood: 20%\nImpact: 0.9\n"
-        "Preparedness: low\nVerdict: mitigate\nMitigations:\n- cap position size at 10%\n"
-        "- watch oracle deviation",
+        "Threat type: oracle manipulation on the lending pool\nSeverity: high\nLikelihood: 20%\n"
+        "Impact if realized: collateral liquidated at a false price\nMitigation actions:\n"
+        "- cap position size at 10%\n- watch oracle deviation\nDetection signals:\n"
+        "- oracle diverges from spot by 2%\nRehearsal outcome: the cap limits the loss",
         {
-            "threat": "oracle manipulation on the lending pool",
+            "threat_type": "oracle manipulation on the lending pool",
+            "severity": "high",
             "likelihood": 0.2,
-            "impact": 0.9,
-            "preparedness": 0.25,
-            "verdict": "mitigate",
-            "mitigations": ["cap position size at 10%", "watch oracle deviation"],
+            "impact_if_realized": "collateral liquidated at a false price",
+            "mitigation_actions": ["cap position size at 10%", "watch oracle deviation"],
+            "detection_signals": ["oracle diverges from spot by 2%"],
+            "rehearsal_outcome": "the cap limits the loss",
         },
     ),
     (
-        "A stablecoin depeg is unlikely (10% chance) but would hurt, impact 0.7. "
-        "We are well prepared, 0.8. Just monitor it.",
-        {"likelihood": 0.1, "impact": 0.7, "preparedness": 0.8, "verdict": "monitor"},
+        "A stablecoin depeg is unlikely (10% chance) but would hurt. Severity: medium. "
+        "Just monitor it.",
+        {"likelihood": 0.1, "severity": "medium", "mitigation_actions": []},
     ),
     (
-        "Scenario: liquidation cascade. Probability 30%, impact: severe, preparedness: low. "
-        "Act now, this is urgent.\nMitigations: cut leverage; add collateral",
+        "Scenario: liquidation cascade. Probability 30%, impact: large. Act now, this is "
+        "critical.\nMitigations: cut leverage; add collateral",
         {
-            "threat": "liquidation cascade. Probability 30%, impact: severe, preparedness: low. "
-            "Act now, this is urgent.",
+            "threat_type": "liquidation cascade. Probability 30%, impact: large. Act now, "
+            "this is critical.",
             "likelihood": 0.3,
-            "impact": 0.9,
-            "preparedness": 0.25,
-            "verdict": "urgent",
-            "mitigations": ["cut leverage", "add collateral"],
+            "severity": "critical",
+            "mitigation_actions": ["cut leverage", "add collateral"],
         },
     ),
     (
-        "Threat: gas price spike. 5% chance, low impact (0.2). We are ready "
-        "(preparedness 0.9). Accept it.",
-        {"likelihood": 0.05, "impact": 0.2, "preparedness": 0.9, "verdict": "accept"},
+        "Threat: gas price spike. 5% chance, low severity. We are ready. Accept it.",
+        {
+            "threat_type": "gas price spike. 5% chance, low severity. We are ready. Accept it.",
+            "likelihood": 0.05,
+            "severity": "low",
+        },
     ),
     (
-        # No verdict: likelihood × impact × (1 - preparedness) = 0.288 reads as monitor.
-        "Threat: bridge hack\nLikelihood 0.4\nImpact 0.9\nPreparedness 0.2",
-        {"threat": "bridge hack", "verdict": "monitor", "mitigations": []},
+        # No severity given: medium, the middle of the scale.
+        "Threat: bridge hack\nLikelihood 0.4\nImpact: the bridged funds are lost",
+        {
+            "threat_type": "bridge hack",
+            "severity": "medium",
+            "likelihood": 0.4,
+            "impact_if_realized": "the bridged funds are lost",
+        },
     ),
     (
-        "Verdict: mitigate\nThreat: oracle lag\nlikelihood=.5 impact=.6 readiness=.3\n"
+        "Severity: high\nThreat: oracle lag\nlikelihood=.5\n"
         "Steps:\n- hedge with puts\n- reduce position",
         {
-            "threat": "oracle lag",
+            "threat_type": "oracle lag",
             "likelihood": 0.5,
-            "impact": 0.6,
-            "preparedness": 0.3,
-            "verdict": "mitigate",
-            "mitigations": ["hedge with puts", "reduce position"],
+            "severity": "high",
+            "mitigation_actions": ["hedge with puts", "reduce position"],
         },
     ),
     (
-        "Threat: USDC depeg. Don't ignore this: a 60% chance with 0.8 impact and "
-        "preparedness 0.1, mitigate now.\nCountermeasures:\n1. move to DAI\n2. set depeg alerts",
+        "Threat: USDC depeg. Don't ignore this: a 60% chance, severity high, mitigate now.\n"
+        "Countermeasures:\n1. move to DAI\n2. set depeg alerts\nWarning signs:\n"
+        "- USDC below 0.995",
         {
             "likelihood": 0.6,
-            "impact": 0.8,
-            "preparedness": 0.1,
-            "verdict": "mitigate",
-            "mitigations": ["move to DAI", "set depeg alerts"],
+            "severity": "high",
+            "mitigation_actions": ["move to DAI", "set depeg alerts"],
+            "detection_signals": ["USDC below 0.995"],
         },
     ),
     (
-        "**Threat:** MEV sandwiching\n**Likelihood:** high\n**Impact:** small\n"
-        "**Preparedness:** moderate\n**Verdict:** monitor",
-        {
-            "threat": "MEV sandwiching",
-            "likelihood": 0.75,
-            "impact": 0.25,
-            "preparedness": 0.5,
-            "verdict": "monitor",
-        },
+        "**Threat:** MEV sandwiching\n**Likelihood:** high\n**Severity:** low",
+        {"threat_type": "MEV sandwiching", "likelihood": 0.75, "severity": "low"},
     ),
     (
-        "Threat: funding rate flip. Not urgent; keep an eye on it. Likelihood 0.3, impact 0.4.",
-        {"verdict": "monitor", "likelihood": 0.3, "impact": 0.4, "preparedness": 0.5},
+        "Threat: funding rate flip. Not critical; keep an eye on it. Likelihood 0.3, "
+        "threat level: moderate.",
+        {"severity": "medium", "likelihood": 0.3},
     ),
     (
-        "Rehearsed threat: sudden 30% ETH crash.\nOdds about 10%, impact 95%, preparedness 40%.\n"
-        "Response: mitigate\nMitigation: keep a standing put hedge",
+        "Rehearsed threat: sudden 30% ETH crash.\nOdds about 10%, severity critical.\n"
+        "Mitigation: keep a standing put hedge\nOutcome:\nthe hedge covered most of it",
         {
-            "threat": "sudden 30% ETH crash.",
+            "threat_type": "sudden 30% ETH crash.",
             "likelihood": 0.1,
-            "impact": 0.95,
-            "preparedness": 0.4,
-            "verdict": "mitigate",
-            "mitigations": ["keep a standing put hedge"],
+            "severity": "critical",
+            "mitigation_actions": ["keep a standing put hedge"],
+            "rehearsal_outcome": "the hedge covered most of it",
         },
     ),
 ]

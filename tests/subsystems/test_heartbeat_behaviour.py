@@ -207,7 +207,7 @@ async def test_t0_tick_observes_without_a_model() -> None:
     record = await decide(Heartbeat(), ctx, budgeting(provider))
     assert record.source == "deterministic" and record.tier is ModelTier.T0
     assert isinstance(record.decision, HeartbeatDecision)
-    assert (record.decision.severity, record.decision.action) == ("low", "observe")
+    assert (record.decision.severity, record.decision.action) == ("none", "observe")
     assert record.outcome is not None and record.outcome.trades == ()
     assert provider.requests == []
 
@@ -222,12 +222,12 @@ def test_a_quiet_tick_repeats_the_rules_decision_it_made_before() -> None:
     surprised = context(probes=replace(probes_of(CALM), prediction_error=0.9))
     other = heartbeat.deterministic(surprised)
     assert other is not first and isinstance(other, HeartbeatDecision)
-    assert other.severity == "high" and "PE 0.90" in other.reasoning
+    assert other.severity == "high" and "PE 0.90" in other.rationale
 
 
 def _answer(**changes: Any) -> dict[str, Any]:
-    base = {"severity": "medium", "action": "observe", "confidence": 0.6, "escalate": False}
-    return base | {"signals": [], "reasoning": "a sharp fall"} | changes
+    base = {"severity": "moderate", "action": "observe", "confidence": 0.6, "escalate": False}
+    return base | {"signals": [], "rationale": "a sharp fall"} | changes
 
 
 async def test_escalation_reaches_t2() -> None:
@@ -316,7 +316,7 @@ def test_every_heartbeat_line_shows_the_market_numbers_the_probes_read() -> None
         # Terminal: risk allows exits only, so the rules unwind rather than hedge.
         (market(health_factor=1.1), HELD, "critical", "exit"),
         (market(health_factor=1.1), PortfolioView(1000.0, 1000.0), "critical", "observe"),
-        (market(delta_period=-0.03), HELD, "medium", "observe"),
+        (market(delta_period=-0.03), HELD, "moderate", "observe"),
         (market(delta_period=-0.03, volume_ratio=5.0, zscore=-1.5), HELD, "high", "observe"),
     ],
 )

@@ -40,22 +40,22 @@ def proposing(action: str, size: float | None = None, **changes: Any) -> Context
         (proposing("buy", 200.0, portfolio=CASH), True, 200.0, None),
         (proposing("buy", 400.0, portfolio=CASH), True, 250.0, None),  # one trade ≤ 25%
         (proposing("buy", 200.0, portfolio=HALF), True, 100.0, None),  # room to 60%
-        (proposing("buy", 100.0, portfolio=HELD), False, None, "portfolio"),  # 60% held
+        (proposing("buy", 100.0, portfolio=HELD), False, None, "hard_shields"),  # 60% held
         (proposing("buy", 100.0, portfolio=CASH, market=market(health_factor=1.1)),
-         False, None, "protocol"),
+         False, None, "defi_threats"),
         (proposing("hedge", None, portfolio=HELD, market=market(health_factor=1.1)),
          True, 250.0, None),  # reducing helps a weak position (300 capped at 250)
         (proposing("buy", 100.0, portfolio=CASH, phase=Phase.DECLINING, vitality=0.2),
-         False, None, "mortality"),
+         False, None, "adaptive_guardrails"),
         (proposing("rebalance", None, portfolio=HELD, phase=Phase.DECLINING, vitality=0.2),
          True, 100.0, None),  # 60% → 50%: an unwind
         (proposing("rebalance", None, portfolio=LIGHT, phase=Phase.DECLINING, vitality=0.2),
-         False, None, "mortality"),  # 20% → 50% adds exposure
+         False, None, "adaptive_guardrails"),  # 20% → 50% adds exposure
         (proposing("hedge", None, portfolio=HELD, phase=Phase.TERMINAL, vitality=0.05),
-         False, None, "mortality"),
+         False, None, "adaptive_guardrails"),
         (proposing("exit", None, portfolio=HELD, phase=Phase.TERMINAL, vitality=0.05),
          True, 600.0, None),  # exits are never capped
-        (proposing("exit", None, portfolio=CASH), False, None, "portfolio"),  # nothing held
+        (proposing("exit", None, portfolio=CASH), False, None, "hard_shields"),  # nothing held
     ],
 )  # fmt: skip
 def test_hard_limits(ctx: Context, approved: bool, size: float | None, failing: str | None) -> None:
@@ -64,7 +64,7 @@ def test_hard_limits(ctx: Context, approved: bool, size: float | None, failing: 
     assert verdict.validate_content() == []
     assert verdict.approved is approved
     assert verdict.adjusted_size_usd == size
-    failed = [name for name, layer in verdict.layers if layer.verdict == "fail"]
+    failed = [name for name, layer in verdict.layers if not layer.passed]
     assert failed == ([] if failing is None else [failing])
 
 
@@ -117,20 +117,20 @@ def test_tier_and_skip() -> None:
     assert risk.skip_reason(context()) == "no trade proposed"
 
 
-def _layers(market_verdict: str = "pass", score: float = 0.2) -> dict[str, Any]:
-    layer = {"verdict": "pass", "score": 0.2, "reason": "fine"}
+def _layers(observed_passed: bool = True, score: float = 0.2) -> dict[str, Any]:
+    layer = {"passed": True, "score": 0.2, "detail": "fine"}
     return {
-        "market": {"verdict": market_verdict, "score": score, "reason": "a crash under way"},
-        "liquidity": layer,
-        "protocol": layer,
-        "portfolio": layer,
-        "mortality": layer,
+        "hard_shields": layer,
+        "position_sizing": layer,
+        "adaptive_guardrails": layer,
+        "observation": {"passed": observed_passed, "score": score, "detail": "a crash under way"},
+        "defi_threats": layer,
     }
 
 
 def _answer(**changes: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"approved": True, "risk_score": 0.3, "proposed_size_usd": 200.0}
-    base |= {"adjusted_size_usd": 150.0, "layers": _layers(), "conditions": [], "reasoning": ""}
+    base: dict[str, Any] = {"approved": True, "adjusted_size_usd": 150.0, "layers": _layers()}
+    base |= {"warnings": [], "reasoning": "", "proposed_size_usd": 200.0}
     return base | changes
 
 
@@ -144,7 +144,7 @@ async def _decide_on(ctx: Context, answer: dict[str, Any]) -> Any:
 
 async def test_a_rejected_assessment_blocks_the_trade() -> None:
     rejection = _answer(
-        approved=False, risk_score=0.9, adjusted_size_usd=None, layers=_layers("fail", 0.9)
+        approved=False, adjusted_size_usd=None, layers=_layers(observed_passed=False, score=0.9)
     )
     ctx = proposing("buy", 200.0, portfolio=CASH)
     record, _ = await _decide_on(ctx, rejection)
@@ -157,7 +157,7 @@ async def test_a_model_approval_never_loosens_a_hard_limit() -> None:
     ctx = proposing("buy", 200.0, portfolio=CASH, phase=Phase.DECLINING, vitality=0.2)
     record, line = await _decide_on(ctx, _answer())
     assert record.outcome.blocked == ctx.proposed and record.outcome.approved is None
-    assert line["override"] == "hard_limit" and line["hard_limit_failing"] == "mortality"
+    assert line["override"] == "hard_limit" and line["hard_limit_failing"] == "adaptive_guardrails"
 
 
 async def test_the_hard_cap_trims_a_model_size() -> None:
@@ -204,7 +204,9 @@ async def test_deterministic_path_at_terminal_or_cap(
     assert (record.outcome.approved is not None) is approved
 
 
-FREE_TEXT = "Approved at reduced size.\nMarket: pass\nLiquidity: warn (0.5)\nAdjusted size: $150"
+FREE_TEXT = (
+    "Approved at reduced size.\nObservation: pass\nPosition sizing: warn (0.5)\nAdjusted size: $150"
+)
 
 
 @pytest.mark.parametrize("mode", MODES)

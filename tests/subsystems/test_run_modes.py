@@ -44,31 +44,40 @@ FREE_TEXT: dict[type[StructuredOutput], tuple[str, Callable[[Any], bool]]] = {
     ),
     DaimonAppraisal: (
         "Emotion: fear (pleasure -0.5, arousal 0.7, dominance -0.4) after the 6% loss.",
-        lambda d: (d.emotion, d.pleasure, d.dominance) == ("fear", -0.5, -0.4),
+        lambda d: (d.primary_emotion, d.pleasure, d.dominance) == ("fear", -0.5, -0.4),
     ),
     RiskAssessment: (
         "Approved at reduced size.\nMarket: pass\nLiquidity: warn (0.5)\nAdjusted size: $2,500",
-        lambda d: d.approved and d.adjusted_size_usd == 2500 and d.layers.liquidity.score == 0.5,
+        lambda d: (
+            d.approved and d.adjusted_size_usd == 2500 and d.layers.position_sizing.score == 0.5
+        ),
     ),
     CuratorEvaluation: (
         "Evaluated 12 entries, pruned 3 (e1, e4, e9).",
-        lambda d: (d.evaluated, d.retained, d.pruned) == (12, 9, 3),
+        lambda d: (d.entries_evaluated, d.entries_retained, d.entries_pruned) == (12, 9, 3),
     ),
     ReplayAnalysis: (
-        "Reviewed 8 episodes.\nLessons:\n- Hedge early in crashes (confidence 0.8)",
-        lambda d: d.episodes_reviewed == 8 and d.lessons[0].regime == "crash",
+        "Replayed episode #41 (8 episodes reviewed).\nLessons:\n- Hedge early in crashes "
+        "(confidence 0.8)\nSurprise: 0.7",
+        lambda d: (
+            (d.episode_id, d.episodes_reviewed, d.surprise_score) == ("41", 8, 0.7)
+            and d.lessons[0].applicable_conditions == ["crash"]
+        ),
     ),
     FragmentEvaluation: (
-        "Novelty 0.9, plausibility 0.2. Discard it: just noise.",
-        lambda d: d.verdict == "discard" and d.novelty == 0.9,
+        "Novelty 0.9, coherence 0.2. Discard it: just noise.",
+        lambda d: d.verdict == "discard" and (d.novelty, d.coherence) == (0.9, 0.2),
     ),
     DreamIntegration: (
-        "Promote:\n- funding flips precede reversals (0.8)\nDiscard:\n- moon phases",
-        lambda d: [i.decision for i in d.items] == ["promote", "discard"],
+        "Promote:\n- [g3] funding flips precede reversals (0.8)\nDiscard:\n- moon phases",
+        lambda d: (
+            [(i.hypothesis_id, i.confidence) for i in d.promoted] == [("g3", 0.8)]
+            and [i.summary for i in d.discarded] == ["moon phases"]
+        ),
     ),
     ThreatAssessment: (
-        "Threat: a stablecoin depeg. Likelihood 10%, impact 0.7, preparedness 0.8. Monitor.",
-        lambda d: d.verdict == "monitor" and d.likelihood == 0.1,
+        "Threat: a stablecoin depeg. Likelihood 10%, severity: medium. Monitor it.",
+        lambda d: d.severity == "medium" and d.likelihood == 0.1,
     ),
     DeathTestament: (
         "What I learned:\n- patience pays\nWhat killed me: credits ran out\nArc class: tragic",

@@ -22,7 +22,7 @@ from golem.subsystems import (
     RiskAssessment,
     ThreatAssessment,
 )
-from golem.subsystems.dream import ThreatVerdict
+from golem.subsystems.dream import ThreatSeverity
 
 from .examples import VALID
 
@@ -138,11 +138,12 @@ def test_guidance_names_the_schema(decision: type[StructuredOutput]) -> None:
     ("decision", "change", "pointer"),
     [
         (HeartbeatDecision, {"confidence": 1.2}, "/confidence"),
-        (HeartbeatDecision, {"reasoning": "x" * 401}, "/reasoning"),
+        (HeartbeatDecision, {"rationale": "x" * 401}, "/rationale"),
         (DaimonAppraisal, {"pleasure": -1.5}, "/pleasure"),
         (RiskAssessment, {"adjusted_size_usd": -5}, "/adjusted_size_usd"),
         (CuratorEvaluation, {"prune_ids": [f"e{i}" for i in range(21)]}, "/prune_ids"),
-        (ReplayAnalysis, {"episodes_reviewed": -1}, "/episodes_reviewed"),
+        (ReplayAnalysis, {"surprise_score": 1.5}, "/surprise_score"),
+        (ReplayAnalysis, {"arousal_delta": -1.5}, "/arousal_delta"),
         (FragmentEvaluation, {"verdict": "maybe"}, "/verdict"),
         (ThreatAssessment, {"likelihood": float("nan")}, "/likelihood"),
         (DeathTestament, {"arc_class": "comic"}, "/arc_class"),
@@ -161,33 +162,46 @@ def test_bounds_are_enforced_client_side(
     assert any(issue.pointer == pointer for issue in validation_issues(caught.value))
 
 
-def _layers(**verdicts: tuple[str, float]) -> dict[str, Any]:
+def _layers(**verdicts: tuple[bool, float]) -> dict[str, Any]:
     layers = dict(VALID[RiskAssessment]["layers"])
-    for name, (verdict, score) in verdicts.items():
-        layers[name] = {"verdict": verdict, "score": score, "reason": ""}
+    for name, (passed, score) in verdicts.items():
+        layers[name] = {"passed": passed, "score": score, "detail": ""}
     return layers
 
 
 CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = [
     (HeartbeatDecision, {"severity": "low", "escalate": True, "action": "observe"}, ["/escalate"]),
+    (HeartbeatDecision, {"severity": "none", "escalate": False, "action": "escalate"}, ["/action"]),
+    (HeartbeatDecision, {"severity": "moderate", "escalate": False, "action": "escalate"}, []),
     (
         HeartbeatDecision,
-        {"severity": "medium", "escalate": False, "action": "exit", "confidence": 0.3},
+        {"severity": "moderate", "escalate": False, "action": "exit", "confidence": 0.3},
         ["/action", "/confidence"],
     ),
     (
         HeartbeatDecision,
-        {"signals": [{"name": "hf", "value": 1.2, "note": ""}] * 2},
-        ["/signals/1/name"],
+        {"signals": [{"source": "price", "description": "hf 1.2", "magnitude": 0.4}] * 2},
+        ["/signals/1/description"],
     ),
-    (DaimonAppraisal, {"emotion": "joy", "pleasure": -0.6}, ["/pleasure"]),
-    (DaimonAppraisal, {"emotion": "fear", "pleasure": 0.4}, ["/pleasure"]),
-    (DaimonAppraisal, {"emotion": "surprise", "pleasure": 0.4}, []),
-    (RiskAssessment, {"layers": _layers(protocol=("fail", 0.9))}, ["/approved"]),
+    (DaimonAppraisal, {"primary_emotion": "joy", "pleasure": -0.6}, ["/pleasure"]),
+    (DaimonAppraisal, {"primary_emotion": "fear", "pleasure": 0.4}, ["/pleasure"]),
+    (DaimonAppraisal, {"primary_emotion": "surprise", "pleasure": 0.4}, []),
+    (DaimonAppraisal, {"secondary_emotion": "fear"}, ["/secondary_emotion"]),
+    (RiskAssessment, {"layers": _layers(defi_threats=(False, 0.9))}, ["/approved"]),
     (
         RiskAssessment,
-        {"approved": False, "adjusted_size_usd": None, "layers": _layers(liquidity=("pass", 0.1))},
+        {
+            "approved": False,
+            "adjusted_size_usd": None,
+            "layers": _layers(position_sizing=(True, 0.1)),
+            "warnings": [],
+        },
         ["/approved"],
+    ),
+    (  # a warning may be reason enough to refuse
+        RiskAssessment,
+        {"approved": False, "adjusted_size_usd": None, "layers": _layers()},
+        [],
     ),
     (RiskAssessment, {"adjusted_size_usd": 6000.0}, ["/adjusted_size_usd"]),
     (
@@ -197,61 +211,71 @@ CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = 
     ),
     (
         RiskAssessment,
-        {"layers": _layers(market=("pass", 0.9), liquidity=("warn", 0.5))},
-        ["/layers/market/score"],
+        {"layers": _layers(observation=(True, 0.9), position_sizing=(True, 0.5))},
+        ["/layers/observation/score"],
     ),
     (
         RiskAssessment,
-        {"approved": False, "adjusted_size_usd": None, "layers": _layers(market=("fail", 0.1))},
-        ["/layers/market/score"],
+        {
+            "approved": False,
+            "adjusted_size_usd": None,
+            "layers": _layers(observation=(False, 0.1)),
+        },
+        ["/layers/observation/score"],
     ),
-    (RiskAssessment, {"conditions": ["  "]}, ["/conditions/0"]),
-    (CuratorEvaluation, {"evaluated": 10}, ["/retained"]),
-    (CuratorEvaluation, {"pruned": 2, "retained": 9}, ["/prune_ids"]),
+    (RiskAssessment, {"warnings": ["  "]}, ["/warnings/0"]),
+    (CuratorEvaluation, {"entries_evaluated": 10}, ["/entries_retained"]),
+    (CuratorEvaluation, {"entries_pruned": 2, "entries_retained": 9}, ["/prune_ids"]),
     (
         CuratorEvaluation,
-        {"promotions": [{"entry_id": "e4", "to_tier": "insight", "reason": ""}]},
+        {"promotions": [{"entry_id": "e4", "from_confidence": 0.5, "to_confidence": 0.6}]},
         ["/promotions/0/entry_id"],
     ),
     (
         CuratorEvaluation,
+        {"promotions": [{"entry_id": "e5", "from_confidence": 0.6, "to_confidence": 0.5}]},
+        ["/promotions/0/to_confidence"],
+    ),
+    (
+        CuratorEvaluation,
         {
-            "cross_refs": [
-                {"source_id": "e3", "target_id": "e3", "relation": "refines", "strength": 1}
+            "cross_references": [
+                {"source_id": "e3", "target_id": "e3", "relationship": "extends", "strength": 1}
             ]
         },
-        ["/cross_refs/0/target_id"],
+        ["/cross_references/0/target_id"],
     ),
     (CuratorEvaluation, {"prune_ids": ["e1", "e1"]}, ["/prune_ids/1"]),
     (ReplayAnalysis, {"episodes_reviewed": 0}, ["/episodes_reviewed"]),
     (
         ReplayAnalysis,
-        {"lessons": [{"insight": "Same", "confidence": 0.5, "regime": "any"}] * 2},
+        {"lessons": [{"insight": "Same", "confidence": 0.5, "applicable_conditions": []}] * 2},
         ["/lessons/1/insight"],
     ),
-    (FragmentEvaluation, {"verdict": "keep", "relevance": 0.1}, ["/verdict"]),
+    (FragmentEvaluation, {"verdict": "promote", "relevance": 0.1}, ["/verdict"]),
     (
         FragmentEvaluation,
-        {"verdict": "discard", "novelty": 0.9, "plausibility": 0.8, "relevance": 0.7},
+        {"verdict": "discard", "novelty": 0.9, "coherence": 0.8, "relevance": 0.7},
         ["/verdict"],
     ),
     (
         DreamIntegration,
-        {"items": [{"content": "x", "decision": "promote", "confidence": 0.2, "source": ""}]},
-        ["/items/0/confidence"],
+        {"promoted": [{"hypothesis_id": "g1", "summary": "x", "confidence": 0.2}]},
+        ["/promoted/0/confidence"],
     ),
     (
         DreamIntegration,
-        {"items": [{"content": "x", "decision": "stage", "confidence": 0.5, "source": ""}] * 2},
-        ["/items/1/content"],
+        {"discarded": [{"hypothesis_id": "g12", "summary": "x", "confidence": 0.5}]},
+        ["/discarded/0/hypothesis_id"],
     ),
     (
-        ThreatAssessment,
-        {"verdict": "accept", "likelihood": 0.8, "impact": 0.9, "preparedness": 0.1},
-        ["/verdict"],
+        DreamIntegration,
+        {"staged": [{"summary": "new idea", "confidence": 0.5}] * 2, "promoted": []},
+        ["/staged/1/summary"],
     ),
-    (ThreatAssessment, {"verdict": "urgent", "likelihood": 0.1, "impact": 0.2}, ["/verdict"]),
-    (ThreatAssessment, {"mitigations": []}, ["/mitigations"]),
+    (ThreatAssessment, {"severity": "critical", "likelihood": 0.05}, ["/severity"]),
+    (ThreatAssessment, {"mitigation_actions": []}, ["/mitigation_actions"]),
+    (ThreatAssessment, {"severity": "medium", "mitigation_actions": []}, []),
     (DeathTestament, {"learned": [], "got_wrong": []}, ["/learned"]),
     (
         DeathTestament,
@@ -269,7 +293,7 @@ def test_content_checks_name_the_field(
     assert [issue.pointer for issue in value.validate_content()] == pointers
 
 
-def test_threat_exposure() -> None:
+def test_a_high_or_critical_threat_is_pressing() -> None:
     threat = ThreatAssessment.model_validate(VALID[ThreatAssessment])
-    assert threat.exposure == pytest.approx(0.2 * 0.9 * 0.7)
-    assert threat.verdict is ThreatVerdict.MITIGATE
+    assert threat.pressing and threat.severity is ThreatSeverity.HIGH
+    assert not threat.model_copy(update={"severity": ThreatSeverity.MEDIUM}).pressing

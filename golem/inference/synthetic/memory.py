@@ -42,7 +42,7 @@ def _some(pool: tuple[str, ...], rng: Random, low: int, high: int) -> list[str]:
     return [pool[(start + i) % len(pool)] for i in range(count)]
 
 
-def _regime(obs: Observation) -> str:
+def _regime(obs: Observation) -> str:  # a lesson's applicable condition
     if obs.stress > 0.7:
         return "crash"
     if obs.volatility > 0.02 or abs(obs.zscore) > 1.5:
@@ -55,69 +55,96 @@ def curator(obs: Observation, rng: Random) -> dict[str, Any]:
     pruned = [i for i, c in entries if c < 0.2 and rng.random() < 0.7][:20]
     kept = [(i, c) for i, c in entries if i not in pruned]
     promotions = [
-        {"entry_id": i, "to_tier": "heuristic" if c < 0.8 else "playbook", "reason": "held up"}
+        {
+            "entry_id": i,
+            "from_confidence": _unit(c),
+            "to_confidence": _unit(c + 0.1),
+            "reason": "held up",
+        }
         for i, c in kept
         if c >= 0.6
     ][:2]
     links = []
     if len(kept) >= 2 and rng.random() < 0.6:
         (a, _), (b, _) = kept[0], kept[1]
-        relation = ("supports", "refines", "contradicts")[int(rng.random() * 3)]
+        relationship = ("supports", "extends", "contradicts")[int(rng.random() * 3)]
         links.append(
-            {"source_id": a, "target_id": b, "relation": relation, "strength": _unit(rng.random())}
+            {
+                "source_id": a,
+                "target_id": b,
+                "relationship": relationship,
+                "strength": _unit(rng.random()),
+            }
         )
+    health = sum(c for _, c in kept) / len(kept) if kept else 0.0
     return {
-        "evaluated": len(entries),
-        "retained": len(entries) - len(pruned),
-        "pruned": len(pruned),
+        "entries_evaluated": len(entries),
+        "entries_retained": len(entries) - len(pruned),
+        "entries_pruned": len(pruned),
+        "cross_references": links,
         "promotions": promotions,
-        "cross_refs": links,
+        "grimoire_health": _unit(health),
         "prune_ids": pruned,
-        "summary": f"{len(entries)} entries read, {len(pruned)} pruned",
     }
 
 
 def replay(obs: Observation, rng: Random) -> dict[str, Any]:
     episodes = list(obs.episodes)
     if not episodes:
-        return {"episodes_reviewed": 0, "lessons": [], "counterfactuals": [], "summary": "none"}
+        return {
+            "episode_id": "",
+            "lessons": [],
+            "surprise_score": 0.0,
+            "counterfactuals": [],
+            "arousal_delta": 0.0,
+            "episodes_reviewed": 0,
+        }
     regime = _regime(obs)
     lessons = [
-        {"insight": text, "confidence": _unit(0.4 + 0.5 * rng.random()), "regime": regime}
+        {
+            "insight": text,
+            "confidence": _unit(0.4 + 0.5 * rng.random()),
+            "applicable_conditions": [regime],
+        }
         for text in _some(_LESSONS, rng, 1, 3)
     ]
     chosen = episodes[: int(rng.random() * min(3, len(episodes) + 1))]
     counterfactuals = [
         {
-            "episode_id": episode,
             "alternative_action": _ALTERNATIVES[int(rng.random() * len(_ALTERNATIVES))],
             "estimated_outcome": "a smaller loss",
             "plausibility": _unit(rng.random()),
         }
-        for episode in chosen
+        for _ in chosen
     ]
+    surprise = _unit(obs.stress + 0.2 * rng.random())
     return {
-        "episodes_reviewed": len(episodes),
+        "episode_id": episodes[-1],
         "lessons": lessons,
+        "surprise_score": surprise,
         "counterfactuals": counterfactuals,
-        "summary": f"{len(episodes)} episodes replayed in a {regime} market",
+        "arousal_delta": round(0.4 * (surprise - 0.5), 3),
+        "episodes_reviewed": len(episodes),
     }
 
 
 def integration(obs: Observation, rng: Random) -> dict[str, Any]:
-    items = []
+    lists: dict[str, list[dict[str, Any]]] = {"promoted": [], "staged": [], "discarded": []}
     for entry_id, confidence in obs.entries[:8]:
         seen = _unit(confidence + rng.gauss(0, 0.1))
-        decision = "promote" if seen >= 0.6 else "discard" if seen < 0.2 else "stage"
-        items.append(
+        decision = "promoted" if seen >= 0.6 else "discarded" if seen < 0.2 else "staged"
+        source = ("replay", "fragment", "threat")[int(rng.random() * 3)]
+        lists[decision].append(
             {
-                "content": f"[{entry_id}] the entry {entry_id} as written",
-                "decision": decision,
-                "confidence": max(seen, 0.5) if decision == "promote" else seen,
-                "source": ("replay", "fragment", "threat")[int(rng.random() * 3)],
+                "hypothesis_id": entry_id,
+                "summary": f"the entry {entry_id} as written",
+                "confidence": max(seen, 0.5) if decision == "promoted" else seen,
+                "rationale": f"seen at {seen:.2f} after the {source} dream",
             }
         )
-    return {"items": items, "summary": f"{len(items)} staged entries weighed"}
+    promoted = len(lists["promoted"])
+    diff = f"{promoted} entries become beliefs" if promoted else None
+    return {**lists, "playbook_diff": diff}
 
 
 def testament(obs: Observation, rng: Random) -> dict[str, Any]:

@@ -15,14 +15,16 @@ __all__ = ["POLICIES", "Policy"]
 
 Policy = Callable[[Observation, Random], dict[str, Any]]
 
-_SEVERITIES = ("low", "medium", "high", "critical")
+_SEVERITIES = ("low", "moderate", "high", "critical")
+_CALM = 0.1  # below this stress nothing is notable: severity none
 _ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
+    "none": (("observe", 1.0),),
     "low": (("observe", 0.9), ("rebalance", 0.1)),
-    "medium": (("observe", 0.45), ("rebalance", 0.3), ("hedge", 0.25)),
+    "moderate": (("observe", 0.45), ("rebalance", 0.3), ("hedge", 0.25)),
     "high": (("hedge", 0.6), ("exit", 0.25), ("rebalance", 0.15)),
     "critical": (("exit", 0.55), ("hedge", 0.45)),
 }
-_LAYERS = ("market", "liquidity", "protocol", "portfolio", "mortality")
+_LAYERS = ("hard_shields", "position_sizing", "adaptive_guardrails", "observation", "defi_threats")
 _PLEASANT = frozenset({"joy", "trust"})
 _UNPLEASANT = frozenset({"sadness", "fear", "anger", "disgust"})
 _PAD = {
@@ -32,6 +34,17 @@ _PAD = {
     "surprise": (-0.2, 0.7, -0.3),
     "trust": (0.5, -0.1, 0.3),
     "anticipation": (0.2, 0.4, 0.1),
+}
+
+
+_MEMORY_BIAS = {
+    "joy": "past gains",
+    "sadness": "losses and mistakes",
+    "fear": "drawdowns and forced exits",
+    "anger": "blocked plans",
+    "surprise": "broken predictions",
+    "trust": "heuristics that held up",
+    "anticipation": "setups like this one",
 }
 
 
@@ -53,22 +66,29 @@ def _weighted(rng: Random, options: tuple[tuple[str, float], ...]) -> str:
 
 
 def _signals(obs: Observation, rng: Random) -> list[dict[str, Any]]:
+    """What the answer rests on, each a (source, description, magnitude 0..1): a price
+    move of 5% or a z-score of 3 is a full-strength signal."""
     found = [
-        ("price_delta", obs.delta_1, "last tick"),
-        ("window_delta", obs.delta_period, "over the window"),
-        ("zscore", obs.zscore, "vs the 20-period mean"),
+        ("price", f"{obs.delta_1:+.2%} in the last tick", abs(obs.delta_1) * 20),
+        ("price", f"{obs.delta_period:+.2%} over the window", abs(obs.delta_period) * 20),
+        ("price", f"z-score {obs.zscore:+.2f} against the 20-period mean", abs(obs.zscore) / 3),
     ]
     if obs.health_factor is not None:
-        found.append(("health_factor", obs.health_factor, "lending position"))
+        found.append(
+            ("liquidity", f"health factor {obs.health_factor:.2f}", 1.5 - obs.health_factor)
+        )
     if obs.flags:
-        found.append(("prediction_error", obs.prediction_error, "probes " + ", ".join(obs.flags)))
+        found.append(("probes", ", ".join(obs.flags), obs.prediction_error))
     keep = 1 + int(rng.random() * min(3, len(found)))
-    return [{"name": n, "value": round(v, 4), "note": note} for n, v, note in found[:keep]]
+    return [
+        {"source": source, "description": text, "magnitude": _unit(strength)}
+        for source, text, strength in found[:keep]
+    ]
 
 
 def heartbeat(obs: Observation, rng: Random) -> dict[str, Any]:
     stress = _unit(obs.stress + rng.gauss(0, 0.12))
-    severity = _SEVERITIES[min(3, int(stress * 4))]
+    severity = "none" if stress < _CALM else _SEVERITIES[min(3, int(stress * 4))]
     action = _weighted(rng, _ACTIONS[severity])
     # Escalation and exits only with high or critical severity; exits need confidence.
     escalate = severity in ("high", "critical") and rng.random() < 0.4
@@ -76,12 +96,12 @@ def heartbeat(obs: Observation, rng: Random) -> dict[str, Any]:
         "severity": severity,
         "action": action,
         "confidence": _unit(0.55 + 0.4 * rng.random()),
-        "escalate": escalate,
-        "signals": _signals(obs, rng),
-        "reasoning": (
+        "rationale": (
             f"{severity} stress: window {obs.delta_period:+.2%}, z-score {obs.zscore:+.2f}; "
             f"{action} for now."
         ),
+        "signals": _signals(obs, rng),
+        "escalate": escalate,
     }
 
 
@@ -91,7 +111,7 @@ def risk(obs: Observation, rng: Random) -> dict[str, Any]:
     scores = {name: _unit(base + rng.gauss(0, 0.12)) for name in _LAYERS}
     verdict = {n: "pass" if x < 0.4 else "warn" if x < 0.7 else "fail" for n, x in scores.items()}
     layers = {
-        n: {"verdict": verdict[n], "score": x, "reason": f"{n} at {x:.2f}"}
+        n: {"passed": verdict[n] != "fail", "score": x, "detail": f"{n} at {x:.2f}"}
         for n, x in scores.items()
     }
     verdicts = set(verdict.values())
@@ -102,16 +122,19 @@ def risk(obs: Observation, rng: Random) -> dict[str, Any]:
     adjusted = None
     if approved and proposed is not None and "warn" in verdicts:
         adjusted = round(proposed * (0.4 + 0.5 * rng.random()), 2)
-    conditions = ["size kept under the cap"] if adjusted is not None else []
+    warnings = [
+        f"{n.replace('_', ' ')} at {scores[n]:.2f}" for n in _LAYERS if verdict[n] == "warn"
+    ]
+    if adjusted is not None:
+        warnings.insert(0, "size kept under the cap")
     action = obs.trade[0] if obs.trade else "trade"
     return {
         "approved": approved,
-        "risk_score": _unit(risk_score),
-        "proposed_size_usd": proposed,
         "adjusted_size_usd": adjusted,
         "layers": layers,
-        "conditions": conditions,
+        "warnings": warnings[:5],
         "reasoning": f"{action} {'allowed' if approved else 'refused'} at risk {risk_score:.2f}",
+        "proposed_size_usd": proposed,
     }
 
 
@@ -133,13 +156,14 @@ def daimon(obs: Observation, rng: Random) -> dict[str, Any]:
     elif emotion in _UNPLEASANT:
         pleasure = min(pleasure, 0.0)
     return {
-        "emotion": emotion,
-        "intensity": _unit(0.3 + 0.6 * obs.stress + rng.gauss(0, 0.1)),
         "pleasure": pleasure,
         "arousal": arousal,
         "dominance": dominance,
+        "primary_emotion": emotion,
+        "secondary_emotion": "anticipation" if emotion in ("fear", "surprise") else None,
         "trigger": ", ".join(obs.events) or "the market's last move",
-        "reasoning": f"{emotion} after a window move of {obs.delta_period:+.2%}",
+        "memory_bias": _MEMORY_BIAS.get(emotion, "the last few ticks"),
+        "intensity": _unit(0.3 + 0.6 * obs.stress + rng.gauss(0, 0.1)),
     }
 
 
@@ -149,50 +173,43 @@ def threat(obs: Observation, rng: Random) -> dict[str, Any]:
     preparedness = _unit(0.2 + 0.6 * rng.random())
     danger = likelihood * impact
     exposure = danger * (1 - preparedness)
-    verdict = (
-        "urgent"
+    severity = (
+        "critical"
         if exposure >= 0.35
-        else "mitigate"
+        else "high"
         if exposure >= 0.15
-        else "monitor"
+        else "medium"
         if exposure >= 0.05
-        else "accept"
+        else "low"
     )
-    if verdict == "accept" and danger >= 0.5 and preparedness < 0.5:
-        verdict = "monitor"
-    if verdict == "urgent" and danger < 0.1:
-        verdict = "mitigate"
+    if severity == "low" and danger >= 0.5 and preparedness < 0.5:
+        severity = "medium"
+    if severity == "critical" and likelihood < 0.1:
+        severity = "high"
     pool = ["cut position size", "add a protective hedge", "raise the cash buffer"]
-    count = 1 + int(rng.random() * 3) if verdict in ("mitigate", "urgent") else 0
+    count = 1 + int(rng.random() * 3) if severity in ("high", "critical") else 0
     return {
-        "threat": "a sharp drawdown with thin liquidity" if obs.stress > 0.5 else "a slow bleed",
+        "threat_type": "liquidity" if obs.stress > 0.5 else "drawdown",
+        "severity": severity,
         "likelihood": likelihood,
-        "impact": impact,
-        "preparedness": preparedness,
-        "verdict": verdict,
-        "mitigations": pool[:count],
-        "reasoning": f"exposure {exposure:.2f} in phase {obs.phase or 'unknown'}",
+        "impact_if_realized": f"a loss of about {impact:.0%} of the position",
+        "mitigation_actions": pool[:count],
+        "detection_signals": ["volume drying up", "the price leaving its band"][: 1 + count % 2],
+        "rehearsal_outcome": f"exposure {exposure:.2f} in phase {obs.phase or 'unknown'}",
     }
 
 
 def fragment(obs: Observation, rng: Random) -> dict[str, Any]:
-    novelty, plausibility, relevance = (_unit(rng.random()) for _ in range(3))
-    scores = (novelty, plausibility, relevance)
+    novelty, coherence, relevance = (_unit(rng.random()) for _ in range(3))
+    scores = (novelty, coherence, relevance)
     mean = sum(scores) / 3
-    if min(plausibility, relevance) >= 0.3 and (mean >= 0.55 or min(scores) >= 0.7):
-        verdict = "keep"
+    if min(coherence, relevance) >= 0.3 and (mean >= 0.55 or min(scores) >= 0.7):
+        verdict = "promote"
     elif mean < 0.35 and min(scores) < 0.7:
         verdict = "discard"
     else:
-        verdict = "incubate"
-    return {
-        "fragment": "a tide that turns before the moon",
-        "novelty": novelty,
-        "plausibility": plausibility,
-        "relevance": relevance,
-        "verdict": verdict,
-        "reasoning": f"mean score {mean:.2f}",
-    }
+        verdict = "stage"
+    return {"novelty": novelty, "relevance": relevance, "coherence": coherence, "verdict": verdict}
 
 
 POLICIES: Mapping[str, Policy] = {

@@ -46,92 +46,108 @@ def _generic(value: Mapping[str, Any]) -> list[str]:
 
 
 def _heartbeat(v: Mapping[str, Any]) -> list[str]:
-    signals = [f"{s['name']}: {_scalar(s['value'])} ({s['note']})" for s in v["signals"]]
+    signals = [f"{s['source']}: {s['description']}" for s in v["signals"]]
     return [
         f"Severity: {v['severity']}",
         f"Action: {v['action']}",
         f"Confidence: {v['confidence'] * 100:.0f}%",
         f"Escalate: {_scalar(v['escalate'])}",
         *_bullets("signals", signals),
-        f"Reasoning: {v['reasoning']}",
+        f"Rationale: {v['rationale']}",
     ]
 
 
 def _risk(v: Mapping[str, Any]) -> list[str]:
-    lines = [f"Approved: {_scalar(v['approved'])}", f"Risk score: {v['risk_score']:.2f}"]
+    lines = [f"Approved: {_scalar(v['approved'])}"]
     for name, layer in v["layers"].items():
-        lines.append(f"{_label(name)}: {layer['verdict']} ({layer['score']:.2f}) {layer['reason']}")
+        verdict = "pass" if layer["passed"] else "fail"
+        lines.append(f"{_label(name)}: {verdict} ({layer['score']:.2f}) {layer['detail']}")
     if v["proposed_size_usd"] is not None:
         lines.append(f"Proposed size: ${v['proposed_size_usd']:.2f}")
     if v["adjusted_size_usd"] is not None:
         lines.append(f"Adjusted size: ${v['adjusted_size_usd']:.2f}")
-    return [*lines, *_bullets("conditions", v["conditions"]), f"Reasoning: {v['reasoning']}"]
+    return [*lines, *_bullets("warnings", v["warnings"]), f"Reasoning: {v['reasoning']}"]
 
 
 def _daimon(v: Mapping[str, Any]) -> list[str]:
-    names = ("emotion", "intensity", "pleasure", "arousal", "dominance", "trigger")
-    return [*(f"{_label(n)}: {_scalar(v[n])}" for n in names), f"Reasoning: {v['reasoning']}"]
+    names = ("pleasure", "arousal", "dominance", "primary_emotion", "trigger", "memory_bias")
+    lines = [f"{_label(n)}: {_scalar(v[n])}" for n in names]
+    if v["secondary_emotion"] is not None:
+        lines.append(f"Secondary emotion: {v['secondary_emotion']}")
+    return [*lines, f"Intensity: {_scalar(v['intensity'])}"]
 
 
 def _threat(v: Mapping[str, Any]) -> list[str]:
-    names = ("likelihood", "impact", "preparedness", "verdict", "threat")
+    names = ("threat_type", "severity", "likelihood", "impact_if_realized")
     return [
         *(f"{_label(n)}: {_scalar(v[n])}" for n in names),
-        *_bullets("mitigations", v["mitigations"]),
-        f"Reasoning: {v['reasoning']}",
+        *_bullets("mitigation actions", v["mitigation_actions"]),
+        *_bullets("detection signals", v["detection_signals"]),
+        f"Rehearsal outcome: {v['rehearsal_outcome']}",
     ]
 
 
 def _fragment(v: Mapping[str, Any]) -> list[str]:
-    names = ("verdict", "novelty", "plausibility", "relevance", "fragment")
-    return [*(f"{_label(n)}: {_scalar(v[n])}" for n in names), f"Reasoning: {v['reasoning']}"]
+    return [
+        f"{_label(n)}: {_scalar(v[n])}" for n in ("verdict", "novelty", "relevance", "coherence")
+    ]
 
 
 def _curator(v: Mapping[str, Any]) -> list[str]:
-    lines = [f"{_label(n)}: {v[n]}" for n in ("evaluated", "retained", "pruned")]
+    names = ("entries_evaluated", "entries_retained", "entries_pruned")
+    lines = [f"{_label(n)}: {v[n]}" for n in names]
     if v["prune_ids"]:
         lines.append("Prune ids: " + ", ".join(v["prune_ids"]))
-    promotions = [f"{p['entry_id']} to {p['to_tier']}" for p in v["promotions"]]
+    promotions = [
+        f"{p['entry_id']} from {p['from_confidence']:.2f} to {p['to_confidence']:.2f}: "
+        f"{p['reason']}"
+        for p in v["promotions"]
+    ]
     links = [
-        f"{r['source_id']} {r['relation']} {r['target_id']} ({r['strength']:.2f})"
-        for r in v["cross_refs"]
+        f"{r['source_id']} {r['relationship']} {r['target_id']} ({r['strength']:.2f})"
+        for r in v["cross_references"]
     ]
     return [
         *lines,
         *_bullets("promotions", promotions),
-        *_bullets("cross refs", links),
-        f"Summary: {v['summary']}",
+        *_bullets("cross references", links),
+        f"Grimoire health: {v['grimoire_health']:.2f}",
     ]
 
 
 def _replay(v: Mapping[str, Any]) -> list[str]:
     lessons = [
-        f"{x['insight']} (confidence {x['confidence']:.2f}, regime {x['regime']})"
+        f"{x['insight']} (confidence {x['confidence']:.2f}"
+        + "".join(f", regime {c}" for c in x["applicable_conditions"][:1])
+        + ")"
         for x in v["lessons"]
     ]
     counterfactuals = [
-        f"episode {c['episode_id']}: {c['alternative_action']} → {c['estimated_outcome']} "
+        f"{c['alternative_action']} → {c['estimated_outcome']} "
         f"(plausibility {c['plausibility']:.2f})"
         for c in v["counterfactuals"]
     ]
     return [
+        f"Episode id: #{v['episode_id']}",
         f"Episodes reviewed: {v['episodes_reviewed']}",
+        f"Surprise score: {v['surprise_score']:.2f}",
+        f"Arousal delta: {v['arousal_delta']:+.2f}",
         *_bullets("lessons", lessons),
         *_bullets("counterfactuals", counterfactuals),
-        f"Summary: {v['summary']}",
     ]
 
 
 def _integration(v: Mapping[str, Any]) -> list[str]:
     lines = []
-    for decision in ("promote", "stage", "discard"):
+    for decision in ("promoted", "staged", "discarded"):
         chosen = [
-            f"{i['content']} (confidence {i['confidence']:.2f}, source {i['source'] or 'dream'})"
-            for i in v["items"]
-            if i["decision"] == decision
+            f"[{i['hypothesis_id']}] {i['summary']} (confidence {i['confidence']:.2f})"
+            + (f" — {i['rationale']}" if i["rationale"] else "")
+            for i in v[decision]
         ]
         lines += _bullets(decision, chosen)
-    return [*(lines or ["Nothing to integrate."]), f"Summary: {v['summary']}"]
+    diff = [f"Playbook diff: {v['playbook_diff']}"] if v["playbook_diff"] else []
+    return [*(lines or ["Nothing to integrate."]), *diff]
 
 
 def _testament(v: Mapping[str, Any]) -> list[str]:

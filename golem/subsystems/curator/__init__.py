@@ -5,8 +5,7 @@ from golem.subsystems.curator.decision import (
     CrossRef,
     CuratorEvaluation,
     Promotion,
-    Relation,
-    Tier,
+    Relationship,
 )
 from golem.subsystems.curator.rules import CuratorConfig
 from golem.subsystems.curator.subsystem import Curator
@@ -17,6 +16,5 @@ __all__ = [
     "CuratorConfig",
     "CuratorEvaluation",
     "Promotion",
-    "Relation",
-    "Tier",
+    "Relationship",
 ]

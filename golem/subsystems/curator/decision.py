@@ -1,5 +1,6 @@
 """CuratorEvaluation: one pass over the grimoire's entries (how many were evaluated, kept
-and pruned, which are promoted a tier, how entries support or contradict each other)."""
+and pruned, which are promoted and how much surer, how entries support, contradict or
+extend each other, and how healthy the grimoire is)."""
 
 from __future__ import annotations
 
@@ -20,40 +21,36 @@ from golem.subsystems.text import (
     labelled,
     numbers,
     read_count,
+    read_fraction,
     section,
 )
 
-__all__ = ["CrossRef", "CuratorEvaluation", "Promotion", "Relation", "Tier"]
+__all__ = ["CrossRef", "CuratorEvaluation", "Promotion", "Relationship"]
 
 EntryId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 MAX_ENTRIES = 1000
 
 
-class Tier(StrEnum):
-    """Where knowledge climbs: an episode's insight, a heuristic, a playbook rule."""
-
-    INSIGHT = "insight"
-    HEURISTIC = "heuristic"
-    PLAYBOOK = "playbook"
-
-
-class Relation(StrEnum):
+class Relationship(StrEnum):
     SUPPORTS = "supports"
     CONTRADICTS = "contradicts"
-    REFINES = "refines"
+    EXTENDS = "extends"
 
 
 class Promotion(Part):
+    """An entry the curator trusts more: it climbs one tier, at `to_confidence`."""
+
     entry_id: EntryId
-    to_tier: Tier
+    from_confidence: Fraction = Field(description="0..1, as the entry stands")
+    to_confidence: Fraction = Field(description="0..1, at least from_confidence")
     reason: str = Field(default="", max_length=160)
 
 
 class CrossRef(Part):
     source_id: EntryId
     target_id: EntryId
-    relation: Relation
-    strength: Fraction = Field(default=0.5, description="0..1")
+    relationship: Relationship
+    strength: Fraction = Field(default=0.5, description="0..1: how far it moves the target")
 
 
 class CuratorEvaluation(StructuredOutput):
@@ -61,19 +58,21 @@ class CuratorEvaluation(StructuredOutput):
 
     schema_name = "curator_evaluation"
 
-    evaluated: int = Field(ge=0, le=MAX_ENTRIES)
-    retained: int = Field(ge=0, le=MAX_ENTRIES)
-    pruned: int = Field(ge=0, le=MAX_ENTRIES)
+    entries_evaluated: int = Field(ge=0, le=MAX_ENTRIES)
+    entries_retained: int = Field(ge=0, le=MAX_ENTRIES)
+    entries_pruned: int = Field(ge=0, le=MAX_ENTRIES)
+    cross_references: list[CrossRef] = Field(default_factory=list, max_length=8)
     promotions: list[Promotion] = Field(default_factory=list, max_length=8)
-    cross_refs: list[CrossRef] = Field(default_factory=list, max_length=8)
-    prune_ids: list[EntryId] = Field(default_factory=list, max_length=20)
-    summary: str = Field(default="", max_length=300)
+    grimoire_health: Fraction = Field(default=0.5, description="0..1")
+    prune_ids: list[EntryId] = Field(
+        default_factory=list, max_length=20, description="the entries pruned, by id"
+    )
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
-        if self.retained + self.pruned > self.evaluated:
-            issues.append(SchemaIssue("/retained", "retained + pruned exceeds evaluated"))
-        if len(self.prune_ids) > self.pruned:
+        if self.entries_retained + self.entries_pruned > self.entries_evaluated:
+            issues.append(SchemaIssue("/entries_retained", "retained + pruned exceeds evaluated"))
+        if len(self.prune_ids) > self.entries_pruned:
             issues.append(SchemaIssue("/prune_ids", "more ids listed than entries pruned"))
         issues += repeats("/prune_ids", self.prune_ids)
         issues += repeats("/promotions", [p.entry_id for p in self.promotions], "/entry_id")
@@ -83,10 +82,14 @@ class CuratorEvaluation(StructuredOutput):
                 issues.append(
                     SchemaIssue(f"/promotions/{i}/entry_id", "a pruned entry cannot be promoted")
                 )
-        for i, ref in enumerate(self.cross_refs):
+            if promotion.to_confidence < promotion.from_confidence:
+                issues.append(
+                    SchemaIssue(f"/promotions/{i}/to_confidence", "a promotion lowers confidence")
+                )
+        for i, ref in enumerate(self.cross_references):
             if ref.source_id == ref.target_id:
                 issues.append(
-                    SchemaIssue(f"/cross_refs/{i}/target_id", "an entry refers to itself")
+                    SchemaIssue(f"/cross_references/{i}/target_id", "an entry refers to itself")
                 )
         return issues
 
@@ -95,35 +98,27 @@ class CuratorEvaluation(StructuredOutput):
         return decision_from_text(cls, text, _read)
 
 
-TIER = Choices(
+RELATIONSHIP = Choices(
     {
-        Tier.INSIGHT: r"insights?",
-        Tier.HEURISTIC: r"heuristics?",
-        Tier.PLAYBOOK: r"playbook|rules?",
-    }
-)
-RELATION = Choices(
-    {
-        Relation.SUPPORTS: r"support\w*|confirm\w*|corroborat\w*|agrees? with|reinforc\w*",
-        Relation.CONTRADICTS: r"contradict\w*|conflicts? with|refut\w*|disagrees? with|oppos\w*",
-        Relation.REFINES: r"refin\w*|narrow\w*|qualif\w*|extends?|specializ\w*",
+        Relationship.SUPPORTS: r"support\w*|confirm\w*|corroborat\w*|agrees? with|reinforc\w*",
+        Relationship.CONTRADICTS: (
+            r"contradict\w*|conflicts? with|refut\w*|disagrees? with|oppos\w*"
+        ),
+        Relationship.EXTENDS: (r"extend\w*|builds? on|refin\w*|narrow\w*|qualif\w*|specializ\w*"),
     }
 )
 # Grimoire ids as models write them: e12, entry-7, g-0042, ins_3, #12.
 _ID = r"(?:\b[a-z][a-z0-9]{0,11}[-_:#]?\d+[a-z0-9-]*\b|#\d+\b)"
 _ID_RE = re.compile(_ID, re.I)
-_PROMOTE = re.compile(
-    rf"promot\w*\s+(?:entry\s+)?(?P<id>{_ID})\s+(?:up\s+)?to\s+(?:an?\s+|the\s+)?(?P<tier>\w+)",
-    re.I,
-)
+_PROMOTE = re.compile(rf"promot\w*\s+(?:entry\s+)?(?P<id>{_ID})", re.I)
 _PRUNE_PROSE = re.compile(
     rf"\b(?:prun\w*|archiv\w*|remov\w*)\s+(?:entries\s+)?(?P<ids>{_ID}(?:\s*(?:,|and|&)\s*{_ID})*)",
     re.I,
 )
 _COUNTS = {
-    "evaluated": r"evaluat\w*|review\w*|assess\w*|examin\w*|considered",
-    "retained": r"retain\w*|kept|keep\w*|surviv\w*",
-    "pruned": r"prun\w*|remov\w*|archiv\w*|discard\w*|dropp\w*|delet\w*",
+    "entries_evaluated": r"evaluat\w*|review\w*|assess\w*|examin\w*|considered",
+    "entries_retained": r"retain\w*|kept|keep\w*|surviv\w*",
+    "entries_pruned": r"prun\w*|remov\w*|archiv\w*|discard\w*|dropp\w*|delet\w*",
 }
 
 
@@ -131,10 +126,13 @@ def _read(text: str) -> dict[str, Any]:
     counts = {name: read_count(text, label) for name, label in _COUNTS.items()}
     prune_ids = _prune_ids(text)
     promotions = _promotions(text)
-    cross_refs = _cross_refs(text)
-    if all(c is None for c in counts.values()) and not (prune_ids or promotions or cross_refs):
+    cross_references = _cross_references(text)
+    if all(c is None for c in counts.values()) and not (
+        prune_ids or promotions or cross_references
+    ):
         raise UnparseableOutput("no counts, promotions, links or prunes in the text", text=text)
-    evaluated, retained, pruned = counts["evaluated"], counts["retained"], counts["pruned"]
+    evaluated = counts["entries_evaluated"]
+    retained, pruned = counts["entries_retained"], counts["entries_pruned"]
     if pruned is None and prune_ids:
         pruned = len(prune_ids)
     if evaluated is not None and retained is None and pruned is not None:
@@ -145,15 +143,15 @@ def _read(text: str) -> dict[str, Any]:
         retained, pruned = evaluated, 0
     if evaluated is None:
         evaluated = (retained or 0) + (pruned or 0)
-    summary = section(text, r"^(?:summary|overview|notes?)$")
+    health = read_fraction(text, r"grimoire[ _]health|health")
     return {
-        "evaluated": evaluated,
-        "retained": retained or 0,
-        "pruned": pruned or 0,
+        "entries_evaluated": evaluated,
+        "entries_retained": retained or 0,
+        "entries_pruned": pruned or 0,
+        "cross_references": cross_references,
         "promotions": promotions,
-        "cross_refs": cross_refs,
+        "grimoire_health": 0.5 if health is None else health,
         "prune_ids": prune_ids,
-        "summary": clip(summary or text, 300),
     }
 
 
@@ -178,17 +176,27 @@ def _promotions(text: str) -> list[Promotion]:
     found: dict[str, Promotion] = {}
     body = section(text, r"^promot\w*")
     for item in items(body or "", limit=8, max_chars=300):
-        ids, tier = _ids(item), TIER.pick(item)
-        if ids and tier is not None:
-            promotion = Promotion(entry_id=ids[0], to_tier=tier, reason=_reason(item))
-            found.setdefault(ids[0], promotion)
+        ids = _ids(item)
+        if ids:
+            found.setdefault(ids[0], _promotion(ids[0], item))
     for match in _PROMOTE.finditer(text):
-        tier = TIER.pick(match["tier"])
-        if tier is not None:
-            sentence = re.split(r"(?<=[.!?])\s|\n", text[match.end() :], maxsplit=1)[0]
-            promotion = Promotion(entry_id=match["id"], to_tier=tier, reason=_reason(sentence))
-            found.setdefault(match["id"], promotion)
+        sentence = re.split(r"(?<=[.!?])\s|\n", text[match.end() :], maxsplit=1)[0]
+        found.setdefault(match["id"], _promotion(match["id"], sentence))
     return list(found.values())[:8]
+
+
+def _promotion(entry_id: str, item: str) -> Promotion:
+    """`e12 from 0.6 to 0.8: held across regimes`; one number is the new confidence, and
+    the entry is taken to have stood no higher; none leaves it at 0.5."""
+    values = [v for v in (as_fraction(n) for n in numbers(item.split(":", 1)[0])) if v]
+    to = values[-1] if values else 0.5
+    start = values[0] if len(values) > 1 else min(to, 0.5)
+    return Promotion(
+        entry_id=entry_id,
+        from_confidence=min(start, to),
+        to_confidence=to,
+        reason=_reason(item),
+    )
 
 
 def _reason(item: str) -> str:
@@ -197,13 +205,13 @@ def _reason(item: str) -> str:
     return clip(split[1], 160) if len(split) > 1 else ""
 
 
-def _cross_refs(text: str) -> list[CrossRef]:
-    body = section(text, r"^(?:cross[- ]?ref\w*|links?|relations?|connections?)")
+def _cross_references(text: str) -> list[CrossRef]:
+    body = section(text, r"^(?:cross[- ]?ref\w*|links?|relations?|relationships?|connections?)")
     candidates = items(body, limit=8, max_chars=300) if body else []
     candidates += re.split(r"(?<=[.;])\s+|\n", text)
     found: dict[tuple[str, str], CrossRef] = {}
     for candidate in candidates:
-        relation = RELATION.mentions(candidate)
+        relation = RELATIONSHIP.mentions(candidate)
         ids = list(_ID_RE.finditer(candidate))
         if not relation or len(ids) < 2:
             continue
@@ -219,6 +227,8 @@ def _cross_refs(text: str) -> list[CrossRef]:
         key = (source[-1][0], target[0][0])
         found.setdefault(
             key,
-            CrossRef(source_id=key[0], target_id=key[1], relation=first.choice, strength=strength),
+            CrossRef(
+                source_id=key[0], target_id=key[1], relationship=first.choice, strength=strength
+            ),
         )
     return list(found.values())[:8]

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.mortality import ModelTier
 from golem.subsystems.contract import GrimoireEntry
-from golem.subsystems.curator.decision import CuratorEvaluation, Promotion, Relation, Tier
+from golem.subsystems.curator.decision import CuratorEvaluation, Promotion, Relationship
 from golem.world import Episode
 
 __all__ = [
@@ -29,10 +29,8 @@ __all__ = [
     "tier_rank",
 ]
 
-# The grimoire's tiers, lowest first. The curator's schema names them as the seeds do.
+# The grimoire's tiers, lowest first: a promotion climbs one.
 TIERS = ("staged", "belief", "principle")
-_TO_GRIMOIRE = {Tier.INSIGHT: "staged", Tier.HEURISTIC: "belief", Tier.PLAYBOOK: "principle"}
-_TO_CURATOR = {tier: name for name, tier in _TO_GRIMOIRE.items()}
 _MAX_PROMOTIONS, _MAX_PRUNES = 8, 20  # the schema's bounds
 
 
@@ -110,8 +108,8 @@ def curate(
 ) -> Curation:
     """Apply one evaluation, in order: prunes archive their entries; a `supports` reference
     raises its target by nudge × strength, a `contradicts` one lowers the less confident of
-    the pair (the target on a tie), `refines` changes nothing; a promotion lifts its entry
-    one tier toward the named tier (never down, never two steps); entries that nothing
+    the pair (the target on a tie), `extends` changes nothing; a promotion lifts its entry
+    one tier (none above the top) and to its `to_confidence` (never down); entries that nothing
     confirmed this cycle (no support, no promotion, no profitable episode) decay; then an
     entry below `archive_below` for `archive_after_cycles` consecutive cycles is archived."""
     active = {e.id: e for e in grimoire if not e.archived}
@@ -121,16 +119,16 @@ def curate(
     current = {i: e for i, e in active.items() if i not in pruned}
     delta: dict[str, float] = defaultdict(float)
     confirmed: set[str] = set()
-    for ref in evaluation.cross_refs:
+    for ref in evaluation.cross_references:
         missing = [i for i in (ref.source_id, ref.target_id) if i not in current]
         if missing:
             unknown += missing
             continue
         step = config.nudge * ref.strength
-        if ref.relation is Relation.SUPPORTS:
+        if ref.relationship is Relationship.SUPPORTS:
             delta[ref.target_id] += step
             confirmed.add(ref.target_id)
-        elif ref.relation is Relation.CONTRADICTS:
+        elif ref.relationship is Relationship.CONTRADICTS:
             weaker = min((ref.target_id, ref.source_id), key=lambda i: current[i].confidence)
             delta[weaker] -= step
     promoted = []
@@ -140,8 +138,9 @@ def curate(
             unknown.append(promotion.entry_id)
             continue
         rank = tier_rank(entry)
-        if TIERS.index(_TO_GRIMOIRE[promotion.to_tier]) > rank:
-            current[entry.id] = replace(entry, tier=TIERS[rank + 1])
+        if rank + 1 < len(TIERS):
+            confidence = max(entry.confidence, promotion.to_confidence)
+            current[entry.id] = replace(entry, tier=TIERS[rank + 1], confidence=confidence)
             promoted.append(entry.id)
             confirmed.add(entry.id)
     for entry_id, entry in current.items():
@@ -201,17 +200,21 @@ def rule_evaluation(
         ):
             reason = f"confirmed by {found.support} of {found.support + found.against} episodes"
             promotions.append(
-                Promotion(entry_id=entry.id, to_tier=_TO_CURATOR[TIERS[rank + 1]], reason=reason)
+                Promotion(
+                    entry_id=entry.id,
+                    from_confidence=entry.confidence,
+                    to_confidence=entry.confidence,  # the episodes lift its tier, not its odds
+                    reason=reason,
+                )
             )
     promotions = promotions[:_MAX_PROMOTIONS]
+    retained = [e for e in active if e.id not in prune_ids]
+    health = sum(e.confidence for e in retained) / len(retained) if retained else 0.0
     return CuratorEvaluation(
-        evaluated=len(active),
-        retained=len(active) - len(prune_ids),
-        pruned=len(prune_ids),
+        entries_evaluated=len(active),
+        entries_retained=len(retained),
+        entries_pruned=len(prune_ids),
         promotions=promotions,
+        grimoire_health=round(min(1.0, max(0.0, health)), 4),
         prune_ids=prune_ids,
-        summary=(
-            f"rules: {len(prune_ids)} duplicate(s) pruned, {len(promotions)} promoted "
-            f"on episode evidence"
-        ),
     )

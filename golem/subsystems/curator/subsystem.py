@@ -16,10 +16,12 @@ __all__ = ["Curator"]
 
 _ROLE = "You are the curator: you keep the golem's knowledge (its grimoire) honest."
 _TASK = (
-    "Review the entries above. Say how many you evaluated, retained and pruned; list the ids "
-    "to prune (duplicates, refuted or useless entries); promotions as an entry id and the tier "
-    "it deserves (insight < heuristic < playbook); and cross-references between entries "
-    "(supports, contradicts or refines, with a strength from 0 to 1). Use only the ids shown."
+    "Review the entries above. Say how many entries you evaluated, retained and pruned; "
+    "list the ids to prune (duplicates, refuted or useless entries); promotions as an entry "
+    "id, its confidence now and the confidence it deserves (a promotion also lifts it one "
+    "tier: staged < belief < principle); cross-references between entries (supports, "
+    "contradicts or extends, with a strength from 0 to 1); and the grimoire's health from 0 "
+    "to 1. Use only the ids shown."
 )
 
 
@@ -69,7 +71,7 @@ class Curator:
         done = curate(ctx.grimoire, decision, ctx.episodes, self.config)
         return Outcome(
             summary=(
-                f"curated {decision.evaluated}: promoted {len(done.promoted)}, pruned "
+                f"curated {decision.entries_evaluated}: promoted {len(done.promoted)}, pruned "
                 f"{len(done.pruned)}, archived {len(done.archived)}"
             ),
             grimoire_upserts=done.upserts,
@@ -80,5 +82,6 @@ class Curator:
                 "archived": list(done.archived),
                 "nudged": done.nudged,
                 "unknown_ids": list(done.unknown_ids),
+                "grimoire_health": decision.grimoire_health,
             },
         )

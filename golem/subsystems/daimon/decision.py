@@ -1,5 +1,6 @@
-"""DaimonAppraisal: the emotion a notable event evokes (Plutchik's eight), its PAD vector
-(pleasure, arousal, dominance in -1..1) and intensity, and how it reads free text."""
+"""DaimonAppraisal: the PAD vector (pleasure, arousal, dominance in -1..1) a notable event
+evokes, its primary (and secondary) Plutchik emotion, the memories the feeling favours, its
+intensity, and how it reads free text."""
 
 from __future__ import annotations
 
@@ -19,10 +20,9 @@ from golem.subsystems.text import (
     read_choice,
     read_fraction,
     read_signed,
-    section,
 )
 
-__all__ = ["EMOTION_PAD", "DaimonAppraisal", "Emotion"]
+__all__ = ["EMOTION_PAD", "MEMORY_BIAS", "DaimonAppraisal", "Emotion"]
 
 
 class Emotion(StrEnum):
@@ -48,6 +48,18 @@ EMOTION_PAD: dict[Emotion, tuple[float, float, float]] = {
     Emotion.TRUST: (0.5, -0.1, 0.3),
     Emotion.ANTICIPATION: (0.2, 0.4, 0.1),
 }
+# What each emotion makes the golem recall first (mood-congruent memory): the memory_bias
+# of the rules' appraisals, and of free text that names none.
+MEMORY_BIAS: dict[Emotion, str] = {
+    Emotion.JOY: "past gains and the choices behind them",
+    Emotion.SADNESS: "losses and mistakes",
+    Emotion.FEAR: "threats, drawdowns and forced exits",
+    Emotion.ANGER: "plans that were blocked",
+    Emotion.SURPRISE: "broken predictions and regime shifts",
+    Emotion.DISGUST: "strategies that went bad",
+    Emotion.TRUST: "heuristics that held up",
+    Emotion.ANTICIPATION: "setups like the one forming",
+}
 _PLEASANT = frozenset({Emotion.JOY, Emotion.TRUST})
 _UNPLEASANT = frozenset({Emotion.SADNESS, Emotion.FEAR, Emotion.ANGER, Emotion.DISGUST})
 _VALENCE_SLACK = 0.1
@@ -58,20 +70,27 @@ class DaimonAppraisal(StructuredOutput):
 
     schema_name = "daimon_appraisal"
 
-    emotion: Emotion
-    intensity: Fraction = Field(default=0.5, description="0..1")
     pleasure: Signed = Field(description="-1 (unpleasant) .. 1 (pleasant)")
     arousal: Signed = Field(description="-1 (calm) .. 1 (agitated)")
     dominance: Signed = Field(description="-1 (helpless) .. 1 (in control)")
+    primary_emotion: Emotion = Field(description="a Plutchik emotion")
+    secondary_emotion: Emotion | None = None
     trigger: str = Field(default="", max_length=120, description="the event appraised")
-    reasoning: str = Field(default="", max_length=300)
+    memory_bias: str = Field(
+        default="", max_length=160, description="which memories this feeling brings forward"
+    )
+    intensity: Fraction = Field(default=0.5, description="0..1: how far it moves the mood")
 
     def validate_content(self) -> list[SchemaIssue]:
-        if self.emotion in _PLEASANT and self.pleasure < -_VALENCE_SLACK:
-            return [SchemaIssue("/pleasure", f"{self.emotion} needs pleasure >= 0")]
-        if self.emotion in _UNPLEASANT and self.pleasure > _VALENCE_SLACK:
-            return [SchemaIssue("/pleasure", f"{self.emotion} needs pleasure <= 0")]
-        return []
+        issues = []
+        emotion = self.primary_emotion
+        if emotion in _PLEASANT and self.pleasure < -_VALENCE_SLACK:
+            issues.append(SchemaIssue("/pleasure", f"{emotion} needs pleasure >= 0"))
+        if emotion in _UNPLEASANT and self.pleasure > _VALENCE_SLACK:
+            issues.append(SchemaIssue("/pleasure", f"{emotion} needs pleasure <= 0"))
+        if self.secondary_emotion is emotion:
+            issues.append(SchemaIssue("/secondary_emotion", "repeats the primary emotion"))
+        return issues
 
     @classmethod
     def from_text(cls, text: str) -> Self:
@@ -96,7 +115,8 @@ EMOTION = Choices(
         ),
     }
 )
-_EMOTION_LABELS = (r"(?:primary |dominant )?emotion|feeling|affect|mood",)
+_EMOTION_LABELS = (r"(?:primary |dominant |main )?(?<!secondary )emotion|feeling|affect|mood",)
+_SECONDARY_LABELS = (r"secondary(?: emotion)?",)
 _PAD_TRIPLE = re.compile(
     r"\bPAD[^\w+\-−]{0,6}(?P<p>[-+−]?\d*\.?\d+)\s*[,/;]\s*(?P<a>[-+−]?\d*\.?\d+)\s*[,/;]\s*"
     r"(?P<d>[-+−]?\d*\.?\d+)",
@@ -115,6 +135,7 @@ _STRONG = re.compile(
 
 def _read(text: str) -> dict[str, Any]:
     emotion = read_choice(text, EMOTION, labels=_EMOTION_LABELS)
+    secondary = read_choice(text, EMOTION, labels=_SECONDARY_LABELS, use_prose=False)
     if emotion is None:
         raise UnparseableOutput("no emotion named in the text", text=text)
     fields: dict[str, Any] = dict(zip(_PAD_LABELS, EMOTION_PAD[emotion], strict=True))
@@ -128,13 +149,14 @@ def _read(text: str) -> dict[str, Any]:
             if value is not None:
                 fields[name] = value
     trigger = next(labelled(text, r"trigger|event|cause|in response to", whole_line=True), "")
-    reasoning = section(text, r"^(?:reasoning|rationale|why|explanation)$")
+    bias = next(labelled(text, r"memory[ _]bias|recall|memories", whole_line=True), None)
     return {
         **fields,
-        "emotion": emotion,
-        "intensity": _intensity(text, emotion),
+        "primary_emotion": emotion,
+        "secondary_emotion": secondary if secondary is not emotion else None,
         "trigger": clip(trigger, 120),
-        "reasoning": clip(reasoning or text, 300),
+        "memory_bias": clip(bias, 160) if bias else MEMORY_BIAS[emotion],
+        "intensity": _intensity(text, emotion),
     }
 
 

@@ -11,7 +11,7 @@ from typing import Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from golem.subsystems.contract import Mood
-from golem.subsystems.daimon.decision import DaimonAppraisal, Emotion
+from golem.subsystems.daimon.decision import MEMORY_BIAS, DaimonAppraisal, Emotion
 
 __all__ = ["DEFAULT_RULES", "Appraisal", "AppraisalRules", "Event", "appraise", "parse_event"]
 
@@ -113,11 +113,11 @@ def appraise(events: Iterable[str], rules: AppraisalRules | None = None) -> Daim
     text, kind, row = best
     pleasure, arousal, dominance = row.pad
     return DaimonAppraisal(
-        emotion=row.emotion,
-        intensity=row.intensity,
         pleasure=pleasure,
         arousal=arousal,
         dominance=dominance,
-        trigger=text[:120],
-        reasoning=f"rule: {kind} → {row.emotion}",
+        primary_emotion=row.emotion,
+        trigger=(text or kind)[:120],
+        memory_bias=MEMORY_BIAS[row.emotion],
+        intensity=row.intensity,
     )

@@ -26,10 +26,11 @@ class DaimonConfig(BaseModel):
 
 
 _ROLE = (
-    "You are the daimon: the golem's affect. Appraise the notable events below as one "
-    "emotion (joy, sadness, fear, anger, surprise, disgust, trust or anticipation) with "
-    "pleasure, arousal and dominance in -1..1 and an intensity in 0..1. Pleasant emotions "
-    "need pleasure >= 0, unpleasant ones pleasure <= 0."
+    "You are the daimon: the golem's affect. Appraise the notable events below as "
+    "pleasure, arousal and dominance in -1..1, a primary emotion (joy, sadness, fear, "
+    "anger, surprise, disgust, trust or anticipation), optionally a secondary one, the "
+    "trigger, the memories the feeling favours (memory_bias) and an intensity in 0..1. "
+    "Pleasant emotions need pleasure >= 0, unpleasant ones pleasure <= 0."
 )
 
 
@@ -64,7 +65,7 @@ class Daimon:
     def brief(self, ctx: Context) -> Brief:
         rule = appraise(ctx.events, self.config.rules)
         hint = (
-            f"The rule table reads this as {rule.emotion} (pleasure {rule.pleasure:+.1f}, "
+            f"The rule table reads this as {rule.primary_emotion} (pleasure {rule.pleasure:+.1f}, "
             f"arousal {rule.arousal:+.1f}, dominance {rule.dominance:+.1f}); say so if "
             "you agree, or appraise it better."
         )
@@ -84,19 +85,19 @@ class Daimon:
         rule = appraise(ctx.events, self.config.rules)
         felt, distance = grounded(decision, rule, self.config.grounding_distance)
         details: dict[str, Any] = {
-            "emotion": str(felt.emotion),
+            "primary_emotion": str(felt.primary_emotion),
             "intensity": felt.intensity,
             "pad": [felt.pleasure, felt.arousal, felt.dominance],
             "grounding_distance": round(distance, 4),
         }
-        summary = f"{felt.emotion} at {felt.intensity:.2f}"
+        summary = f"{felt.primary_emotion} at {felt.intensity:.2f}"
         if felt is not decision:
             details |= {
                 "grounding": "overridden",
-                "model_emotion": str(decision.emotion),
+                "model_emotion": str(decision.primary_emotion),
                 "model_pad": [decision.pleasure, decision.arousal, decision.dominance],
             }
-            summary += f" (rules over the model's {decision.emotion})"
+            summary += f" (rules over the model's {decision.primary_emotion})"
         mood = ctx.mood.blend(_pad(felt), felt.intensity, keep=self.config.mood_keep)
         return Outcome(summary=summary, mood=mood, details=details)
 

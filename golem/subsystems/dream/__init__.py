@@ -10,7 +10,7 @@ from golem.subsystems.dream.integration import (
 from golem.subsystems.dream.replay import Counterfactual, Lesson, MarketRegime, ReplayAnalysis
 from golem.subsystems.dream.scenes import DreamConfig, DreamKind
 from golem.subsystems.dream.subsystem import Dream
-from golem.subsystems.dream.threat import ThreatAssessment, ThreatVerdict
+from golem.subsystems.dream.threat import ThreatAssessment, ThreatSeverity
 
 __all__ = [
     "Counterfactual",
@@ -26,5 +26,5 @@ __all__ = [
     "MarketRegime",
     "ReplayAnalysis",
     "ThreatAssessment",
-    "ThreatVerdict",
+    "ThreatSeverity",
 ]

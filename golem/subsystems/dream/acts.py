@@ -13,13 +13,14 @@ from golem.subsystems.contract import Context, GrimoireEntry, Outcome
 from golem.subsystems.curator.rules import normalized
 from golem.subsystems.dream.fragment import FragmentEvaluation, FragmentVerdict
 from golem.subsystems.dream.integration import DreamIntegration, IntegrationDecision
-from golem.subsystems.dream.replay import Lesson, MarketRegime, ReplayAnalysis
-from golem.subsystems.dream.scenes import DreamConfig, describe, fragment, resolved, staged
-from golem.subsystems.dream.threat import ThreatAssessment, ThreatVerdict
+from golem.subsystems.dream.replay import Lesson, MarketRegime, ReplayAnalysis, regime_of
+from golem.subsystems.dream.scenes import DreamConfig, fragment, resolved, staged
+from golem.subsystems.dream.threat import ThreatAssessment
 
 __all__ = ["act_fragment", "act_integration", "act_replay", "act_threat", "rule_replay"]
 
 _MAX_LESSONS = 5
+_FULL_SURPRISE = 0.05  # a prediction missed by this much (a fraction of price) is a shock
 
 
 def _new_id(ctx: Context, kind: str, index: int) -> str:
@@ -41,7 +42,7 @@ def _stage(
 
 def act_replay(ctx: Context, decision: ReplayAnalysis, config: DreamConfig) -> Outcome:
     """A lesson already held (same words) is reinforced; a new one is staged, no surer than
-    `max_new_confidence`, in the regime it names."""
+    `max_new_confidence`, in the regime its conditions name (none: any regime)."""
     known = {normalized(e.text): e for e in ctx.grimoire if not e.archived}
     upserts, staged_ids, reinforced = [], [], []
     for index, lesson in enumerate(decision.lessons):
@@ -51,9 +52,11 @@ def act_replay(ctx: Context, decision: ReplayAnalysis, config: DreamConfig) -> O
             upserts.append(replace(held, confidence=confidence))
             reinforced.append(held.id)
             continue
-        regime = None if lesson.regime is MarketRegime.ANY else lesson.regime.value
+        regime = regime_of(lesson)
         confidence = min(lesson.confidence, config.max_new_confidence)
-        entry = _stage(ctx, "replay", index, lesson.insight, confidence, regime=regime)
+        entry = _stage(
+            ctx, "replay", index, lesson.insight, confidence, regime=regime and regime.value
+        )
         upserts.append(entry)
         staged_ids.append(entry.id)
     return Outcome(
@@ -67,20 +70,24 @@ def act_replay(ctx: Context, decision: ReplayAnalysis, config: DreamConfig) -> O
             "staged": staged_ids,
             "reinforced": reinforced,
             "counterfactuals": len(decision.counterfactuals),
+            "episode_id": decision.episode_id,
+            "surprise_score": decision.surprise_score,
+            "arousal_delta": decision.arousal_delta,
         },
     )
 
 
 def act_fragment(ctx: Context, decision: FragmentEvaluation, config: DreamConfig) -> Outcome:
-    """A kept fragment is staged at its plausibility (capped); an incubating one is only
-    announced, since nothing is queued; a discarded one leaves nothing."""
-    text = decision.fragment or fragment(ctx)
+    """A promoted fragment enters the grimoire, staged at its coherence (capped); a staged
+    one is only announced (it incubates: nothing is queued); a discarded one leaves
+    nothing."""
+    text = fragment(ctx)
     upserts: tuple[GrimoireEntry, ...] = ()
     events: tuple[str, ...] = ()
-    if decision.verdict is FragmentVerdict.KEEP:
-        confidence = min(decision.plausibility, config.max_new_confidence)
+    if decision.verdict is FragmentVerdict.PROMOTE:
+        confidence = min(decision.coherence, config.max_new_confidence)
         upserts = (_stage(ctx, "hypnagogic", 0, text, confidence),)
-    elif decision.verdict is FragmentVerdict.INCUBATE:
+    elif decision.verdict is FragmentVerdict.STAGE:
         events = ("dream_fragment_incubating",)
     return Outcome(
         summary=f"fragment {decision.verdict}: {text[:80]}",
@@ -95,63 +102,69 @@ def _mentions(entry_id: str, text: str) -> bool:
 
 
 def act_integration(ctx: Context, decision: DreamIntegration, config: DreamConfig) -> Outcome:
-    """Each item finds its staged entry by id (named in its content or source) or by its
-    words. Promote makes it a belief at the item's confidence; stage keeps it staged at that
-    confidence; discard archives it. An item with no entry is new knowledge: promoted as a
-    belief or staged; a discarded stranger changes nothing."""
+    """Each item finds its staged entry by id (its hypothesis_id, or an id its summary
+    names) or by its words. Promoted makes it a belief at the item's confidence; staged
+    keeps it staged at that confidence; discarded archives it. An item with no entry is new
+    knowledge: promoted as a belief or staged; a discarded stranger changes nothing."""
     entries = staged(ctx)
     by_text = {normalized(e.text): e for e in entries}
     upserts: list[GrimoireEntry] = []
     archive: list[str] = []
     counts: dict[str, int] = defaultdict(int)
-    for index, item in enumerate(decision.items):
-        where = f"{item.content} {item.source}"
-        entry = next((e for e in entries if _mentions(e.id, where)), None)
-        entry = entry or by_text.get(normalized(item.content))
-        tier = "belief" if item.decision is IntegrationDecision.PROMOTE else "staged"
-        counts[str(item.decision)] += 1
-        if item.decision is IntegrationDecision.DISCARD:
+    by_id = {e.id: e for e in entries}
+    for index, (decision_of, _, item) in enumerate(decision.decided()):
+        entry = by_id.get(item.hypothesis_id) or next(
+            (e for e in entries if _mentions(e.id, item.summary)), None
+        )
+        entry = entry or by_text.get(normalized(item.summary))
+        tier = "belief" if decision_of is IntegrationDecision.PROMOTE else "staged"
+        counts[str(decision_of)] += 1
+        if decision_of is IntegrationDecision.DISCARD:
             if entry is not None:
                 archive.append(entry.id)
                 upserts.append(replace(entry, archived=True))
         elif entry is not None:
             upserts.append(replace(entry, tier=tier, confidence=item.confidence))
         else:
-            text = re.sub(r"\[[^\]]*\]\s*", "", item.content).strip() or item.content
+            text = re.sub(r"\[[^\]]*\]\s*", "", item.summary).strip() or item.summary
             upserts.append(
                 replace(_stage(ctx, "integration", index, text, item.confidence), tier=tier)
             )
+    total = sum(counts.values())
+    details: dict[str, object] = {"dream_kind": "integration", **counts}
+    if decision.playbook_diff:
+        details["playbook_diff"] = decision.playbook_diff
     return Outcome(
         summary=(
-            f"integrated {len(decision.items)}: {counts['promote']} promoted, "
-            f"{counts['stage']} staged, {counts['discard']} discarded"
+            f"integrated {total}: {counts['promoted']} promoted, "
+            f"{counts['staged']} staged, {counts['discarded']} discarded"
         ),
         grimoire_upserts=tuple(upserts),
         grimoire_archive=tuple(archive),
-        details={"dream_kind": "integration", **counts},
+        details=details,
     )
 
 
 def act_threat(ctx: Context, decision: ThreatAssessment, config: DreamConfig) -> Outcome:
-    """A threat worth mitigating (mitigate or urgent) becomes an event for the waking
-    subsystems and a staged plan, "If <threat>: <mitigations>"; accepted or monitored
-    threats are only logged."""
+    """A pressing threat (severity high or critical) becomes an event for the waking
+    subsystems and a staged plan, "If <threat>: <mitigations>"; a low or medium one is
+    only logged."""
     upserts: tuple[GrimoireEntry, ...] = ()
     events: tuple[str, ...] = ()
-    if decision.verdict in (ThreatVerdict.MITIGATE, ThreatVerdict.URGENT):
-        events = (f"threat_{decision.verdict}",)
-        if decision.mitigations:
-            plan = f"If {decision.threat}: {'; '.join(decision.mitigations)}"
+    if decision.pressing:
+        events = (f"threat_{decision.severity}",)
+        if decision.mitigation_actions:
+            plan = f"If {decision.threat_type}: {'; '.join(decision.mitigation_actions)}"
             upserts = (_stage(ctx, "threat", 0, plan, config.threat_confidence),)
     return Outcome(
-        summary=f"threat rehearsed ({decision.verdict}, exposure {decision.exposure:.2f})",
+        summary=(f"threat rehearsed ({decision.severity}, likelihood {decision.likelihood:.2f})"),
         grimoire_upserts=upserts,
         events=events,
         details={
             "dream_kind": "threat",
-            "threat": decision.threat,
-            "verdict": str(decision.verdict),
-            "exposure": round(decision.exposure, 4),
+            "threat_type": decision.threat_type,
+            "severity": str(decision.severity),
+            "likelihood": decision.likelihood,
         },
     )
 
@@ -159,13 +172,17 @@ def act_threat(ctx: Context, decision: ThreatAssessment, config: DreamConfig) ->
 def rule_replay(ctx: Context, config: DreamConfig) -> ReplayAnalysis:
     """Replay without a model: the recent resolved episodes grouped by (regime, action);
     each group of at least `rule_min_group` is a lesson stating its record, as sure as its
-    size allows (n ÷ (n + 5)); the groups that moved the most money come first."""
+    size allows (n ÷ (n + 5)), holding in its regime; the groups that moved the most money
+    come first. The surprise is the mean prediction miss, a 5% miss being full surprise;
+    the rules feel nothing, so arousal does not move."""
     recent = resolved(ctx)[-config.replay_episodes :]
-    groups: dict[tuple[MarketRegime, str], list[float]] = defaultdict(list)
+    groups: dict[tuple[str, str], list[float]] = defaultdict(list)
+    misses = []
     for episode in recent:
         seen = episode.observation.regime
-        key = (MarketRegime(seen.value) if seen else MarketRegime.ANY, episode.decision.action)
+        key = (seen.value if seen else "", episode.decision.action)
         groups[key].append(episode.outcome.pnl_usd if episode.outcome else 0.0)
+        misses.append(abs(episode.prediction_error or 0.0))
     ranked = sorted(groups.items(), key=lambda g: (-abs(sum(g[1])), g[0]))
     lessons = []
     for (regime, action), pnls in ranked:
@@ -173,13 +190,18 @@ def rule_replay(ctx: Context, config: DreamConfig) -> ReplayAnalysis:
         if n < config.rule_min_group:
             continue
         wins = sum(p > 0 for p in pnls)
-        where = "any market" if regime is MarketRegime.ANY else f"{regime.value} markets"
+        where = f"{regime} markets" if regime else "any market"
         insight = f"In {where}, {action} won {wins} of {n} times (mean pnl {sum(pnls) / n:+.2f})"
-        lessons.append(Lesson(insight=insight, confidence=round(n / (n + 5), 4), regime=regime))
+        conditions = [MarketRegime(regime).value] if regime else []
+        lessons.append(
+            Lesson(
+                insight=insight, confidence=round(n / (n + 5), 4), applicable_conditions=conditions
+            )
+        )
+    surprise = min(1.0, sum(misses) / len(misses) / _FULL_SURPRISE) if misses else 0.0
     return ReplayAnalysis(
-        episodes_reviewed=len(recent),
+        episode_id=str(recent[-1].id) if recent else "",
         lessons=lessons[:_MAX_LESSONS],
-        summary=f"rules: {len(recent)} episodes replayed; latest {describe(recent[-1])}"
-        if recent
-        else "rules: nothing to replay",
+        surprise_score=round(surprise, 4),
+        episodes_reviewed=len(recent),
     )

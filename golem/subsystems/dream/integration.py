@@ -1,5 +1,6 @@
-"""DreamIntegration: what a dream cycle hands to the grimoire; each candidate is promoted,
-staged for more evidence or discarded, with a confidence and where it came from."""
+"""DreamIntegration: what a dream cycle hands to the grimoire: hypotheses promoted, staged
+for more evidence or discarded, each with its id, a summary, a confidence and a rationale;
+and how the playbook changes."""
 
 from __future__ import annotations
 
@@ -29,16 +30,20 @@ _PROMOTE_FLOOR = 0.5
 
 
 class IntegrationDecision(StrEnum):
-    PROMOTE = "promote"
-    STAGE = "stage"
-    DISCARD = "discard"
+    """Which list an item is in: promoted, staged or discarded."""
+
+    PROMOTE = "promoted"
+    STAGE = "staged"
+    DISCARD = "discarded"
 
 
 class IntegrationItem(Part):
-    content: str = Field(min_length=1, max_length=200)
-    decision: IntegrationDecision
+    hypothesis_id: str = Field(
+        default="", max_length=40, description="the staged entry's id; empty for a new one"
+    )
+    summary: str = Field(min_length=1, max_length=200)
     confidence: Fraction = Field(default=0.5, description="0..1")
-    source: str = Field(default="", max_length=60, description="e.g. replay, fragment, threat")
+    rationale: str = Field(default="", max_length=200)
 
 
 class DreamIntegration(StructuredOutput):
@@ -46,18 +51,33 @@ class DreamIntegration(StructuredOutput):
 
     schema_name = "dream_integration"
 
-    items: list[IntegrationItem] = Field(default_factory=list, max_length=8)
-    summary: str = Field(default="", max_length=300)
+    promoted: list[IntegrationItem] = Field(default_factory=list, max_length=8)
+    staged: list[IntegrationItem] = Field(default_factory=list, max_length=8)
+    discarded: list[IntegrationItem] = Field(default_factory=list, max_length=8)
+    playbook_diff: str | None = Field(
+        default=None, max_length=400, description="how the playbook changes, if it does"
+    )
+
+    def decided(self) -> list[tuple[IntegrationDecision, int, IntegrationItem]]:
+        """Every item with its list and its place there: promoted, staged, discarded."""
+        lists = (
+            (IntegrationDecision.PROMOTE, self.promoted),
+            (IntegrationDecision.STAGE, self.staged),
+            (IntegrationDecision.DISCARD, self.discarded),
+        )
+        return [(decision, i, item) for decision, chosen in lists for i, item in enumerate(chosen)]
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
+        for i, item in enumerate(self.promoted):
+            if item.confidence < _PROMOTE_FLOOR:
+                issues.append(SchemaIssue(f"/promoted/{i}/confidence", "promote needs >= 0.5"))
         seen: set[str] = set()
-        for i, item in enumerate(self.items):
-            if item.decision is IntegrationDecision.PROMOTE and item.confidence < _PROMOTE_FLOOR:
-                issues.append(SchemaIssue(f"/items/{i}/confidence", "promote needs >= 0.5"))
-            key = item.content.strip().lower()
+        for decision, i, item in self.decided():
+            key = item.hypothesis_id or item.summary.strip().lower()
             if key in seen:
-                issues.append(SchemaIssue(f"/items/{i}/content", "a repeated item"))
+                field = "hypothesis_id" if item.hypothesis_id else "summary"
+                issues.append(SchemaIssue(f"/{decision}/{i}/{field}", "a repeated item"))
             seen.add(key)
         return issues
 
@@ -72,44 +92,51 @@ _DECISION_WORDS = {
     IntegrationDecision.DISCARD: r"discard\w*|drop\w*|reject\w*|dismiss\w*",
 }
 DECISION = Choices(_DECISION_WORDS)
-_META = r"confidence|conf|source|from"
-_SOURCE = re.compile(
-    r"(?:\bsource\b|\bfrom\b)\s*[:=]?\s*(?P<source>[\w -]{2,60}?)\s*(?:[)\],;]|$)"
-    r"|\[(?P<tag>[\w -]{2,60})\]",
-    re.I,
-)
-_NOTHING = re.compile(r"\bnothing\b|\bno (?:items|insights|candidates)\b", re.I)
+_META = r"confidence|conf|source|from|id"
+_ID = re.compile(r"\[(?P<id>[\w:#-]{1,40})\]|\bid(?:\s*[:=]\s*|\s+)(?P<named>[\w:#-]{1,40})", re.I)
+_NOTHING = re.compile(r"\bnothing\b|\bno (?:items|insights|candidates|hypothes[ie]s)\b", re.I)
 _LEADING_DECISION = re.compile(rf"^(?:{'|'.join(_DECISION_WORDS.values())})\b\s*[:=–—-]?\s*", re.I)
+_RATIONALE = re.compile(r"\s*(?:—|–|\s-\s|\bbecause\b)\s*", re.I)
 
 
 def _read(text: str) -> dict[str, Any]:
     grouped = assign_sections(text, {d.value: rf"^(?:{w})\b" for d, w in _DECISION_WORDS.items()})
-    found: list[IntegrationItem] = []
+    found: dict[IntegrationDecision, list[IntegrationItem]] = {d: [] for d in IntegrationDecision}
     for decision in IntegrationDecision:
         for line in items(grouped.get(decision.value, ""), limit=8, max_chars=400):
-            found.append(_item(line, decision))
-    if not found:
-        body = section(text, r"^(?:items|candidates|integration\w*)$") or text
+            found[decision].append(_item(line))
+    if not any(found.values()):
+        body = section(text, r"^(?:items|candidates|hypothes[ie]s|integration\w*)$") or text
         for line in items(body, limit=8, max_chars=400):
             picked = DECISION.pick(line)
             if picked is not None:
-                found.append(_item(line, picked))
-    if not found and not _NOTHING.search(text):
+                found[picked].append(_item(line))
+    if not any(found.values()) and not _NOTHING.search(text):
         raise UnparseableOutput("no items to promote, stage or discard in the text", text=text)
-    summary = section(text, r"^(?:summary|overview)$")
-    return {"items": found[:8], "summary": clip(summary or text, 300)}
+    diff = section(text, r"^(?:playbook[ _]?diff|playbook changes?|playbook)$")
+    return {
+        "promoted": found[IntegrationDecision.PROMOTE][:8],
+        "staged": found[IntegrationDecision.STAGE][:8],
+        "discarded": found[IntegrationDecision.DISCARD][:8],
+        "playbook_diff": clip(diff, 400) if diff else None,
+    }
 
 
-def _item(line: str, decision: IntegrationDecision) -> IntegrationItem:
-    """`PROMOTE: funding flips precede reversals (0.8) [replay]`."""
+def _item(line: str) -> IntegrationItem:
+    """`[g12] funding flips precede reversals (0.8) — held in replay`."""
     confidence = read_fraction(line, r"confidence|conf")
     if confidence is None:
         confidence = bracketed_fraction(line)
-    source = _SOURCE.search(line)
-    content = _LEADING_DECISION.sub("", strip_meta(re.sub(r"\[[^\]]*\]", "", line), _META))
+    named = _ID.search(line)
+    text = re.sub(r"\[[^\]]*\]", "", line)
+    if named is not None and named["named"]:
+        text = text.replace(named[0], "")
+    text = _LEADING_DECISION.sub("", text.strip())
+    summary, rationale = (*_RATIONALE.split(text, maxsplit=1), "")[:2]
+    summary = strip_meta(summary, _META).strip(" ,;:")
     return IntegrationItem(
-        content=clip(content or line, 200),
-        decision=decision,
+        hypothesis_id=clip((named["id"] or named["named"]) if named else "", 40),
+        summary=clip(summary or line, 200),
         confidence=0.5 if confidence is None else confidence,
-        source=clip((source["source"] or source["tag"]) if source else "", 60),
+        rationale=clip(rationale, 200),
     )

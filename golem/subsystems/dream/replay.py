@@ -1,51 +1,60 @@
-"""ReplayAnalysis: NREM replay of recent episodes, the lessons it draws (with the market
-regime they hold in) and the counterfactuals it imagines, and how it reads free text."""
+"""ReplayAnalysis: NREM replay of recent episodes (the latest named), the lessons it draws
+(with the conditions, such as a market regime, they hold in), how surprising it was, the
+counterfactuals it imagines and how it moves arousal; and how it reads free text."""
 
 from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Any, Self
+from typing import Annotated, Any, Self
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
-from golem.subsystems.parts import Fraction, Part, repeats
+from golem.subsystems.parts import Fraction, Part, Signed, repeats
 from golem.subsystems.text import (
     Choices,
     clip,
     decision_from_text,
     items,
+    labelled,
     read_choice,
     read_count,
     read_fraction,
+    read_signed,
     section,
     strip_meta,
 )
 
-__all__ = ["Counterfactual", "Lesson", "MarketRegime", "ReplayAnalysis"]
+__all__ = ["Counterfactual", "Lesson", "MarketRegime", "ReplayAnalysis", "regime_of"]
 
 MAX_EPISODES = 1000
 
 
 class MarketRegime(StrEnum):
-    """The world's regimes (golem.world's Regime) and `any` for a lesson that always holds."""
+    """The world's regimes (golem.world's Regime): a lesson's applicable condition that
+    names one holds in that regime; a lesson with none holds in any."""
 
     CALM = "calm"
     TRENDING = "trending"
     VOLATILE = "volatile"
     CRASH = "crash"
-    ANY = "any"
+
+
+Condition = Annotated[str, StringConstraints(min_length=1, max_length=80)]
 
 
 class Lesson(Part):
     insight: str = Field(min_length=1, max_length=200)
     confidence: Fraction = Field(default=0.5, description="0..1")
-    regime: MarketRegime = MarketRegime.ANY
+    applicable_conditions: list[Condition] = Field(
+        default_factory=list,
+        max_length=4,
+        description="where it holds, e.g. a regime: calm, trending, volatile or crash",
+    )
 
 
 class Counterfactual(Part):
-    episode_id: str = Field(max_length=40)
     alternative_action: str = Field(min_length=1, max_length=120)
     estimated_outcome: str = Field(default="", max_length=160)
     plausibility: Fraction = Field(default=0.5, description="0..1")
@@ -56,21 +65,18 @@ class ReplayAnalysis(StructuredOutput):
 
     schema_name = "replay_analysis"
 
-    episodes_reviewed: int = Field(ge=0, le=MAX_EPISODES)
+    episode_id: str = Field(max_length=40, description="the episode replayed (the latest)")
     lessons: list[Lesson] = Field(default_factory=list, max_length=5)
+    surprise_score: Fraction = Field(default=0.0, description="0..1: how unexpected it was")
     counterfactuals: list[Counterfactual] = Field(default_factory=list, max_length=5)
-    summary: str = Field(default="", max_length=300)
+    arousal_delta: Signed = Field(default=0.0, description="-1..1: how it moves arousal")
+    episodes_reviewed: int = Field(default=1, ge=0, le=MAX_EPISODES)
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
         if self.episodes_reviewed == 0 and (self.lessons or self.counterfactuals):
             issues.append(
                 SchemaIssue("/episodes_reviewed", "lessons drawn from no episode reviewed")
-            )
-        episodes = {c.episode_id for c in self.counterfactuals}
-        if len(episodes) > self.episodes_reviewed > 0:
-            issues.append(
-                SchemaIssue("/counterfactuals", "counterfactuals for more episodes than reviewed")
             )
         insights = (lesson.insight.strip().lower() for lesson in self.lessons)
         issues += repeats("/lessons", insights, "/insight", "a repeated lesson")
@@ -87,12 +93,24 @@ REGIME = Choices(
         MarketRegime.TRENDING: r"trend\w*|bull\w*|bear\w*|momentum",
         MarketRegime.VOLATILE: r"volatil\w*|chop\w*|whipsaw\w*",
         MarketRegime.CRASH: r"crash\w*|capitulat\w*|collaps\w*|cascade\w*",
-        MarketRegime.ANY: r"any|all regimes|every regime|general\w*|always",
     }
 )
-_META = r"confidence|conf|regime|plausib\w*|likel\w*|probab\w*"
+
+
+def regime_of(lesson: Lesson) -> MarketRegime | None:
+    """The regime the lesson's conditions name first, if any."""
+    for condition in lesson.applicable_conditions:
+        regime = REGIME.pick(condition)
+        if regime is not None:
+            return regime
+    return None
+
+
+_META = r"confidence|conf|regime|conditions?|plausib\w*|likel\w*|probab\w*"
 _EPISODE = re.compile(
-    r"\bepisode\s*#?(?P<number>[\w-]+)|(?P<token>\bep[-_#]?\d[\w-]*)|#(?P<tag>\w+)", re.I
+    r"\bepisode(?:\s+#?|\s*#)(?P<number>[\w-]*\d[\w-]*)|(?P<token>\bep[-_#]?\d[\w-]*)"
+    r"|#(?P<tag>\w*\d\w*)",
+    re.I,
 )
 _PUNCTUATION = " :,=>→–—-"
 _IF_HAD = re.compile(r"^if (?:we|i) had\s+(?P<action>[^,]+),\s*(?P<outcome>.+)$", re.I)
@@ -115,17 +133,24 @@ def _read(text: str) -> dict[str, Any]:
         if c is not None
     ]
     reviewed = read_count(text, r"episodes?|replay\w*|review\w*")
-    if reviewed is None and not (lessons or counterfactuals):
+    episode = _EPISODE.search(next(labelled(text, r"episode[ _]?id|episode"), ""))
+    episode = episode or _EPISODE.search(text)
+    if reviewed is None and episode is None and not (lessons or counterfactuals):
         raise UnparseableOutput("no episodes, lessons or counterfactuals in the text", text=text)
-    if reviewed is None:
-        reviewed = max(1, len({c.episode_id for c in counterfactuals}))
-    summary = section(text, r"^(?:summary|overview)$")
+    surprise = read_fraction(text, r"surprise(?:[ _]score)?|unexpected\w*", after=r"surpris\w*")
+    arousal = read_signed(text, r"arousal(?:[ _]delta)?")
     return {
-        "episodes_reviewed": reviewed,
+        "episode_id": clip(_episode_id(episode), 40) if episode else "",
         "lessons": lessons[:5],
+        "surprise_score": 0.0 if surprise is None else surprise,
         "counterfactuals": counterfactuals[:5],
-        "summary": clip(summary or text, 300),
+        "arousal_delta": 0.0 if arousal is None else arousal,
+        "episodes_reviewed": 1 if reviewed is None else reviewed,
     }
+
+
+def _episode_id(match: re.Match[str]) -> str:
+    return match["number"] or match["token"] or match["tag"]
 
 
 def _section_items(text: str, heading: str) -> list[str]:
@@ -134,11 +159,11 @@ def _section_items(text: str, heading: str) -> list[str]:
 
 def _lesson(item: str) -> Lesson:
     confidence = read_fraction(item, r"confidence|conf", after=r"confiden\w*|sure")
-    regime = read_choice(item, REGIME, labels=(r"regime",), use_prose=True)
+    regime = read_choice(item, REGIME, labels=(r"regime|condition\w*",), use_prose=True)
     return Lesson(
         insight=clip(strip_meta(item, _META) or item, 200),
         confidence=0.5 if confidence is None else confidence,
-        regime=regime or MarketRegime.ANY,
+        applicable_conditions=[] if regime is None else [regime.value],
     )
 
 
@@ -147,9 +172,7 @@ def _counterfactual(item: str) -> Counterfactual | None:
     plausibility = read_fraction(item, _META, after=r"plausib\w*|likely|probab\w*")
     item = strip_meta(item, _META)
     episode = _EPISODE.search(item)
-    episode_id = ""
-    if episode is not None:
-        episode_id = episode["number"] or episode["token"] or episode["tag"]
+    if episode is not None:  # the episode it imagines otherwise: not part of the action
         item = (item[: episode.start()] + item[episode.end() :]).strip(_PUNCTUATION)
     conditional = _IF_HAD.match(item)
     if conditional is not None:
@@ -159,7 +182,6 @@ def _counterfactual(item: str) -> Counterfactual | None:
     if not action.strip(_PUNCTUATION):
         return None
     return Counterfactual(
-        episode_id=clip(episode_id, 40),
         alternative_action=clip(action.strip(_PUNCTUATION), 120),
         estimated_outcome=clip(outcome.strip(_PUNCTUATION), 160),
         plausibility=0.5 if plausibility is None else plausibility,

@@ -42,24 +42,26 @@ _ROLES = {
 }
 _TASKS = {
     DreamKind.REPLAY: (
-        "Replay these episodes. Say how many you reviewed; the lessons they teach, each with "
-        "a confidence from 0 to 1 and the regime it holds in (calm, trending, volatile, crash "
-        "or any); and counterfactuals: the episode id, the alternative action, its likely "
-        "outcome and a plausibility from 0 to 1."
+        "Replay these episodes. Name the latest episode's id and say how many you reviewed; "
+        "the lessons they teach, each with a confidence from 0 to 1 and the conditions it "
+        "holds in (a regime: calm, trending, volatile or crash; none if it always holds); how "
+        "surprising they were (0 to 1); counterfactuals: the alternative action, its likely "
+        "outcome and a plausibility from 0 to 1; and how much arousal should move (-1 to 1)."
     ),
     DreamKind.HYPNAGOGIC: (
-        "Judge the fragment: restate it briefly; give its novelty, plausibility and relevance "
-        "from 0 to 1; and a verdict: keep (worth testing), incubate (revisit later) or discard."
+        "Judge the fragment: its novelty, relevance and coherence from 0 to 1; and a verdict: "
+        "promote (worth testing: it enters the grimoire), stage (revisit later) or discard."
     ),
     DreamKind.INTEGRATION: (
-        "For each staged entry decide: promote (enough evidence; confidence at least 0.5), "
-        "stage (needs more evidence) or discard. Give each a confidence from 0 to 1 and name "
-        "its id in brackets in the content, e.g. [g12]."
+        "Sort the staged entries into promoted (enough evidence; confidence at least 0.5), "
+        "staged (needs more evidence) and discarded. Give each its id as hypothesis_id "
+        "(e.g. g12), a short summary, a confidence from 0 to 1 and a rationale; and say how "
+        "the playbook changes, if it does."
     ),
     DreamKind.THREAT: (
-        "Rehearse this threat against the golem's state: its likelihood, impact and the "
-        "golem's preparedness from 0 to 1; a verdict (accept, monitor, mitigate or urgent); "
-        "and up to five concrete mitigations."
+        "Rehearse this threat against the golem's state: its type; its severity (low, medium, "
+        "high or critical) and likelihood from 0 to 1; its impact if realized; up to five "
+        "concrete mitigation actions and detection signals; and how the rehearsal went."
     ),
 }
 

@@ -1,5 +1,6 @@
-"""ThreatAssessment: a rehearsed threat (how likely, how damaging, how prepared the golem
-is), the verdict on it and the mitigations to prepare; and its text reader."""
+"""ThreatAssessment: a rehearsed threat (its type, severity, likelihood and impact if it
+happens), the mitigations to prepare, the signals that would show it coming and how the
+rehearsal went; and its text reader."""
 
 from __future__ import annotations
 
@@ -22,14 +23,16 @@ from golem.subsystems.text import (
     section,
 )
 
-__all__ = ["ThreatAssessment", "ThreatVerdict"]
+__all__ = ["ThreatAssessment", "ThreatSeverity"]
+
+_ACT_ON = 0.1  # a critical threat needs at least this likelihood
 
 
-class ThreatVerdict(StrEnum):
-    ACCEPT = "accept"
-    MONITOR = "monitor"
-    MITIGATE = "mitigate"
-    URGENT = "urgent"
+class ThreatSeverity(StrEnum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    CRITICAL = "critical"
 
 
 class ThreatAssessment(StructuredOutput):
@@ -37,30 +40,27 @@ class ThreatAssessment(StructuredOutput):
 
     schema_name = "threat_assessment"
 
-    threat: str = Field(min_length=1, max_length=160)
+    threat_type: str = Field(min_length=1, max_length=160)
+    severity: ThreatSeverity
     likelihood: Fraction = Field(description="0..1")
-    impact: Fraction = Field(description="0..1")
-    preparedness: Fraction = Field(description="0..1")
-    verdict: ThreatVerdict
-    mitigations: list[ListItem] = Field(default_factory=list, max_length=5)
-    reasoning: str = Field(default="", max_length=300)
+    impact_if_realized: str = Field(default="", max_length=200)
+    mitigation_actions: list[ListItem] = Field(default_factory=list, max_length=5)
+    detection_signals: list[ListItem] = Field(default_factory=list, max_length=5)
+    rehearsal_outcome: str = Field(default="", max_length=300)
 
     @property
-    def exposure(self) -> float:
-        """Likelihood × impact, less what preparation covers."""
-        return self.likelihood * self.impact * (1 - self.preparedness)
+    def pressing(self) -> bool:
+        """Serious enough to prepare for: severity high or critical."""
+        return self.severity in (ThreatSeverity.HIGH, ThreatSeverity.CRITICAL)
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
-        danger = self.likelihood * self.impact
-        if self.verdict is ThreatVerdict.ACCEPT and danger >= 0.5 and self.preparedness < 0.5:
+        if self.severity is ThreatSeverity.CRITICAL and self.likelihood < _ACT_ON:
+            issues.append(SchemaIssue("/severity", "critical for a remote threat"))
+        if self.pressing and not self.mitigation_actions:
             issues.append(
-                SchemaIssue("/verdict", "accepting a likely, damaging, unprepared threat")
+                SchemaIssue("/mitigation_actions", f"a {self.severity} threat needs a mitigation")
             )
-        if self.verdict is ThreatVerdict.URGENT and danger < 0.1:
-            issues.append(SchemaIssue("/verdict", "urgent for a remote or harmless threat"))
-        if self.verdict in (ThreatVerdict.MITIGATE, ThreatVerdict.URGENT) and not self.mitigations:
-            issues.append(SchemaIssue("/mitigations", f"{self.verdict} needs a mitigation"))
         return issues
 
     @classmethod
@@ -68,58 +68,46 @@ class ThreatAssessment(StructuredOutput):
         return decision_from_text(cls, text, _read)
 
 
-VERDICT = Choices(
+SEVERITY = Choices(
     {
-        ThreatVerdict.ACCEPT: r"accept\w*|ignor\w*|tolerat\w*|live with it",
-        ThreatVerdict.MONITOR: r"monitor\w*|watch\w*|keep an eye",
-        ThreatVerdict.MITIGATE: r"mitigat\w*|protect\w*|defend\w*|reduce (?:the )?exposure",
-        ThreatVerdict.URGENT: r"urgent\w*|immediate\w*|act now|right now|critical",
+        ThreatSeverity.LOW: r"low|minor|negligible|remote",
+        ThreatSeverity.MEDIUM: r"medium|moderate|elevated",
+        ThreatSeverity.HIGH: r"high|severe|serious",
+        ThreatSeverity.CRITICAL: r"critical|urgent|existential|catastrophic",
     }
 )
 _MITIGATION_HEADINGS = (
-    r"^(?:mitigations?|countermeasures?|safeguards?)",
+    r"^(?:mitigation[ _]actions?|mitigations?|countermeasures?|safeguards?)",
     r"^(?:preparations?|steps|plan)$",
 )
-_SCORES = {
-    "likelihood": (r"likelihood|probability|chance|odds", r"likel\w*|chance|probab\w*"),
-    "impact": (r"impact|severity|damage|harm", r"impact|severity|damage"),
-    "preparedness": (r"preparedness|readiness|prepared|ready", r"prepared|ready"),
-}
+_DETECTION_HEADING = r"^(?:detection[ _]signals?|signals?|warning signs?|early warnings?|tells?)"
 
 
 def _read(text: str) -> dict[str, Any]:
-    scores = {
-        name: read_fraction(text, label, after=after) for name, (label, after) in _SCORES.items()
-    }
-    threat = next(labelled(text, r"threat|scenario", whole_line=True), None)
-    verdict = read_choice(
-        text, VERDICT, labels=(r"verdict|decision|recommendation|response|action",), use_prose=False
+    likelihood = read_fraction(
+        text, r"likelihood|probability|chance|odds", after=r"likel\w*|chance|probab\w*"
     )
-    if verdict is None and threat is None and all(v is None for v in scores.values()):
-        raise UnparseableOutput("no threat, scores or verdict in the text", text=text)
-    if verdict is None:
-        verdict = VERDICT.pick(text)
-    values = {name: 0.5 if value is None else value for name, value in scores.items()}
-    if verdict is None:
-        verdict = _verdict_for(
-            values["likelihood"] * values["impact"] * (1 - values["preparedness"])
-        )
+    threat = next(labelled(text, r"threat[ _]type|threat|scenario", whole_line=True), None)
+    severity = read_choice(
+        text, SEVERITY, labels=(r"severity|threat level|risk level|danger",), use_prose=False
+    )
+    if severity is None and threat is None and likelihood is None:
+        raise UnparseableOutput("no threat, severity or likelihood in the text", text=text)
+    if severity is None:
+        severity = SEVERITY.pick(text) or ThreatSeverity.MEDIUM
     if threat is None:
         threat = re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
     mitigations = section(text, _MITIGATION_HEADINGS[0]) or section(text, _MITIGATION_HEADINGS[1])
     if mitigations is None:
         mitigations = next(labelled(text, r"mitigat\w*", whole_line=True), "")
-    reasoning = section(text, r"^(?:reasoning|rationale|why|explanation)$")
+    impact = next(labelled(text, r"impact(?:[ _]if[ _]realized)?|damage", whole_line=True), "")
+    outcome = section(text, r"^(?:rehearsal[ _]outcome|outcome|rehearsal|result)$")
     return {
-        **values,
-        "threat": clip(threat, 160),
-        "verdict": verdict,
-        "mitigations": items(mitigations, limit=5, max_chars=120),
-        "reasoning": clip(reasoning or text, 300),
+        "threat_type": clip(threat, 160),
+        "severity": severity,
+        "likelihood": 0.5 if likelihood is None else likelihood,
+        "impact_if_realized": clip(impact, 200),
+        "mitigation_actions": items(mitigations, limit=5, max_chars=120),
+        "detection_signals": items(section(text, _DETECTION_HEADING) or "", limit=5, max_chars=120),
+        "rehearsal_outcome": clip(outcome or text, 300),
     }
-
-
-def _verdict_for(exposure: float) -> ThreatVerdict:
-    if exposure >= 0.3:
-        return ThreatVerdict.MITIGATE
-    return ThreatVerdict.MONITOR if exposure >= 0.1 else ThreatVerdict.ACCEPT

@@ -28,29 +28,38 @@ __all__ = ["HeartbeatAction", "HeartbeatDecision", "Severity", "Signal"]
 
 
 class Severity(StrEnum):
+    """none: nothing notable; low .. critical: how serious what the probes saw is."""
+
+    NONE = "none"
     LOW = "low"
-    MEDIUM = "medium"
+    MODERATE = "moderate"
     HIGH = "high"
     CRITICAL = "critical"
 
 
 class HeartbeatAction(StrEnum):
-    """observe changes nothing; the other three go to risk before anything happens."""
+    """observe and analyze change nothing (analyze: look closer on the next ticks);
+    escalate asks the strong model; rebalance, hedge and exit go to risk first."""
 
     OBSERVE = "observe"
+    ANALYZE = "analyze"
     REBALANCE = "rebalance"
     HEDGE = "hedge"
     EXIT = "exit"
+    ESCALATE = "escalate"
 
 
 class Signal(Part):
-    """One observation the decision rests on, e.g. price_delta = -0.042."""
+    """One observation the decision rests on, e.g. price: "fell 4.2% in 15 minutes"."""
 
-    name: str = Field(max_length=40, description="short snake_case name, e.g. price_delta")
-    value: float | None = Field(
-        default=None, ge=-1e6, le=1e6, description="observed value; fractions for percentages"
+    source: str = Field(
+        max_length=40, description="price, volume, governance, liquidity, or another short word"
     )
-    note: str = Field(default="", max_length=120)
+    description: str = Field(default="", max_length=160)
+    magnitude: Fraction = Field(default=0.5, description="how strong the signal is, 0..1")
+
+
+_SEVERE = frozenset({Severity.MODERATE, Severity.HIGH, Severity.CRITICAL})
 
 
 class HeartbeatDecision(StructuredOutput):
@@ -61,20 +70,27 @@ class HeartbeatDecision(StructuredOutput):
     severity: Severity
     action: HeartbeatAction
     confidence: Fraction = Field(default=0.5, description="0..1")
-    escalate: bool = Field(default=False, description="true: re-run this tick at T2")
+    rationale: str = Field(default="", max_length=400, description="1-2 sentences")
     signals: list[Signal] = Field(default_factory=list, max_length=6)
-    reasoning: str = Field(default="", max_length=400)
+    escalate: bool = Field(default=False, description="true: re-run this tick at T2")
+
+    @property
+    def escalates(self) -> bool:
+        """The escalate flag or the escalate action: either asks the strong model."""
+        return self.escalate or self.action is HeartbeatAction.ESCALATE
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
-        if self.escalate and self.severity is Severity.LOW:
-            issues.append(SchemaIssue("/escalate", "escalating needs severity medium or above"))
+        if self.escalates and self.severity not in _SEVERE:
+            pointer = "/escalate" if self.escalate else "/action"
+            issues.append(SchemaIssue(pointer, "escalating needs severity moderate or above"))
         if self.action is HeartbeatAction.EXIT:
-            if self.severity in (Severity.LOW, Severity.MEDIUM):
+            if self.severity not in (Severity.HIGH, Severity.CRITICAL):
                 issues.append(SchemaIssue("/action", "an exit needs severity high or critical"))
             if self.confidence < 0.5:
                 issues.append(SchemaIssue("/confidence", "an exit needs confidence >= 0.5"))
-        issues += repeats("/signals", (signal.name for signal in self.signals), "/name")
+        keys = (f"{s.source}: {s.description}" for s in self.signals)
+        issues += repeats("/signals", keys, "/description", "a repeated signal")
         return issues
 
     @classmethod
@@ -84,19 +100,31 @@ class HeartbeatDecision(StructuredOutput):
 
 SEVERITY = Choices(
     {
+        Severity.NONE: r"none|nothing notable|no concern|nil",
         Severity.LOW: r"low|minor|negligible",
-        Severity.MEDIUM: r"medium|moderate|elevated",
+        Severity.MODERATE: r"moderate|medium|elevated",
         Severity.HIGH: r"high|severe|serious",
         Severity.CRITICAL: r"critical|urgent|emergency|extreme",
     }
 )
-SEVERITY_PROSE = Choices({severity: severity.value for severity in Severity})
+# In prose only the enum's words, "medium" and plain statements of none count: a bare
+# "none" names other things there.
+SEVERITY_PROSE = Choices(
+    {
+        Severity.NONE: "nothing notable|no concern",
+        Severity.LOW: "low",
+        Severity.MODERATE: "moderate|medium",
+        Severity.HIGH: "high",
+        Severity.CRITICAL: "critical",
+    }
+)
 ACTION = Choices(
     {
         HeartbeatAction.OBSERVE: (
             r"observ\w*|monitor\w*|watch\w*|wait\w*|hold|holding|do nothing|stay put|"
             r"sit tight|no action"
         ),
+        HeartbeatAction.ANALYZE: r"analy[sz]\w*|investigat\w*|look closer",
         HeartbeatAction.REBALANCE: r"re-?balanc\w*",
         HeartbeatAction.HEDGE: r"hedg\w*",
         HeartbeatAction.EXIT: (
@@ -111,9 +139,11 @@ ESCALATION = Choices(
 # An action with no stated severity implies at least this much.
 _IMPLIED_SEVERITY = {
     HeartbeatAction.OBSERVE: Severity.LOW,
-    HeartbeatAction.REBALANCE: Severity.MEDIUM,
-    HeartbeatAction.HEDGE: Severity.MEDIUM,
+    HeartbeatAction.ANALYZE: Severity.LOW,
+    HeartbeatAction.REBALANCE: Severity.MODERATE,
+    HeartbeatAction.HEDGE: Severity.MODERATE,
     HeartbeatAction.EXIT: Severity.HIGH,
+    HeartbeatAction.ESCALATE: Severity.MODERATE,
 }
 _SEVERITY_LABELS = (r"severity", r"risk level|alert level|urgency|threat level|risk|alert")
 _ACTION_LABELS = (r"action|recommended action|recommendation|decision|next step|verdict|call",)
@@ -122,20 +152,22 @@ _ACTION_LABELS = (r"action|recommended action|recommendation|decision|next step|
 def _read(text: str) -> dict[str, Any]:
     severity = read_choice(text, SEVERITY, labels=_SEVERITY_LABELS, prose=SEVERITY_PROSE)
     action = read_choice(text, ACTION, labels=_ACTION_LABELS)
-    if severity is None and action is None:
-        raise UnparseableOutput("no severity and no action in the text", text=text)
-    action = action or HeartbeatAction.OBSERVE
     escalate = read_choice(text, YES_NO, labels=(r"escalat\w*",), use_prose=False)
     if escalate is None:
         escalate = ESCALATION.pick(text) or False
-    reasoning = section(text, r"^(?:reasoning|rationale|why|explanation)$")
+    if action is None and escalate:  # "escalate to a stronger model" is the action itself
+        action = HeartbeatAction.ESCALATE
+    if severity is None and action is None:
+        raise UnparseableOutput("no severity and no action in the text", text=text)
+    action = action or HeartbeatAction.OBSERVE
+    rationale = section(text, r"^(?:rationale|reasoning|why|explanation)$")
     return {
         "severity": severity or _IMPLIED_SEVERITY[action],
         "action": action,
         "confidence": _confidence(text),
-        "escalate": escalate,
+        "rationale": clip(rationale or text, 400),
         "signals": _signals(section(text, r"^(?:key )?signals?$") or ""),
-        "reasoning": clip(reasoning or text, 400),
+        "escalate": escalate,
     }
 
 
@@ -151,21 +183,21 @@ def _signals(body: str) -> list[Signal]:
 
 
 def _signal(item: str) -> Signal:
-    """`price delta: -4.2% (sharp)` → price_delta, -0.042, "sharp"; an item with no
-    name before a separator is named by its first words and kept whole as the note."""
+    """`price: fell 4.2% (sharp)` → source price, the rest as its description, magnitude
+    from the number in it (|-4.2%| is 0.042; a number outside 0..1 is left at 0.5); an
+    item with no source before a separator is named by its first word."""
     named = re.match(r"(?P<name>[^:=]{1,40}?)\s*(?:[:=]|\s[-–—])\s*(?P<rest>.*)", item)
     if named is None:
-        return Signal(name=_snake(" ".join(item.split()[:3])), note=clip(item, 120))
+        return Signal(source=_source(item.split(maxsplit=1)[0]), description=clip(item, 160))
     rest = named["rest"]
     number = first_number(rest)
-    if number is not None:
-        rest = rest[: number.start()] + rest[number.end() :]
+    magnitude = abs(as_value(number)) if number is not None else 0.5
     return Signal(
-        name=_snake(named["name"]),
-        value=as_value(number) if number is not None else None,
-        note=clip(rest.strip(" ,;-–—").removeprefix("(").removesuffix(")"), 120),
+        source=_source(named["name"]),
+        description=clip(rest.strip(" ,;"), 160),
+        magnitude=magnitude if magnitude <= 1 else 0.5,
     )
 
 
-def _snake(words: str) -> str:
+def _source(words: str) -> str:
     return clip(re.sub(r"\W+", "_", words.lower()).strip("_"), 40)

@@ -41,20 +41,28 @@ class HeartbeatConfig(BaseModel):
 
 _ROLE = (
     "You are the heartbeat: on each tick whose probes surprised the golem, judge how "
-    "serious it is (severity low, medium, high or critical) and what to do: observe, "
-    "rebalance, hedge or exit. Any trade goes to the risk subsystem before it happens. "
-    "An exit needs severity high or critical and confidence of at least 0.5."
+    "serious it is (severity none, low, moderate, high or critical) and what to do: "
+    "observe, analyze (look closer, no trade), rebalance, hedge or exit. Any trade goes to "
+    "the risk subsystem before it happens. An exit needs severity high or critical and "
+    "confidence of at least 0.5. Give a rationale of one or two sentences and the signals "
+    "it rests on (source, description, magnitude 0..1)."
 )
-_ESCALATE = " Set escalate true (severity medium or above) if the strong model should look."
+_ESCALATE = (
+    " Set escalate true, or the action escalate, (severity moderate or above) if the strong "
+    "model should look."
+)
 _SHIFT_FLAG = "regime_flip"
 _RULES_KEPT = 256  # distinct rules decisions kept for reuse
 # Enum members read on every tick, bound once: on Python 3.11 `Enum.MEMBER` goes through
 # EnumType's __getattr__ hook, some 0.2 µs a read.
 _HEARTBEAT, _T0, _T1 = SubsystemName.HEARTBEAT, ModelTier.T0, ModelTier.T1
-_CRITICAL, _HIGH, _MEDIUM, _LOW = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
+_CRITICAL, _HIGH, _MODERATE = Severity.CRITICAL, Severity.HIGH, Severity.MODERATE
+_LOW, _NONE = Severity.LOW, Severity.NONE
 _OBSERVE = HeartbeatAction.OBSERVE
+# Actions that trade nothing: what the tick saw is only recorded.
+_WATCHING = frozenset({HeartbeatAction.OBSERVE, HeartbeatAction.ANALYZE, HeartbeatAction.ESCALATE})
 # Their texts, made once (f-strings of an enum run Python code on 3.11).
-_OBSERVED = {severity: f"{severity}: observe" for severity in Severity}
+_WATCHED = {(s, a): f"{s}: {a}" for s in Severity for a in _WATCHING}
 
 
 def escalated(ctx: Context, tier: ModelTier) -> Context:
@@ -94,7 +102,8 @@ class Heartbeat:
 
     def deterministic(self, ctx: Context) -> StructuredOutput:
         """The decision from the probes alone: severity from which fired and how far PE
-        passed the gate; observe, or hedge a held position when health is critical (exit
+        passed the gate (none when no probe fired, low when some did below the gate);
+        observe, or hedge a held position when health is critical (exit
         it in Terminal, where risk allows exits only: a hedge would be blocked every tick)."""
         probes = ctx.probes or Probes(prediction_error=0.0, theta=1.0, tier=ModelTier.T0)
         health_critical = self._critical in probes.flags
@@ -103,9 +112,11 @@ class Heartbeat:
         elif probes.prediction_error >= 2 * probes.theta:
             severity = _HIGH
         elif probes.prediction_error >= probes.theta:
-            severity = _MEDIUM
-        else:
+            severity = _MODERATE
+        elif probes.flags:
             severity = _LOW
+        else:
+            severity = _NONE
         hedge = (
             health_critical
             and self.config.rules_hedge_on_critical_health
@@ -118,8 +129,8 @@ class Heartbeat:
             action = HeartbeatAction.EXIT
         else:
             action = HeartbeatAction.HEDGE
-        reasoning = f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
-        key = (severity, action, reasoning[:400])
+        rationale = f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
+        key = (severity, action, rationale[:400])
         decision = self._rules.get(key)
         if decision is None:
             if len(self._rules) >= _RULES_KEPT:
@@ -131,7 +142,7 @@ class Heartbeat:
                     "severity": severity,
                     "action": action,
                     "confidence": self.config.rules_confidence,
-                    "reasoning": key[2],
+                    "rationale": key[2],
                 }
             )
         return decision
@@ -150,20 +161,20 @@ class Heartbeat:
         details["market"] = _market(ctx)
         events = _events(ctx)
         # An escalation carries no trade: the strong model's re-run decides the action.
-        if decision.escalate and self.tier(ctx) is _T1:
+        if decision.escalates and self.tier(ctx) is _T1:
             return Outcome(
                 summary=f"{severity}: escalate to T2",
                 escalate_to=ModelTier.T2,
                 events=events,
                 details=details,
             )
-        if action is _OBSERVE:
-            return Outcome(summary=_OBSERVED[severity], events=events, details=details)
+        if action in _WATCHING:  # an escalate action at T2 has no stronger model to ask
+            return Outcome(summary=_WATCHED[severity, action], events=events, details=details)
         trade_action = TradeAction(action.value)
         proposed = ProposedTrade(
             action=trade_action,
             size_usd=None,
-            reason=(decision.reasoning or f"{severity} heartbeat")[:200],
+            reason=(decision.rationale or f"{severity} heartbeat")[:200],
             origin=SubsystemName.HEARTBEAT,
         )
         size = trade_notional(proposed, ctx.portfolio, self.config.sizing)

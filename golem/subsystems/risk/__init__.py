@@ -1,13 +1,13 @@
 """Risk: every rebalance, hedge or exit passes a five-layer assessment before it happens.
 A rejection blocks the action; an adjusted size caps it. Never degraded."""
 
-from golem.subsystems.risk.decision import LayerResult, LayerVerdict, RiskAssessment, RiskLayers
+from golem.subsystems.risk.decision import LAYERS, LayerResult, RiskAssessment, RiskLayers
 from golem.subsystems.risk.limits import RiskLimits, Sizing, adds_exposure, assess, trade_notional
 from golem.subsystems.risk.subsystem import Risk, RiskConfig
 
 __all__ = [
+    "LAYERS",
     "LayerResult",
-    "LayerVerdict",
     "Risk",
     "RiskAssessment",
     "RiskConfig",

@@ -1,5 +1,6 @@
-"""RiskAssessment: the five-layer check of a proposed action (market, liquidity, protocol,
-portfolio, mortality) that approves it, caps its size or blocks it; and its text reader."""
+"""RiskAssessment: the five-layer check of a proposed action (hard shields, position
+sizing, adaptive guardrails, observation, DeFi threats) that approves it, caps its size or
+blocks it, with non-blocking warnings; and its text reader."""
 
 from __future__ import annotations
 
@@ -20,34 +21,30 @@ from golem.subsystems.text import (
     labelled,
     numbers,
     read_choice,
-    read_fraction,
     read_usd,
     section,
 )
 
-__all__ = ["LayerResult", "LayerVerdict", "RiskAssessment", "RiskLayers"]
+__all__ = ["LAYERS", "LayerResult", "RiskAssessment", "RiskLayers"]
 
 MAX_USD = 1e9
 
 
-class LayerVerdict(StrEnum):
-    PASS = "pass"
-    WARN = "warn"
-    FAIL = "fail"
-
-
 class LayerResult(Part):
-    verdict: LayerVerdict
+    passed: bool
     score: Fraction = Field(description="risk in this layer: 0 none .. 1 severe")
-    reason: str = Field(default="", max_length=160)
+    detail: str = Field(default="", max_length=160)
 
 
 class RiskLayers(Part):
-    market: LayerResult
-    liquidity: LayerResult
-    protocol: LayerResult
-    portfolio: LayerResult
-    mortality: LayerResult
+    hard_shields: LayerResult = Field(description="limits no answer may cross")
+    position_sizing: LayerResult
+    adaptive_guardrails: LayerResult = Field(description="what the phase and vitality allow")
+    observation: LayerResult = Field(description="the market as observed: volatility, trend")
+    defi_threats: LayerResult = Field(description="protocol risk: health factor, liquidation")
+
+
+LAYERS = tuple(RiskLayers.model_fields)
 
 
 class RiskAssessment(StructuredOutput):
@@ -56,31 +53,44 @@ class RiskAssessment(StructuredOutput):
     schema_name = "risk_assessment"
 
     approved: bool
-    risk_score: Fraction = Field(description="overall risk 0..1")
-    proposed_size_usd: float | None = Field(
-        default=None, ge=0, le=MAX_USD, description="the size proposed, as given; null if none"
-    )
     adjusted_size_usd: float | None = Field(
         default=None, ge=0, le=MAX_USD, description="a smaller size to allow; null: as proposed"
     )
     layers: RiskLayers
-    conditions: list[ListItem] = Field(default_factory=list, max_length=5)
-    reasoning: str = Field(default="", max_length=400)
+    warnings: list[ListItem] = Field(
+        default_factory=list, max_length=5, description="non-blocking concerns"
+    )
+    reasoning: str | None = Field(default=None, max_length=400)
+    proposed_size_usd: float | None = Field(
+        default=None, ge=0, le=MAX_USD, description="the size proposed, as given; null if none"
+    )
+
+    @property
+    def risk_score(self) -> float:
+        """The overall risk: the riskiest layer's score."""
+        layers = self.layers
+        return max(
+            layers.hard_shields.score,
+            layers.position_sizing.score,
+            layers.adaptive_guardrails.score,
+            layers.observation.score,
+            layers.defi_threats.score,
+        )
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
         layers = dict(self.layers)
-        failing = [name for name, layer in layers.items() if layer.verdict is LayerVerdict.FAIL]
+        failing = [name for name, layer in layers.items() if not layer.passed]
         if self.approved and failing:
             issues.append(SchemaIssue("/approved", f"approved although {failing[0]} fails"))
-        if not self.approved and all(
-            layer.verdict is LayerVerdict.PASS for layer in layers.values()
-        ):
-            issues.append(SchemaIssue("/approved", "rejected although every layer passes"))
+        if not (self.approved or failing or self.warnings):
+            issues.append(
+                SchemaIssue("/approved", "rejected although every layer passes, unwarned")
+            )
         for name, layer in layers.items():
-            if layer.verdict is LayerVerdict.PASS and layer.score > 0.7:
+            if layer.passed and layer.score > 0.7:
                 issues.append(SchemaIssue(f"/layers/{name}/score", "a pass needs score <= 0.7"))
-            if layer.verdict is LayerVerdict.FAIL and layer.score < 0.3:
+            if not layer.passed and layer.score < 0.3:
                 issues.append(SchemaIssue(f"/layers/{name}/score", "a fail needs score >= 0.3"))
         adjusted, proposed = self.adjusted_size_usd, self.proposed_size_usd
         if adjusted is not None and not self.approved and adjusted > 0:
@@ -89,9 +99,9 @@ class RiskAssessment(StructuredOutput):
             issues.append(
                 SchemaIssue("/adjusted_size_usd", "the adjusted size exceeds the proposed size")
             )
-        for i, condition in enumerate(self.conditions):
-            if not condition.strip():
-                issues.append(SchemaIssue(f"/conditions/{i}", "an empty condition"))
+        for i, warning in enumerate(self.warnings):
+            if not warning.strip():
+                issues.append(SchemaIssue(f"/warnings/{i}", "an empty warning"))
         return issues
 
     @classmethod
@@ -103,26 +113,31 @@ _YES = r"approv\w*|green[- ]light\w*|go[- ]ahead|accept\w*|allow\w*|permit\w*|pr
 _NO = r"reject\w*|den(?:y|ied|ies)|block\w*|veto\w*|declin\w*|refus\w*|disapprov\w*"
 APPROVAL = Choices({True: _YES, False: _NO}, flip=lambda v: not v)
 APPROVAL_LABELLED = Choices({True: _YES + r"|yes|true", False: _NO + r"|no|false"})
+
+
+class _Verdict(StrEnum):
+    """How free text grades a layer: a warning passes, and is noted among the warnings."""
+
+    PASS = "pass"
+    WARN = "warn"
+    FAIL = "fail"
+
+
 VERDICT = Choices(
     {
-        LayerVerdict.PASS: r"pass\w*|ok|okay|fine|green|clear|acceptable",
-        LayerVerdict.WARN: r"warn\w*|caution\w*|amber|yellow|concern\w*|elevated|watch",
-        LayerVerdict.FAIL: r"fail\w*|red|block\w*|unacceptable|breach\w*|critical",
+        _Verdict.PASS: r"pass\w*|ok|okay|fine|green|clear|acceptable",
+        _Verdict.WARN: r"warn\w*|caution\w*|amber|yellow|concern\w*|elevated|watch",
+        _Verdict.FAIL: r"fail\w*|red|block\w*|unacceptable|breach\w*|critical",
     }
 )
 _LAYER_LABELS = {
-    "market": r"market",
-    "liquidity": r"liquidity",
-    "protocol": r"protocol|smart[- ]contract",
-    "portfolio": r"portfolio|concentration|exposure",
-    "mortality": r"mortality|vitality|survival",
+    "hard_shields": r"hard[ _-]?shields?|hard[ -]limits?|portfolio|concentration|exposure",
+    "position_sizing": r"position[ _-]?sizing|sizing|liquidity",
+    "adaptive_guardrails": r"adaptive[ _-]?guardrails?|guardrails?|mortality|vitality|survival",
+    "observation": r"observation|market",
+    "defi_threats": r"defi[ _-]?threats?|protocol|smart[- ]contract",
 }
 _LAYER_SUFFIX = r"(?:[ \t]+risk)?(?:[ \t]+layer)?"
-_NOT_A_LAYER = "".join(f"(?<!{name} )" for name in _LAYER_LABELS)
-_RISK_LABELS = (
-    r"risk[ _]score|overall risk|aggregate risk|total risk|risk rating",
-    rf"{_NOT_A_LAYER}risk",
-)
 _ADJUSTED = (
     r"adjusted(?: size)?|(?<!proposed )(?<!requested )(?<!original )size|"
     r"reduc\w*(?: the)?(?: position| size| it)* to|cap(?:ped)?(?: \w+)? at|"
@@ -140,45 +155,50 @@ def _read(text: str) -> dict[str, Any]:
     )
     if approved is None:
         raise UnparseableOutput("no approval or rejection in the text", text=text)
-    layers = _layers(text)
-    stated = (read_fraction(text, label) for label in _RISK_LABELS)
-    risk = next((value for value in stated if value is not None), None)
-    if risk is None:
-        risk = max(layer.score for layer in layers.values())
-    conditions = section(text, r"^(?:conditions?|requirements?|provisos?)$") or ""
+    graded = _layers(text)
+    warnings = items(
+        section(text, r"^(?:warnings?|concerns?|conditions?|caveats?|provisos?)$") or "",
+        limit=5,
+        max_chars=120,
+    )
+    warnings += [
+        clip(f"{name.replace('_', ' ')}: {layer.detail or 'warn'}", 120)
+        for name, (layer, verdict) in graded.items()
+        if verdict is _Verdict.WARN
+    ]
     reasoning = section(text, r"^(?:reasoning|rationale|why|explanation)$")
     return {
         "approved": approved,
-        "risk_score": risk,
-        "proposed_size_usd": read_usd(text, _PROPOSED),
         "adjusted_size_usd": read_usd(text, _ADJUSTED) if approved else None,
-        "layers": layers,
-        "conditions": items(conditions, limit=5, max_chars=120),
+        "layers": {name: layer for name, (layer, _) in graded.items()},
+        "warnings": list(dict.fromkeys(warnings))[:5],
         "reasoning": clip(reasoning or text, 400),
+        "proposed_size_usd": read_usd(text, _PROPOSED),
     }
 
 
-_DEFAULT_SCORE = {LayerVerdict.PASS: 0.2, LayerVerdict.WARN: 0.5, LayerVerdict.FAIL: 0.8}
+_DEFAULT_SCORE = {_Verdict.PASS: 0.2, _Verdict.WARN: 0.5, _Verdict.FAIL: 0.8}
 _ALL_PASS = re.compile(
     r"\ball (?:five |5 )?(?:layers|checks)\b[^.\n]{0,20}?\b(?:pass\w*|fine|ok|clear|green)\b",
     re.I,
 )
+_Graded = tuple[LayerResult, _Verdict]
 
 
-def _layers(text: str) -> dict[str, LayerResult]:
+def _layers(text: str) -> dict[str, _Graded]:
     """Each layer as written; one the text leaves out is a warning, not a silent pass,
     unless the text says all layers pass."""
-    unassessed = LayerResult(verdict=LayerVerdict.WARN, score=0.5, reason="not assessed")
+    unassessed = (LayerResult(passed=True, score=0.5, detail="not assessed"), _Verdict.WARN)
     if _ALL_PASS.search(text):
-        unassessed = LayerResult(verdict=LayerVerdict.PASS, score=0.2, reason="all layers pass")
+        unassessed = (LayerResult(passed=True, score=0.2, detail="all layers pass"), _Verdict.PASS)
     return {
         name: _layer(text, f"(?:{label}){_LAYER_SUFFIX}") or unassessed
         for name, label in _LAYER_LABELS.items()
     }
 
 
-def _layer(text: str, label: str) -> LayerResult | None:
-    """`Market: pass (0.2), volatility normal` or, in prose, `liquidity fails (0.9): …`."""
+def _layer(text: str, label: str) -> _Graded | None:
+    """`Observation: pass (0.2), volatility normal` or, in prose, `sizing fails (0.9): …`."""
     prose = re.compile(
         rf"(?<![\w-]){label}\s+(?:is\s+|looks\s+|seems\s+)?(?P<v>(?:[^\n.;]|\.\d)*)", re.I
     )
@@ -199,14 +219,15 @@ def _layer(text: str, label: str) -> LayerResult | None:
         verdict = mention.choice if mention is not None else _verdict_for(score or 0.0)
         spans = [score_at.span()] if score_at else []
         spans += [(mention.start, mention.end)] if mention else []
-        reason = value
+        detail = value
         for start, end in sorted(spans, reverse=True):
-            reason = reason[:start] + reason[end:]
-        return LayerResult(
-            verdict=verdict,
+            detail = detail[:start] + detail[end:]
+        result = LayerResult(
+            passed=verdict is not _Verdict.FAIL,
             score=_DEFAULT_SCORE[verdict] if score is None else score,
-            reason=clip(re.sub(r"^[\W_]+|[\s(),;:–—-]+$", "", reason), 160),
+            detail=clip(re.sub(r"^[\W_]+|[\s(),;:.–—-]+$", "", detail), 160),
         )
+        return result, verdict
     return None
 
 
@@ -225,7 +246,7 @@ def _score_number(value: str, after_verdict: int) -> re.Match[str] | None:
     return None
 
 
-def _verdict_for(score: float) -> LayerVerdict:
+def _verdict_for(score: float) -> _Verdict:
     if score < 0.4:
-        return LayerVerdict.PASS
-    return LayerVerdict.WARN if score < 0.7 else LayerVerdict.FAIL
+        return _Verdict.PASS
+    return _Verdict.WARN if score < 0.7 else _Verdict.FAIL

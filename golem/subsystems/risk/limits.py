@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.mortality import Phase
 from golem.subsystems.contract import Context, PortfolioView, ProposedTrade
-from golem.subsystems.risk.decision import LayerResult, LayerVerdict, RiskAssessment, RiskLayers
+from golem.subsystems.risk.decision import LayerResult, RiskAssessment, RiskLayers
 from golem.world import MarketSummary, TradeAction
 
 __all__ = ["MIN_TRADE_USD", "RiskLimits", "Sizing", "adds_exposure", "assess", "trade_notional"]
@@ -67,53 +67,60 @@ def adds_exposure(trade: ProposedTrade, portfolio: PortfolioView, sizing: Sizing
     return True
 
 
-def _layer(verdict: LayerVerdict, score: float, reason: str) -> LayerResult:
-    return LayerResult(verdict=verdict, score=round(min(1.0, max(0.0, score)), 4), reason=reason)
+def _pass(score: float, detail: str) -> LayerResult:
+    return LayerResult(passed=True, score=round(min(1.0, max(0.0, score)), 4), detail=detail)
 
 
-_PASS, _WARN, _FAIL = LayerVerdict.PASS, LayerVerdict.WARN, LayerVerdict.FAIL
+def _fail(score: float, detail: str) -> LayerResult:
+    return LayerResult(passed=False, score=round(min(1.0, max(0.0, score)), 4), detail=detail)
 
 
-def _market(market: MarketSummary, limits: RiskLimits) -> LayerResult:
+def _observation(market: MarketSummary, limits: RiskLimits, warnings: list[str]) -> LayerResult:
     # No hard market limit: turbulence warns, and the model may block on it.
     vol = market.return_volatility
     if vol is None:
-        return _layer(_PASS, 0.2, "too little history to measure volatility")
+        return _pass(0.2, "too little history to measure volatility")
     score = 0.5 * vol / limits.volatility_warning
     if score < 0.4:
-        return _layer(_PASS, score, f"volatility {vol:.4f} per tick")
-    return _layer(_WARN, max(0.4, score), f"volatility {vol:.4f} per tick is high")
+        return _pass(score, f"volatility {vol:.4f} per tick")
+    warnings.append(f"volatility {vol:.4f} per tick is high")
+    return _pass(min(0.7, max(0.4, score)), warnings[-1])  # a warning, not a failure
 
 
-def _protocol(market: MarketSummary, adding: bool, limits: RiskLimits) -> LayerResult:
+def _defi_threats(
+    market: MarketSummary, adding: bool, limits: RiskLimits, warnings: list[str]
+) -> LayerResult:
     health = market.health_factor
     if health is None:
-        return _layer(_PASS, 0.1, "no lending position")
+        return _pass(0.1, "no lending position")
     if adding and health < limits.health_floor:
-        return _layer(_FAIL, 0.9, f"health factor {health:.2f} below {limits.health_floor:g}")
+        return _fail(0.9, f"health factor {health:.2f} below {limits.health_floor:g}")
     if health < limits.health_warning:
         # Reducing exposure helps a weak position: it passes, with the risk noted.
-        verdict, score = (_WARN, 0.6) if adding else (_PASS, 0.4)
-        return _layer(verdict, score, f"health factor {health:.2f} is low")
-    return _layer(_PASS, 0.1, f"health factor {health:.2f}")
+        if adding:
+            warnings.append(f"health factor {health:.2f} is low")
+            return _pass(0.6, warnings[-1])
+        return _pass(0.4, f"health factor {health:.2f} is low")
+    return _pass(0.1, f"health factor {health:.2f}")
 
 
-def _mortality(ctx: Context, action: TradeAction, adding: bool) -> LayerResult:
+def _adaptive_guardrails(ctx: Context, action: TradeAction, adding: bool) -> LayerResult:
     if ctx.phase is Phase.TERMINAL and action is not TradeAction.EXIT:
-        return _layer(_FAIL, 1.0, "terminal: exits only")
+        return _fail(1.0, "terminal: exits only")
     if ctx.phase is Phase.DECLINING and adding:
-        return _layer(_FAIL, 0.8, "declining: only trades that unwind")
-    return _layer(_PASS, 0.5 * (1 - ctx.vitality), f"{ctx.phase}, vitality {ctx.vitality:.2f}")
+        return _fail(0.8, "declining: only trades that unwind")
+    return _pass(0.5 * (1 - ctx.vitality), f"{ctx.phase}, vitality {ctx.vitality:.2f}")
 
 
 def assess(ctx: Context, trade: ProposedTrade, limits: RiskLimits | None = None) -> RiskAssessment:
     """The hard-limit assessment of `trade` in `ctx`: approved unless a layer fails, the
-    size capped by the trade-size limit (exits are never capped) and the position room."""
+    size capped by the trade-size limit (exits are never capped) and the position room;
+    each cap and each concern short of a failure is a warning."""
     limits = limits or RiskLimits()
     portfolio, market = ctx.portfolio, ctx.market
     notional = trade_notional(trade, portfolio, limits.sizing)
     adding = adds_exposure(trade, portfolio, limits.sizing)
-    allowed, conditions = notional, []
+    allowed, warnings = notional, []
 
     cap = limits.max_trade_fraction * portfolio.equity_usd
     if limits.max_trade_usd is not None:
@@ -121,51 +128,48 @@ def assess(ctx: Context, trade: ProposedTrade, limits: RiskLimits | None = None)
     if trade.action is TradeAction.EXIT or notional <= cap:
         # An exit may exceed the cap (it is never capped): its score stays a pass's.
         share = min(1.0, notional / cap) if cap > 0 else 0.0
-        liquidity = _layer(_PASS, 0.5 * share, "within trade size")
+        sizing = _pass(0.5 * share, "within trade size")
     else:
         allowed = cap
-        conditions.append(f"size capped at ${cap:,.2f} (largest single trade)")
-        liquidity = _layer(_WARN, 0.6, f"${notional:,.2f} exceeds the ${cap:,.2f} trade limit")
+        warnings.append(f"size capped at ${cap:,.2f} (largest single trade)")
+        sizing = _pass(0.6, f"${notional:,.2f} exceeds the ${cap:,.2f} trade limit")
 
     if notional <= 0:
-        portfolio_layer = _layer(_FAIL, 0.3, "nothing to trade")
+        shields = _fail(0.3, "nothing to trade")
     elif adding:
         room = min(
             limits.max_position_fraction * portfolio.equity_usd - portfolio.exposure_usd,
             portfolio.cash_usd,
         )
         if room < limits.min_trade_usd:
-            portfolio_layer = _layer(_FAIL, 0.8, "position at its limit or no cash")
+            shields = _fail(0.8, "position at its limit or no cash")
         elif allowed > room:
             allowed = room
-            conditions.append(f"size capped at ${room:,.2f} (position limit)")
-            portfolio_layer = _layer(_WARN, 0.6, "position limit reached")
+            warnings.append(f"size capped at ${room:,.2f} (position limit)")
+            shields = _pass(0.6, "position limit reached")
         else:
             after = (portfolio.exposure_usd + allowed) / max(portfolio.equity_usd, 1e-9)
-            portfolio_layer = _layer(
-                _PASS, 0.6 * after / limits.max_position_fraction, f"{after:.0%} of equity"
-            )
+            shields = _pass(0.6 * after / limits.max_position_fraction, f"{after:.0%} of equity")
     else:
-        portfolio_layer = _layer(_PASS, 0.1, "reduces exposure")
+        shields = _pass(0.1, "reduces exposure")
 
     layers = RiskLayers(
-        market=_market(market, limits),
-        liquidity=liquidity,
-        protocol=_protocol(market, adding, limits),
-        portfolio=portfolio_layer,
-        mortality=_mortality(ctx, trade.action, adding),
+        hard_shields=shields,
+        position_sizing=sizing,
+        adaptive_guardrails=_adaptive_guardrails(ctx, trade.action, adding),
+        observation=_observation(market, limits, warnings),
+        defi_threats=_defi_threats(market, adding, limits, warnings),
     )
-    failing = [name for name, layer in layers if layer.verdict is _FAIL]
+    failing = [name for name, layer in layers if not layer.passed]
     approved = not failing
     return RiskAssessment(
         approved=approved,
-        risk_score=max(layer.score for _, layer in layers),
-        proposed_size_usd=round(notional, 2),
         adjusted_size_usd=round(allowed, 2) if approved else None,
         layers=layers,
-        conditions=conditions[:5],
+        warnings=warnings[:5],
         reasoning=(
             f"hard limits: {trade.action} of ${notional:,.2f} "
             + ("approved" if approved else "blocked by " + ", ".join(failing))
         ),
+        proposed_size_usd=round(notional, 2),
     )

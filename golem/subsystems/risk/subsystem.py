@@ -29,10 +29,12 @@ class RiskConfig(BaseModel):
 
 _ROLE = (
     "You are the risk subsystem. Every trade passes you before it happens. Assess five "
-    "layers (market, liquidity, protocol, portfolio, mortality), each pass, warn or fail "
-    "with a risk score 0..1 (a pass scores at most 0.7, a fail at least 0.3). Approve only "
-    "if no layer fails; reject if any does. To allow less, set adjusted_size_usd below the "
-    "proposed size. Hard limits are enforced after you: you may be stricter, not looser."
+    "layers (hard_shields, position_sizing, adaptive_guardrails, observation, "
+    "defi_threats), each passed or not, with a risk score 0..1 (a pass scores at most 0.7, "
+    "a failure at least 0.3) and a short detail; list concerns that do not block as "
+    "warnings. Approve only if every layer passes; reject if any fails. To allow less, set "
+    "adjusted_size_usd below the proposed size. Hard limits are enforced after you: you "
+    "may be stricter, not looser."
 )
 
 
@@ -69,7 +71,7 @@ class Risk:
             f"limits: position at most {limits.max_position_fraction:.0%} of equity, one "
             f"trade at most {limits.max_trade_fraction:.0%} of equity, nothing that adds "
             f"exposure below health factor {limits.health_floor:g}; phase {ctx.phase}",
-            f"hard-limit pre-check: {hard.reasoning}",
+            f"hard-limit pre-check: {hard.reasoning or ''}",
         )
         return Brief(
             _ROLE,
@@ -119,7 +121,7 @@ def _proposed(ctx: Context) -> ProposedTrade:
 
 
 def _failing(assessment: RiskAssessment) -> str:
-    return ", ".join(name for name, layer in assessment.layers if layer.verdict == "fail")
+    return ", ".join(name for name, layer in assessment.layers if not layer.passed)
 
 
 def _sized(

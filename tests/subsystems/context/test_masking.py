@@ -22,7 +22,7 @@ from golem.mortality import ModelTier, Phase, PipelineProfile, SubsystemName
 from golem.runtime.decide import Route, Routes, decide
 from golem.subsystems.context import Masker, assemble
 from golem.subsystems.contract import Brief, ProposedTrade
-from golem.subsystems.risk import Risk, RiskAssessment
+from golem.subsystems.risk import LAYERS, Risk, RiskAssessment
 from golem.world import TradeAction
 from tests.subsystems.context.support import (
     API_KEY,
@@ -53,7 +53,7 @@ ENV = {
     if p.api_key_env
 }
 _PLACEHOLDER = re.compile(r"<(address|email|key)-[0-9a-f]{8}>")
-_RISK_LAYERS = ("market", "liquidity", "protocol", "portfolio", "mortality")
+
 _TOOL = re.compile(r'"name":\s*"(respond_[a-z_]+)"')
 
 
@@ -137,15 +137,14 @@ def _proposing() -> Any:
 def _answer(sent: dict[str, Any], text: str) -> dict[str, Any]:
     """A risk assessment that names what the prompt showed: placeholders, as a model does."""
     found = {kind: p for p, kind in ((m.group(), m.group(1)) for m in _PLACEHOLDER.finditer(text))}
-    layer = {"verdict": "pass", "score": 0.2, "reason": "fine"}
+    layer = {"passed": True, "score": 0.2, "detail": "fine"}
     return {
         "approved": True,
-        "risk_score": 0.3,
-        "proposed_size_usd": 200.0,
         "adjusted_size_usd": 150.0,
-        "layers": dict.fromkeys(_RISK_LAYERS, layer),
-        "conditions": [f"tell {found['email']}"],
+        "layers": dict.fromkeys(LAYERS, layer),
+        "warnings": [f"tell {found['email']}"],
         "reasoning": f"counterparty {found['address']}; the leaked {found['key']} is not ours",
+        "proposed_size_usd": 200.0,
     }
 
 
@@ -197,7 +196,7 @@ async def test_no_identifier_reaches_any_codecs_wire_body(name: str) -> None:
     assert isinstance(decision, RiskAssessment)
     assert COUNTERPARTY in decision.reasoning  # restored: the golem acts on the address
     assert "<key-" in decision.reasoning and PRIVATE_KEY not in decision.reasoning
-    assert decision.conditions and "@" in decision.conditions[0]
+    assert decision.warnings and "@" in decision.warnings[0]
     line = next(entry for entry in logs if entry["event"] == "decision")
     assert line["profile"] == "full"
     assert line["context"]["masked"] == {"address": 2, "email": 2, "key": 2}

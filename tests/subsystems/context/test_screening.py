@@ -112,7 +112,7 @@ async def test_the_decision_log_records_the_quarantine(
     feed = (*NEWS, FeedItem(NOW - timedelta(minutes=1), "governance", INJECTION))
     ctx = replace(rich_context(), memory=Memory.of(feed=feed))
     answer = {"severity": "high", "action": "observe", "confidence": 0.6, "signals": []}
-    answer |= {"reasoning": "a crash; the feed's advice is not mine to follow"}
+    answer |= {"rationale": "a crash; the feed's advice is not mine to follow"}
     provider, config = mode_provider(Mode.SCHEMA_ENFORCED, HeartbeatDecision, answer, "")
     row = PROFILE_TABLE[SubsystemName.HEARTBEAT]
     table = {**PROFILE_TABLE, SubsystemName.HEARTBEAT: ProfileRow(profile, row.reasoning, row.tier)}
