@@ -5,10 +5,13 @@ the first heartbeat fires); at the end, what was saved and how to resume."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from golem.runtime.state import StateStore
 from tests.user_errors.support import golem
@@ -38,9 +41,10 @@ console = "json"
 """
 
 
-def _saved(state: Path) -> str:
+def _saved(state: Path, shown: str = "state") -> str:
+    """What the farewell says was saved in `state`, a state dir the golem knew as `shown`."""
     with StateStore.open(state) as store:
-        return f"saved tick {store.tick()}, credits ${store.credits():.4f} in state/golem.db"
+        return f"saved tick {store.tick()}, credits ${store.credits():.4f} in {shown}/golem.db"
 
 
 def test_the_banner_comes_first_and_the_end_says_what_was_saved(tmp_path: Path) -> None:
@@ -94,3 +98,34 @@ def test_ctrl_c_says_what_was_saved(tmp_path: Path) -> None:
         f"golem run: g-banner stopped by a signal; {_saved(tmp_path / 'state')}",
         "golem run: resume with: golem run golem.toml",
     ]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make here")
+def test_make_run_and_ctrl_c_do_what_the_readme_says(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole foreground process group: golem saves and exits 0, and
+    make, interrupted too, waits for it and then dies of the signal (130 in a shell)."""
+    root = Path(__file__).resolve().parents[2]
+    venv = tmp_path / "venv"  # stands for .venv: this checkout's golem
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(sys.executable)
+    script = venv / "bin" / "golem"
+    script.write_text(f'#!/bin/sh\nPYTHONPATH={root} exec {sys.executable} -m golem "$@"\n')
+    script.chmod(0o755)
+    (venv / ".installed").touch()
+    config = tmp_path / "golem.toml"
+    config.write_text(
+        CONFIG.replace('"state"', f'"{tmp_path / "state"}"').replace('"json"', '"off"')
+    )
+    make = subprocess.Popen(
+        ["make", "-s", "-C", str(root), "run", f"VENV={venv}", f"CONFIG={config}"],
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's job
+    )
+    assert make.stderr is not None
+    assert "born now" in make.stderr.readline()
+    make.stderr.readline(), make.stderr.readline()
+    os.killpg(make.pid, signal.SIGINT)
+    _, rest = make.communicate(timeout=60)
+    assert f"stopped by a signal; {_saved(tmp_path / 'state', str(tmp_path / 'state'))}" in rest
+    assert make.returncode == -signal.SIGINT, rest
