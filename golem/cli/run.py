@@ -14,7 +14,6 @@ import trio
 
 from golem.runtime.clock import RealClock
 from golem.runtime.config import ConfigError, load_config, secret_values
-from golem.runtime.config_providers import EMBEDDED
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.daemon import Life, assemble
 from golem.runtime.durations import format_duration, parse_duration
@@ -139,7 +138,7 @@ def _say(lines: list[str]) -> None:
 
 def banner(config: GolemConfig, life: Life, *, born: bool, now: datetime) -> list[str]:
     """What the user sees first: who, where, from which tick, on which providers, and
-    when the first heartbeat comes (before any model loads)."""
+    when the first heartbeat comes (a newborn's, one interval after its birth)."""
     golem, store = config.golem, life.golem.store
     tick = store.tick()
     if life.golem.dead:
@@ -156,9 +155,7 @@ def banner(config: GolemConfig, life: Life, *, born: bool, now: datetime) -> lis
     else:
         wait = format_duration(timedelta(seconds=round((first - now).total_seconds())))
         when = f"at {first:%H:%M:%S} UTC (in {wait})"
-    embedded = any(entry.provider == EMBEDDED for chain in chains.values() for entry in chain)
-    note = "; the embedded model loads when first asked, which takes a while" if embedded else ""
-    lines.append(f"first heartbeat {when}, then every {every}{note}; Ctrl-C stops it")
+    lines.append(f"first heartbeat {when}, then every {every}; Ctrl-C stops it")
     return lines
 
 
