@@ -1,6 +1,8 @@
 # The two commands: `make run` and `make test`. Both create .venv when missing and
 # reinstall only when pyproject.toml changed since the last install.
 PYTHON ?= python3
+# `make run CONFIG=configs/openai.toml` runs another golem.
+CONFIG ?= configs/golem.toml
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -15,7 +17,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/golem run configs/golem.toml
+	$(BIN)/golem run $(CONFIG)
 
 lint: $(STAMP)
 	$(BIN)/ruff check golem tests benchmarks

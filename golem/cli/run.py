@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
-from datetime import timedelta
+from contextlib import ExitStack
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import trio
@@ -13,10 +15,11 @@ import trio
 from golem.runtime.clock import RealClock
 from golem.runtime.config import ConfigError, load_config, secret_values
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import assemble, make_market
-from golem.runtime.durations import parse_duration
+from golem.runtime.daemon import Life, assemble, make_market
+from golem.runtime.durations import format_duration, parse_duration
 from golem.runtime.logs import configure_logging
-from golem.runtime.state import StateStore
+from golem.runtime.state import DB_NAME, StateStore
+from golem.runtime.state_dir import LOCK_NAME, StartFootprint, StateLock, check_db, check_file
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,11 +27,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "run",
         help="run a golem from a config file",
         description=(
-            "Run a golem from a config file until it dies. Ctrl-C or SIGTERM finish the "
-            "running job, save the state and exit 0; a restart resumes where it stopped. "
-            "A life on recorded market data ends where the data ends (exit 0, "
-            "data_ended). A job that fails the same way [golem] max_consecutive_failures "
-            "times in a row stops the golem with exit 3."
+            "Run a golem from a config file until it dies. It says at once who it is, where "
+            "its state is and when its first heartbeat fires. Ctrl-C or SIGTERM finish the "
+            "running job, save the state, say what was saved and exit 0; a restart resumes "
+            "where it stopped. One golem per state dir: a second `golem run` on it exits 2, "
+            "naming the pid that holds it. A life on recorded market data ends where the "
+            "data ends (exit 0, data_ended). A job that fails the same way "
+            "[golem] max_consecutive_failures times in a row stops the golem with exit 3."
         ),
     )
     parser.add_argument("config", type=Path, help="the golem's TOML config")
@@ -50,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"golem run: {exc}", file=sys.stderr)
         return 2
     config = _overridden(config, args.state_dir, args.log_file)
-    ended = trio.run(_live, config, duration)
-    print(f"golem run: {config.golem.id} {ended}", file=sys.stderr)
+    trio.run(_live, config, duration, _resume_command(args))
     return 0
 
 
@@ -69,24 +73,112 @@ def _overridden(config: GolemConfig, state_dir: Path | None, log_file: Path | No
     return config
 
 
-async def _live(config: GolemConfig, duration: timedelta | None) -> str:
+def _resume_command(args: argparse.Namespace) -> str:
+    """The command that started this golem, as the user can type it again."""
+    program = sys.argv[0] if sys.argv[0] and not sys.argv[0].endswith(".py") else "golem"
+    words = [program, "run", str(args.config)]
+    if args.state_dir is not None:
+        words += ["--state-dir", str(args.state_dir)]
+    if args.log_file is not None:
+        words += ["--log-file", str(args.log_file)]
+    return shlex.join(words)
+
+
+async def _live(config: GolemConfig, duration: timedelta | None, resume: str) -> None:
+    """Check the paths, take the state dir, start the golem and live. Nothing is made
+    before the paths are known to be usable, and a start that fails removes what it made."""
+    state_dir, log_file = config.golem.state_dir, config.log_file
     clock = RealClock()
     now = clock.now()
     # Read and checked before the state directory is touched: bad data changes nothing.
     market = make_market(config, start=now, end=now + duration if duration else None)
-    with (
-        StateStore.open(config.golem.state_dir) as store,
-        configure_logging(
-            now=clock.now,
-            file=config.log_file,
-            level=config.logging.level,
-            console=config.logging.console,
-            secrets=secret_values(config, os.environ),
+    check_db(state_dir)
+    check_file(log_file, "log file")
+    db = state_dir / DB_NAME
+    made = StartFootprint(
+        dirs=(state_dir, log_file.parent),
+        files=(
+            state_dir / LOCK_NAME,
+            db,
+            db.with_name(f"{DB_NAME}-wal"),
+            db.with_name(f"{DB_NAME}-shm"),
+            log_file,
         ),
-    ):
-        life, pool = assemble(config, clock=clock, store=store, environ=os.environ, market=market)
+    )
+    state_dir.mkdir(parents=True, exist_ok=True)
+    with StateLock(state_dir), ExitStack() as opened:
         try:
-            return await life.run(duration=duration, signals=True)
+            store = opened.enter_context(StateStore.open(state_dir))
+            opened.enter_context(
+                configure_logging(
+                    now=clock.now,
+                    file=log_file,
+                    level=config.logging.level,
+                    console=config.logging.console,
+                    secrets=secret_values(config, os.environ),
+                )
+            )
+            born = store.get_meta("born") is None
+            life, pool = assemble(
+                config, clock=clock, store=store, environ=os.environ, market=market
+            )
+        except BaseException:
+            opened.close()
+            made.undo()
+            raise
+
+        def started() -> None:
+            _say(banner(config, life, born=born, now=clock.now()))
+
+        try:
+            ended = await life.run(duration=duration, signals=True, on_start=started)
         finally:
             if pool is not None:
                 await pool.aclose()
+        _say(farewell(config, life, ended, resume))
+
+
+def _say(lines: list[str]) -> None:
+    for line in lines:
+        print(f"golem run: {line}", file=sys.stderr, flush=True)
+
+
+def banner(config: GolemConfig, life: Life, *, born: bool, now: datetime) -> list[str]:
+    """What the user sees first: who, where, from which tick, on which providers, and
+    when the first heartbeat comes (a newborn's, one interval after its birth)."""
+    golem, store = config.golem, life.golem.store
+    tick = store.tick()
+    if life.golem.dead:
+        state = f"is dead (it died at tick {tick}); its state is in {golem.state_dir}"
+        return [f"{golem.id} {state}"]
+    start = "born now" if born else f"resumed at tick {tick}"
+    chains = {tier: config.inference.chain(tier) for tier in ("t1", "t2", "death")}
+    providers = ", ".join(f"{t} {' > '.join(map(str, c))}" for t, c in chains.items())
+    lines = [f"{golem.id} {start}, state in {golem.state_dir}", f"providers: {providers}"]
+    every = format_duration(config.heartbeat.interval)
+    first = life.scheduler.next_fire_time("heartbeat")
+    if first is None or first <= now + _NOW:
+        when = "now"
+    else:
+        wait = format_duration(timedelta(seconds=round((first - now).total_seconds())))
+        when = f"at {first:%H:%M:%S} UTC (in {wait})"
+    lines.append(f"first heartbeat {when}, then every {every}; Ctrl-C stops it")
+    return lines
+
+
+def farewell(config: GolemConfig, life: Life, ended: str, resume: str) -> list[str]:
+    """What was saved when the life ended, and how to go on."""
+    golem, store = config.golem, life.golem.store
+    saved = f"tick {store.tick()}, credits ${store.credits():.4f}"
+    if ended == "died" or life.golem.dead:
+        return [f"{golem.id} died; saved {saved} in {store.path} (a dead golem does not resume)"]
+    why = _ENDED.get(ended, ended)
+    return [f"{golem.id} {why}; saved {saved} in {store.path}", f"resume with: {resume}"]
+
+
+_NOW = timedelta(seconds=1)
+_ENDED = {
+    "signal": "stopped by a signal",
+    "duration": "stopped: --for ran out",
+    "data_ended": "stopped: its market data ran out",
+}

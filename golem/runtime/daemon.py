@@ -7,7 +7,7 @@ The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 from __future__ import annotations
 
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -61,11 +61,19 @@ class Life:
         self._ended = reason
         self.scheduler.stop()
 
-    async def run(self, *, duration: timedelta | None = None, signals: bool = False) -> str:
+    async def run(
+        self,
+        *,
+        duration: timedelta | None = None,
+        signals: bool = False,
+        on_start: Callable[[], None] | None = None,
+    ) -> str:
         """Live until death, `stop()`, `end(reason)`, a signal (when `signals`), or
         `duration` of the clock's time. Returns why it ended: died, stopped, signal,
         duration, or the reason given to `end` (data_ended: the market data ran out).
-        Raises JobFailing, once the state is saved, when a job kept failing."""
+        Raises JobFailing, once the state is saved, when a job kept failing. `on_start`
+        is called as the life starts: once signals are watched, before the first job
+        runs (at once for a golem already dead)."""
         ended = "stopped"
         deadline = self.clock.now() + duration if duration is not None else None
 
@@ -77,9 +85,11 @@ class Life:
         self.golem.on_death = died
         if self.golem.dead:
             log.info("already_dead", golem=self.golem.config.golem.id)
+            if on_start is not None:
+                on_start()
             return "died"
         with long_lived():
-            await self._live(signals, deadline)
+            await self._live(signals, deadline, on_start)
         if not self.golem.dead and not self.golem.options.resumable:
             with self.golem.store.transaction():
                 self.golem.snapshot()  # a life not snapshotted every tick, as it ends
@@ -93,22 +103,29 @@ class Life:
             raise self.scheduler.failure
         return ended
 
-    async def _live(self, signals: bool, deadline: datetime | None) -> None:
+    async def _live(
+        self, signals: bool, deadline: datetime | None, on_start: Callable[[], None] | None
+    ) -> None:
         async with trio.open_nursery() as nursery:
             if signals:
-                nursery.start_soon(self._watch_signals, nursery.cancel_scope)
+                await nursery.start(self._watch_signals)
             if deadline is not None:
                 # Named for its deadline: the store keeps fire times across restarts, and
                 # a later run's `--for` must not find this one already fired.
                 self.scheduler.add(Job(f"end@{deadline.isoformat()}", _once(deadline), self._end))
+            if on_start is not None:
+                on_start()
             await self.scheduler.run()
             nursery.cancel_scope.cancel()
 
     async def _end(self, *_: object) -> None:
         self.scheduler.stop()
 
-    async def _watch_signals(self, scope: trio.CancelScope) -> None:
+    async def _watch_signals(
+        self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    ) -> None:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+            task_status.started()
             async for signum in received:
                 log.info("signal", signal=signal.Signals(signum).name)
                 self._signalled = True

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from golem.runtime.simulate_tally import PHASES, Tally
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["write_plots"]
 
@@ -30,6 +31,9 @@ def write_plots(
     out: Path, title: str, tally: Tally, daily_spend: Mapping[int, Mapping[str, float]]
 ) -> list[Path]:
     """Write the five plots into `out`; returns their paths."""
+    # Imported here: matplotlib is a third of what every `golem` command imports.
+    from matplotlib.figure import Figure  # noqa: PLC0415
+
     painters: dict[str, Callable[[Axes], None]] = {
         "vitality.png": lambda ax: _vitality(ax, tally),
         "credits.png": lambda ax: _credits(ax, tally),

@@ -18,7 +18,7 @@ import orjson
 from msgspec.structs import astuple
 
 from golem.runtime.clock import isoformat
-from golem.runtime.migrations import migrate
+from golem.runtime.migrations import SchemaTooNew, migrate
 from golem.runtime.sqlite_ledger import SQLiteLedger
 from golem.runtime.state_rows import DecisionRow, Resumed, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
@@ -99,6 +99,13 @@ class StateStore:
                 raise StateError(f"{path}: SQLite refused WAL mode (got {mode})")
             conn.execute(f"PRAGMA synchronous = {synchronous}")
             migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            # Named, never repaired or replaced: the file may hold what cannot be redone.
+            raise StateError(f"state database {path}: {exc} (left as it is)") from exc
+        except SchemaTooNew as exc:
+            conn.close()
+            raise StateError(f"{path}: {exc}") from exc
         except BaseException:
             conn.close()
             raise

@@ -12,7 +12,7 @@ import pytest
 
 from golem.mortality import Ledger
 from golem.runtime.clock import VirtualClock
-from golem.runtime.migrations import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew, migrate
+from golem.runtime.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from golem.runtime.scheduler import Firing, Job, Scheduler, every
 from golem.runtime.state import DB_NAME, DecisionRow, StateError, StateStore, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
@@ -149,7 +149,7 @@ def test_v2_keeps_a_v1_databases_decisions_and_their_order(tmp_path: Path) -> No
 def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
     with StateStore.open(tmp_path) as store:
         store._conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
-    with pytest.raises(SchemaTooNew, match="newer than this golem"):
+    with pytest.raises(StateError, match="newer than this golem"):
         StateStore.open(tmp_path)
 
 
