@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from golem.inference import decode
-from golem.inference.errors import InvalidRequest
+from golem.inference.errors import IncompleteStream, InvalidRequest
 from golem.inference.reasoning import Visibility
 from golem.inference.types import FinishReason
 
@@ -110,3 +110,21 @@ def test_openrouter_summary_and_encrypted_detail_at_one_index() -> None:
     first, second = response.reasoning.steps
     assert (first.visibility, first.text) == (Visibility.SUMMARIZED, summary["summary"])
     assert (second.visibility, second.redacted_data) == (Visibility.OPAQUE, encrypted["data"])
+
+
+# -- 6. a Responses stream that closes with `data: [DONE]` (OpenRouter's /responses) ------
+
+
+def test_responses_stream_closed_by_done_keeps_the_answer() -> None:
+    name = "openai-responses/pai-test_openai_responses_raw_cot_stream_openrouter-0.sse"
+    response = decode("openai-responses", recording(name), stream=True)
+    assert response.content
+    assert response.finish_reason is FinishReason.STOP
+    assert response.usage.reasoning_tokens == 22
+
+
+def test_responses_stream_of_only_done_is_still_incomplete() -> None:
+    created = {"type": "response.created", "response": {"status": "in_progress"}}
+    body = b"data: " + orjson.dumps(created) + b"\n\ndata: [DONE]\n\n"
+    with pytest.raises(IncompleteStream):
+        decode("openai-responses", body, stream=True)
