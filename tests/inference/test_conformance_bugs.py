@@ -8,9 +8,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from golem.inference import decode
-from golem.inference.errors import IncompleteStream, InvalidRequest
+from golem.inference import StreamDecoder, decode
+from golem.inference.codecs._framing import JSONArrayFramer, SSEOrJSONArrayFramer
+from golem.inference.errors import IncompleteStream, InvalidRequest, InvalidResponse
 from golem.inference.reasoning import Visibility
+from golem.inference.sse import iter_sse
 from golem.inference.types import FinishReason
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "conformance"
@@ -128,3 +130,117 @@ def test_responses_stream_of_only_done_is_still_incomplete() -> None:
     body = b"data: " + orjson.dumps(created) + b"\n\ndata: [DONE]\n\n"
     with pytest.raises(IncompleteStream):
         decode("openai-responses", body, stream=True)
+
+
+# -- 8. Gemini: tool-use prompt tokens are input; every thoughtSignature is kept ----------
+
+
+def test_gemini_tool_use_prompt_tokens_count_as_input() -> None:
+    name = "gemini/pai-test_code_execution-1.json"
+    usage = orjson.loads(recording(name))["usageMetadata"]
+    response = decode("gemini", recording(name))
+    assert response.usage.input_tokens == 893 + 3056
+    assert response.usage.total_tokens == usage["totalTokenCount"]
+
+
+def test_gemini_tool_use_prompt_tokens_are_priced_as_input() -> None:
+    body = {
+        "candidates": [{"content": {"parts": [{"text": "4"}]}, "finishReason": "STOP"}],
+        "usageMetadata": {"promptTokenCount": 0, "toolUsePromptTokenCount": 1_000_000},
+        "modelVersion": "gemini-2.5-flash",
+    }
+    response = decode("gemini", orjson.dumps(body))
+    assert response.cost_usd == pytest.approx(0.30)  # gemini-2.5-flash: $0.30 per M input
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["gemini/pai-test_code_execution-1.json", "gemini/pai-test_code_execution_stream-0.sse"],
+)
+def test_gemini_keeps_every_thought_signature_in_order(name: str) -> None:
+    body = recording(name)
+    stream = name.endswith(".sse")
+    chunks = [body] if not stream else [e.data.encode() for e in iter_sse(body)]
+    wanted = [
+        part["thoughtSignature"]
+        for chunk in chunks
+        for candidate in orjson.loads(chunk).get("candidates", ())
+        for part in candidate.get("content", {}).get("parts", ())
+        if "thoughtSignature" in part
+    ]
+    assert len(wanted) > 1
+    response = decode("gemini", body, stream=stream)
+    assert [s.signature for s in response.reasoning.steps] == wanted
+
+
+def test_gemini_signed_thought_is_not_continued_by_the_next_thought() -> None:
+    parts = [
+        {"text": "first", "thought": True, "thoughtSignature": "S1"},
+        {"text": "second", "thought": True, "thoughtSignature": "S2"},
+        {"text": "answer"},
+    ]
+    body = {"candidates": [{"content": {"parts": parts}, "finishReason": "STOP"}]}
+    steps = decode("gemini", orjson.dumps(body)).reasoning.steps
+    assert [(s.text, s.signature) for s in steps] == [("first", "S1"), ("second", "S2")]
+
+
+# -- Gemini's streamGenerateContent without alt=sse: a JSON array, element by element -----
+
+ARRAY_STREAMS = [
+    "gemini/llmg-test_nested_model_direct_reference-0.sse",
+    "gemini/llmg-test_nested_model_deep_composition-0.sse",
+]
+
+
+@pytest.mark.parametrize("name", ARRAY_STREAMS)
+def test_gemini_json_array_stream_decodes(name: str) -> None:
+    body = recording(name)
+    elements = orjson.loads(body)
+    parts = [p for e in elements for c in e["candidates"] for p in c["content"]["parts"]]
+    response = decode("gemini", body, stream=True)
+    assert response.content == "".join(p["text"] for p in parts if not p.get("thought"))
+    assert response.reasoning.content.startswith(parts[0]["text"].strip()[:40])
+    assert response.finish_reason is FinishReason.STOP
+    assert response.usage.reasoning_tokens == elements[-1]["usageMetadata"]["thoughtsTokenCount"]
+    for size in (1, 2, 3, 7, 64):
+        decoder = StreamDecoder("gemini")
+        for start in range(0, len(body), size):
+            decoder.feed(body[start : start + size])
+        assert decoder.finish() == response, size
+
+
+def test_gemini_json_array_cut_short_is_incomplete() -> None:
+    body = recording(ARRAY_STREAMS[0])
+    first_element_end = body.index(b"\n}\n,") + 3
+    for cut in (first_element_end, first_element_end + 40, len(body) - 3):
+        with pytest.raises(IncompleteStream):
+            decode("gemini", body[:cut], stream=True)
+
+
+def test_gemini_json_array_with_bytes_after_it_is_invalid() -> None:
+    body = recording(ARRAY_STREAMS[0]) + b"\n{oops"
+    with pytest.raises(InvalidResponse):
+        decode("gemini", body, stream=True)
+
+
+def test_json_array_framer_splits_elements_at_any_cut() -> None:
+    body = b' [ {"a": "]},[\\"\\\\"}, [1, {"b": []}] ,\n"x,y", 3 ] '
+    want = ['{"a": "]},[\\"\\\\"}', '[1, {"b": []}]', '"x,y"', "3"]
+    for cut in range(len(body) + 1):
+        framer = JSONArrayFramer()
+        events = framer.feed(body[:cut]) + framer.feed(body[cut:]) + framer.finish()
+        assert [e.data for e in events] == want, cut
+    framer = JSONArrayFramer()
+    events = [e for i in range(len(body)) for e in framer.feed(body[i : i + 1])]
+    assert [e.data for e in events + framer.finish()] == want
+
+
+def test_sse_or_json_array_framer_sniffs_the_first_byte() -> None:
+    sse = b'\xef\xbb\xbf\n: a comment [\ndata: {"a": 1}\n\n'
+    for cut in range(len(sse) + 1):
+        framer = SSEOrJSONArrayFramer()
+        events = framer.feed(sse[:cut]) + framer.feed(sse[cut:]) + framer.finish()
+        assert [e.data for e in events] == ['{"a": 1}'], cut
+    framer = SSEOrJSONArrayFramer()
+    events = framer.feed(b"\xef\xbb\xbf \n") + framer.feed(b'[{"a": 1}]') + framer.finish()
+    assert [e.data for e in events] == ['{"a": 1}']

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, TypeVar
 
 import orjson
 
+from golem.inference.codecs._framing import Framer
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
     FormatMismatch,
@@ -163,16 +164,16 @@ class Codec(ABC):
 
 
 class CodecStream:
-    """Incremental decoding of one SSE response: `feed(bytes)` as chunks arrive, then
-    `finish()` for the Response.
+    """Incremental decoding of one SSE response (or another `framer`'s events):
+    `feed(bytes)` as chunks arrive, then `finish()` for the Response.
 
     `finish()` returns only a complete answer: a stream none of whose events is of the
     codec's format raises FormatMismatch, and one that stops before its final event raises
     IncompleteStream (carrying the partial Response), however cleanly the bytes ended."""
 
-    def __init__(self, codec: Codec) -> None:
+    def __init__(self, codec: Codec, framer: Framer | None = None) -> None:
         self._codec = codec
-        self._sse = SSEDecoder()
+        self._sse: Framer = framer or SSEDecoder()
         self._builder = codec.new_builder()
         self._events = 0
 

@@ -96,16 +96,22 @@ class ResponseBuilder:
     def sign_reasoning(self, signature: str) -> None:
         """A signature over the reasoning so far that arrives after it (Gemini's
         thoughtSignature rides on the next part): kept on the latest step without starting
-        a new reasoning segment, or as an opaque step when no reasoning was shown."""
-        if self._last_step_key is None:
+        a new reasoning segment, or as an opaque step when no reasoning was shown or the
+        latest step is signed already (one answer may carry several)."""
+        last = self._steps.get(self._last_step_key)
+        if last is None or last.signature is not None:
             self.opaque_reasoning(signature=signature)
         else:
-            self._steps[self._last_step_key].signature = signature
+            last.signature = signature
 
     def _step(self, key: object, visibility: Visibility) -> _Step:
         if key is None:
-            # Keyless deltas continue the current step until something else arrives.
-            continuing = self._order[-1:] == ["reasoning"] and self._last_step_key is not None
+            # Keyless deltas continue the current step until something else arrives, or a
+            # signature closes it.
+            last = self._steps.get(self._last_step_key)
+            continuing = (
+                self._order[-1:] == ["reasoning"] and last is not None and last.signature is None
+            )
             key = self._last_step_key if continuing else ("step", len(self._steps))
         step = self._steps.get(key)
         if step is None:
