@@ -10,7 +10,7 @@ import pytest
 
 from golem.inference import StreamDecoder, decode
 from golem.inference.codecs._framing import JSONArrayFramer, SSEOrJSONArrayFramer
-from golem.inference.errors import IncompleteStream, InvalidRequest, InvalidResponse
+from golem.inference.errors import AuthError, IncompleteStream, InvalidRequest, InvalidResponse
 from golem.inference.reasoning import Visibility
 from golem.inference.sse import iter_sse
 from golem.inference.types import FinishReason
@@ -244,3 +244,16 @@ def test_sse_or_json_array_framer_sniffs_the_first_byte() -> None:
     framer = SSEOrJSONArrayFramer()
     events = framer.feed(b"\xef\xbb\xbf \n") + framer.feed(b'[{"a": 1}]') + framer.finish()
     assert [e.data for e in events] == ['{"a": 1}']
+
+
+# -- an error status decides the error, whatever the body's shape -------------------------
+
+
+def test_mistral_401_detail_body_is_an_auth_error_in_its_own_words() -> None:
+    name = (
+        "openai-compatible/rllm-chat_error_handling_with_mistral_mistral-small-latest_"
+        "raises_appropriate_auth_error-0.json"
+    )
+    with pytest.raises(AuthError) as caught:
+        decode("openai-compatible", recording(name), status=401)
+    assert str(caught.value) == "openai-compatible: Invalid API Key (HTTP 401)"
