@@ -184,6 +184,10 @@ class ResponseBuilder:
         if self._refusal:
             text = "".join(self._refusal)
             raise Refusal(f"the model refused: {text}", provider=self.provider, refusal=text)
+        if not isinstance(self.model, str):
+            raise InvalidResponse(
+                f"the model name is not a string: {self.model!r}", provider=self.provider
+            )
         usage = Usage(**self._usage)
         return Response(
             content="".join(self._text) if self._text else None,
@@ -197,6 +201,11 @@ class ResponseBuilder:
 
     def _build_call(self, key: object, call: _Call) -> ToolCall:
         arguments = call.arguments
+        if not isinstance(call.id, str) or not (arguments is None or isinstance(arguments, dict)):
+            raise InvalidResponse(
+                f"tool call {call.name!r} has an id or arguments of the wrong type",
+                provider=self.provider,
+            )
         if arguments is None:
             raw = "".join(call.fragments).strip() or "{}"
             try:
@@ -220,6 +229,12 @@ class ResponseBuilder:
             ReasoningStep("".join(s.parts), s.visibility, s.signature, s.redacted_data)
             for s in self._steps.values()
         )
+        if any(
+            not isinstance(v, str | None) for s in steps for v in (s.signature, s.redacted_data)
+        ):
+            raise InvalidResponse(
+                "a reasoning signature or opaque data is not a string", provider=self.provider
+            )
         kinds = {s.visibility for s in steps}
         if Visibility.VISIBLE in kinds:
             visibility = Visibility.VISIBLE
