@@ -100,6 +100,9 @@ def _error_object(body: bytes) -> Mapping[str, Any]:
             return error
         if isinstance(error, str):
             return {"message": error}
+        detail = value.get("detail")  # FastAPI-style servers, such as Mistral's 401
+        if isinstance(detail, str):
+            return {"message": detail}
     return {}
 
 

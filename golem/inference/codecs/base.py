@@ -4,12 +4,14 @@ family's wire format. No IO here; the transport does the IO for every codec."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 import orjson
 
+from golem.inference.codecs._framing import Framer
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
     FormatMismatch,
@@ -30,6 +32,7 @@ __all__ = [
     "WireRequest",
     "by_longest_prefix",
     "longest_prefix",
+    "shape_errors",
 ]
 
 _V = TypeVar("_V")
@@ -86,6 +89,26 @@ class ProviderProfile:
         return by_longest_prefix(self.model_capabilities, model, self.capabilities)
 
 
+# What a field of an unexpected type (a list where an object was, a string for a number)
+# raises inside a codec's plain dict-and-list code.
+_SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError)
+
+
+@contextmanager
+def shape_errors(provider: str, body: bytes | str | None = None) -> Iterator[None]:
+    """The one place a malformed body's foreign exception becomes the typed InvalidResponse:
+    codecs read the wire format as it is documented, and a decode still returns a Response
+    or raises a ProviderError, never anything else."""
+    try:
+        yield
+    except _SHAPE_ERRORS as exc:
+        raise InvalidResponse(
+            f"unexpected response shape: {type(exc).__name__}: {exc}",
+            provider=provider,
+            body=body,
+        ) from exc
+
+
 class Codec(ABC):
     """One provider family's wire format.
 
@@ -134,7 +157,8 @@ class Codec(ABC):
             raise self.error(status, headers, body)
         builder = self.new_builder()
         value = self.load_json(body)
-        self.apply_body(value, builder)
+        with shape_errors(self.profile.name, body):
+            self.apply_body(value, builder)
         if not builder.recognised:
             keys = ", ".join(repr(k) for k in list(value)[:8]) or "none"
             raise FormatMismatch(
@@ -143,7 +167,8 @@ class Codec(ABC):
                 provider=self.profile.name,
                 body=body,
             )
-        return builder.build()
+        with shape_errors(self.profile.name, body):
+            return builder.build()
 
     def stream(self) -> CodecStream:
         return CodecStream(self)
@@ -163,16 +188,16 @@ class Codec(ABC):
 
 
 class CodecStream:
-    """Incremental decoding of one SSE response: `feed(bytes)` as chunks arrive, then
-    `finish()` for the Response.
+    """Incremental decoding of one SSE response (or another `framer`'s events):
+    `feed(bytes)` as chunks arrive, then `finish()` for the Response.
 
     `finish()` returns only a complete answer: a stream none of whose events is of the
     codec's format raises FormatMismatch, and one that stops before its final event raises
     IncompleteStream (carrying the partial Response), however cleanly the bytes ended."""
 
-    def __init__(self, codec: Codec) -> None:
+    def __init__(self, codec: Codec, framer: Framer | None = None) -> None:
         self._codec = codec
-        self._sse = SSEDecoder()
+        self._sse: Framer = framer or SSEDecoder()
         self._builder = codec.new_builder()
         self._events = 0
 
@@ -204,12 +229,14 @@ class CodecStream:
                 provider=codec.profile.name,
                 partial=self._partial(),
             )
-        return builder.build()
+        with shape_errors(codec.profile.name):
+            return builder.build()
 
     def _apply(self, event: SSEEvent) -> None:
         self._events += 1
         try:
-            self._codec.apply_event(event, self._builder)
+            with shape_errors(self._codec.profile.name, event.data):
+                self._codec.apply_event(event, self._builder)
         except InvalidResponse as exc:
             # After events that were all foreign, an unreadable one (OpenAI's `[DONE]` read
             # as another format) is one more sign of the wrong format, not a broken stream.
@@ -227,6 +254,7 @@ class CodecStream:
     def _partial(self) -> Response | None:
         """What the stream held so far, when it can be built at all."""
         try:
-            return self._builder.build()
+            with shape_errors(self._codec.profile.name):
+                return self._builder.build()
         except InferenceError:
             return None

@@ -96,16 +96,22 @@ class ResponseBuilder:
     def sign_reasoning(self, signature: str) -> None:
         """A signature over the reasoning so far that arrives after it (Gemini's
         thoughtSignature rides on the next part): kept on the latest step without starting
-        a new reasoning segment, or as an opaque step when no reasoning was shown."""
-        if self._last_step_key is None:
+        a new reasoning segment, or as an opaque step when no reasoning was shown or the
+        latest step is signed already (one answer may carry several)."""
+        last = self._steps.get(self._last_step_key)
+        if last is None or last.signature is not None:
             self.opaque_reasoning(signature=signature)
         else:
-            self._steps[self._last_step_key].signature = signature
+            last.signature = signature
 
     def _step(self, key: object, visibility: Visibility) -> _Step:
         if key is None:
-            # Keyless deltas continue the current step until something else arrives.
-            continuing = self._order[-1:] == ["reasoning"] and self._last_step_key is not None
+            # Keyless deltas continue the current step until something else arrives, or a
+            # signature closes it.
+            last = self._steps.get(self._last_step_key)
+            continuing = (
+                self._order[-1:] == ["reasoning"] and last is not None and last.signature is None
+            )
             key = self._last_step_key if continuing else ("step", len(self._steps))
         step = self._steps.get(key)
         if step is None:
@@ -178,6 +184,10 @@ class ResponseBuilder:
         if self._refusal:
             text = "".join(self._refusal)
             raise Refusal(f"the model refused: {text}", provider=self.provider, refusal=text)
+        if not isinstance(self.model, str):
+            raise InvalidResponse(
+                f"the model name is not a string: {self.model!r}", provider=self.provider
+            )
         usage = Usage(**self._usage)
         return Response(
             content="".join(self._text) if self._text else None,
@@ -191,6 +201,11 @@ class ResponseBuilder:
 
     def _build_call(self, key: object, call: _Call) -> ToolCall:
         arguments = call.arguments
+        if not isinstance(call.id, str) or not (arguments is None or isinstance(arguments, dict)):
+            raise InvalidResponse(
+                f"tool call {call.name!r} has an id or arguments of the wrong type",
+                provider=self.provider,
+            )
         if arguments is None:
             raw = "".join(call.fragments).strip() or "{}"
             try:
@@ -214,6 +229,12 @@ class ResponseBuilder:
             ReasoningStep("".join(s.parts), s.visibility, s.signature, s.redacted_data)
             for s in self._steps.values()
         )
+        if any(
+            not isinstance(v, str | None) for s in steps for v in (s.signature, s.redacted_data)
+        ):
+            raise InvalidResponse(
+                "a reasoning signature or opaque data is not a string", provider=self.provider
+            )
         kinds = {s.visibility for s in steps}
         if Visibility.VISIBLE in kinds:
             visibility = Visibility.VISIBLE

@@ -16,7 +16,14 @@ from golem.inference.codecs._errors import (
     event_json,
     retry_after_seconds,
 )
-from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
+from golem.inference.codecs._framing import SSEOrJSONArrayFramer
+from golem.inference.codecs.base import (
+    Codec,
+    CodecStream,
+    ProviderProfile,
+    WireRequest,
+    by_longest_prefix,
+)
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
     AuthError,
@@ -171,8 +178,11 @@ class GeminiCodec(Codec):
         usage = body.get("usageMetadata")
         if usage:
             # Each chunk repeats the running totals, so later values replace earlier ones.
+            # Tool-use prompt tokens (code execution, search results fed back to the
+            # model) are input too, billed as such, and not part of promptTokenCount.
             builder.usage(
-                input_tokens=usage.get("promptTokenCount", 0),
+                input_tokens=usage.get("promptTokenCount", 0)
+                + usage.get("toolUsePromptTokenCount", 0),
                 cached_input_tokens=usage.get("cachedContentTokenCount", 0),
                 # thoughtsTokenCount is not part of candidatesTokenCount.
                 output_tokens=usage.get("candidatesTokenCount", 0),
@@ -181,6 +191,11 @@ class GeminiCodec(Codec):
 
     def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
         self.apply_body(event_json(event.data, self.profile.name), builder)
+
+    def stream(self) -> CodecStream:
+        """`alt=sse` (what golem asks for), or the JSON array of responses that
+        streamGenerateContent sends without it: one event per element."""
+        return CodecStream(self, SSEOrJSONArrayFramer())
 
     def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
         return self._error_from(error_body(body), status, headers, body)

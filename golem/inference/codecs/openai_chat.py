@@ -159,15 +159,18 @@ class OpenAIChatCodec(Codec):
             reason = finish_reason(choice.get("finish_reason"))
             if reason is not None:
                 builder.finish(reason)
-        usage = chunk.get("usage")
+        # Groq's streams report usage only in `x_groq.usage` (its bodies, at the top level).
+        usage = chunk.get("usage") or (chunk.get("x_groq") or {}).get("usage")
         if usage:
             apply_usage(usage, builder)
 
     def apply_delta(self, delta: Mapping[str, Any], builder: ResponseBuilder) -> None:
         """One message (whole body) or one delta (stream): the same fields either way."""
         content = delta.get("content")
-        if content:
+        if isinstance(content, str):
             builder.text(content)
+        elif isinstance(content, list):
+            _apply_content_parts(content, builder)
         refusal = delta.get("refusal")
         if refusal:
             builder.refusal(refusal)
@@ -180,9 +183,11 @@ class OpenAIChatCodec(Codec):
         return error_for(self.profile.name, status, headers, body)
 
     def _raise_error_object(self, body: Mapping[str, Any]) -> None:
-        """A 200 whose body (or stream event) is an error object, as OpenRouter sends."""
+        """A 200 whose body (or stream event) is an error object, as OpenRouter sends, alone
+        or beside a `choices` array (an upstream failure mid-stream): either way the answer
+        is not complete."""
         error = body.get("error")
-        if isinstance(error, dict) and not body.get("choices"):
+        if isinstance(error, dict):
             raw = orjson.dumps(body)
             raise error_for(self.profile.name, status_of(error), {}, raw)
 
@@ -205,6 +210,25 @@ def apply_usage(usage: Mapping[str, Any], builder: ResponseBuilder) -> None:
         output_tokens=None if completion is None else max(0, completion - reasoning),
         reasoning_tokens=reasoning,
     )
+
+
+def _apply_content_parts(parts: list[Any], builder: ResponseBuilder) -> None:
+    """Content as a list of typed parts, as Mistral sends it: `text`, `refusal`, and
+    `thinking` (itself a list of text parts, or a string) in arrival order."""
+    for part in parts:
+        if isinstance(part, str):
+            builder.text(part)
+            continue
+        kind = part.get("type")
+        if kind == "text":
+            builder.text(part.get("text") or "")
+        elif kind == "refusal":
+            builder.refusal(part.get("refusal") or "")
+        elif kind == "thinking":
+            thinking = part.get("thinking")
+            texts = [thinking] if isinstance(thinking, str) else thinking or ()
+            for text in texts:
+                builder.reasoning(text if isinstance(text, str) else text.get("text") or "")
 
 
 def _apply_tool_calls(calls: list[Mapping[str, Any]], builder: ResponseBuilder) -> None:

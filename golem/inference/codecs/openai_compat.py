@@ -64,13 +64,14 @@ _REASONING_PARAMS: Mapping[str, _ReasoningParams] = {
 
 
 class OpenAICompatCodec(OpenAIChatCodec):
-    """Chat Completions as the compatible vendors speak it.
+    """Chat Completions as the compatible vendors speak it. A message's `reasoning_details`
+    (OpenRouter's, copied by Snowflake and others), when present, carry signatures and
+    encrypted reasoning and supersede the plain reasoning fields.
 
     Profile quirks, beyond the chat codec's: `reasoning_param` (a key of
     `_REASONING_PARAMS`), `reasoning_fields` (the message fields that may carry reasoning
     text, first present wins: DeepSeek and GPUStack `reasoning_content`, Ollama and
-    OpenRouter `reasoning`), `reasoning_details` (read OpenRouter's `reasoning_details`,
-    which carry signatures and supersede `reasoning`), `think_tags` (split inline
+    OpenRouter `reasoning`), `think_tags` (split inline
     `<think>` blocks out of the content), `think_starts_open` (the server put the open
     tag in the prompt, so the answer starts inside the block) and `schema_format`
     (`json_schema`, the default, or `json_object`: the schema sent as
@@ -93,7 +94,6 @@ class OpenAICompatCodec(OpenAIChatCodec):
         self._fields: tuple[str, ...] = tuple(
             quirks.get("reasoning_fields", ("reasoning_content", "reasoning"))
         )
-        self._details = bool(quirks.get("reasoning_details", False))
         self._think_tags = bool(quirks.get("think_tags", False))
         self._think_open = bool(quirks.get("think_starts_open", False))
         schema_format = str(quirks.get("schema_format", "json_schema"))
@@ -128,7 +128,7 @@ class OpenAICompatCodec(OpenAIChatCodec):
         )
 
     def apply_delta(self, delta: Mapping[str, Any], builder: ResponseBuilder) -> None:
-        details = delta.get("reasoning_details") if self._details else None
+        details = delta.get("reasoning_details")
         if details:
             _apply_details(details, builder)
         else:
@@ -141,10 +141,11 @@ class OpenAICompatCodec(OpenAIChatCodec):
 
 
 def _apply_details(details: list[Mapping[str, Any]], builder: ResponseBuilder) -> None:
-    """OpenRouter's reasoning_details: text (with a signature), summary, or encrypted."""
+    """reasoning_details: text (with a signature), summary, or encrypted. A summary and
+    its encrypted original share an index: they are kept apart as steps of their own."""
     for position, detail in enumerate(details):
         kind = _DETAIL_VISIBILITY.get(str(detail.get("type")), Visibility.VISIBLE)
-        key = ("detail", detail.get("index", position))
+        key = ("detail", detail.get("index", position), kind)
         if kind is Visibility.OPAQUE:
             builder.opaque_reasoning(data=detail.get("data"), key=key)
             continue

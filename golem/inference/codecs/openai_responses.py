@@ -143,6 +143,10 @@ class OpenAIResponsesCodec(Codec):
         self._final(body, builder)
 
     def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
+        if event.data == "[DONE]":
+            # OpenRouter's /responses closes with Chat Completions' sentinel after
+            # response.completed; it ends nothing that event did not end already.
+            return
         data = event_json(event.data, self.profile.name)
         kind = data.get("type") or event.event
         if isinstance(kind, str) and kind.startswith("response."):

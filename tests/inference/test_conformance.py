@@ -1,0 +1,326 @@
+"""The conformance corpus: 391 real provider responses recorded by other projects' test
+suites (tests/data/conformance, provenance in its SOURCES.md), each decoded by
+`golem.inference.decode` and compared field by field with what `expected.json` says the
+recording holds, read from the recording alone. Every `.sse` file also decodes to the same
+outcome under seeded random chunkings and one byte at a time.
+
+How an expected.json entry maps onto the outcome of `decode(provider, body, stream=...,
+status=...)`, where the outcome is a Response or a raised exception:
+
+- `status` >= 400, or `error` set: decode raises; the exception is an instance of one of
+  `error.golem_class` (names in golem.inference.errors) and `error.message`, when given,
+  is part of its text. `in_band` errors arrive in a 200 body or mid-stream.
+- `refusal` set: decode raises `Refusal`; its `.refusal` holds the text (for Gemini's
+  blocked prompt, written `(prompt blocked: REASON)`, it names REASON).
+- `content`: `Response.content` verbatim (an empty text is no text: None). With the
+  provider's `think_tags` quirk on, an
+  `inline_think` entry gives the split instead: content without the `<think>` block, and
+  its text as the reasoning (whitespace at the edges aside).
+- `tool_calls`: `Response.tool_calls` in order: name and arguments equal, the id equal
+  when the recording has one. These are the calls the caller must execute, so they never
+  include `server_tool_calls` (tools the provider ran itself: Anthropic server_tool_use,
+  Responses web_search_call, Gemini executableCode, ...). Where a Response has a
+  `server_tool_calls` record, it is empty exactly when the recording has none (the
+  corpus counts a Gemini call and its result as two entries, so counts are not compared).
+- `finish_ok`: the FinishReason values that are right for the recording (its raw reason
+  is `finish_reason_raw`); empty for an error.
+- `model`: `Response.model`, when the recording names one.
+- `usage`: the provider's raw counts. golem's `Usage` counts input with cache reads and
+  writes included (Anthropic's `input_tokens` excludes them) and Gemini's tool-use prompt
+  (`tool_use_prompt_tokens`); `cached_input_tokens` is the cache read (`cached_tokens`,
+  `cache_read_input_tokens`); `output_tokens` excludes reasoning, so for OpenAI and
+  Anthropic, whose output count includes it, golem's output + reasoning is the raw output,
+  while Gemini's candidates count excludes thoughts already. A null count is zero.
+- `reasoning`: `present` says whether there was reasoning at all (the chain's visibility
+  is not NONE: a step, or reasoning tokens spent unseen); `text` is the
+  visible (or summarised) reasoning text, compared with the chain's steps joined without
+  whitespace differences; a `summary` kind needs a summarised step, `encrypted` an opaque
+  one.
+- `signatures`: the steps' signatures, in order. `opaque_data`: redacted or encrypted
+  payloads that must reach the steps' `redacted_data`, in order (golem may keep more: the
+  corpus lists Anthropic's and OpenRouter's, not the Responses API's encrypted_content).
+- `notes`, `endpoint`, `format`, `finish_reason_raw`: provenance, not compared.
+
+Where expected.json misread a recording, `corrected()` says what the recording holds
+instead: the two Gemini streams sent as a JSON array (streamGenerateContent without
+`alt=sse`), which the script that wrote expected.json read as empty, are read here with
+orjson, element by element.
+
+Pending (issue 19 item 7, another branch): the Anthropic codec still hands server-executed
+tools out as client ToolCalls. Those recordings are xfailed, and only while that is the
+one difference (`_server_calls_handed_out`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from golem.inference import errors
+from golem.inference.errors import ProviderError, Refusal
+from golem.inference.providers import default_registry
+from golem.inference.reasoning import Visibility
+from golem.inference.types import Response
+from golem.inference.wire import StreamDecoder, decode
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "conformance"
+EXPECTED: dict[str, dict[str, Any]] = json.loads((CORPUS / "expected.json").read_bytes())
+NAMES = sorted(EXPECTED)
+STREAMS = [name for name in NAMES if name.endswith(".sse")]
+CHUNKINGS = 20
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one decode gave: a Response, or the exception it raised."""
+
+    response: Response | None = None
+    error: BaseException | None = None
+
+    def key(self) -> object:
+        """Comparable across decodes: the Response, or the exception's type and text."""
+        if self.error is not None:
+            return (type(self.error), str(self.error))
+        return self.response
+
+
+def _decode(name: str, chunks: Iterator[bytes] | None = None) -> Outcome:
+    entry = EXPECTED[name]
+    body = (CORPUS / name).read_bytes()
+    try:
+        if chunks is None:
+            response = decode(
+                entry["provider"], body, stream=entry["stream"], status=entry["status"]
+            )
+        else:
+            decoder = StreamDecoder(entry["provider"])
+            for chunk in chunks:
+                decoder.feed(chunk)
+            response = decoder.finish()
+    except ProviderError as exc:
+        return Outcome(error=exc)
+    return Outcome(response=response)
+
+
+@cache
+def _think_tags(provider: str) -> bool:
+    return bool(default_registry().profile(provider).quirks.get("think_tags"))
+
+
+def _squash(text: str | None) -> str:
+    return re.sub(r"\s+", "", text or "")
+
+
+def corrected(name: str) -> dict[str, Any]:
+    """expected.json's entry, with what the recording holds where the entry misread it."""
+    entry = EXPECTED[name]
+    body = (CORPUS / name).read_bytes()
+    if entry["format"] == "gemini" and entry["stream"] and body.lstrip().startswith(b"["):
+        return {**entry, **_gemini_array_expectation(orjson.loads(body))}
+    return entry
+
+
+def _gemini_array_expectation(elements: list[dict[str, Any]]) -> dict[str, Any]:
+    parts = [
+        part
+        for element in elements
+        for candidate in element.get("candidates", ())
+        for part in candidate.get("content", {}).get("parts", ())
+    ]
+    usage = elements[-1]["usageMetadata"]
+    thought = "".join(p["text"] for p in parts if p.get("thought"))
+    return {
+        "content": "".join(p["text"] for p in parts if not p.get("thought")) or None,
+        "model": elements[-1].get("modelVersion"),
+        "finish_ok": ["stop"],
+        "reasoning": {"kinds": ["thought"], "present": True, "text": thought},
+        "signatures": [p["thoughtSignature"] for p in parts if "thoughtSignature" in p],
+        "usage": {
+            "input_tokens": usage.get("promptTokenCount"),
+            "output_tokens": usage.get("candidatesTokenCount"),
+            "reasoning_tokens": usage.get("thoughtsTokenCount"),
+        },
+    }
+
+
+def mismatches(name: str, outcome: Outcome) -> list[str]:
+    """Every field where golem's decode differs from expected.json (empty: conformant)."""
+    entry = corrected(name)
+    if entry["error"] or entry["status"] >= 400:
+        return _error_mismatches(entry, outcome)
+    if entry["refusal"]:
+        return _refusal_mismatches(entry, outcome)
+    if outcome.error is not None:
+        return [f"raised {type(outcome.error).__name__}: {outcome.error}"]
+    assert outcome.response is not None
+    return _response_mismatches(entry, outcome.response)
+
+
+def _error_mismatches(entry: dict[str, Any], outcome: Outcome) -> list[str]:
+    error = entry["error"] or {}
+    if outcome.error is None:
+        return [f"decoded to a Response, expected {error.get('golem_class')}"]
+    classes = tuple(getattr(errors, c) for c in error.get("golem_class") or ["ProviderError"])
+    found: list[str] = []
+    if not isinstance(outcome.error, classes):
+        found.append(f"raised {type(outcome.error).__name__}, expected one of {classes}")
+    message = error.get("message")
+    if message and message not in str(outcome.error):
+        found.append(f"error text {str(outcome.error)!r} lacks {message!r}")
+    return found
+
+
+def _refusal_mismatches(entry: dict[str, Any], outcome: Outcome) -> list[str]:
+    if not isinstance(outcome.error, Refusal):
+        got = type(outcome.error).__name__ if outcome.error else "a Response"
+        return [f"expected Refusal, got {got}"]
+    refusal: str = entry["refusal"]
+    blocked = re.fullmatch(r"\(prompt blocked: (.*)\)", refusal)
+    wanted = blocked.group(1) if blocked else refusal
+    if wanted not in outcome.error.refusal:
+        return [f"refusal {outcome.error.refusal!r} lacks {wanted!r}"]
+    return []
+
+
+def _response_mismatches(entry: dict[str, Any], response: Response) -> list[str]:
+    found: list[str] = []
+
+    def check(field: str, got: object, want: object) -> None:
+        if got != want:
+            found.append(f"{field}: got {got!r}, expected {want!r}")
+
+    inline = entry.get("inline_think")
+    reasoning = entry["reasoning"]
+    if inline and _think_tags(entry["provider"]):
+        check("content", _squash(response.content), _squash(inline["content"]))
+        want_reasoning = inline["reasoning"]
+    else:
+        check("content", response.content or None, entry["content"] or None)
+        want_reasoning = reasoning["text"]
+    if entry["model"]:
+        check("model", response.model, entry["model"])
+    check(
+        "tool_calls",
+        [(c.name, dict(c.arguments)) for c in response.tool_calls],
+        [(c["name"], c["arguments"]) for c in entry["tool_calls"]],
+    )
+    ids = [c["id"] for c in entry["tool_calls"]]
+    if len(ids) == len(response.tool_calls):
+        for got_call, want_id in zip(response.tool_calls, ids, strict=True):
+            if want_id:
+                check("tool call id", got_call.id, want_id)
+    server = getattr(response, "server_tool_calls", None)
+    if server is not None:
+        check("server_tool_calls recorded", bool(server), bool(entry["server_tool_calls"]))
+    if response.finish_reason.value not in entry["finish_ok"]:
+        found.append(f"finish_reason: got {response.finish_reason.value}, ok {entry['finish_ok']}")
+    if entry["usage"]:
+        check("usage", _golem_usage(response), _expected_usage(entry["format"], entry["usage"]))
+    chain = response.reasoning
+    steps = chain.steps
+    present = chain.visibility is not Visibility.NONE
+    check("reasoning present", present, bool(reasoning["present"] or want_reasoning))
+    shown = "".join(s.text for s in steps if s.visibility is not Visibility.OPAQUE)
+    check("reasoning text", _squash(shown), _squash(want_reasoning))
+    if "summary" in reasoning["kinds"]:
+        check("summarised step", any(s.visibility is Visibility.SUMMARIZED for s in steps), True)
+    check("signatures", [s.signature for s in steps if s.signature], entry["signatures"])
+    kept = iter(s.redacted_data for s in steps if s.redacted_data)
+    lost = [data[:40] for data in entry["opaque_data"] if data not in kept]
+    check("opaque data lost", lost, [])
+    return found
+
+
+def _golem_usage(response: Response) -> dict[str, int]:
+    usage = response.usage
+    return {
+        "input": usage.input_tokens,
+        "cached": usage.cached_input_tokens,
+        "output with reasoning": usage.output_tokens + usage.reasoning_tokens,
+        "reasoning": usage.reasoning_tokens,
+    }
+
+
+def _expected_usage(wire_format: str, raw: dict[str, int | None]) -> dict[str, int]:
+    def n(key: str) -> int:
+        return raw.get(key) or 0
+
+    if wire_format == "anthropic":
+        read, written = n("cache_read_input_tokens"), n("cache_creation_input_tokens")
+        return {
+            "input": n("input_tokens") + read + written,
+            "cached": read,
+            "output with reasoning": n("output_tokens"),
+            "reasoning": n("reasoning_tokens"),
+        }
+    if wire_format == "gemini":
+        return {
+            "input": n("input_tokens") + n("tool_use_prompt_tokens"),
+            "cached": n("cached_tokens"),
+            "output with reasoning": n("output_tokens") + n("reasoning_tokens"),
+            "reasoning": n("reasoning_tokens"),
+        }
+    return {
+        "input": n("input_tokens"),
+        "cached": n("cached_tokens"),
+        "output with reasoning": n("output_tokens"),
+        "reasoning": n("reasoning_tokens"),
+    }
+
+
+def test_the_corpus_is_complete() -> None:
+    files = sorted(
+        str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*") if p.suffix in (".json", ".sse")
+    )
+    assert [f for f in files if f != "expected.json"] == NAMES
+    assert len(NAMES) == 391
+    assert (CORPUS / "SOURCES.md").is_file()
+
+
+def _server_calls_handed_out(name: str, outcome: Outcome, found: list[str]) -> bool:
+    """The only difference is client tool calls beyond the expected ones, no more of them
+    than the provider executed itself (issue 19 item 7, pending on another branch)."""
+    entry = EXPECTED[name]
+    if outcome.response is None or not entry["server_tool_calls"]:
+        return False
+    if not all(line.startswith("tool_calls:") for line in found):
+        return False
+    extra = Counter(c.name for c in outcome.response.tool_calls)
+    extra.subtract(c["name"] for c in entry["tool_calls"])
+    surplus = [n for n, count in extra.items() if count > 0 for _ in range(count)]
+    missing = [n for n, count in extra.items() if count < 0]
+    return bool(surplus) and not missing and len(surplus) <= len(entry["server_tool_calls"])
+
+
+@pytest.mark.parametrize("name", NAMES, ids=str)
+def test_recording_decodes_as_expected(name: str) -> None:
+    outcome = _decode(name)
+    found = mismatches(name, outcome)
+    if found and _server_calls_handed_out(name, outcome, found):
+        pytest.xfail("issue 19 item 7: server-executed tools come back as client tool calls")
+    assert not found
+
+
+@pytest.mark.parametrize("name", STREAMS, ids=str)
+def test_stream_decodes_the_same_under_random_chunkings(name: str) -> None:
+    body = (CORPUS / name).read_bytes()
+    whole = _decode(name, iter([body])).key()
+    rng = random.Random(name)
+    for _ in range(CHUNKINGS):
+        cuts = sorted(rng.sample(range(1, len(body)), rng.randint(1, min(40, len(body) - 1))))
+        bounds = [0, *cuts, len(body)]
+        chunks = (body[a:b] for a, b in itertools.pairwise(bounds))
+        assert _decode(name, chunks).key() == whole
+    one_byte_chunks = (body[i : i + 1] for i in range(len(body)))
+    assert _decode(name, one_byte_chunks).key() == whole
