@@ -273,8 +273,10 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
                 builder.sign_reasoning(signature)
             continue
         if signature:
-            # It signs the reasoning before this part, so it is kept with that reasoning.
-            builder.sign_reasoning(signature)
+            # It signs the reasoning before this part, so it is kept with that reasoning,
+            # noting the part it came with: it goes back to Gemini on that part.
+            carrier = "tool" if "functionCall" in part else "text" if "text" in part else None
+            builder.sign_reasoning(signature, part=carrier)
         if "functionCall" in part:
             call = part["functionCall"]
             key = builder.tool_call_count  # Gemini's calls carry no index
@@ -282,6 +284,8 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
             builder.tool_call_input(key, call.get("args") or {})
         elif "text" in part:
             builder.text(part["text"])
+        else:
+            _server_part(part, builder)
     reason = candidate.get("finishReason")
     if reason:
         finish = _FINISH_REASONS.get(reason, FinishReason.UNKNOWN)
@@ -289,6 +293,45 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
             finish = FinishReason.TOOL_CALLS  # Gemini says STOP after function calls too
         builder.finish(finish)
         builder.end()  # the finishing chunk carries the final usageMetadata too
+
+
+def _server_part(part: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    """A tool Gemini ran itself: code execution (executableCode, then its
+    codeExecutionResult) or a built-in tool such as Google Search (toolCall, then its
+    toolResponse). A result joins its call (by id, else the latest call without one)."""
+    if "executableCode" in part:
+        code = part["executableCode"] or {}
+        builder.server_tool_call(
+            ("server", builder.server_tool_call_count),
+            provider_type="executableCode",
+            id=code.get("id"),
+            name="code_execution",
+            arguments={k: v for k, v in code.items() if k != "id"},
+        )
+        return
+    if "toolCall" in part:
+        call = part["toolCall"] or {}
+        builder.server_tool_call(
+            ("server", builder.server_tool_call_count),
+            provider_type="toolCall",
+            id=call.get("id"),
+            name=call.get("toolType"),
+            arguments=call.get("args") or None,
+        )
+        return
+    for kind, name in (("codeExecutionResult", "code_execution"), ("toolResponse", None)):
+        if kind in part:
+            result = part[kind] or {}
+            value = result.get("response", {k: v for k, v in result.items() if k != "id"})
+            if not builder.server_tool_result(value, id=result.get("id")):
+                builder.server_tool_call(
+                    ("server", builder.server_tool_call_count),
+                    provider_type=kind,
+                    id=result.get("id"),
+                    name=name or result.get("toolType"),
+                    result=value,
+                )
+            return
 
 
 def _retry_delay(details: Any) -> float | None:
