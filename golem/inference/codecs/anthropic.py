@@ -29,7 +29,7 @@ from golem.inference.errors import (
 )
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningCost
+from golem.inference.reasoning import ReasoningChain, ReasoningCost
 from golem.inference.sse import SSEEvent
 from golem.inference.types import FinishReason, Message, Mode, Request, Role
 
@@ -125,12 +125,15 @@ class AnthropicCodec(Codec):
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
-        system, messages = _messages(request.messages)
+        thinking = request.reasoning.enabled and capabilities.reasoning
+        # Thinking blocks go back only while thinking is on, and only to the provider
+        # whose signatures they carry.
+        replay = self.profile.name if thinking else None
+        system, messages = _messages(request.messages, replay)
         answer_room = request.max_tokens or DEFAULT_MAX_TOKENS
         body: dict[str, Any] = {"model": model, "messages": messages}
         if system:
             body["system"] = system
-        thinking = request.reasoning.enabled and capabilities.reasoning
         if thinking:
             budget, max_tokens = self._thinking_budget(request, model, answer_room)
             body["max_tokens"] = max_tokens
@@ -240,9 +243,14 @@ class AnthropicCodec(Codec):
         return cls(detail, **common)
 
 
-def _messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
+def _messages(
+    messages: tuple[Message, ...], replay: str | None
+) -> tuple[str, list[dict[str, Any]]]:
     """(the system prompt, the turns): tool results become tool_result blocks in a user
-    turn, and consecutive turns of one role are merged, as the API wants them."""
+    turn, and consecutive turns of one role are merged, as the API wants them. An
+    assistant turn whose reasoning came from provider `replay` opens with its thinking
+    and redacted_thinking blocks, unchanged and in their order, before its text and
+    tool_use blocks (the API requires them there while thinking is on)."""
     system: list[str] = []
     turns: list[dict[str, Any]] = []
     for message in messages:
@@ -251,6 +259,9 @@ def _messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]
             continue
         role = "assistant" if message.role is Role.ASSISTANT else "user"
         blocks: list[dict[str, Any]] = []
+        chain = message.reasoning
+        if chain is not None and replay is not None and chain.provider == replay:
+            blocks.extend(_thinking_blocks(chain))
         if message.role is Role.TOOL:
             blocks.append(
                 {
@@ -270,6 +281,18 @@ def _messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]
         else:
             turns.append({"role": role, "content": blocks})
     return "\n\n".join(s for s in system if s), turns
+
+
+def _thinking_blocks(chain: ReasoningChain) -> list[dict[str, Any]]:
+    """The blocks the chain was decoded from: a redacted block as its data, a thinking
+    block with its text and signature. An unsigned step has no block the API would take."""
+    blocks: list[dict[str, Any]] = []
+    for step in chain.steps:
+        if step.redacted_data is not None:
+            blocks.append({"type": "redacted_thinking", "data": step.redacted_data})
+        elif step.signature is not None:
+            blocks.append({"type": "thinking", "thinking": step.text, "signature": step.signature})
+    return blocks
 
 
 def _tool_choice(choice: str | None) -> dict[str, str] | None:

@@ -28,7 +28,7 @@ from golem.inference.errors import (
 )
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningCost
+from golem.inference.reasoning import ReasoningChain, ReasoningCost
 from golem.inference.sse import SSEEvent
 from golem.inference.types import FinishReason, Message, Mode, Request, Role
 
@@ -100,7 +100,7 @@ class GeminiCodec(Codec):
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
-        system, contents = _contents(request.messages)
+        system, contents = _contents(request.messages, self.profile.name)
         body: dict[str, Any] = {"contents": contents}
         if system:
             body["systemInstruction"] = {"parts": [{"text": system}]}
@@ -217,8 +217,10 @@ class GeminiCodec(Codec):
         return cls(detail, **common)
 
 
-def _contents(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
-    """(the system instruction, the turns with roles user/model)."""
+def _contents(messages: tuple[Message, ...], provider: str) -> tuple[str, list[dict[str, Any]]]:
+    """(the system instruction, the turns with roles user/model). A model turn whose
+    reasoning came from `provider` gets its thought signatures back, each on the part it
+    came with (see `_signatures`)."""
     system: list[str] = []
     turns: list[dict[str, Any]] = []
     call_names: dict[str, str] = {}  # a functionResponse names its function, not a call id
@@ -227,22 +229,47 @@ def _contents(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]
             system.append(message.content or "")
             continue
         role = "model" if message.role is Role.ASSISTANT else "user"
-        parts: list[dict[str, Any]] = []
+        chain = message.reasoning
+        thoughts, signed = _signatures(chain if chain and chain.provider == provider else None)
+        parts: list[dict[str, Any]] = list(thoughts)
         if message.role is Role.TOOL:
             name = call_names.get(message.tool_call_id or "", message.tool_call_id or "")
             parts.append(
                 {"functionResponse": {"name": name, "response": _tool_result(message.content)}}
             )
-        elif message.content:
-            parts.append({"text": message.content})
+        elif message.content or "text" in signed:
+            parts.append(_signed({"text": message.content or ""}, signed.get("text")))
         for call in message.tool_calls:
             call_names[call.id] = call.name
-            parts.append({"functionCall": {"name": call.name, "args": dict(call.arguments)}})
+            part = {"functionCall": {"name": call.name, "args": dict(call.arguments)}}
+            parts.append(_signed(part, signed.get(f"tool_call:{call.id}")))
         if turns and turns[-1]["role"] == role:
             turns[-1]["parts"].extend(parts)
         else:
             turns.append({"role": role, "parts": parts})
     return "\n\n".join(s for s in system if s), turns
+
+
+def _signatures(chain: ReasoningChain | None) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """(the thought parts that carried their own signature, to send back as they came;
+    the other signatures by the part they came with: "text" or "tool_call:<id>")."""
+    thoughts: list[dict[str, Any]] = []
+    signed: dict[str, str] = {}
+    for step in chain.steps if chain is not None else ():
+        if step.signature is None:
+            continue
+        if step.part is not None:
+            signed[step.part] = step.signature
+        elif step.text:
+            thought = {"text": step.text, "thought": True}
+            thoughts.append(_signed(thought, step.signature))
+    return thoughts, signed
+
+
+def _signed(part: dict[str, Any], signature: str | None) -> dict[str, Any]:
+    if signature is not None:
+        part["thoughtSignature"] = signature
+    return part
 
 
 def _tool_result(content: str | None) -> dict[str, Any]:
