@@ -49,26 +49,32 @@ THINKING = ReasoningConfig(ReasoningDepth.LOW)
 
 
 class Temperature(StructuredOutput):
-    """A decision that is never valid: every answer is re-asked once."""
+    """Invalid for the recorded answer's city, so that answer is re-asked."""
 
-    schema_name = "temperature"
+    schema_name = "test_replay_temperature"
     city: str
 
     def validate_content(self) -> list[SchemaIssue]:
-        return [SchemaIssue("city", "name the country too")]
+        return [SchemaIssue("city", "name the country too")] if self.city == "Utrecht" else []
 
 
 class Weather(StructuredOutput):
-    schema_name = "weather_query"
+    """Invalid for the recorded answer's latitude, so that answer is re-asked."""
+
+    schema_name = "test_replay_weather"
     latitude: str
     longitude: str
 
     def validate_content(self) -> list[SchemaIssue]:
-        return [SchemaIssue("latitude", "round it to two decimals")]
+        if self.latitude == "52.5200":
+            return [SchemaIssue("latitude", "round it to two decimals")]
+        return []
 
 
 class Verdict(StructuredOutput):
-    schema_name = "verdict"
+    """The recorded answers are prose, not this object: each is re-asked."""
+
+    schema_name = "test_replay_verdict"
     answer: str
 
 
@@ -108,7 +114,7 @@ def recorded_thinking(sse: bytes) -> tuple[str, str]:
 
 async def test_anthropic_thinking_goes_back_signed_before_the_tool_use() -> None:
     sse = (PROVIDER_FIXTURES / "anthropic/messages-stream-thinking-tool-use.sse").read_bytes()
-    sse = sse.replace(b'"name":"get_temperature"', b'"name":"respond_temperature"')
+    sse = sse.replace(b'"name":"get_temperature"', b'"name":"respond_test_replay_temperature"')
     answer = httpx.Response(200, content=sse, headers=SSE)
     request = Request(messages=(Message.user("How warm is Utrecht?"),), reasoning=THINKING)
     request = request.evolve(stream=True)
@@ -129,7 +135,7 @@ async def test_anthropic_thinking_goes_back_signed_before_the_tool_use() -> None
         "signature": signature,
     }
     tool_use = assistant["content"][-1]
-    assert tool_use["name"] == "respond_temperature"
+    assert tool_use["name"] == "respond_test_replay_temperature"
     assert correction["content"][0]["tool_use_id"] == tool_use["id"]
 
 
@@ -173,7 +179,7 @@ async def test_gemini_signature_goes_back_on_its_function_call() -> None:
     raw = (CONFORMANCE / relative).read_bytes()
     recorded = orjson.loads(raw)["candidates"][0]["content"]["parts"]
     signature = recorded[1]["thoughtSignature"]
-    raw = raw.replace(b'"name": "weather"', b'"name": "respond_weather_query"')
+    raw = raw.replace(b'"name": "weather"', b'"name": "respond_test_replay_weather"')
     answer = httpx.Response(200, content=raw, headers=JSON)
     request = Request(messages=(Message.user("Weather in Berlin?"),), reasoning=THINKING)
     body = await second_request("gemini", "gemini-2.5-flash", answer, Weather, request)
@@ -187,7 +193,7 @@ async def test_gemini_signature_goes_back_on_its_function_call() -> None:
     assert model_turn["parts"] == [
         {
             "functionCall": {
-                "name": "respond_weather_query",
+                "name": "respond_test_replay_weather",
                 "args": {"latitude": "52.5200", "longitude": "13.4050"},
             },
             "thoughtSignature": signature,
