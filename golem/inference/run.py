@@ -276,12 +276,16 @@ def _reask(
         f"Your previous answer was not a valid `{schema.name}`:\n{listing}\n"
         "Answer again, correcting every error listed."
     )
+    # The assistant turn goes back with its reasoning: providers that sign it (Anthropic
+    # thinking, Gemini thought signatures) require it unchanged, with the text it signed.
+    reasoning = answer.reasoning if answer.reasoning.steps else None
     call = _respond_call(answer, schema)
     if call is not None:
         return (
-            Message.assistant(answer.content, (call,)),
+            Message.assistant(answer.content, (call,), reasoning),
             Message.tool(call.id, correction),
         )
     if mode in (Mode.PROMPT_GUIDED, Mode.SCHEMA_ENFORCED):
         correction += " Reply with the corrected JSON object only."
-    return (Message.assistant(raw or answer.content or ""), Message.user(correction))
+    text = (answer.content if reasoning is not None else None) or raw or answer.content or ""
+    return (Message.assistant(text, (), reasoning), Message.user(correction))

@@ -22,6 +22,16 @@ def response_to_dict(response: Response) -> dict[str, Any]:
             {"id": call.id, "name": call.name, "arguments": dict(call.arguments)}
             for call in response.tool_calls
         ],
+        "server_tool_calls": [
+            {
+                "id": call.id,
+                "name": call.name,
+                "arguments": dict(call.arguments),
+                "result": call.result,
+                "provider_type": call.provider_type,
+            }
+            for call in response.server_tool_calls
+        ],
         "finish_reason": response.finish_reason.value,
         "usage": usage_to_dict(response.usage),
         "reasoning": reasoning_to_dict(response.reasoning),
@@ -56,6 +66,7 @@ def reasoning_to_dict(chain: ReasoningChain) -> dict[str, Any]:
                 "visibility": step.visibility.value,
                 "signature": step.signature,
                 "redacted_data": step.redacted_data,
+                "part": step.part,
             }
             for step in chain.steps
         ],

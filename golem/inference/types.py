@@ -24,6 +24,7 @@ __all__ = [
     "Request",
     "Response",
     "Role",
+    "ServerToolCall",
     "Tool",
     "ToolCall",
     "Usage",
@@ -81,6 +82,22 @@ class ToolCall:
 
 
 @dataclass(frozen=True, slots=True)
+class ServerToolCall:
+    """A tool the provider ran itself (web search, code execution, an MCP server, ...).
+
+    A record of what happened during the answer, never a call for the caller to execute:
+    those are `Response.tool_calls`. `provider_type` is the wire's name for the step
+    (`server_tool_use`, `mcp_tool_use`, `web_search_call`, `executableCode`, ...);
+    `result` is what it returned, when the provider reported that too."""
+
+    id: str
+    name: str
+    arguments: Mapping[str, Any]
+    provider_type: str
+    result: Any = None
+
+
+@dataclass(frozen=True, slots=True)
 class Tool:
     name: str
     description: str
@@ -90,10 +107,16 @@ class Tool:
 
 @dataclass(frozen=True, slots=True)
 class Message:
+    """One turn of a conversation. An assistant turn sent back to its provider carries the
+    `reasoning` that came with it, so codecs whose provider requires it (Anthropic's
+    signed thinking blocks, Gemini's thought signatures, OpenAI's encrypted reasoning
+    items) can return it unchanged; the others leave it out."""
+
     role: Role
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None
+    reasoning: ReasoningChain | None = None
 
     @classmethod
     def system(cls, content: str) -> Message:
@@ -104,8 +127,13 @@ class Message:
         return cls(Role.USER, content)
 
     @classmethod
-    def assistant(cls, content: str | None, tool_calls: tuple[ToolCall, ...] = ()) -> Message:
-        return cls(Role.ASSISTANT, content, tool_calls)
+    def assistant(
+        cls,
+        content: str | None,
+        tool_calls: tuple[ToolCall, ...] = (),
+        reasoning: ReasoningChain | None = None,
+    ) -> Message:
+        return cls(Role.ASSISTANT, content, tool_calls, reasoning=reasoning)
 
     @classmethod
     def tool(cls, tool_call_id: str, content: str) -> Message:
@@ -172,7 +200,8 @@ class Response:
 
     content: str | None = None
     parsed: Any = None
-    tool_calls: tuple[ToolCall, ...] = ()
+    tool_calls: tuple[ToolCall, ...] = ()  # for the caller to execute
+    server_tool_calls: tuple[ServerToolCall, ...] = ()  # already executed by the provider
     finish_reason: FinishReason = FinishReason.UNKNOWN
     usage: Usage = field(default_factory=Usage)
     reasoning: ReasoningChain = field(default_factory=ReasoningChain)

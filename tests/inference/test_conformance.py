@@ -19,9 +19,10 @@ status=...)`, where the outcome is a Response or a raised exception:
 - `tool_calls`: `Response.tool_calls` in order: name and arguments equal, the id equal
   when the recording has one. These are the calls the caller must execute, so they never
   include `server_tool_calls` (tools the provider ran itself: Anthropic server_tool_use,
-  Responses web_search_call, Gemini executableCode, ...). Where a Response has a
-  `server_tool_calls` record, it is empty exactly when the recording has none (the
-  corpus counts a Gemini call and its result as two entries, so counts are not compared).
+  Responses web_search_call, Gemini executableCode, ...).
+- `server_tool_calls`: `Response.server_tool_calls` in order, as (name, provider type).
+  The corpus lists a Gemini call's result (codeExecutionResult, toolResponse) as an entry
+  of its own; golem keeps it as the `result` of its call, so those entries are dropped.
 - `finish_ok`: the FinishReason values that are right for the recording (its raw reason
   is `finish_reason_raw`); empty for an error.
 - `model`: `Response.model`, when the recording names one.
@@ -45,10 +46,6 @@ Where expected.json misread a recording, `corrected()` says what the recording h
 instead: the two Gemini streams sent as a JSON array (streamGenerateContent without
 `alt=sse`), which the script that wrote expected.json read as empty, are read here with
 orjson, element by element.
-
-Pending (issue 19 item 7, another branch): the Anthropic codec still hands server-executed
-tools out as client ToolCalls. Those recordings are xfailed, and only while that is the
-one difference (`_server_calls_handed_out`).
 """
 
 from __future__ import annotations
@@ -57,7 +54,6 @@ import itertools
 import json
 import random
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -154,6 +150,9 @@ def _gemini_array_expectation(elements: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+_RESULT_ENTRIES = frozenset({"codeExecutionResult", "toolResponse"})  # results, not calls
+
+
 def mismatches(name: str, outcome: Outcome) -> list[str]:
     """Every field where golem's decode differs from expected.json (empty: conformant)."""
     entry = corrected(name)
@@ -220,9 +219,15 @@ def _response_mismatches(entry: dict[str, Any], response: Response) -> list[str]
         for got_call, want_id in zip(response.tool_calls, ids, strict=True):
             if want_id:
                 check("tool call id", got_call.id, want_id)
-    server = getattr(response, "server_tool_calls", None)
-    if server is not None:
-        check("server_tool_calls recorded", bool(server), bool(entry["server_tool_calls"]))
+    check(
+        "server_tool_calls",
+        [(c.name, c.provider_type) for c in response.server_tool_calls],
+        [
+            (c["name"], c["type"])
+            for c in entry["server_tool_calls"]
+            if c["type"] not in _RESULT_ENTRIES
+        ],
+    )
     if response.finish_reason.value not in entry["finish_ok"]:
         found.append(f"finish_reason: got {response.finish_reason.value}, ok {entry['finish_ok']}")
     if entry["usage"]:
@@ -288,28 +293,10 @@ def test_the_corpus_is_complete() -> None:
     assert (CORPUS / "SOURCES.md").is_file()
 
 
-def _server_calls_handed_out(name: str, outcome: Outcome, found: list[str]) -> bool:
-    """The only difference is client tool calls beyond the expected ones, no more of them
-    than the provider executed itself (issue 19 item 7, pending on another branch)."""
-    entry = EXPECTED[name]
-    if outcome.response is None or not entry["server_tool_calls"]:
-        return False
-    if not all(line.startswith("tool_calls:") for line in found):
-        return False
-    extra = Counter(c.name for c in outcome.response.tool_calls)
-    extra.subtract(c["name"] for c in entry["tool_calls"])
-    surplus = [n for n, count in extra.items() if count > 0 for _ in range(count)]
-    missing = [n for n, count in extra.items() if count < 0]
-    return bool(surplus) and not missing and len(surplus) <= len(entry["server_tool_calls"])
-
-
 @pytest.mark.parametrize("name", NAMES, ids=str)
 def test_recording_decodes_as_expected(name: str) -> None:
     outcome = _decode(name)
-    found = mismatches(name, outcome)
-    if found and _server_calls_handed_out(name, outcome, found):
-        pytest.xfail("issue 19 item 7: server-executed tools come back as client tool calls")
-    assert not found
+    assert not mismatches(name, outcome)
 
 
 @pytest.mark.parametrize("name", STREAMS, ids=str)

@@ -20,6 +20,7 @@ from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
     AuthError,
     InvalidRequest,
+    InvalidResponse,
     Overloaded,
     ProviderError,
     RateLimited,
@@ -28,7 +29,7 @@ from golem.inference.errors import (
 )
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningCost
+from golem.inference.reasoning import ReasoningChain, ReasoningCost
 from golem.inference.sse import SSEEvent
 from golem.inference.types import FinishReason, Message, Mode, Request, Role
 
@@ -124,12 +125,15 @@ class AnthropicCodec(Codec):
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
-        system, messages = _messages(request.messages)
+        thinking = request.reasoning.enabled and capabilities.reasoning
+        # Thinking blocks go back only while thinking is on, and only to the provider
+        # whose signatures they carry.
+        replay = self.profile.name if thinking else None
+        system, messages = _messages(request.messages, replay)
         answer_room = request.max_tokens or DEFAULT_MAX_TOKENS
         body: dict[str, Any] = {"model": model, "messages": messages}
         if system:
             body["system"] = system
-        thinking = request.reasoning.enabled and capabilities.reasoning
         if thinking:
             budget, max_tokens = self._thinking_budget(request, model, answer_room)
             body["max_tokens"] = max_tokens
@@ -176,14 +180,16 @@ class AnthropicCodec(Codec):
 
     # -- decoding --------------------------------------------------------------------
     def apply_body(self, body: Mapping[str, Any], builder: ResponseBuilder) -> None:
+        """A whole message goes through the stream's own handlers: its content blocks are
+        the blocks a stream would open with content_block_start (a stream's deltas only
+        fill in what its opening left empty), so the two paths cannot disagree."""
         if body.get("type") == "error":
             raise self._error_from(body, None, {}, orjson.dumps(body))
         if body.get("type") == "message":
             builder.recognise()
-        builder.model = body.get("model") or builder.model
+        _message(body, builder)
         for index, block in enumerate(body.get("content") or ()):
-            _start_block(index, block, builder, whole=True)
-        _usage(body.get("usage"), builder)
+            _start_block(index, block, builder)
         _stop(body.get("stop_reason"), builder)
 
     def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
@@ -197,11 +203,9 @@ class AnthropicCodec(Codec):
         if kind == "content_block_delta":
             _delta(data["index"], data["delta"], builder)
         elif kind == "content_block_start":
-            _start_block(data["index"], data["content_block"], builder, whole=False)
+            _start_block(data["index"], data["content_block"], builder)
         elif kind == "message_start":
-            message = data.get("message") or {}
-            builder.model = message.get("model") or builder.model
-            _usage(message.get("usage"), builder)
+            _message(data.get("message") or {}, builder)
         elif kind == "message_delta":
             _usage(data.get("usage"), builder)
             _stop((data.get("delta") or {}).get("stop_reason"), builder)
@@ -239,9 +243,14 @@ class AnthropicCodec(Codec):
         return cls(detail, **common)
 
 
-def _messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
+def _messages(
+    messages: tuple[Message, ...], replay: str | None
+) -> tuple[str, list[dict[str, Any]]]:
     """(the system prompt, the turns): tool results become tool_result blocks in a user
-    turn, and consecutive turns of one role are merged, as the API wants them."""
+    turn, and consecutive turns of one role are merged, as the API wants them. An
+    assistant turn whose reasoning came from provider `replay` opens with its thinking
+    and redacted_thinking blocks, unchanged and in their order, before its text and
+    tool_use blocks (the API requires them there while thinking is on)."""
     system: list[str] = []
     turns: list[dict[str, Any]] = []
     for message in messages:
@@ -250,6 +259,9 @@ def _messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]
             continue
         role = "assistant" if message.role is Role.ASSISTANT else "user"
         blocks: list[dict[str, Any]] = []
+        chain = message.reasoning
+        if chain is not None and replay is not None and chain.provider == replay:
+            blocks.extend(_thinking_blocks(chain))
         if message.role is Role.TOOL:
             blocks.append(
                 {
@@ -271,6 +283,18 @@ def _messages(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]
     return "\n\n".join(s for s in system if s), turns
 
 
+def _thinking_blocks(chain: ReasoningChain) -> list[dict[str, Any]]:
+    """The blocks the chain was decoded from: a redacted block as its data, a thinking
+    block with its text and signature. An unsigned step has no block the API would take."""
+    blocks: list[dict[str, Any]] = []
+    for step in chain.steps:
+        if step.redacted_data is not None:
+            blocks.append({"type": "redacted_thinking", "data": step.redacted_data})
+        elif step.signature is not None:
+            blocks.append({"type": "thinking", "thinking": step.text, "signature": step.signature})
+    return blocks
+
+
 def _tool_choice(choice: str | None) -> dict[str, str] | None:
     if choice is None:
         return None
@@ -281,11 +305,22 @@ def _tool_choice(choice: str | None) -> dict[str, str] | None:
     return {"type": "tool", "name": choice}
 
 
-def _start_block(
-    index: int, block: Mapping[str, Any], builder: ResponseBuilder, *, whole: bool
-) -> None:
-    """One content block, whole (a response body) or as it opens in a stream."""
-    kind = block.get("type")
+# Blocks that call a tool Anthropic runs itself: their results come back as blocks whose
+# type ends in "_tool_result" (web_search_tool_result, mcp_tool_result, ...).
+_SERVER_CALLS = frozenset(("server_tool_use", "mcp_tool_use"))
+
+
+def _message(message: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    """A whole message's or message_start's model and usage."""
+    builder.model = message.get("model") or builder.model
+    _usage(message.get("usage"), builder)
+
+
+def _start_block(index: int, block: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    """One content block as it opens: whole in a response body; in a stream, text,
+    thinking and tool input open empty and arrive as deltas (see `_delta`)."""
+    kind = str(block.get("type"))
+    builder.blocks[index] = kind
     if kind == "text":
         builder.text(block.get("text") or "")
     elif kind == "thinking":
@@ -295,15 +330,36 @@ def _start_block(
     elif kind == "redacted_thinking":
         # Arrives whole in content_block_start: there are no deltas for it.
         builder.opaque_reasoning(data=block.get("data"), key=index)
-    elif kind in ("tool_use", "server_tool_use"):
+    elif kind == "tool_use":
         builder.tool_call(index, id=block.get("id"), name=block.get("name"))
-        # A stream opens the block with input {} and sends the JSON as deltas.
-        if whole:
-            builder.tool_call_input(index, block.get("input") or {})
+        if block.get("input"):
+            builder.tool_call_input(index, block["input"])
+    elif kind in _SERVER_CALLS:
+        builder.server_tool_call(
+            index,
+            provider_type=kind,
+            id=block.get("id"),
+            name=block.get("name"),
+            arguments=block.get("input") or None,
+        )
+    elif kind.endswith("_tool_result") and "tool_use_id" in block:
+        result = block.get("content")
+        if not builder.server_tool_result(result, id=block["tool_use_id"]):
+            builder.server_tool_call(
+                index, provider_type=kind, id=block["tool_use_id"], result=result
+            )
 
 
 def _delta(index: int, delta: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    """A delta goes where the type of the block it continues says; a delta for a block
+    type golem does not read (a future server block) is left alone."""
     kind = delta.get("type")
+    block = builder.blocks.get(index)
+    if block is None:
+        raise InvalidResponse(
+            f"a content_block_delta for block {index}, which no content_block_start opened",
+            provider=builder.provider,
+        )
     if kind == "text_delta":
         builder.text(delta["text"])
     elif kind == "thinking_delta":
@@ -311,7 +367,10 @@ def _delta(index: int, delta: Mapping[str, Any], builder: ResponseBuilder) -> No
     elif kind == "signature_delta":
         builder.reasoning_signature(delta["signature"], key=index)
     elif kind == "input_json_delta":
-        builder.tool_call_arguments(index, delta["partial_json"])
+        if block == "tool_use":
+            builder.tool_call_arguments(index, delta["partial_json"])
+        elif block in _SERVER_CALLS:
+            builder.server_tool_arguments(index, delta["partial_json"])
 
 
 def _usage(usage: Mapping[str, Any] | None, builder: ResponseBuilder) -> None:

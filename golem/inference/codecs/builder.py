@@ -2,6 +2,9 @@
 
 A codec turns a non-streaming body into the same calls it makes for stream deltas
 (text, reasoning, tool-call fragments, usage, finish), so the two paths cannot disagree.
+A tool call exists only once a codec opened it with its name (`tool_call`); calls the
+provider executed itself are kept apart (`server_tool_call`) and never reach the caller
+as calls to execute.
 It also says what it recognised: a marker of its own wire format (`recognise`), and a
 stream's final event (`end`); the codec's caller turns their absence into a typed error.
 """
@@ -17,7 +20,7 @@ import orjson
 from golem.inference.errors import InvalidResponse, Refusal
 from golem.inference.reasoning import ReasoningChain, ReasoningCost, Visibility
 from golem.inference.reasoning.chain import ReasoningStep
-from golem.inference.types import FinishReason, Response, ToolCall, Usage
+from golem.inference.types import FinishReason, Response, ServerToolCall, ToolCall, Usage
 
 __all__ = ["ResponseBuilder"]
 
@@ -28,6 +31,7 @@ class _Step:
     parts: list[str] = field(default_factory=list)
     signature: str | None = None
     redacted_data: str | None = None
+    part: object = None  # "text", or ("tool", key) of the call the signature came with
 
 
 @dataclass(slots=True)
@@ -36,6 +40,8 @@ class _Call:
     name: str = ""
     fragments: list[str] = field(default_factory=list)
     arguments: Mapping[str, Any] | None = None
+    provider_type: str = ""  # set for a server-executed call
+    result: Any = None
 
 
 class ResponseBuilder:
@@ -52,6 +58,10 @@ class ResponseBuilder:
         self._refusal: list[str] = []
         self._steps: dict[object, _Step] = {}
         self._calls: dict[object, _Call] = {}
+        self._server_calls: dict[object, _Call] = {}
+        # The type of each block a codec opened, by key, so that its deltas go where the
+        # block's type says (Anthropic's content_block index -> "tool_use", ...).
+        self.blocks: dict[object, str] = {}
         self._order: list[str] = []  # "text" / "reasoning" / "tool", as segments begin
         self._usage: dict[str, int] = {}
         self._finish = FinishReason.UNKNOWN
@@ -93,16 +103,20 @@ class ResponseBuilder:
         step.redacted_data = data
         step.signature = signature
 
-    def sign_reasoning(self, signature: str) -> None:
+    def sign_reasoning(self, signature: str, *, part: str | None = None) -> None:
         """A signature over the reasoning so far that arrives after it (Gemini's
         thoughtSignature rides on the next part): kept on the latest step without starting
         a new reasoning segment, or as an opaque step when no reasoning was shown or the
-        latest step is signed already (one answer may carry several)."""
-        last = self._steps.get(self._last_step_key)
+        latest step is signed already (one answer may carry several). `part` says which
+        part carried it: "text", or "tool" for the next tool call opened."""
+        last = None if self._last_step_key is None else self._steps.get(self._last_step_key)
         if last is None or last.signature is not None:
             self.opaque_reasoning(signature=signature)
+            step = self._steps[self._last_step_key]
         else:
-            last.signature = signature
+            step = last
+            step.signature = signature
+        step.part = ("tool", len(self._calls)) if part == "tool" else part
 
     def _step(self, key: object, visibility: Visibility) -> _Step:
         if key is None:
@@ -131,11 +145,67 @@ class ResponseBuilder:
 
     def tool_call_arguments(self, key: object, fragment: str) -> None:
         """A fragment of a tool call's arguments as JSON text (a stream delta)."""
-        self._calls.setdefault(key, _Call()).fragments.append(fragment)
+        self._opened(self._calls, key).fragments.append(fragment)
 
     def tool_call_input(self, key: object, arguments: Mapping[str, Any]) -> None:
         """A tool call's whole input, already decoded."""
-        self._calls.setdefault(key, _Call()).arguments = arguments
+        self._opened(self._calls, key).arguments = arguments
+
+    def _opened(self, calls: dict[object, _Call], key: object) -> _Call:
+        call = calls.get(key)
+        if call is None:
+            # Never a nameless call: arguments for a call no event began is a broken answer.
+            raise InvalidResponse(
+                f"tool call arguments for block {key!r}, which no event opened as a call",
+                provider=self.provider,
+            )
+        return call
+
+    # -- tools the provider ran itself -----------------------------------------------
+    def server_tool_call(
+        self,
+        key: object,
+        *,
+        provider_type: str,
+        id: str | None = None,
+        name: str | None = None,
+        arguments: Mapping[str, Any] | None = None,
+        result: Any = None,
+    ) -> None:
+        """A call the provider executed (or will, within this answer); later calls with
+        the same key fill in what was missing."""
+        call = self._server_calls.setdefault(key, _Call(provider_type=provider_type))
+        if id:
+            call.id = id
+        if name:
+            call.name = name
+        if arguments:
+            call.arguments = arguments
+        if result is not None:
+            call.result = result
+
+    @property
+    def server_tool_call_count(self) -> int:
+        """Server-executed calls begun so far: a key for providers whose parts carry no
+        index."""
+        return len(self._server_calls)
+
+    def server_tool_arguments(self, key: object, fragment: str) -> None:
+        """A fragment of a server-executed call's input as JSON text (a stream delta)."""
+        self._opened(self._server_calls, key).fragments.append(fragment)
+
+    def server_tool_result(self, result: Any, *, id: str | None = None) -> bool:
+        """The result of a server-executed call: the one with `id`, else (no id given)
+        the latest without a result. False when there is no such call."""
+        calls = list(self._server_calls.values())
+        if id:
+            match = next((c for c in calls if c.id == id), None)
+        else:
+            match = next((c for c in reversed(calls) if c.result is None), None)
+        if match is None:
+            return False
+        match.result = result
+        return True
 
     @property
     def tool_call_count(self) -> int:
@@ -192,6 +262,9 @@ class ResponseBuilder:
         return Response(
             content="".join(self._text) if self._text else None,
             tool_calls=tuple(self._build_call(k, c) for k, c in self._calls.items()),
+            server_tool_calls=tuple(
+                self._build_server_call(k, c) for k, c in self._server_calls.items()
+            ),
             finish_reason=self._finish,
             usage=usage,
             reasoning=self._build_chain(usage),
@@ -200,6 +273,22 @@ class ResponseBuilder:
         )
 
     def _build_call(self, key: object, call: _Call) -> ToolCall:
+        return ToolCall(id=self._call_id(key, call), name=call.name, arguments=self._args(call))
+
+    def _build_server_call(self, key: object, call: _Call) -> ServerToolCall:
+        return ServerToolCall(
+            id=self._call_id(key, call),
+            name=call.name,
+            arguments=self._args(call),
+            provider_type=call.provider_type,
+            result=call.result,
+        )
+
+    @staticmethod
+    def _call_id(key: object, call: _Call) -> str:
+        return call.id or f"call_{key}"
+
+    def _args(self, call: _Call) -> Mapping[str, Any]:
         arguments = call.arguments
         if not isinstance(call.id, str) or not (arguments is None or isinstance(arguments, dict)):
             raise InvalidResponse(
@@ -222,11 +311,21 @@ class ResponseBuilder:
                     provider=self.provider,
                     body=raw,
                 )
-        return ToolCall(id=call.id or f"call_{key}", name=call.name, arguments=arguments)
+        return arguments
+
+    def _part(self, part: object) -> str | None:
+        """A step's `part` as the Response names it: "text", or the tool call's id."""
+        if isinstance(part, tuple):
+            key = part[1]
+            call = self._calls.get(key)
+            return f"tool_call:{self._call_id(key, call)}" if call is not None else None
+        return part if isinstance(part, str) else None
 
     def _build_chain(self, usage: Usage) -> ReasoningChain:
         steps = tuple(
-            ReasoningStep("".join(s.parts), s.visibility, s.signature, s.redacted_data)
+            ReasoningStep(
+                "".join(s.parts), s.visibility, s.signature, s.redacted_data, self._part(s.part)
+            )
             for s in self._steps.values()
         )
         if any(

@@ -35,7 +35,7 @@ from golem.inference.errors import (
 )
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningCost
+from golem.inference.reasoning import ReasoningChain, ReasoningCost
 from golem.inference.sse import SSEEvent
 from golem.inference.types import FinishReason, Message, Mode, Request, Role
 
@@ -107,7 +107,7 @@ class GeminiCodec(Codec):
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
-        system, contents = _contents(request.messages)
+        system, contents = _contents(request.messages, self.profile.name)
         body: dict[str, Any] = {"contents": contents}
         if system:
             body["systemInstruction"] = {"parts": [{"text": system}]}
@@ -232,8 +232,10 @@ class GeminiCodec(Codec):
         return cls(detail, **common)
 
 
-def _contents(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
-    """(the system instruction, the turns with roles user/model)."""
+def _contents(messages: tuple[Message, ...], provider: str) -> tuple[str, list[dict[str, Any]]]:
+    """(the system instruction, the turns with roles user/model). A model turn whose
+    reasoning came from `provider` gets its thought signatures back, each on the part it
+    came with (see `_signatures`)."""
     system: list[str] = []
     turns: list[dict[str, Any]] = []
     call_names: dict[str, str] = {}  # a functionResponse names its function, not a call id
@@ -242,22 +244,47 @@ def _contents(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]
             system.append(message.content or "")
             continue
         role = "model" if message.role is Role.ASSISTANT else "user"
-        parts: list[dict[str, Any]] = []
+        chain = message.reasoning
+        thoughts, signed = _signatures(chain if chain and chain.provider == provider else None)
+        parts: list[dict[str, Any]] = list(thoughts)
         if message.role is Role.TOOL:
             name = call_names.get(message.tool_call_id or "", message.tool_call_id or "")
             parts.append(
                 {"functionResponse": {"name": name, "response": _tool_result(message.content)}}
             )
-        elif message.content:
-            parts.append({"text": message.content})
+        elif message.content or "text" in signed:
+            parts.append(_signed({"text": message.content or ""}, signed.get("text")))
         for call in message.tool_calls:
             call_names[call.id] = call.name
-            parts.append({"functionCall": {"name": call.name, "args": dict(call.arguments)}})
+            part = {"functionCall": {"name": call.name, "args": dict(call.arguments)}}
+            parts.append(_signed(part, signed.get(f"tool_call:{call.id}")))
         if turns and turns[-1]["role"] == role:
             turns[-1]["parts"].extend(parts)
         else:
             turns.append({"role": role, "parts": parts})
     return "\n\n".join(s for s in system if s), turns
+
+
+def _signatures(chain: ReasoningChain | None) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """(the thought parts that carried their own signature, to send back as they came;
+    the other signatures by the part they came with: "text" or "tool_call:<id>")."""
+    thoughts: list[dict[str, Any]] = []
+    signed: dict[str, str] = {}
+    for step in chain.steps if chain is not None else ():
+        if step.signature is None:
+            continue
+        if step.part is not None:
+            signed[step.part] = step.signature
+        elif step.text:
+            thought = {"text": step.text, "thought": True}
+            thoughts.append(_signed(thought, step.signature))
+    return thoughts, signed
+
+
+def _signed(part: dict[str, Any], signature: str | None) -> dict[str, Any]:
+    if signature is not None:
+        part["thoughtSignature"] = signature
+    return part
 
 
 def _tool_result(content: str | None) -> dict[str, Any]:
@@ -288,8 +315,10 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
                 builder.sign_reasoning(signature)
             continue
         if signature:
-            # It signs the reasoning before this part, so it is kept with that reasoning.
-            builder.sign_reasoning(signature)
+            # It signs the reasoning before this part, so it is kept with that reasoning,
+            # noting the part it came with: it goes back to Gemini on that part.
+            carrier = "tool" if "functionCall" in part else "text" if "text" in part else None
+            builder.sign_reasoning(signature, part=carrier)
         if "functionCall" in part:
             call = part["functionCall"]
             key = builder.tool_call_count  # Gemini's calls carry no index
@@ -297,6 +326,8 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
             builder.tool_call_input(key, call.get("args") or {})
         elif "text" in part:
             builder.text(part["text"])
+        else:
+            _server_part(part, builder)
     reason = candidate.get("finishReason")
     if reason:
         finish = _FINISH_REASONS.get(reason, FinishReason.UNKNOWN)
@@ -304,6 +335,45 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
             finish = FinishReason.TOOL_CALLS  # Gemini says STOP after function calls too
         builder.finish(finish)
         builder.end()  # the finishing chunk carries the final usageMetadata too
+
+
+def _server_part(part: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    """A tool Gemini ran itself: code execution (executableCode, then its
+    codeExecutionResult) or a built-in tool such as Google Search (toolCall, then its
+    toolResponse). A result joins its call (by id, else the latest call without one)."""
+    if "executableCode" in part:
+        code = part["executableCode"] or {}
+        builder.server_tool_call(
+            ("server", builder.server_tool_call_count),
+            provider_type="executableCode",
+            id=code.get("id"),
+            name="code_execution",
+            arguments={k: v for k, v in code.items() if k != "id"},
+        )
+        return
+    if "toolCall" in part:
+        call = part["toolCall"] or {}
+        builder.server_tool_call(
+            ("server", builder.server_tool_call_count),
+            provider_type="toolCall",
+            id=call.get("id"),
+            name=call.get("toolType"),
+            arguments=call.get("args") or None,
+        )
+        return
+    for kind, name in (("codeExecutionResult", "code_execution"), ("toolResponse", None)):
+        if kind in part:
+            result = part[kind] or {}
+            value = result.get("response", {k: v for k, v in result.items() if k != "id"})
+            if not builder.server_tool_result(value, id=result.get("id")):
+                builder.server_tool_call(
+                    ("server", builder.server_tool_call_count),
+                    provider_type=kind,
+                    id=result.get("id"),
+                    name=name or result.get("toolType"),
+                    result=value,
+                )
+            return
 
 
 def _retry_delay(details: Any) -> float | None:

@@ -270,9 +270,55 @@ def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: 
                 builder.reasoning(part.get("text") or "", key=(index, "content", i))
         if phase != "added" and not summary and not content:
             builder.opaque_reasoning(data=item.get("encrypted_content"), key=(index, "opaque"))
+    elif kind in _SERVER_ITEMS:
+        _server_item(index, str(kind), item, builder)
+    elif kind == "tool_search_output":
+        builder.server_tool_result(item.get("tools"), id=item.get("call_id"))
     elif kind == "message" and phase == "whole":
         for part in item.get("content") or ():
             if part.get("type") == "output_text":
                 builder.text(part.get("text") or "")
             elif part.get("type") == "refusal":
                 builder.refusal(part.get("refusal") or "")
+
+
+# Items for tools OpenAI runs itself: (the field holding what it was asked, the field
+# holding what it returned). A stream's output_item.done carries the finished item.
+_SERVER_ITEMS: Mapping[str, tuple[str | None, str | None]] = {
+    "web_search_call": ("action", None),
+    "file_search_call": ("queries", "results"),
+    "code_interpreter_call": ("code", "outputs"),
+    "image_generation_call": ("revised_prompt", "result"),
+    "mcp_call": ("arguments", "output"),
+    "mcp_list_tools": ("server_label", "tools"),
+    "tool_search_call": ("arguments", None),
+}
+
+
+def _server_item(index: int, kind: str, item: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    asked, answered = _SERVER_ITEMS[kind]
+    name = item.get("name") if kind == "mcp_call" else kind
+    builder.server_tool_call(
+        index,
+        provider_type=kind,
+        id=item.get("id"),
+        name=name,
+        arguments=_server_arguments(item, asked),
+        result=item.get(answered) if answered else None,
+    )
+
+
+def _server_arguments(item: Mapping[str, Any], field: str | None) -> dict[str, Any] | None:
+    """What a server tool was asked, as an object: a JSON object given as text is decoded,
+    anything else is kept under its field's name."""
+    value = item.get(field) if field else None
+    if isinstance(value, str):
+        try:
+            decoded = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            decoded = None
+        if isinstance(decoded, dict):
+            return decoded
+    if isinstance(value, dict):
+        return value
+    return None if value is None or field is None else {field: value}

@@ -27,6 +27,10 @@ class ReasoningStep:
     visibility: Visibility = Visibility.VISIBLE
     signature: str | None = None  # Anthropic signature / Gemini thoughtSignature
     redacted_data: str | None = None  # encrypted payload of a redacted block
+    # The answer part a signature came with, when not with this step's own text (Gemini
+    # signs the part after its thoughts): "text", or "tool_call:<id>". A signature goes
+    # back to its provider on that same part.
+    part: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,233 @@
+"""The other direction: when the structured loop re-asks, the assistant turn it sends
+back carries the reasoning the provider requires, in the shape its documentation gives.
+
+Each test answers the first call with a recorded body (the respond tool renamed where the
+re-ask needs golem's own tool; signatures and thinking are left byte for byte), runs the
+real re-ask path through HTTPProvider and the real codec, and reads the second request's
+body off the mock transport.
+
+- Anthropic (extended thinking with tool use): the thinking / redacted_thinking blocks of
+  the last assistant turn go back unmodified, signature included, before its text and
+  tool_use blocks.
+- Gemini (thought signatures): each signature goes back on the part it came with.
+- DeepSeek: `reasoning_content` must not be sent back (their API answers 400).
+"""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import orjson
+import pytest
+import trio
+
+from golem.inference import (
+    HTTPProvider,
+    Message,
+    ReasoningConfig,
+    ReasoningDepth,
+    Request,
+    SchemaIssue,
+    StructuredOutput,
+    StructuredOutputInvalid,
+    run_structured,
+)
+from golem.inference.sse import iter_sse
+from tests.fixtures import PROVIDER_FIXTURES
+from tests.inference.test_server_tools import CONFORMANCE
+from tests.inference.transport_support import Script
+
+ENV = {
+    "ANTHROPIC_API_KEY": "sk-ant-test-SECRET456",
+    "GEMINI_API_KEY": "gm-test-SECRET789",
+    "DEEPSEEK_API_KEY": "sk-test-SECRET123",
+}
+JSON = {"content-type": "application/json"}
+SSE = {"content-type": "text/event-stream"}
+THINKING = ReasoningConfig(ReasoningDepth.LOW)
+
+
+class Temperature(StructuredOutput):
+    """Invalid for the recorded answer's city, so that answer is re-asked."""
+
+    schema_name = "test_replay_temperature"
+    city: str
+
+    def validate_content(self) -> list[SchemaIssue]:
+        return [SchemaIssue("city", "name the country too")] if self.city == "Utrecht" else []
+
+
+class Weather(StructuredOutput):
+    """Invalid for the recorded answer's latitude, so that answer is re-asked."""
+
+    schema_name = "test_replay_weather"
+    latitude: str
+    longitude: str
+
+    def validate_content(self) -> list[SchemaIssue]:
+        if self.latitude == "52.5200":
+            return [SchemaIssue("latitude", "round it to two decimals")]
+        return []
+
+
+class Verdict(StructuredOutput):
+    """The recorded answers are prose, not this object: each is re-asked."""
+
+    schema_name = "test_replay_verdict"
+    answer: str
+
+
+def provider(name: str, model: str, script: Script) -> HTTPProvider:
+    transport = httpx.MockTransport(script)
+    return HTTPProvider.named(name, model, transport=transport, environ=ENV, jitter=random.random)
+
+
+async def second_request(
+    name: str,
+    model: str,
+    answer: httpx.Response,
+    decision: type[StructuredOutput],
+    request: Request,
+) -> dict[str, object]:
+    """The body of the re-ask that follows `answer` (answered the same way again)."""
+    script = Script([answer])
+    with trio.fail_after(5), pytest.raises(StructuredOutputInvalid):
+        await run_structured(provider(name, model, script), request, decision, max_attempts=2)
+    assert len(script.requests) == 2
+    body: dict[str, object] = orjson.loads(script.requests[1].content)
+    return body
+
+
+def recorded_thinking(sse: bytes) -> tuple[str, str]:
+    """(the thinking text, its signature) as the recorded stream's deltas spell them."""
+    text, signature = [], []
+    for event in iter_sse(sse):
+        data = orjson.loads(event.data) if event.data.startswith("{") else {}
+        delta = data.get("delta") or {}
+        if delta.get("type") == "thinking_delta":
+            text.append(delta["thinking"])
+        elif delta.get("type") == "signature_delta":
+            signature.append(delta["signature"])
+    return "".join(text), "".join(signature)
+
+
+async def test_anthropic_thinking_goes_back_signed_before_the_tool_use() -> None:
+    sse = (PROVIDER_FIXTURES / "anthropic/messages-stream-thinking-tool-use.sse").read_bytes()
+    sse = sse.replace(b'"name":"get_temperature"', b'"name":"respond_test_replay_temperature"')
+    answer = httpx.Response(200, content=sse, headers=SSE)
+    request = Request(messages=(Message.user("How warm is Utrecht?"),), reasoning=THINKING)
+    request = request.evolve(stream=True)
+    body = await second_request("anthropic", "claude-sonnet-4-0", answer, Temperature, request)
+
+    thinking, signature = recorded_thinking(sse)
+    assert thinking and signature
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    assistant, correction = messages[1], messages[2]
+    assert assistant["role"] == "assistant"
+    kinds = [block["type"] for block in assistant["content"]]
+    assert kinds[0] == "thinking" and kinds[-1] == "tool_use"
+    assert set(kinds[1:-1]) <= {"text"}
+    assert assistant["content"][0] == {
+        "type": "thinking",
+        "thinking": thinking,
+        "signature": signature,
+    }
+    tool_use = assistant["content"][-1]
+    assert tool_use["name"] == "respond_test_replay_temperature"
+    assert correction["content"][0]["tool_use_id"] == tool_use["id"]
+
+
+async def test_anthropic_redacted_thinking_goes_back_as_its_data() -> None:
+    raw = (PROVIDER_FIXTURES / "anthropic/messages-redacted-thinking.json").read_bytes()
+    recorded = orjson.loads(raw)["content"]
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("Think, then answer."),), reasoning=THINKING)
+    body = await second_request("anthropic", "claude-sonnet-4-0", answer, Verdict, request)
+
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    sent = messages[1]["content"]
+    reasoning = [b for b in recorded if b["type"] in ("thinking", "redacted_thinking")]
+    assert reasoning, "the recording holds reasoning blocks"
+    # The reasoning blocks first, unchanged and in their order, then the answer's text.
+    assert sent[: len(reasoning)] == [
+        {"type": "redacted_thinking", "data": b["data"]}
+        if b["type"] == "redacted_thinking"
+        else {"type": "thinking", "thinking": b["thinking"], "signature": b["signature"]}
+        for b in reasoning
+    ]
+    assert [b["type"] for b in sent[len(reasoning) :]] == ["text"]
+
+
+async def test_anthropic_thinking_is_not_sent_back_while_thinking_is_off() -> None:
+    raw = (PROVIDER_FIXTURES / "anthropic/messages-thinking-signature.json").read_bytes()
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("Think, then answer."),))
+    body = await second_request("anthropic", "claude-sonnet-4-0", answer, Verdict, request)
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    assert [b["type"] for b in messages[1]["content"]] == ["text"]
+
+
+async def test_gemini_signature_goes_back_on_its_function_call() -> None:
+    relative = (
+        "gemini/rllm-chat_function_calling_thought_signatures_gemini_gemini-3_1-pro-preview"
+        "_includes_thou-486de8.json"
+    )
+    raw = (CONFORMANCE / relative).read_bytes()
+    recorded = orjson.loads(raw)["candidates"][0]["content"]["parts"]
+    signature = recorded[1]["thoughtSignature"]
+    raw = raw.replace(b'"name": "weather"', b'"name": "respond_test_replay_weather"')
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("Weather in Berlin?"),), reasoning=THINKING)
+    body = await second_request("gemini", "gemini-2.5-flash", answer, Weather, request)
+
+    contents = body["contents"]
+    assert isinstance(contents, list)
+    model_turn = contents[1]
+    assert model_turn["role"] == "model"
+    # The call's part carries the signature it came with; the unsigned thought text is
+    # not sent back.
+    assert model_turn["parts"] == [
+        {
+            "functionCall": {
+                "name": "respond_test_replay_weather",
+                "args": {"latitude": "52.5200", "longitude": "13.4050"},
+            },
+            "thoughtSignature": signature,
+        }
+    ]
+
+
+async def test_gemini_signature_goes_back_on_its_text() -> None:
+    raw = (
+        PROVIDER_FIXTURES / "gemini/generate-content-thinking-gemini3-signature.json"
+    ).read_bytes()
+    text_part = orjson.loads(raw)["candidates"][0]["content"]["parts"][1]
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("The mirror?"),), reasoning=THINKING)
+    body = await second_request("gemini", "gemini-2.5-flash", answer, Verdict, request)
+
+    contents = body["contents"]
+    assert isinstance(contents, list)
+    # The answer's own text goes back unchanged, with the signature that came on it.
+    assert contents[1] == {
+        "role": "model",
+        "parts": [{"text": text_part["text"], "thoughtSignature": text_part["thoughtSignature"]}],
+    }
+
+
+async def test_deepseek_reasoning_content_is_never_sent_back() -> None:
+    raw = (PROVIDER_FIXTURES / "deepseek/reasoner-reasoning-content.json").read_bytes()
+    assert b'"reasoning_content"' in raw
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("The mirror?"),), reasoning=THINKING)
+    body = await second_request("deepseek", "deepseek-reasoner", answer, Verdict, request)
+
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    assistant = next(m for m in messages if m["role"] == "assistant")
+    assert "reasoning_content" not in assistant
+    assert set(assistant) == {"role", "content"}
