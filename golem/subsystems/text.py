@@ -132,6 +132,16 @@ _CONDITION = re.compile(
     r"we see|things)|consider(?:ed|ing)|thought about|was tempted)\b",
     re.I,
 )
+# Later in the sentence, a pronoun that takes the word back: "exiting would lock in the
+# loss, so I advise against it".
+_REJECTED_LATER = re.compile(
+    r"\b(?:against|rul(?:e|ing) out|reject\w*|skip|forget)\s+(?:it|that|this)\b|"
+    r"\brul(?:e|ing) (?:it|that|this) out\b|"
+    r"\b(?:it|that|this)(?:'s|\s+is|\s+would be|\s+seems|\s+looks)\s+(?:\w+\s+)?"
+    r"(?:premature|overkill|too (?:early|drastic|much|soon)|unnecessary|unwarranted|"
+    r"a mistake|off the table|not (?:needed|necessary|warranted|justified))\b",
+    re.I,
+)
 # A condition right after the word: "exit if it breaks 1800" is not the call made now.
 _CONDITION_AFTER = re.compile(r"^\s*(?:if|unless|once|only if|in case|should)\b", re.I)
 _CUE_BEFORE = re.compile(
@@ -151,7 +161,8 @@ _NEGATION_REACH = 4  # words between a negator and the word it negates
 
 @dataclass(frozen=True, slots=True)
 class Mention(Generic[T]):
-    """One occurrence of a choice's word, judged in its clause and sentence."""
+    """One occurrence of a choice's word, judged in its clause and sentence; `paraphrase`
+    when the word is one of the choice's looser phrasings."""
 
     choice: T
     start: int
@@ -159,32 +170,46 @@ class Mention(Generic[T]):
     negated: bool
     question: bool
     score: int
+    paraphrase: bool = False
 
 
 class Choices(Generic[T]):
     """The words that name each choice (regex alternatives, matched on word boundaries:
-    "highly" is not "high"). A negated mention ("no need to exit") does not count, or
-    counts as `flip(choice)` for a yes/no choice; a question does not count."""
+    "highly" is not "high"), and optionally looser `paraphrases` ("reduce exposure" for a
+    rebalance) that count only where no plain word stands. A negated mention ("no need to
+    exit") does not count, or counts as `flip(choice)` for a yes/no choice; a question does
+    not count. The table is compiled once, into one pattern."""
 
-    def __init__(self, words: Mapping[T, str], *, flip: Callable[[T], T] | None = None) -> None:
-        self._choices = list(words)
+    def __init__(
+        self,
+        words: Mapping[T, str],
+        *,
+        paraphrases: Mapping[T, str] | None = None,
+        flip: Callable[[T], T] | None = None,
+    ) -> None:
+        tiers = [(choice, alt, False) for choice, alt in words.items()]
+        tiers += [(choice, alt, True) for choice, alt in (paraphrases or {}).items()]
+        self._groups = [(choice, loose) for choice, _, loose in tiers]
         self._pattern = re.compile(
-            "|".join(rf"(?P<c{i}>\b(?:{alt})\b)" for i, alt in enumerate(words.values())),
+            "|".join(rf"(?P<c{i}>\b(?:{alt})\b)" for i, (_, alt, _) in enumerate(tiers)),
             re.I,
         )
         self._flip = flip
 
     def mentions(self, text: str) -> list[Mention[T]]:
+        matches = list(self._pattern.finditer(text))
         found = []
-        for match in self._pattern.finditer(text):
-            choice = self._choices[int((match.lastgroup or "c0")[1:])]
-            found.append(_judge(text, choice, match.start(), match.end()))
+        for i, match in enumerate(matches):
+            choice, loose = self._groups[int((match.lastgroup or "c0")[1:])]
+            reach = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+            found.append(_judge(text, choice, *match.span(), paraphrase=loose, reach=reach))
         return found
 
     def pick(self, text: str) -> T | None:
-        """The choice the text settles on: the best-scored standing mention (a cue like
-        "I recommend" raises it, a condition like "if it breaks" lowers it), then the first."""
-        best: tuple[int, T] | None = None
+        """The choice the text settles on: among standing mentions, a plain word before a
+        paraphrase, then the best-scored (a cue like "I recommend" raises a mention, a
+        condition like "if it breaks" lowers it), then the first."""
+        best: tuple[tuple[bool, int], T] | None = None
         for mention in self.mentions(text):
             if mention.question:
                 continue
@@ -193,12 +218,16 @@ class Choices(Generic[T]):
                 if self._flip is None:
                     continue
                 choice = self._flip(choice)
-            if best is None or mention.score > best[0]:
-                best = (mention.score, choice)
+            rank = (not mention.paraphrase, mention.score)
+            if best is None or rank > best[0]:
+                best = (rank, choice)
         return None if best is None else best[1]
 
 
-def _judge(text: str, choice: T, start: int, end: int) -> Mention[T]:
+def _judge(
+    text: str, choice: T, start: int, end: int, *, paraphrase: bool, reach: int
+) -> Mention[T]:
+    """`reach`: where the next mention starts; a pronoun after it refers to that one."""
     sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
     after_sentence = _SENTENCE_END.search(text, end)
     question = after_sentence is not None and after_sentence[0] == "?"
@@ -207,9 +236,15 @@ def _judge(text: str, choice: T, start: int, end: int) -> Mention[T]:
     before = text[clause_start:start]
     after_break = _CLAUSE_BREAK.search(text, end)
     after = text[end : after_break.start() if after_break else len(text)][:60]
-    negated = any(
-        len(_WORDS.findall(before[m.end() :])) <= _NEGATION_REACH for m in _NEGATOR.finditer(before)
-    ) or bool(_NEGATED_AFTER.search(after[:50]))
+    sentence_rest = text[end : min(after_sentence.start() if after_sentence else reach, reach)]
+    negated = (
+        any(
+            len(_WORDS.findall(before[m.end() :])) <= _NEGATION_REACH
+            for m in _NEGATOR.finditer(before)
+        )
+        or bool(_NEGATED_AFTER.search(after[:50]))
+        or bool(_REJECTED_LATER.search(sentence_rest))
+    )
     recent = " ".join(_WORDS.findall(text[sentence_start:start])[-6:])
     score = 2 if _CUE_BEFORE.search(recent) or _CUE_AFTER.match(after) else 0
     # A condition holds to the end of its sentence or to a semicolon ("if it breaks, exit";
@@ -217,7 +252,7 @@ def _judge(text: str, choice: T, start: int, end: int) -> Mention[T]:
     condition_start = max(sentence_start, text.rfind(";", sentence_start, start) + 1)
     if _CONDITION.search(text[condition_start:start]) or _CONDITION_AFTER.match(after):
         score -= 3
-    return Mention(choice, start, end, negated, question, score)
+    return Mention(choice, start, end, negated, question, score, paraphrase)
 
 
 YES_NO: Choices[bool] = Choices(
@@ -236,30 +271,52 @@ def read_choice(
     labels: Sequence[str] = (),
     prose: Choices[T] | None = None,
     use_prose: bool = True,
+    scale: Callable[[float], T] | None = None,
 ) -> T | None:
-    """A labelled value wins ("Action: observe"), each label (a regex) in turn; then an
-    attributive use of a label ("a high-severity move"); then the prose, read with
-    `prose` (default `choices`)."""
+    """A labelled value wins ("Action: observe"), each label (a regex) in turn, and with
+    `scale` a labelled number read as a 0..1 fraction ("Severity: 4/5"); then a word
+    written right beside a label ("a high-severity move", "severity none"); then the
+    prose, read with `prose` (default `choices`)."""
     for label in labels:
         for value in labelled(text, label):
             found = choices.pick(value)
+            if found is None and scale is not None:
+                found = _scaled(value, scale)
             if found is not None:
                 return found
     for label in labels:
         attributive = re.compile(rf"[\s-]+(?:{label})\b", re.I)
+        juxtaposed = re.compile(rf"(?<![\w-])(?:{label})(?:\s+{_JUXTAPOSED})*\s*$", re.I)
         for mention in choices.mentions(text):
-            if attributive.match(text, mention.end) and not (mention.negated or mention.question):
+            if mention.negated or mention.question:
+                continue
+            line_start = text.rfind("\n", 0, mention.start) + 1
+            if attributive.match(text, mention.end) or juxtaposed.search(
+                text, line_start, mention.start
+            ):
                 return mention.choice
     if not use_prose:
         return None
     return (prose or choices).pick(text)
 
 
+_JUXTAPOSED = r"(?:level|rating|score|is|as|of|at|seems|looks|would|be|here|overall|now)"
+
+
+def _scaled(value: str, scale: Callable[[float], T]) -> T | None:
+    """A number with a unit ("4/5", "60%") or written in 0..1 ("0.6"), on `scale`."""
+    number = first_number(value)
+    if number is None or not (number["unit"] or "." in number["num"]):
+        return None
+    fraction = as_fraction(number)
+    return None if fraction is None else scale(fraction)
+
+
 # -- numbers -------------------------------------------------------------------------
 
 _NUMBER = (
     r"(?P<num>[-+−]?(?:\d+(?:\.\d+)?|\.\d+))[ \t]*"
-    r"(?P<unit>%|percent\b|per ?cent\b|pct\b|/[ \t]*100\b|/[ \t]*10\b|out of 100\b|out of 10\b)?"
+    r"(?P<unit>%|percent\b|per ?cent\b|pct\b|/[ \t]*(?:100|10|5|4|3)\b|out of (?:100|10|5)\b)?"
 )
 _FILLER = (
     r"[ \t]*(?:(?:level|score|rating|estimate|value|of|is|at|around|about|roughly|"
@@ -276,9 +333,10 @@ _SCALE = (
 
 
 def _divisor(unit: str | None) -> float:
-    unit = (unit or "").replace(" ", "").lower()
-    if unit in ("/10", "outof10"):
-        return 10.0
+    """100 for a percentage, N for "/N" or "out of N", 1 for no unit."""
+    denominator = re.search(r"\d+", unit or "")
+    if denominator is not None:
+        return float(denominator[0])
     return 100.0 if unit else 1.0
 
 

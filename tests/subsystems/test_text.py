@@ -152,3 +152,32 @@ def test_clip_and_strip_meta() -> None:
         "hedges pay"
     )
     assert strip_meta("stops get hunted, 80% plausible", "plausib\\w*") == "stops get hunted"
+
+
+def test_a_paraphrase_counts_only_where_no_plain_word_stands() -> None:
+    move = Choices(
+        {"rebalance": r"rebalanc\w*", "hedge": r"hedg\w*"},
+        paraphrases={"rebalance": r"reduce exposure"},
+    )
+    assert move.pick("We should reduce exposure.") == "rebalance"
+    assert move.pick("Reduce exposure by hedging with a short perp.") == "hedge"
+    assert move.pick("No need to reduce exposure.") is None
+
+
+def test_a_pronoun_later_in_the_sentence_takes_the_word_back() -> None:
+    assert MOVE.pick("Exiting would lock in the loss, so I advise against it. Hedge.") == "hedge"
+    assert MOVE.pick("Hedge now; exiting is too drastic, it is premature.") == "hedge"
+
+
+def test_a_label_written_beside_its_value_and_a_labelled_number() -> None:
+    level = Choices({"none": "none", "low": "low", "high": "high"})
+    assert read_choice("Market calm. Severity none.", level, labels=("severity",)) == "none"
+    assert read_choice("the severity level is low", level, labels=("severity",)) == "low"
+
+    def scale(fraction: float) -> str:
+        return "high" if fraction > 0.5 else "low"
+
+    assert read_choice("Severity: 4/5", level, labels=("severity",), scale=scale) == "high"
+    assert read_choice("Severity: 0.2", level, labels=("severity",), scale=scale) == "low"
+    assert read_choice("Severity: 3", level, labels=("severity",), scale=scale) is None
+    assert read_fraction("confidence 3/5", "confidence") == 0.6
