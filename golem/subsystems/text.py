@@ -37,6 +37,7 @@ __all__ = [
     "section",
     "sections",
     "strip_meta",
+    "usd_amounts",
 ]
 
 T = TypeVar("T")
@@ -142,6 +143,18 @@ _REJECTED_LATER = re.compile(
     r"a mistake|off the table|not (?:needed|necessary|warranted|justified))\b",
     re.I,
 )
+# A negation of the word's form, not of the word: "I would not approve it as is".
+_ONLY_AS_IS = re.compile(
+    r"^\s*(?:it |this |that |the \w+ )?(?:as is|as it stands|as proposed|as written|"
+    r"at (?:this|that|the proposed|the requested|full) (?:size|amount)|in full|at full size)\b",
+    re.I,
+)
+# A question the text answers at once: "Approve? Yes." / "Exit? No, not yet."
+_ANSWER = re.compile(
+    r"\s*(?:(?P<yes>yes|yep|yeah|definitely|absolutely|certainly)|"
+    r"(?P<no>no|nope|not (?:yet|now|really)|never|definitely not))\b",
+    re.I,
+)
 # A condition right after the word: "exit if it breaks 1800" is not the call made now.
 _CONDITION_AFTER = re.compile(r"^\s*(?:if|unless|once|only if|in case|should)\b", re.I)
 _CUE_BEFORE = re.compile(
@@ -161,14 +174,15 @@ _NEGATION_REACH = 4  # words between a negator and the word it negates
 
 @dataclass(frozen=True, slots=True)
 class Mention(Generic[T]):
-    """One occurrence of a choice's word, judged in its clause and sentence; `paraphrase`
-    when the word is one of the choice's looser phrasings."""
+    """One occurrence of a choice's word, judged in its clause and sentence. `moot`: it
+    settles nothing (a question left open; a negation only of the form, "not approve it as
+    is"). `paraphrase`: the word is one of the choice's looser phrasings."""
 
     choice: T
     start: int
     end: int
     negated: bool
-    question: bool
+    moot: bool
     score: int
     paraphrase: bool = False
 
@@ -211,7 +225,7 @@ class Choices(Generic[T]):
         condition like "if it breaks" lowers it), then the first."""
         best: tuple[tuple[bool, int], T] | None = None
         for mention in self.mentions(text):
-            if mention.question:
+            if mention.moot:
                 continue
             choice = mention.choice
             if mention.negated:
@@ -231,6 +245,9 @@ def _judge(
     sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
     after_sentence = _SENTENCE_END.search(text, end)
     question = after_sentence is not None and after_sentence[0] == "?"
+    answer = _ANSWER.match(text, after_sentence.end()) if after_sentence and question else None
+    if answer is not None:  # "Exit? No." answers its own question
+        question = False
     clause_start = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0)
     clause_start = max(clause_start, sentence_start)
     before = text[clause_start:start]
@@ -244,7 +261,7 @@ def _judge(
         )
         or bool(_NEGATED_AFTER.search(after[:50]))
         or bool(_REJECTED_LATER.search(sentence_rest))
-    )
+    ) != bool(answer and answer["no"])
     recent = " ".join(_WORDS.findall(text[sentence_start:start])[-6:])
     score = 2 if _CUE_BEFORE.search(recent) or _CUE_AFTER.match(after) else 0
     # A condition holds to the end of its sentence or to a semicolon ("if it breaks, exit";
@@ -252,7 +269,8 @@ def _judge(
     condition_start = max(sentence_start, text.rfind(";", sentence_start, start) + 1)
     if _CONDITION.search(text[condition_start:start]) or _CONDITION_AFTER.match(after):
         score -= 3
-    return Mention(choice, start, end, negated, question, score, paraphrase)
+    moot = question or (negated and bool(_ONLY_AS_IS.match(after)))
+    return Mention(choice, start, end, negated, moot, score, paraphrase)
 
 
 YES_NO: Choices[bool] = Choices(
@@ -288,7 +306,7 @@ def read_choice(
         attributive = re.compile(rf"[\s-]+(?:{label})\b", re.I)
         juxtaposed = re.compile(rf"(?<![\w-])(?:{label})(?:\s+{_JUXTAPOSED})*\s*$", re.I)
         for mention in choices.mentions(text):
-            if mention.negated or mention.question:
+            if mention.negated or mention.moot:
                 continue
             line_start = text.rfind("\n", 0, mention.start) + 1
             if attributive.match(text, mention.end) or juxtaposed.search(
@@ -430,15 +448,29 @@ _MONEY = (
     r"(?P<mult>k\b|m\b|thousand\b|million\b)?[ \t]*(?P<cur2>usd\b|dollars\b|usdc\b)?"
 )
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
+_MARKED_MONEY = re.compile(rf"(?<![\w.]){_MONEY}", re.I)
 
 
-def read_usd(text: str, labels: str) -> float | None:
-    """A dollar amount named by `labels`: "adjusted size: $2,500", "cap at 1.2k USD"."""
+def _usd(match: re.Match[str]) -> float:
+    value = float(match["num"].replace(",", ""))
+    return value * _MULTIPLIERS.get((match["mult"] or "").lower(), 1.0)
+
+
+def read_usd(text: str, labels: str, *, marked: bool = False) -> float | None:
+    """A dollar amount named by `labels`: "adjusted size: $2,500", "cap at 1.2k USD";
+    `marked`: only an amount written with "$", "USD" or "dollars"."""
     pattern = re.compile(rf"(?<![\w-])(?:{labels})\b{_FILLER}(?:to|at|by)?[ \t]*{_MONEY}", re.I)
     for match in pattern.finditer(text):
-        value = float(match["num"].replace(",", ""))
-        return value * _MULTIPLIERS.get((match["mult"] or "").lower(), 1.0)
+        if not marked or match["cur"] or match["cur2"]:
+            return _usd(match)
     return None
+
+
+def usd_amounts(text: str) -> Iterator[tuple[float, re.Match[str]]]:
+    """Every amount written with "$", "USD" or "dollars", with its match."""
+    for match in _MARKED_MONEY.finditer(text):
+        if match["cur"] or match["cur2"]:
+            yield _usd(match), match
 
 
 # -- lists and sections --------------------------------------------------------------

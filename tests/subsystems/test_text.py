@@ -181,3 +181,11 @@ def test_a_label_written_beside_its_value_and_a_labelled_number() -> None:
     assert read_choice("Severity: 0.2", level, labels=("severity",), scale=scale) == "low"
     assert read_choice("Severity: 3", level, labels=("severity",), scale=scale) is None
     assert read_fraction("confidence 3/5", "confidence") == 0.6
+
+
+def test_a_question_answered_at_once_and_a_negation_only_of_the_form() -> None:
+    assert MOVE.pick("Exit? No, not yet. Wait.") == "wait"
+    assert MOVE.pick("Should we hedge? Yes.") == "hedge"
+    approve = Choices({True: r"approv\w*"}, flip=lambda v: not v)
+    assert approve.pick("Approve? No.") is False
+    assert approve.pick("I would not approve it as is; approve at half the size.") is True
