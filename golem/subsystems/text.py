@@ -69,11 +69,40 @@ _CHARS = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0"
 
 def clean(text: str) -> str:
     """The text without reasoning blocks or markdown emphasis; headings (`# X`, a line
-    that is only `**X**`) become `X:` lines, the form `sections` reads."""
+    that is only `**X**`) become `X:` lines, the form `sections` reads; a markdown table
+    becomes labelled lines (see `_untable`)."""
     text = _THINK.sub("", text.translate(_CHARS))
+    text = _TABLE.sub(_untable, text)
+    text = _KEY_VALUES.sub("\n", text)
     text = _HEADING.sub(lambda m: m[1].rstrip(":") + ":", text)
     text = _BOLD_LINE.sub(lambda m: m[1].rstrip(":") + ":", text)
     return _EMPHASIS.sub("", text)
+
+
+_TABLE = re.compile(
+    r"^[ \t]*\|(?P<head>.*)\|[ \t]*\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\|?[ \t]*\n"
+    r"(?P<rows>(?:[ \t]*\|.*\|?[ \t]*(?:\n|$))+)",
+    re.M,
+)
+
+
+# Pairs run together on one line ("killed_by=fees; learned=patience"): one pair a line.
+_KEY_VALUES = re.compile(r"[ \t]*[;,][ \t]*(?=[A-Za-z_]{2,30}[ \t]*=)")
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _untable(match: re.Match[str]) -> str:
+    """A one-row table as `Header: cell` lines; a longer one as a line per row, its first
+    cell the label (`| Observation | pass | 0.2 |` is `Observation: pass, 0.2`)."""
+    head = _cells(match["head"])
+    rows = [_cells(row) for row in match["rows"].splitlines() if row.strip()]
+    if len(rows) == 1:
+        pairs = zip(head, rows[0], strict=False)
+        return "\n".join(f"{h}: {cell}" for h, cell in pairs if h and cell) + "\n"
+    return "".join(f"{row[0]}: {', '.join(c for c in row[1:] if c)}\n" for row in rows if row)
 
 
 def clip(text: str, limit: int) -> str:
@@ -84,7 +113,10 @@ def clip(text: str, limit: int) -> str:
 
 # -- labelled fields -----------------------------------------------------------------
 
-_SEPARATOR = r"""["']?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*(?::|=|\||\s[-–—]|[–—]|->|→|\bis\b)"""
+_SEPARATOR = (
+    r"""["']?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*"""
+    r"(?::|=|\||\s[-–—]|[–—]|->|→|\b(?:is|was|are|were)\b)"
+)
 _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)")
 
 
@@ -334,11 +366,74 @@ def _scaled(value: str, scale: Callable[[float], T]) -> T | None:
 
 _NUMBER = (
     r"(?P<num>[-+−]?(?:\d+(?:\.\d+)?|\.\d+))[ \t]*"
-    r"(?P<unit>%|percent\b|per ?cent\b|pct\b|/[ \t]*(?:100|10|5|4|3)\b|out of (?:100|10|5)\b)?"
+    r"(?P<unit>%|percent\b|per ?cent\b|pct\b|/[ \t]*(?:100|10|5|4|3)\b|"
+    r"(?:out of|in) (?:100|20|10|5|4|3|2)\b(?![ \t]*(?:sec|min|hour|h\b|day|week|block)))?"
 )
+_SMALL = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_DIGITS = {word: i for i, word in enumerate(_SMALL)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+# A number spelled out, only where a unit makes it a proportion: "seventy percent",
+# "one in five", "three out of ten" ("this one is high" stays words).
+_SPELLED_NUMBER = rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_SMALL)}))?|{'|'.join(_SMALL)})"
+_SPELLED = re.compile(
+    rf"\b(?P<a>{_SPELLED_NUMBER})(?=[ \t]+per ?cent\b)|"
+    rf"\b(?P<x>{_SPELLED_NUMBER}|\d+)(?P<mid>[ \t]+(?:in|out of)[ \t]+)"
+    rf"(?P<y>{_SPELLED_NUMBER}|\d+)\b",
+    re.I,
+)
+
+
+# A spelled number that counts the things a decision counts: "twelve entries", "nine are
+# fine" (not "survived two crashes", nor a bare "one").
+_COUNT_WORD = re.compile(
+    rf"\b(?!one\b){_SPELLED_NUMBER}\b(?=\s+(?:entr(?:y|ies)|items?|notes?|insights?|"
+    r"episodes?|lessons?|hypothes[ie]s|of (?:them|these|those)|are|were|is|was|got|have|had)\b)",
+    re.I,
+)
+
+
+def _value(words: str) -> str:
+    if words.isdigit():
+        return words
+    return str(sum(_DIGITS[word] for word in re.split(r"[- ]", words.lower())))
+
+
+def _digits(text: str) -> str:
+    """Spelled-out proportions as digits: "seventy-five percent" is "75 percent"."""
+
+    def number(match: re.Match[str]) -> str:
+        if match["a"]:
+            return _value(match["a"])
+        return _value(match["x"]) + match["mid"] + _value(match["y"])
+
+    return _SPELLED.sub(number, text)
+
+
 _FILLER = (
     r"[ \t]*(?:(?:level|score|rating|estimate|value|of|is|at|around|about|roughly|"
-    r"approximately|approx\.?|near|maybe|probably|i'?d say|~|≈|:|=|-(?=\s)|–|—|\(|\||\"|')"
+    r"approximately|approx\.?|near|maybe|probably|i'?d say|was|were|seems?|seemed|looks?|"
+    r"felt|feels?|~|≈|:|=|-(?=\s)|–|—|\(|\||\"|')"
     r"[ \t]*)*"
 )
 _SCALE = (
@@ -386,7 +481,9 @@ def read_fraction(text: str, labels: str, *, after: str | None = None) -> float 
     """A number in 0..1 named by `labels`: "confidence 72%", "Confidence: 0.72", ".75",
     "70 percent", "8/10", "80% confidence"; `after` names words that may follow the number
     instead ("95% sure"). Then a labelled word on the scale ("Confidence: high"), then
-    the first number on the label's line within a few words."""
+    the first number on the label's line within a few words. Proportions spelled out
+    ("seventy percent", "one in five") count as numbers."""
+    text = _digits(text)
     near = next(_numbers_near(text, labels, after or labels, _fraction), None)
     if near is not None:
         return near
@@ -410,7 +507,9 @@ def read_signed(text: str, labels: str) -> float | None:
 
 
 def read_count(text: str, labels: str) -> int | None:
-    """A whole number named by `labels`: "Evaluated: 12", "12 entries evaluated"."""
+    """A whole number named by `labels`: "Evaluated: 12", "12 entries evaluated", "twelve
+    entries evaluated" (see `_COUNT_WORD`)."""
+    text = _COUNT_WORD.sub(lambda m: _value(m[0]), text)
     before = re.compile(rf"(?<![\w-])(?:{labels}){_FILLER}(?P<n>\d+)\b(?![.,]\d|%)", re.I)
     after = re.compile(rf"(?<![\w.])(?P<n>\d+)\s+(?:[a-z]+\s+){{0,2}}?(?:{labels})", re.I)
     for pattern in (before, after):
@@ -476,16 +575,22 @@ def usd_amounts(text: str) -> Iterator[tuple[float, re.Match[str]]]:
 # -- lists and sections --------------------------------------------------------------
 
 _BULLET = re.compile(r"^[ \t]*(?:[-*•+▪◦]|\d{1,2}[.)]|\(?[a-hA-H]\))[ \t]+(?P<item>.+)$")
-_EMPTY_ITEM = re.compile(r"^(?:none|nothing|n/?a|nil|-|—)\W*$", re.I)
-_SECTION_HEAD = re.compile(r"^[ \t]*(?P<head>[A-Za-z][^\n:]{0,60}?)[ \t]*:[ \t]*(?P<rest>.*)$")
+_EMPTY_ITEM = re.compile(r"^\(?(?:none|nothing|n/?a|nil|-|—)\)?\W*$", re.I)
+_SECTION_HEAD = re.compile(
+    r"^[ \t]*(?P<head>[A-Za-z][^\n:=]{0,60}?)[ \t]*(?::|=(?!=))[ \t]*(?P<rest>.*)$"
+)
 
 
 def items(body: str, *, limit: int, max_chars: int) -> list[str]:
-    """A list written as bullets (continuation lines join their bullet), else as lines,
-    else one line split on semicolons (or on commas when every part is short)."""
+    """A list written as an array (`["a", "b"]`), as bullets (continuation lines join
+    their bullet), else as lines, else one line split on semicolons (or on commas when every
+    part is short)."""
     found: list[str] = []
     lines = [line for line in body.split("\n") if line.strip()]
-    if any(_BULLET.match(line) for line in lines):
+    array = _ARRAY.match(body)
+    if array is not None:
+        found = [m["q"] or m["s"] or m["b"] or "" for m in _ARRAY_ITEM.finditer(array["inner"])]
+    elif any(_BULLET.match(line) for line in lines):
         for line in lines:
             bullet = _BULLET.match(line)
             if bullet:
@@ -498,6 +603,10 @@ def items(body: str, *, limit: int, max_chars: int) -> list[str]:
         found = _split_inline(lines[0])
     kept = [clip(item.rstrip(" .;,"), max_chars) for item in found]
     return [item for item in kept if item and not _EMPTY_ITEM.match(item)][:limit]
+
+
+_ARRAY = re.compile(r"^\s*\[(?P<inner>[^\[\]]*)\]\s*[.;,]?\s*$", re.S)
+_ARRAY_ITEM = re.compile(r"\"(?P<q>[^\"]*)\"|'(?P<s>[^']*)'|(?P<b>[^,\"'\s][^,]*)")
 
 
 def _split_inline(line: str) -> list[str]:

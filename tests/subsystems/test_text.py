@@ -189,3 +189,24 @@ def test_a_question_answered_at_once_and_a_negation_only_of_the_form() -> None:
     approve = Choices({True: r"approv\w*"}, flip=lambda v: not v)
     assert approve.pick("Approve? No.") is False
     assert approve.pick("I would not approve it as is; approve at half the size.") is True
+
+
+def test_tables_and_run_together_pairs_become_labelled_lines() -> None:
+    assert clean("| Evaluated | Pruned |\n|---|:-:|\n| 9 | 2 |") == "Evaluated: 9\nPruned: 2\n"
+    rows = "| Layer | Result |\n|---|---|\n| Market | pass, 0.2 |\n| Sizing | fail | 0.9 |"
+    assert clean(rows) == "Market: pass, 0.2\nSizing: fail, 0.9\n"
+    assert clean("killed_by=fees; learned=patience") == "killed_by=fees\nlearned=patience"
+    assert sections(clean("sev=1, act=two")) == [("sev", "1"), ("act", "two")]
+
+
+def test_arrays_and_spelled_proportions_and_counts() -> None:
+    assert items('["cut leverage", "add collateral"]', limit=5, max_chars=50) == [
+        "cut leverage",
+        "add collateral",
+    ]
+    assert items("['a', b]", limit=5, max_chars=50) == ["a", "b"]
+    assert read_fraction("confidence seventy-five percent", "confidence") == 0.75
+    assert read_fraction("chance: about one in five", "chance") == 0.2
+    assert read_fraction("likelihood 3 in 10 hours", "likelihood") != 0.3  # a time, not odds
+    assert read_count("I looked at twelve entries", "looked at") == 12
+    assert read_count("it survived two crashes", "surviv\\w*") is None
