@@ -202,6 +202,14 @@ _CUE_AFTER = re.compile(
 )
 _WORDS = re.compile(r"[\w']+")
 _NEGATION_REACH = 4  # words between a negator and the word it negates
+# A negated need reaches to the end of its clause, over a whole list: "there is no need for
+# drastic action like exiting", "this doesn't warrant an exit or a hedge".
+_WIDE_NEGATOR = re.compile(
+    r"\b(?:no (?:need|reason|call|point)|not (?:necessary|needed|worth)|"
+    r"nothing (?:warrants|calls for)|"
+    r"(?:does|do|did|would)(?:n't| not) (?:warrant|need|require|call for|justify|merit))\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +299,7 @@ def _judge(
             len(_WORDS.findall(before[m.end() :])) <= _NEGATION_REACH
             for m in _NEGATOR.finditer(before)
         )
+        or bool(_WIDE_NEGATOR.search(before))
         or bool(_NEGATED_AFTER.search(after[:50]))
         or bool(_REJECTED_LATER.search(sentence_rest))
     ) != bool(answer and answer["no"])

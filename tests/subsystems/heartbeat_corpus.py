@@ -1,6 +1,8 @@
 """Free-text heartbeat answers as models write them (labelled, in prose, run-on, hedged,
-several enum words at once), each with the severity and action it means. The last 25 were
-written after the readers' design, to check that it holds on answers it was not tuned to."""
+several enum words at once), each with the severity and action it means. Answers 109-133
+were written after the readers' design and read right as they stood; of answers 134-153,
+written later still, 18 did (the two misses led to a wide negation: "no need for drastic
+action like exiting")."""
 
 from __future__ import annotations
 
@@ -597,4 +599,95 @@ CORPUS: list[tuple[str, str, str]] = [
         "moderate",
         "hedge",
     ),
+    (
+        (
+            "Okay. Looking at this tick: ETH -0.4%, volume flat, funding unchanged. I don't see "
+            "anything that needs attention. Severity none, observe."
+        ),
+        "none",
+        "observe",
+    ),
+    (
+        (
+            "SEVERITY: MODERATE\nACTION: ANALYZE\nCONFIDENCE: 55%\nRATIONALE: Funding flipped "
+            "negative while price held; worth a closer look."
+        ),
+        "moderate",
+        "analyze",
+    ),
+    (
+        (
+            "The health factor fell from 1.6 to 1.25 within the hour. That's a high-severity "
+            "development. Best move: add a hedge."
+        ),
+        "high",
+        "hedge",
+    ),
+    (
+        (
+            "Severity assessment: critical — the lending pool paused withdrawals. Action: exit "
+            "whatever can be withdrawn."
+        ),
+        "critical",
+        "exit",
+    ),
+    (
+        (
+            "I would classify this as moderate. There's no need for drastic action like exiting; "
+            "a rebalance back to target weights should suffice."
+        ),
+        "moderate",
+        "rebalance",
+    ),
+    ("Summary: low severity, keep observing, no escalation needed.", "low", "observe"),
+    (
+        (
+            "Honestly the signals are mixed: volume is up but price is flat. I'd want a stronger "
+            "model to weigh in. Severity: moderate."
+        ),
+        "moderate",
+        "escalate",
+    ),
+    (
+        (
+            "Severity: high. Action: hedge. Confidence: 0.7. Severity: high. Action: hedge. "
+            "Confidence: 0.7. Severity: high. Action:"
+        ),
+        "high",
+        "hedge",
+    ),
+    ("action=analyze severity=low", "low", "analyze"),
+    (
+        "This doesn't warrant an exit or a hedge. It's a minor blip. Keep watching.",
+        "low",
+        "observe",
+    ),
+    ("Heartbeat decision -> severity: none, action: observe", "none", "observe"),
+    ("Rate: moderate. Do: rebalance.", "moderate", "rebalance"),
+    (
+        (
+            "We're seeing a potential depeg of USDC (0.985). Severity high. Action: investigate "
+            "the peg before moving funds."
+        ),
+        "high",
+        "analyze",
+    ),
+    ("It would be premature to hedge. Severity: low. Action: observe.", "low", "observe"),
+    (
+        "Severity is moderate-to-high; I recommend hedging 25% of the ETH exposure.",
+        "moderate",
+        "hedge",
+    ),
+    ("The position is at risk of liquidation. Critical. Unwind it now.", "critical", "exit"),
+    ("Observation only. Nothing notable.", "none", "observe"),
+    ("- Severity → high\n- Action → rebalance\n- Escalate → no", "high", "rebalance"),
+    (
+        (
+            "Action: escalate\nSeverity: critical\nRationale: possible exploit in the pool; needs "
+            "the T2 model."
+        ),
+        "critical",
+        "escalate",
+    ),
+    ("I think it's fine to wait. Low.", "low", "observe"),
 ]

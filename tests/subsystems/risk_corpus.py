@@ -1,6 +1,8 @@
 """Free-text risk answers as models write them (labelled, tabled, in prose, hedged, run-on,
 approving at a smaller size), each with the approval and the adjusted size it means (None:
-the size as proposed, or a rejection)."""
+the size as proposed, or a rejection). Of the last 20, written after the reader's design, 16
+read right as they stood (the misses: an answer that opens "No.", "say no", a lone amount
+in a sentence about a smaller size)."""
 
 from __future__ import annotations
 
@@ -159,4 +161,36 @@ CORPUS: list[tuple[str, bool, float | None]] = [
     ("It's a no from me. The trade fails the adaptive guardrails.", False, None),
     ("Let's approve it but halve it: $750.", True, 750.0),
     ("Rejection. The DeFi threat layer flags an oracle manipulation risk.", False, None),
+    ("APPROVED. All layers pass; no size adjustment.", True, None),
+    ("Rejected: hard shields fail (max position 20% exceeded).", False, None),
+    (
+        "The trade is fine in principle but too large. Approve at $1,200 (requested $3,000).",
+        True,
+        1200.0,
+    ),
+    ("I have to say no to this one; the golem is in conservation mode.", False, None),
+    ("Go ahead with the swap.", True, None),
+    ("Block it. Oracle deviation of 4% on the lending market.", False, None),
+    ('approved: true\nadjusted_size_usd: 900\nwarnings: ["thin liquidity"]', True, 900.0),
+    ("Approval granted with a smaller position: 50% of proposed, i.e. $2,000.", True, 2000.0),
+    (
+        "This trade should be denied because the observation layer shows a crash regime.",
+        False,
+        None,
+    ),
+    ("I see no problems. Approved at full size.", True, None),
+    ("Position sizing: fail. Hard shields: pass. Overall: reject.", False, None),
+    ("Yes — approve, but limit it to $5,000.", True, 5000.0),
+    ("I don't think we should approve this. The risk outweighs the reward.", False, None),
+    ("Decision: APPROVE\nAdjusted size: n/a", True, None),
+    (
+        "After weighing everything, I'm approving this trade but scaling it down to 1.5k.",
+        True,
+        1500.0,
+    ),
+    ("No. Too much leverage.", False, None),
+    ("The proposal passes every layer; approved.", True, None),
+    ("Verdict: not approved.", False, None),
+    ("It can go ahead at a reduced $800.", True, 800.0),
+    ("I'd veto this.", False, None),
 ]

@@ -210,3 +210,8 @@ def test_arrays_and_spelled_proportions_and_counts() -> None:
     assert read_fraction("likelihood 3 in 10 hours", "likelihood") != 0.3  # a time, not odds
     assert read_count("I looked at twelve entries", "looked at") == 12
     assert read_count("it survived two crashes", "surviv\\w*") is None
+
+
+def test_a_negated_need_reaches_over_its_clause() -> None:
+    assert MOVE.pick("There's no need for drastic action like exiting; hold.") == "wait"
+    assert MOVE.pick("This doesn't warrant an exit or a hedge. Keep waiting.") == "wait"

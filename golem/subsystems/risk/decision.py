@@ -124,7 +124,7 @@ _PARAPHRASES = {
     ),
     False: (
         r"too risky|too dangerous|not worth the risk|no[- ]go|(?:answer is|i say|i'd say) no|"
-        r"(?:it's|it is) a no|"
+        r"(?:it's|it is) a no|(?:say|said|saying) no|too (?:much|many|large|big|risky)|"
         r"pass on (?:it|this)|stand down|cannot (?:support|allow|sanction)|(?:is|are) unsafe"
     ),
 }
@@ -186,6 +186,9 @@ def _read(text: str) -> dict[str, Any]:
         labels=(r"approved|approval|decision|verdict|outcome|status",),
         prose=APPROVAL,
     )
+    if approved is None:  # an answer that opens "No." or "Yes," answers the question asked
+        opening = _OPENING.match(text)
+        approved = None if opening is None else opening["no"] is None
     if approved is None:
         raise UnparseableOutput("no approval or rejection in the text", text=text)
     graded = _layers(text)
@@ -210,6 +213,19 @@ def _read(text: str) -> dict[str, Any]:
     }
 
 
+_OPENING = re.compile(
+    r"^\W*(?:(?P<yes>yes|yep|sure)|(?P<no>no|nope))\b"
+    r"(?!\s+(?:\w+\s+)?(?:issue|problem|concern|reason|risk)s?\b)",  # not "No issues here"
+    re.I,
+)
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+(?=[A-Z])|\n")
+# A sentence that speaks of a smaller size: its lone amount is the size allowed.
+_SMALLER = re.compile(rf"\b(?:{_RESIZE}|smaller|reduced|lower|partial|half|at most|only)\b", re.I)
+_NAMED_PROPOSED = re.compile(
+    r"\b(?:proposed|requested|original|asked|of|from)\W+(?:\w+\W+)?$", re.I
+)
+
+
 def _adjusted(text: str) -> float | None:
     """The size allowed: a labelled one, one beside the approval, or the smaller of two
     amounts set against each other; None when the text allows the size as proposed."""
@@ -223,6 +239,11 @@ def _adjusted(text: str) -> float | None:
     for (smaller, first), (larger, second) in pairwise(amounts):
         if smaller < larger and _AGAINST.match(text[first.end() : second.start()]):
             return smaller
+    for value, match in amounts:
+        starts = (m.end() for m in _SENTENCE_BREAK.finditer(text, 0, match.start()))
+        sentence = text[max(starts, default=0) : match.start()]
+        if _SMALLER.search(sentence) and not _NAMED_PROPOSED.search(sentence[-30:]):
+            return value
     return None
 
 
