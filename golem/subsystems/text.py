@@ -37,6 +37,7 @@ __all__ = [
     "section",
     "sections",
     "strip_meta",
+    "usd_amounts",
 ]
 
 T = TypeVar("T")
@@ -68,11 +69,40 @@ _CHARS = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0"
 
 def clean(text: str) -> str:
     """The text without reasoning blocks or markdown emphasis; headings (`# X`, a line
-    that is only `**X**`) become `X:` lines, the form `sections` reads."""
+    that is only `**X**`) become `X:` lines, the form `sections` reads; a markdown table
+    becomes labelled lines (see `_untable`)."""
     text = _THINK.sub("", text.translate(_CHARS))
+    text = _TABLE.sub(_untable, text)
+    text = _KEY_VALUES.sub("\n", text)
     text = _HEADING.sub(lambda m: m[1].rstrip(":") + ":", text)
     text = _BOLD_LINE.sub(lambda m: m[1].rstrip(":") + ":", text)
     return _EMPHASIS.sub("", text)
+
+
+_TABLE = re.compile(
+    r"^[ \t]*\|(?P<head>.*)\|[ \t]*\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\|?[ \t]*\n"
+    r"(?P<rows>(?:[ \t]*\|.*\|?[ \t]*(?:\n|$))+)",
+    re.M,
+)
+
+
+# Pairs run together on one line ("killed_by=fees; learned=patience"): one pair a line.
+_KEY_VALUES = re.compile(r"[ \t]*[;,][ \t]*(?=[A-Za-z_]{2,30}[ \t]*=)")
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _untable(match: re.Match[str]) -> str:
+    """A one-row table as `Header: cell` lines; a longer one as a line per row, its first
+    cell the label (`| Observation | pass | 0.2 |` is `Observation: pass, 0.2`)."""
+    head = _cells(match["head"])
+    rows = [_cells(row) for row in match["rows"].splitlines() if row.strip()]
+    if len(rows) == 1:
+        pairs = zip(head, rows[0], strict=False)
+        return "\n".join(f"{h}: {cell}" for h, cell in pairs if h and cell) + "\n"
+    return "".join(f"{row[0]}: {', '.join(c for c in row[1:] if c)}\n" for row in rows if row)
 
 
 def clip(text: str, limit: int) -> str:
@@ -83,7 +113,10 @@ def clip(text: str, limit: int) -> str:
 
 # -- labelled fields -----------------------------------------------------------------
 
-_SEPARATOR = r"""["']?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*(?::|=|\||\s[-–—]|[–—]|->|→|\bis\b)"""
+_SEPARATOR = (
+    r"""["']?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*"""
+    r"(?::|=|\||\s[-–—]|[–—]|->|→|\b(?:is|was|are|were)\b)"
+)
 _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)")
 
 
@@ -132,6 +165,28 @@ _CONDITION = re.compile(
     r"we see|things)|consider(?:ed|ing)|thought about|was tempted)\b",
     re.I,
 )
+# Later in the sentence, a pronoun that takes the word back: "exiting would lock in the
+# loss, so I advise against it".
+_REJECTED_LATER = re.compile(
+    r"\b(?:against|rul(?:e|ing) out|reject\w*|skip|forget)\s+(?:it|that|this)\b|"
+    r"\brul(?:e|ing) (?:it|that|this) out\b|"
+    r"\b(?:it|that|this)(?:'s|\s+is|\s+would be|\s+seems|\s+looks)\s+(?:\w+\s+)?"
+    r"(?:premature|overkill|too (?:early|drastic|much|soon)|unnecessary|unwarranted|"
+    r"a mistake|off the table|not (?:needed|necessary|warranted|justified))\b",
+    re.I,
+)
+# A negation of the word's form, not of the word: "I would not approve it as is".
+_ONLY_AS_IS = re.compile(
+    r"^\s*(?:it |this |that |the \w+ )?(?:as is|as it stands|as proposed|as written|"
+    r"at (?:this|that|the proposed|the requested|full) (?:size|amount)|in full|at full size)\b",
+    re.I,
+)
+# A question the text answers at once: "Approve? Yes." / "Exit? No, not yet."
+_ANSWER = re.compile(
+    r"\s*(?:(?P<yes>yes|yep|yeah|definitely|absolutely|certainly)|"
+    r"(?P<no>no|nope|not (?:yet|now|really)|never|definitely not))\b",
+    re.I,
+)
 # A condition right after the word: "exit if it breaks 1800" is not the call made now.
 _CONDITION_AFTER = re.compile(r"^\s*(?:if|unless|once|only if|in case|should)\b", re.I)
 _CUE_BEFORE = re.compile(
@@ -147,69 +202,107 @@ _CUE_AFTER = re.compile(
 )
 _WORDS = re.compile(r"[\w']+")
 _NEGATION_REACH = 4  # words between a negator and the word it negates
+# A negated need reaches to the end of its clause, over a whole list: "there is no need for
+# drastic action like exiting", "this doesn't warrant an exit or a hedge".
+_WIDE_NEGATOR = re.compile(
+    r"\b(?:no (?:need|reason|call|point)|not (?:necessary|needed|worth)|"
+    r"nothing (?:warrants|calls for)|"
+    r"(?:does|do|did|would)(?:n't| not) (?:warrant|need|require|call for|justify|merit))\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Mention(Generic[T]):
-    """One occurrence of a choice's word, judged in its clause and sentence."""
+    """One occurrence of a choice's word, judged in its clause and sentence. `moot`: it
+    settles nothing (a question left open; a negation only of the form, "not approve it as
+    is"). `paraphrase`: the word is one of the choice's looser phrasings."""
 
     choice: T
     start: int
     end: int
     negated: bool
-    question: bool
+    moot: bool
     score: int
+    paraphrase: bool = False
 
 
 class Choices(Generic[T]):
     """The words that name each choice (regex alternatives, matched on word boundaries:
-    "highly" is not "high"). A negated mention ("no need to exit") does not count, or
-    counts as `flip(choice)` for a yes/no choice; a question does not count."""
+    "highly" is not "high"), and optionally looser `paraphrases` ("reduce exposure" for a
+    rebalance) that count only where no plain word stands. A negated mention ("no need to
+    exit") does not count, or counts as `flip(choice)` for a yes/no choice; a question does
+    not count. The table is compiled once, into one pattern."""
 
-    def __init__(self, words: Mapping[T, str], *, flip: Callable[[T], T] | None = None) -> None:
-        self._choices = list(words)
+    def __init__(
+        self,
+        words: Mapping[T, str],
+        *,
+        paraphrases: Mapping[T, str] | None = None,
+        flip: Callable[[T], T] | None = None,
+    ) -> None:
+        tiers = [(choice, alt, False) for choice, alt in words.items()]
+        tiers += [(choice, alt, True) for choice, alt in (paraphrases or {}).items()]
+        self._groups = [(choice, loose) for choice, _, loose in tiers]
         self._pattern = re.compile(
-            "|".join(rf"(?P<c{i}>\b(?:{alt})\b)" for i, alt in enumerate(words.values())),
+            "|".join(rf"(?P<c{i}>\b(?:{alt})\b)" for i, (_, alt, _) in enumerate(tiers)),
             re.I,
         )
         self._flip = flip
 
     def mentions(self, text: str) -> list[Mention[T]]:
+        matches = list(self._pattern.finditer(text))
         found = []
-        for match in self._pattern.finditer(text):
-            choice = self._choices[int((match.lastgroup or "c0")[1:])]
-            found.append(_judge(text, choice, match.start(), match.end()))
+        for i, match in enumerate(matches):
+            choice, loose = self._groups[int((match.lastgroup or "c0")[1:])]
+            reach = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+            found.append(_judge(text, choice, *match.span(), paraphrase=loose, reach=reach))
         return found
 
     def pick(self, text: str) -> T | None:
-        """The choice the text settles on: the best-scored standing mention (a cue like
-        "I recommend" raises it, a condition like "if it breaks" lowers it), then the first."""
-        best: tuple[int, T] | None = None
+        """The choice the text settles on: among standing mentions, a plain word before a
+        paraphrase, then the best-scored (a cue like "I recommend" raises a mention, a
+        condition like "if it breaks" lowers it), then the first."""
+        best: tuple[tuple[bool, int], T] | None = None
         for mention in self.mentions(text):
-            if mention.question:
+            if mention.moot:
                 continue
             choice = mention.choice
             if mention.negated:
                 if self._flip is None:
                     continue
                 choice = self._flip(choice)
-            if best is None or mention.score > best[0]:
-                best = (mention.score, choice)
+            rank = (not mention.paraphrase, mention.score)
+            if best is None or rank > best[0]:
+                best = (rank, choice)
         return None if best is None else best[1]
 
 
-def _judge(text: str, choice: T, start: int, end: int) -> Mention[T]:
+def _judge(
+    text: str, choice: T, start: int, end: int, *, paraphrase: bool, reach: int
+) -> Mention[T]:
+    """`reach`: where the next mention starts; a pronoun after it refers to that one."""
     sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
     after_sentence = _SENTENCE_END.search(text, end)
     question = after_sentence is not None and after_sentence[0] == "?"
+    answer = _ANSWER.match(text, after_sentence.end()) if after_sentence and question else None
+    if answer is not None:  # "Exit? No." answers its own question
+        question = False
     clause_start = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0)
     clause_start = max(clause_start, sentence_start)
     before = text[clause_start:start]
     after_break = _CLAUSE_BREAK.search(text, end)
     after = text[end : after_break.start() if after_break else len(text)][:60]
-    negated = any(
-        len(_WORDS.findall(before[m.end() :])) <= _NEGATION_REACH for m in _NEGATOR.finditer(before)
-    ) or bool(_NEGATED_AFTER.search(after[:50]))
+    sentence_rest = text[end : min(after_sentence.start() if after_sentence else reach, reach)]
+    negated = (
+        any(
+            len(_WORDS.findall(before[m.end() :])) <= _NEGATION_REACH
+            for m in _NEGATOR.finditer(before)
+        )
+        or bool(_WIDE_NEGATOR.search(before))
+        or bool(_NEGATED_AFTER.search(after[:50]))
+        or bool(_REJECTED_LATER.search(sentence_rest))
+    ) != bool(answer and answer["no"])
     recent = " ".join(_WORDS.findall(text[sentence_start:start])[-6:])
     score = 2 if _CUE_BEFORE.search(recent) or _CUE_AFTER.match(after) else 0
     # A condition holds to the end of its sentence or to a semicolon ("if it breaks, exit";
@@ -217,7 +310,8 @@ def _judge(text: str, choice: T, start: int, end: int) -> Mention[T]:
     condition_start = max(sentence_start, text.rfind(";", sentence_start, start) + 1)
     if _CONDITION.search(text[condition_start:start]) or _CONDITION_AFTER.match(after):
         score -= 3
-    return Mention(choice, start, end, negated, question, score)
+    moot = question or (negated and bool(_ONLY_AS_IS.match(after)))
+    return Mention(choice, start, end, negated, moot, score, paraphrase)
 
 
 YES_NO: Choices[bool] = Choices(
@@ -236,34 +330,119 @@ def read_choice(
     labels: Sequence[str] = (),
     prose: Choices[T] | None = None,
     use_prose: bool = True,
+    scale: Callable[[float], T] | None = None,
 ) -> T | None:
-    """A labelled value wins ("Action: observe"), each label (a regex) in turn; then an
-    attributive use of a label ("a high-severity move"); then the prose, read with
-    `prose` (default `choices`)."""
+    """A labelled value wins ("Action: observe"), each label (a regex) in turn, and with
+    `scale` a labelled number read as a 0..1 fraction ("Severity: 4/5"); then a word
+    written right beside a label ("a high-severity move", "severity none"); then the
+    prose, read with `prose` (default `choices`)."""
     for label in labels:
         for value in labelled(text, label):
             found = choices.pick(value)
+            if found is None and scale is not None:
+                found = _scaled(value, scale)
             if found is not None:
                 return found
     for label in labels:
         attributive = re.compile(rf"[\s-]+(?:{label})\b", re.I)
+        juxtaposed = re.compile(rf"(?<![\w-])(?:{label})(?:\s+{_JUXTAPOSED})*\s*$", re.I)
         for mention in choices.mentions(text):
-            if attributive.match(text, mention.end) and not (mention.negated or mention.question):
+            if mention.negated or mention.moot:
+                continue
+            line_start = text.rfind("\n", 0, mention.start) + 1
+            if attributive.match(text, mention.end) or juxtaposed.search(
+                text, line_start, mention.start
+            ):
                 return mention.choice
     if not use_prose:
         return None
     return (prose or choices).pick(text)
 
 
+_JUXTAPOSED = r"(?:level|rating|score|is|as|of|at|seems|looks|would|be|here|overall|now)"
+
+
+def _scaled(value: str, scale: Callable[[float], T]) -> T | None:
+    """A number with a unit ("4/5", "60%") or written in 0..1 ("0.6"), on `scale`."""
+    number = first_number(value)
+    if number is None or not (number["unit"] or "." in number["num"]):
+        return None
+    fraction = as_fraction(number)
+    return None if fraction is None else scale(fraction)
+
+
 # -- numbers -------------------------------------------------------------------------
 
 _NUMBER = (
     r"(?P<num>[-+−]?(?:\d+(?:\.\d+)?|\.\d+))[ \t]*"
-    r"(?P<unit>%|percent\b|per ?cent\b|pct\b|/[ \t]*100\b|/[ \t]*10\b|out of 100\b|out of 10\b)?"
+    r"(?P<unit>%|percent\b|per ?cent\b|pct\b|/[ \t]*(?:100|10|5|4|3)\b|"
+    r"(?:out of|in) (?:100|20|10|5|4|3|2)\b(?![ \t]*(?:sec|min|hour|h\b|day|week|block)))?"
 )
+_SMALL = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_DIGITS = {word: i for i, word in enumerate(_SMALL)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
+# A number spelled out, only where a unit makes it a proportion: "seventy percent",
+# "one in five", "three out of ten" ("this one is high" stays words).
+_SPELLED_NUMBER = rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_SMALL)}))?|{'|'.join(_SMALL)})"
+_SPELLED = re.compile(
+    rf"\b(?P<a>{_SPELLED_NUMBER})(?=[ \t]+per ?cent\b)|"
+    rf"\b(?P<x>{_SPELLED_NUMBER}|\d+)(?P<mid>[ \t]+(?:in|out of)[ \t]+)"
+    rf"(?P<y>{_SPELLED_NUMBER}|\d+)\b",
+    re.I,
+)
+
+
+# A spelled number that counts the things a decision counts: "twelve entries", "nine are
+# fine" (not "survived two crashes", nor a bare "one").
+_COUNT_WORD = re.compile(
+    rf"\b(?!one\b){_SPELLED_NUMBER}\b(?=\s+(?:entr(?:y|ies)|items?|notes?|insights?|"
+    r"episodes?|lessons?|hypothes[ie]s|of (?:them|these|those)|are|were|is|was|got|have|had)\b)",
+    re.I,
+)
+
+
+def _value(words: str) -> str:
+    if words.isdigit():
+        return words
+    return str(sum(_DIGITS[word] for word in re.split(r"[- ]", words.lower())))
+
+
+def _digits(text: str) -> str:
+    """Spelled-out proportions as digits: "seventy-five percent" is "75 percent"."""
+
+    def number(match: re.Match[str]) -> str:
+        if match["a"]:
+            return _value(match["a"])
+        return _value(match["x"]) + match["mid"] + _value(match["y"])
+
+    return _SPELLED.sub(number, text)
+
+
 _FILLER = (
     r"[ \t]*(?:(?:level|score|rating|estimate|value|of|is|at|around|about|roughly|"
-    r"approximately|approx\.?|near|maybe|probably|i'?d say|~|≈|:|=|-(?=\s)|–|—|\(|\||\"|')"
+    r"approximately|approx\.?|near|maybe|probably|i'?d say|was|were|seems?|seemed|looks?|"
+    r"felt|feels?|~|≈|:|=|-(?=\s)|–|—|\(|\||\"|')"
     r"[ \t]*)*"
 )
 _SCALE = (
@@ -276,9 +455,10 @@ _SCALE = (
 
 
 def _divisor(unit: str | None) -> float:
-    unit = (unit or "").replace(" ", "").lower()
-    if unit in ("/10", "outof10"):
-        return 10.0
+    """100 for a percentage, N for "/N" or "out of N", 1 for no unit."""
+    denominator = re.search(r"\d+", unit or "")
+    if denominator is not None:
+        return float(denominator[0])
     return 100.0 if unit else 1.0
 
 
@@ -310,7 +490,9 @@ def read_fraction(text: str, labels: str, *, after: str | None = None) -> float 
     """A number in 0..1 named by `labels`: "confidence 72%", "Confidence: 0.72", ".75",
     "70 percent", "8/10", "80% confidence"; `after` names words that may follow the number
     instead ("95% sure"). Then a labelled word on the scale ("Confidence: high"), then
-    the first number on the label's line within a few words."""
+    the first number on the label's line within a few words. Proportions spelled out
+    ("seventy percent", "one in five") count as numbers."""
+    text = _digits(text)
     near = next(_numbers_near(text, labels, after or labels, _fraction), None)
     if near is not None:
         return near
@@ -334,7 +516,9 @@ def read_signed(text: str, labels: str) -> float | None:
 
 
 def read_count(text: str, labels: str) -> int | None:
-    """A whole number named by `labels`: "Evaluated: 12", "12 entries evaluated"."""
+    """A whole number named by `labels`: "Evaluated: 12", "12 entries evaluated", "twelve
+    entries evaluated" (see `_COUNT_WORD`)."""
+    text = _COUNT_WORD.sub(lambda m: _value(m[0]), text)
     before = re.compile(rf"(?<![\w-])(?:{labels}){_FILLER}(?P<n>\d+)\b(?![.,]\d|%)", re.I)
     after = re.compile(rf"(?<![\w.])(?P<n>\d+)\s+(?:[a-z]+\s+){{0,2}}?(?:{labels})", re.I)
     for pattern in (before, after):
@@ -372,30 +556,50 @@ _MONEY = (
     r"(?P<mult>k\b|m\b|thousand\b|million\b)?[ \t]*(?P<cur2>usd\b|dollars\b|usdc\b)?"
 )
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
+_MARKED_MONEY = re.compile(rf"(?<![\w.]){_MONEY}", re.I)
 
 
-def read_usd(text: str, labels: str) -> float | None:
-    """A dollar amount named by `labels`: "adjusted size: $2,500", "cap at 1.2k USD"."""
+def _usd(match: re.Match[str]) -> float:
+    value = float(match["num"].replace(",", ""))
+    return value * _MULTIPLIERS.get((match["mult"] or "").lower(), 1.0)
+
+
+def read_usd(text: str, labels: str, *, marked: bool = False) -> float | None:
+    """A dollar amount named by `labels`: "adjusted size: $2,500", "cap at 1.2k USD";
+    `marked`: only an amount written with "$", "USD" or "dollars"."""
     pattern = re.compile(rf"(?<![\w-])(?:{labels})\b{_FILLER}(?:to|at|by)?[ \t]*{_MONEY}", re.I)
     for match in pattern.finditer(text):
-        value = float(match["num"].replace(",", ""))
-        return value * _MULTIPLIERS.get((match["mult"] or "").lower(), 1.0)
+        if not marked or match["cur"] or match["cur2"]:
+            return _usd(match)
     return None
+
+
+def usd_amounts(text: str) -> Iterator[tuple[float, re.Match[str]]]:
+    """Every amount written with "$", "USD" or "dollars", with its match."""
+    for match in _MARKED_MONEY.finditer(text):
+        if match["cur"] or match["cur2"]:
+            yield _usd(match), match
 
 
 # -- lists and sections --------------------------------------------------------------
 
 _BULLET = re.compile(r"^[ \t]*(?:[-*•+▪◦]|\d{1,2}[.)]|\(?[a-hA-H]\))[ \t]+(?P<item>.+)$")
-_EMPTY_ITEM = re.compile(r"^(?:none|nothing|n/?a|nil|-|—)\W*$", re.I)
-_SECTION_HEAD = re.compile(r"^[ \t]*(?P<head>[A-Za-z][^\n:]{0,60}?)[ \t]*:[ \t]*(?P<rest>.*)$")
+_EMPTY_ITEM = re.compile(r"^\(?(?:none|nothing|n/?a|nil|-|—)\)?\W*$", re.I)
+_SECTION_HEAD = re.compile(
+    r"^[ \t]*(?P<head>[A-Za-z][^\n:=]{0,60}?)[ \t]*(?::|=(?!=))[ \t]*(?P<rest>.*)$"
+)
 
 
 def items(body: str, *, limit: int, max_chars: int) -> list[str]:
-    """A list written as bullets (continuation lines join their bullet), else as lines,
-    else one line split on semicolons (or on commas when every part is short)."""
+    """A list written as an array (`["a", "b"]`), as bullets (continuation lines join
+    their bullet), else as lines, else one line split on semicolons (or on commas when every
+    part is short)."""
     found: list[str] = []
     lines = [line for line in body.split("\n") if line.strip()]
-    if any(_BULLET.match(line) for line in lines):
+    array = _ARRAY.match(body)
+    if array is not None:
+        found = [m["q"] or m["s"] or m["b"] or "" for m in _ARRAY_ITEM.finditer(array["inner"])]
+    elif any(_BULLET.match(line) for line in lines):
         for line in lines:
             bullet = _BULLET.match(line)
             if bullet:
@@ -408,6 +612,10 @@ def items(body: str, *, limit: int, max_chars: int) -> list[str]:
         found = _split_inline(lines[0])
     kept = [clip(item.rstrip(" .;,"), max_chars) for item in found]
     return [item for item in kept if item and not _EMPTY_ITEM.match(item)][:limit]
+
+
+_ARRAY = re.compile(r"^\s*\[(?P<inner>[^\[\]]*)\]\s*[.;,]?\s*$", re.S)
+_ARRAY_ITEM = re.compile(r"\"(?P<q>[^\"]*)\"|'(?P<s>[^']*)'|(?P<b>[^,\"'\s][^,]*)")
 
 
 def _split_inline(line: str) -> list[str]:

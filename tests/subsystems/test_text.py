@@ -152,3 +152,66 @@ def test_clip_and_strip_meta() -> None:
         "hedges pay"
     )
     assert strip_meta("stops get hunted, 80% plausible", "plausib\\w*") == "stops get hunted"
+
+
+def test_a_paraphrase_counts_only_where_no_plain_word_stands() -> None:
+    move = Choices(
+        {"rebalance": r"rebalanc\w*", "hedge": r"hedg\w*"},
+        paraphrases={"rebalance": r"reduce exposure"},
+    )
+    assert move.pick("We should reduce exposure.") == "rebalance"
+    assert move.pick("Reduce exposure by hedging with a short perp.") == "hedge"
+    assert move.pick("No need to reduce exposure.") is None
+
+
+def test_a_pronoun_later_in_the_sentence_takes_the_word_back() -> None:
+    assert MOVE.pick("Exiting would lock in the loss, so I advise against it. Hedge.") == "hedge"
+    assert MOVE.pick("Hedge now; exiting is too drastic, it is premature.") == "hedge"
+
+
+def test_a_label_written_beside_its_value_and_a_labelled_number() -> None:
+    level = Choices({"none": "none", "low": "low", "high": "high"})
+    assert read_choice("Market calm. Severity none.", level, labels=("severity",)) == "none"
+    assert read_choice("the severity level is low", level, labels=("severity",)) == "low"
+
+    def scale(fraction: float) -> str:
+        return "high" if fraction > 0.5 else "low"
+
+    assert read_choice("Severity: 4/5", level, labels=("severity",), scale=scale) == "high"
+    assert read_choice("Severity: 0.2", level, labels=("severity",), scale=scale) == "low"
+    assert read_choice("Severity: 3", level, labels=("severity",), scale=scale) is None
+    assert read_fraction("confidence 3/5", "confidence") == 0.6
+
+
+def test_a_question_answered_at_once_and_a_negation_only_of_the_form() -> None:
+    assert MOVE.pick("Exit? No, not yet. Wait.") == "wait"
+    assert MOVE.pick("Should we hedge? Yes.") == "hedge"
+    approve = Choices({True: r"approv\w*"}, flip=lambda v: not v)
+    assert approve.pick("Approve? No.") is False
+    assert approve.pick("I would not approve it as is; approve at half the size.") is True
+
+
+def test_tables_and_run_together_pairs_become_labelled_lines() -> None:
+    assert clean("| Evaluated | Pruned |\n|---|:-:|\n| 9 | 2 |") == "Evaluated: 9\nPruned: 2\n"
+    rows = "| Layer | Result |\n|---|---|\n| Market | pass, 0.2 |\n| Sizing | fail | 0.9 |"
+    assert clean(rows) == "Market: pass, 0.2\nSizing: fail, 0.9\n"
+    assert clean("killed_by=fees; learned=patience") == "killed_by=fees\nlearned=patience"
+    assert sections(clean("sev=1, act=two")) == [("sev", "1"), ("act", "two")]
+
+
+def test_arrays_and_spelled_proportions_and_counts() -> None:
+    assert items('["cut leverage", "add collateral"]', limit=5, max_chars=50) == [
+        "cut leverage",
+        "add collateral",
+    ]
+    assert items("['a', b]", limit=5, max_chars=50) == ["a", "b"]
+    assert read_fraction("confidence seventy-five percent", "confidence") == 0.75
+    assert read_fraction("chance: about one in five", "chance") == 0.2
+    assert read_fraction("likelihood 3 in 10 hours", "likelihood") != 0.3  # a time, not odds
+    assert read_count("I looked at twelve entries", "looked at") == 12
+    assert read_count("it survived two crashes", "surviv\\w*") is None
+
+
+def test_a_negated_need_reaches_over_its_clause() -> None:
+    assert MOVE.pick("There's no need for drastic action like exiting; hold.") == "wait"
+    assert MOVE.pick("This doesn't warrant an exit or a hedge. Keep waiting.") == "wait"

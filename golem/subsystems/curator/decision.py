@@ -112,13 +112,18 @@ _ID = r"(?:\b[a-z][a-z0-9]{0,11}[-_:#]?\d+[a-z0-9-]*\b|#\d+\b)"
 _ID_RE = re.compile(_ID, re.I)
 _PROMOTE = re.compile(rf"promot\w*\s+(?:entry\s+)?(?P<id>{_ID})", re.I)
 _PRUNE_PROSE = re.compile(
-    rf"\b(?:prun\w*|archiv\w*|remov\w*)\s+(?:entries\s+)?(?P<ids>{_ID}(?:\s*(?:,|and|&)\s*{_ID})*)",
+    rf"\b(?:prun\w*|archiv\w*|remov\w*)\s+(?:\d+\s+)?(?:entries\s+)?\(?(?P<ids>{_ID}(?:\s*(?:,|and|&)\s*{_ID})*)",
     re.I,
 )
 _COUNTS = {
-    "entries_evaluated": r"evaluat\w*|review\w*|assess\w*|examin\w*|considered",
-    "entries_retained": r"retain\w*|kept|keep\w*|surviv\w*",
-    "entries_pruned": r"prun\w*|remov\w*|archiv\w*|discard\w*|dropp\w*|delet\w*",
+    "entries_evaluated": (
+        r"evaluat\w*|review\w*|assess\w*|examin\w*|considered|"
+        r"(?:of the|of all|all|out of|looked at|went through|checked)(?=\s+\d+\s+(?:entries|items))"
+    ),
+    "entries_retained": r"retain\w*|kept|keep\w*|surviv\w*|stay\w*|remain\w*|(?:are|look) fine",
+    "entries_pruned": (
+        r"prun\w*|remov\w*|archiv\w*|discard\w*|dropp\w*|delet\w*|go|(?:are|look) stale"
+    ),
 }
 
 

@@ -101,21 +101,25 @@ _PROSE = {
     "suspects": r"\bi suspect(?: that)?\s+(?P<x>.+)",
 }
 _LISTS = ("learned", "got_wrong", "confused_by", "never_tested", "would_change", "suspects")
-_KILLED = r"killed by|cause of death|what killed me|died (?:of|from|because of)"
+_KILLED = r"killed[ _]by|cause of death|what killed me|died (?:of|from|because of)"
 _LINK = re.compile(
     r"\s*(?:→|->|=>|⇒|\bled to\b|\bleads to\b|\bcaused\b|\bcauses\b|\bresulted in\b|"
     r"\bresults in\b)\s*",
     re.I,
 )
+_ARC_NAMES = {arc: arc.value for arc in ArcClass}
 ARC = Choices(
-    {
+    _ARC_NAMES,
+    paraphrases={
         ArcClass.REDEMPTIVE: r"redempt\w*|redeem\w*",
         ArcClass.CONTAMINATING: r"contaminat\w*|soured|spoiled",
-        ArcClass.PROGRESSIVE: r"progressive|progress\w*|steady (?:gain|growth|improvement)",
-        ArcClass.TRAGIC: r"tragic|tragedy|doomed|downfall",
-        ArcClass.STABLE: r"stable|steady|flat|even",
-    }
+        ArcClass.PROGRESSIVE: r"progress\w*|steady (?:gain|growth|improvement)",
+        ArcClass.TRAGIC: r"tragedy|doomed|downfall|(?:steady )?decline",
+        ArcClass.STABLE: r"steady|flat|even",
+    },
 )
+# In free prose only the class names themselves: "even" and "steady" name other things.
+ARC_NAMED = Choices(_ARC_NAMES)
 
 
 def _read(text: str) -> dict[str, Any]:
@@ -133,6 +137,7 @@ def _read(text: str) -> dict[str, Any]:
         ARC.pick(found.get("arc_class", ""))
         or read_choice(text, ARC, labels=(r"arc|story|life",), use_prose=False)
         or ARC.pick(arc_text)
+        or ARC_NAMED.pick(text)
         or ArcClass.STABLE
     )
     # A list of phases reads as one arc; a sentence stays as written.

@@ -50,17 +50,22 @@ class FragmentEvaluation(StructuredOutput):
 
 VERDICT = Choices(
     {
-        FragmentVerdict.PROMOTE: (
-            r"promot\w*|keep\w*|kept|retain\w*|worth keeping|save it|worth testing"
-        ),
+        FragmentVerdict.PROMOTE: r"promot\w*|worth (?:promoting|testing|acting on)",
         FragmentVerdict.STAGE: (
             r"stag\w*|incubat\w*|park\w*|revisit\w*|let it (?:sit|simmer)|sleep on it|"
-            r"defer\w*"
+            r"defer\w*|(?:keep|hold|save) (?:it |this )?(?:for later|in staging|on hold)|"
+            r"for later|needs? more evidence|wait and see"
         ),
         FragmentVerdict.DISCARD: (
-            r"discard\w*|drop\w*|reject\w*|dismiss\w*|throw (?:it )?(?:away|out)|just noise"
+            r"discard\w*|drop\w*|reject\w*|dismiss\w*|throw (?:it )?(?:away|out)|"
+            r"bin (?:it|this)|not worth keeping"
         ),
-    }
+    },
+    # Looser words, heard only where no plain one stands: "keep" alone is a promotion.
+    paraphrases={
+        FragmentVerdict.PROMOTE: r"keep\w*|kept|retain\w*|worth keeping|save it|adopt\w*",
+        FragmentVerdict.DISCARD: r"(?:just |pure |mere )?noise|irrelevant|nonsense|gibberish",
+    },
 )
 
 

@@ -107,7 +107,7 @@ def _read(text: str) -> dict[str, Any]:
             found[decision].append(_item(line))
     if not any(found.values()):
         body = section(text, r"^(?:items|candidates|hypothes[ie]s|integration\w*)$") or text
-        for line in items(body, limit=8, max_chars=400):
+        for line in _sentences(items(body, limit=8, max_chars=400)):
             picked = DECISION.pick(line)
             if picked is not None:
                 found[picked].append(_item(line))
@@ -120,6 +120,13 @@ def _read(text: str) -> dict[str, Any]:
         "discarded": found[IntegrationDecision.DISCARD][:8],
         "playbook_diff": clip(diff, 400) if diff else None,
     }
+
+
+def _sentences(lines: list[str]) -> list[str]:
+    """A one-line answer ("Promote h1 (0.8). Stage h2. Discard h3.") as its sentences."""
+    if len(lines) != 1:
+        return lines
+    return [part for part in re.split(r"(?<=[.!?])\s+", lines[0]) if part.strip()]
 
 
 def _item(line: str) -> IntegrationItem:

@@ -137,7 +137,7 @@ def _read(text: str) -> dict[str, Any]:
     episode = episode or _EPISODE.search(text)
     if reviewed is None and episode is None and not (lessons or counterfactuals):
         raise UnparseableOutput("no episodes, lessons or counterfactuals in the text", text=text)
-    surprise = read_fraction(text, r"surprise(?:[ _]score)?|unexpected\w*", after=r"surpris\w*")
+    surprise = read_fraction(text, r"surpris\w*(?:[ _]score)?|unexpected\w*", after=r"surpris\w*")
     arousal = read_signed(text, r"arousal(?:[ _]delta)?")
     return {
         "episode_id": clip(_episode_id(episode), 40) if episode else "",

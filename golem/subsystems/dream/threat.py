@@ -83,6 +83,20 @@ _MITIGATION_HEADINGS = (
 _DETECTION_HEADING = r"^(?:detection[ _]signals?|signals?|warning signs?|early warnings?|tells?)"
 
 
+_MITIGATE_BY = re.compile(
+    r"\b(?:mitigat\w*|to mitigate|to prepare|prepare)(?: (?:it|this|that))?(?:,| by| we should)\s+"
+    r"(?P<steps>[^.\n]+)",
+    re.I,
+)
+
+
+def _detection(text: str) -> str:
+    found = section(text, _DETECTION_HEADING)
+    if found is None:
+        found = next(labelled(text, r"detection[ _]signals?|warning signs?"), "")
+    return found
+
+
 def _read(text: str) -> dict[str, Any]:
     likelihood = read_fraction(
         text, r"likelihood|probability|chance|odds", after=r"likel\w*|chance|probab\w*"
@@ -91,15 +105,19 @@ def _read(text: str) -> dict[str, Any]:
     severity = read_choice(
         text, SEVERITY, labels=(r"severity|threat level|risk level|danger",), use_prose=False
     )
+    if severity is None:
+        severity = SEVERITY.pick(text)
     if severity is None and threat is None and likelihood is None:
         raise UnparseableOutput("no threat, severity or likelihood in the text", text=text)
-    if severity is None:
-        severity = SEVERITY.pick(text) or ThreatSeverity.MEDIUM
+    severity = severity or ThreatSeverity.MEDIUM
     if threat is None:
         threat = re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
     mitigations = section(text, _MITIGATION_HEADINGS[0]) or section(text, _MITIGATION_HEADINGS[1])
     if mitigations is None:
-        mitigations = next(labelled(text, r"mitigat\w*", whole_line=True), "")
+        mitigations = next(labelled(text, r"mitigat\w*(?:[ _]actions?)?", whole_line=True), "")
+    if not mitigations:  # "Mitigate by splitting the position."
+        prose = _MITIGATE_BY.search(text)
+        mitigations = prose["steps"] if prose else ""
     impact = next(labelled(text, r"impact(?:[ _]if[ _]realized)?|damage", whole_line=True), "")
     outcome = section(text, r"^(?:rehearsal[ _]outcome|outcome|rehearsal|result)$")
     return {
@@ -108,6 +126,6 @@ def _read(text: str) -> dict[str, Any]:
         "likelihood": 0.5 if likelihood is None else likelihood,
         "impact_if_realized": clip(impact, 200),
         "mitigation_actions": items(mitigations, limit=5, max_chars=120),
-        "detection_signals": items(section(text, _DETECTION_HEADING) or "", limit=5, max_chars=120),
+        "detection_signals": items(_detection(text), limit=5, max_chars=120),
         "rehearsal_outcome": clip(outcome or text, 300),
     }

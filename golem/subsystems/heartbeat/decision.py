@@ -98,43 +98,80 @@ class HeartbeatDecision(StructuredOutput):
         return decision_from_text(cls, text, _read)
 
 
+# Each enum word and the phrases that plainly mean it; then looser paraphrases, which
+# count only where no plain word stands ("the drop is serious" is high, unless the text
+# also says "severity moderate").
+_NONE = (
+    r"nothing (?:notable|of note|to worry about|unusual|significant|concerning|alarming|"
+    r"to see here)|no (?:concern|cause for concern|issue|problem|red flag|threat)s?|"
+    r"not (?:worth worrying about|a concern|concerning)|all clear|(?:just|only|mostly) noise"
+)
+_SEVERITY_WORDS = {
+    Severity.NONE: _NONE,
+    Severity.LOW: r"low",
+    Severity.MODERATE: r"moderate|medium",
+    Severity.HIGH: r"high",
+    Severity.CRITICAL: r"critical",
+}
+_SEVERITY_PARAPHRASES = {
+    Severity.LOW: r"minor|mild|slight|negligible|small|limited|benign",
+    Severity.MODERATE: r"elevated|notable|meaningful|mid|noticeable",
+    Severity.HIGH: r"serious|significant|severe|major|large|big|sharp|alarming",
+    Severity.CRITICAL: r"urgent|emergency|extreme|existential|catastrophic|dire",
+}
+SEVERITY_PROSE = Choices(_SEVERITY_WORDS, paraphrases=_SEVERITY_PARAPHRASES)
+# As a labelled value ("Severity: none"), a bare "none" or a synonym is the answer itself.
 SEVERITY = Choices(
     {
-        Severity.NONE: r"none|nothing notable|no concern|nil",
-        Severity.LOW: r"low|minor|negligible",
-        Severity.MODERATE: r"moderate|medium|elevated",
-        Severity.HIGH: r"high|severe|serious",
-        Severity.CRITICAL: r"critical|urgent|emergency|extreme",
-    }
-)
-# In prose only the enum's words, "medium" and plain statements of none count: a bare
-# "none" names other things there.
-SEVERITY_PROSE = Choices(
-    {
-        Severity.NONE: "nothing notable|no concern",
-        Severity.LOW: "low",
-        Severity.MODERATE: "moderate|medium",
-        Severity.HIGH: "high",
-        Severity.CRITICAL: "critical",
+        choice: "|".join(filter(None, (_SEVERITY_WORDS.get(choice), extra)))
+        for choice, extra in {
+            Severity.NONE: r"none|nil|nothing|n/a|zero",
+            **_SEVERITY_PARAPHRASES,
+        }.items()
     }
 )
 ACTION = Choices(
     {
         HeartbeatAction.OBSERVE: (
             r"observ\w*|monitor\w*|watch\w*|wait\w*|hold|holding|do nothing|stay put|"
-            r"sit tight|no action"
+            r"sit tight|no action|stand pat|stay the course|keep an eye on|nothing to do|"
+            r"no (?:change|move|trade)s?"
         ),
-        HeartbeatAction.ANALYZE: r"analy[sz]\w*|investigat\w*|look closer",
-        HeartbeatAction.REBALANCE: r"re-?balanc\w*",
+        HeartbeatAction.ANALYZE: (
+            r"analy[sz]\w*|investigat\w*|look closer|closer look|look (?:more )?(?:closely|into)|"
+            r"dig (?:deeper|into|in)|examin\w*|scrutini[sz]\w*|diagnos\w*"
+        ),
+        HeartbeatAction.REBALANCE: r"re-?balanc\w*|re-?weight\w*|back to (?:the )?target",
         HeartbeatAction.HEDGE: r"hedg\w*",
         HeartbeatAction.EXIT: (
-            r"exit\w*|unwind\w*|sell (?:everything|it all|all)|"
-            r"close (?:the |all |our |my )?(?:position|positions|everything)"
+            r"exit\w*|unwind\w*|sell (?:everything|it all|all|out)|sell(?:ing)? off|"
+            r"clos(?:e|ing) (?:out )?(?:the |all |our |my |this |every )?(?:position|positions|"
+            r"everything|it all)|positions? (?:\w+ ){0,3}closed|get(?:ting)? out|pull(?:ing)? out|"
+            r"cash(?:ing)? out|flatten\w*|go(?:ing)? (?:fully )?(?:to|into) cash"
         ),
-    }
+    },
+    paraphrases={
+        HeartbeatAction.REBALANCE: (
+            r"(?:reduc\w*|cut\w*|lower\w*|trim\w*|scal\w* back|scal\w* down|shrink\w*) "
+            r"(?:\w+ ){0,2}(?:exposure|position|allocation|weight)s?|de-?risk\w*|trim\w*|"
+            r"rotat\w* into|shift\w* (?:\w+ ){0,2}into|move (?:\w+ ){0,2}(?:in)?to stables|"
+            r"take (?:some )?(?:profits?|chips) off|take some off"
+        ),
+        HeartbeatAction.HEDGE: (
+            r"protect\w* (?:the |our )?downside|downside protection|buy(?:ing)? (?:\w+ )?puts?|"
+            r"short(?:ing)? (?:\w+ )?(?:perps?|futures)|open(?:ing)? a short|offset\w*|collar\w*"
+        ),
+    },
 )
 ESCALATION = Choices(
-    {True: r"escalat\w*|t2|tier[ -]?2|deeper (?:look|review|analysis)"}, flip=lambda v: not v
+    {
+        True: (
+            r"escalat\w*|t2|tier[ -]?2|deeper (?:look|review|analysis)|"
+            r"(?:stronger|bigger|larger|smarter|better|more capable) model|second opinion|"
+            r"hand(?:ing)? (?:this |it )?(?:off|over|up)"
+        )
+    },
+    flip=lambda v: not v,
 )
 # An action with no stated severity implies at least this much.
 _IMPLIED_SEVERITY = {
@@ -145,12 +182,20 @@ _IMPLIED_SEVERITY = {
     HeartbeatAction.EXIT: Severity.HIGH,
     HeartbeatAction.ESCALATE: Severity.MODERATE,
 }
-_SEVERITY_LABELS = (r"severity", r"risk level|alert level|urgency|threat level|risk|alert")
-_ACTION_LABELS = (r"action|recommended action|recommendation|decision|next step|verdict|call",)
+_SEVERITY_LABELS = (
+    r"severity|sev",
+    r"risk level|alert level|urgency|threat level|level of concern|concern level|risk|alert",
+)
+_ACTION_LABELS = (
+    r"action|act|recommended action|recommendation|recommended|decision|next steps?|verdict|"
+    r"call|plan",
+)
 
 
 def _read(text: str) -> dict[str, Any]:
-    severity = read_choice(text, SEVERITY, labels=_SEVERITY_LABELS, prose=SEVERITY_PROSE)
+    severity = read_choice(
+        text, SEVERITY, labels=_SEVERITY_LABELS, prose=SEVERITY_PROSE, scale=_severity_at
+    )
     action = read_choice(text, ACTION, labels=_ACTION_LABELS)
     escalate = read_choice(text, YES_NO, labels=(r"escalat\w*",), use_prose=False)
     if escalate is None:
@@ -169,6 +214,14 @@ def _read(text: str) -> dict[str, Any]:
         "signals": _signals(section(text, r"^(?:key )?signals?$") or ""),
         "escalate": escalate,
     }
+
+
+def _severity_at(fraction: float) -> Severity:
+    """A severity written as a number: "4/5", "0.8", "80%"."""
+    if fraction == 0:
+        return Severity.NONE
+    levels = ((0.3, Severity.LOW), (0.6, Severity.MODERATE), (0.85, Severity.HIGH))
+    return next((level for top, level in levels if fraction <= top), Severity.CRITICAL)
 
 
 def _confidence(text: str) -> float:

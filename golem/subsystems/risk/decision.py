@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any, Self
 
 from pydantic import Field
@@ -23,6 +24,7 @@ from golem.subsystems.text import (
     read_choice,
     read_usd,
     section,
+    usd_amounts,
 )
 
 __all__ = ["LAYERS", "LayerResult", "RiskAssessment", "RiskLayers"]
@@ -111,8 +113,25 @@ class RiskAssessment(StructuredOutput):
 
 _YES = r"approv\w*|green[- ]light\w*|go[- ]ahead|accept\w*|allow\w*|permit\w*|proceed"
 _NO = r"reject\w*|den(?:y|ied|ies)|block\w*|veto\w*|declin\w*|refus\w*|disapprov\w*"
-APPROVAL = Choices({True: _YES, False: _NO}, flip=lambda v: not v)
-APPROVAL_LABELLED = Choices({True: _YES + r"|yes|true", False: _NO + r"|no|false"})
+# Looser ways to say it, heard only where neither plain word stands.
+_PARAPHRASES = {
+    True: (
+        r"nothing (?:block\w*|stop\w*|prevent\w*)|go(?:es)? through|good to go|"
+        r"let (?:it|this|the trade) (?:go )?through|sign(?:ed)? off|thumbs up|"
+        r"ok to (?:go|proceed|execute|trade)|fine to (?:go|proceed)|"
+        r"within (?:all |every |the )?(?:limits?|bounds|tolerances?)|"
+        r"(?:looks|is) (?:fine|ok|okay|good)"
+    ),
+    False: (
+        r"too risky|too dangerous|not worth the risk|no[- ]go|(?:answer is|i say|i'd say) no|"
+        r"(?:it's|it is) a no|(?:say|said|saying) no|too (?:much|many|large|big|risky)|"
+        r"pass on (?:it|this)|stand down|cannot (?:support|allow|sanction)|(?:is|are) unsafe"
+    ),
+}
+APPROVAL = Choices({True: _YES, False: _NO}, paraphrases=_PARAPHRASES, flip=lambda v: not v)
+APPROVAL_LABELLED = Choices(
+    {True: _YES + r"|yes|true|ok|okay|pass\w*|conditional\w*", False: _NO + r"|no|false|fail\w*"}
+)
 
 
 class _Verdict(StrEnum):
@@ -138,10 +157,24 @@ _LAYER_LABELS = {
     "defi_threats": r"defi[ _-]?threats?|protocol|smart[- ]contract",
 }
 _LAYER_SUFFIX = r"(?:[ \t]+risk)?(?:[ \t]+layer)?"
+_RESIZE = (
+    r"(?:reduc\w*|cut|lower\w*|trim\w*|shrink\w*|scal\w*|downsiz\w*|siz(?:e|ed) down|"
+    r"cap(?:ped)?|limit\w*|halv\w*)"
+)
 _ADJUSTED = (
-    r"adjusted(?: size)?|(?<!proposed )(?<!requested )(?<!original )size|"
-    r"reduc\w*(?: the)?(?: position| size| it)* to|cap(?:ped)?(?: \w+)? at|"
-    r"downsiz\w* to|scal\w* down to|limit\w*(?: it| the size)? to|max(?:imum)?(?: size)?"
+    r"adjusted(?:[ _]size(?:[ _]usd)?)?|(?<!proposed )(?<!requested )(?<!original )size|"
+    rf"{_RESIZE}(?: (?:it|the|position|size|trade|amount|down|back)){{0,3}} (?:to|at)|"
+    rf"{_RESIZE}(?: (?:it|the|position|size|trade)){{0,2}}(?=:)|max(?:imum)?(?: size)?|"
+    r"with an? (?:adjusted|reduced|smaller|lower) size of"
+)
+# An amount beside an approval verb ("approve $1,000"), written with its currency.
+_APPROVED_AT = r"approv\w*(?: (?:it|the trade|only|just|at|for|up to|of)){0,2}|only|just|at most"
+# A smaller amount set against the proposed one: "$600 of the $1,000", "$2,500 instead of
+# $5,000", "$3,000 (down from $4,000)".
+_AGAINST = re.compile(
+    r"^\W{0,3}(?:instead of|rather than|out of|of|from|down from|vs\.?|versus|not|"
+    r"reduced from|cut from)\W{0,3}(?:the |a )?(?:proposed |requested |original |full )?\W{0,2}$",
+    re.I,
 )
 _PROPOSED = r"proposed(?: size)?|requested(?: size)?|original(?: size)?"
 
@@ -153,6 +186,9 @@ def _read(text: str) -> dict[str, Any]:
         labels=(r"approved|approval|decision|verdict|outcome|status",),
         prose=APPROVAL,
     )
+    if approved is None:  # an answer that opens "No." or "Yes," answers the question asked
+        opening = _OPENING.match(text)
+        approved = None if opening is None else opening["no"] is None
     if approved is None:
         raise UnparseableOutput("no approval or rejection in the text", text=text)
     graded = _layers(text)
@@ -169,12 +205,46 @@ def _read(text: str) -> dict[str, Any]:
     reasoning = section(text, r"^(?:reasoning|rationale|why|explanation)$")
     return {
         "approved": approved,
-        "adjusted_size_usd": read_usd(text, _ADJUSTED) if approved else None,
+        "adjusted_size_usd": _adjusted(text) if approved else None,
         "layers": {name: layer for name, (layer, _) in graded.items()},
         "warnings": list(dict.fromkeys(warnings))[:5],
         "reasoning": clip(reasoning or text, 400),
         "proposed_size_usd": read_usd(text, _PROPOSED),
     }
+
+
+_OPENING = re.compile(
+    r"^\W*(?:(?P<yes>yes|yep|sure)|(?P<no>no|nope))\b"
+    r"(?!\s+(?:\w+\s+)?(?:issue|problem|concern|reason|risk)s?\b)",  # not "No issues here"
+    re.I,
+)
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+(?=[A-Z])|\n")
+# A sentence that speaks of a smaller size: its lone amount is the size allowed.
+_SMALLER = re.compile(rf"\b(?:{_RESIZE}|smaller|reduced|lower|partial|half|at most|only)\b", re.I)
+_NAMED_PROPOSED = re.compile(
+    r"\b(?:proposed|requested|original|asked|of|from)\W+(?:\w+\W+)?$", re.I
+)
+
+
+def _adjusted(text: str) -> float | None:
+    """The size allowed: a labelled one, one beside the approval, or the smaller of two
+    amounts set against each other; None when the text allows the size as proposed."""
+    labelled_size = read_usd(text, _ADJUSTED)
+    if labelled_size is not None:
+        return labelled_size
+    approved_at = read_usd(text, _APPROVED_AT, marked=True)
+    if approved_at is not None:
+        return approved_at
+    amounts = list(usd_amounts(text))
+    for (smaller, first), (larger, second) in pairwise(amounts):
+        if smaller < larger and _AGAINST.match(text[first.end() : second.start()]):
+            return smaller
+    for value, match in amounts:
+        starts = (m.end() for m in _SENTENCE_BREAK.finditer(text, 0, match.start()))
+        sentence = text[max(starts, default=0) : match.start()]
+        if _SMALLER.search(sentence) and not _NAMED_PROPOSED.search(sentence[-30:]):
+            return value
+    return None
 
 
 _DEFAULT_SCORE = {_Verdict.PASS: 0.2, _Verdict.WARN: 0.5, _Verdict.FAIL: 0.8}
