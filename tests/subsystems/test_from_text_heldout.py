@@ -11,7 +11,14 @@ heartbeat severity 24/25, action 24/25, both 23/25 (92%); risk approved 22/25 (8
 adjusted_size_usd 3/9 (33%); daimon primary_emotion 12/12; curator entries_evaluated 7/11,
 entries_retained 7/11, entries_pruned 9/12; replay surprise 6/12, lessons 4/11; fragment
 verdict 11/12; integration promoted 8/12, staged 8/12, discarded 7/11; threat severity 11/12,
-threat_type 8/8. The bars these miss are marked xfail (not strict) with the figure.
+threat_type 8/8.
+
+Measured again after the readers were reworked (0f216f3, written without this corpus in
+sight): heartbeat both 23/25 (92%); risk approved 22/25 (88%), adjusted_size_usd 5/9;
+daimon 12/12; curator evaluated 8/11, retained 8/11, pruned 10/12; replay surprise 6/12,
+lessons 4/11; fragment 12/12; integration promoted 10/12, staged 8/12, discarded 7/11;
+threat severity 12/12, threat_type 8/8. The bars these miss are marked xfail (not strict)
+with the figure. The corpus is held out: readers are not tuned against its answers.
 """
 
 from __future__ import annotations
@@ -153,15 +160,15 @@ def _bar(schema: str, label: str, share: float, failing: str = "") -> Any:
 BARS = [
     _bar("heartbeat_decision", BOTH, 0.9),
     _bar("risk_assessment", "approved", 0.9, "22/25"),
-    _bar("risk_assessment", "adjusted_size_usd", 0.7, "3/9"),
+    _bar("risk_assessment", "adjusted_size_usd", 0.7, "5/9"),
     _bar("daimon_appraisal", "primary_emotion", 0.7),
-    _bar("curator_evaluation", "entries_evaluated", 0.7, "7/11"),
-    _bar("curator_evaluation", "entries_retained", 0.7, "7/11"),
+    _bar("curator_evaluation", "entries_evaluated", 0.7),
+    _bar("curator_evaluation", "entries_retained", 0.7),
     _bar("curator_evaluation", "entries_pruned", 0.7),
     _bar("replay_analysis", "surprise", 0.7, "6/12"),
     _bar("replay_analysis", "lessons", 0.7, "4/11"),
     _bar("fragment_evaluation", "verdict", 0.7),
-    _bar("dream_integration", "promoted", 0.7, "8/12"),
+    _bar("dream_integration", "promoted", 0.7),
     _bar("dream_integration", "staged", 0.7, "8/12"),
     _bar("dream_integration", "discarded", 0.7, "7/11"),
     _bar("threat_assessment", "severity", 0.7),
