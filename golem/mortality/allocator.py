@@ -227,8 +227,9 @@ def allocate(
     call and always allowed (it carries no money); death is always funded; in Terminal
     nothing else calls a model; risk is held only by what is left of its budget line and
     the cap (no tier ceiling); everyone else by the phase's and the cost cap's tier
-    ceilings, then by what is left of both its budget line and the cap. The reasoning is the profile table's after mortality pressure, and the
-    worst case prices the granted depth's thinking budget on top of the answer."""
+    ceilings, then by what is left of both its budget line and the cap. The reasoning is
+    the profile table's after mortality pressure, and the worst case prices the granted
+    depth's thinking budget on top of the answer."""
     policy = policy or _DEFAULT_POLICY
     if not policy.mortal:
         state = replace(state, vitality=1.0, phase=Phase.THRIVING)

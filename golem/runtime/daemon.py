@@ -23,7 +23,7 @@ from golem.runtime.life import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
 from golem.runtime.state import StateStore
-from golem.subsystems.heartbeat import HeartbeatSchedule, interval_multiplier
+from golem.subsystems.heartbeat import interval_multiplier
 from golem.world import CSVReplay, MarketSource, SimulatedMarket
 
 __all__ = ["Life", "assemble", "make_market"]
@@ -188,7 +188,7 @@ def assemble(
         store.set_meta("born", born)
     start = datetime.fromisoformat(born)
     base = config.heartbeat.interval
-    beat = HeartbeatSchedule.conserving(base.total_seconds(), config.heartbeat.conservation_factor)
+    beat = golem.schedule
     current = {"multiplier": interval_multiplier(golem.vitals.phase, beat)}
 
     async def heartbeat(*_: object) -> None:

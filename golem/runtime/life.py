@@ -47,6 +47,7 @@ from golem.subsystems.dream import Dream
 from golem.subsystems.heartbeat import (
     Heartbeat,
     HeartbeatConfig,
+    HeartbeatSchedule,
     ProbeConfig,
     ProbePolicy,
     compute_probes,
@@ -130,6 +131,9 @@ class Golem:
         probes = ProbeConfig(gate=gate)
         self.probes = ProbePolicy.of(probes)
         self.heartbeat = Heartbeat(HeartbeatConfig(probes=probes))
+        self.schedule = HeartbeatSchedule.conserving(
+            hb.interval.total_seconds(), hb.conservation_factor
+        )
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
         self._feed = tuple(config.world.feed)
         # Income is state: the declared rate until the runtime credits some.
