@@ -23,6 +23,7 @@ from golem.mortality.budgets import (
     BudgetPolicy,
     CostCapPolicy,
     CostCapTier,
+    KeyedValueError,
     compute_reasoning_budgets,
     cost_cap_tier,
     pressure,
@@ -47,6 +48,7 @@ from golem.mortality.hazard import (
 )
 from golem.mortality.ledger import Charge, InMemoryLedger, Ledger
 from golem.mortality.names import ModelTier, SubsystemName
+from golem.mortality.params import MortalityParams, MortalityPolicy
 from golem.mortality.profiles import (
     PROFILE_TABLE,
     PipelineProfile,
@@ -64,6 +66,7 @@ from golem.mortality.vitality import (
     death_cause,
     phase_of,
 )
+from golem.mortality.vitals import Epistemic, Vitals, assess, epistemic_of
 
 __all__ = [
     "FALLBACKS",
@@ -83,13 +86,17 @@ __all__ = [
     "Degradation",
     "DegradationReason",
     "EconomicClock",
+    "Epistemic",
     "EpistemicClock",
     "Fallback",
     "FixedClock",
     "HazardParams",
     "InMemoryLedger",
+    "KeyedValueError",
     "Ledger",
     "ModelTier",
+    "MortalityParams",
+    "MortalityPolicy",
     "MortalityState",
     "Phase",
     "PhaseThresholds",
@@ -101,13 +108,16 @@ __all__ = [
     "StochasticRoll",
     "SubsystemName",
     "VitalityParams",
+    "Vitals",
     "allocate",
     "apply_mortality_to_reasoning",
+    "assess",
     "composite_vitality",
     "compute_reasoning_budgets",
     "cost_cap_tier",
     "death_cause",
     "death_probability",
+    "epistemic_of",
     "phase_of",
     "pressure",
     "r_squared",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -224,10 +225,11 @@ def allocate(
 ) -> Allocation | Degradation:
     """May `subsystem` call a model at `tier` now, and how? In order: a T0 call is no model
     call and always allowed (it carries no money); death is always funded; in Terminal
-    nothing else calls a model; risk is held only by the cap itself; everyone else by the
-    phase's and the cost cap's tier ceilings, then by what is left of both its budget line
-    and the cap. The reasoning is the profile table's after mortality pressure, and the
-    worst case prices the granted depth's thinking budget on top of the answer."""
+    nothing else calls a model; risk is held only by what is left of its budget line and
+    the cap (no tier ceiling); everyone else by the phase's and the cost cap's tier
+    ceilings, then by what is left of both its budget line and the cap. The reasoning is
+    the profile table's after mortality pressure, and the worst case prices the granted
+    depth's thinking budget on top of the answer."""
     policy = policy or _DEFAULT_POLICY
     if not policy.mortal:
         state = replace(state, vitality=1.0, phase=Phase.THRIVING)
@@ -270,11 +272,15 @@ def allocate(
     diem_left = max(0.0, state.diem_allowance - ledger.spent_diem(day)) if call.diem else 0.0
 
     if subsystem is _RISK:
-        # Never degraded by vitality, phase or the cap's tiers: only money it cannot have.
-        granted = None
-        if cap_tier is not CostCapTier.EXHAUSTED:
-            granted = grant(ModelTier.T2, cap_left, diem_left)
-        return granted or degrade(DegradationReason.COST_CAP_EXHAUSTED)
+        # Never degraded by vitality, phase or the cap's tiers: only money it cannot have,
+        # its budget line's (never reduced by pressure, by default) or the cap's.
+        if cap_tier is CostCapTier.EXHAUSTED:
+            return degrade(_COST_CAP_EXHAUSTED)
+        line_left = _line_left(subsystem, state, ledger, day, policy)
+        granted = grant(ModelTier.T2, min(line_left, cap_left), diem_left)
+        if granted is not None:
+            return granted
+        return degrade(_COST_CAP_EXHAUSTED if cap_left < line_left else _BUDGET_EXHAUSTED)
 
     phase_ceiling = policy.phase_ceilings[state.phase]
     ceiling = min(phase_ceiling, _CAP_CEILINGS[cap_tier])
@@ -283,6 +289,23 @@ def allocate(
         reason = DegradationReason.PHASE_TIER_CAP if binding_phase else _CAP_REASONS[cap_tier]
         return degrade(reason, lower=ceiling >= _T1)
 
+    line_left = _line_left(subsystem, state, ledger, day, policy)
+    granted = grant(ceiling, min(line_left, cap_left), diem_left)
+    if granted is not None:
+        return granted
+    if cap_left < line_left:
+        return degrade(_COST_CAP_EXHAUSTED, lower=tier is _T2)
+    return degrade(_BUDGET_EXHAUSTED, lower=tier is _T2)
+
+
+def _line_left(
+    subsystem: SubsystemName,
+    state: MortalityState,
+    ledger: Ledger,
+    day: date,
+    policy: AllocatorPolicy,
+) -> float:
+    """What is left today of `subsystem`'s budget line."""
     budget = subsystem_budget(
         subsystem,
         state.vitality,
@@ -290,13 +313,7 @@ def allocate(
         sustainability_ratio=state.sustainability_ratio,
         policy=policy.budgets,
     )
-    line_left = ledger.remaining_usd(day, budget, subsystem)
-    granted = grant(ceiling, min(line_left, cap_left), diem_left)
-    if granted is not None:
-        return granted
-    if cap_left < line_left:
-        return degrade(_COST_CAP_EXHAUSTED, lower=tier is _T2)
-    return degrade(_BUDGET_EXHAUSTED, lower=tier is _T2)
+    return ledger.remaining_usd(day, budget, subsystem)
 
 
 def _affordable(

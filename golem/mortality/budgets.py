@@ -6,7 +6,9 @@ Venice-routed calls free up to a daily amount.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from enum import StrEnum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -17,6 +19,7 @@ __all__ = [
     "BudgetPolicy",
     "CostCapPolicy",
     "CostCapTier",
+    "KeyedValueError",
     "compute_reasoning_budgets",
     "cost_cap_tier",
     "pressure",
@@ -65,16 +68,57 @@ class BudgetPolicy(BaseModel):
     contraction: float = Field(default=0.3, ge=0, le=1)
     never_contracted: frozenset[SubsystemName] = frozenset({_S.RISK, _S.DEATH})
 
+    @model_validator(mode="before")
+    @classmethod
+    def _over_default_lines(cls, data: Any) -> Any:
+        """Lines given are laid over the default ones, key by key (`[...lines.risk]
+        share = 0.01` keeps risk's pressure weight and every other line); a subsystem
+        made unlimited keeps no default line."""
+        if not isinstance(data, dict) or not isinstance(data.get("lines", {}), dict):
+            return data
+        unlimited = data.get("unlimited", cls.model_fields["unlimited"].default)
+        unlimited_names = {str(name) for name in unlimited} if _iterable(unlimited) else set()
+        given = {str(name): line for name, line in data.get("lines", {}).items()}
+        lines: dict[str, Any] = {
+            str(name): line.model_dump()
+            for name, line in _default_lines().items()
+            if str(name) not in unlimited_names
+        }
+        for name, line in given.items():
+            base = lines.get(name)
+            lines[name] = base | line if isinstance(base, dict) and isinstance(line, dict) else line
+        return {**data, "lines": lines}
+
     @model_validator(mode="after")
     def _every_subsystem_funded_once(self) -> BudgetPolicy:
         missing = set(SubsystemName) - set(self.lines) - self.unlimited
         both = set(self.lines) & self.unlimited
-        if missing or both:
-            raise ValueError(
-                f"each subsystem needs a line or unlimited funding, not both or neither: "
-                f"missing {sorted(missing)}, both {sorted(both)}"
+        if missing:
+            raise KeyedValueError(
+                "no budget line and not in unlimited: each subsystem needs one of the two",
+                [f"lines.{name}" for name in sorted(missing)],
+            )
+        if both:
+            raise KeyedValueError(
+                "a budget line for an unlimited subsystem: remove the line or the subsystem "
+                "from unlimited",
+                [f"lines.{name}" for name in sorted(both)],
             )
         return self
+
+
+class KeyedValueError(ValueError):
+    """A problem with keys below the model that raised it, named relative to it in `keys`
+    so that a config reader can name them in full (`mortality.budgets.lines.death`)."""
+
+    def __init__(self, message: str, keys: Iterable[str]) -> None:
+        self.keys = tuple(keys)
+        super().__init__(f"{message}: {', '.join(self.keys)}")
+        self.message = message
+
+
+def _iterable(value: object) -> bool:
+    return isinstance(value, Iterable) and not isinstance(value, str | bytes | dict)
 
 
 def pressure(vitality: float) -> float:

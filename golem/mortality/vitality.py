@@ -59,23 +59,12 @@ def composite_vitality(
         raise ValueError("age_ticks must be non-negative")
     age = 1.0 - params.age_weight * age_ticks / params.age_horizon
     age = age if age > 0.0 else 0.0  # max(0.0, age) without the call: on every tick
-    last = _LAST_CLOCKS[0]
-    if last[0] == economic and last[1] == epistemic and last[2] is params:
-        clocks = last[3]  # a tick that spent nothing: only the age term moved
-    else:
-        clocks = _sigmoid(economic, params.economic_centre, params.economic_steepness) * _sigmoid(
-            epistemic, params.epistemic_centre, params.epistemic_steepness
-        )
-        _LAST_CLOCKS[0] = (economic, epistemic, params, clocks)
+    clocks = _sigmoid(economic, params.economic_centre, params.economic_steepness) * _sigmoid(
+        epistemic, params.epistemic_centre, params.epistemic_steepness
+    )
     vitality = clocks * age
     vitality = vitality if vitality > 0.0 else 0.0
     return vitality if vitality < 1.0 else 1.0
-
-
-# The two clocks' sigmoids last multiplied: (economic, epistemic, params, product).
-_LAST_CLOCKS: list[tuple[float, float, VitalityParams | None, float]] = [
-    (math.nan, math.nan, None, math.nan)
-]
 
 
 class Phase(StrEnum):

@@ -15,6 +15,7 @@ from typing import Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 
 from golem.inference.providers import Registry
+from golem.mortality import KeyedValueError
 from golem.runtime.config_providers import EMBEDDED, SYNTHETIC, ChainEntry
 from golem.runtime.config_sections import GolemConfig, Tier
 
@@ -87,7 +88,7 @@ def parse_config(
     try:
         config = GolemConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(path, [_problem(e) for e in exc.errors()]) from None
+        raise ConfigError(path, [p for e in exc.errors() for p in _problems(e)]) from None
     problems = _check_providers(config, environ or {})
     if problems:
         raise ConfigError(path, problems)
@@ -217,8 +218,18 @@ def _check_entry(
 # -- pydantic's errors as key paths -------------------------------------------------------
 
 
+def _problems(error: Mapping[str, Any]) -> list[Problem]:
+    """A validation error's problems, each naming its key in full (a model's own check
+    may name keys below it: a `KeyedValueError`)."""
+    raised = error.get("ctx", {}).get("error")
+    if isinstance(raised, KeyedValueError):
+        at = _dotted(tuple(error["loc"]))
+        return [Problem(f"{at}.{key}" if at else key, raised.message) for key in raised.keys]
+    return [_problem(error)]
+
+
 def _problem(error: Mapping[str, Any]) -> Problem:
-    loc = tuple(error["loc"])
+    loc = tuple(part for part in error["loc"] if part != "[key]")
     key = _dotted(loc)
     kind = error["type"]
     if kind == "extra_forbidden":

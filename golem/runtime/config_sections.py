@@ -24,15 +24,7 @@ from pydantic import (
 
 from golem.inference import StructuredOutputConfig, TransportConfig
 from golem.inference.seed import Seed
-from golem.mortality import (
-    BudgetPolicy,
-    CostCapPolicy,
-    HazardParams,
-    PhaseThresholds,
-    PipelineProfile,
-    ReasoningPressurePolicy,
-    VitalityParams,
-)
+from golem.mortality import MortalityParams, PipelineProfile
 from golem.runtime.config_providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.runtime.durations import Schedule, ScheduleKind, format_duration, parse_duration
 from golem.runtime.durations import parse_schedule as _parse_schedule
@@ -123,29 +115,8 @@ class InferenceSection(Section):
         return f"inference.{tier}"
 
 
-class MortalitySection(Section):
-    initial_credits_usd: float = Field(default=5.0, gt=0)
-    daily_budget_usd: float = Field(default=1.0, gt=0)  # also the day's hard cost cap
-    income_usd_per_day: float = Field(default=0.0, ge=0)
-    diem_allowance: float = Field(default=0.0, ge=0)  # DIEM a day for Venice-routed calls
-    security: bool = False  # every model call through the Full profile
-    stochastic_death: bool = True  # roll the Gompertz-Makeham clock each tick
-    seed: Seed | None = None  # the stochastic clock's seed; default [golem].seed
-    burn_decay: float = Field(default=0.95, ge=0, lt=1)  # the burn rate's EMA weight
-    epistemic_window: int = Field(default=100, gt=0)
-    epistemic_min_samples: int = Field(default=10, gt=0)
-    vitality: VitalityParams = VitalityParams()
-    hazard: HazardParams = HazardParams()
-    phases: PhaseThresholds = PhaseThresholds()
-    budgets: BudgetPolicy = BudgetPolicy()
-    cost_cap: CostCapPolicy = CostCapPolicy()
-    reasoning: ReasoningPressurePolicy = ReasoningPressurePolicy()
-
-    @model_validator(mode="after")
-    def _samples_fit_window(self) -> Self:
-        if self.epistemic_min_samples > self.epistemic_window:
-            raise ValueError("epistemic_min_samples must not exceed epistemic_window")
-        return self
+# Mortality owns its parameters; the config composes them as the [mortality] section.
+MortalitySection = MortalityParams
 
 
 class HeartbeatSection(Section):

@@ -188,7 +188,8 @@ def assemble(
         store.set_meta("born", born)
     start = datetime.fromisoformat(born)
     base = config.heartbeat.interval
-    current = {"multiplier": interval_multiplier(golem.vitals.phase)}
+    beat = golem.schedule
+    current = {"multiplier": interval_multiplier(golem.vitals.phase, beat)}
 
     async def heartbeat(*_: object) -> None:
         if replay is not None and clock.now() > replay.end:
@@ -199,7 +200,7 @@ def assemble(
         await golem.tick()
         if golem.vitals.phase is phase:
             return
-        multiplier = interval_multiplier(golem.vitals.phase)
+        multiplier = interval_multiplier(golem.vitals.phase, beat)
         if multiplier != current["multiplier"]:
             # Conservation slows the heartbeat (and recovery speeds it up again).
             current["multiplier"] = multiplier

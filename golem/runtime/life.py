@@ -17,12 +17,20 @@ from typing import Any
 import structlog
 from msgspec.structs import replace
 
-from golem.mortality import AllocatorPolicy, DeathCause, MortalityState, Phase, utc_day
-from golem.runtime.config_sections import FeedEntry, GolemConfig, MortalitySection
+from golem.mortality import (
+    DeathCause,
+    Epistemic,
+    MortalityState,
+    Phase,
+    Vitals,
+    assess,
+    epistemic_of,
+    utc_day,
+)
+from golem.runtime.config_sections import GolemConfig
 from golem.runtime.decide import TIER_TEXT, Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
 from golem.runtime.state_rows import DecisionRow, VitalityRow
-from golem.runtime.vitals import Epistemic, Vitals, assess, epistemic_of
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
     Context,
@@ -39,7 +47,9 @@ from golem.subsystems.dream import Dream
 from golem.subsystems.heartbeat import (
     Heartbeat,
     HeartbeatConfig,
+    HeartbeatSchedule,
     ProbeConfig,
+    ProbePolicy,
     compute_probes,
     escalated,
 )
@@ -79,42 +89,14 @@ class LifeOptions:
     `resumable=False`: nobody resumes this state (the simulator), so the per-tick snapshots
     a restart reads (tick counter, portfolio, confidence, burn rate) are written only at
     death and when the life ends.
-    `policy`: the allocator's (the simulator compares `FIXED_BUDGET` with the default).
+    `mortal=False`: the fixed-budget policy the simulator compares a mortal golem with
+    (the allocator holds vitality and phase at Thriving; the config's budgets still hold).
     `forecast_bias`: an error added to every forecast at a given time (the simulator's
     epistemic-decay scenario: predictions that go bad)."""
 
     resumable: bool = True
-    policy: AllocatorPolicy | None = None
+    mortal: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Settings:
-    """What every tick reads of the config, as plain values (each read of a pydantic
-    model goes through its __getattr__ hook on 3.11), for the config they came from."""
-
-    config: GolemConfig
-    golem_id: str
-    wallet: str | None
-    mortality_seed: int
-    mortality: MortalitySection
-    burn_decay: float
-    initial_credits_usd: float
-    feed: tuple[FeedEntry, ...]
-
-    @classmethod
-    def of(cls, config: GolemConfig) -> _Settings:
-        mortality = config.mortality
-        return cls(
-            config,
-            config.golem.id,
-            config.golem.wallet,
-            config.mortality_seed,
-            mortality,
-            mortality.burn_decay,
-            mortality.initial_credits_usd,
-            tuple(config.world.feed),
-        )
 
 
 class Golem:
@@ -131,7 +113,6 @@ class Golem:
         options: LifeOptions | None = None,
     ) -> None:
         self.config = config
-        self._read = _Settings.of(config)  # made again when `config` is replaced
         self.store = store
         self.market = market
         self.routes = routes
@@ -139,10 +120,24 @@ class Golem:
         self._clock = _NowClock(now)
         self.options = options or LifeOptions()
         self.on_death: Callable[[], None] = lambda: None
+        # The config compiled once for this life: what ticks and decisions read of it.
+        structured = config.inference.structured_outputs
+        retries = structured.max_retries if structured.retry_on_validation_failure else 0
+        self.policy = config.mortality.policy(
+            seed=config.mortality_seed, mortal=self.options.mortal, max_attempts=1 + retries
+        )
         hb = config.heartbeat
         gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
-        self.heartbeat = Heartbeat(HeartbeatConfig(probes=ProbeConfig(gate=gate)))
-        self._probe_config = self.heartbeat.config.probes  # read every tick
+        probes = ProbeConfig(gate=gate)
+        self.probes = ProbePolicy.of(probes)
+        self.heartbeat = Heartbeat(HeartbeatConfig(probes=probes))
+        self.schedule = HeartbeatSchedule.conserving(
+            hb.interval.total_seconds(), hb.conservation_factor
+        )
+        self._golem_id, self._wallet = config.golem.id, config.golem.wallet
+        self._feed = tuple(config.world.feed)
+        # Income is state: the declared rate until the runtime credits some.
+        self.income_usd_per_day = config.mortality.income_usd_per_day
         self.risk, self.daimon = Risk(), Daimon()
         self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
 
@@ -191,14 +186,14 @@ class Golem:
     # --- the context every subsystem reads ---------------------------------------------
 
     def budgeting(self) -> Budgeting:
-        mortality = self.config.mortality
+        policy = self.policy
         state = MortalityState(
             vitality=self.vitals.vitality,
             phase=self.vitals.phase,
-            daily_budget_usd=mortality.daily_budget_usd,
+            daily_budget_usd=policy.daily_budget_usd,
             sustainability_ratio=self._sustainability(),
-            diem_allowance=mortality.diem_allowance,
-            security=mortality.security,
+            diem_allowance=policy.diem_allowance,
+            security=policy.security,
         )
         return Budgeting(
             routes=self.routes,
@@ -206,23 +201,23 @@ class Golem:
             clock=self._clock,
             state=state,
             config=self.config.inference.structured_outputs,
-            policy=self.options.policy,
+            policy=policy.allocator,
             context=self._context_settings,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Context:
         observation = self.window.latest
         assert observation is not None, "a context needs an observation"
-        portfolio, vitals, read = self.portfolio, self.vitals, self._settings()
+        portfolio, vitals = self.portfolio, self.vitals
         equity, cash = portfolio.equity(), portfolio.cash
         return Context(
-            golem_id=read.golem_id,
+            golem_id=self._golem_id,
             tick=self.tick_no,
             now=self._now(),
             vitality=vitals.vitality,
             phase=vitals.phase,
             credits_usd=self.store.credits(),
-            initial_credits_usd=read.initial_credits_usd,
+            initial_credits_usd=self.policy.initial_credits_usd,
             burn_rate_usd=vitals.burn_rate_usd,
             observation=observation,
             market=market,
@@ -235,16 +230,10 @@ class Golem:
             mood=self.mood,
             grimoire=self._grimoire_tuple or self._grimoire_view(),
             episodes=self._episodes_tuple or self._episodes_view(),
-            wallet=read.wallet,
+            wallet=self._wallet,
             memory=self.memory,
             **changes,
         )
-
-    def _settings(self) -> _Settings:
-        read = self._read
-        if read.config is not self.config:  # replaced (the simulator's income changes)
-            read = self._read = _Settings.of(self.config)
-        return read
 
     def _grimoire_view(self) -> tuple[GrimoireEntry, ...]:
         if self._grimoire_tuple is None:
@@ -279,7 +268,7 @@ class Golem:
             credits_usd=self.store.credits(),
             burn_rate_usd=self.vitals.burn_rate_usd,
             confidence=self.confidence,
-            config=self._probe_config,
+            policy=self.probes,
         )
         self.previous = market
         ctx = self.context(market, probes=probes)
@@ -480,24 +469,23 @@ class Golem:
     def _update_vitals(self, spent: float) -> list[str]:
         """Vitality after this tick's spending, recorded; the events its change makes.
         (A clock that ran out is `self.vitals.cause`: the caller dies of it.)"""
-        read = self._settings()
-        mortality, decay = read.mortality, read.burn_decay
+        policy = self.policy
+        decay = policy.burn_decay
         burn = decay * self.vitals.burn_rate_usd + (1 - decay) * spent
         previous = self.vitals.phase
         if self._epistemic is None:
-            predictions = self.episodes.prediction_pairs(mortality.epistemic_window)
-            self._epistemic = epistemic_of(predictions, mortality)
+            predictions = self.episodes.prediction_pairs(policy.epistemic_window)
+            self._epistemic = epistemic_of(predictions, policy)
         credits = self.store.credits()
         self.vitals = assess(
-            golem_id=read.golem_id,
-            seed=read.mortality_seed,
+            golem_id=self._golem_id,
             tick=self.tick_no,
             credits_usd=credits,
-            initial_credits_usd=self.store.initial_credits() or read.initial_credits_usd,
+            initial_credits_usd=self.store.initial_credits() or policy.initial_credits_usd,
             burn_rate_usd=burn,
             epistemic=self._epistemic,
             previous=previous,
-            params=mortality,
+            params=policy,
         )
         vitals = self.vitals
         self.store.record_vitality(
@@ -575,7 +563,7 @@ class Golem:
         """The observation and whatever the world feed said since the last tick, into the
         memory the context layers read. Feed times count from the golem's birth."""
         self.memory.observe(observation)
-        entries = self._settings().feed
+        entries = self._feed
         if not entries:
             return
         if self._heard_until is None:
@@ -586,8 +574,15 @@ class Golem:
             self.memory.hear(item)
         self._heard_until = observation.time
 
+    def credit_income(self, key: str, usd: float) -> None:
+        """Income arrives: `usd` a day from now on (the sustainability ratio's), credited
+        to the wallet once per `key` when positive."""
+        self.income_usd_per_day = usd
+        if usd > 0:
+            self.store.add_income(key, usd, self._now())
+
     def _sustainability(self) -> float | None:
-        income = self.config.mortality.income_usd_per_day
+        income = self.income_usd_per_day
         spent = self.store.ledger.spent_usd(utc_day(self._now()))
         if spent <= 0:
             return None

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import orjson
 import trio
 
-from golem.mortality import FIXED_BUDGET, utc_day
+from golem.mortality import utc_day
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.daemon import Life, assemble
@@ -94,13 +94,12 @@ async def live(
         stale.unlink()
     config = seeded(scenario.config, spec.seed, out)
     default_income = config.mortality.income_usd_per_day
-    config = _with_income(config, sim.income_on(0.0, default_income))
     clock = VirtualClock(sim.start)
     tally = Tally(sim.start, on_tick)
     bias = sim.prediction_bias
     options = LifeOptions(
         resumable=False,
-        policy=FIXED_BUDGET if spec.policy == "fixed" else None,
+        mortal=spec.policy != "fixed",
         forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
     )
     with (
@@ -123,9 +122,7 @@ async def live(
         async def credit_income(*_: object) -> None:
             days = _days(clock.now() - sim.start)
             usd = sim.income_on(days, default_income)
-            life.golem.config = _with_income(life.golem.config, usd)
-            if usd > 0:
-                store.add_income(f"income:{utc_day(clock.now())}", usd, clock.now())
+            life.golem.credit_income(f"income:{utc_day(clock.now())}", usd)
 
         life.scheduler.add(Job("income", every(_DAY, start=sim.start + _DAY), credit_income))
         await credit_income()
@@ -141,11 +138,6 @@ async def live(
     )
     partial.replace(out / "summary.json")
     return result
-
-
-def _with_income(config: GolemConfig, usd: float) -> GolemConfig:
-    mortality = config.mortality.model_copy(update={"income_usd_per_day": usd})
-    return config.model_copy(update={"mortality": mortality})
 
 
 def _days(delta: timedelta) -> float:

@@ -161,15 +161,20 @@ def test_daily_cost_cap_tiers(
         assert degraded(result) == expected
 
 
-def test_risk_is_not_degraded_by_vitality_phase_or_its_own_line() -> None:
+def test_risk_is_not_degraded_by_vitality_or_phase_but_is_held_by_its_line() -> None:
     ledger = InMemoryLedger()
-    spend(ledger, S.RISK, 2.0, "risk-earlier")  # beyond its $1.50 line
+    spend(ledger, S.RISK, 1.0, "risk-earlier")  # within its $1.50 line
     result = run(S.RISK, T.T2, state(0.2), ledger)  # Declining, pressure 0.8
     assert isinstance(result, Allocation)
     assert result.tier is T.T2
     assert result.reasoning == ReasoningConfig.high()  # exempt from the downgrade
     assert result.profile is PipelineProfile.FULL
-    assert result.budget_left_usd == pytest.approx(8.0, rel=1e-6)
+    assert result.budget_left_usd == pytest.approx(0.5, rel=1e-6)  # never reduced by p
+    spend(ledger, S.RISK, 1.0, "risk-later")  # beyond it
+    held = run(S.RISK, T.T2, state(0.2), ledger)
+    assert isinstance(held, Degradation)
+    assert held.reason is DegradationReason.BUDGET_EXHAUSTED
+    assert held.fallback is Fallback.DETERMINISTIC  # its hard limits
 
 
 def test_death_is_always_funded() -> None:

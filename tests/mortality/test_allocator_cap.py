@@ -17,6 +17,8 @@ from golem.inference.pricing import Price
 from golem.inference.types import Usage
 from golem.mortality import (
     Allocation,
+    AllocatorPolicy,
+    BudgetPolicy,
     CallEstimate,
     Charge,
     InMemoryLedger,
@@ -165,9 +167,11 @@ def test_risk_spends_up_to_the_cap_and_no_further() -> None:
     clock = SteppingClock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
     call = CallEstimate(Price(3.0, 15.0), input_tokens=20_000, max_output_tokens=2_000)
     state = MortalityState(0.5, Phase.STABLE, daily_budget_usd=5.0)
+    # Its whole line: the cap is what holds it.
+    policy = AllocatorPolicy(budgets=BudgetPolicy.model_validate({"lines": {"risk": {"share": 1}}}))
     one_attempt = call.attempt_cost(1, ReasoningConfig.high())
     for n in range(1000):
-        result = allocate(S.RISK, ModelTier.T2, state, ledger, clock, call=call)
+        result = allocate(S.RISK, ModelTier.T2, state, ledger, clock, call=call, policy=policy)
         if not isinstance(result, Allocation):
             break
         for attempt in range(1, result.max_attempts + 1):  # every attempt fails, is charged

@@ -5,11 +5,13 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from golem.mortality import (
     BudgetLine,
     BudgetPolicy,
     CostCapTier,
+    KeyedValueError,
     SubsystemName,
     compute_reasoning_budgets,
     cost_cap_tier,
@@ -138,12 +140,30 @@ def test_bad_inputs() -> None:
         compute_reasoning_budgets(0.5, 1.0, sustainability_ratio=-1.0)
 
 
+def test_lines_given_lie_over_the_default_ones() -> None:
+    defaults = BudgetPolicy().lines
+    policy = BudgetPolicy.model_validate(
+        {"lines": {"risk": {"share": 0.01}, "heartbeat": {"share": 0.4}}}
+    )
+    assert policy.lines[S.RISK] == BudgetLine(share=0.01)
+    assert policy.lines[S.HEARTBEAT] == BudgetLine(share=0.4, pressure_weight=0.5)
+    assert {k: v for k, v in policy.lines.items() if k not in (S.RISK, S.HEARTBEAT)} == {
+        k: v for k, v in defaults.items() if k not in (S.RISK, S.HEARTBEAT)
+    }
+    # A subsystem made unlimited keeps no default line.
+    unlimited = BudgetPolicy.model_validate({"unlimited": ["death", "operator"]})
+    assert S.OPERATOR not in unlimited.lines
+
+
 def test_policy_must_fund_every_subsystem_once() -> None:
-    lines = BudgetPolicy().lines
-    with pytest.raises(ValueError, match="missing"):
-        BudgetPolicy(lines={k: v for k, v in lines.items() if k is not S.DAIMON})
-    with pytest.raises(ValueError, match="both"):
-        BudgetPolicy(lines={**lines, S.DEATH: BudgetLine(share=0.1)})
+    with pytest.raises(ValidationError, match="no budget line and not in unlimited") as missing:
+        BudgetPolicy(unlimited=frozenset())
+    with pytest.raises(ValidationError, match="unlimited subsystem") as both:
+        BudgetPolicy(lines={S.DEATH: BudgetLine(share=0.1)})
+    for raised in (missing, both):
+        error = raised.value.errors()[0]["ctx"]["error"]
+        assert isinstance(error, KeyedValueError)
+        assert error.keys == ("lines.death",)
     with pytest.raises(ValueError, match="pressure_weight"):
         BudgetLine(share=0.1, pressure_weight=1.5)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from golem.mortality import BudgetLine, BudgetPolicy, SubsystemName
 from golem.runtime.config import (
     ConfigError,
     build_registry,
@@ -125,6 +126,25 @@ BAD = [
         "mortality.daily_budget_usd",
         "finite",
         id="infinite-budget",
+    ),
+    pytest.param(
+        "[mortality.budgets]\nunlimited = []\n",
+        "mortality.budgets.lines.death",
+        "no budget line and not in unlimited",
+        id="death-unfunded",
+    ),
+    pytest.param(
+        "[mortality.budgets]\nunlimited = ['death', 'risk']\n"
+        "[mortality.budgets.lines.risk]\nshare = 0.1\n",
+        "mortality.budgets.lines.risk",
+        "unlimited subsystem",
+        id="line-and-unlimited",
+    ),
+    pytest.param(
+        "[mortality.budgets.lines.oracle]\nshare = 0.1\n",
+        "mortality.budgets.lines.oracle",
+        "'heartbeat', 'risk'",
+        id="line-of-no-subsystem",
     ),
     pytest.param(
         "[subsystems.curator]\nschedule = '*/5 * * *'\n",
@@ -284,6 +304,20 @@ def test_a_bad_config_names_the_file_and_the_key(
     assert words in line
     assert "sk-test-0123456789" not in str(failure)
     assert sorted(tmp_path.iterdir()) == [path]  # nothing written
+
+
+def test_one_budget_line_overrides_only_its_own_keys(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "[mortality.budgets.lines.risk]\nshare = 0.01\n"))
+    lines, defaults = config.mortality.budgets.lines, BudgetPolicy().lines
+    assert lines[SubsystemName.RISK] == BudgetLine(share=0.01)
+    assert {k: v for k, v in lines.items() if k is not SubsystemName.RISK} == {
+        k: v for k, v in defaults.items() if k is not SubsystemName.RISK
+    }
+
+
+def test_no_problem_shows_an_enum_repr(tmp_path: Path) -> None:
+    text = "[mortality.budgets]\nunlimited = []\nnever_contracted = ['risk']\n"
+    assert "<SubsystemName" not in str(error_of(write(tmp_path, text)))
 
 
 def test_a_missing_file_is_said_plainly(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from golem.subsystems.heartbeat import (
     Heartbeat,
     HeartbeatDecision,
     ProbeConfig,
+    ProbePolicy,
     ProbeThresholds,
     compute_probes,
     escalated,
@@ -175,8 +176,8 @@ def test_probe_table(
 
 
 def test_one_tick_horizon_is_configurable() -> None:
-    config = ProbeConfig(thresholds=ProbeThresholds(price_horizon="tick"))
-    probes = probes_of(market(delta_1=0.03, delta_period=0.0), config=config)
+    policy = ProbePolicy.of(ProbeConfig(thresholds=ProbeThresholds(price_horizon="tick")))
+    probes = probes_of(market(delta_1=0.03, delta_period=0.0), policy=policy)
     assert probes.flags == ("price_delta>2.0%",)
 
 

@@ -8,8 +8,10 @@ from golem.subsystems.heartbeat.decision import (
     Signal,
 )
 from golem.subsystems.heartbeat.probes import (
+    Gate,
     GateParams,
     ProbeConfig,
+    ProbePolicy,
     ProbeThresholds,
     ProbeWeights,
     Reading,
@@ -23,6 +25,7 @@ from golem.subsystems.heartbeat.schedule import HeartbeatSchedule, interval, int
 from golem.subsystems.heartbeat.subsystem import Heartbeat, HeartbeatConfig, escalated
 
 __all__ = [
+    "Gate",
     "GateParams",
     "Heartbeat",
     "HeartbeatAction",
@@ -30,6 +33,7 @@ __all__ = [
     "HeartbeatDecision",
     "HeartbeatSchedule",
     "ProbeConfig",
+    "ProbePolicy",
     "ProbeThresholds",
     "ProbeWeights",
     "Reading",

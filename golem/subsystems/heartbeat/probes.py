@@ -1,12 +1,17 @@
 """The heartbeat's T0 probes and its gate: pure functions from one tick's market summary,
 the previous tick's and the golem's credits to a prediction error PE in [0, 1], the gate
-θ, and the model tier the tick needs (PE < θ: T0; θ ≤ PE < 2θ: T1; PE ≥ 2θ: T2)."""
+θ, and the model tier the tick needs (PE < θ: T0; θ ≤ PE < 2θ: T1; PE ≥ 2θ: T2).
+
+Their numbers are compiled once from a `ProbeConfig` into a `ProbePolicy` (thresholds
+as plain floats, the flags formatted), which the golem holds for its life and every
+tick reads."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,8 +20,10 @@ from golem.subsystems.contract import Probes
 from golem.world import MarketSummary, PriceBand
 
 __all__ = [
+    "Gate",
     "GateParams",
     "ProbeConfig",
+    "ProbePolicy",
     "ProbeThresholds",
     "ProbeWeights",
     "Reading",
@@ -108,38 +115,129 @@ def band_of(summary: MarketSummary | None, sigmas: float = 1.0) -> PriceBand | N
     return _BELOW if summary.zscore < -sigmas else _WITHIN
 
 
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """A `GateParams`' numbers, plain (a pydantic model's fields are slower reads)."""
+
+    base: float
+    confidence_weight: float
+    vitality_weight: float
+    arousal_weight: float
+    floor: float
+    ceiling: float
+    default_confidence: float
+
+    @classmethod
+    def of(cls, p: GateParams) -> Gate:
+        return cls(
+            p.base,
+            p.confidence_weight,
+            p.vitality_weight,
+            p.arousal_weight,
+            p.floor,
+            p.ceiling,
+            p.default_confidence,
+        )
+
+    def theta(self, confidence: float | None, vitality: float, arousal: float) -> float:
+        """θ = base·(1 + c·confidence)·(1 − v·(1 − vitality))·(1 − a·|arousal|), clamped."""
+        conf = self.default_confidence if confidence is None else min(1.0, max(0.0, confidence))
+        vitality = min(1.0, max(0.0, vitality))
+        agitation = min(1.0, abs(arousal))
+        theta = (
+            self.base
+            * (1 + self.confidence_weight * conf)
+            * (1 - self.vitality_weight * (1 - vitality))
+            * (1 - self.arousal_weight * agitation)
+        )
+        return min(self.ceiling, max(self.floor, theta))
+
+
+@dataclass(frozen=True, slots=True)
+class ProbePolicy:
+    """A `ProbeConfig` compiled once for a life: where each probe fires (plain numbers),
+    the reading it gives (flag formatted, weight), and the gate."""
+
+    by_period: bool
+    price_major_at: float
+    price_minor_at: float
+    volume_spike_at: float
+    health_critical_at: float
+    health_warning_at: float
+    band_sigmas: float
+    runway_ticks: float
+    price_major: Reading
+    price_minor: Reading
+    volume_spike: Reading
+    health_critical: Reading
+    health_warning: Reading
+    band_moves: Mapping[tuple[PriceBand, PriceBand], Reading]  # (before, now) -> reading
+    above: Reading
+    below: Reading
+    runway_low: Reading
+    gate: Gate
+
+    @classmethod
+    def of(cls, config: ProbeConfig) -> ProbePolicy:
+        t, w = config.thresholds, config.weights
+        return cls(
+            by_period=t.price_horizon == "period",
+            price_major_at=t.price_major,
+            price_minor_at=t.price_minor,
+            volume_spike_at=t.volume_spike,
+            health_critical_at=t.health_critical,
+            health_warning_at=t.health_warning,
+            band_sigmas=t.band_sigmas,
+            runway_ticks=t.runway_ticks,
+            price_major=Reading(f"price_delta>{t.price_major:.1%}", w.price_major),
+            price_minor=Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor),
+            volume_spike=Reading(f"volume>{t.volume_spike:g}x", w.volume_spike),
+            health_critical=Reading(health_flag(t.health_critical), w.health_critical),
+            health_warning=Reading(health_flag(t.health_warning), w.health_warning),
+            band_moves={
+                (before, now): _band_move(before, now, w)
+                for before in PriceBand
+                for now in PriceBand
+                if before is not now
+            },
+            above=Reading(f"outside_band:{PriceBand.ABOVE}", w.outside_band),
+            below=Reading(f"outside_band:{PriceBand.BELOW}", w.outside_band),
+            runway_low=Reading("credit_runway_low", w.runway_low),
+            gate=Gate.of(config.gate),
+        )
+
+
 def readings(
     market: MarketSummary,
     previous: MarketSummary | None,
     *,
     credits_usd: float,
     burn_rate_usd: float,
-    config: ProbeConfig | None = None,
+    policy: ProbePolicy | None = None,
 ) -> tuple[Reading, ...]:
     """Every probe that fires this tick, in a fixed order."""
-    config = config or ProbeConfig()
-    r = _readings_of(config.thresholds, config.weights)
-    by_period, major, minor, spike, critical, warning, sigmas, runway = r.limits
+    r = policy or _DEFAULT_POLICY
     fired: list[Reading] = []
-    delta = market.delta_period if by_period else market.delta_1
+    delta = market.delta_period if r.by_period else market.delta_1
     move = abs(delta) if delta is not None else 0.0
-    if move > major:
+    if move > r.price_major_at:
         fired.append(r.price_major)
-    elif move > minor:
+    elif move > r.price_minor_at:
         fired.append(r.price_minor)
-    if market.volume_ratio is not None and market.volume_ratio > spike:
+    if market.volume_ratio is not None and market.volume_ratio > r.volume_spike_at:
         fired.append(r.volume_spike)
     health = market.health_factor
-    if health is not None and health < critical:
+    if health is not None and health < r.health_critical_at:
         fired.append(r.health_critical)
-    elif health is not None and health < warning:
+    elif health is not None and health < r.health_warning_at:
         fired.append(r.health_warning)
+    sigmas = r.band_sigmas
     now, before = band_of(market, sigmas), band_of(previous, sigmas)
     if now is not None and before is not None and now is not before:
         fired.append(r.band_moves[before, now])
     elif now is not None and now is not _WITHIN:
         fired.append(r.above if now is _ABOVE else r.below)
-    if burn_rate_usd > 0 and credits_usd / burn_rate_usd < runway:
+    if burn_rate_usd > 0 and credits_usd / burn_rate_usd < r.runway_ticks:
         fired.append(r.runway_low)
     return tuple(fired)
 
@@ -150,71 +248,12 @@ def health_flag(threshold: float) -> str:
     return f"health_factor<{threshold:g}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Readings:
-    """The readings a config can give, formatted once, and the thresholds they fire at
-    (plain numbers: a pydantic model's are slow reads on 3.11, and these are read on
-    every tick)."""
-
-    limits: tuple[bool, float, float, float, float, float, float, float]
-    price_major: Reading
-    price_minor: Reading
-    volume_spike: Reading
-    health_critical: Reading
-    health_warning: Reading
-    band_moves: dict[tuple[PriceBand, PriceBand], Reading]  # (before, now) -> change or flip
-    above: Reading
-    below: Reading
-    runway_low: Reading
-
-
-def _readings_of(t: ProbeThresholds, w: ProbeWeights) -> _Readings:
-    """The config's fixed readings, kept for the config last asked about (by identity:
-    hashing the two models would cost as much as formatting the flags)."""
-    kept = _LAST_READINGS
-    if kept and kept[0] is t and kept[1] is w:
-        readings: _Readings = kept[2]
-        return readings
-    readings = _Readings(
-        limits=(
-            t.price_horizon == "period",
-            t.price_major,
-            t.price_minor,
-            t.volume_spike,
-            t.health_critical,
-            t.health_warning,
-            t.band_sigmas,
-            t.runway_ticks,
-        ),
-        price_major=Reading(f"price_delta>{t.price_major:.1%}", w.price_major),
-        price_minor=Reading(f"price_delta>{t.price_minor:.1%}", w.price_minor),
-        volume_spike=Reading(f"volume>{t.volume_spike:g}x", w.volume_spike),
-        health_critical=Reading(health_flag(t.health_critical), w.health_critical),
-        health_warning=Reading(health_flag(t.health_warning), w.health_warning),
-        band_moves={
-            (before, now): _band_move(before, now, w)
-            for before in PriceBand
-            for now in PriceBand
-            if before is not now
-        },
-        above=Reading(f"outside_band:{PriceBand.ABOVE}", w.outside_band),
-        below=Reading(f"outside_band:{PriceBand.BELOW}", w.outside_band),
-        runway_low=Reading("credit_runway_low", w.runway_low),
-    )
-    _LAST_READINGS[:] = [t, w, readings]
-    return readings
-
-
 def _band_move(before: PriceBand, now: PriceBand, w: ProbeWeights) -> Reading:
     """The regime probe's reading for a band change; a flip crosses the whole band."""
     if PriceBand.WITHIN in (now, before):
         return Reading(f"regime_change:{before}>{now}", w.band_change)
     return Reading(f"regime_flip:{before}>{now}", w.band_flip)
 
-
-_LAST_READINGS: list[Any] = []
-_DEFAULT_GATE = GateParams()
-_LAST_GATE: list[tuple[GateParams | None, tuple[float, ...]]] = [(None, ())]
 
 # Enum members read on every tick, bound once: on Python 3.11 `Enum.MEMBER` goes through
 # EnumType's __getattr__ hook, some 0.2 µs a read.
@@ -230,31 +269,11 @@ def gate(
 ) -> float:
     """The gate θ. A confident, healthy, calm golem looks away more; a dying or agitated
     one escalates sooner."""
-    p = params or _DEFAULT_GATE
-    kept = _LAST_GATE[0]
-    if kept[0] is not p:  # the parameters as plain numbers, for the params last asked about
-        weights = (p.base, p.confidence_weight, p.vitality_weight, p.arousal_weight)
-        kept = _LAST_GATE[0] = (p, (*weights, p.floor, p.ceiling, p.default_confidence))
-    base, confidence_weight, vitality_weight, arousal_weight, floor, ceiling, default = kept[1]
-    # Clamps spelled out as min()/max() answer them (on every tick, without their calls):
-    # max(a, b) is `b if b > a else a`, min(a, b) is `b if b < a else a`.
-    if confidence is None:
-        conf = default
-    else:
-        conf = confidence if confidence > 0.0 else 0.0
-        conf = conf if conf < 1.0 else 1.0
-    vitality = vitality if vitality > 0.0 else 0.0
-    vitality = vitality if vitality < 1.0 else 1.0
-    agitation = abs(arousal)
-    agitation = agitation if agitation < 1.0 else 1.0
-    theta = (
-        base
-        * (1 + confidence_weight * conf)
-        * (1 - vitality_weight * (1 - vitality))
-        * (1 - arousal_weight * agitation)
-    )
-    theta = theta if theta > floor else floor
-    return theta if theta < ceiling else ceiling
+    compiled = _DEFAULT_POLICY.gate if params is None else Gate.of(params)
+    return compiled.theta(confidence, vitality, arousal)
+
+
+_DEFAULT_POLICY = ProbePolicy.of(ProbeConfig())
 
 
 def tier_for(prediction_error: float, theta: float) -> ModelTier:
@@ -272,16 +291,16 @@ def compute_probes(
     credits_usd: float,
     burn_rate_usd: float,
     confidence: float | None = None,
-    config: ProbeConfig | None = None,
+    policy: ProbePolicy | None = None,
 ) -> Probes:
     """The tick's Probes, computed by the runtime before it builds the Context.
     `previous` is the last tick's summary (the regime probe compares bands);
     `confidence` the last heartbeat decision's (None before the first)."""
-    config = config or ProbeConfig()
+    policy = policy or _DEFAULT_POLICY
     fired = readings(
-        market, previous, credits_usd=credits_usd, burn_rate_usd=burn_rate_usd, config=config
+        market, previous, credits_usd=credits_usd, burn_rate_usd=burn_rate_usd, policy=policy
     )
-    theta = gate(confidence, vitality, arousal, config.gate)
+    theta = policy.gate.theta(confidence, vitality, arousal)
     if not fired:  # a quiet tick, most of them
         return Probes(prediction_error=0.0, theta=theta, tier=tier_for(0.0, theta))
     prediction_error = min(1.0, sum(r.weight for r in fired))

@@ -29,6 +29,15 @@ class HeartbeatSchedule(BaseModel):
     base_interval_s: float = Field(default=15.0, gt=0)
     multipliers: Mapping[Phase, float] = Field(default_factory=lambda: dict(_MULTIPLIERS))
 
+    @classmethod
+    def conserving(cls, base_interval_s: float, factor: float) -> HeartbeatSchedule:
+        """Every phase from Conservation down beats `factor` times slower."""
+        slow = {Phase.CONSERVATION, Phase.DECLINING, Phase.TERMINAL}
+        return cls(
+            base_interval_s=base_interval_s,
+            multipliers={phase: factor if phase in slow else 1.0 for phase in Phase},
+        )
+
 
 def interval_multiplier(phase: Phase, schedule: HeartbeatSchedule | None = None) -> float:
     return (schedule or HeartbeatSchedule()).multipliers.get(phase, 1.0)

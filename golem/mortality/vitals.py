@@ -7,20 +7,12 @@ from collections.abc import Sequence
 
 from msgspec import Struct
 
-from golem.mortality import (
-    DeathCause,
-    EpistemicClock,
-    Phase,
-    composite_vitality,
-    death_cause,
-    phase_of,
-    roll,
-)
-from golem.runtime.config_sections import MortalitySection
+from golem.mortality.clocks import EpistemicClock
+from golem.mortality.hazard import roll
+from golem.mortality.params import MortalityPolicy
+from golem.mortality.vitality import DeathCause, Phase, composite_vitality, death_cause, phase_of
 
 __all__ = ["Epistemic", "Vitals", "assess", "epistemic_of"]
-
-_MAX_FITNESS_MULTIPLIER = 3.0
 
 
 class Vitals(Struct, frozen=True):
@@ -41,7 +33,7 @@ class Epistemic(Struct, frozen=True):
     full_window: bool
 
 
-def epistemic_of(predictions: Sequence[tuple[float, float]], params: MortalitySection) -> Epistemic:
+def epistemic_of(predictions: Sequence[tuple[float, float]], params: MortalityPolicy) -> Epistemic:
     """The epistemic level of the last (predicted, actual) price pairs. It changes only
     when they do, so a caller may keep it between ticks.
 
@@ -60,14 +52,13 @@ def epistemic_of(predictions: Sequence[tuple[float, float]], params: MortalitySe
 def assess(
     *,
     golem_id: str,
-    seed: int,
     tick: int,
     credits_usd: float,
     initial_credits_usd: float,
     burn_rate_usd: float,
     epistemic: Epistemic,
     previous: Phase | None,
-    params: MortalitySection,
+    params: MortalityPolicy,
     kill_switch: bool = False,
 ) -> Vitals:
     """The golem's vitals after tick `tick` (its age in ticks).
@@ -81,11 +72,10 @@ def assess(
     vitality = composite_vitality(economic, level, tick, params.vitality)
     phase = phase_of(vitality, previous, params.phases)
     survived, probability = True, 0.0
-    if params.stochastic_death:
-        # Weaker golems carry more hazard: the fitness multiplier runs 1 (full vitality)
-        # to 3 (none).
-        fitness = 1.0 + (_MAX_FITNESS_MULTIPLIER - 1.0) * (1.0 - vitality)
-        verdict = roll(seed, golem_id, tick, fitness=fitness, params=params.hazard)
+    if params.hazard is not None:
+        # Weaker golems carry more hazard: vitality is the fitness, and the hazard's
+        # multiplier runs from 1 (full vitality) to its `max_fitness_multiplier` (none).
+        verdict = roll(params.seed, golem_id, tick, fitness=vitality, params=params.hazard)
         survived, probability = verdict.survived, verdict.probability
     cause = death_cause(
         vitality=vitality,

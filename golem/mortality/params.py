@@ -1,0 +1,96 @@
+"""Mortality's own parameters (the `[mortality]` section a golem config composes) and the
+`MortalityPolicy` they compile into once per life: the numbers every tick reads and the
+AllocatorPolicy every decision is governed by."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from golem.inference.seed import Seed
+from golem.mortality.allocator import AllocatorPolicy
+from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
+from golem.mortality.hazard import HazardParams
+from golem.mortality.profiles import ReasoningPressurePolicy
+from golem.mortality.vitality import PhaseThresholds, VitalityParams
+
+__all__ = ["MortalityParams", "MortalityPolicy"]
+
+
+class MortalityParams(BaseModel):
+    """The `[mortality]` section: money, the clocks' parameters, the phases, the budget
+    lines, the cost cap's tiers and reasoning pressure."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    initial_credits_usd: float = Field(default=5.0, gt=0)
+    daily_budget_usd: float = Field(default=1.0, gt=0)  # also the day's hard cost cap
+    # Income declared for the sustainability ratio (income ÷ spend) until the runtime
+    # credits some (the simulator's income steps): then the credited amount is the rate.
+    income_usd_per_day: float = Field(default=0.0, ge=0)
+    diem_allowance: float = Field(default=0.0, ge=0)  # DIEM a day for Venice-routed calls
+    security: bool = False  # every model call through the Full profile
+    stochastic_death: bool = True  # roll the Gompertz-Makeham clock each tick
+    seed: Seed | None = None  # the stochastic clock's seed; default [golem].seed
+    burn_decay: float = Field(default=0.95, ge=0, lt=1)  # the burn rate's EMA weight
+    epistemic_window: int = Field(default=100, gt=0)
+    epistemic_min_samples: int = Field(default=10, gt=0)
+    vitality: VitalityParams = VitalityParams()
+    hazard: HazardParams = HazardParams()
+    phases: PhaseThresholds = PhaseThresholds()
+    budgets: BudgetPolicy = BudgetPolicy()
+    cost_cap: CostCapPolicy = CostCapPolicy()
+    reasoning: ReasoningPressurePolicy = ReasoningPressurePolicy()
+
+    @model_validator(mode="after")
+    def _samples_fit_window(self) -> Self:
+        if self.epistemic_min_samples > self.epistemic_window:
+            raise ValueError("epistemic_min_samples must not exceed epistemic_window")
+        return self
+
+    def policy(self, *, seed: int, mortal: bool = True, max_attempts: int = 3) -> MortalityPolicy:
+        """Compile these parameters for one life. `seed`: the stochastic clock's (the
+        section's, else the golem's); `mortal=False`: the fixed-budget comparison policy;
+        `max_attempts`: first call plus the re-asks structured output allows."""
+        allocator = AllocatorPolicy(
+            max_attempts=max_attempts,
+            mortal=mortal,
+            budgets=self.budgets,
+            cost_cap=self.cost_cap,
+            reasoning=self.reasoning,
+        )
+        return MortalityPolicy(
+            allocator=allocator,
+            vitality=self.vitality,
+            phases=self.phases,
+            hazard=self.hazard if self.stochastic_death else None,
+            seed=seed,
+            epistemic_window=self.epistemic_window,
+            epistemic_min_samples=self.epistemic_min_samples,
+            burn_decay=self.burn_decay,
+            initial_credits_usd=self.initial_credits_usd,
+            daily_budget_usd=self.daily_budget_usd,
+            diem_allowance=self.diem_allowance,
+            security=self.security,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MortalityPolicy:
+    """`MortalityParams` compiled for one life: what the tick and the allocator read.
+    `hazard` is None when the stochastic clock is off."""
+
+    allocator: AllocatorPolicy
+    vitality: VitalityParams
+    phases: PhaseThresholds
+    hazard: HazardParams | None
+    seed: int
+    epistemic_window: int
+    epistemic_min_samples: int
+    burn_decay: float
+    initial_credits_usd: float
+    daily_budget_usd: float
+    diem_allowance: float
+    security: bool

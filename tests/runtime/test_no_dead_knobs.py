@@ -1,0 +1,649 @@
+"""No dead knobs: every leaf key of the config model (and of a scenario's [simulation]
+table) changes something a golem does. The keys are enumerated from the pydantic models,
+so a new key fails `test_every_key_has_an_entry` until KNOBS says how to vary it and
+what to observe: a compiled policy's decisions, a schedule, a route's answer, a market's
+path, a portfolio's fill, a log line, or a summary figure of a short simulated life."""
+
+from __future__ import annotations
+
+import fnmatch
+import io
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import structlog
+import trio
+from pydantic import BaseModel
+
+from golem.inference import Message, ReasoningConfig, Request, Usage
+from golem.inference.pricing import Price
+from golem.mortality import (
+    CallEstimate,
+    Charge,
+    Epistemic,
+    FixedClock,
+    InMemoryLedger,
+    ModelTier,
+    MortalityState,
+    Phase,
+    SubsystemName,
+    allocate,
+    assess,
+    compute_reasoning_budgets,
+    epistemic_of,
+    phase_of,
+)
+from golem.runtime.clock import VirtualClock
+from golem.runtime.config import parse_config
+from golem.runtime.config_providers import ChainEntry
+from golem.runtime.config_sections import GolemConfig
+from golem.runtime.daemon import assemble, make_market
+from golem.runtime.life import Golem
+from golem.runtime.logs import configure_logging
+from golem.runtime.routes import ProviderPool, build_routes
+from golem.runtime.simulate_scenario import SimulationSection, load_scenario
+from golem.runtime.state import StateStore
+from golem.subsystems.heartbeat import compute_probes, interval
+from golem.subsystems.heartbeat.decision import HeartbeatDecision
+from golem.world import TradeAction
+from tests.subsystems.support import market
+
+NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
+EXAMPLE_CSV = Path(__file__).parents[2] / "golem" / "world" / "data" / "example_market.csv"
+
+# A small config every variation starts from: the simulator's synthetic provider, so
+# routes answer without a network.
+BASE: dict[str, Any] = {
+    "golem": {"id": "knobs"},
+    "inference": {
+        "t1": ["synthetic:claude-haiku-4-5"],
+        "t2": ["synthetic:claude-sonnet-4"],
+        "death": ["synthetic:claude-sonnet-4"],
+    },
+    "providers": {"synthetic": {"emulate": "anthropic", "model": "claude-haiku-4-5"}},
+    "world": {"market": {"lending": {"collateral_usd": 10000.0, "debt_usd": 4000.0}}},
+}
+
+
+# --- enumerating the keys -----------------------------------------------------------------
+
+
+def leaves(model: BaseModel, prefix: str = "") -> Iterator[str]:
+    """Every leaf key of `model` as a user writes it; a table of tables (budget lines,
+    market regimes) is walked over its default keys."""
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        key = f"{prefix}{name}"
+        if isinstance(value, BaseModel):
+            yield from leaves(value, key + ".")
+        elif (
+            isinstance(value, Mapping)
+            and value
+            and all(isinstance(v, BaseModel) for v in value.values())
+        ):
+            for item, sub in value.items():
+                yield from leaves(sub, f"{key}.{item}.")
+        else:
+            yield key
+
+
+def config_keys() -> list[str]:
+    return list(leaves(parse_config(BASE)))
+
+
+def simulation_keys() -> list[str]:
+    section = SimulationSection.model_validate({"start": NOW, "horizon_days": 1})
+    return [f"simulation.{key}" for key in leaves(section)]
+
+
+# --- building a varied config -------------------------------------------------------------
+
+
+def with_keys(data: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """`data` with each dotted key of `changes` set (tables made as needed)."""
+    out: dict[str, Any] = _deep_copy(data)
+    for dotted, value in changes.items():
+        table = out
+        *path, last = dotted.split(".")
+        for part in path:
+            table = table.setdefault(part, {})
+        if value is DROP:
+            table.pop(last, None)
+        else:
+            table[last] = value
+    return out
+
+
+DROP = object()  # a key removed rather than set
+
+
+def shifted_csv(_: object) -> str:
+    """The example market CSV with every price 10% higher, beside the temporary files."""
+    path = Path(tempfile.gettempdir()) / "golem-knobs-shifted.csv"
+    lines = EXAMPLE_CSV.read_text().splitlines()
+    rows = [lines[0]]
+    for line in lines[1:]:
+        time, price, *rest = line.split(",")
+        rows.append(",".join([time, f"{float(price) * 1.1:.2f}", *rest]))
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def _deep_copy(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _deep_copy(v) if isinstance(v, Mapping) else v for k, v in data.items()}
+
+
+@contextmanager
+def golem_of(config: GolemConfig) -> Iterator[Golem]:
+    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+        clock = VirtualClock(NOW)
+        life, _ = assemble(
+            config,
+            clock=clock,
+            store=store,
+            routes=build_routes(ProviderPool(config, {})),
+            market=make_market(config),
+        )
+        yield life.golem
+
+
+# --- what is observed ---------------------------------------------------------------------
+
+_PRICE = Price(input=3.0, output=15.0)
+_VITALITIES = (1.0, 0.6, 0.4, 0.2, 0.05)
+
+
+def charge(subsystem: SubsystemName, usd: float) -> Charge:
+    return Charge(subsystem, "synthetic", "m", Usage(), usd, 0.0, NOW, f"{subsystem}:{usd}")
+
+
+def decisions(config: GolemConfig) -> object:
+    """The allocator's decisions on the golem's compiled policy over a grid of vitality,
+    spend and sustainability, for every subsystem and tier; what the golem funds and reads
+    of its own state; the vitals `assess` gives over a grid of credits, ages, forecasts."""
+    seen: list[object] = []
+    with golem_of(config) as golem:
+        policy = golem.policy
+        golem.store.ledger.record(charge(SubsystemName.HEARTBEAT, 0.2))
+        seen += [golem.store.credits(), golem.budgeting().state]
+        seen.append(golem._update_vitals(0.3))
+        seen.append(golem.vitals)
+        clock = FixedClock(NOW)
+        for vitality in _VITALITIES:
+            phase = phase_of(vitality, None, policy.phases)
+            for spent in (0.0, 0.5, 0.75, 0.95):
+                ledger = InMemoryLedger()
+                if spent:
+                    cost = spent * policy.daily_budget_usd
+                    ledger.record(charge(SubsystemName.CONTEXT, cost))
+                for ratio in (None, 0.3, 3.0):
+                    state = MortalityState(
+                        vitality,
+                        phase,
+                        policy.daily_budget_usd,
+                        ratio,
+                        policy.diem_allowance,
+                        policy.security,
+                    )
+                    for subsystem in SubsystemName:
+                        for tier in (ModelTier.T1, ModelTier.T2):
+                            for diem, tokens in ((False, 1500), (True, 1500), (False, 9000)):
+                                call = CallEstimate(_PRICE, tokens, 300, diem=diem)
+                                seen.append(
+                                    allocate(
+                                        subsystem,
+                                        tier,
+                                        state,
+                                        ledger,
+                                        clock,
+                                        call=call,
+                                        policy=golem.budgeting().policy,
+                                    )
+                                )
+        for vitality in _VITALITIES:
+            for ratio in (None, 0.3, 3.0):
+                seen.append(
+                    compute_reasoning_budgets(
+                        vitality,
+                        policy.daily_budget_usd,
+                        sustainability_ratio=ratio,
+                        policy=golem.budgeting().policy.budgets,  # type: ignore[union-attr]
+                    )
+                )
+        seen += [phase_of(v / 200, p, policy.phases) for v in range(201) for p in Phase]
+        pairs = [(0.01 * (i % 7 - 3), 0.012 * (i % 5 - 2)) for i in range(150)]
+        for count in (5, 12, 60, 150):
+            seen.append(epistemic_of(pairs[:count], policy))
+        for credits in (8.0, 3.0, 1.0, 0.05):
+            for tick in (0, 50_000, 400_000):
+                for epistemic in (Epistemic(0.5, False), Epistemic(0.05, True)):
+                    for previous in (None, Phase.STABLE, Phase.DECLINING):
+                        seen.append(
+                            assess(
+                                golem_id="knobs",
+                                tick=tick,
+                                credits_usd=credits,
+                                initial_credits_usd=policy.initial_credits_usd,
+                                burn_rate_usd=0.0,
+                                epistemic=epistemic,
+                                previous=previous,
+                                params=policy,
+                            )
+                        )
+    return seen
+
+
+def probes(config: GolemConfig) -> object:
+    """The heartbeat's probes and gate, on the golem's compiled ProbePolicy, over a grid."""
+    seen: list[object] = []
+    with golem_of(config) as golem:
+        for delta in (0.0, 0.006, 0.03):
+            for zscore in (0.5, 1.5):
+                for confidence in (None, 0.2, 0.9):
+                    for vitality in (1.0, 0.3):
+                        for arousal in (0.0, 0.9):
+                            summary = market(delta_period=delta, delta_1=delta, zscore=zscore)
+                            seen.append(
+                                compute_probes(
+                                    summary,
+                                    market(),
+                                    vitality=vitality,
+                                    arousal=arousal,
+                                    credits_usd=1.0,
+                                    burn_rate_usd=0.0,
+                                    confidence=confidence,
+                                    policy=golem.probes,
+                                )
+                            )
+    return seen
+
+
+def schedule(config: GolemConfig) -> object:
+    """When each job fires, the heartbeat's interval in every phase, the failure limit."""
+    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+        life, _ = assemble(
+            config,
+            clock=VirtualClock(NOW),
+            store=store,
+            routes=build_routes(ProviderPool(config, {})),
+        )
+        scheduler = life.scheduler
+        jobs = {name: scheduler.next_fire_time(name) for name in scheduler._slots}
+        phases = [interval(phase, life.golem.schedule) for phase in Phase]
+        return jobs, phases, scheduler._max_failures
+
+
+def context(config: GolemConfig) -> object:
+    """What every subsystem reads: the context's identity and money, the profiles' limits,
+    and what the world feed said by a day after birth."""
+    with golem_of(config) as golem:
+        observation = golem.market.observe(NOW)
+        golem.window.push(observation)
+        golem._hear(golem.market.observe(NOW + timedelta(days=1)))
+        ctx = golem.context(golem.window.summary())
+        feed = [item.text for item in golem.memory.feed(100)]
+        settings = golem.budgeting().context
+        assert settings is not None
+        limits = [settings.limits_for(p) for p in settings.limits]
+        identity = ctx.golem_id, ctx.wallet, golem.state_dir
+        return identity, ctx.credits_usd, ctx.initial_credits_usd, limits, feed
+
+
+def answers(config: GolemConfig) -> object:
+    """Each route's model, price and token cap, and a synthetic heartbeat decision asked
+    of each tier through it."""
+    pool = ProviderPool(config, {})
+    routes = build_routes(pool)
+    seen: list[object] = []
+    for tier in ("t1", "t2", "death"):
+        route = pool.route(tier)  # type: ignore[arg-type]
+        seen.append((route.model, route.price, route.max_output_tokens, route.diem))
+
+    async def ask() -> None:
+        from golem.inference.run import run_structured
+
+        for tier in (ModelTier.T1, ModelTier.T2):
+            route = routes.tiers[tier]
+            request = Request(
+                messages=(Message.user("The price fell 3%. What now?"),),
+                reasoning=ReasoningConfig.high(),
+            )
+            for _ in range(3):
+                try:
+                    response = await run_structured(
+                        route.provider,
+                        request.evolve(max_tokens=route.max_output_tokens),
+                        HeartbeatDecision,
+                        config.inference.structured_outputs,
+                    )
+                    seen.append((response.content, response.usage, response.mode))
+                except Exception as exc:
+                    seen.append((type(exc).__name__, str(exc), repr(vars(exc))))
+
+    trio.run(ask)
+    return seen
+
+
+def market_path(config: GolemConfig) -> object:
+    """The market the config makes, over two simulated days at 15 s."""
+    source = make_market(config)
+    return [source.observe(NOW + timedelta(seconds=15 * i)) for i in range(0, 11_520, 7)]
+
+
+def fills(config: GolemConfig) -> object:
+    """The golem's paper portfolio: its start and the fills of a few trades."""
+    with golem_of(config) as golem:
+        portfolio = golem.portfolio
+        seen: list[object] = [portfolio.equity(), portfolio.cash]
+        for action, size in ((TradeAction.REBALANCE, 5000.0), (TradeAction.HEDGE, 0.0)):
+            fill = portfolio.apply(action, 3000.0, size, volatility=0.01)
+            seen += [fill.to_dict(), portfolio.equity()]
+        seen.append(portfolio.to_dict())
+        return seen
+
+
+def log_lines(config: GolemConfig) -> object:
+    """What the logging section makes of a debug and an info event."""
+    stream = io.StringIO()
+    with tempfile.TemporaryDirectory() as tmp:
+        file = config.logging.file or Path(tmp) / "golem.log"
+        with configure_logging(
+            now=lambda: NOW,
+            file=Path(tmp) / file.name,
+            level=config.logging.level,
+            console=config.logging.console,
+            console_stream=stream,
+        ):
+            log = structlog.get_logger("golem")
+            log.debug("knob_debug")
+            log.info("knob_info")
+        written = (Path(tmp) / file.name).read_text()
+    shown = [line.startswith("{") for line in stream.getvalue().splitlines() if "knob_" in line]
+    return file.name, written.count("knob_"), shown
+
+
+def local_provider(config: GolemConfig) -> object:
+    """The embedded model's provider as the pool makes it: its threads, backend, schema
+    bounds and settings (generating with a model file is not a unit test's)."""
+    provider: Any = ProviderPool(config, {}).provider(ChainEntry.parse("local"))
+    return provider.threads, provider.backend, provider.schemas._bounds, provider.config
+
+
+def transport(config: GolemConfig) -> object:
+    """An HTTP provider as the pool makes it: the timeouts and limits it sends with."""
+    provider: Any = ProviderPool(config, {}).provider(ChainEntry.parse("openai:gpt-4o-mini"))
+    return provider._timeouts, provider._config
+
+
+# --- the table ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Knob:
+    """How to vary a key (`value`, or a function of the key's default) and what to observe;
+    `base` sets other keys first so that the change can show."""
+
+    value: Any
+    observe: Callable[[GolemConfig], object]
+    base: Mapping[str, Any] = field(default_factory=dict)
+    along: Mapping[str, Any] = field(default_factory=dict)  # set with the change
+
+
+def _reversed(weights: Mapping[str, float]) -> dict[str, float]:
+    """All the weight on the least likely next regime."""
+    rare = min(weights, key=lambda k: weights[k])
+    return {k: 1.0 if k == rare else 0.0 for k in weights}
+
+
+def bump(factor: float) -> Callable[[Any], Any]:
+    return lambda default: type(default)(default * factor)
+
+
+KNOBS: dict[str, Knob] = {
+    # [golem]
+    "golem.id": Knob("another", context),
+    "golem.state_dir": Knob("elsewhere", context),
+    "golem.seed": Knob(7, market_path),
+    "golem.wallet": Knob("0xabc", context),
+    "golem.max_consecutive_failures": Knob(3, schedule),
+    # [providers]
+    "providers.local.*": Knob(None, local_provider),
+    "providers.local.model_path": Knob(__file__, local_provider),
+    "providers.local.threads": Knob(3, local_provider),
+    "providers.local.backend": Knob("llama-grammar", local_provider),
+    "providers.local.repeat_penalty": Knob(1.3, local_provider),
+    "providers.synthetic.emulate": Knob("openai", answers),
+    "providers.synthetic.model": Knob("claude-sonnet-4", answers, {"inference.t1": ["synthetic"]}),
+    "providers.synthetic.seed": Knob(9, answers),
+    "providers.synthetic.prose_wrap": Knob(1.0, answers, {"providers.synthetic.faults.prose": 0.6}),
+    "providers.synthetic.tokens.*": Knob(
+        bump(0.5), answers, {"providers.synthetic.tokens.cached_fraction": 0.5}
+    ),
+    "providers.synthetic.faults.*": Knob(0.9, answers),
+    "providers.synthetic.faults.retry_after_s": Knob(
+        9.0, answers, {"providers.synthetic.faults.rate_limit": 1.0}
+    ),
+    # [inference]
+    "inference.t1": Knob(["synthetic:gpt-4o-mini"], answers),
+    "inference.t2": Knob(["synthetic:gpt-4o"], answers),
+    "inference.death": Knob(["synthetic:gpt-4o"], answers),
+    "inference.max_output_tokens": Knob(50, answers),
+    "inference.structured_outputs.*": Knob(
+        None, answers, {"providers.synthetic.faults.schema_invalid": 0.6}
+    ),
+    "inference.structured_outputs.max_retries": Knob(0, decisions),
+    "inference.transport.*": Knob(None, transport),
+    "inference.transport.proxy": Knob("http://proxy.local:3128", transport),
+    # [mortality]
+    "mortality.*": Knob(None, decisions),
+    "mortality.seed": Knob(
+        6,
+        decisions,
+        {"mortality.seed": 5, "mortality.hazard.makeham": 0.7, "mortality.hazard.cap": 0.9},
+    ),
+    "mortality.budgets.unlimited": Knob(
+        ["death", "operator"], decisions, along={"mortality.budgets.lines.operator": DROP}
+    ),
+    "mortality.budgets.never_contracted": Knob(["death"], decisions),
+    "mortality.reasoning.exempt": Knob(["death"], decisions),
+    # [heartbeat]
+    "heartbeat.interval": Knob("20s", schedule),
+    "heartbeat.theta_*": Knob(None, probes),
+    "heartbeat.theta_min": Knob(0.04, probes, {"heartbeat.theta_base": 0.06}),
+    "heartbeat.conservation_factor": Knob(3.0, schedule),
+    # [subsystems]
+    "subsystems.curator.enabled": Knob(False, schedule),
+    "subsystems.curator.schedule": Knob("20m", schedule),
+    "subsystems.dream.enabled": Knob(False, schedule),
+    "subsystems.dream.schedule": Knob("0 */3 * * *", schedule),
+    # [world]
+    "world.source": Knob(
+        "csv", market_path, along={"world.csv": str(EXAMPLE_CSV), "world.market": DROP}
+    ),
+    **{
+        f"world.market.regimes.{regime}.{pattern}": Knob(
+            value,
+            market_path,
+            {
+                "world.market.initial_regime": regime,
+                f"world.market.regimes.{regime}.mean_duration": "PT2H",
+            },
+        )
+        for regime in ("calm", "trending", "volatile", "crash")
+        for pattern, value in (("*", None), ("transitions", _reversed))
+    },
+    "world.portfolio.asset": Knob("BTC", fills),
+    "world.portfolio.max_order_usd": Knob(100.0, fills),
+    "world.seed": Knob(11, market_path),
+    "world.market.*": Knob(None, market_path),
+    "world.csv": Knob(
+        shifted_csv,
+        market_path,
+        {"world.source": "csv", "world.csv": str(EXAMPLE_CSV), "world.market": DROP},
+        along={"world.market": DROP},
+    ),
+    "world.market.tick_interval": Knob(30, market_path),
+    "world.market.initial_regime": Knob("volatile", market_path),
+    "world.market.shocks": Knob(
+        [{"at": "PT1H", "magnitude": -0.2, "duration": "PT2H"}], market_path
+    ),
+    "world.market.random_shocks": Knob({"rate_per_day": 5.0}, market_path),
+    "world.cash_usd": Knob(5000.0, fills),
+    "world.portfolio.*": Knob(None, fills),
+    "world.feed": Knob([{"at": "1h", "text": "ETH upgrade ships"}], context),
+    # [context]
+    "context.*": Knob(bump(0.5), context),
+    # [logging]
+    "logging.file": Knob("other.log", log_lines),
+    "logging.level": Knob("debug", log_lines),
+    "logging.console": Knob("pretty", log_lines),
+}
+
+
+def auto(default: Any) -> Any:
+    """A different valid value for a key whose entry gives none: a flag flipped, a count
+    doubled, a fraction halved, an amount doubled, a duration doubled."""
+    if isinstance(default, bool):
+        return not default
+    if isinstance(default, int):
+        return default * 2 if default else 1
+    if isinstance(default, float):
+        if default == 0:
+            return 0.5
+        return default / 2 if 0 < default <= 1 else default * 2
+    if isinstance(default, timedelta):
+        return default / 4
+    raise AssertionError(f"no automatic variation of {default!r}: give the entry a value")
+
+
+def default_of(config: BaseModel, key: str) -> Any:
+    value: Any = config
+    for part in key.split("."):
+        value = value[part] if isinstance(value, Mapping) else getattr(value, part)
+        if isinstance(value, Mapping) and value and not isinstance(value, BaseModel):
+            value = {str(k): v for k, v in value.items()}
+    return value
+
+
+def _toml(value: Any) -> Any:
+    if isinstance(value, timedelta):
+        return f"PT{value.total_seconds():g}S"
+    return value
+
+
+# Keys no variation can show yet, and why: each is a dead knob to wire or remove (the
+# test fails, strict, once one of them starts to change something).
+DEAD: dict[str, str] = {
+    "subsystems.heartbeat.enabled": "read by nothing: the heartbeat always runs",
+    "subsystems.heartbeat.schedule": "accepts only 'tick'",
+    "subsystems.daimon.enabled": "read by nothing: the daimon always appraises events",
+    "subsystems.daimon.schedule": "read by nothing: the daimon runs on events",
+    "subsystems.risk.enabled": "read by nothing: every trade goes to risk",
+    "subsystems.risk.schedule": "read by nothing: risk runs on demand",
+    "subsystems.death.enabled": "accepts only true",
+    "subsystems.death.schedule": "accepts only 'demand'",
+    "providers.synthetic.prose_wrap": "not seen by this test's synthetic calls",
+    "inference.structured_outputs.validation": "not seen: synthetic answers pass the checks",
+}
+
+
+def knob_for(key: str) -> Knob | None:
+    """The most specific entry matching `key` (an exact key before a pattern)."""
+    if key in KNOBS:
+        return KNOBS[key]
+    patterns = [p for p in KNOBS if fnmatch.fnmatchcase(key, p)]
+    return KNOBS[max(patterns, key=len)] if patterns else None
+
+
+_BASELINES: dict[tuple[object, ...], object] = {}
+
+
+def observed(knob: Knob, changes: Mapping[str, Any]) -> object:
+    """What `knob.observe` sees of the base config with `changes`, each set in the whole
+    config written out (so a table of tables keeps its other keys)."""
+    return knob.observe(parse_config(with_keys(base_of(knob), {**changes, **knob.along})))
+
+
+def base_of(knob: Knob) -> dict[str, Any]:
+    """The whole base config written out, with the knob's `base` keys set."""
+    return with_keys(parse_config(BASE).model_dump(mode="json"), knob.base)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        pytest.param(key, marks=pytest.mark.xfail(reason=DEAD[key], strict=True))
+        if key in DEAD
+        else key
+        for key in config_keys()
+    ],
+)
+def test_changing_a_key_changes_what_the_golem_does(key: str) -> None:
+    knob = knob_for(key) or Knob(None, schedule)
+
+    default = default_of(parse_config(base_of(knob)), key)
+    value = knob.value
+    if value is None:
+        value = auto(default)
+    elif callable(value):
+        value = value(default)
+    cache = (knob.observe, repr(sorted(knob.base.items(), key=str)))
+    if cache not in _BASELINES:
+        _BASELINES[cache] = observed(knob, {})
+    assert observed(knob, {key: _toml(value)}) != _BASELINES[cache], (
+        f"{key} = {value!r} (default {default!r}) changed nothing {knob.observe.__name__} sees"
+    )
+
+
+def test_every_key_has_an_entry() -> None:
+    missing = [key for key in config_keys() if knob_for(key) is None and key not in DEAD]
+    assert not missing, f"config keys with no entry in KNOBS (wire them or remove them): {missing}"
+
+
+# --- a scenario's [simulation] table ------------------------------------------------------
+
+SIMULATION: dict[str, tuple[Any, Callable[[SimulationSection], object]]] = {
+    "simulation.start": ("2026-02-01T00:00:00Z", lambda s: s.start),
+    "simulation.horizon_days": (2.0, lambda s: s.horizon_days),
+    "simulation.seed": (5, lambda s: s.seed),
+    "simulation.income": (
+        [{"from_day": 0.0, "usd_per_day": 2.0}],
+        lambda s: [s.income_on(d, 0.0) for d in (0.0, 1.0)],
+    ),
+    "simulation.prediction_bias": (
+        {"per_day": 0.01},
+        lambda s: s.prediction_bias.at(3.0) if s.prediction_bias else None,
+    ),
+}
+
+
+@pytest.mark.parametrize("key", simulation_keys())
+def test_changing_a_simulation_key_changes_what_the_simulator_reads(key: str) -> None:
+    assert key in SIMULATION, f"{key}: no entry in SIMULATION"
+    value, observe = SIMULATION[key]
+    base = {"start": NOW, "horizon_days": 1}
+    changed = SimulationSection.model_validate({**base, key.removeprefix("simulation."): value})
+    assert observe(changed) != observe(SimulationSection.model_validate(base))
+
+
+def test_a_risk_budget_line_changes_a_simulated_life(tmp_path: Path) -> None:
+    """[mortality.budgets.lines.risk] share = 0.05 in a scenario: a different life."""
+    from golem.runtime.simulate import LifeSpec, live
+
+    scenario = Path(__file__).parents[2] / "simulations" / "decline.toml"
+    text = scenario.read_text()
+    lean = tmp_path / "lean.toml"
+    lean.write_text(text + "\n[mortality.budgets.lines.risk]\nshare = 0.05\n")
+    summaries = []
+    for path in (scenario, lean):
+        spec = LifeSpec(path, 1, tmp_path / path.stem, days=0.3, record=False)
+        summaries.append(trio.run(live, load_scenario(path), spec).summary)
+    plain, lean_life = (s["spend_usd_by_subsystem"].get("risk", 0.0) for s in summaries)
+    assert lean_life < plain
+    assert lean_life <= 0.05 * 1.0 + 1e-9  # 5% of the $1.00 a day
