@@ -19,9 +19,9 @@ from msgspec.structs import replace
 
 from golem.mortality import AllocatorPolicy, DeathCause, MortalityState, Phase, utc_day
 from golem.runtime.config_sections import FeedEntry, GolemConfig, MortalitySection
-from golem.runtime.decide import TIER_TEXT, Budgeting, DecisionRecord, Routes, decide
+from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
-from golem.runtime.state_rows import DecisionRow, VitalityRow
+from golem.runtime.state_rows import VitalityRow
 from golem.runtime.vitals import Epistemic, Vitals, assess, epistemic_of
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
@@ -404,19 +404,7 @@ class Golem:
     # --- pieces of a tick ---------------------------------------------------------------
 
     async def _run(self, subsystem: Subsystem, ctx: Context) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.budgeting)
-        self.store.index_decision(
-            DecisionRow(
-                tick=ctx.tick,
-                time=ctx.now,
-                subsystem=str(record.subsystem),
-                source=record.source,
-                tier=TIER_TEXT[record.tier],
-                cost_usd=record.cost_usd,
-                summary=record.outcome.summary if record.outcome else (record.skip_reason or ""),
-            )
-        )
-        return record
+        return await decide(subsystem, ctx, self.budgeting)
 
     def _execute(self, verdict: Outcome | None, price: float, market: MarketSummary) -> list[str]:
         if verdict is None:

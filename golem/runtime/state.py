@@ -1,5 +1,5 @@
 """The daemon's state in SQLite (WAL) under state_dir/golem.db: wallet, ledger, vitality,
-episodes, grimoire, mood, portfolio, job fire times, a decision index and golem meta.
+episodes, grimoire, mood, portfolio, job fire times and golem meta.
 `transaction()` makes a tick's writes one commit, so a killed daemon resumes where it was.
 """
 
@@ -20,11 +20,11 @@ from msgspec.structs import astuple
 from golem.runtime.clock import isoformat
 from golem.runtime.migrations import SchemaTooNew, migrate
 from golem.runtime.sqlite_ledger import SQLiteLedger
-from golem.runtime.state_rows import DecisionRow, Resumed, VitalityRow
+from golem.runtime.state_rows import Resumed, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
 
-__all__ = ["DB_NAME", "DecisionRow", "Resumed", "StateError", "StateStore", "VitalityRow"]
+__all__ = ["DB_NAME", "Resumed", "StateError", "StateStore", "VitalityRow"]
 
 DB_NAME = "golem.db"
 
@@ -47,7 +47,6 @@ def _json(value: Any) -> str:
 
 _GRIMOIRE = "id, text, confidence, tier, provenance, regime, low_cycles, archived"
 _SET_META = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
-_DECISIONS = "tick, time, subsystem, source, tier, cost_usd, summary, log_offset"
 
 
 class StateStore:
@@ -371,33 +370,6 @@ class StateStore:
     def portfolio(self) -> dict[str, Any] | None:
         row = self._read("SELECT data FROM portfolio WHERE id = 1").fetchone()
         return None if row is None else dict(orjson.loads(row[0]))
-
-    def index_decision(self, row: DecisionRow) -> None:
-        self._write(
-            "decisions",
-            f"INSERT INTO decisions ({_DECISIONS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                row.tick,
-                _iso(row.time),
-                row.subsystem,
-                row.source,
-                row.tier,
-                row.cost_usd,
-                row.summary,
-                row.log_offset,
-            ),
-        )
-
-    def decisions(
-        self, subsystem: str | None = None, limit: int | None = None
-    ) -> list[DecisionRow]:
-        """Indexed decisions, oldest first (the last `limit` when given)."""
-        where, args = ("WHERE subsystem = ?", [subsystem]) if subsystem else ("", [])
-        rows = self._read(
-            f"SELECT {_DECISIONS} FROM decisions {where} ORDER BY seq DESC LIMIT ?",
-            (*args, -1 if limit is None else limit),
-        ).fetchall()
-        return [DecisionRow.from_row(row) for row in reversed(rows)]
 
     # --- job fire times: the scheduler's FireTimes --------------------------------------
 
