@@ -17,7 +17,6 @@ from typing import Any, Literal
 import orjson
 from msgspec.structs import astuple
 
-from golem.runtime.clock import isoformat
 from golem.runtime.migrations import SchemaTooNew, migrate
 from golem.runtime.sqlite_ledger import SQLiteLedger
 from golem.runtime.state_rows import Resumed, VitalityRow
@@ -38,7 +37,7 @@ def _iso(moment: datetime) -> str:
         if moment.tzinfo is None:
             raise ValueError("stored times must be timezone-aware")
         moment = moment.astimezone(UTC)
-    return isoformat(moment)
+    return moment.isoformat()
 
 
 def _json(value: Any) -> str:
