@@ -138,6 +138,8 @@ def test_sigkill_twenty_times_loses_and_doubles_nothing(tmp_path: Path) -> None:
     torn: list[Malformed] = []
     events = list(read_events(state / "golem.log", torn.append))
     assert len(events) > ticks
+    # `golem run` publishes its decisions to the log: each committed tick logged its own.
+    assert sum(e["event"] == "decision" and e["subsystem"] == "heartbeat" for e in events) >= ticks
     assert len(torn) <= 20, "more torn lines than kills"
 
 
