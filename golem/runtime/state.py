@@ -32,12 +32,12 @@ class StateError(RuntimeError):
     """The state directory cannot be used as asked (another golem's state, say)."""
 
 
-def _iso(moment: datetime) -> str:
+def _utc(moment: datetime) -> datetime:
     if moment.tzinfo is not UTC:
         if moment.tzinfo is None:
             raise ValueError("stored times must be timezone-aware")
         moment = moment.astimezone(UTC)
-    return moment.isoformat()
+    return moment
 
 
 def _json(value: Any) -> str:
@@ -77,6 +77,17 @@ class StateStore:
         self._batched = 0  # 1 + the transactions in the open batch; 0: no batch open
         self._wallet: tuple[float | None, float] | None = None  # (initial, income), kept
         self._credits: tuple[int, float] | None = None  # (ledger version, credits), kept
+        self._stamp: tuple[datetime | None, str] = (None, "")  # the last time stored, as text
+
+    def _iso(self, moment: datetime) -> str:
+        """A stored time's text: ISO in UTC. A tick stores its time twice (vitality, fire
+        time): the last one's text is kept."""
+        moment = _utc(moment)
+        last, text = self._stamp
+        if moment != last:
+            text = moment.isoformat()
+            self._stamp = (moment, text)
+        return text
 
     @classmethod
     def open(
@@ -255,7 +266,7 @@ class StateStore:
         self._read(
             "INSERT OR IGNORE INTO wallet (key, kind, usd, time) "
             "VALUES ('initial', 'initial', ?, ?)",
-            (initial_usd, _iso(time)),
+            (initial_usd, self._iso(time)),
         )
         self._wallet = self._credits = None
         stored = self.initial_credits()
@@ -265,7 +276,7 @@ class StateStore:
         """Credit income once per key; False when the key was already credited."""
         cursor = self._read(
             "INSERT OR IGNORE INTO wallet (key, kind, usd, time) VALUES (?, 'income', ?, ?)",
-            (key, usd, _iso(time)),
+            (key, usd, self._iso(time)),
         )
         self._wallet = self._credits = None
         return bool(cursor.rowcount)
@@ -301,7 +312,7 @@ class StateStore:
         self._write(
             "vitality",
             "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)",
-            (row.tick, _iso(row.time), row.vitality, row.phase, row.economic, row.epistemic),
+            (row.tick, self._iso(row.time), row.vitality, row.phase, row.economic, row.epistemic),
         )
 
     def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
@@ -316,7 +327,7 @@ class StateStore:
         self._write(
             "mood",
             "INSERT OR REPLACE INTO mood VALUES (?, ?, ?, ?, ?)",
-            (tick, _iso(time), mood.pleasure, mood.arousal, mood.dominance),
+            (tick, self._iso(time), mood.pleasure, mood.arousal, mood.dominance),
         )
 
     def mood(self) -> Mood | None:
@@ -380,7 +391,7 @@ class StateStore:
         self._write(
             "job_fires",
             "INSERT OR REPLACE INTO job_fires (job, last_fire) VALUES (?, ?)",
-            (job, _iso(at)),
+            (job, self._iso(at)),
             replaces=job,
         )
 

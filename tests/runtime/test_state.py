@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -350,3 +350,18 @@ def test_malformed_portfolio_snapshots_are_refused() -> None:
 def test_naive_times_are_refused(store: StateStore) -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
         store.record_fire("job", datetime(2026, 1, 1))
+
+
+def test_a_stored_time_is_its_instant_in_utc_whatever_its_zone(store: StateStore) -> None:
+    paris = timezone(timedelta(hours=1))
+    store.record_fire("a", T0)
+    store.record_fire("b", T0.astimezone(paris))  # the same instant: the same text
+    store.record_fire("c", T0 + timedelta(seconds=15))
+    stored = store._conn.execute("SELECT job, last_fire FROM job_fires ORDER BY job").fetchall()
+    assert stored == [
+        ("a", "2026-05-04T12:00:00+00:00"),
+        ("b", "2026-05-04T12:00:00+00:00"),
+        ("c", "2026-05-04T12:00:15+00:00"),
+    ]
+    with pytest.raises(ValueError, match="timezone-aware"):
+        store.record_fire("d", datetime(2026, 5, 4))
