@@ -109,7 +109,7 @@ async def _live(config: GolemConfig, duration: timedelta | None, resume: str) ->
     with StateLock(state_dir), ExitStack() as opened:
         try:
             store = opened.enter_context(StateStore.open(state_dir))
-            opened.enter_context(
+            sinks = opened.enter_context(
                 configure_logging(
                     now=clock.now,
                     file=log_file,
@@ -120,7 +120,12 @@ async def _live(config: GolemConfig, duration: timedelta | None, resume: str) ->
             )
             born = store.get_meta("born") is None
             life, pool = assemble(
-                config, clock=clock, store=store, environ=os.environ, market=market
+                config,
+                clock=clock,
+                store=store,
+                environ=os.environ,
+                market=market,
+                subscribers=[sinks.publish],
             )
         except BaseException:
             opened.close()

@@ -82,16 +82,10 @@ class StructuredOutput(BaseModel):
         return cls.__pydantic_validator__.validate_python(fields)  # type: ignore[no-any-return]
 
     def json_fields(self) -> dict[str, Any]:
-        """`model_dump(mode="json")`, made once per decision (a decision is frozen, and
-        the rules hand out the same one tick after tick): each decision's log line
-        carries it. Read-only: the nested values are shared between calls."""
-        kept = _DUMPS.get(id(self))
-        if kept is None or kept[0] is not self:
-            if len(_DUMPS) >= _DUMPS_KEPT:
-                _DUMPS.clear()
-            dump = self.__pydantic_serializer__.to_python(self, mode="json")
-            kept = _DUMPS[id(self)] = (self, dump)
-        return dict(kept[1])
+        """`model_dump(mode="json")` without its keyword plumbing: each decision's log
+        line carries it."""
+        dump: dict[str, Any] = self.__pydantic_serializer__.to_python(self, mode="json")
+        return dump
 
     @classmethod
     def from_text(cls, text: str) -> Self:
@@ -112,12 +106,6 @@ class StructuredOutput(BaseModel):
         """Checks the schema cannot express (consistency between fields, bounds that some
         backends ignore). Each issue carries a JSON pointer into the decision."""
         return []
-
-
-# The JSON dumps of the decisions last dumped, by id (each kept with its decision, so
-# the id stays its own).
-_DUMPS: dict[int, tuple[StructuredOutput, dict[str, Any]]] = {}
-_DUMPS_KEPT = 256
 
 
 def registered_schemas() -> dict[str, type[StructuredOutput]]:

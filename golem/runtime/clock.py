@@ -16,41 +16,9 @@ __all__ = [
     "RealClock",
     "SleepingClock",
     "VirtualClock",
-    "isoformat",
 ]
 
 MAX_SLEEP_SLICE = timedelta(seconds=30)
-
-
-# The last moment formatted and its text, as one tuple: a thread reads the pair whole.
-_LAST_FORMATTED: list[tuple[datetime | None, str]] = [(None, "")]
-
-
-def isoformat(moment: datetime) -> str:
-    """`moment.isoformat()`, formatted once per moment: a tick's log lines and stored rows
-    all carry its time, in as many datetime objects as the clock, the scheduler's trigger
-    and the tick make of it (equal moments in the same zone print the same)."""
-    last, text = _LAST_FORMATTED[0]
-    if moment is last or (last is not None and moment.tzinfo is last.tzinfo and moment == last):
-        return text
-    if moment.tzinfo is UTC and not moment.microsecond:
-        # A whole UTC second, as every tick's is: the day's text is kept, the time of day
-        # put together from two-digit strings (a third of isoformat's printf).
-        day = moment.toordinal()
-        date = _DAYS.get(day)
-        if date is None:
-            _DAYS.clear()  # one day at a time
-            date = _DAYS[day] = moment.date().isoformat()
-        two = _TWO_DIGITS
-        text = f"{date}T{two[moment.hour]}:{two[moment.minute]}:{two[moment.second]}+00:00"
-    else:
-        text = moment.isoformat()
-    _LAST_FORMATTED[0] = (moment, text)
-    return text
-
-
-_DAYS: dict[int, str] = {}  # ordinal -> "YYYY-MM-DD"
-_TWO_DIGITS = tuple(f"{n:02d}" for n in range(60))
 
 
 class SleepingClock(Protocol):

@@ -7,7 +7,7 @@ The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -23,6 +23,7 @@ from golem.runtime.life import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
 from golem.runtime.state import StateStore
+from golem.runtime.stream import Subscriber
 from golem.subsystems.heartbeat import interval_multiplier
 from golem.world import CSVReplay, MarketSource, SimulatedMarket
 
@@ -159,8 +160,10 @@ def assemble(
     environ: Mapping[str, str] | None = None,
     options: LifeOptions | None = None,
     market: MarketSource | None = None,
+    subscribers: Iterable[Subscriber] = (),
 ) -> tuple[Life, ProviderPool | None]:
-    """The Golem and its jobs for `config`. Pass `routes` to bring providers of your own
+    """The Golem and its jobs for `config`, publishing its records to `subscribers` (the
+    log's sink, `LogSinks.publish`, for one). Pass `routes` to bring providers of your own
     (the simulator's synthetic one); otherwise they are built from the config's chains and
     the returned pool must be closed (`await pool.aclose()`). `market`: the config's, made
     (and checked) by `make_market`, by default unchecked. `options`: see `LifeOptions`."""
@@ -177,6 +180,7 @@ def assemble(
         routes=routes,
         now=clock.now,
         options=options,
+        subscribers=subscribers,
     )
     scheduler = Scheduler(clock, store, max_failures=config.golem.max_consecutive_failures)
     life = Life(golem, scheduler, clock)

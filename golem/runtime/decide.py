@@ -3,16 +3,17 @@
 allocate → (degraded: the deterministic path) → the subsystem's brief, assembled into a
 prompt by the context layers its profile runs → run_structured with the attempts the
 budget allows → charge the ledger for every attempt, at what the provider that answered it
-priced it → restore masked identifiers → act → one `decision` log line with everything
-needed to inspect it.
+priced it → restore masked identifiers → act → a `DecisionRecord` with everything needed to inspect
+it, which the golem publishes to its subscribers (the log file among them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 import structlog
@@ -42,14 +43,13 @@ from golem.mortality import (
     Ledger,
     ModelTier,
     MortalityState,
+    Phase,
     SubsystemName,
     allocate,
     select_profile_and_reasoning,
     split_diem,
     utc_day,
 )
-from golem.runtime.clock import isoformat
-from golem.runtime.logs import BoundOnce
 from golem.subsystems.context import (
     CallBudget,
     ContextReport,
@@ -64,7 +64,6 @@ from golem.subsystems.contract import Context, Outcome, Subsystem
 __all__ = ["TIER_TEXT", "Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
 
 log = structlog.get_logger("golem")
-_decision_log = BoundOnce("golem")  # a line per decision: bound once, not per line
 
 _DEFAULT_CONTEXT = ContextSettings()
 _NO_USAGE = Usage()  # frozen: every record without a call shares it
@@ -104,8 +103,15 @@ class Routes:
 
 
 class DecisionRecord(Struct, frozen=True):
-    """What happened in one subsystem run; `fields()` is its log line."""
+    """What happened in one subsystem run, to which golem and when (the context's time,
+    vitality and phase as the run began); `fields()` is its log line."""
 
+    event: ClassVar[str] = "decision"
+
+    golem: str
+    time: datetime
+    vitality: float
+    phase: Phase
     subsystem: SubsystemName
     tick: int
     tier_asked: ModelTier
@@ -122,18 +128,18 @@ class DecisionRecord(Struct, frozen=True):
     skip_reason: str | None = None
     context: ContextReport | None = None  # the prompt that was sent, when one was
 
-    def fields(self, ctx: Context) -> dict[str, Any]:
+    def fields(self) -> dict[str, Any]:
         response, allocation, usage = self.response, self.allocation, self.usage
         fields: dict[str, Any] = {
-            "golem": ctx.golem_id,
-            "time": isoformat(ctx.now),
+            "golem": self.golem,
+            "time": self.time,  # written by the log's JSON encoder, as isoformat() does
             "tick": self.tick,
             "subsystem": str(self.subsystem),
             "tier": TIER_TEXT[self.tier],
             "tier_asked": TIER_TEXT[self.tier_asked],
             "source": self.source,
-            "vitality": round(ctx.vitality, 6),
-            "phase": str(ctx.phase),
+            "vitality": round(self.vitality, 6),
+            "phase": str(self.phase),
             "cost_usd": self.cost_usd,
             "tokens": {
                 "input": usage.input_tokens,
@@ -193,14 +199,14 @@ class Budgeting:
 async def decide(
     subsystem: Subsystem, ctx: Context, env: Budgeting | Callable[[], Budgeting]
 ) -> DecisionRecord:
-    """Run `subsystem` once on `ctx` and log the decision. Never raises for a provider's
-    failure or a malformed answer: those end in the deterministic path, logged. `env` may
-    be a function making the Budgeting, called only when a model may be asked (a T0 run,
-    most heartbeats, needs none)."""
+    """Run `subsystem` once on `ctx`: the record of the decision, for the caller to
+    publish. Never raises for a provider's failure or a malformed answer: those end in the
+    deterministic path, their warning logged. `env` may be a function making the
+    Budgeting, called only when a model may be asked (a T0 run, most heartbeats, needs
+    none)."""
     record = _plan(subsystem, ctx, env)
     if isinstance(record, _Call):
-        record = await _call(subsystem, ctx, record)
-    _decision_log.info("decision", record.fields(ctx))
+        return await _call(subsystem, ctx, record)
     return record
 
 
@@ -213,7 +219,7 @@ def _plan(
     asked = tier = subsystem.tier(ctx)
     skip = subsystem.skip_reason(ctx)
     if skip is not None:
-        return DecisionRecord(name, ctx.tick, asked, tier, "skipped", skip_reason=skip)
+        return _record(ctx, name, asked, tier, "skipped", skip_reason=skip)
     if tier is _T0:
         return _deterministic(subsystem, ctx, asked, "deterministic")
     env = given if isinstance(given, Budgeting) else given()
@@ -238,9 +244,9 @@ def _plan(
             tier = _T1
             continue
         if granted.fallback is _SKIP:
-            return DecisionRecord(
+            return _record(
+                ctx,
                 name,
-                ctx.tick,
                 asked,
                 tier,
                 "skipped",
@@ -323,12 +329,12 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
         answered=(response.provider, response.model),
     )
     decision = prompt.restore(response.parsed)
-    return DecisionRecord(
-        subsystem=subsystem.name,
-        tick=ctx.tick,
-        tier_asked=asked,
-        tier=call.tier,
-        source="model",
+    return _record(
+        ctx,
+        subsystem.name,
+        asked,
+        call.tier,
+        "model",
         decision=decision,
         outcome=subsystem.act(paid, decision),
         response=response,
@@ -371,17 +377,59 @@ def _deterministic(
 ) -> DecisionRecord:
     decision = subsystem.deterministic(ctx)
     outcome = subsystem.act(ctx, decision) if decision is not None else None
-    return DecisionRecord(
-        subsystem=subsystem.name,
-        tick=ctx.tick,
-        tier_asked=asked,
-        tier=_T0,
-        source=source if decision is not None else "skipped",
+    return _record(
+        ctx,
+        subsystem.name,
+        asked,
+        _T0,
+        source if decision is not None else "skipped",
         decision=decision,
         outcome=outcome,
         degradations=degradations,
         error=error,
         skip_reason=None if decision is not None else "no deterministic path",
+    )
+
+
+def _record(
+    ctx: Context,
+    subsystem: SubsystemName,
+    asked: ModelTier,
+    tier: ModelTier,
+    source: str,
+    *,
+    decision: StructuredOutput | None = None,
+    outcome: Outcome | None = None,
+    response: Response | None = None,
+    allocation: Allocation | None = None,
+    degradations: tuple[Degradation, ...] = (),
+    error: str | None = None,
+    cost_usd: float = 0.0,
+    usage: Usage = _NO_USAGE,
+    skip_reason: str | None = None,
+    context: ContextReport | None = None,
+) -> DecisionRecord:
+    """The record of a run of `subsystem` on `ctx`."""
+    return DecisionRecord(
+        ctx.golem_id,
+        ctx.now,
+        ctx.vitality,
+        ctx.phase,
+        subsystem,
+        ctx.tick,
+        asked,
+        tier,
+        source,
+        decision,
+        outcome,
+        response,
+        allocation,
+        degradations,
+        error,
+        cost_usd,
+        usage,
+        skip_reason,
+        context,
     )
 
 

@@ -2,13 +2,14 @@
 
 `tick()` is the heartbeat job: observe, probe, decide (escalate, ask risk, trade), record
 the episode, recompute vitality, appraise, and die when a clock runs out. `curate()` and
-`dream()` are the scheduled jobs. The daemon and the simulator drive the same object;
-they differ only in clock, providers and world.
+`dream()` are the scheduled jobs. Each decision and each vitality reading worth telling is
+published on `stream` (the log file and the simulator's tally subscribe). The daemon and
+the simulator drive the same object; they differ only in clock, providers and world.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,9 +29,10 @@ from golem.mortality import (
     utc_day,
 )
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.decide import TIER_TEXT, Budgeting, DecisionRecord, Routes, decide
+from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
-from golem.runtime.state_rows import DecisionRow, VitalityRow
+from golem.runtime.state_rows import VitalityRow
+from golem.runtime.stream import RecordStream, Subscriber, VitalityRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
     Context,
@@ -111,8 +113,10 @@ class Golem:
         routes: Routes,
         now: Callable[[], datetime],
         options: LifeOptions | None = None,
+        subscribers: Iterable[Subscriber] = (),
     ) -> None:
         self.config = config
+        self.stream = RecordStream(subscribers)
         self.store = store
         self.market = market
         self.routes = routes
@@ -394,17 +398,7 @@ class Golem:
 
     async def _run(self, subsystem: Subsystem, ctx: Context) -> DecisionRecord:
         record = await decide(subsystem, ctx, self.budgeting)
-        self.store.index_decision(
-            DecisionRow(
-                tick=ctx.tick,
-                time=ctx.now,
-                subsystem=str(record.subsystem),
-                source=record.source,
-                tier=TIER_TEXT[record.tier],
-                cost_usd=record.cost_usd,
-                summary=record.outcome.summary if record.outcome else (record.skip_reason or ""),
-            )
-        )
+        self.stream.publish(record)
         return record
 
     def _execute(self, verdict: Outcome | None, price: float, market: MarketSummary) -> list[str]:
@@ -487,11 +481,11 @@ class Golem:
             previous=previous,
             params=policy,
         )
-        vitals = self.vitals
+        vitals, now = self.vitals, self._now()
         self.store.record_vitality(
             VitalityRow(
                 self.tick_no,
-                self._now(),
+                now,
                 vitals.vitality,
                 str(vitals.phase),
                 vitals.economic,
@@ -499,17 +493,19 @@ class Golem:
             )
         )
         if self._vitality_news(spent, previous):
-            log.info(
-                "vitality",
-                golem=self.config.golem.id,
-                tick=self.tick_no,
-                vitality=round(vitals.vitality, 6),
-                phase=str(vitals.phase),
-                economic=round(vitals.economic, 6),
-                epistemic=round(vitals.epistemic, 6),
-                burn_rate_usd=vitals.burn_rate_usd,
-                credits_usd=credits,
-                equity_usd=round(self.portfolio.equity(), 2),
+            self.stream.publish(
+                VitalityRecord(
+                    golem=self._golem_id,
+                    tick=self.tick_no,
+                    time=now,
+                    vitality=vitals.vitality,
+                    phase=vitals.phase,
+                    economic=vitals.economic,
+                    epistemic=vitals.epistemic,
+                    burn_rate_usd=vitals.burn_rate_usd,
+                    credits_usd=credits,
+                    equity_usd=self.portfolio.equity(),
+                )
             )
         events: list[str] = []
         if vitals.phase is not previous:
@@ -528,7 +524,7 @@ class Golem:
         return events
 
     def _vitality_news(self, spent: float, previous: Phase) -> bool:
-        """Whether this tick's vitality deserves a log line: money was spent, the phase
+        """Whether this tick's vitality is news (published, so logged): money was spent, the phase
         changed, a clock ran out, vitality moved by 0.001 since the last line, or ten
         minutes of ticks passed. (The store keeps every tick's; the log keeps the story.)"""
         vitals, last = self.vitals, self._vitality_logged

@@ -1,29 +1,28 @@
 """Logging as data: structlog configured to write each event as one JSON line to the log
 file (appended, one write per line, so a killed process leaves at most a torn last line)
 and a readable or JSON rendering to the console. Times come from the injected clock.
+The golem's own records (decisions, vitality) reach the same sinks without structlog:
+`LogSinks.publish` subscribes to the golem's record stream.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, TextIO
+from typing import Any, BinaryIO, ClassVar, Literal, Protocol, TextIO
 
 import orjson
 import structlog
-from structlog.typing import EventDict, FilteringBoundLogger, Processor, WrappedLogger
+from structlog.typing import EventDict, Processor, WrappedLogger
 
-from golem.runtime.clock import isoformat
 from golem.runtime.console import ConsoleLine
 
 __all__ = [
     "LEVELS",
-    "BoundOnce",
+    "LogRecord",
     "LogSinks",
     "Redaction",
     "configure_logging",
@@ -100,9 +99,9 @@ def _secret_key(key: object) -> bool:
 
 
 def render_json(event: Mapping[str, Any]) -> bytes:
-    """One event as one JSON line, newline included; anything orjson cannot encode is
-    written as its str(), and keys that are not strings as JSON keys (a slower option,
-    taken only for the rare event that needs it)."""
+    """One event as one JSON line, newline included: a datetime as its isoformat() would
+    write it, anything else orjson cannot encode as its str(), and keys that are not
+    strings as JSON keys (a slower option, taken only for the rare event that needs it)."""
     try:
         return orjson.dumps(event, default=str, option=orjson.OPT_APPEND_NEWLINE)
     except orjson.JSONEncodeError:
@@ -111,12 +110,20 @@ def render_json(event: Mapping[str, Any]) -> bytes:
         )
 
 
+class LogRecord(Protocol):
+    """A record with a log line of its own: its event's name and its fields."""
+
+    event: ClassVar[str]
+
+    def fields(self) -> dict[str, Any]: ...
+
+
 class LogSinks:
     """Where events end: the log file, as one JSON line each (by default a single
-    unbuffered append, so nothing waits in a buffer), the console, and `taps` (callables
-    that see each finished event, such as the simulator's tallies). A line that might hold
-    a secret is redacted before it goes anywhere. structlog's logger: every level's method
-    takes the finished event dict (no copy into keywords and back). Close it when done."""
+    unbuffered append, so nothing waits in a buffer), and the console. A line that might
+    hold a secret is redacted before it goes anywhere. structlog's logger (every level's
+    method takes the finished event dict) and, with `publish`, a subscriber of the golem's
+    records, logged at info. Close it when done."""
 
     def __init__(
         self,
@@ -124,9 +131,10 @@ class LogSinks:
         console: TextIO | None,
         console_format: Literal["pretty", "json"],
         *,
+        now: Callable[[], datetime],
+        level: str = "info",
         redaction: Redaction | None = None,
         buffered: bool = False,
-        taps: Iterable[Callable[[Mapping[str, Any]], None]] = (),
     ) -> None:
         self.path = file
         self._file: BinaryIO | None = None
@@ -137,7 +145,19 @@ class LogSinks:
         self._console = console
         self._pretty = ConsoleLine() if console is not None and console_format == "pretty" else None
         self._redaction = redaction
-        self._taps = tuple(taps)
+        self._now = now
+        # Records are info: written when info is, and there is somewhere to write them.
+        self._records = LEVELS[level.lower()] <= LEVELS["info"] and (
+            file is not None or console is not None
+        )
+
+    def publish(self, record: LogRecord) -> None:
+        """A record's line: timestamp (now), level info, its event and its fields."""
+        if self._records:
+            line: dict[str, Any] = {"timestamp": self._now(), "level": "info"}
+            line["event"] = record.event
+            line.update(record.fields())
+            self.write(line)
 
     def write(self, event: dict[str, Any]) -> None:
         """Write one finished event (timestamp, level and event first): one JSON line."""
@@ -149,8 +169,6 @@ class LogSinks:
             written = self._file.write(line) or 0
             while written < len(line):  # an unbuffered file may take part of a line
                 written += self._file.write(line[written:]) or 0
-        for tap in self._taps:
-            tap(event)
         if self._console is not None:
             if self._pretty is not None:
                 self._console.write(self._pretty(event) + "\n")
@@ -172,78 +190,6 @@ class LogSinks:
         self.close()
 
 
-class BoundOnce:
-    """`structlog.get_logger(*args)` bound once per configuration. structlog's lazy proxy
-    binds afresh on every call (two new loggers and a context copy: a third of a decision
-    line's cost); `BoundOnce(...).logger` binds again only when structlog is configured
-    anew. A processor list changed in place (structlog's `capture_logs`) is seen at once:
-    the bound logger holds that same list."""
-
-    __slots__ = ("_args", "_bound", "_context", "_factory", "_processors", "_wrapper")
-
-    def __init__(self, *args: Any) -> None:
-        self._args = args
-        self._factory: Any = None
-        self._processors: Any = None
-        self._wrapper: Any = None
-        self._context: Any = None
-        self._bound: Any = None
-
-    @property
-    def logger(self) -> Any:
-        config = structlog.get_config()
-        factory, processors = config["logger_factory"], config["processors"]
-        wrapper, context = config["wrapper_class"], config["context_class"]
-        if (
-            self._bound is None
-            or factory is not self._factory
-            or processors is not self._processors
-            or wrapper is not self._wrapper
-            or context is not self._context
-        ):
-            self._bound = structlog.get_logger(*self._args).bind()
-            self._factory, self._processors = factory, processors
-            self._wrapper, self._context = wrapper, context
-        return self._bound
-
-    def info(self, event: str, fields: dict[str, Any]) -> None:
-        """`self.logger.info(event, **fields)`, `fields` taken over (the caller made it for
-        this line). While structlog runs the chain `configure_logging` set up, unchanged
-        and with no context variable bound, the finished line goes straight to its sinks:
-        the same line, without the chain's three copies of `fields` (a decision per tick
-        in a simulated life)."""
-        own = _OWN[0]
-        config = structlog.get_config()
-        if (
-            own is not None
-            and config["processors"] is own.processors
-            and config["wrapper_class"] is own.wrapper
-            and config["logger_factory"] is own.factory
-            and own.processors == own.configured  # capture_logs swaps them in place
-            and not _BOUND_CONTEXTVARS
-            and "exc_info" not in fields
-        ):
-            fields["event"] = event
-            own.sinks.write(_finished(own.now, "info", fields))
-            return
-        self.logger.info(event, **fields)
-
-
-@dataclass(frozen=True, slots=True)
-class _Own:
-    """What `configure_logging` gave structlog, for `BoundOnce.info`'s direct path."""
-
-    processors: list[Processor]
-    configured: list[Processor]  # a copy: what `processors` held when configured
-    wrapper: type[FilteringBoundLogger]
-    factory: Callable[..., Any]
-    sinks: LogSinks
-    now: Callable[[], datetime]
-
-
-_OWN: list[_Own | None] = [None]
-
-
 def configure_logging(
     *,
     now: Callable[[], datetime],
@@ -253,13 +199,13 @@ def configure_logging(
     console_stream: TextIO | None = None,
     secrets: Iterable[str] = (),
     buffered: bool = False,
-    taps: Iterable[Callable[[Mapping[str, Any]], None]] = (),
 ) -> LogSinks:
     """Configure structlog for the process: events at `level` and above go, redacted of
     `secrets`, to `file` as JSON lines and to `console_stream` (default stderr): pretty
-    on a TTY when `console` is "auto", JSON otherwise, nothing when "off"; and to each of
-    `taps`. `buffered` buffers the file (for a writer nobody tails). Returns the sinks,
-    to close at exit. Under trio, use the sync methods (`log.info`)."""
+    on a TTY when `console` is "auto", JSON otherwise, nothing when "off". `buffered`
+    buffers the file (for a writer nobody tails). Returns the sinks: subscribe
+    `sinks.publish` to a golem's records, and close the sinks at exit. Under trio, use
+    the sync methods (`log.info`)."""
     stream = console_stream if console_stream is not None else sys.stderr
     if console == "auto":
         console = "pretty" if stream.isatty() else "json"
@@ -267,91 +213,32 @@ def configure_logging(
         file,
         None if console == "off" else stream,
         "pretty" if console == "pretty" else "json",
+        now=now,
+        level=level,
         redaction=Redaction(secrets),
         buffered=buffered,
-        taps=taps,
     )
-    processors: list[Processor] = [_merge_contextvars, _finisher(now)]
-    wrapper = _wrapper_class(LEVELS[level.lower()])
 
     def factory(*_args: Any) -> LogSinks:
         return sinks
 
     structlog.configure(
-        processors=processors,
-        wrapper_class=wrapper,
+        processors=[structlog.contextvars.merge_contextvars, _finisher(now)],
+        wrapper_class=structlog.make_filtering_bound_logger(LEVELS[level.lower()]),
         logger_factory=factory,
         cache_logger_on_first_use=False,
     )
-    direct = LEVELS[level.lower()] <= LEVELS["info"]
-    _OWN[0] = _Own(processors, list(processors), wrapper, factory, sinks, now) if direct else None
     return sinks
-
-
-@functools.cache
-def _wrapper_class(min_level: int) -> type[FilteringBoundLogger]:
-    """structlog's filtering logger for `min_level`, its enabled level methods replaced by
-    ones that run the same chain without its three copies of the event's keywords (two
-    events a tick in a simulated life: the copies cost more than the rest of structlog)."""
-    base = structlog.make_filtering_bound_logger(min_level)
-    names = [name for name, level in _METHOD_LEVELS.items() if level >= min_level]
-    return type(f"Fast{base.__name__}", (base,), {name: _method(name) for name in names})
-
-
-_METHOD_LEVELS = LEVELS | {"warn": 30, "critical": 50, "fatal": 50}
-
-
-def _method(name: str) -> Callable[..., Any]:
-    method = "warning" if name == "warn" else "critical" if name == "fatal" else name
-
-    def log(self: Any, event: str | None = None, *args: Any, **kw: Any) -> Any:
-        # As BoundLoggerBase._proxy_to_logger and _process_event, on `kw` itself: a call's
-        # keywords are a dict of its own.
-        if args:
-            event = event % (args[0] if len(args) == 1 and isinstance(args[0], dict) else args)  # type: ignore[operator]
-        context = self._context
-        event_dict: Any = {**context, **kw} if context else kw
-        if event is not None:
-            event_dict["event"] = event
-        logger = self._logger
-        try:
-            for processor in self._processors:
-                event_dict = processor(logger, method, event_dict)
-            if isinstance(event_dict, tuple):
-                return getattr(logger, method)(*event_dict[0], **event_dict[1])
-            if isinstance(event_dict, str | bytes | bytearray):
-                return getattr(logger, method)(event_dict)
-            if isinstance(event_dict, dict):
-                return getattr(logger, method)(**event_dict)
-        except structlog.DropEvent:
-            return None
-        raise ValueError("the last processor returned neither a dict, a tuple nor a string")
-
-    log.__name__ = name
-    return log
-
-
-# structlog's context variables, by name: empty until something binds one.
-_BOUND_CONTEXTVARS: Mapping[str, object] = getattr(structlog.contextvars, "_CONTEXT_VARS", {"?": 0})
-
-
-def _merge_contextvars(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
-    """structlog's `merge_contextvars`, skipped while nothing was ever bound: it copies the
-    whole context (trio's variables too) on every line. (Should structlog stop keeping its
-    variables in `_CONTEXT_VARS`, the placeholder makes every line merge.)"""
-    if not _BOUND_CONTEXTVARS:
-        return event
-    return structlog.contextvars.merge_contextvars(logger, method, event)
 
 
 _LEVEL_OF_METHOD = {"warn": "warning", "exception": "error"}  # as structlog's add_log_level
 
 
 def _finisher(now: Callable[[], datetime]) -> Processor:
-    """Last in the chain, and the only processor besides the context merge: the level, the
-    timestamp (from `now`, the injected clock, unless already set) and a formatted
-    traceback, in one new dict with timestamp, level and event first, handed to the
-    sinks as it is (a tuple of args, so structlog does not spread it into keywords)."""
+    """Last in the chain: the level, the timestamp (from `now`, the injected clock, unless
+    already set) and a formatted traceback, in one new dict with timestamp, level and
+    event first, handed to the sinks as it is (a tuple of args, so structlog does not
+    spread it into keywords)."""
     level_of = _LEVEL_OF_METHOD.get
 
     def finish(
@@ -359,19 +246,12 @@ def _finisher(now: Callable[[], datetime]) -> Processor:
     ) -> tuple[tuple[dict[str, Any]], dict[str, Any]]:
         if "exc_info" in event:
             event = structlog.processors.format_exc_info(logger, method, event)
-        return (_finished(now, level_of(method, method), event),), {}
+        level = level_of(method, method)
+        head = {"timestamp": event.get("timestamp") or now(), "level": level}
+        if "event" in event:
+            head["event"] = event["event"]
+        head.update(event)
+        head["level"] = level
+        return (head,), {}
 
     return finish
-
-
-def _finished(now: Callable[[], datetime], level: str, event: Mapping[str, Any]) -> dict[str, Any]:
-    """The finished event: timestamp (from `now` unless set), level and event first."""
-    stamp = event.get("timestamp")
-    if not stamp:
-        stamp = isoformat(now())
-    head = {"timestamp": stamp, "level": level}
-    if "event" in event:
-        head["event"] = event["event"]
-    head.update(event)
-    head["level"] = level
-    return head

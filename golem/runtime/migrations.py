@@ -83,18 +83,6 @@ _V1 = (
         job TEXT PRIMARY KEY,
         last_fire TEXT NOT NULL
     )""",
-    """CREATE TABLE decisions (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        tick INTEGER NOT NULL,
-        time TEXT NOT NULL,
-        subsystem TEXT NOT NULL,
-        source TEXT NOT NULL,
-        tier TEXT NOT NULL,
-        cost_usd REAL NOT NULL,
-        summary TEXT NOT NULL,
-        log_offset INTEGER
-    )""",
-    "CREATE INDEX decisions_by_subsystem ON decisions (subsystem, time)",
 )
 
 
@@ -104,32 +92,17 @@ def _v1(conn: sqlite3.Connection) -> None:
 
 
 def _v2(conn: sqlite3.Connection) -> None:
-    """The decisions table, rebuilt for a cheaper insert (a heartbeat tick makes one):
-    - `seq` without AUTOINCREMENT, which kept a counter in sqlite_sequence up to date on
-      every insert. Decisions are never deleted, so the largest seq plus one, SQLite's
-      plain rowid, gives the same order;
-    - `decisions_by_subsystem` on the subsystem alone. An index entry carries its rowid,
-      so a subsystem's entries are in seq order, the order `decisions(subsystem)` reads
-      (v1's index made it sort); the time text in v1's key served no query and made
-      each insert a text comparison down the index.
-    Together about 7 µs less a decision, measured on SQLite alone."""
-    # The table as v1 made it, less AUTOINCREMENT (SQLite cannot alter a column's).
-    (made,) = conn.execute(
-        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'decisions'"
-    ).fetchone()
-    rebuilt = made.replace("CREATE TABLE decisions (", "CREATE TABLE decisions_v2 (", 1)
-    rebuilt = rebuilt.replace("PRIMARY KEY AUTOINCREMENT", "PRIMARY KEY", 1)
-    if "decisions_v2" not in rebuilt or "AUTOINCREMENT" in rebuilt:
-        raise RuntimeError(f"migration 2: unexpected decisions table: {made}")
-    conn.execute(rebuilt)
-    conn.execute("INSERT INTO decisions_v2 SELECT * FROM decisions ORDER BY seq")
-    conn.execute("DROP TABLE decisions")  # and v1's index with it
-    conn.execute("ALTER TABLE decisions_v2 RENAME TO decisions")
-    conn.execute("DELETE FROM sqlite_sequence WHERE name = 'decisions'")
-    conn.execute("CREATE INDEX decisions_by_subsystem ON decisions (subsystem)")
+    """Once the rebuild of a decisions index for a cheaper insert; that index is gone
+    (v3), so there is nothing left for it to do."""
 
 
-MIGRATIONS: Sequence[Migration] = (_v1, _v2)
+def _v3(conn: sqlite3.Connection) -> None:
+    """The decisions index dropped (v1 made it): every decision is in the log, whole, and
+    nothing but tests read the index. A new database never had it."""
+    conn.execute("DROP TABLE IF EXISTS decisions")  # and its index with it
+
+
+MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

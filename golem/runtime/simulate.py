@@ -111,12 +111,17 @@ async def live(
             file=config.log_file if spec.record else None,
             console="off",
             buffered=True,
-            taps=[tally],
-        ),
+        ) as sinks,
     ):
         routes = build_routes(ProviderPool(config, {}))
         life, _ = assemble(
-            config, clock=clock, store=store, routes=routes, options=options, market=scenario.replay
+            config,
+            clock=clock,
+            store=store,
+            routes=routes,
+            options=options,
+            market=scenario.replay,
+            subscribers=[sinks.publish, tally],
         )
 
         async def credit_income(*_: object) -> None:

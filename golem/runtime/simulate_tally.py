@@ -1,37 +1,45 @@
-"""What a simulated life's log says, counted as the events stream past (a log tap): the
-decisions by tier and source, degradations, re-asks, fallbacks, risk and death coverage,
-per-day mixes, and a vitality / credits / phase series for the plots. Nothing is kept of
-the events themselves, so memory stays flat however long the life.
+"""What a simulated life did, counted from its records as they are published (a
+subscriber of the golem's stream): the decisions by tier and source, degradations,
+re-asks, fallbacks, risk and death coverage, per-day mixes, and a vitality / credits /
+phase series for the plots. Nothing is kept of the records themselves, so memory stays
+flat however long the life.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+
+from golem.mortality import ModelTier, Phase, SubsystemName
+from golem.runtime.decide import DecisionRecord
+from golem.runtime.stream import Record, VitalityRecord
 
 __all__ = ["PHASES", "Tally"]
 
 PHASES = ("thriving", "stable", "conservation", "declining", "terminal")
-_PHASE_CODE = {name: code for code, name in enumerate(PHASES)}
+_PHASE_CODE = {Phase(name): code for code, name in enumerate(PHASES)}
+_DAY = timedelta(days=1)
 _DAY_S = 86_400.0
-_TIERS = {"0": "T0", "1": "T1", "2": "T2"}
+_NEVER = datetime.max.replace(tzinfo=UTC)  # a day that begins after every moment
+_RISK, _DEATH, _TERMINAL = SubsystemName.RISK, SubsystemName.DEATH, Phase.TERMINAL
+
+Decision = tuple[int, SubsystemName, ModelTier, str, bool]
 
 
 @dataclass
 class Tally:
-    """Counts of one life's events since `start`; call it with each finished event.
-    `on_tick(days)` hears of every vitality event (the progress bar).
+    """Counts of one life's records since `start`; call it with each published record.
+    `on_tick(days)` hears of every vitality record (the progress bar).
 
     Each decision is one count of its (day, subsystem, tier, source, in Terminal) in
     `decisions`; the tallies by tier, source, risk and day are read from those counts."""
 
     start: datetime
     on_tick: Callable[[float], None] | None = None
-    decisions: Counter[tuple[int, str, str, str, bool]] = field(default_factory=Counter)
+    decisions: Counter[Decision] = field(default_factory=Counter)
     degradations_by_reason: Counter[str] = field(default_factory=Counter)
     reasks: int = 0
     death_source: str | None = None
@@ -42,23 +50,21 @@ class Tally:
     vitality: array[float] = field(default_factory=lambda: array("d"))
     credits: array[float] = field(default_factory=lambda: array("d"))
     phase: array[int] = field(default_factory=lambda: array("b"))
-    _stamp: str = field(default="", repr=False)
-    _stamp_days: float = field(default=0.0, repr=False)
-    # The day of the last decision, and the UTC timestamps that begin it and the next.
+    # The day of the last decision, and the moments that begin it and the next.
     _day: int = field(default=0, repr=False)
-    _day_from: str = field(default="~", repr=False)  # after every timestamp: none is in
-    _day_until: str = field(default="", repr=False)
+    _day_from: datetime = field(default=_NEVER, repr=False)
+    _day_until: datetime = field(default=_NEVER, repr=False)
 
-    def __call__(self, event: Mapping[str, Any]) -> None:
-        name = event.get("event")
-        if name == "decision":
-            self._decision(event)
-        elif name == "vitality":
-            self._vitality(event)
+    def __call__(self, record: Record) -> None:
+        if isinstance(record, DecisionRecord):
+            self._decision(record)
+        elif isinstance(record, VitalityRecord):
+            self._vitality(record)
 
     @property
     def decisions_by_tier(self) -> Counter[str]:
-        return self._count(lambda day, subsystem, tier, source, terminal: tier)
+        """Keyed T0, T1, T2."""
+        return self._count(lambda day, subsystem, tier, source, terminal: tier.name)
 
     @property
     def decisions_by_source(self) -> Counter[str]:
@@ -83,14 +89,16 @@ class Tally:
 
     @property
     def heartbeat_tiers(self) -> dict[int, Counter[str]]:
-        """Each day's heartbeat decisions by tier, days in order."""
+        """Each day's heartbeat decisions by tier (T0, T1, T2), days in order."""
         by_day: defaultdict[int, Counter[str]] = defaultdict(Counter)
         for (day, subsystem, tier, _, _), n in self.decisions.items():
-            if subsystem == "heartbeat":
-                by_day[day][tier] += n
+            if subsystem is SubsystemName.HEARTBEAT:
+                by_day[day][tier.name] += n
         return dict(sorted(by_day.items()))
 
-    def _count(self, key: Callable[[int, str, str, str, bool], str]) -> Counter[str]:
+    def _count(
+        self, key: Callable[[int, SubsystemName, ModelTier, str, bool], str]
+    ) -> Counter[str]:
         counts: Counter[str] = Counter()
         for decision, n in self.decisions.items():
             counts[key(*decision)] += n
@@ -100,72 +108,47 @@ class Tally:
         return sum(
             n
             for (_, subsystem, _, source, terminal), n in self.decisions.items()
-            if subsystem == "risk" and counted(source, terminal)
+            if subsystem is _RISK and counted(source, terminal)
         )
 
-    def _elapsed_days(self, event: Mapping[str, Any]) -> float:
-        stamp = event.get("timestamp")
-        if not isinstance(stamp, str):
-            return self.days[-1] if self.days else 0.0
-        if stamp != self._stamp:  # a tick's events share their time: parse it once
-            self._stamp = stamp
-            self._stamp_days = (datetime.fromisoformat(stamp) - self.start).total_seconds() / _DAY_S
-        return self._stamp_days
+    def _elapsed_days(self, moment: datetime) -> float:
+        return (moment - self.start).total_seconds() / _DAY_S
 
-    def _day_of(self, event: Mapping[str, Any]) -> int:
-        """The day since `start` of a decision. While the day lasts its timestamps are
-        only compared, as text (UTC ISO timestamps sort as text as they do in time); a
-        stamp outside it is parsed, and its day's bounds kept."""
-        stamp = event.get("timestamp")
-        if (
-            stamp.__class__ is str
-            and self._day_from <= stamp < self._day_until
-            and stamp.endswith("+00:00")
-            and stamp[10] == "T"  # as isoformat() writes it: other separators sort apart
-        ):
+    def _day_of(self, moment: datetime) -> int:
+        """The day since `start` of a decision; while the day lasts, two comparisons."""
+        if self._day_from <= moment < self._day_until:
             return self._day
-        day = int(self._elapsed_days(event))
-        if day < 0:  # before `start`: int() makes day 0 two days wide there; parse each
-            self._day_from, self._day_until = "~", ""
+        day = int(self._elapsed_days(moment))
+        if day < 0:  # before `start`: int() makes day 0 two days wide there; work each out
+            self._day_from = _NEVER
             return day
-        begins = self.start.astimezone(UTC) + timedelta(days=day)
         self._day = day
-        self._day_from = begins.isoformat()
-        self._day_until = (begins + timedelta(days=1)).isoformat()
+        self._day_from = self.start + day * _DAY
+        self._day_until = self._day_from + _DAY
         return day
 
-    def _vitality(self, event: Mapping[str, Any]) -> None:
-        days = self._elapsed_days(event)
+    def _vitality(self, record: VitalityRecord) -> None:
+        days = self._elapsed_days(record.time)
         self.days.append(days)
-        self.vitality.append(float(event.get("vitality", 0.0)))
-        self.credits.append(float(event.get("credits_usd", 0.0)))
-        self.phase.append(_PHASE_CODE.get(str(event.get("phase")), 0))
+        self.vitality.append(record.vitality)
+        self.credits.append(record.credits_usd)
+        self.phase.append(_PHASE_CODE[record.phase])
         if self.on_tick is not None:
             self.on_tick(days)
 
-    def _decision(self, event: Mapping[str, Any]) -> None:
+    def _decision(self, record: DecisionRecord) -> None:
         # One count per decision (a tick's worth of work in a long life): the tallies are
         # read from the counts at the end.
-        get = event.get
-        raw_tier, source, subsystem = get("tier"), get("source"), get("subsystem")
-        tier = _TIERS.get(raw_tier) if isinstance(raw_tier, str) else None
-        if tier is None:
-            tier = f"T{raw_tier}"
-        if not isinstance(source, str):
-            source = str(source)
-        if not isinstance(subsystem, str):
-            subsystem = str(subsystem)
-        day = self._day_of(event)
-        terminal = subsystem == "risk" and get("phase") == "terminal"
-        self.decisions[day, subsystem, tier, source, terminal] += 1
-        attempts = get("attempts")
-        if isinstance(attempts, int) and attempts > 1:
-            self.reasks += attempts - 1
-        degradations = get("degradation")
-        if degradations:
-            for entry in degradations:
-                reason = str(entry.get("reason")) if isinstance(entry, Mapping) else "unknown"
-                self.degradations_by_reason[reason] += 1
-                self.degradations_by_day[day][reason] += 1
-        if subsystem == "death":
+        subsystem, source = record.subsystem, record.source
+        day = self._day_of(record.time)
+        terminal = subsystem is _RISK and record.phase is _TERMINAL
+        self.decisions[day, subsystem, record.tier, source, terminal] += 1
+        response = record.response
+        if response is not None and response.attempts > 1:
+            self.reasks += response.attempts - 1
+        for degradation in record.degradations:
+            reason = str(degradation.reason)
+            self.degradations_by_reason[reason] += 1
+            self.degradations_by_day[day][reason] += 1
+        if subsystem is _DEATH:
             self.death_source = source

@@ -1,5 +1,5 @@
 """The daemon's state in SQLite (WAL) under state_dir/golem.db: wallet, ledger, vitality,
-episodes, grimoire, mood, portfolio, job fire times, a decision index and golem meta.
+episodes, grimoire, mood, portfolio, job fire times and golem meta.
 `transaction()` makes a tick's writes one commit, so a killed daemon resumes where it was.
 """
 
@@ -17,14 +17,13 @@ from typing import Any, Literal
 import orjson
 from msgspec.structs import astuple
 
-from golem.runtime.clock import isoformat
 from golem.runtime.migrations import SchemaTooNew, migrate
 from golem.runtime.sqlite_ledger import SQLiteLedger
-from golem.runtime.state_rows import DecisionRow, Resumed, VitalityRow
+from golem.runtime.state_rows import Resumed, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
 
-__all__ = ["DB_NAME", "DecisionRow", "Resumed", "StateError", "StateStore", "VitalityRow"]
+__all__ = ["DB_NAME", "Resumed", "StateError", "StateStore", "VitalityRow"]
 
 DB_NAME = "golem.db"
 
@@ -33,12 +32,12 @@ class StateError(RuntimeError):
     """The state directory cannot be used as asked (another golem's state, say)."""
 
 
-def _iso(moment: datetime) -> str:
+def _utc(moment: datetime) -> datetime:
     if moment.tzinfo is not UTC:
         if moment.tzinfo is None:
             raise ValueError("stored times must be timezone-aware")
         moment = moment.astimezone(UTC)
-    return isoformat(moment)
+    return moment
 
 
 def _json(value: Any) -> str:
@@ -47,7 +46,6 @@ def _json(value: Any) -> str:
 
 _GRIMOIRE = "id, text, confidence, tier, provenance, regime, low_cycles, archived"
 _SET_META = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
-_DECISIONS = "tick, time, subsystem, source, tier, cost_usd, summary, log_offset"
 
 
 class StateStore:
@@ -79,6 +77,17 @@ class StateStore:
         self._batched = 0  # 1 + the transactions in the open batch; 0: no batch open
         self._wallet: tuple[float | None, float] | None = None  # (initial, income), kept
         self._credits: tuple[int, float] | None = None  # (ledger version, credits), kept
+        self._stamp: tuple[datetime | None, str] = (None, "")  # the last time stored, as text
+
+    def _iso(self, moment: datetime) -> str:
+        """A stored time's text: ISO in UTC. A tick stores its time twice (vitality, fire
+        time): the last one's text is kept."""
+        moment = _utc(moment)
+        last, text = self._stamp
+        if moment != last:
+            text = moment.isoformat()
+            self._stamp = (moment, text)
+        return text
 
     @classmethod
     def open(
@@ -257,7 +266,7 @@ class StateStore:
         self._read(
             "INSERT OR IGNORE INTO wallet (key, kind, usd, time) "
             "VALUES ('initial', 'initial', ?, ?)",
-            (initial_usd, _iso(time)),
+            (initial_usd, self._iso(time)),
         )
         self._wallet = self._credits = None
         stored = self.initial_credits()
@@ -267,7 +276,7 @@ class StateStore:
         """Credit income once per key; False when the key was already credited."""
         cursor = self._read(
             "INSERT OR IGNORE INTO wallet (key, kind, usd, time) VALUES (?, 'income', ?, ?)",
-            (key, usd, _iso(time)),
+            (key, usd, self._iso(time)),
         )
         self._wallet = self._credits = None
         return bool(cursor.rowcount)
@@ -303,7 +312,7 @@ class StateStore:
         self._write(
             "vitality",
             "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)",
-            (row.tick, _iso(row.time), row.vitality, row.phase, row.economic, row.epistemic),
+            (row.tick, self._iso(row.time), row.vitality, row.phase, row.economic, row.epistemic),
         )
 
     def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
@@ -318,7 +327,7 @@ class StateStore:
         self._write(
             "mood",
             "INSERT OR REPLACE INTO mood VALUES (?, ?, ?, ?, ?)",
-            (tick, _iso(time), mood.pleasure, mood.arousal, mood.dominance),
+            (tick, self._iso(time), mood.pleasure, mood.arousal, mood.dominance),
         )
 
     def mood(self) -> Mood | None:
@@ -372,33 +381,6 @@ class StateStore:
         row = self._read("SELECT data FROM portfolio WHERE id = 1").fetchone()
         return None if row is None else dict(orjson.loads(row[0]))
 
-    def index_decision(self, row: DecisionRow) -> None:
-        self._write(
-            "decisions",
-            f"INSERT INTO decisions ({_DECISIONS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                row.tick,
-                _iso(row.time),
-                row.subsystem,
-                row.source,
-                row.tier,
-                row.cost_usd,
-                row.summary,
-                row.log_offset,
-            ),
-        )
-
-    def decisions(
-        self, subsystem: str | None = None, limit: int | None = None
-    ) -> list[DecisionRow]:
-        """Indexed decisions, oldest first (the last `limit` when given)."""
-        where, args = ("WHERE subsystem = ?", [subsystem]) if subsystem else ("", [])
-        rows = self._read(
-            f"SELECT {_DECISIONS} FROM decisions {where} ORDER BY seq DESC LIMIT ?",
-            (*args, -1 if limit is None else limit),
-        ).fetchall()
-        return [DecisionRow.from_row(row) for row in reversed(rows)]
-
     # --- job fire times: the scheduler's FireTimes --------------------------------------
 
     def last_fire(self, job: str) -> datetime | None:
@@ -409,7 +391,7 @@ class StateStore:
         self._write(
             "job_fires",
             "INSERT OR REPLACE INTO job_fires (job, last_fire) VALUES (?, ?)",
-            (job, _iso(at)),
+            (job, self._iso(at)),
             replaces=job,
         )
 

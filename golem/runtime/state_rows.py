@@ -13,7 +13,7 @@ from msgspec import Struct
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
 
-__all__ = ["DecisionRow", "Resumed", "VitalityRow"]
+__all__ = ["Resumed", "VitalityRow"]
 
 
 class VitalityRow(Struct, frozen=True):
@@ -30,27 +30,6 @@ class VitalityRow(Struct, frozen=True):
     def from_row(cls, row: tuple[Any, ...]) -> VitalityRow:
         tick, time, vitality, phase, economic, epistemic = row
         return cls(tick, datetime.fromisoformat(time), vitality, phase, economic, epistemic)
-
-
-class DecisionRow(Struct, frozen=True):
-    """The index entry of one decision; `log_offset` is where its line starts in the log
-    file, when the writer knows it, and `summary` a short text for listings."""
-
-    tick: int
-    time: datetime
-    subsystem: str
-    source: str
-    tier: str
-    cost_usd: float
-    summary: str = ""
-    log_offset: int | None = None
-
-    @classmethod
-    def from_row(cls, row: tuple[Any, ...]) -> DecisionRow:
-        tick, time, subsystem, source, tier, cost, summary, offset = row
-        return cls(
-            tick, datetime.fromisoformat(time), subsystem, source, tier, cost, summary, offset
-        )
 
 
 @dataclass(frozen=True, slots=True)

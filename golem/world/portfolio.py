@@ -125,7 +125,7 @@ class PaperPortfolio:
         return self._realised
 
     @property
-    def fees_paid(self) -> float:
+    def fees_paid_usd(self) -> float:
         return self._fees
 
     def to_dict(self) -> dict[str, Any]:

@@ -39,7 +39,7 @@ def test_of_and_json_fields_are_model_validate_and_model_dump() -> None:
     first["extra"] = 1  # a caller's copy: the next line's dump is unchanged
     assert pulse.json_fields() == pulse.model_dump(mode="json")
     other = Pulse.of(VALID | {"severity": "low", "escalate": False})
-    assert other.json_fields()["severity"] == "low"  # dumps are kept per decision
+    assert other.json_fields()["severity"] == "low"
 
 
 def test_optional_field_is_type_or_null_and_required() -> None:

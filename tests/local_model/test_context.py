@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from structlog.testing import capture_logs
 
 from golem.inference import Capabilities, Request, Response
 from golem.inference.local import LocalProvider
@@ -112,8 +111,7 @@ async def test_a_full_profile_decision_through_the_embedded_model(
             {**ContextSettings().limits, PipelineProfile.FULL: ProfileLimits(1500)}
         ),
     )
-    with capture_logs() as logs:
-        record = await decide(Heartbeat(), rich_context(), env)
+    record = await decide(Heartbeat(), rich_context(), env)
     # What this test checks is the prompt the full profile sends through the embedded
     # model. Whether the 270M model's answer then validates is not: with the seed's
     # heartbeat schema it copies the field descriptions into three identical signals, and
@@ -124,7 +122,7 @@ async def test_a_full_profile_decision_through_the_embedded_model(
     assert recording.requests
     sent = "\n".join(m.content or "" for r in recording.requests for m in r.messages)
     assert sent and not any(value in sent for value in PLANTED)
-    line = next(entry for entry in logs if entry["event"] == "decision")
+    line = record.fields()
     assert line["profile"] == "full" and line["context"]["counted_by"] == "tokenizer"
     assert line["context"]["tokens"] <= line["context"]["limit"] == 1500
     assert line["context"]["dropped"]  # the limit cut something

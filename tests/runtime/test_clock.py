@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-import threading
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import trio
 import trio.testing
-from hypothesis import given
-from hypothesis import strategies as st
 
 from golem.mortality import Clock
 from golem.runtime import clock as clock_module
-from golem.runtime.clock import RealClock, SleepingClock, VirtualClock, isoformat
+from golem.runtime.clock import RealClock, SleepingClock, VirtualClock
 
 T0 = datetime(2026, 5, 4, 12, 0, tzinfo=UTC)
 
@@ -122,47 +118,3 @@ async def test_naive_times_are_refused() -> None:
         await VirtualClock(T0).sleep_until(datetime(2026, 1, 1))
     with pytest.raises(ValueError, match="positive"):
         RealClock(max_slice=timedelta(0))
-
-
-def test_isoformat_prints_each_moment_in_its_own_zone() -> None:
-    moment = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
-    assert isoformat(moment) == "2026-01-05T12:00:00+00:00"
-    assert isoformat(moment + timedelta(0)) == "2026-01-05T12:00:00+00:00"  # equal, not same
-    paris = moment.astimezone(timezone(timedelta(hours=1)))  # the same instant elsewhere
-    assert isoformat(paris) == "2026-01-05T13:00:00+01:00"
-    assert isoformat(moment + timedelta(seconds=15)) == "2026-01-05T12:00:15+00:00"
-
-
-@given(
-    st.datetimes(
-        min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30), timezones=st.just(UTC)
-    ),
-    st.booleans(),
-)
-def test_isoformat_is_datetimes_own(moment: datetime, whole: bool) -> None:
-    moment = moment.replace(microsecond=0) if whole else moment
-    for shown in (moment, moment.astimezone(timezone(timedelta(hours=-3)))):
-        assert isoformat(shown) == shown.isoformat()
-
-
-def test_isoformat_is_right_in_threads_formatting_different_moments() -> None:
-    moments = [T0 + timedelta(seconds=s) for s in range(4)]
-    wrong: list[str] = []
-
-    def format_many(moment: datetime) -> None:
-        expected = moment.isoformat()
-        for _ in range(20_000):
-            if (text := isoformat(moment)) != expected:
-                wrong.append(text)
-
-    threads = [threading.Thread(target=format_many, args=(m,)) for m in moments]
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # threads switch as often as they can
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
-    assert wrong == []

@@ -1,4 +1,5 @@
-"""decide(): allocation, the model path, fallbacks, charging and the decision log line."""
+"""decide(): allocation, the model path, fallbacks, charging and the decision record (its
+log line among what it says)."""
 
 from __future__ import annotations
 
@@ -103,22 +104,27 @@ async def test_t0_takes_the_deterministic_path_and_charges_nothing() -> None:
     assert record.source == "deterministic"
     assert record.decision == Pulse(severity="low", action="observe", confidence=0.5)
     assert env.ledger.spent_usd(utc_day(NOW)) == 0
-    (line,) = logs
-    assert line["event"] == "decision" and line["source"] == "deterministic"
-    assert line["summary"] == "observe at low"
+    assert logs == []  # the record is the caller's to publish
+    line = record.fields()
+    assert (record.event, line["source"], line["summary"]) == (
+        "decision",
+        "deterministic",
+        "observe at low",
+    )
+    assert (line["golem"], line["time"], line["tick"]) == ("g1", NOW, 7)
+    assert (line["vitality"], line["phase"], line["tier"]) == (0.8, "thriving", "0")
 
 
 async def test_model_path_charges_and_logs_everything_needed() -> None:
     provider = ScriptedProvider([orjson.dumps(VALID).decode()], price=PRICE)
     env = budgeting(provider)
-    with capture_logs() as logs:
-        record = await decide(Toy(), context(), env)
+    record = await decide(Toy(), context(), env)
     assert record.source == "model"
     assert record.decision == Pulse.model_validate(VALID)
     expected = PRICE.cost(record.usage)
     assert record.cost_usd == expected > 0
     assert env.ledger.spent_usd(utc_day(NOW), SubsystemName.HEARTBEAT) == expected
-    (line,) = logs
+    line = record.fields()
     for key in ("golem", "time", "subsystem", "tier", "profile", "reasoning_depth", "mode",
                 "provider", "model", "attempts", "repairs", "tokens", "cost_usd", "vitality",
                 "phase", "budget_left_usd", "decision", "summary"):  # fmt: skip
@@ -139,7 +145,8 @@ async def test_exhausted_reasks_fall_back_and_still_pay_for_every_attempt() -> N
     assert record.decision == Pulse(severity="low", action="observe", confidence=0.5)
     assert record.usage.input_tokens == 100 * attempts
     assert env.ledger.spent_usd(utc_day(NOW)) == record.cost_usd > 0
-    assert [entry["event"] for entry in logs] == ["structured_output_invalid", "decision"]
+    assert [entry["event"] for entry in logs] == ["structured_output_invalid"]
+    assert record.fields()["error"] == record.error
 
 
 async def test_provider_failure_falls_back_without_crashing() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,8 +19,9 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config import parse_config
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.daemon import Life, assemble
-from golem.runtime.decide import Route, Routes
+from golem.runtime.decide import DecisionRecord, Route, Routes
 from golem.runtime.state import StateStore
+from golem.runtime.stream import Record, Subscriber, VitalityRecord
 from golem.subsystems.death import DeathTestament
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
@@ -69,8 +72,12 @@ def routes() -> tuple[Routes, ScriptedProvider]:
     return Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route), provider
 
 
-def life(cfg: GolemConfig, clock: VirtualClock, store: StateStore) -> Life:
-    made, pool = assemble(cfg, clock=clock, store=store, routes=routes()[0])
+def life(
+    cfg: GolemConfig, clock: VirtualClock, store: StateStore, subscribers: Iterable[Subscriber] = ()
+) -> Life:
+    made, pool = assemble(
+        cfg, clock=clock, store=store, routes=routes()[0], subscribers=subscribers
+    )
     assert pool is None
     return made
 
@@ -78,18 +85,23 @@ def life(cfg: GolemConfig, clock: VirtualClock, store: StateStore) -> Life:
 async def test_an_hour_of_life_is_recorded(tmp_path: Path) -> None:
     cfg = config(tmp_path)
     clock = VirtualClock(START)
-    with StateStore.open(cfg.golem.state_dir) as store, capture_logs() as logs:
-        ended = await life(cfg, clock, store).run(duration=timedelta(hours=1))
+    published: list[Record] = []
+    with StateStore.open(cfg.golem.state_dir) as store:
+        ended = await life(cfg, clock, store, [published.append]).run(duration=timedelta(hours=1))
         assert ended == "duration"
         ticks = store.tick()
-        phases = {row.phase for row in store.vitality_history()}
+        history = store.vitality_history()
+        phases = {row.phase for row in history}
         assert 230 <= ticks <= 241 or "thriving" not in phases, (ticks, phases)
-        assert len(store.vitality_history()) == ticks
-        subsystems = {row.subsystem for row in store.decisions(limit=10_000)}
-    assert {"heartbeat", "curator", "dream"} <= subsystems
-    decisions = [e for e in logs if e["event"] == "decision"]
-    assert all("vitality" in e and "phase" in e and "source" in e for e in decisions)
-    assert sum(e["subsystem"] == "heartbeat" for e in decisions) >= ticks
+        assert len(history) == ticks
+    decisions = [r for r in published if isinstance(r, DecisionRecord)]
+    assert {"heartbeat", "curator", "dream"} <= {r.subsystem for r in decisions}
+    assert sum(r.subsystem is SubsystemName.HEARTBEAT for r in decisions) >= ticks
+    assert [r.time for r in decisions] == sorted(r.time for r in decisions)
+    # Vitality is published when it is news: the first tick's, and at least every 40th.
+    vitality = [r for r in published if isinstance(r, VitalityRecord)]
+    assert vitality[0].tick == 0 and vitality[0].vitality == history[0].vitality
+    assert all(b.tick - a.tick <= 40 for a, b in itertools.pairwise(vitality))
 
 
 async def test_a_restart_resumes_where_it_stopped(tmp_path: Path) -> None:

@@ -7,14 +7,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from structlog.testing import capture_logs
-
 from golem.mortality import PipelineProfile
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config import ConfigError, parse_config
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.daemon import assemble
+from golem.runtime.decide import DecisionRecord
 from golem.runtime.state import StateStore
+from golem.runtime.stream import Record
 from tests.runtime.test_life import START, routes
 
 WALLET = "0x52908400098527886E0F7030069857D2E4169EE7"
@@ -41,13 +41,17 @@ def config(tmp_path: Path, *, security: bool, wallet: str | None = None) -> Gole
 
 
 async def _live(cfg: GolemConfig, minutes: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """The log lines of the decisions a life of `minutes` published, and the prompts sent."""
     clock = VirtualClock(START)
     made_routes, provider = routes()
-    with StateStore.open(cfg.golem.state_dir) as store, capture_logs() as logs:
-        life, _ = assemble(cfg, clock=clock, store=store, routes=made_routes)
+    published: list[Record] = []
+    with StateStore.open(cfg.golem.state_dir) as store:
+        life, _ = assemble(
+            cfg, clock=clock, store=store, routes=made_routes, subscribers=[published.append]
+        )
         await life.run(duration=timedelta(minutes=minutes))
     sent = ["\n".join(m.content or "" for m in r.messages) for r in provider.requests]
-    return [e for e in logs if e["event"] == "decision"], sent
+    return [r.fields() for r in published if isinstance(r, DecisionRecord)], sent
 
 
 async def test_under_full_the_feed_is_screened_and_the_wallet_masked(tmp_path: Path) -> None:

@@ -10,16 +10,20 @@ import sys
 import textwrap
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any, ClassVar
 
 import orjson
 import pytest
 import structlog
 import trio
+from hypothesis import given
+from hypothesis import strategies as st
 
 from golem.runtime.inspect import Malformed, read_events
-from golem.runtime.logs import REDACTED, BoundOnce, configure_logging
+from golem.runtime.logs import REDACTED, configure_logging, render_json
 
 SECRET = "sk-planted-secret-0123456789"
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -72,52 +76,59 @@ def test_the_file_is_appended_to(tmp_path: Path) -> None:
     assert [e["n"] for e in lines(log_file)] == [0, 1]
 
 
-def test_a_logger_bound_once_follows_each_new_configuration(tmp_path: Path) -> None:
-    bound = BoundOnce("golem")
-    first, second = tmp_path / "first.log", tmp_path / "second.log"
-    with configure_logging(now=Ticks(), file=first, console="off"):
-        bound.logger.info("one")
-        assert bound.logger is bound.logger  # bound once while nothing changes
-        bound.logger.info("two")
-    with configure_logging(now=Ticks(), file=second, console="off", level="warning"):
-        bound.logger.info("dropped")
-        bound.logger.warning("three")
-        with structlog.testing.capture_logs() as captured:
-            bound.logger.warning("captured")
-    assert [e["event"] for e in lines(first)] == ["one", "two"]
-    assert [e["event"] for e in lines(second)] == ["three"]
-    assert [e["event"] for e in captured] == ["captured"]
+@dataclass(frozen=True)
+class Note:
+    """A record with a log line of its own, as the golem's records have."""
+
+    event: ClassVar[str] = "note"
+    fields_: dict[str, Any]
+
+    def fields(self) -> dict[str, Any]:
+        return dict(self.fields_)
 
 
-def test_a_bound_once_info_line_is_the_line_structlog_writes(tmp_path: Path) -> None:
-    # BoundOnce.info skips structlog's chain while the chain is ours: same bytes, same
-    # taps, the same redaction; anything else (captured, bound context, a higher level)
-    # goes through structlog.
-    fields = {"tick": 3, "decision": {"note": SECRET}, "api_key": "x", "cost_usd": 0.0}
-    bound = BoundOnce("golem")
-    direct, chained = tmp_path / "direct.log", tmp_path / "chained.log"
-    seen: list[dict[str, object]] = []
+def test_a_published_record_is_the_line_structlog_writes_for_its_fields(tmp_path: Path) -> None:
+    """The golem's records skip structlog: same bytes, the same redaction, the console."""
+    fields = {"tick": 3, "time": START, "decision": {"note": SECRET}, "api_key": "x"}
+    published, logged = tmp_path / "published.log", tmp_path / "logged.log"
+    pretty = io.StringIO()
     with configure_logging(
-        now=Ticks(), file=direct, console="off", secrets=[SECRET], taps=[seen.append]
-    ):
-        bound.info("decision", dict(fields))
-    with configure_logging(now=Ticks(), file=chained, console="off", secrets=[SECRET]):
-        bound.logger.info("decision", **fields)
-    assert direct.read_bytes() == chained.read_bytes()
-    assert seen == lines(direct)
-    assert seen[0]["api_key"] == REDACTED
-    with configure_logging(now=Ticks(), file=direct, console="off"):
-        with structlog.testing.capture_logs() as captured:
-            bound.info("captured", {"tick": 4})
-        structlog.contextvars.bind_contextvars(job="heartbeat")
-        try:
-            bound.info("bound", {"tick": 5})
-        finally:
-            structlog.contextvars.clear_contextvars()
-    with configure_logging(now=Ticks(), file=direct, console="off", level="warning"):
-        bound.info("dropped", {"tick": 6})
-    assert captured == [{"tick": 4, "event": "captured", "log_level": "info"}]
-    assert [(e["event"], e.get("job")) for e in lines(direct)][1:] == [("bound", "heartbeat")]
+        now=Ticks(), file=published, console="pretty", console_stream=pretty, secrets=[SECRET]
+    ) as sinks:
+        sinks.publish(Note(fields))
+    with configure_logging(now=Ticks(), file=logged, console="off", secrets=[SECRET]):
+        structlog.get_logger("golem").info("note", **fields)
+    assert published.read_bytes() == logged.read_bytes()
+    (line,) = lines(published)
+    assert list(line)[:3] == ["timestamp", "level", "event"]
+    assert line["timestamp"] == (START + timedelta(seconds=1)).isoformat()
+    assert line["time"] == START.isoformat()  # a datetime is written as isoformat() does
+    assert line["api_key"] == REDACTED and line["decision"] == {"note": REDACTED}
+    assert pretty.getvalue().startswith("12:00:01 note") and SECRET not in pretty.getvalue()
+
+
+@given(
+    st.datetimes(
+        min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30), timezones=st.just(UTC)
+    ),
+    st.booleans(),
+    st.sampled_from([UTC, timezone(timedelta(hours=-3)), timezone(timedelta(hours=5, minutes=30))]),
+)
+def test_a_datetime_in_a_line_is_written_as_isoformat_writes_it(
+    moment: datetime, whole: bool, zone: timezone
+) -> None:
+    moment = (moment.replace(microsecond=0) if whole else moment).astimezone(zone)
+    assert render_json({"time": moment}) == orjson.dumps({"time": moment.isoformat()}) + b"\n"
+
+
+def test_records_are_info_lines(tmp_path: Path) -> None:
+    log_file = tmp_path / "golem.log"
+    with configure_logging(now=Ticks(), file=log_file, console="off", level="warning") as sinks:
+        sinks.publish(Note({"tick": 1}))
+        structlog.get_logger("golem").warning("loud")
+    with configure_logging(now=Ticks(), file=log_file, console="off") as sinks:
+        sinks.publish(Note({"tick": 2}))
+    assert [(e["event"], e.get("tick")) for e in lines(log_file)] == [("loud", None), ("note", 2)]
 
 
 def test_the_level_is_configurable(tmp_path: Path) -> None:

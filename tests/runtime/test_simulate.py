@@ -20,6 +20,7 @@ from golem.runtime.simulate_batch import distribution
 from golem.runtime.simulate_scenario import load_scenario
 from golem.runtime.simulate_tally import Tally
 from golem.runtime.state import StateStore
+from tests.runtime.records import decision
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
 DECLINE = SIMULATIONS / "decline.toml"
@@ -193,15 +194,15 @@ def test_a_tally_counts_decisions_by_tier_source_and_day() -> None:
     start = datetime(2026, 1, 5, tzinfo=UTC)
     tally = Tally(start=start)
     for day, subsystem, tier, source in [
-        (1, "heartbeat", "0", "deterministic"),
-        (0, "heartbeat", "1", "model"),
-        (0, "heartbeat", "0", "deterministic"),
-        (0, "daimon", "1", "fallback"),
-        (1, "death", "2", "model"),
+        (1, "heartbeat", 0, "deterministic"),
+        (0, "heartbeat", 1, "model"),
+        (0, "heartbeat", 0, "deterministic"),
+        (0, "daimon", 1, "fallback"),
+        (1, "death", 2, "model"),
     ]:
-        stamp = (start + timedelta(days=day, hours=1)).isoformat()
-        tally({"event": "decision", "subsystem": subsystem, "tier": tier, "source": source,
-               "timestamp": stamp, "attempts": 2 if source == "model" else 1})  # fmt: skip
+        moment = start + timedelta(days=day, hours=1)
+        attempts = 2 if source == "model" else None
+        tally(decision(moment, subsystem, tier, source, attempts=attempts))
     assert tally.decisions_by_tier == {"T0": 2, "T1": 2, "T2": 1}
     assert tally.decisions_by_source == {"deterministic": 2, "model": 2, "fallback": 1}
     assert (tally.fallbacks, tally.reasks, tally.death_source) == (1, 2, "model")
@@ -219,8 +220,7 @@ def test_risk_coverage_counts_terminal_assessments_apart() -> None:
         ("stable", "fallback"),
         ("terminal", "deterministic"),
     ]:
-        tally({"event": "decision", "subsystem": "risk", "tier": "1", "phase": phase,
-               "source": source, "timestamp": start.isoformat()})  # fmt: skip
+        tally(decision(start, "risk", 1, source, phase=phase))
     assert (tally.risk_assessments, tally.risk_by_model, tally.risk_in_terminal) == (3, 1, 1)
     life = {
         "lifespan_days": 1.0, "ended": "died", "cause_of_death": "economic",

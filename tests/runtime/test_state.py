@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from golem.mortality import Ledger
 from golem.runtime.clock import VirtualClock
 from golem.runtime.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from golem.runtime.scheduler import Firing, Job, Scheduler, every
-from golem.runtime.state import DB_NAME, DecisionRow, StateError, StateStore, VitalityRow
+from golem.runtime.state import DB_NAME, StateError, StateStore, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Outcome, PaperPortfolio
 from tests.mortality.ledger_contract import LedgerContract, charge
@@ -31,7 +31,6 @@ TABLES = {
     "mood",
     "portfolio",
     "job_fires",
-    "decisions",
     "schema_version",
 }
 
@@ -105,43 +104,46 @@ def test_migrations_run_in_order_and_a_failing_one_changes_nothing(tmp_path: Pat
         conn.close()
 
 
-def test_a_subsystems_decisions_are_read_through_its_index_in_order(tmp_path: Path) -> None:
-    """v2: the index on the subsystem alone gives its rows in seq order: no sort."""
-    conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
-    try:
-        migrate(conn, MIGRATIONS[:1])  # a v1 database, upgraded
-        assert migrate(conn) == SCHEMA_VERSION
-        plan = " ".join(
-            str(row[-1])
-            for row in conn.execute(
-                "EXPLAIN QUERY PLAN SELECT * FROM decisions WHERE subsystem = ? "
-                "ORDER BY seq DESC LIMIT ?",
-                ("risk", 10),
-            )
-        )
-        assert "USING INDEX decisions_by_subsystem (subsystem=?)" in plan
-        assert "TEMP B-TREE" not in plan
-    finally:
-        conn.close()
+_V1_DECISIONS = (
+    """CREATE TABLE decisions (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        tick INTEGER NOT NULL,
+        time TEXT NOT NULL,
+        subsystem TEXT NOT NULL,
+        source TEXT NOT NULL,
+        tier TEXT NOT NULL,
+        cost_usd REAL NOT NULL,
+        summary TEXT NOT NULL,
+        log_offset INTEGER
+    )""",
+    "CREATE INDEX decisions_by_subsystem ON decisions (subsystem, time)",
+)
 
 
-def test_v2_keeps_a_v1_databases_decisions_and_their_order(tmp_path: Path) -> None:
-    conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+@pytest.mark.parametrize("version", [1, 2])
+def test_v3_drops_the_decisions_index_of_an_older_database(tmp_path: Path, version: int) -> None:
+    """A state written by a golem that indexed its decisions (v1, v2) loses the index
+    and keeps everything else."""
+    conn = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
     try:
         migrate(conn, MIGRATIONS[:1])
-        insert = (
-            "INSERT INTO decisions (tick, time, subsystem, source, tier, cost_usd, summary,"
-            " log_offset) VALUES (?, '2026-01-05T00:00:00+00:00', ?, 'model', '1', 0.5, ?, ?)"
+        for statement in _V1_DECISIONS:  # as v1 and v2 left them
+            conn.execute(statement)
+        conn.execute("UPDATE schema_version SET version = ?", (version,))
+        conn.execute(
+            "INSERT INTO decisions (tick, time, subsystem, source, tier, cost_usd, summary)"
+            " VALUES (0, '2026-01-05T00:00:00+00:00', 'risk', 'model', '1', 0.5, 'ok')"
         )
-        for tick, subsystem in enumerate(["heartbeat", "risk", "heartbeat"]):
-            conn.execute(insert, (tick, subsystem, f"s{tick}", 100 * tick))
-        before = conn.execute("SELECT * FROM decisions ORDER BY seq").fetchall()
-        assert migrate(conn) == SCHEMA_VERSION
-        assert conn.execute("SELECT * FROM decisions ORDER BY seq").fetchall() == before
-        conn.execute(insert, (3, "risk", "s3", 300))
-        assert conn.execute("SELECT max(seq) FROM decisions").fetchone() == (4,)
-        sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'decisions'").fetchone()
-        assert "AUTOINCREMENT" not in sql[0]
+        conn.execute("INSERT INTO meta (key, value) VALUES ('tick', '7')")
+    finally:
+        conn.close()
+    with StateStore.open(tmp_path) as store:
+        assert store.tick() == 7
+    assert tables(tmp_path / DB_NAME) == TABLES
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    try:
+        indexes = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
+        assert ("decisions_by_subsystem",) not in indexes
     finally:
         conn.close()
 
@@ -303,7 +305,6 @@ def test_a_restart_resumes_everything(tmp_path: Path) -> None:
         store.record_mood(0, T0, Mood(0.0, 0.0, 0.0))
         for entry in grimoire:
             store.save_grimoire_entry(entry)
-        store.index_decision(DecisionRow(1, T0, "heartbeat", "model", "t1", 0.002, "hold"))
         store.record_death({"cause": "economic", "tick": 1})
 
     with StateStore.open(tmp_path) as store:
@@ -323,9 +324,6 @@ def test_a_restart_resumes_everything(tmp_path: Path) -> None:
         restored = PaperPortfolio.from_dict(resumed.portfolio or {})
         assert restored.to_dict() == portfolio.to_dict()
         assert restored.equity() == portfolio.equity()
-        assert store.decisions() == [
-            DecisionRow(1, T0, "heartbeat", "model", "t1", 0.002, "hold", None)
-        ]
         store.identify("golem-a", 7)
 
 
@@ -334,13 +332,8 @@ def test_histories_and_indexes_read_back_in_order(store: StateStore) -> None:
         when = T0 + timedelta(seconds=tick)
         store.record_vitality(VitalityRow(tick, when, 1 - tick / 10, "stable", 0.9, 0.5))
         store.save_episode(tick_episode(tick))
-        store.index_decision(
-            DecisionRow(tick, when, "risk" if tick % 2 else "dream", "m", "t2", 0.1)
-        )
     assert [r.tick for r in store.vitality_history(since_tick=3)] == [3, 4]
     assert [e.id for e in store.episodes(limit=2)] == [3, 4]
-    assert [d.tick for d in store.decisions("risk")] == [1, 3]
-    assert [d.tick for d in store.decisions(limit=2)] == [3, 4]
     store.remove_grimoire_entry("nothing")
     assert store.mood() is None
     assert store.portfolio() is None
@@ -357,3 +350,18 @@ def test_malformed_portfolio_snapshots_are_refused() -> None:
 def test_naive_times_are_refused(store: StateStore) -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
         store.record_fire("job", datetime(2026, 1, 1))
+
+
+def test_a_stored_time_is_its_instant_in_utc_whatever_its_zone(store: StateStore) -> None:
+    paris = timezone(timedelta(hours=1))
+    store.record_fire("a", T0)
+    store.record_fire("b", T0.astimezone(paris))  # the same instant: the same text
+    store.record_fire("c", T0 + timedelta(seconds=15))
+    stored = store._conn.execute("SELECT job, last_fire FROM job_fires ORDER BY job").fetchall()
+    assert stored == [
+        ("a", "2026-05-04T12:00:00+00:00"),
+        ("b", "2026-05-04T12:00:00+00:00"),
+        ("c", "2026-05-04T12:00:15+00:00"),
+    ]
+    with pytest.raises(ValueError, match="timezone-aware"):
+        store.record_fire("d", datetime(2026, 5, 4))

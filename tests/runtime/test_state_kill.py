@@ -15,13 +15,13 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 
 from golem.runtime.state import StateStore
 from tests.runtime.state_writer import (
-    DAILY_SUBSYSTEM,
+    DAILY_KEY,
     INITIAL_CREDITS,
     START,
     tick_cost,
@@ -163,8 +163,10 @@ def test_sigkill_at_random_moments_loses_and_doubles_nothing(tmp_path: Path) -> 
         portfolio_tick = store._conn.execute("SELECT tick FROM portfolio").fetchone()[0]
         assert portfolio_tick == ticks - 1
 
-        daily = store.decisions(DAILY_SUBSYSTEM)
-        days = [row.time.date() for row in daily]
+        daily = store._conn.execute(
+            "SELECT time FROM wallet WHERE key LIKE ? ORDER BY time", (f"{DAILY_KEY}:%",)
+        )
+        days = [datetime.fromisoformat(at).date() for (at,) in daily]
         assert len(days) == len(set(days)), "a daily job ran twice on one day"
         last = tick_time(ticks - 1)
         due = [

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from structlog.testing import capture_logs
 
 from golem.inference import Mode
 from golem.inference.scripted import ScriptedProvider
@@ -97,8 +96,7 @@ async def test_the_grounding_check_overrides_a_wild_appraisal() -> None:
     )
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, DaimonAppraisal, wild, "")
     ctx = context(events=("trade_loss:0.08",), mood=Mood(0.2, 0.0, 0.1))
-    with capture_logs() as logs:
-        record = await decide(Daimon(), ctx, budgeting(provider))
+    record = await decide(Daimon(), ctx, budgeting(provider))
     assert record.source == "model"
     outcome = record.outcome
     assert outcome is not None
@@ -107,7 +105,7 @@ async def test_the_grounding_check_overrides_a_wild_appraisal() -> None:
         outcome.details["primary_emotion"] == "fear" and outcome.details["model_emotion"] == "joy"
     )
     assert outcome.mood == ctx.mood.blend(Mood(-0.5, 0.7, -0.5), 0.7)
-    assert logs[-1]["grounding"] == "overridden"
+    assert record.fields()["grounding"] == "overridden"
 
 
 async def test_a_grounded_appraisal_is_felt_as_given() -> None:

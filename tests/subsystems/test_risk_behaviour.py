@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from structlog.testing import capture_logs
 
 from golem.inference import Mode
 from golem.inference.scripted import ScriptedProvider
@@ -136,10 +135,9 @@ def _answer(**changes: Any) -> dict[str, Any]:
 
 async def _decide_on(ctx: Context, answer: dict[str, Any]) -> Any:
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, RiskAssessment, answer, "")
-    with capture_logs() as logs:
-        record = await decide(Risk(), ctx, budgeting(provider))
+    record = await decide(Risk(), ctx, budgeting(provider))
     assert record.source == "model"
-    return record, logs[-1]
+    return record, record.fields()
 
 
 async def test_a_rejected_assessment_blocks_the_trade() -> None:

@@ -161,4 +161,4 @@ def test_cash_never_negative_and_pnl_identity_holds(
     book.settle()
     assert book.positions == {}
     assert book.cash == pytest.approx(cash + book.realised_pnl, rel=1e-9, abs=1e-6)
-    assert book.fees_paid >= 0.0
+    assert book.fees_paid_usd >= 0.0

@@ -11,7 +11,6 @@ import httpx
 import orjson
 import pytest
 from pydantic import BaseModel
-from structlog.testing import capture_logs
 
 from golem.inference import HTTPProvider
 from golem.inference.pricing import Price
@@ -184,8 +183,7 @@ async def test_no_identifier_reaches_any_codecs_wire_body(name: str) -> None:
     route = Route(provider=provider, model=MODELS.get(name, "test-model"), price=Price(1.0, 4.0))
     routes = Routes({ModelTier.T1: route, ModelTier.T2: route})
     env = replace(budgeting(ScriptedProvider([])), routes=routes)
-    with capture_logs() as logs:
-        record = await decide(Risk(), _proposing(), env)
+    record = await decide(Risk(), _proposing(), env)
     assert record.source == "model", record.error
     assert wire.bodies
     for body in wire.bodies:
@@ -197,7 +195,7 @@ async def test_no_identifier_reaches_any_codecs_wire_body(name: str) -> None:
     assert COUNTERPARTY in decision.reasoning  # restored: the golem acts on the address
     assert "<key-" in decision.reasoning and PRIVATE_KEY not in decision.reasoning
     assert decision.warnings and "@" in decision.warnings[0]
-    line = next(entry for entry in logs if entry["event"] == "decision")
+    line = record.fields()
     assert line["profile"] == "full"
     assert line["context"]["masked"] == {"address": 2, "email": 2, "key": 2}
     assert "L7" in line["context"]["layers"]

@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import pytest
 from msgspec.structs import replace
-from structlog.testing import capture_logs
 
 from golem.inference import Mode
 from golem.mortality import AllocatorPolicy, PipelineProfile, SubsystemName
@@ -119,10 +118,9 @@ async def test_the_decision_log_records_the_quarantine(
     env = dataclasses.replace(
         budgeting(provider, config=config), policy=AllocatorPolicy(profiles=table)
     )
-    with capture_logs() as logs:
-        record = await decide(Heartbeat(), ctx, env)
+    record = await decide(Heartbeat(), ctx, env)
     assert record.source == "model"
-    line = next(entry for entry in logs if entry["event"] == "decision")
+    line = record.fields()
     assert line["profile"] == str(profile)
     if quarantined:
         assert [q["source"] for q in line["context"]["quarantined"]] == ["governance", "news"]

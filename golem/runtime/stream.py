@@ -1,0 +1,70 @@
+"""The golem's records as it makes them: each decision (`DecisionRecord`) and each vitality
+reading worth telling (`VitalityRecord`) goes to every subscriber, in the order they
+subscribed: the log file's sink, the simulator's tally, whoever else wants them. A
+subscriber reads the typed record; nobody re-parses a log line to learn what it says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any, ClassVar
+
+from msgspec import Struct
+
+from golem.mortality import Phase
+from golem.runtime.decide import DecisionRecord
+
+__all__ = ["Record", "RecordStream", "Subscriber", "VitalityRecord"]
+
+
+class VitalityRecord(Struct, frozen=True, kw_only=True):
+    """A tick's vitality, its two clocks and the money behind them; `fields()` is its log
+    line. Published when it is news (see `Golem`): the store keeps every tick's."""
+
+    event: ClassVar[str] = "vitality"
+
+    golem: str
+    tick: int
+    time: datetime
+    vitality: float
+    phase: Phase
+    economic: float
+    epistemic: float
+    burn_rate_usd: float
+    credits_usd: float
+    equity_usd: float
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "golem": self.golem,
+            "tick": self.tick,
+            "vitality": round(self.vitality, 6),
+            "phase": str(self.phase),
+            "economic": round(self.economic, 6),
+            "epistemic": round(self.epistemic, 6),
+            "burn_rate_usd": self.burn_rate_usd,
+            "credits_usd": self.credits_usd,
+            "equity_usd": round(self.equity_usd, 2),
+        }
+
+
+Record = DecisionRecord | VitalityRecord
+Subscriber = Callable[[Record], None]
+
+
+class RecordStream:
+    """Hands each published record to every subscriber, in order. A subscriber that
+    raises stops the publishing golem's job, as any bug in it would."""
+
+    __slots__ = ("_subscribers",)
+
+    def __init__(self, subscribers: Iterable[Subscriber] = ()) -> None:
+        self._subscribers = list(subscribers)
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        self._subscribers.append(subscriber)
+
+    def publish(self, record: Record) -> None:
+        for subscriber in self._subscribers:
+            subscriber(record)
