@@ -14,12 +14,14 @@ DECLINE = Path(__file__).parents[2] / "simulations" / "decline.toml"
 
 
 def test_the_testament_states_the_credits_summary_json_gives(tmp_path: Path) -> None:
-    # decline.toml with $0.10: dead of an empty wallet within the hour, its review (the
-    # synthetic claude-sonnet-4, thinking) costing some $0.34 after it died.
+    # decline.toml with $0.10 and the hazard clock at its cap (0.1% a tick): dead within
+    # hours, its review (the synthetic claude-sonnet-4, thinking) costing more than is left.
+    # (Not of an empty wallet: the budget lines hold a poor golem's spending, issue 21.)
     scenario = tmp_path / "poor.toml"
     text = DECLINE.read_text()
     assert "initial_credits_usd = 8.0" in text
-    scenario.write_text(text.replace("initial_credits_usd = 8.0", "initial_credits_usd = 0.1"))
+    text = text.replace("initial_credits_usd = 8.0", "initial_credits_usd = 0.1")
+    scenario.write_text(text + "\n[mortality.hazard]\nmakeham = 1.0\n")
     out = tmp_path / "out"
     assert main(["simulate", str(scenario), "--days", "1", "--out", str(out)]) == 0
     summary = orjson.loads((out / "summary.json").read_bytes())
