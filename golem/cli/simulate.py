@@ -151,7 +151,7 @@ def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
             f"the life did not finish (no summary.json); its log: {log}"
         ) from None
     title = f"{scenario.name}: seed {spec.seed}, {spec.policy} policy"
-    plots = write_plots(spec.out, title, result.tally, result.daily_spend)
+    plots = write_plots(spec.out, title, result.tally, result.daily_spend, result.outcomes)
     console.print(_summary_table(result.summary))
     console.print(f"wrote {spec.out / 'golem.log'}, {spec.out / 'summary.json'}, ")
     console.print("  " + ", ".join(p.name for p in plots))
