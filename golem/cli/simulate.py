@@ -151,7 +151,7 @@ def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
             f"the life did not finish (no summary.json); its log: {log}"
         ) from None
     title = f"{scenario.name}: seed {spec.seed}, {spec.policy} policy"
-    plots = write_plots(spec.out, title, result.tally, result.daily_spend)
+    plots = write_plots(spec.out, title, result.tally, result.daily_spend, result.outcomes)
     console.print(_summary_table(result.summary))
     console.print(f"wrote {spec.out / 'golem.log'}, {spec.out / 'summary.json'}, ")
     console.print("  " + ", ".join(p.name for p in plots))
@@ -204,6 +204,11 @@ def _many(
         longer = _ratio(report["vitality"], report["fixed"])
         if longer is not None:
             console.print(f"vitality-driven median lifespan: {longer:+.0%} against fixed budget")
+        productive = _ratio(report["vitality"], report["fixed"], "productive_life_days")
+        if productive is not None:
+            console.print(
+                f"vitality-driven median productive life: {productive:+.0%} against fixed budget"
+            )
     console.print(f"wrote {out / 'report.json'} and each life under {out}/<policy>/seed-N/")
     console.print(f"{_size(_disk_use(out))} on disk under {out}")
     return 0
@@ -232,8 +237,10 @@ def _size(count: float) -> str:
     return f"{count:.1f} GB"
 
 
-def _ratio(mortal: dict[str, Any], fixed: dict[str, Any]) -> float | None:
-    a, b = mortal["lifespan_days"]["median"], fixed["lifespan_days"]["median"]
+def _ratio(
+    mortal: dict[str, Any], fixed: dict[str, Any], key: str = "lifespan_days"
+) -> float | None:
+    a, b = mortal[key]["median"], fixed[key]["median"]
     return a / b - 1 if a is not None and b else None
 
 
@@ -277,10 +284,37 @@ def _report_table(name: str, count: int, report: dict[str, dict[str, Any]]) -> T
         ("risk coverage (model, before Terminal)", lambda d: _percent(d["risk_coverage"])),
         ("death testaments by model", lambda d: _percent(d["death_coverage"])),
         ("mean spend (USD)", lambda d: d["spend_usd_mean"]),
+        *_OUTCOME_ROWS,
     ]
     for label, cell in rows:
         table.add_row(label, *(_cell(cell(report[p])) for p in report))
     return table
+
+
+def _median(key: str) -> Callable[[dict[str, Any]], object]:
+    return lambda d: d.get(key, {}).get("median")
+
+
+# The outcomes' medians over the lives that have a value (a ratio can be undefined).
+_OUTCOME_ROWS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
+    (f"{label} median", _median(key))
+    for label, key in (
+        ("productive life (days)", "productive_life_days"),
+        ("risk by model, whole life (share)", "risk_by_model_share"),
+        ("days in Terminal", "terminal_days"),
+        ("P&L (USD)", "pnl_usd"),
+        ("P&L (%)", "pnl_percent"),
+        ("Sharpe (annualised)", "sharpe"),
+        ("Sortino (annualised)", "sortino"),
+        ("max drawdown (%)", "max_drawdown_percent"),
+        ("health-factor breaches", "health_factor_breaches"),
+        ("predictive fitness, final", "fitness_final"),
+        ("predictive fitness, mean", "fitness_mean"),
+        ("grimoire entries", "grimoire_entries"),
+        ("grimoire validated (share)", "grimoire_validated_share"),
+        ("grimoire mean confidence", "grimoire_mean_confidence"),
+    )
+]
 
 
 def _percent(value: float | None) -> str:

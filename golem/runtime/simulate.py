@@ -24,6 +24,7 @@ from golem.runtime.life import LifeOptions
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, every
+from golem.runtime.simulate_outcomes import Outcomes
 from golem.runtime.simulate_scenario import Scenario, load_scenario
 from golem.runtime.simulate_tally import Tally
 from golem.runtime.state import StateStore
@@ -54,6 +55,7 @@ class LifeResult:
     summary: dict[str, Any]
     tally: Tally
     daily_spend: dict[int, dict[str, float]]  # day since start -> subsystem -> USD
+    outcomes: Outcomes
 
 
 def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> LifeResult:
@@ -96,6 +98,7 @@ async def live(
     default_income = config.mortality.income_usd_per_day
     clock = VirtualClock(sim.start)
     tally = Tally(sim.start, on_tick)
+    outcomes = Outcomes(sim.start)
     bias = sim.prediction_bias
     options = LifeOptions(
         resumable=False,
@@ -121,7 +124,7 @@ async def live(
             routes=routes,
             options=options,
             market=scenario.replay,
-            subscribers=[sinks.publish, tally],
+            subscribers=[sinks.publish, tally, outcomes],
         )
 
         async def credit_income(*_: object) -> None:
@@ -133,7 +136,9 @@ async def live(
         await credit_income()
         ended = await life.run(duration=scenario.horizon(spec.days))
         store.flush()
-        result = _result(scenario, spec, life=life, store=store, tally=tally, ended=ended)
+        result = _result(
+            scenario, spec, life=life, store=store, tally=tally, outcomes=outcomes, ended=ended
+        )
     if not spec.record:
         for database in (out / "state").glob("golem.db*"):
             database.unlink()
@@ -150,7 +155,14 @@ def _days(delta: timedelta) -> float:
 
 
 def _result(
-    scenario: Scenario, spec: LifeSpec, *, life: Life, store: StateStore, tally: Tally, ended: str
+    scenario: Scenario,
+    spec: LifeSpec,
+    *,
+    life: Life,
+    store: StateStore,
+    tally: Tally,
+    outcomes: Outcomes,
+    ended: str,
 ) -> LifeResult:
     start, now = scenario.start, life.clock.now()
     daily: defaultdict[int, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -194,9 +206,17 @@ def _result(
         "risk_by_model": tally.risk_by_model,
         "risk_in_terminal": tally.risk_in_terminal,
         "death_testament_by_model": tally.death_source == "model" if death else None,
+        **outcomes.summary(
+            now,
+            initial_cash=golem.portfolio.initial_cash,
+            final_equity=golem.portfolio.equity(),
+            grimoire=golem.grimoire.values(),
+            risk_by_model=tally.risk_by_model,
+            risk_assessments=tally.risk_assessments,
+        ),
     }
     spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}
-    return LifeResult(summary, tally, spend)
+    return LifeResult(summary, tally, spend, outcomes)
 
 
 def _round(value: float) -> float:

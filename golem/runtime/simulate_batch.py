@@ -24,6 +24,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from golem.runtime.simulate import LifeSpec, run_life
+from golem.runtime.simulate_outcomes import outcome_distribution
 
 __all__ = ["OnDone", "distribution", "run_lives"]
 
@@ -118,7 +119,8 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Lifespan min / median / max (days), causes of death, and coverage: the share of
     risk assessments made by the model where a model may be asked (Terminal allows no
     inference but the death reflection, so its assessments are the rules', counted apart),
-    and of deaths whose testament the model wrote."""
+    and of deaths whose testament the model wrote; then each outcome's min / median / max
+    (`outcome_distribution`: productive life, Terminal days, P&L, Sharpe, ...)."""
     lives = list(summaries)
     spans = [float(s["lifespan_days"]) for s in lives]
     deaths = [s for s in lives if s["ended"] == "died"]
@@ -145,4 +147,5 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "spend_usd_mean": round(statistics.fmean(float(s["spend_usd"]) for s in lives), 6)
         if lives
         else None,
+        **outcome_distribution(lives),
     }

@@ -1,7 +1,9 @@
 """The plots of a simulated life, as PNG files (matplotlib's Figure API, no pyplot and no
 GUI backend, so it is headless without global state): vitality with the
 phases shaded, credits, daily spend per subsystem (stacked), the heartbeat's tier mix per
-day, and the degradations per day by reason. Titles, axes and units on each.
+day, the degradations per day by reason, and, given the life's outcomes, the portfolio's
+equity and drawdown and the predictive fitness (`simulate_outcome_plots`). Titles, axes and
+units on each.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from golem.runtime.simulate_outcome_plots import paint_equity, paint_fitness
+from golem.runtime.simulate_outcomes import Outcomes
 from golem.runtime.simulate_tally import PHASES, Tally
 
 if TYPE_CHECKING:
@@ -28,9 +32,13 @@ _TIER_COLOURS = {"T0": "#9aa5b1", "T1": "#4c8bd6", "T2": "#c0504d"}
 
 
 def write_plots(
-    out: Path, title: str, tally: Tally, daily_spend: Mapping[int, Mapping[str, float]]
+    out: Path,
+    title: str,
+    tally: Tally,
+    daily_spend: Mapping[int, Mapping[str, float]],
+    outcomes: Outcomes | None = None,
 ) -> list[Path]:
-    """Write the five plots into `out`; returns their paths."""
+    """Write the five plots into `out` (seven with `outcomes`); returns their paths."""
     # Imported here: matplotlib is a third of what every `golem` command imports.
     from matplotlib.figure import Figure  # noqa: PLC0415
 
@@ -41,6 +49,13 @@ def write_plots(
         "tiers.png": lambda ax: _tiers(ax, tally),
         "degradations.png": lambda ax: _degradations(ax, tally),
     }
+    if outcomes is not None:
+
+        def shade(ax: Axes) -> None:
+            _shade_phases(ax, tally)
+
+        painters["equity.png"] = lambda ax: paint_equity(ax, outcomes, shade)
+        painters["fitness.png"] = lambda ax: paint_fitness(ax, outcomes, shade)
     written = []
     for name, paint in painters.items():
         figure = Figure(figsize=(10, 4.5), dpi=110)

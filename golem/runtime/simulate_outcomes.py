@@ -1,0 +1,294 @@
+"""What one simulated life achieved, measured on its typed records as they are published (a
+subscriber of the golem's stream, beside the tally) and on its end state: productive life,
+days in Terminal, the paper portfolio's P&L, Sharpe and Sortino ratios and maximum
+drawdown, health-factor breaches, predictive fitness over time and grimoire health (the
+dimensions of the Bardo design's comparison that apply to one golem).
+
+Each record costs O(1); the equity and fitness readings are kept (as the tally keeps
+vitality's) for the daily samples and the plots.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from itertools import pairwise
+from typing import Any
+
+from golem.mortality import ModelTier, Phase, SubsystemName
+from golem.runtime.decide import DecisionRecord
+from golem.runtime.stream import Record, VitalityRecord
+from golem.subsystems.contract import GrimoireEntry
+
+__all__ = [
+    "HEALTH_FACTOR_BREACH",
+    "OUTCOME_KEYS",
+    "Outcomes",
+    "daily_samples",
+    "grimoire_health",
+    "max_drawdown",
+    "outcome_distribution",
+    "productive",
+    "returns",
+    "share",
+    "sharpe",
+    "sortino",
+]
+
+# A lending position whose health factor falls below 1.0 may be liquidated (Aave's and
+# Compound's definition); the simulated world models the factor, not the liquidation, so
+# each fall below it is counted as one breach.
+HEALTH_FACTOR_BREACH = 1.0
+PERIODS_PER_YEAR = 365.0  # daily samples of a market that trades every day
+_DAY_S = 86_400.0
+_RISK, _HEARTBEAT, _T2 = SubsystemName.RISK, SubsystemName.HEARTBEAT, ModelTier.T2
+_TERMINAL = Phase.TERMINAL
+# The summary keys this module adds whose distribution a batch reports (median and range).
+OUTCOME_KEYS = (
+    "productive_life_days",
+    "risk_by_model_share",
+    "terminal_days",
+    "pnl_usd",
+    "pnl_percent",
+    "sharpe",
+    "sortino",
+    "max_drawdown_percent",
+    "health_factor_breaches",
+    "fitness_final",
+    "fitness_mean",
+    "grimoire_entries",
+    "grimoire_validated_share",
+    "grimoire_mean_confidence",
+)
+
+
+def productive(record: DecisionRecord) -> bool:
+    """Whether a decision is the productive work whose last one ends productive life: a
+    risk assessment a model made, or a heartbeat escalation a model made. A heartbeat
+    escalates when its probes called for the strong tier (T2: asked, or run) or its
+    decision asked for a re-run at a stronger tier (a T1 answer that escalates); a T2 ask
+    the allocator served at T1 counts, since a model still judged the escalated tick."""
+    if record.source != "model":
+        return False
+    if record.subsystem is _RISK:
+        return True
+    if record.subsystem is not _HEARTBEAT:
+        return False
+    outcome = record.outcome
+    return (
+        record.tier is _T2
+        or record.tier_asked is _T2
+        or (outcome is not None and outcome.escalate_to is not None)
+    )
+
+
+def returns(values: Sequence[float]) -> list[float]:
+    """Simple returns between consecutive values (v[k] / v[k-1] - 1); a step from a value
+    of 0 or less has no return and is left out."""
+    return [b / a - 1.0 for a, b in pairwise(values) if a > 0]
+
+
+def sharpe(
+    period_returns: Sequence[float], periods_per_year: float = PERIODS_PER_YEAR
+) -> float | None:
+    """The annualised Sharpe ratio: mean(r) / stdev(r) · √periods_per_year, with the
+    sample standard deviation (n − 1) and a risk-free rate of 0 (paper money earns
+    nothing). None with fewer than two returns or none that differ (no risk to price)."""
+    if len(period_returns) < 2:
+        return None
+    deviation = statistics.stdev(period_returns)
+    if deviation == 0:
+        return None
+    return statistics.fmean(period_returns) / deviation * math.sqrt(periods_per_year)
+
+
+def sortino(
+    period_returns: Sequence[float], periods_per_year: float = PERIODS_PER_YEAR
+) -> float | None:
+    """The annualised Sortino ratio: mean(r) / DD · √periods_per_year, where the downside
+    deviation DD = √(mean over all n returns of min(r, 0)²), target return and risk-free
+    rate 0 (Sortino and Price's form). None with fewer than two returns or no losing one."""
+    if len(period_returns) < 2:
+        return None
+    downside = math.sqrt(math.fsum(min(r, 0.0) ** 2 for r in period_returns) / len(period_returns))
+    if downside == 0:
+        return None
+    return statistics.fmean(period_returns) / downside * math.sqrt(periods_per_year)
+
+
+def max_drawdown(equity: Iterable[float]) -> float:
+    """The largest fall from a running peak, as a fraction of that peak (0 to 1; 0 for a
+    series that never falls)."""
+    peak, worst = -math.inf, 0.0
+    for value in equity:
+        peak = max(peak, value)
+        if peak > 0:
+            worst = max(worst, (peak - value) / peak)
+    return worst
+
+
+def daily_samples(days: Sequence[float], values: Sequence[float], lifespan: float) -> list[float]:
+    """The value at birth and at the end of each whole day lived: the last reading at or
+    before day k, for k = 0 .. ⌊lifespan⌋ (day 0: the first reading). Readings are in time
+    order; none gives no samples."""
+    if not days:
+        return []
+    samples, i = [], 0
+    for k in range(math.floor(lifespan) + 1):
+        while i + 1 < len(days) and days[i + 1] <= k:
+            i += 1
+        samples.append(values[i])
+    return samples
+
+
+def share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def grimoire_health(entries: Iterable[GrimoireEntry]) -> dict[str, Any]:
+    """The grimoire at the end: its entries in use (archived ones apart), the share of them
+    validated (promoted by the curator past `staged` on confirming evidence: a belief or a
+    principle) and their mean confidence."""
+    active, archived = [], 0
+    for entry in entries:
+        if entry.archived:
+            archived += 1
+        else:
+            active.append(entry)
+    validated = sum(entry.tier != "staged" for entry in active)
+    return {
+        "grimoire_entries": len(active),
+        "grimoire_archived": archived,
+        "grimoire_validated_share": share(validated, len(active)),
+        "grimoire_mean_confidence": (
+            statistics.fmean(entry.confidence for entry in active) if active else None
+        ),
+    }
+
+
+@dataclass
+class Outcomes:
+    """A life's outcomes since `start`; call it with each published record, then read
+    `summary(...)` at the end.
+
+    Vitality records carry the equity and the epistemic clock (predictive fitness), and
+    one is published on every phase change, so Terminal's days and the fitness's time
+    mean are exact to the tick between readings. Each heartbeat record carries the
+    market's health factor its probes read (its outcome's `details`)."""
+
+    start: datetime
+    last_productive: datetime | None = None
+    health_factor_min: float | None = None
+    health_factor_breaches: int = 0
+    days: array[float] = field(default_factory=lambda: array("d"))
+    equity: array[float] = field(default_factory=lambda: array("d"))
+    fitness: array[float] = field(default_factory=lambda: array("d"))
+    _terminal_s: float = 0.0
+    _fitness_s: float = 0.0  # ∫ fitness dt, seconds
+    _first: datetime | None = field(default=None, repr=False)
+    _last: VitalityRecord | None = field(default=None, repr=False)
+    _breached: bool = field(default=False, repr=False)
+
+    def __call__(self, record: Record) -> None:
+        if isinstance(record, DecisionRecord):
+            self._decision(record)
+        elif isinstance(record, VitalityRecord):
+            self._vitality(record)
+
+    def summary(
+        self,
+        end: datetime,
+        *,
+        initial_cash: float,
+        final_equity: float,
+        grimoire: Iterable[GrimoireEntry],
+        risk_by_model: int,
+        risk_assessments: int,
+    ) -> dict[str, Any]:
+        """The summary keys (see OUTCOME_KEYS) of a life that ended at `end` with a
+        portfolio that began with `initial_cash` and ended at `final_equity`."""
+        lifespan = _seconds(end - self.start) / _DAY_S
+        terminal_s, fitness_s = self._terminal_s, self._fitness_s
+        last = self._last
+        if last is not None:
+            tail = max(0.0, _seconds(end - last.time))
+            terminal_s += tail if last.phase is _TERMINAL else 0.0
+            fitness_s += tail * last.epistemic
+        observed_s = 0.0 if self._first is None else _seconds(end - self._first)
+        daily_returns = returns(daily_samples(self.days, self.equity, lifespan))
+        pnl = final_equity - initial_cash
+        productive_s = (
+            0.0 if self.last_productive is None else _seconds(self.last_productive - self.start)
+        )
+        return {
+            "productive_life_days": round(productive_s / _DAY_S, 9),
+            "risk_by_model_share": _rounded(share(risk_by_model, risk_assessments)),
+            "terminal_days": round(terminal_s / _DAY_S, 9),
+            "pnl_usd": round(pnl, 9),
+            "pnl_percent": _rounded(100.0 * pnl / initial_cash if initial_cash > 0 else None),
+            "sharpe": _rounded(sharpe(daily_returns)),
+            "sortino": _rounded(sortino(daily_returns)),
+            "max_drawdown_percent": round(100.0 * max_drawdown([*self.equity, final_equity]), 9),
+            "health_factor_breaches": self.health_factor_breaches,
+            "health_factor_min": _rounded(self.health_factor_min),
+            "fitness_final": _rounded(self.fitness[-1] if self.fitness else None),
+            "fitness_mean": _rounded(fitness_s / observed_s if observed_s > 0 else None),
+            **{k: _rounded(v) for k, v in grimoire_health(grimoire).items()},
+        }
+
+    def _decision(self, record: DecisionRecord) -> None:
+        if productive(record):
+            self.last_productive = record.time
+        if record.subsystem is not _HEARTBEAT or record.outcome is None:
+            return
+        market = record.outcome.details.get("market")
+        factor = market.get("health_factor") if isinstance(market, Mapping) else None
+        if factor is None:
+            return
+        if self.health_factor_min is None or factor < self.health_factor_min:
+            self.health_factor_min = factor
+        breached = factor < HEALTH_FACTOR_BREACH
+        if breached and not self._breached:
+            self.health_factor_breaches += 1
+        self._breached = breached
+
+    def _vitality(self, record: VitalityRecord) -> None:
+        last = self._last
+        if last is None:
+            self._first = record.time
+        else:
+            elapsed = _seconds(record.time - last.time)
+            if last.phase is _TERMINAL:
+                self._terminal_s += elapsed
+            self._fitness_s += elapsed * last.epistemic
+        self._last = record
+        self.days.append(_seconds(record.time - self.start) / _DAY_S)
+        self.equity.append(record.equity_usd)
+        self.fitness.append(record.epistemic)
+
+
+def outcome_distribution(lives: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """For each of OUTCOME_KEYS, over the lives that have a value for it (a ratio can be
+    undefined): min, median, max and how many lives had one."""
+    report: dict[str, Any] = {}
+    for key in OUTCOME_KEYS:
+        values = [float(v) for life in lives if (v := life.get(key)) is not None]
+        report[key] = {
+            "min": round(min(values), 4) if values else None,
+            "median": round(statistics.median(values), 4) if values else None,
+            "max": round(max(values), 4) if values else None,
+            "lives": len(values),
+        }
+    return report
+
+
+def _seconds(delta: timedelta) -> float:
+    return delta.total_seconds()
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 9)
