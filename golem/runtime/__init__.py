@@ -1,1 +1,2 @@
-"""The runtime: config, clocks, scheduling, state, logging, the daemon and the simulator."""
+"""The runtime: config, clocks, scheduling, state, logging and the daemon. The simulator
+(golem.simulation) drives it; nothing here imports the simulator."""

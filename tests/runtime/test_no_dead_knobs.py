@@ -47,8 +47,8 @@ from golem.runtime.daemon import assemble, make_market
 from golem.runtime.life import Golem
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
-from golem.runtime.simulate_scenario import SimulationSection, load_scenario
 from golem.runtime.state import StateStore
+from golem.simulation.scenario import SimulationSection, load_scenario
 from golem.subsystems.heartbeat import compute_probes, interval
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.world import TradeAction
@@ -634,7 +634,7 @@ def test_changing_a_simulation_key_changes_what_the_simulator_reads(key: str) ->
 
 def test_a_risk_budget_line_changes_a_simulated_life(tmp_path: Path) -> None:
     """[mortality.budgets.lines.risk] share = 0.05 in a scenario: a different life."""
-    from golem.runtime.simulate import LifeSpec, live
+    from golem.simulation.run import LifeSpec, live
 
     scenario = Path(__file__).parents[2] / "simulations" / "decline.toml"
     text = scenario.read_text()

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from golem.runtime.simulate_tally import PHASES, Tally
+from golem.simulation.tally import PHASES, Tally
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

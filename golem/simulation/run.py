@@ -24,9 +24,9 @@ from golem.runtime.life import LifeOptions
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, every
-from golem.runtime.simulate_scenario import Scenario, load_scenario
-from golem.runtime.simulate_tally import Tally
 from golem.runtime.state import StateStore
+from golem.simulation.scenario import Scenario, load_scenario
+from golem.simulation.tally import Tally
 
 __all__ = ["LifeResult", "LifeSpec", "Policy", "live", "run_life"]
 

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from golem.runtime.simulate import LifeSpec, run_life
+from golem.simulation.run import LifeSpec, run_life
 
 __all__ = ["OnDone", "distribution", "run_lives"]
 
