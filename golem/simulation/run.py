@@ -20,7 +20,7 @@ from golem.mortality import utc_day
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config_sections import GolemConfig
 from golem.runtime.daemon import Life, assemble
-from golem.runtime.life import LifeOptions
+from golem.runtime.golem import LifeOptions
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, every
