@@ -22,7 +22,7 @@ from rich.table import Table
 from golem.runtime.clock import RealClock
 from golem.runtime.config import TIERS, ConfigError, key_statuses, load_config
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import make_market
+from golem.runtime.life import make_market
 from golem.simulation import load_scenario
 from golem.world import CSVReplay, MarketSource
 

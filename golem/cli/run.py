@@ -15,8 +15,8 @@ import trio
 from golem.runtime.clock import RealClock
 from golem.runtime.config import ConfigError, load_config, secret_values
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import Life, assemble, make_market
 from golem.runtime.durations import format_duration, parse_duration
+from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs import configure_logging
 from golem.runtime.state import DB_NAME, StateStore
 from golem.runtime.state_dir import LOCK_NAME, StartFootprint, StateLock, check_db, check_file

@@ -19,8 +19,8 @@ import trio
 from golem.mortality import utc_day
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import Life, assemble
 from golem.runtime.golem import LifeOptions
+from golem.runtime.life import Life, assemble
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, every

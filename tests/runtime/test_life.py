@@ -18,8 +18,8 @@ from golem.mortality import Charge, DeathCause, ModelTier, SubsystemName
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config import parse_config
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import Life, assemble
 from golem.runtime.decide import DecisionRecord, Route, Routes
+from golem.runtime.life import Life, assemble
 from golem.runtime.state import StateStore
 from golem.runtime.stream import Record, Subscriber, VitalityRecord
 from golem.subsystems.death import DeathTestament

@@ -43,8 +43,8 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config import parse_config
 from golem.runtime.config_providers import ChainEntry
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import assemble, make_market
 from golem.runtime.golem import Golem
+from golem.runtime.life import assemble, make_market
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.state import StateStore

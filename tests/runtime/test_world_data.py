@@ -15,8 +15,8 @@ from golem.cli import main
 from golem.runtime.clock import RealClock, VirtualClock
 from golem.runtime.config import parse_config
 from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import assemble
 from golem.runtime.golem import Golem
+from golem.runtime.life import assemble
 from golem.runtime.scheduler import JobFailing
 from golem.runtime.state import StateStore
 from golem.world import EXAMPLE_CSV, CSVReplay, Observation
