@@ -20,8 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from golem.runtime.clock import RealClock
-from golem.runtime.config import TIERS, ConfigError, key_statuses, load_config
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config import TIERS, ConfigError, GolemConfig, key_statuses, load_config
 from golem.runtime.life import make_market
 from golem.simulation import load_scenario
 from golem.world import CSVReplay, MarketSource

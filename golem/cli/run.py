@@ -13,9 +13,14 @@ from pathlib import Path
 import trio
 
 from golem.runtime.clock import RealClock
-from golem.runtime.config import ConfigError, load_config, secret_values
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.durations import format_duration, parse_duration
+from golem.runtime.config import (
+    ConfigError,
+    GolemConfig,
+    format_duration,
+    load_config,
+    parse_duration,
+    secret_values,
+)
 from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs import configure_logging
 from golem.runtime.state import DB_NAME, StateStore

@@ -28,7 +28,7 @@ from golem.mortality import (
     epistemic_of,
     utc_day,
 )
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
 from golem.runtime.state import StateStore
 from golem.runtime.state_rows import VitalityRow

@@ -16,9 +16,9 @@ import trio
 
 from golem.runtime.clock import SleepingClock
 from golem.runtime.collector import long_lived
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config.durations import ScheduleKind
+from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import Routes
-from golem.runtime.durations import ScheduleKind
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every

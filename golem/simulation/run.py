@@ -18,7 +18,7 @@ import trio
 
 from golem.mortality import utc_day
 from golem.runtime.clock import VirtualClock
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config import GolemConfig
 from golem.runtime.golem import LifeOptions
 from golem.runtime.life import Life, assemble
 from golem.runtime.logs import configure_logging

@@ -40,9 +40,9 @@ from golem.mortality import (
     phase_of,
 )
 from golem.runtime.clock import VirtualClock
-from golem.runtime.config import parse_config
-from golem.runtime.config_providers import ChainEntry
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config.load import parse_config
+from golem.runtime.config.providers import ChainEntry
+from golem.runtime.config.sections import GolemConfig
 from golem.runtime.golem import Golem
 from golem.runtime.life import assemble, make_market
 from golem.runtime.logs import configure_logging

@@ -13,8 +13,8 @@ from structlog.testing import capture_logs
 
 from golem.cli import main
 from golem.runtime.clock import RealClock, VirtualClock
-from golem.runtime.config import parse_config
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config.load import parse_config
+from golem.runtime.config.sections import GolemConfig
 from golem.runtime.golem import Golem
 from golem.runtime.life import assemble
 from golem.runtime.scheduler import JobFailing
