@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 
 from golem.runtime.config import ConfigError
 from golem.runtime.scheduler import JobFailing
-from golem.runtime.state import StateError
+from golem.runtime.store import StateError
 from golem.world.errors import WorldError
 
 __all__ = ["DEBUG_ENV", "UsageError", "debug_requested", "guarded"]

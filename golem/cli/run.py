@@ -23,8 +23,15 @@ from golem.runtime.config import (
 )
 from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs import configure_logging
-from golem.runtime.state import DB_NAME, StateStore
-from golem.runtime.state_dir import LOCK_NAME, StartFootprint, StateLock, check_db, check_file
+from golem.runtime.store import (
+    DB_NAME,
+    LOCK_NAME,
+    StartFootprint,
+    StateLock,
+    StateStore,
+    check_db,
+    check_file,
+)
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -30,8 +30,8 @@ from golem.mortality import (
 )
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
-from golem.runtime.state import StateStore
-from golem.runtime.state_rows import VitalityRow
+from golem.runtime.store.rows import VitalityRow
+from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber, VitalityRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (

@@ -22,7 +22,7 @@ from golem.runtime.decide import Routes
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Subscriber
 from golem.subsystems.heartbeat import interval_multiplier
 from golem.world import CSVReplay, MarketSource, SimulatedMarket

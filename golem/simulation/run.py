@@ -24,7 +24,7 @@ from golem.runtime.life import Life, assemble
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, every
-from golem.runtime.state import StateStore
+from golem.runtime.store import StateStore
 from golem.simulation.scenario import Scenario, load_scenario
 from golem.simulation.tally import Tally
 

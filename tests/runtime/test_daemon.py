@@ -14,7 +14,7 @@ from pathlib import Path
 
 from golem.mortality import utc_day
 from golem.runtime.inspect import Malformed, read_events
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 
 CONFIG = """
 [golem]

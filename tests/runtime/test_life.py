@@ -20,7 +20,7 @@ from golem.runtime.config.load import parse_config
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import DecisionRecord, Route, Routes
 from golem.runtime.life import Life, assemble
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record, Subscriber, VitalityRecord
 from golem.subsystems.death import DeathTestament
 

@@ -47,7 +47,7 @@ from golem.runtime.golem import Golem
 from golem.runtime.life import assemble, make_market
 from golem.runtime.logs import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from golem.simulation.scenario import SimulationSection, load_scenario
 from golem.subsystems.heartbeat import compute_probes, interval
 from golem.subsystems.heartbeat.decision import HeartbeatDecision

@@ -18,7 +18,7 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.golem import Golem
 from golem.runtime.life import assemble
 from golem.runtime.scheduler import JobFailing
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from golem.world import EXAMPLE_CSV, CSVReplay, Observation
 from tests.runtime.test_life import START, routes
 

@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from golem.cli import main
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from golem.simulation.batch import distribution
 from golem.simulation.scenario import load_scenario
 from golem.simulation.tally import Tally
