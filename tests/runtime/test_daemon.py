@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from golem.mortality import utc_day
-from golem.runtime.inspect import Malformed, read_events
+from golem.runtime.logs.read import Malformed, read_events
 from golem.runtime.store.state import StateStore
 
 CONFIG = """

@@ -45,7 +45,7 @@ from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.golem import Golem
 from golem.runtime.life import assemble, make_market
-from golem.runtime.logs import configure_logging
+from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
 from golem.simulation.scenario import SimulationSection, load_scenario
