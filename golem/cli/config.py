@@ -19,9 +19,8 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from golem.runtime.clock import RealClock
+from golem.runtime import RealClock, make_market
 from golem.runtime.config import TIERS, ConfigError, GolemConfig, key_statuses, load_config
-from golem.runtime.life import make_market
 from golem.simulation import load_scenario
 from golem.world import CSVReplay, MarketSource
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import trio
 
-from golem.runtime.clock import RealClock
+from golem.runtime import Life, RealClock, assemble, make_market
 from golem.runtime.config import (
     ConfigError,
     GolemConfig,
@@ -21,7 +21,6 @@ from golem.runtime.config import (
     parse_duration,
     secret_values,
 )
-from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs import configure_logging
 from golem.runtime.store import (
     DB_NAME,

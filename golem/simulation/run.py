@@ -17,13 +17,18 @@ import orjson
 import trio
 
 from golem.mortality import utc_day
-from golem.runtime.clock import VirtualClock
+from golem.runtime import (
+    Job,
+    Life,
+    LifeOptions,
+    ProviderPool,
+    VirtualClock,
+    assemble,
+    build_routes,
+    every,
+)
 from golem.runtime.config import GolemConfig
-from golem.runtime.golem import LifeOptions
-from golem.runtime.life import Life, assemble
 from golem.runtime.logs import configure_logging
-from golem.runtime.routes import ProviderPool, build_routes
-from golem.runtime.scheduler import Job, every
 from golem.runtime.store import StateStore
 from golem.simulation.scenario import Scenario, load_scenario
 from golem.simulation.tally import Tally
