@@ -33,8 +33,7 @@ import trio
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from golem.runtime.simulate import LifeSpec, live  # noqa: E402
-from golem.runtime.simulate_scenario import load_scenario  # noqa: E402
+from golem.simulation import LifeSpec, live, load_scenario  # noqa: E402
 
 SCENARIO = ROOT / "simulations" / "decline.toml"
 SPANS = (30.0, 90.0)

@@ -10,8 +10,8 @@ import pytest
 
 from golem._entry import main as entry_main
 from golem.cli.failure import UsageError, guarded
-from golem.runtime.config import ConfigError, Problem
-from golem.runtime.state import StateError
+from golem.runtime.config.load import ConfigError, Problem
+from golem.runtime.store.state import StateError
 from golem.world.errors import DataProblem, WorldDataError
 
 

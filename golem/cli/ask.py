@@ -26,9 +26,7 @@ from golem.inference.structured import StructuredOutput, get_schema
 from golem.inference.synthetic import SyntheticProvider
 from golem.inference.transport import HTTPProvider
 from golem.inference.types import Message, Request, Response
-from golem.runtime.config import build_registry, load_config
-from golem.runtime.config_providers import EMBEDDED, SYNTHETIC
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config import EMBEDDED, SYNTHETIC, GolemConfig, build_registry, load_config
 from golem.runtime.logs import configure_logging
 
 

@@ -19,11 +19,9 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
-from golem.runtime.clock import RealClock
-from golem.runtime.config import TIERS, ConfigError, key_statuses, load_config
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import make_market
-from golem.runtime.simulate_scenario import load_scenario
+from golem.runtime import RealClock, make_market
+from golem.runtime.config import TIERS, ConfigError, GolemConfig, key_statuses, load_config
+from golem.simulation import load_scenario
 from golem.world import CSVReplay, MarketSource
 
 __all__ = ["register", "resolved"]

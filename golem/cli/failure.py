@@ -16,9 +16,9 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 
+from golem.runtime import JobFailing
 from golem.runtime.config import ConfigError
-from golem.runtime.scheduler import JobFailing
-from golem.runtime.state import StateError
+from golem.runtime.store import StateError
 from golem.world.errors import WorldError
 
 __all__ = ["DEBUG_ENV", "UsageError", "debug_requested", "guarded"]

@@ -20,17 +20,18 @@ from rich.table import Table
 
 from golem.cli.failure import UsageError
 from golem.cli.inspect_table import Layout, details, layout_for
-from golem.runtime.inspect import (
+from golem.runtime.logs import (
     KNOWN_VALUES,
     Event,
     EventFilter,
     Malformed,
+    Summary,
     follow,
     parse_time,
     read_events,
+    summarize,
     tier_number,
 )
-from golem.runtime.log_summary import Summary, summarize
 
 __all__ = ["inspect_log", "register"]
 

@@ -16,7 +16,7 @@ from datetime import UTC
 import orjson
 from rich.cells import cell_len, set_cell_size
 
-from golem.runtime.inspect import Event, event_time, quarantined
+from golem.runtime.logs import Event, event_time, quarantined
 
 __all__ = ["Layout", "details", "layout_for"]
 

@@ -12,14 +12,25 @@ from pathlib import Path
 
 import trio
 
-from golem.runtime.clock import RealClock
-from golem.runtime.config import ConfigError, load_config, secret_values
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import Life, assemble, make_market
-from golem.runtime.durations import format_duration, parse_duration
+from golem.runtime import Life, RealClock, assemble, make_market
+from golem.runtime.config import (
+    ConfigError,
+    GolemConfig,
+    format_duration,
+    load_config,
+    parse_duration,
+    secret_values,
+)
 from golem.runtime.logs import configure_logging
-from golem.runtime.state import DB_NAME, StateStore
-from golem.runtime.state_dir import LOCK_NAME, StartFootprint, StateLock, check_db, check_file
+from golem.runtime.store import (
+    DB_NAME,
+    LOCK_NAME,
+    StartFootprint,
+    StateLock,
+    StateStore,
+    check_db,
+    check_file,
+)
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -23,10 +23,16 @@ from rich.table import Table
 from golem.cli.failure import UsageError
 from golem.inference.seed import seed_problem
 from golem.runtime.config import ConfigError
-from golem.runtime.simulate import LifeSpec, Policy, run_life
-from golem.runtime.simulate_batch import distribution, run_lives
-from golem.runtime.simulate_plots import write_plots
-from golem.runtime.simulate_scenario import Scenario, load_scenario
+from golem.simulation import (
+    LifeSpec,
+    Policy,
+    Scenario,
+    distribution,
+    load_scenario,
+    run_life,
+    run_lives,
+    write_plots,
+)
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,595 +1,227 @@
-"""The Golem: one life, assembled from its state store, clock, market and providers.
+"""`golem run`: a Golem on a clock, its jobs on the scheduler, until it dies, is stopped
+(SIGINT / SIGTERM finish the running job, then exit 0), its `--for` runs out, its
+recorded market data ends, or a job keeps failing (`JobFailing`, raised by `Life.run`).
 
-`tick()` is the heartbeat job: observe, probe, decide (escalate, ask risk, trade), record
-the episode, recompute vitality, appraise, and die when a clock runs out. `curate()` and
-`dream()` are the scheduled jobs. Each decision and each vitality reading worth telling is
-published on `stream` (the log file and the simulator's tally subscribe). The daemon and
-the simulator drive the same object; they differ only in clock, providers and world.
-"""
+The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import datetime
-from pathlib import Path
-from typing import Any
+import signal
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 import structlog
-from msgspec.structs import replace
+import trio
 
-from golem.mortality import (
-    DeathCause,
-    Epistemic,
-    MortalityState,
-    Phase,
-    Vitals,
-    assess,
-    epistemic_of,
-    utc_day,
-)
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
-from golem.runtime.state import StateStore
-from golem.runtime.state_rows import VitalityRow
-from golem.runtime.stream import RecordStream, Subscriber, VitalityRecord
-from golem.subsystems.context import Memory
-from golem.subsystems.contract import (
-    Context,
-    GrimoireEntry,
-    Mood,
-    Outcome,
-    PortfolioView,
-    Subsystem,
-)
-from golem.subsystems.curator import Curator
-from golem.subsystems.daimon import Daimon
-from golem.subsystems.death import Thanatopsis
-from golem.subsystems.dream import Dream
-from golem.subsystems.heartbeat import (
-    Heartbeat,
-    HeartbeatConfig,
-    HeartbeatSchedule,
-    ProbeConfig,
-    ProbePolicy,
-    compute_probes,
-    escalated,
-)
-from golem.subsystems.heartbeat.probes import GateParams
-from golem.subsystems.risk import Risk
-from golem.world import (
-    DecisionSummary,
-    Episode,
-    EpisodeLog,
-    MarketSource,
-    MarketSummary,
-    MarketWindow,
-    Observation,
-    PaperPortfolio,
-    ResumableSource,
-)
-from golem.world import (
-    Outcome as EpisodeOutcome,
-)
-from golem.world.feed import FeedItem, ScheduledFeed
+from golem.runtime.clock import SleepingClock
+from golem.runtime.collector import long_lived
+from golem.runtime.config.durations import ScheduleKind
+from golem.runtime.config.sections import GolemConfig
+from golem.runtime.decide import Routes
+from golem.runtime.golem import Golem, LifeOptions
+from golem.runtime.routes import ProviderPool, build_routes
+from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
+from golem.runtime.store.state import StateStore
+from golem.runtime.stream import Subscriber
+from golem.subsystems.heartbeat import interval_multiplier
+from golem.world import CSVReplay, MarketSource, SimulatedMarket
 
-__all__ = ["Golem", "LifeOptions"]
+__all__ = ["Life", "assemble", "make_market"]
 
 log = structlog.get_logger("golem")
 
-_HORIZON_TICKS = 20  # how far ahead an episode's prediction looks
-_VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
-_VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
-_IMPLIED_DIRECTION = {"exit": -1.0, "hedge": -0.5, "rebalance": 0.5}
-_TERMINAL = Phase.TERMINAL  # read every tick: `Enum.MEMBER` is a slow read on Python 3.11
+
+def make_market(
+    config: GolemConfig, *, start: datetime | None = None, end: datetime | None = None
+) -> MarketSource:
+    """The config's market. A CSV is read whole (a bad row is a WorldDataError naming its
+    file, line and column) and, given the life's `start` (and `end`, when known), checked
+    to serve it: data starting after the life or ending before it is refused."""
+    world = config.world
+    if world.source == "csv" and world.csv is not None:
+        replay = CSVReplay(world.csv)
+        if start is not None:
+            replay.check_serves(start, end)
+        return replay
+    return SimulatedMarket(config.world_seed, world.market)
 
 
-@dataclass(frozen=True, slots=True)
-class LifeOptions:
-    """How a life is lived, beside its config; the daemon's are the defaults.
+@dataclass
+class Life:
+    """A Golem with its scheduler: what `golem run` and `golem simulate` drive."""
 
-    `resumable=False`: nobody resumes this state (the simulator), so the per-tick snapshots
-    a restart reads (tick counter, portfolio, confidence, burn rate) are written only at
-    death and when the life ends.
-    `mortal=False`: the fixed-budget policy the simulator compares a mortal golem with
-    (the allocator holds vitality and phase at Thriving; the config's budgets still hold).
-    `forecast_bias`: an error added to every forecast at a given time (the simulator's
-    epistemic-decay scenario: predictions that go bad)."""
+    golem: Golem
+    scheduler: Scheduler
+    clock: SleepingClock
+    _signalled: bool = field(default=False, init=False)
+    _ended: str | None = field(default=None, init=False)
 
-    resumable: bool = True
-    mortal: bool = True
-    forecast_bias: Callable[[datetime], float] | None = None
+    def end(self, reason: str) -> None:
+        """End the life once the running job is done; `run()` returns `reason`."""
+        self._ended = reason
+        self.scheduler.stop()
 
-
-class Golem:
-    """One golem's life. Methods are called by one task at a time (the scheduler)."""
-
-    def __init__(
+    async def run(
         self,
-        config: GolemConfig,
         *,
-        store: StateStore,
-        market: MarketSource,
-        routes: Routes,
-        now: Callable[[], datetime],
-        options: LifeOptions | None = None,
-        subscribers: Iterable[Subscriber] = (),
+        duration: timedelta | None = None,
+        signals: bool = False,
+        on_start: Callable[[], None] | None = None,
+    ) -> str:
+        """Live until death, `stop()`, `end(reason)`, a signal (when `signals`), or
+        `duration` of the clock's time. Returns why it ended: died, stopped, signal,
+        duration, or the reason given to `end` (data_ended: the market data ran out).
+        Raises JobFailing, once the state is saved, when a job kept failing. `on_start`
+        is called as the life starts: once signals are watched, before the first job
+        runs (at once for a golem already dead)."""
+        ended = "stopped"
+        deadline = self.clock.now() + duration if duration is not None else None
+
+        def died() -> None:
+            nonlocal ended
+            ended = "died"
+            self.scheduler.stop()
+
+        self.golem.on_death = died
+        if self.golem.dead:
+            log.info("already_dead", golem=self.golem.config.golem.id)
+            if on_start is not None:
+                on_start()
+            return "died"
+        with long_lived():
+            await self._live(signals, deadline, on_start)
+        if not self.golem.dead and not self.golem.options.resumable:
+            with self.golem.store.transaction():
+                self.golem.snapshot()  # a life not snapshotted every tick, as it ends
+        if deadline is not None and ended == "stopped" and self.clock.now() >= deadline:
+            ended = "duration"
+        if self._ended is not None:
+            ended = self._ended
+        if self._signalled:
+            ended = "signal"
+        if self.scheduler.failure is not None:
+            raise self.scheduler.failure
+        return ended
+
+    async def _live(
+        self, signals: bool, deadline: datetime | None, on_start: Callable[[], None] | None
     ) -> None:
-        self.config = config
-        self.stream = RecordStream(subscribers)
-        self.store = store
-        self.market = market
-        self.routes = routes
-        self._now = now
-        self._clock = _NowClock(now)
-        self.options = options or LifeOptions()
-        self.on_death: Callable[[], None] = lambda: None
-        # The config compiled once for this life: what ticks and decisions read of it.
-        structured = config.inference.structured_outputs
-        retries = structured.max_retries if structured.retry_on_validation_failure else 0
-        self.policy = config.mortality.policy(
-            seed=config.mortality_seed, mortal=self.options.mortal, max_attempts=1 + retries
-        )
-        hb = config.heartbeat
-        gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
-        probes = ProbeConfig(gate=gate)
-        self.probes = ProbePolicy.of(probes)
-        self.heartbeat = Heartbeat(HeartbeatConfig(probes=probes))
-        self.schedule = HeartbeatSchedule.conserving(
-            hb.interval.total_seconds(), hb.conservation_factor
-        )
-        self._golem_id, self._wallet = config.golem.id, config.golem.wallet
-        self._feed = tuple(config.world.feed)
-        # Income is state: the declared rate until the runtime credits some.
-        self.income_usd_per_day = config.mortality.income_usd_per_day
-        self.risk, self.daimon = Risk(), Daimon()
-        self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
+        async with trio.open_nursery() as nursery:
+            if signals:
+                await nursery.start(self._watch_signals)
+            if deadline is not None:
+                # Named for its deadline: the store keeps fire times across restarts, and
+                # a later run's `--for` must not find this one already fired.
+                self.scheduler.add(Job(f"end@{deadline.isoformat()}", _once(deadline), self._end))
+            if on_start is not None:
+                on_start()
+            await self.scheduler.run()
+            nursery.cancel_scope.cancel()
 
-        self.state_dir = Path(config.golem.state_dir)
-        store.identify(config.golem.id, config.golem.seed)
-        if store.initial_credits() is None:
-            store.fund(config.mortality.initial_credits_usd, now())
-        resumed = store.resume()
-        self.tick_no = resumed.tick
-        self.dead = resumed.death is not None
-        self.mood = resumed.mood or Mood()
-        self.grimoire = {entry.id: entry for entry in resumed.grimoire}
-        self.episodes = EpisodeLog()
-        for episode in resumed.episodes:
-            self.episodes.append(episode)
-        # What the context layers retrieve from, indexed; kept in step with the above.
-        self.memory = Memory.of(self.grimoire.values(), self.episodes)
-        self.feed = ScheduledFeed()  # items placed on the clock at the first tick
-        self._heard_until: datetime | None = None
-        self.portfolio = (
-            PaperPortfolio.from_dict(resumed.portfolio)
-            if resumed.portfolio
-            else PaperPortfolio(config.world.cash_usd, config.world.portfolio)
-        )
-        last = resumed.vitality
-        self.vitals = Vitals(
-            vitality=last.vitality if last else 1.0,
-            phase=Phase(last.phase) if last else Phase.THRIVING,
-            economic=last.economic if last else 1.0,
-            epistemic=last.epistemic if last else 0.5,
-            burn_rate_usd=float(store.get_meta("burn_rate_usd") or 0.0),
-        )
-        self.confidence: float | None = store.get_meta("last_confidence")
-        self.window = MarketWindow()
-        self.previous: MarketSummary | None = None
-        self.dreams = int(store.get_meta("dreams") or 0)
-        self._resumable_market = market if isinstance(market, ResumableSource) else None
-        self._resume_market(store.get_meta("market"))
-        self._epistemic: Epistemic | None = None  # kept until the scored episodes change
-        self._context_settings = config.context.settings()
-        self._vitality_logged: tuple[int, float] | None = None  # (tick, vitality) last logged
-        # The tuples a Context holds, rebuilt only after what they show has changed.
-        self._grimoire_tuple: tuple[GrimoireEntry, ...] | None = None
-        self._episodes_tuple: tuple[Episode, ...] | None = None
+    async def _end(self, *_: object) -> None:
+        self.scheduler.stop()
 
-    # --- the context every subsystem reads ---------------------------------------------
-
-    def budgeting(self) -> Budgeting:
-        policy = self.policy
-        state = MortalityState(
-            vitality=self.vitals.vitality,
-            phase=self.vitals.phase,
-            daily_budget_usd=policy.daily_budget_usd,
-            sustainability_ratio=self._sustainability(),
-            diem_allowance=policy.diem_allowance,
-            security=policy.security,
-        )
-        return Budgeting(
-            routes=self.routes,
-            ledger=self.store.ledger,
-            clock=self._clock,
-            state=state,
-            config=self.config.inference.structured_outputs,
-            policy=policy.allocator,
-            context=self._context_settings,
-        )
-
-    def context(self, market: MarketSummary, **changes: Any) -> Context:
-        observation = self.window.latest
-        assert observation is not None, "a context needs an observation"
-        portfolio, vitals = self.portfolio, self.vitals
-        equity, cash = portfolio.equity(), portfolio.cash
-        return Context(
-            golem_id=self._golem_id,
-            tick=self.tick_no,
-            now=self._now(),
-            vitality=vitals.vitality,
-            phase=vitals.phase,
-            credits_usd=self.store.credits(),
-            initial_credits_usd=self.policy.initial_credits_usd,
-            burn_rate_usd=vitals.burn_rate_usd,
-            observation=observation,
-            market=market,
-            portfolio=PortfolioView(
-                cash_usd=cash,
-                equity_usd=equity,
-                positions=portfolio.quantities(),
-                exposure_usd=equity - cash,
-            ),
-            mood=self.mood,
-            grimoire=self._grimoire_tuple or self._grimoire_view(),
-            episodes=self._episodes_tuple or self._episodes_view(),
-            wallet=self._wallet,
-            memory=self.memory,
-            **changes,
-        )
-
-    def _grimoire_view(self) -> tuple[GrimoireEntry, ...]:
-        if self._grimoire_tuple is None:
-            self._grimoire_tuple = tuple(self.grimoire.values())
-        return self._grimoire_tuple
-
-    def _episodes_view(self) -> tuple[Episode, ...]:
-        if self._episodes_tuple is None:
-            self._episodes_tuple = tuple(self.episodes.recent(50))
-        return self._episodes_tuple
-
-    # --- the heartbeat job --------------------------------------------------------------
-
-    async def tick(self, *_: object) -> None:
-        """One heartbeat: everything it changes commits in the caller's transaction."""
-        if self.dead:
-            return
-        now = self._now()
-        observation = self.market.observe(now)
-        self.window.push(observation)
-        self._hear(observation)
-        market = self.window.summary()
-        self.portfolio.mark(observation.price)
-        self._resolve_episodes(market)
-        # A newborn golem appraises its own birth: its first feeling comes from a model.
-        events: list[str] = ["birth"] if self.tick_no == 0 else []
-        probes = compute_probes(
-            market,
-            self.previous,
-            vitality=self.vitals.vitality,
-            arousal=self.mood.arousal,
-            credits_usd=self.store.credits(),
-            burn_rate_usd=self.vitals.burn_rate_usd,
-            confidence=self.confidence,
-            policy=self.probes,
-        )
-        self.previous = market
-        ctx = self.context(market, probes=probes)
-        spent = 0.0
-        record = await self._run(self.heartbeat, ctx)
-        spent += record.cost_usd
-        outcome = record.outcome
-        if outcome is not None and outcome.escalate_to is not None:
-            record = await self._run(self.heartbeat, escalated(ctx, outcome.escalate_to))
-            spent += record.cost_usd
-            outcome = record.outcome
-        decision = record.decision
-        if decision is not None:
-            self.confidence = float(getattr(decision, "confidence", 0.5))
-        if outcome is not None:
-            if outcome.events:
-                events += outcome.events
-            for run, trade in enumerate(outcome.trades, start=1):
-                verdict = await self._run(self.risk, replace(ctx, proposed=trade, run=run))
-                spent += verdict.cost_usd
-                events += self._execute(verdict.outcome, observation.price, market)
-        if record.source == "model" or not self.tick_no % _HORIZON_TICKS:
-            self._record_episode(market, record)
-        events += self._update_vitals(spent)
-        if self.vitals.cause is not None:
-            await self.die(self.vitals.cause, market)
-        if events and not self.dead:
-            appraisal = await self._run(self.daimon, self.context(market, events=tuple(events)))
-            if appraisal.outcome is not None and appraisal.outcome.mood is not None:
-                self.mood = appraisal.outcome.mood
-                self.store.record_mood(self.tick_no, now, self.mood)
-        self.tick_no += 1
-        if self.options.resumable:
-            self.snapshot()
-
-    def snapshot(self) -> None:
-        """What a restart resumes from, the tick counter with it: written every tick
-        when the life is resumable, else at death and when the life ends (`Life.run`).
-        A simulated market's state goes with the portfolio it marks, in one commit."""
-        self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
-        values: dict[str, Any] = {
-            "last_confidence": self.confidence,
-            "burn_rate_usd": self.vitals.burn_rate_usd,
-            "tick": self.tick_no,
-        }
-        if self._resumable_market is not None:
-            values["market"] = self._resumable_market.state()
-        self.store.set_metas(values)
-
-    def _resume_market(self, saved: Any) -> None:
-        """Continue the market where the last snapshot left it. A state written before
-        markets were saved (or for another seed) cannot be: the market starts again from
-        its seed, with a warning."""
-        market = self._resumable_market
-        if market is None or (saved is None and self.tick_no == 0):
-            return
-        reason = "the state holds no market state (written by an older golem)"
-        if saved is not None:
-            try:
-                market.restore(saved)
+    async def _watch_signals(
+        self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+            task_status.started()
+            async for signum in received:
+                log.info("signal", signal=signal.Signals(signum).name)
+                self._signalled = True
+                # Let the running job finish: the scheduler returns once it is done.
+                self.scheduler.stop()
                 return
-            except ValueError as exc:
-                reason = str(exc)
-        log.warning(
-            "market_not_resumed",
-            golem=self.config.golem.id,
-            tick=self.tick_no,
-            reason=reason,
-            consequence="the market starts again from its seed",
-        )
 
-    # --- the scheduled jobs -------------------------------------------------------------
 
-    async def curate(self, *_: object) -> None:
-        if self.dead or self.window.latest is None:
+class _Once:
+    """A trigger that fires once, at `at`."""
+
+    def __init__(self, at: datetime) -> None:
+        self._at = at
+
+    def get_next_fire_time(
+        self, previous_fire_time: datetime | None, now: datetime
+    ) -> datetime | None:
+        return self._at if previous_fire_time is None else None
+
+
+def _once(at: datetime) -> Trigger:
+    return _Once(at)
+
+
+def assemble(
+    config: GolemConfig,
+    *,
+    clock: SleepingClock,
+    store: StateStore,
+    routes: Routes | None = None,
+    environ: Mapping[str, str] | None = None,
+    options: LifeOptions | None = None,
+    market: MarketSource | None = None,
+    subscribers: Iterable[Subscriber] = (),
+) -> tuple[Life, ProviderPool | None]:
+    """The Golem and its jobs for `config`, publishing its records to `subscribers` (the
+    log's sink, `LogSinks.publish`, for one). Pass `routes` to bring providers of your own
+    (the simulator's synthetic one); otherwise they are built from the config's chains and
+    the returned pool must be closed (`await pool.aclose()`). `market`: the config's, made
+    (and checked) by `make_market`, by default unchecked. `options`: see `LifeOptions`."""
+    pool = None
+    if routes is None:
+        pool = ProviderPool(config, environ or {})
+        routes = build_routes(pool)
+    if market is None:
+        market = make_market(config)
+    golem = Golem(
+        config,
+        store=store,
+        market=market,
+        routes=routes,
+        now=clock.now,
+        options=options,
+        subscribers=subscribers,
+    )
+    scheduler = Scheduler(clock, store, max_failures=config.golem.max_consecutive_failures)
+    life = Life(golem, scheduler, clock)
+    # Recorded data ends: the life ends with it rather than watch its last row for ever.
+    replay = market if isinstance(market, CSVReplay) else None
+    born = store.get_meta("born")
+    if born is None:
+        born = clock.now().isoformat()
+        store.set_meta("born", born)
+    start = datetime.fromisoformat(born)
+    base = config.heartbeat.interval
+    beat = golem.schedule
+    current = {"multiplier": interval_multiplier(golem.vitals.phase, beat)}
+
+    async def heartbeat(*_: object) -> None:
+        if replay is not None and clock.now() > replay.end:
+            log.warning("market_data_ended", csv=str(replay.path), last_row=replay.end.isoformat())
+            life.end("data_ended")
             return
-        record = await self._run(self.curator, self.context(self.window.summary()))
-        self._apply_knowledge(record.outcome)
-
-    async def dream(self, *_: object) -> None:
-        if self.dead or self.window.latest is None:
+        phase = golem.vitals.phase
+        await golem.tick()
+        if golem.vitals.phase is phase:
             return
-        ctx = self.context(self.window.summary(), extra={"dream_cycle": self.dreams})
-        record = await self._run(self.dreamer, ctx)
-        if record.source != "skipped":
-            self.dreams += 1
-            self.store.set_meta("dreams", self.dreams)
-        self._apply_knowledge(record.outcome)
+        multiplier = interval_multiplier(golem.vitals.phase, beat)
+        if multiplier != current["multiplier"]:
+            # Conservation slows the heartbeat (and recovery speeds it up again).
+            current["multiplier"] = multiplier
+            scheduler.reschedule("heartbeat", every(base * multiplier, start=start))
+            log.info("heartbeat_interval", seconds=(base * multiplier).total_seconds())
 
-    async def die(self, cause: DeathCause | str, market: MarketSummary | None = None) -> None:
-        """Thanatopsis: the testament (from the model, or the records), settle, legacy."""
-        if self.dead:
-            return
-        market = market or self.window.summary()
-        history = self.store.vitality_history()
-        ctx = self.context(
-            market,
-            extra={
-                "cause": cause,
-                "state_dir": str(self.state_dir),
-                "vitality_history": [row.vitality for row in history][-500:],
-            },
-        )
-        record = await self._run(self.death, ctx)
-        if record.outcome is not None and record.outcome.settle:
-            self.portfolio.settle()
-        self.dead = True
-        death = {
-            "cause": str(cause),
-            "tick": self.tick_no,
-            "time": self._now().isoformat(),
-            "vitality": self.vitals.vitality,
-            "credits_usd": self.store.credits(),
-            "equity_usd": self.portfolio.equity(),
-            "testament": list(record.outcome.files) if record.outcome else [],
-        }
-        self.store.record_death(death)
-        self.snapshot()
-        log.info("death", golem=self.config.golem.id, **death)
-        self.on_death()
-
-    # --- pieces of a tick ---------------------------------------------------------------
-
-    async def _run(self, subsystem: Subsystem, ctx: Context) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.budgeting)
-        self.stream.publish(record)
-        return record
-
-    def _execute(self, verdict: Outcome | None, price: float, market: MarketSummary) -> list[str]:
-        if verdict is None:
-            return []
-        if verdict.blocked is not None:
-            return ["trade_blocked"]
-        trade = verdict.approved
-        if trade is None:
-            return []
-        before = self.portfolio.equity()
-        fill = self.portfolio.apply(
-            trade.action, price, trade.size_usd, volatility=market.return_volatility or 0.0
-        )
-        log.info("trade", golem=self.config.golem.id, tick=self.tick_no, **fill.to_dict())
-        change = (self.portfolio.equity() - before) / before if before > 0 else 0.0
-        if fill.realised_pnl_usd > 0:
-            return ["trade_profit"]
-        if fill.realised_pnl_usd < 0:
-            return [f"trade_loss:{abs(change):.4f}"]
-        return []
-
-    def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
-        """An episode for every model-made decision, and one per horizon otherwise (the
-        caller asks on those ticks only): the last 100 scored episodes then span hours,
-        so the epistemic clock's R² measures forecasts against real moves rather than
-        against a few minutes of noise."""
-        decision = record.decision
-        action = str(getattr(decision, "action", "observe"))
-        confidence = float(getattr(decision, "confidence", 0.5))
-        # The move the decision implies: a hedge or an exit expects a fall, a rebalance a
-        # rise, of about one horizon's volatility; observing expects the price to stay.
-        volatility = (market.return_volatility or 0.0) * _HORIZON_TICKS**0.5
-        predicted = _IMPLIED_DIRECTION.get(action, 0.0) * confidence * volatility
-        if self.options.forecast_bias is not None:
-            predicted += self.options.forecast_bias(self._now())
-        summary = DecisionSummary(
-            action=action,
-            tier=str(record.tier).lower(),
-            confidence=confidence,
-            predicted_delta=predicted,
-            horizon_ticks=_HORIZON_TICKS,
-            rationale=record.outcome.summary[:200] if record.outcome else "",
-        )
-        episode = self.episodes.record(market, summary)
-        self.store.save_episode(episode)
-        self.memory.put_episode(episode)
-        self._episodes_tuple = None  # the epistemic clock reads only scored ones: still fresh
-
-    def _resolve_episodes(self, market: MarketSummary) -> None:
-        """Score the episodes whose horizon has come: the epistemic clock reads them."""
-        for episode in self.episodes.due(market.tick):
-            actual = market.price / episode.observation.price - 1.0
-            exposure = self.portfolio.equity() - self.portfolio.cash
-            outcome = EpisodeOutcome(episode.decision.horizon_ticks, actual, exposure * actual)
-            resolved = self.episodes.resolve(episode.id, outcome)
-            self.store.save_episode(resolved)
-            self.memory.put_episode(resolved)
-            self._episodes_tuple = None
-            self._epistemic = None
-
-    def _update_vitals(self, spent: float) -> list[str]:
-        """Vitality after this tick's spending, recorded; the events its change makes.
-        (A clock that ran out is `self.vitals.cause`: the caller dies of it.)"""
-        policy = self.policy
-        decay = policy.burn_decay
-        burn = decay * self.vitals.burn_rate_usd + (1 - decay) * spent
-        previous = self.vitals.phase
-        if self._epistemic is None:
-            predictions = self.episodes.prediction_pairs(policy.epistemic_window)
-            self._epistemic = epistemic_of(predictions, policy)
-        credits = self.store.credits()
-        self.vitals = assess(
-            golem_id=self._golem_id,
-            tick=self.tick_no,
-            credits_usd=credits,
-            initial_credits_usd=self.store.initial_credits() or policy.initial_credits_usd,
-            burn_rate_usd=burn,
-            epistemic=self._epistemic,
-            previous=previous,
-            params=policy,
-        )
-        vitals, now = self.vitals, self._now()
-        self.store.record_vitality(
-            VitalityRow(
-                self.tick_no,
-                now,
-                vitals.vitality,
-                str(vitals.phase),
-                vitals.economic,
-                vitals.epistemic,
-            )
-        )
-        if self._vitality_news(spent, previous):
-            self.stream.publish(
-                VitalityRecord(
-                    golem=self._golem_id,
-                    tick=self.tick_no,
-                    time=now,
-                    vitality=vitals.vitality,
-                    phase=vitals.phase,
-                    economic=vitals.economic,
-                    epistemic=vitals.epistemic,
-                    burn_rate_usd=vitals.burn_rate_usd,
-                    credits_usd=credits,
-                    equity_usd=self.portfolio.equity(),
-                )
-            )
-        events: list[str] = []
-        if vitals.phase is not previous:
-            worse = vitals.phase.rank < previous.rank  # rank: higher is healthier
-            log.info(
-                "phase_change",
-                golem=self.config.golem.id,
-                tick=self.tick_no,
-                previous=str(previous),
-                phase=str(vitals.phase),
-            )
-            events.append("phase_decline" if worse else "phase_recovery")
-        if vitals.phase is _TERMINAL and previous is not _TERMINAL:
-            # Once, on entering Terminal: the daimon feels the end coming, not every tick.
-            events.append("death_approach")
-        return events
-
-    def _vitality_news(self, spent: float, previous: Phase) -> bool:
-        """Whether this tick's vitality is news (published, so logged): money was spent, the phase
-        changed, a clock ran out, vitality moved by 0.001 since the last line, or ten
-        minutes of ticks passed. (The store keeps every tick's; the log keeps the story.)"""
-        vitals, last = self.vitals, self._vitality_logged
-        news = (
-            last is None
-            or spent > 0
-            or vitals.phase is not previous
-            or vitals.cause is not None
-            or abs(vitals.vitality - last[1]) >= _VITALITY_STEP
-            or self.tick_no - last[0] >= _VITALITY_EVERY
-        )
-        if news:
-            self._vitality_logged = (self.tick_no, vitals.vitality)
-        return news
-
-    def _apply_knowledge(self, outcome: Outcome | None) -> None:
-        if outcome is None:
-            return
-        self._grimoire_tuple = None
-        for entry in outcome.grimoire_upserts:
-            self.grimoire[entry.id] = entry
-            self.store.save_grimoire_entry(entry)
-            self.memory.put_entry(entry)
-        for entry_id in outcome.grimoire_archive:
-            if entry_id in self.grimoire:
-                archived = replace(self.grimoire[entry_id], archived=True)
-                self.grimoire[entry_id] = archived
-                self.store.save_grimoire_entry(archived)
-                self.memory.put_entry(archived)
-
-    def _hear(self, observation: Observation) -> None:
-        """The observation and whatever the world feed said since the last tick, into the
-        memory the context layers read. Feed times count from the golem's birth."""
-        self.memory.observe(observation)
-        entries = self._feed
-        if not entries:
-            return
-        if self._heard_until is None:
-            born = self.store.get_meta("born")
-            origin = datetime.fromisoformat(born) if born else observation.time
-            self.feed = ScheduledFeed(FeedItem(origin + e.at, e.source, e.text) for e in entries)
-        for item in self.feed.between(self._heard_until, observation.time):
-            self.memory.hear(item)
-        self._heard_until = observation.time
-
-    def credit_income(self, key: str, usd: float) -> None:
-        """Income arrives: `usd` a day from now on (the sustainability ratio's), credited
-        to the wallet once per `key` when positive."""
-        self.income_usd_per_day = usd
-        if usd > 0:
-            self.store.add_income(key, usd, self._now())
-
-    def _sustainability(self) -> float | None:
-        income = self.income_usd_per_day
-        spent = self.store.ledger.spent_usd(utc_day(self._now()))
-        if spent <= 0:
-            return None
-        return income / spent
-
-
-class _NowClock:
-    """A mortality Clock over any `now` callable."""
-
-    def __init__(self, now: Callable[[], datetime]) -> None:
-        self._now = now
-
-    def now(self) -> datetime:
-        return self._now()
+    scheduler.add(Job("heartbeat", every(base * current["multiplier"], start=start), heartbeat))
+    jobs = {"curator": golem.curate, "dream": golem.dream}
+    for name, section in config.subsystems.items():
+        if name not in jobs or not section.enabled:
+            continue
+        schedule = section.schedule
+        if schedule.kind is ScheduleKind.INTERVAL and schedule.every is not None:
+            trigger = every(schedule.every, start=start + schedule.every)
+        elif schedule.kind is ScheduleKind.CRON and schedule.cron is not None:
+            trigger = cron(schedule.cron)
+        else:
+            continue
+        scheduler.add(Job(name, trigger, jobs[name]))
+    return life, pool

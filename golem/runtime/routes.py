@@ -15,9 +15,9 @@ from golem.inference.providers import Registry
 from golem.inference.synthetic import SyntheticProvider
 from golem.inference.transport import HTTPProvider
 from golem.mortality import ModelTier
-from golem.runtime.config import build_registry
-from golem.runtime.config_providers import EMBEDDED, SYNTHETIC, ChainEntry
-from golem.runtime.config_sections import GolemConfig, Tier
+from golem.runtime.config.load import build_registry
+from golem.runtime.config.providers import EMBEDDED, SYNTHETIC, ChainEntry
+from golem.runtime.config.sections import GolemConfig, Tier
 from golem.runtime.decide import Route, Routes
 
 __all__ = ["ProviderPool", "build_routes"]

@@ -37,7 +37,7 @@ from golem.inference.providers import price_for
 from golem.inference.synthetic import FaultRates
 from golem.inference.synthetic.wire import Answer, wire_body
 from golem.mortality import ModelTier, PipelineProfile
-from golem.runtime.config import ConfigError, parse_config
+from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.routes import ProviderPool
 from golem.subsystems.context import assemble
 from golem.subsystems.contract import Brief, GrimoireEntry, Input, Probes

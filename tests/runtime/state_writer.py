@@ -19,7 +19,7 @@ from golem.inference.types import Usage
 from golem.mortality import Charge, SubsystemName
 from golem.runtime.clock import VirtualClock
 from golem.runtime.scheduler import Firing, Job, Scheduler, cron, every
-from golem.runtime.state import StateStore, VitalityRow
+from golem.runtime.store.state import StateStore, VitalityRow
 from golem.world import DecisionSummary, Episode, MarketSummary, PaperPortfolio
 
 START = datetime(2026, 5, 4, tzinfo=UTC)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from golem.mortality import BudgetLine, BudgetPolicy, SubsystemName
-from golem.runtime.config import (
+from golem.runtime.config.durations import ScheduleKind
+from golem.runtime.config.load import (
     ConfigError,
     build_registry,
     key_statuses,
@@ -17,8 +18,7 @@ from golem.runtime.config import (
     parse_config,
     secret_values,
 )
-from golem.runtime.config_providers import ChainEntry
-from golem.runtime.durations import ScheduleKind
+from golem.runtime.config.providers import ChainEntry
 
 CONFIGS = Path(__file__).parents[2] / "configs"
 SHIPPED = sorted(CONFIGS.glob("*.toml"))

@@ -6,7 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from golem.runtime.durations import ScheduleKind, format_duration, parse_duration, parse_schedule
+from golem.runtime.config.durations import (
+    ScheduleKind,
+    format_duration,
+    parse_duration,
+    parse_schedule,
+)
 
 
 @pytest.mark.parametrize(

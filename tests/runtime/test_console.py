@@ -9,8 +9,8 @@ from typing import Any
 
 import structlog
 
-from golem.runtime.console import ConsoleLine
-from golem.runtime.logs import configure_logging
+from golem.runtime.logs.console import ConsoleLine
+from golem.runtime.logs.sinks import configure_logging
 
 # A real model decision's log line, as the log file holds it (trimmed of nothing).
 _MODEL_DECISION: dict[str, Any] = {

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 from golem.mortality import utc_day
-from golem.runtime.inspect import Malformed, read_events
-from golem.runtime.state import StateStore
+from golem.runtime.logs.read import Malformed, read_events
+from golem.runtime.store.state import StateStore
 
 CONFIG = """
 [golem]

@@ -28,7 +28,7 @@ from golem.inference.scripted import ScriptedProvider, ScriptStep
 from golem.inference.transport import HTTPProvider
 from golem.mortality import FixedClock, ModelTier, MortalityState, Phase
 from golem.runtime.decide import Budgeting, DecisionRecord, Route, Routes, decide
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from tests.inference.decisions import VALID
 from tests.inference.transport_support import ENV, PROFILE, EchoCodec
 from tests.runtime.test_decide import NOW, PRICE, Toy, context

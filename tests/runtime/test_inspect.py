@@ -14,9 +14,9 @@ import structlog
 
 from golem.cli import build_parser, main
 from golem.cli.inspect import inspect_log
-from golem.runtime.inspect import EventFilter, Malformed, follow, parse_time, read_events
-from golem.runtime.log_summary import summarize
-from golem.runtime.logs import configure_logging
+from golem.runtime.logs.read import EventFilter, Malformed, follow, parse_time, read_events
+from golem.runtime.logs.sinks import configure_logging
+from golem.runtime.logs.summary import summarize
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

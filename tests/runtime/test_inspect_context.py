@@ -9,8 +9,8 @@ import orjson
 import pytest
 
 from golem.cli import main
-from golem.runtime.inspect import EventFilter
-from golem.runtime.log_summary import summarize
+from golem.runtime.logs.read import EventFilter
+from golem.runtime.logs.summary import summarize
 
 QUARANTINED = {"ref": "feed-1", "source": "news", "reasons": ["override", "command"]}
 EVENTS = [

@@ -16,11 +16,11 @@ from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import Charge, DeathCause, ModelTier, SubsystemName
 from golem.runtime.clock import VirtualClock
-from golem.runtime.config import parse_config
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import Life, assemble
+from golem.runtime.config.load import parse_config
+from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import DecisionRecord, Route, Routes
-from golem.runtime.state import StateStore
+from golem.runtime.life import Life, assemble
+from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record, Subscriber, VitalityRecord
 from golem.subsystems.death import DeathTestament
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from golem.mortality import PipelineProfile
 from golem.runtime.clock import VirtualClock
-from golem.runtime.config import ConfigError, parse_config
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import assemble
+from golem.runtime.config.load import ConfigError, parse_config
+from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import DecisionRecord
-from golem.runtime.state import StateStore
+from golem.runtime.life import assemble
+from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record
 from tests.runtime.test_life import START, routes
 

@@ -22,8 +22,8 @@ import trio
 from hypothesis import given
 from hypothesis import strategies as st
 
-from golem.runtime.inspect import Malformed, read_events
-from golem.runtime.logs import REDACTED, configure_logging, render_json
+from golem.runtime.logs.read import Malformed, read_events
+from golem.runtime.logs.sinks import REDACTED, configure_logging, render_json
 
 SECRET = "sk-planted-secret-0123456789"
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -220,7 +220,7 @@ def test_a_killed_writer_leaves_at_most_a_torn_last_line(tmp_path: Path) -> None
         from datetime import UTC, datetime
         from pathlib import Path
         import structlog
-        from golem.runtime.logs import configure_logging
+        from golem.runtime.logs.sinks import configure_logging
         configure_logging(now=lambda: datetime(2026, 1, 1, tzinfo=UTC),
                           file=Path({str(log_file)!r}), console="off")
         log = structlog.get_logger("golem")

@@ -12,9 +12,9 @@ from typing import Any
 from structlog.testing import capture_logs
 
 from golem.runtime.clock import VirtualClock
-from golem.runtime.config import parse_config
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.state import DB_NAME, StateStore
+from golem.runtime.config.load import parse_config
+from golem.runtime.config.sections import GolemConfig
+from golem.runtime.store.state import DB_NAME, StateStore
 from golem.world import Observation, Regime, TradeAction
 from tests.runtime.test_life import life
 

@@ -40,15 +40,15 @@ from golem.mortality import (
     phase_of,
 )
 from golem.runtime.clock import VirtualClock
-from golem.runtime.config import parse_config
-from golem.runtime.config_providers import ChainEntry
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import assemble, make_market
-from golem.runtime.life import Golem
-from golem.runtime.logs import configure_logging
+from golem.runtime.config.load import parse_config
+from golem.runtime.config.providers import ChainEntry
+from golem.runtime.config.sections import GolemConfig
+from golem.runtime.golem import Golem
+from golem.runtime.life import assemble, make_market
+from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
-from golem.runtime.simulate_scenario import SimulationSection, load_scenario
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
+from golem.simulation.scenario import SimulationSection, load_scenario
 from golem.subsystems.heartbeat import compute_probes, interval
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.world import TradeAction
@@ -634,7 +634,7 @@ def test_changing_a_simulation_key_changes_what_the_simulator_reads(key: str) ->
 
 def test_a_risk_budget_line_changes_a_simulated_life(tmp_path: Path) -> None:
     """[mortality.budgets.lines.risk] share = 0.05 in a scenario: a different life."""
-    from golem.runtime.simulate import LifeSpec, live
+    from golem.simulation.run import LifeSpec, live
 
     scenario = Path(__file__).parents[2] / "simulations" / "decline.toml"
     text = scenario.read_text()

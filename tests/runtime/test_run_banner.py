@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from tests.user_errors.support import golem
 
 CONFIG = """

@@ -12,9 +12,9 @@ import pytest
 
 from golem.mortality import Ledger
 from golem.runtime.clock import VirtualClock
-from golem.runtime.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from golem.runtime.scheduler import Firing, Job, Scheduler, every
-from golem.runtime.state import DB_NAME, StateError, StateStore, VitalityRow
+from golem.runtime.store.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
+from golem.runtime.store.state import DB_NAME, StateError, StateStore, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Outcome, PaperPortfolio
 from tests.mortality.ledger_contract import LedgerContract, charge

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from golem.runtime.state import DB_NAME, StateError, StateStore
-from golem.runtime.state_dir import (
+from golem.runtime.store.directory import (
     LOCK_NAME,
     StartFootprint,
     StateLock,
@@ -22,11 +21,12 @@ from golem.runtime.state_dir import (
     check_dir,
     check_file,
 )
+from golem.runtime.store.state import DB_NAME, StateError, StateStore
 
 _HOLD = """
 import sys, time
 from pathlib import Path
-from golem.runtime.state_dir import StateLock
+from golem.runtime.store.directory import StateLock
 StateLock(Path(sys.argv[1])).acquire()
 print("held", flush=True)
 time.sleep(60)

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from tests.runtime.state_writer import (
     DAILY_KEY,
     INITIAL_CREDITS,

@@ -13,12 +13,12 @@ from structlog.testing import capture_logs
 
 from golem.cli import main
 from golem.runtime.clock import RealClock, VirtualClock
-from golem.runtime.config import parse_config
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import assemble
-from golem.runtime.life import Golem
+from golem.runtime.config.load import parse_config
+from golem.runtime.config.sections import GolemConfig
+from golem.runtime.golem import Golem
+from golem.runtime.life import assemble
 from golem.runtime.scheduler import JobFailing
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from golem.world import EXAMPLE_CSV, CSVReplay, Observation
 from tests.runtime.test_life import START, routes
 

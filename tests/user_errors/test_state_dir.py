@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
 from tests.user_errors.support import golem, tree
 
 CONFIG = """

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from golem.runtime.simulate_tally import Tally
+from golem.simulation.tally import Tally
 from tests.runtime.records import decision
 
 START = datetime(2026, 1, 5, 7, 30, tzinfo=timezone(timedelta(hours=2)))

@@ -2,7 +2,7 @@
 GUI backend, so it is headless without global state): vitality with the
 phases shaded, credits, daily spend per subsystem (stacked), the heartbeat's tier mix per
 day, the degradations per day by reason, and, given the life's outcomes, the portfolio's
-equity and drawdown and the predictive fitness (`simulate_outcome_plots`). Titles, axes and
+equity and drawdown and the predictive fitness (`outcome_plots`). Titles, axes and
 units on each.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from golem.runtime.simulate_outcome_plots import paint_equity, paint_fitness
-from golem.runtime.simulate_outcomes import Outcomes
-from golem.runtime.simulate_tally import PHASES, Tally
+from golem.simulation.outcome_plots import paint_equity, paint_fitness
+from golem.simulation.outcomes import Outcomes
+from golem.simulation.tally import PHASES, Tally
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

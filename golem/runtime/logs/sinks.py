@@ -18,7 +18,7 @@ import orjson
 import structlog
 from structlog.typing import EventDict, Processor, WrappedLogger
 
-from golem.runtime.console import ConsoleLine
+from golem.runtime.logs.console import ConsoleLine
 
 __all__ = [
     "LEVELS",

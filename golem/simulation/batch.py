@@ -23,8 +23,8 @@ from contextlib import contextmanager
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from golem.runtime.simulate import LifeSpec, run_life
-from golem.runtime.simulate_outcomes import outcome_distribution
+from golem.simulation.outcomes import outcome_distribution
+from golem.simulation.run import LifeSpec, run_life
 
 __all__ = ["OnDone", "distribution", "run_lives"]
 

@@ -17,17 +17,22 @@ import orjson
 import trio
 
 from golem.mortality import utc_day
-from golem.runtime.clock import VirtualClock
-from golem.runtime.config_sections import GolemConfig
-from golem.runtime.daemon import Life, assemble
-from golem.runtime.life import LifeOptions
+from golem.runtime import (
+    Job,
+    Life,
+    LifeOptions,
+    ProviderPool,
+    VirtualClock,
+    assemble,
+    build_routes,
+    every,
+)
+from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
-from golem.runtime.routes import ProviderPool, build_routes
-from golem.runtime.scheduler import Job, every
-from golem.runtime.simulate_outcomes import Outcomes
-from golem.runtime.simulate_scenario import Scenario, load_scenario
-from golem.runtime.simulate_tally import Tally
-from golem.runtime.state import StateStore
+from golem.runtime.store import StateStore
+from golem.simulation.outcomes import Outcomes
+from golem.simulation.scenario import Scenario, load_scenario
+from golem.simulation.tally import Tally
 
 __all__ = ["LifeResult", "LifeSpec", "Policy", "live", "run_life"]
 

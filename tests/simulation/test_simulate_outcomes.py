@@ -15,7 +15,8 @@ from msgspec.structs import replace
 from golem.cli import main
 from golem.mortality import ModelTier, Phase
 from golem.runtime.decide import DecisionRecord
-from golem.runtime.simulate_outcomes import (
+from golem.runtime.stream import Record, VitalityRecord
+from golem.simulation.outcomes import (
     OUTCOME_KEYS,
     Outcomes,
     daily_samples,
@@ -27,7 +28,6 @@ from golem.runtime.simulate_outcomes import (
     sharpe,
     sortino,
 )
-from golem.runtime.stream import Record, VitalityRecord
 from golem.subsystems.contract import GrimoireEntry, Outcome
 from tests.runtime.records import decision
 

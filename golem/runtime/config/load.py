@@ -16,10 +16,11 @@ from pydantic import BaseModel, ValidationError
 
 from golem.inference.providers import Registry
 from golem.mortality import KeyedValueError
-from golem.runtime.config_providers import EMBEDDED, SYNTHETIC, ChainEntry
-from golem.runtime.config_sections import GolemConfig, Tier
+from golem.runtime.config.providers import EMBEDDED, SYNTHETIC, ChainEntry
+from golem.runtime.config.sections import GolemConfig, Tier
 
 __all__ = [
+    "TIERS",
     "ConfigError",
     "KeyStatus",
     "Problem",

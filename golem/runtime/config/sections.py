@@ -1,6 +1,6 @@
 """The sections of a golem's TOML config as pydantic models: unknown keys are errors
 everywhere. Structure and ranges only; what needs the provider registry or the
-environment (known providers, keys, prices) is checked by `golem.runtime.config`.
+environment (known providers, keys, prices) is checked by `golem.runtime.config.load`.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from pydantic import (
 from golem.inference import StructuredOutputConfig, TransportConfig
 from golem.inference.seed import Seed
 from golem.mortality import MortalityParams, PipelineProfile
-from golem.runtime.config_providers import EMBEDDED, ChainEntry, ProvidersSection, Section
-from golem.runtime.durations import Schedule, ScheduleKind, format_duration, parse_duration
-from golem.runtime.durations import parse_schedule as _parse_schedule
+from golem.runtime.config.durations import Schedule, ScheduleKind, format_duration, parse_duration
+from golem.runtime.config.durations import parse_schedule as _parse_schedule
+from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
 from golem.world import MarketParams, PortfolioConfig
 

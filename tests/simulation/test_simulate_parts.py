@@ -28,9 +28,9 @@ from golem.mortality import (
     SubsystemName,
     allocate,
 )
-from golem.runtime.simulate_scenario import PredictionBias, SimulationSection
-from golem.runtime.sqlite_ledger import ExactSum
-from golem.runtime.state import DB_NAME, StateStore, VitalityRow
+from golem.runtime.store.ledger import ExactSum
+from golem.runtime.store.state import DB_NAME, StateStore, VitalityRow
+from golem.simulation.scenario import PredictionBias, SimulationSection
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
 

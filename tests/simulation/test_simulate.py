@@ -16,10 +16,10 @@ import orjson
 import pytest
 
 from golem.cli import main
-from golem.runtime.simulate_batch import distribution
-from golem.runtime.simulate_scenario import load_scenario
-from golem.runtime.simulate_tally import Tally
-from golem.runtime.state import StateStore
+from golem.runtime.store.state import StateStore
+from golem.simulation.batch import distribution
+from golem.simulation.scenario import load_scenario
+from golem.simulation.tally import Tally
 from tests.runtime.records import decision
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
@@ -120,7 +120,7 @@ def test_seeds_run_in_parallel_and_compare_prints_both_policies(
 
 _ORPHAN_SCRIPT = """
 import multiprocessing, os, sys, time
-from golem.runtime.simulate_batch import _exit_with
+from golem.simulation.batch import _exit_with
 
 def sleeper(parent):
     _exit_with(parent)

@@ -17,9 +17,9 @@ from typing import Any, Literal
 import orjson
 from msgspec.structs import astuple
 
-from golem.runtime.migrations import SchemaTooNew, migrate
-from golem.runtime.sqlite_ledger import SQLiteLedger
-from golem.runtime.state_rows import Resumed, VitalityRow
+from golem.runtime.store.ledger import SQLiteLedger
+from golem.runtime.store.migrations import SchemaTooNew, migrate
+from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.runtime.decide import DecisionRecord
-from golem.runtime.stream import Record, VitalityRecord
+from golem.runtime import DecisionRecord, Record, VitalityRecord
 
 __all__ = ["PHASES", "Tally"]
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from golem.runtime.inspect import Event, event_time, quarantined
+from golem.runtime.logs.read import Event, event_time, quarantined
 
 __all__ = ["PhaseChange", "SubsystemSummary", "Summary", "VitalityTrajectory", "summarize"]
 

@@ -16,9 +16,7 @@ from typing import Any, Self
 from pydantic import AwareDatetime, Field, ValidationError, model_validator
 
 from golem.inference.seed import Seed
-from golem.runtime.config import ConfigError, Problem, parse_config
-from golem.runtime.config_providers import SYNTHETIC, Section
-from golem.runtime.config_sections import GolemConfig
+from golem.runtime.config import SYNTHETIC, ConfigError, GolemConfig, Problem, Section, parse_config
 from golem.world import CSVReplay
 
 __all__ = ["IncomeStep", "PredictionBias", "Scenario", "SimulationSection", "load_scenario"]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from golem.runtime.simulate_outcomes import Outcomes
+from golem.simulation.outcomes import Outcomes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

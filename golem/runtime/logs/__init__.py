@@ -1,0 +1,66 @@
+"""A golem's log: structlog and the golem's records written as JSON lines to the log file and
+a readable line to the console (`sinks`, `console`), and the log read back for
+`golem inspect`: events streamed, followed and filtered (`read`), and summarized (`summary`).
+"""
+
+from golem.runtime.logs.console import ConsoleLine
+from golem.runtime.logs.read import (
+    DEGRADED_SOURCES,
+    KNOWN_VALUES,
+    SOURCES,
+    Event,
+    EventFilter,
+    LogReader,
+    Malformed,
+    event_time,
+    follow,
+    is_degraded,
+    parse_time,
+    quarantined,
+    read_events,
+    tier_number,
+)
+from golem.runtime.logs.sinks import (
+    LEVELS,
+    LogRecord,
+    LogSinks,
+    Redaction,
+    configure_logging,
+    render_json,
+)
+from golem.runtime.logs.summary import (
+    PhaseChange,
+    SubsystemSummary,
+    Summary,
+    VitalityTrajectory,
+    summarize,
+)
+
+__all__ = [
+    "DEGRADED_SOURCES",
+    "KNOWN_VALUES",
+    "LEVELS",
+    "SOURCES",
+    "ConsoleLine",
+    "Event",
+    "EventFilter",
+    "LogReader",
+    "LogRecord",
+    "LogSinks",
+    "Malformed",
+    "PhaseChange",
+    "Redaction",
+    "SubsystemSummary",
+    "Summary",
+    "VitalityTrajectory",
+    "configure_logging",
+    "event_time",
+    "follow",
+    "is_degraded",
+    "parse_time",
+    "quarantined",
+    "read_events",
+    "render_json",
+    "summarize",
+    "tier_number",
+]

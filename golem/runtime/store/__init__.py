@@ -1,0 +1,34 @@
+"""A golem's state on disk: the SQLite store a tick commits to (`state`), its plain rows
+(`rows`), the spend ledger over its `charges` table (`ledger`), the schema's migrations
+(`migrations`), and the state directory as `golem run` takes it (`directory`).
+"""
+
+from golem.runtime.store.directory import (
+    LOCK_NAME,
+    StartFootprint,
+    StateLock,
+    check_db,
+    check_dir,
+    check_file,
+)
+from golem.runtime.store.ledger import SQLiteLedger
+from golem.runtime.store.migrations import SCHEMA_VERSION, SchemaTooNew
+from golem.runtime.store.rows import Resumed, VitalityRow
+from golem.runtime.store.state import DB_NAME, StateError, StateStore
+
+__all__ = [
+    "DB_NAME",
+    "LOCK_NAME",
+    "SCHEMA_VERSION",
+    "Resumed",
+    "SQLiteLedger",
+    "SchemaTooNew",
+    "StartFootprint",
+    "StateError",
+    "StateLock",
+    "StateStore",
+    "VitalityRow",
+    "check_db",
+    "check_dir",
+    "check_file",
+]

@@ -1,0 +1,36 @@
+"""The simulator: a golem's life on a virtual clock through the daemon's own pieces, with the
+synthetic provider and a simulated market (`run`), many seeded lives at once (`batch`), the
+scenario file (`scenario`), the counts kept of a life's records (`tally`) and its plots
+(`plots`). It drives golem.runtime; nothing in golem.runtime imports it.
+"""
+
+from golem.simulation.batch import OnDone, distribution, run_lives
+from golem.simulation.plots import write_plots
+from golem.simulation.run import LifeResult, LifeSpec, Policy, live, run_life
+from golem.simulation.scenario import (
+    IncomeStep,
+    PredictionBias,
+    Scenario,
+    SimulationSection,
+    load_scenario,
+)
+from golem.simulation.tally import PHASES, Tally
+
+__all__ = [
+    "PHASES",
+    "IncomeStep",
+    "LifeResult",
+    "LifeSpec",
+    "OnDone",
+    "Policy",
+    "PredictionBias",
+    "Scenario",
+    "SimulationSection",
+    "Tally",
+    "distribution",
+    "live",
+    "load_scenario",
+    "run_life",
+    "run_lives",
+    "write_plots",
+]
