@@ -142,7 +142,8 @@ def _print_tables(document: dict[str, Any], console: Console) -> None:
     for column in ("subsystem", "enabled", "schedule"):
         schedules.add_column(column)
     for name, section in config["subsystems"].items():
-        schedules.add_row(name, "yes" if section["enabled"] else "no", section["schedule"])
+        when = section.get("schedule", "each tick's events")  # the daimon has no schedule
+        schedules.add_row(name, "yes" if section["enabled"] else "no", when)
     console.print(schedules)
     settings = Table(title="settings", title_justify="left")
     settings.add_column("key", no_wrap=True)

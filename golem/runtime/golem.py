@@ -143,6 +143,8 @@ class Golem:
         # Income is state: the declared rate until the runtime credits some.
         self.income_usd_per_day = config.mortality.income_usd_per_day
         self.risk, self.daimon = Risk(), Daimon()
+        # Without the daimon a golem has no emotional appraisal: its mood stays neutral.
+        self._appraises = config.subsystems.daimon.enabled
         self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
 
         self.state_dir = Path(config.golem.state_dir)
@@ -152,7 +154,7 @@ class Golem:
         resumed = store.resume()
         self.tick_no = resumed.tick
         self.dead = resumed.death is not None
-        self.mood = resumed.mood or Mood()
+        self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
         self.episodes = EpisodeLog()
         for episode in resumed.episodes:
@@ -299,7 +301,7 @@ class Golem:
         events += self._update_vitals(spent)
         if self.vitals.cause is not None:
             await self.die(self.vitals.cause, market)
-        if events and not self.dead:
+        if events and self._appraises and not self.dead:
             appraisal = await self._run(self.daimon, self.context(market, events=tuple(events)))
             if appraisal.outcome is not None and appraisal.outcome.mood is not None:
                 self.mood = appraisal.outcome.mood

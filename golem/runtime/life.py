@@ -16,7 +16,6 @@ import trio
 
 from golem.runtime.clock import SleepingClock
 from golem.runtime.collector import long_lived
-from golem.runtime.config.durations import ScheduleKind
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import Routes
 from golem.runtime.golem import Golem, LifeOptions
@@ -213,15 +212,14 @@ def assemble(
 
     scheduler.add(Job("heartbeat", every(base * current["multiplier"], start=start), heartbeat))
     jobs = {"curator": golem.curate, "dream": golem.dream}
-    for name, section in config.subsystems.items():
-        if name not in jobs or not section.enabled:
+    for name, section in config.subsystems.jobs():
+        if not section.enabled:
             continue
         schedule = section.schedule
-        if schedule.kind is ScheduleKind.INTERVAL and schedule.every is not None:
+        if schedule.every is not None:
             trigger = every(schedule.every, start=start + schedule.every)
-        elif schedule.kind is ScheduleKind.CRON and schedule.cron is not None:
-            trigger = cron(schedule.cron)
         else:
-            continue
+            assert schedule.cron is not None, "a schedule is an interval or a cron expression"
+            trigger = cron(schedule.cron)
         scheduler.add(Job(name, trigger, jobs[name]))
     return life, pool

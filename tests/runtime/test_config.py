@@ -80,11 +80,10 @@ def test_the_default_config_needs_no_key_and_shows_every_subsystem_soon() -> Non
     }
     assert config.heartbeat.interval == timedelta(seconds=15)
     assert config.world.source == "simulated"
-    subsystems = dict(config.subsystems.items())
-    assert subsystems["daimon"].schedule.kind is ScheduleKind.EVENTS
-    assert subsystems["risk"].schedule.kind is ScheduleKind.DEMAND
-    for name in ("curator", "dream"):
-        schedule = subsystems[name].schedule
+    assert config.subsystems.daimon.enabled
+    for name, section in config.subsystems.jobs():
+        assert section.enabled, name
+        schedule = section.schedule
         if schedule.kind is ScheduleKind.INTERVAL:
             assert schedule.every is not None and schedule.every <= timedelta(minutes=5)
         else:
@@ -179,20 +178,51 @@ BAD = [
     pytest.param(
         "[subsystems.oracle]\nenabled = true\n",
         "subsystems.oracle",
-        "heartbeat, daimon, risk, curator, dream, death",
+        "daimon, curator, dream",
         id="unknown-subsystem",
     ),
     pytest.param(
+        "[subsystems.curator]\nschedule = 'events'\n",
+        "subsystems.curator.schedule",
+        "an interval ('90s', '10m') or a cron expression",
+        id="curator-on-events",
+    ),
+    # Removed keys: each refused with why (it changed nothing a golem does).
+    pytest.param(
         "[subsystems.heartbeat]\nschedule = '1m'\n",
-        "subsystems.heartbeat",
-        "[heartbeat] interval",
+        "subsystems.heartbeat.schedule",
+        "removed: the heartbeat is the tick and always runs; set its period in [heartbeat]",
         id="heartbeat-scheduled",
     ),
     pytest.param(
+        "[subsystems.heartbeat]\n",
+        "subsystems.heartbeat",
+        "removed: the heartbeat is the tick",
+        id="heartbeat-table",
+    ),
+    pytest.param(
         "[subsystems.death]\nenabled = false\n",
-        "subsystems.death",
-        "cannot be disabled",
+        "subsystems.death.enabled",
+        "removed: death cannot be disabled",
         id="death-disabled",
+    ),
+    pytest.param(
+        "[subsystems.risk]\nschedule = 'demand'\n",
+        "subsystems.risk.schedule",
+        "removed: risk runs on every trade proposal",
+        id="risk-scheduled",
+    ),
+    pytest.param(
+        "[subsystems.risk]\nenabled = false\n",
+        "subsystems.risk.enabled",
+        "removed: risk runs on every trade proposal",
+        id="risk-disabled",
+    ),
+    pytest.param(
+        "[subsystems.daimon]\nschedule = 'events'\n",
+        "subsystems.daimon.schedule",
+        "removed: the daimon appraises each tick's events",
+        id="daimon-scheduled",
     ),
     pytest.param(
         "[world]\nsource = 'csv'\ncsv = 'no/such/market.csv'\n",

@@ -22,6 +22,7 @@ from golem.runtime.decide import DecisionRecord, Route, Routes
 from golem.runtime.life import Life, assemble
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record, Subscriber, VitalityRecord
+from golem.subsystems.contract import Mood
 from golem.subsystems.death import DeathTestament
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
@@ -102,6 +103,28 @@ async def test_an_hour_of_life_is_recorded(tmp_path: Path) -> None:
     vitality = [r for r in published if isinstance(r, VitalityRecord)]
     assert vitality[0].tick == 0 and vitality[0].vitality == history[0].vitality
     assert all(b.tick - a.tick <= 40 for a, b in itertools.pairwise(vitality))
+
+
+async def test_a_golem_without_its_daimon_feels_nothing(tmp_path: Path) -> None:
+    """[subsystems.daimon] enabled = false: no emotional appraisal, so no daimon decision
+    and a neutral mood, even resumed from a state whose golem had feelings."""
+    felt = config(tmp_path)
+    data = felt.model_dump(mode="json")
+    data["subsystems"]["daimon"] = {"enabled": False}
+    numb = parse_config(data)
+    clock = VirtualClock(START)
+    published: list[Record] = []
+    with StateStore.open(felt.golem.state_dir) as store:
+        await life(felt, clock, store).run(duration=timedelta(minutes=10))
+        assert store.mood() not in (None, Mood())  # the daimon appraised its birth
+    with StateStore.open(numb.golem.state_dir) as store:
+        resumed = life(numb, clock, store, [published.append])
+        assert resumed.golem.mood == Mood()
+        await resumed.run(duration=timedelta(minutes=30))
+        assert resumed.golem.mood == Mood()
+    subsystems = {r.subsystem for r in published if isinstance(r, DecisionRecord)}
+    assert SubsystemName.HEARTBEAT in subsystems
+    assert SubsystemName.DAIMON not in subsystems
 
 
 async def test_a_restart_resumes_where_it_stopped(tmp_path: Path) -> None:

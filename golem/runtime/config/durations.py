@@ -53,9 +53,6 @@ def format_duration(value: timedelta) -> str:
 class ScheduleKind(StrEnum):
     INTERVAL = "interval"  # every `every`
     CRON = "cron"  # a five-field crontab expression, in UTC
-    TICK = "tick"  # with every heartbeat tick
-    EVENTS = "events"  # when an event calls for it (daimon appraises events)
-    DEMAND = "demand"  # when another part asks (risk assesses a proposed trade)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +72,9 @@ class Schedule:
 
 
 def parse_schedule(text: str) -> Schedule:
-    """ "tick", "events", "demand", an interval ("90s", "10m"), or a cron expression
-    ("*/5 * * * *": it has spaces). Raises ValueError saying what is wrong."""
+    """An interval ("90s", "10m") or a cron expression ("*/5 * * * *": it has spaces).
+    Raises ValueError saying what is wrong."""
     stripped = text.strip()
-    if stripped in {ScheduleKind.TICK, ScheduleKind.EVENTS, ScheduleKind.DEMAND}:
-        return Schedule(ScheduleKind(stripped), stripped)
     if " " in stripped:
         try:
             CronTrigger.from_crontab(stripped, timezone=UTC)
@@ -90,7 +85,7 @@ def parse_schedule(text: str) -> Schedule:
         every = parse_duration(stripped)
     except ValueError:
         raise ValueError(
-            f"not a schedule: {stripped!r}; write an interval ('90s', '10m'), a cron "
-            "expression ('*/5 * * * *'), 'tick', 'events' or 'demand'"
+            f"not a schedule: {stripped!r}; write an interval ('90s', '10m') or a cron "
+            "expression ('*/5 * * * *', UTC)"
         ) from None
     return Schedule(ScheduleKind.INTERVAL, stripped, every=every)

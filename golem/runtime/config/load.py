@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from golem.inference.providers import Registry
 from golem.mortality import KeyedValueError
 from golem.runtime.config.providers import EMBEDDED, SYNTHETIC, ChainEntry
-from golem.runtime.config.sections import GolemConfig, Tier
+from golem.runtime.config.sections import REMOVED, GolemConfig, Tier
 
 __all__ = [
     "TIERS",
@@ -86,10 +86,13 @@ def parse_config(
     data: Mapping[str, Any], path: Path | str = "<config>", environ: Mapping[str, str] | None = None
 ) -> GolemConfig:
     """Validate an already-parsed TOML table as if read from `path`."""
+    data, removed = _without_removed(data)
     try:
         config = GolemConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(path, [p for e in exc.errors() for p in _problems(e)]) from None
+        raise ConfigError(path, removed + [p for e in exc.errors() for p in _problems(e)]) from None
+    if removed:
+        raise ConfigError(path, removed)
     problems = _check_providers(config, environ or {})
     if problems:
         raise ConfigError(path, problems)
@@ -217,6 +220,29 @@ def _check_entry(
 
 
 # -- pydantic's errors as key paths -------------------------------------------------------
+
+
+def _without_removed(data: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    """`data` without the removed keys (`sections.REMOVED`) it sets, and a problem
+    naming each one it set: `subsystems.risk.schedule: removed: risk runs on ...`. The
+    caller's tables are copied where a key is taken out, never changed."""
+    out = dict(data)
+    problems: list[Problem] = []
+    for dotted, why in REMOVED.items():
+        *path, last = dotted.split(".")
+        table = out
+        for part in path:
+            inner = table.get(part)
+            if not isinstance(inner, Mapping):
+                break
+            table[part] = dict(inner)
+            table = table[part]
+        else:
+            if last in table:
+                value = table.pop(last)
+                keys = [f"{dotted}.{k}" for k in value] if isinstance(value, Mapping) else []
+                problems += [Problem(key, f"removed: {why}") for key in keys or [dotted]]
+    return out, problems
 
 
 def _problems(error: Mapping[str, Any]) -> list[Problem]:

@@ -25,24 +25,26 @@ from pydantic import (
 from golem.inference import StructuredOutputConfig, TransportConfig
 from golem.inference.seed import Seed
 from golem.mortality import MortalityParams, PipelineProfile
-from golem.runtime.config.durations import Schedule, ScheduleKind, format_duration, parse_duration
+from golem.runtime.config.durations import Schedule, format_duration, parse_duration
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
 from golem.world import MarketParams, PortfolioConfig
 
 __all__ = [
+    "REMOVED",
     "ChainEntry",
     "ContextSection",
+    "DaimonSection",
     "FeedEntry",
     "GolemConfig",
     "GolemSection",
     "HeartbeatSection",
     "InferenceSection",
+    "JobSection",
     "LoggingSection",
     "MortalitySection",
     "ProvidersSection",
-    "SubsystemSection",
     "SubsystemsSection",
     "Tier",
     "WorldSection",
@@ -63,7 +65,7 @@ def _schedule(value: object) -> Schedule:
     if isinstance(value, Schedule):
         return value
     if not isinstance(value, str):
-        raise ValueError("write a schedule as a string: '90s', '*/5 * * * *', 'events'")
+        raise ValueError("write a schedule as a string: '90s', '*/5 * * * *'")
     return _parse_schedule(value)
 
 
@@ -133,38 +135,40 @@ class HeartbeatSection(Section):
         return self
 
 
-class SubsystemSection(Section):
+class JobSection(Section):
+    """A scheduled subsystem (the curator, the dream): whether it runs, and when: an
+    interval or a cron expression (UTC)."""
+
     enabled: bool = True
     schedule: ScheduleText
 
 
-_DEFAULT_SCHEDULES = {
-    "heartbeat": "tick",
-    "daimon": "events",
-    "risk": "demand",
-    "curator": "10m",
-    "dream": "1h",
-    "death": "demand",
-}
+class DaimonSection(Section):
+    """`enabled = false`: a golem without emotional appraisal. The daimon appraises no
+    event, so its mood stays neutral (which the heartbeat's gate then reads as calm)."""
+
+    enabled: bool = True
+
+
+_DEFAULT_SCHEDULES = {"curator": "10m", "dream": "1h"}
 
 
 def _runs(name: str) -> Any:
     return Field(
-        default_factory=lambda: SubsystemSection(schedule=_parse_schedule(_DEFAULT_SCHEDULES[name]))
+        default_factory=lambda: JobSection(schedule=_parse_schedule(_DEFAULT_SCHEDULES[name]))
     )
 
 
 class SubsystemsSection(Section):
-    """When each of the six subsystems runs: "tick" (with every heartbeat), "events",
-    "demand", an interval, or a cron expression (UTC). A table without a schedule keeps
-    the subsystem's default."""
+    """What of the six subsystems a config chooses. The curator and the dream run on a
+    schedule: an interval or a cron expression (UTC); a table without a schedule keeps the
+    default. The daimon appraises each tick's events and can be turned off. The heartbeat
+    is the tick (its period is `[heartbeat] interval`), risk assesses every trade proposal
+    and death comes when a clock runs out: none of them is configured here."""
 
-    heartbeat: SubsystemSection = _runs("heartbeat")
-    daimon: SubsystemSection = _runs("daimon")
-    risk: SubsystemSection = _runs("risk")
-    curator: SubsystemSection = _runs("curator")
-    dream: SubsystemSection = _runs("dream")
-    death: SubsystemSection = _runs("death")
+    daimon: DaimonSection = DaimonSection()
+    curator: JobSection = _runs("curator")
+    dream: JobSection = _runs("dream")
 
     @model_validator(mode="before")
     @classmethod
@@ -178,22 +182,24 @@ class SubsystemsSection(Section):
             for name, table in data.items()
         }
 
-    @field_validator("heartbeat")
-    @classmethod
-    def _heartbeat_is_the_tick(cls, value: SubsystemSection) -> SubsystemSection:
-        if value.schedule.kind is not ScheduleKind.TICK:
-            raise ValueError("the heartbeat is the tick: set its period in [heartbeat] interval")
-        return value
+    def jobs(self) -> list[tuple[str, JobSection]]:
+        """The scheduled subsystems, by name."""
+        return [("curator", self.curator), ("dream", self.dream)]
 
-    @field_validator("death")
-    @classmethod
-    def _death_always_comes(cls, value: SubsystemSection) -> SubsystemSection:
-        if not value.enabled or value.schedule.kind is not ScheduleKind.DEMAND:
-            raise ValueError("death cannot be disabled or scheduled: it runs when the golem dies")
-        return value
 
-    def items(self) -> list[tuple[str, SubsystemSection]]:
-        return [(name, getattr(self, name)) for name in type(self).model_fields]
+# Keys a config may no longer set, and why: each is refused with its reason (a removed
+# table's keys are named one by one). A key that changes nothing is removed, not ignored.
+REMOVED: dict[str, str] = {
+    "subsystems.heartbeat": (
+        "the heartbeat is the tick and always runs; set its period in [heartbeat] interval"
+    ),
+    "subsystems.risk": "risk runs on every trade proposal",
+    "subsystems.death": "death cannot be disabled or scheduled: it comes when the golem dies",
+    "subsystems.daimon.schedule": (
+        "the daimon appraises each tick's events as they happen "
+        "(subsystems.daimon.enabled = false turns it off)"
+    ),
+}
 
 
 class FeedEntry(Section):
