@@ -382,6 +382,18 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     assert len(str(failure).splitlines()) == 3
 
 
+def test_a_removed_key_is_reported_beside_the_others_and_the_data_kept() -> None:
+    data = {"golem": {"x": 1}, "subsystems": {"risk": {"enabled": True, "schedule": "demand"}}}
+    with pytest.raises(ConfigError) as caught:
+        parse_config(data)
+    assert caught.value.keys == (
+        "subsystems.risk.enabled",
+        "subsystems.risk.schedule",
+        "golem.x",
+    )
+    assert data["subsystems"] == {"risk": {"enabled": True, "schedule": "demand"}}
+
+
 def test_a_used_provider_needs_its_key_variable_named_not_valued(tmp_path: Path) -> None:
     path = write(tmp_path, "[inference]\nt1 = ['openai:gpt-4.1-nano']\n")
     failure = error_of(path, {"OPENAI_API_KEY": ""})
