@@ -5,10 +5,19 @@ AllocatorPolicy every decision is governed by."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Self
+from datetime import timedelta
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    model_validator,
+)
 
+from golem.inference.durations import format_duration, parse_duration
 from golem.inference.seed import Seed
 from golem.mortality.allocator import AllocatorPolicy
 from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
@@ -17,6 +26,26 @@ from golem.mortality.profiles import ReasoningPressurePolicy
 from golem.mortality.vitality import PhaseThresholds, VitalityParams
 
 __all__ = ["MortalityParams", "MortalityPolicy"]
+
+_OFF = "off"
+
+
+def _grace(value: object) -> timedelta | None:
+    if value is None or isinstance(value, timedelta):
+        return value
+    if value == _OFF:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("write a duration as a string, e.g. '1d', '12h', or 'off'")
+    return parse_duration(value)
+
+
+# A positive duration ("1d", "12h"), or "off": none.
+Grace = Annotated[
+    timedelta | None,
+    PlainValidator(_grace),
+    PlainSerializer(lambda v: _OFF if v is None else format_duration(v)),
+]
 
 
 class MortalityParams(BaseModel):
@@ -37,6 +66,10 @@ class MortalityParams(BaseModel):
     burn_decay: float = Field(default=0.95, ge=0, lt=1)  # the burn rate's EMA weight
     epistemic_window: int = Field(default=100, gt=0)
     epistemic_min_samples: int = Field(default=10, gt=0)
+    # How long a golem may stay in Terminal (it calls no model but the death reflection)
+    # before the death protocol runs, of the clock it lives on (simulated time in the
+    # simulator); leaving Terminal restarts it. "off": Terminal ends only by another cause.
+    terminal_grace: Grace = timedelta(days=1)
     vitality: VitalityParams = VitalityParams()
     hazard: HazardParams = HazardParams()
     phases: PhaseThresholds = PhaseThresholds()
@@ -70,6 +103,7 @@ class MortalityParams(BaseModel):
             epistemic_window=self.epistemic_window,
             epistemic_min_samples=self.epistemic_min_samples,
             burn_decay=self.burn_decay,
+            terminal_grace=self.terminal_grace,
             initial_credits_usd=self.initial_credits_usd,
             daily_budget_usd=self.daily_budget_usd,
             diem_allowance=self.diem_allowance,
@@ -80,7 +114,8 @@ class MortalityParams(BaseModel):
 @dataclass(frozen=True, slots=True)
 class MortalityPolicy:
     """`MortalityParams` compiled for one life: what the tick and the allocator read.
-    `hazard` is None when the stochastic clock is off."""
+    `hazard` is None when the stochastic clock is off, `terminal_grace` when Terminal
+    has no end of its own."""
 
     allocator: AllocatorPolicy
     vitality: VitalityParams
@@ -90,6 +125,7 @@ class MortalityPolicy:
     epistemic_window: int
     epistemic_min_samples: int
     burn_decay: float
+    terminal_grace: timedelta | None
     initial_credits_usd: float
     daily_budget_usd: float
     diem_allowance: float

@@ -151,6 +151,7 @@ class DeathCause(StrEnum):
     EPISTEMIC = "epistemic"  # it no longer predicts anything
     STOCHASTIC = "stochastic"  # the hazard roll failed
     VITALITY = "vitality"  # vitality below the floor
+    TERMINAL = "terminal"  # in Terminal for longer than its grace
 
 
 def death_cause(
@@ -161,9 +162,11 @@ def death_cause(
     survived_roll: bool = True,
     kill_switch: bool = False,
     vitality_floor: float = 0.01,
+    terminal_expired: bool = False,
 ) -> DeathCause | None:
     """Why the golem dies now, or None if it lives. When several triggers hold, the first in
-    DeathCause's order is reported: the operator's decision, then the clocks, then vitality."""
+    DeathCause's order is reported: the operator's decision, then the clocks, then vitality,
+    then Terminal's grace (`terminal_expired`: it has run out)."""
     if kill_switch:
         return DeathCause.KILL_SWITCH
     if economic <= 0.0:
@@ -174,6 +177,8 @@ def death_cause(
         return DeathCause.STOCHASTIC
     if vitality < vitality_floor:
         return DeathCause.VITALITY
+    if terminal_expired:
+        return DeathCause.TERMINAL
     return None
 
 

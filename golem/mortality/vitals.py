@@ -4,6 +4,7 @@ phase with hysteresis, and whether (and why) the golem dies now. Pure."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from msgspec import Struct
 
@@ -60,11 +61,15 @@ def assess(
     previous: Phase | None,
     params: MortalityPolicy,
     kill_switch: bool = False,
+    in_terminal: timedelta | None = None,
 ) -> Vitals:
     """The golem's vitals after tick `tick` (its age in ticks).
 
     The epistemic clock can kill only once its window is full: a young golem with a few
-    unlucky predictions is not "no longer predicting anything"."""
+    unlucky predictions is not "no longer predicting anything". `in_terminal`: how long
+    the golem has been in Terminal, from the tick it entered to this one (None when the
+    last tick was not in Terminal); still in Terminal once it reaches the policy's
+    `terminal_grace`, the golem dies of it."""
     economic = credits_usd / initial_credits_usd
     economic = economic if economic > 0.0 else 0.0  # as min(1, max(0, …)), without the calls
     economic = economic if economic < 1.0 else 1.0
@@ -83,5 +88,9 @@ def assess(
         epistemic=level if epistemic.full_window else max(level, 1e-9),
         survived_roll=survived,
         kill_switch=kill_switch,
+        terminal_expired=in_terminal is not None
+        and phase is Phase.TERMINAL
+        and params.terminal_grace is not None
+        and in_terminal >= params.terminal_grace,
     )
     return Vitals(vitality, phase, economic, level, burn_rate_usd, probability, cause)

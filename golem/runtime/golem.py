@@ -176,6 +176,11 @@ class Golem:
             epistemic=last.epistemic if last else 0.5,
             burn_rate_usd=float(store.get_meta("burn_rate_usd") or 0.0),
         )
+        # When the golem entered Terminal, if it is there: its grace runs from then, across
+        # restarts (read from the vitality rows, so nothing more is written per tick).
+        self._terminal_since = (
+            store.phase_since(str(_TERMINAL)) if self.vitals.phase is _TERMINAL else None
+        )
         self.confidence: float | None = store.get_meta("last_confidence")
         self.window = MarketWindow()
         self.previous: MarketSummary | None = None
@@ -472,7 +477,7 @@ class Golem:
         if self._epistemic is None:
             predictions = self.episodes.prediction_pairs(policy.epistemic_window)
             self._epistemic = epistemic_of(predictions, policy)
-        credits = self.store.credits()
+        credits, now, since = self.store.credits(), self._now(), self._terminal_since
         self.vitals = assess(
             golem_id=self._golem_id,
             tick=self.tick_no,
@@ -482,8 +487,14 @@ class Golem:
             epistemic=self._epistemic,
             previous=previous,
             params=policy,
+            in_terminal=None if since is None else now - since,
         )
-        vitals, now = self.vitals, self._now()
+        vitals = self.vitals
+        if vitals.phase is _TERMINAL:
+            if since is None:
+                self._terminal_since = now  # Terminal's grace runs from here
+        elif since is not None:
+            self._terminal_since = None  # left Terminal: a later entry starts it again
         self.store.record_vitality(
             VitalityRow(
                 self.tick_no,

@@ -23,9 +23,10 @@ from pydantic import (
 )
 
 from golem.inference import StructuredOutputConfig, TransportConfig
+from golem.inference.durations import Duration
 from golem.inference.seed import Seed
 from golem.mortality import MortalityParams, PipelineProfile
-from golem.runtime.config.durations import Schedule, format_duration, parse_duration
+from golem.runtime.config.durations import Schedule
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
@@ -53,14 +54,6 @@ __all__ = [
 Tier = Literal["t1", "t2", "death"]
 
 
-def _duration(value: object) -> timedelta:
-    if isinstance(value, timedelta):
-        return value
-    if not isinstance(value, str):
-        raise ValueError("write a duration as a string, e.g. '15s', '2m'")
-    return parse_duration(value)
-
-
 def _schedule(value: object) -> Schedule:
     if isinstance(value, Schedule):
         return value
@@ -69,7 +62,6 @@ def _schedule(value: object) -> Schedule:
     return _parse_schedule(value)
 
 
-Duration = Annotated[timedelta, PlainValidator(_duration), PlainSerializer(format_duration)]
 ScheduleText = Annotated[Schedule, PlainValidator(_schedule), PlainSerializer(lambda s: s.text)]
 
 

@@ -323,6 +323,18 @@ class StateStore:
         row = self._read("SELECT * FROM vitality ORDER BY tick DESC LIMIT 1").fetchone()
         return None if row is None else VitalityRow.from_row(row)
 
+    def phase_since(self, phase: str) -> datetime | None:
+        """When the golem entered `phase` and has stayed in it since: the time of the first
+        row of the trailing run of vitality rows in it (None when the last row is in
+        another phase, or there is none). One backward scan, read at resume only."""
+        row = self._read(
+            "SELECT time FROM vitality WHERE tick > "
+            "COALESCE((SELECT MAX(tick) FROM vitality WHERE phase != ?), -1) "
+            "ORDER BY tick LIMIT 1",
+            (phase,),
+        ).fetchone()
+        return None if row is None else datetime.fromisoformat(row[0])
+
     def record_mood(self, tick: int, time: datetime, mood: Mood) -> None:
         self._write(
             "mood",

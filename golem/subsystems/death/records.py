@@ -43,6 +43,8 @@ _CAUSES = {
     DeathCause.EPISTEMIC: "my predictions stopped matching the market: the epistemic clock ran out",
     DeathCause.STOCHASTIC: "the hazard roll at tick {tick}: chance, not a mistake",
     DeathCause.VITALITY: "vitality fell to {vitality:.3f}, below the floor",
+    DeathCause.TERMINAL: "Terminal outlasted its grace: at vitality {vitality:.3f} I could "
+    "no longer act, and did not linger",
 }
 
 
