@@ -239,6 +239,28 @@ def decisions(config: GolemConfig) -> object:
     return seen
 
 
+def terminal_end(config: GolemConfig) -> object:
+    """A golem drained into Terminal at birth, its heartbeats an hour apart for three days:
+    the tick it dies at and of what."""
+    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+        clock = VirtualClock(NOW)
+        life, _ = assemble(
+            config,
+            clock=clock,
+            store=store,
+            routes=build_routes(ProviderPool(config, {})),
+            market=make_market(config),
+        )
+        golem = life.golem
+        store.ledger.record(charge(SubsystemName.OPERATOR, 0.98 * store.credits()))
+        for _ in range(72):
+            trio.run(golem.tick)
+            if golem.dead:
+                break
+            clock.advance(timedelta(hours=1))
+        return golem.tick_no, golem.vitals.phase, store.death()
+
+
 def probes(config: GolemConfig) -> object:
     """The heartbeat's probes and gate, on the golem's compiled ProbePolicy, over a grid."""
     seen: list[object] = []
@@ -503,6 +525,7 @@ KNOBS: dict[str, Knob] = {
     ),
     "mortality.budgets.never_contracted": Knob(["death"], decisions),
     "mortality.reasoning.exempt": Knob(["death"], decisions),
+    "mortality.terminal_grace": Knob("6h", terminal_end, {"mortality.stochastic_death": False}),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),
