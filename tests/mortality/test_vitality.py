@@ -2,6 +2,7 @@
 
 import itertools
 import math
+from datetime import timedelta
 
 import pytest
 from hypothesis import given
@@ -9,9 +10,12 @@ from hypothesis import strategies as st
 
 from golem.mortality import (
     DeathCause,
+    Epistemic,
+    MortalityParams,
     Phase,
     PhaseThresholds,
     VitalityParams,
+    assess,
     composite_vitality,
     death_cause,
     phase_of,
@@ -157,7 +161,66 @@ def test_hovering_at_a_threshold_does_not_flap(jitter: float, start: Phase) -> N
             DeathCause.KILL_SWITCH,
         ),
         ({"vitality": 0.0, "economic": 0.0, "epistemic": 0.0}, DeathCause.ECONOMIC),
+        (
+            {"vitality": 0.05, "economic": 0.1, "epistemic": 0.5, "terminal_expired": True},
+            DeathCause.TERMINAL,
+        ),
+        (
+            {"vitality": 0.005, "economic": 0.1, "epistemic": 0.5, "terminal_expired": True},
+            DeathCause.VITALITY,
+        ),
     ],
 )
 def test_death_causes(kwargs: dict[str, float | bool], cause: DeathCause | None) -> None:
     assert death_cause(**kwargs) is cause  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("grace", "credits", "in_terminal", "cause"),
+    [
+        ("1d", 0.1, timedelta(days=1), DeathCause.TERMINAL),  # the grace has passed
+        ("1d", 0.1, timedelta(hours=23, minutes=59), None),  # not yet
+        ("1d", 0.1, None, None),  # it has just entered
+        ("1d", 2.0, timedelta(days=3), None),  # it has left Terminal this tick
+        ("12h", 0.1, timedelta(hours=12), DeathCause.TERMINAL),
+        ("off", 0.1, timedelta(days=30), None),  # Terminal has no end of its own
+    ],
+)
+def test_terminal_ends_after_its_grace(
+    grace: str, credits: float, in_terminal: timedelta | None, cause: DeathCause | None
+) -> None:
+    params = MortalityParams.model_validate(
+        {"initial_credits_usd": 5.0, "stochastic_death": False, "terminal_grace": grace}
+    )
+    vitals = assess(
+        golem_id="g",
+        tick=100,
+        credits_usd=credits,
+        initial_credits_usd=5.0,
+        burn_rate_usd=0.0,
+        epistemic=Epistemic(0.5, False),
+        previous=Phase.TERMINAL,
+        params=params.policy(seed=0),
+        in_terminal=in_terminal,
+    )
+    assert vitals.cause is cause
+
+
+@pytest.mark.parametrize(
+    ("text", "grace"),
+    [("1d", timedelta(days=1)), ("36h", timedelta(hours=36)), ("off", None)],
+)
+def test_terminal_grace_is_a_duration_or_off(text: str, grace: timedelta | None) -> None:
+    params = MortalityParams.model_validate({"terminal_grace": text})
+    assert params.policy(seed=0).terminal_grace == grace
+    assert MortalityParams.model_validate(params.model_dump(mode="json")) == params
+
+
+@pytest.mark.parametrize("text", ["0s", "0", 0, "never", ""])
+def test_terminal_grace_refuses_what_is_not_a_duration(text: object) -> None:
+    with pytest.raises(ValueError, match="duration"):
+        MortalityParams.model_validate({"terminal_grace": text})
+
+
+def test_the_default_terminal_grace_is_a_day() -> None:
+    assert MortalityParams().policy(seed=0).terminal_grace == timedelta(days=1)
