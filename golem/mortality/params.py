@@ -37,7 +37,10 @@ def _grace(value: object) -> timedelta | None:
         return None
     if not isinstance(value, str):
         raise ValueError("write a duration as a string, e.g. '1d', '12h', or 'off'")
-    return parse_duration(value)
+    try:
+        return parse_duration(value)
+    except ValueError as exc:
+        raise ValueError(f"{exc}, or 'off'") from None
 
 
 # A positive duration ("1d", "12h"), or "off": none.
