@@ -65,9 +65,7 @@ def assess(
 
     The epistemic clock can kill only once its window is full: a young golem with a few
     unlucky predictions is not "no longer predicting anything"."""
-    economic = credits_usd / initial_credits_usd
-    economic = economic if economic > 0.0 else 0.0  # as min(1, max(0, …)), without the calls
-    economic = economic if economic < 1.0 else 1.0
+    economic = min(1.0, max(0.0, credits_usd / initial_credits_usd))
     level = epistemic.level
     vitality = composite_vitality(economic, level, tick, params.vitality)
     phase = phase_of(vitality, previous, params.phases)
