@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 import structlog
 import trio
@@ -62,40 +62,10 @@ def every(interval: timedelta, *, start: datetime) -> Trigger:
         raise ValueError("an interval must be positive")
     if start.tzinfo is None:
         raise ValueError("start must be timezone-aware")
-    trigger: Trigger = _Every(
+    trigger: Trigger = IntervalTrigger(
         seconds=interval.total_seconds(), start_date=start.astimezone(UTC), timezone=UTC
     )
     return trigger
-
-
-class _Every(IntervalTrigger):  # type: ignore[misc]  # APScheduler 3 ships no types
-    """APScheduler's IntervalTrigger, which answers "the previous fire time plus the
-    interval" through a float timestamp and back. From a previous fire time on a whole
-    second, with a whole-second interval, that is exactly one datetime addition, done
-    here without the round trip (the heartbeat asks once per tick)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._whole = (
-            self.jitter is None
-            and self.end_date is None
-            and self.interval.microseconds == 0
-            and self.start_date.microsecond == 0
-        )
-
-    def get_next_fire_time(
-        self, previous_fire_time: datetime | None, now: datetime
-    ) -> datetime | None:
-        if (
-            self._whole
-            and previous_fire_time is not None
-            and previous_fire_time.microsecond == 0
-            and previous_fire_time.tzinfo is UTC
-        ):
-            following: datetime = previous_fire_time + self.interval
-            return following
-        answer: datetime | None = super().get_next_fire_time(previous_fire_time, now)
-        return answer
 
 
 def cron(expression: str) -> Trigger:
