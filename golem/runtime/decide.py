@@ -61,14 +61,13 @@ from golem.subsystems.context import (
 )
 from golem.subsystems.contract import Context, Outcome, Subsystem
 
-__all__ = ["TIER_TEXT", "Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
+__all__ = ["Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
 
 log = structlog.get_logger("golem")
 
 _DEFAULT_CONTEXT = ContextSettings()
 _NO_USAGE = Usage()  # frozen: every record without a call shares it
 _DEFAULT_POLICY = AllocatorPolicy()
-TIER_TEXT = {tier: str(tier) for tier in ModelTier}  # as str() gives, which costs 0.2 µs on 3.11
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +130,8 @@ class DecisionRecord(Struct, frozen=True):
             "time": self.time,  # written by the log's JSON encoder, as isoformat() does
             "tick": self.tick,
             "subsystem": str(self.subsystem),
-            "tier": TIER_TEXT[self.tier],
-            "tier_asked": TIER_TEXT[self.tier_asked],
+            "tier": str(self.tier),
+            "tier_asked": str(self.tier_asked),
             "source": self.source,
             "vitality": round(self.vitality, 6),
             "phase": str(self.phase),
@@ -163,7 +162,7 @@ class DecisionRecord(Struct, frozen=True):
             fields["context"] = self.context.fields()
         if self.degradations:
             fields["degradation"] = [
-                {"reason": str(d.reason), "fallback": str(d.fallback), "tier": TIER_TEXT[d.tier]}
+                {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
                 for d in self.degradations
             ]
         if self.skip_reason:

@@ -55,8 +55,6 @@ _SHIFT_FLAG = "regime_flip"
 _RULES_KEPT = 256  # distinct rules decisions kept for reuse
 # Actions that trade nothing: what the tick saw is only recorded.
 _WATCHING = frozenset({HeartbeatAction.OBSERVE, HeartbeatAction.ANALYZE, HeartbeatAction.ESCALATE})
-# Their texts, made once (f-strings of an enum run Python code on 3.11).
-_WATCHED = {(s, a): f"{s}: {a}" for s in Severity for a in _WATCHING}
 
 
 def escalated(ctx: Context, tier: ModelTier) -> Context:
@@ -163,7 +161,7 @@ class Heartbeat:
                 details=details,
             )
         if action in _WATCHING:  # an escalate action at T2 has no stronger model to ask
-            return Outcome(summary=_WATCHED[severity, action], events=events, details=details)
+            return Outcome(summary=f"{severity}: {action}", events=events, details=details)
         trade_action = TradeAction(action.value)
         proposed = ProposedTrade(
             action=trade_action,
