@@ -274,7 +274,7 @@ class Scheduler:
         # Planned from the same last fire, `planned` is what the trigger would answer again.
         known = planned if last is not None and slot.planned_after == last else None
         if known is not None and known >= now:
-            at: datetime | None = known  # on time: what next_fire answers, without asking
+            at: datetime | None = known  # on time: what next_fire would answer
         else:
             at = next_fire(slot.job.trigger, last, now, self._grace_of(slot), due=known)
         if last is None and planned <= now and now - planned <= self._grace_of(slot):
@@ -285,19 +285,23 @@ class Scheduler:
             return
         name = slot.job.name
         if at <= now:
-            # The run, inline rather than a coroutine of its own: once per tick.
-            try:
-                with self._fire_times.transaction():
-                    await slot.job.run(Firing(name, at))
-                    self._fire_times.record_fire(name, at)
-            except Exception as exc:
-                self._failed(slot, at, exc)
-                with self._fire_times.transaction():
-                    self._fire_times.record_fire(name, at)
-            else:
-                slot.failing = None
-            slot.last = at
+            await self._run(slot, at)
         self._plan(name)
+
+    async def _run(self, slot: _Slot, at: datetime) -> None:
+        """Run the job as the run of `at`, its failure isolated; record `at` either way."""
+        name = slot.job.name
+        try:
+            with self._fire_times.transaction():
+                await slot.job.run(Firing(name, at))
+                self._fire_times.record_fire(name, at)
+        except Exception as exc:
+            self._failed(slot, at, exc)
+            with self._fire_times.transaction():
+                self._fire_times.record_fire(name, at)
+        else:
+            slot.failing = None
+        slot.last = at
 
     def _failed(self, slot: _Slot, at: datetime, exc: Exception) -> None:
         """Log a failure: with its traceback the first time, as a count when it repeats
@@ -337,8 +341,7 @@ class Scheduler:
                 )
         if at is not None:
             heapq.heappush(self._heap, (at, self._order[name], name, slot.generation))
-        if self._wake is not None:  # _interrupt(), inline: once per job
-            self._wake.cancel()
+        self._interrupt()
 
     def _grace_of(self, slot: _Slot) -> timedelta:
         return self._grace if slot.job.grace is None else slot.job.grace
