@@ -204,15 +204,6 @@ FIXED_BUDGET = AllocatorPolicy(mortal=False)
 _DEFAULT_POLICY = AllocatorPolicy()
 
 
-# Enum members read on every call, bound once: on Python 3.11 `Enum.MEMBER` goes through
-# EnumType's __getattr__ hook, some 0.2 µs a read.
-_T0, _T1, _T2 = ModelTier.T0, ModelTier.T1, ModelTier.T2
-_DEATH, _RISK, _TERMINAL = _S.DEATH, _S.RISK, Phase.TERMINAL
-_COST_CAP_EXHAUSTED = DegradationReason.COST_CAP_EXHAUSTED
-_BUDGET_EXHAUSTED = DegradationReason.BUDGET_EXHAUSTED
-_LOWER_TIER = Fallback.LOWER_TIER
-
-
 def allocate(
     subsystem: SubsystemName,
     tier: ModelTier,
@@ -250,18 +241,18 @@ def allocate(
         )
 
     def degrade(reason: DegradationReason, *, lower: bool = False) -> Degradation:
-        fallback = _LOWER_TIER if lower else policy.fallbacks[subsystem]
+        fallback = Fallback.LOWER_TIER if lower else policy.fallbacks[subsystem]
         return Degradation(subsystem, tier, reason, fallback)
 
-    if tier is _T0:
+    if tier is ModelTier.T0:
         return Allocation(subsystem, tier, tier, 0.0, profile, reasoning, 0.0, 0.0, 1)
-    if subsystem is _DEATH:
+    if subsystem is _S.DEATH:
         first = call.attempt_cost(1, reasoning)
         total = sum(call.attempt_cost(n, reasoning) for n in range(1, policy.max_attempts + 1))
         return Allocation(
             subsystem, tier, tier, math.inf, profile, reasoning, first, total, policy.max_attempts
         )
-    if state.phase is _TERMINAL:
+    if state.phase is Phase.TERMINAL:
         return degrade(DegradationReason.TERMINAL)
 
     day = utc_day(clock.now())
@@ -271,31 +262,35 @@ def allocate(
     cap_tier = cost_cap_tier(spent, cap, policy.cost_cap)
     diem_left = max(0.0, state.diem_allowance - ledger.spent_diem(day)) if call.diem else 0.0
 
-    if subsystem is _RISK:
+    if subsystem is _S.RISK:
         # Never degraded by vitality, phase or the cap's tiers: only money it cannot have,
         # its budget line's (never reduced by pressure, by default) or the cap's.
         if cap_tier is CostCapTier.EXHAUSTED:
-            return degrade(_COST_CAP_EXHAUSTED)
+            return degrade(DegradationReason.COST_CAP_EXHAUSTED)
         line_left = _line_left(subsystem, state, ledger, day, policy)
         granted = grant(ModelTier.T2, min(line_left, cap_left), diem_left)
         if granted is not None:
             return granted
-        return degrade(_COST_CAP_EXHAUSTED if cap_left < line_left else _BUDGET_EXHAUSTED)
+        return degrade(
+            DegradationReason.COST_CAP_EXHAUSTED
+            if cap_left < line_left
+            else DegradationReason.BUDGET_EXHAUSTED
+        )
 
     phase_ceiling = policy.phase_ceilings[state.phase]
     ceiling = min(phase_ceiling, _CAP_CEILINGS[cap_tier])
     if tier > ceiling:
         binding_phase = phase_ceiling <= ceiling
         reason = DegradationReason.PHASE_TIER_CAP if binding_phase else _CAP_REASONS[cap_tier]
-        return degrade(reason, lower=ceiling >= _T1)
+        return degrade(reason, lower=ceiling >= ModelTier.T1)
 
     line_left = _line_left(subsystem, state, ledger, day, policy)
     granted = grant(ceiling, min(line_left, cap_left), diem_left)
     if granted is not None:
         return granted
     if cap_left < line_left:
-        return degrade(_COST_CAP_EXHAUSTED, lower=tier is _T2)
-    return degrade(_BUDGET_EXHAUSTED, lower=tier is _T2)
+        return degrade(DegradationReason.COST_CAP_EXHAUSTED, lower=tier is ModelTier.T2)
+    return degrade(DegradationReason.BUDGET_EXHAUSTED, lower=tier is ModelTier.T2)
 
 
 def _line_left(

@@ -203,25 +203,19 @@ class CostCapPolicy(BaseModel):
     risk_and_death_only_at: float = Field(default=0.90, ge=0, le=1)
 
 
-# Enum members read on every call, bound once: on Python 3.11 `Enum.MEMBER` goes through
-# EnumType's __getattr__ hook, some 0.2 µs a read.
-_EXHAUSTED, _RISK_AND_DEATH_ONLY = CostCapTier.EXHAUSTED, CostCapTier.RISK_AND_DEATH_ONLY
-_NO_TOP_TIER, _NORMAL = CostCapTier.NO_TOP_TIER, CostCapTier.NORMAL
-
-
 def cost_cap_tier(
     spent_usd: float, cap_usd: float, policy: CostCapPolicy | None = None
 ) -> CostCapTier:
     """The tier for `spent_usd` out of today's `cap_usd` (a cap of 0 is already spent)."""
     policy = policy or _DEFAULT_CAP_POLICY
     if cap_usd <= 0 or spent_usd >= cap_usd:
-        return _EXHAUSTED
+        return CostCapTier.EXHAUSTED
     used = spent_usd / cap_usd
     if used >= policy.risk_and_death_only_at:
-        return _RISK_AND_DEATH_ONLY
+        return CostCapTier.RISK_AND_DEATH_ONLY
     if used >= policy.no_top_tier_at:
-        return _NO_TOP_TIER
-    return _NORMAL
+        return CostCapTier.NO_TOP_TIER
+    return CostCapTier.NORMAL
 
 
 def split_diem(cost_usd: float, diem_left: float) -> tuple[float, float]:

@@ -68,11 +68,6 @@ PROFILE_TABLE: Mapping[SubsystemName, ProfileRow] = MappingProxyType(
 _HEARTBEAT_ESCALATION = ReasoningConfig.medium()
 
 
-# Enum members read on every call, bound once: on Python 3.11 `Enum.MEMBER` goes through
-# EnumType's __getattr__ hook, some 0.2 µs a read.
-_T0, _T2, _HEARTBEAT = ModelTier.T0, ModelTier.T2, _S.HEARTBEAT
-
-
 def select_profile_and_reasoning(
     subsystem: SubsystemName,
     security: bool = False,
@@ -84,10 +79,10 @@ def select_profile_and_reasoning(
     golem runs in high-security mode) raises every model call to Full."""
     row = (table or PROFILE_TABLE)[subsystem]
     tier = row.tier if tier is None else tier
-    if tier is _T0:
+    if tier is ModelTier.T0:
         return PipelineProfile.MINIMAL, ReasoningConfig.none()
     reasoning = row.reasoning
-    if subsystem is _HEARTBEAT and tier is _T2:
+    if subsystem is _S.HEARTBEAT and tier is ModelTier.T2:
         reasoning = _HEARTBEAT_ESCALATION
     return (PipelineProfile.FULL if security else row.profile), reasoning
 

@@ -58,13 +58,11 @@ def composite_vitality(
     if age_ticks < 0:
         raise ValueError("age_ticks must be non-negative")
     age = 1.0 - params.age_weight * age_ticks / params.age_horizon
-    age = age if age > 0.0 else 0.0  # max(0.0, age) without the call: on every tick
+    age = max(0.0, age)
     clocks = _sigmoid(economic, params.economic_centre, params.economic_steepness) * _sigmoid(
         epistemic, params.epistemic_centre, params.epistemic_steepness
     )
-    vitality = clocks * age
-    vitality = vitality if vitality > 0.0 else 0.0
-    return vitality if vitality < 1.0 else 1.0
+    return min(1.0, max(0.0, clocks * age))
 
 
 class Phase(StrEnum):

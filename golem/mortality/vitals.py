@@ -70,9 +70,7 @@ def assess(
     the golem has been in Terminal, from the tick it entered to this one (None when the
     last tick was not in Terminal); still in Terminal once it reaches the policy's
     `terminal_grace`, the golem dies of it."""
-    economic = credits_usd / initial_credits_usd
-    economic = economic if economic > 0.0 else 0.0  # as min(1, max(0, …)), without the calls
-    economic = economic if economic < 1.0 else 1.0
+    economic = min(1.0, max(0.0, credits_usd / initial_credits_usd))
     level = epistemic.level
     vitality = composite_vitality(economic, level, tick, params.vitality)
     phase = phase_of(vitality, previous, params.phases)

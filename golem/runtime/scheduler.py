@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 import structlog
 import trio
@@ -62,40 +62,10 @@ def every(interval: timedelta, *, start: datetime) -> Trigger:
         raise ValueError("an interval must be positive")
     if start.tzinfo is None:
         raise ValueError("start must be timezone-aware")
-    trigger: Trigger = _Every(
+    trigger: Trigger = IntervalTrigger(
         seconds=interval.total_seconds(), start_date=start.astimezone(UTC), timezone=UTC
     )
     return trigger
-
-
-class _Every(IntervalTrigger):  # type: ignore[misc]  # APScheduler 3 ships no types
-    """APScheduler's IntervalTrigger, which answers "the previous fire time plus the
-    interval" through a float timestamp and back. From a previous fire time on a whole
-    second, with a whole-second interval, that is exactly one datetime addition, done
-    here without the round trip (the heartbeat asks once per tick)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._whole = (
-            self.jitter is None
-            and self.end_date is None
-            and self.interval.microseconds == 0
-            and self.start_date.microsecond == 0
-        )
-
-    def get_next_fire_time(
-        self, previous_fire_time: datetime | None, now: datetime
-    ) -> datetime | None:
-        if (
-            self._whole
-            and previous_fire_time is not None
-            and previous_fire_time.microsecond == 0
-            and previous_fire_time.tzinfo is UTC
-        ):
-            following: datetime = previous_fire_time + self.interval
-            return following
-        answer: datetime | None = super().get_next_fire_time(previous_fire_time, now)
-        return answer
 
 
 def cron(expression: str) -> Trigger:
@@ -304,7 +274,7 @@ class Scheduler:
         # Planned from the same last fire, `planned` is what the trigger would answer again.
         known = planned if last is not None and slot.planned_after == last else None
         if known is not None and known >= now:
-            at: datetime | None = known  # on time: what next_fire answers, without asking
+            at: datetime | None = known  # on time: what next_fire would answer
         else:
             at = next_fire(slot.job.trigger, last, now, self._grace_of(slot), due=known)
         if last is None and planned <= now and now - planned <= self._grace_of(slot):
@@ -315,19 +285,23 @@ class Scheduler:
             return
         name = slot.job.name
         if at <= now:
-            # The run, inline rather than a coroutine of its own: once per tick.
-            try:
-                with self._fire_times.transaction():
-                    await slot.job.run(Firing(name, at))
-                    self._fire_times.record_fire(name, at)
-            except Exception as exc:
-                self._failed(slot, at, exc)
-                with self._fire_times.transaction():
-                    self._fire_times.record_fire(name, at)
-            else:
-                slot.failing = None
-            slot.last = at
+            await self._run(slot, at)
         self._plan(name)
+
+    async def _run(self, slot: _Slot, at: datetime) -> None:
+        """Run the job as the run of `at`, its failure isolated; record `at` either way."""
+        name = slot.job.name
+        try:
+            with self._fire_times.transaction():
+                await slot.job.run(Firing(name, at))
+                self._fire_times.record_fire(name, at)
+        except Exception as exc:
+            self._failed(slot, at, exc)
+            with self._fire_times.transaction():
+                self._fire_times.record_fire(name, at)
+        else:
+            slot.failing = None
+        slot.last = at
 
     def _failed(self, slot: _Slot, at: datetime, exc: Exception) -> None:
         """Log a failure: with its traceback the first time, as a count when it repeats
@@ -367,8 +341,7 @@ class Scheduler:
                 )
         if at is not None:
             heapq.heappush(self._heap, (at, self._order[name], name, slot.generation))
-        if self._wake is not None:  # _interrupt(), inline: once per job
-            self._wake.cancel()
+        self._interrupt()
 
     def _grace_of(self, slot: _Slot) -> timedelta:
         return self._grace if slot.job.grace is None else slot.job.grace

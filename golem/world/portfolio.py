@@ -171,8 +171,8 @@ class PaperPortfolio:
 
     def equity(self) -> float:
         """Cash plus every position at its last mark."""
-        # A loop, not sum() over a generator: the same left-to-right float additions (what
-        # sum() does on 3.11) at half the cost, and equity is read on every tick.
+        # A loop, not sum(): plain left-to-right float additions on every Python version
+        # (sum() compensates the rounding from 3.12 on), so a seeded life is one number.
         marks = self._marks
         held = 0.0
         for asset, position in self._positions.items():

@@ -9,9 +9,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import trio
 from apscheduler.triggers.date import DateTrigger
-from apscheduler.triggers.interval import IntervalTrigger
-from hypothesis import given
-from hypothesis import strategies as st
 from structlog.testing import capture_logs
 
 from golem.runtime.clock import VirtualClock
@@ -74,30 +71,6 @@ def test_a_daily_run_missed_beyond_grace_is_skipped() -> None:
 def test_the_latest_slot_within_grace_runs_when_older_ones_are_past_it() -> None:
     hourly = cron("0 * * * *")
     assert next_fire(hourly, at(0), at(5.25), HOUR) == at(5)
-
-
-@given(
-    st.integers(1, 90_000),
-    st.integers(0, 10**8),
-    st.integers(0, 999_999),
-    st.integers(0, 10**6),
-)
-def test_every_answers_as_apschedulers_interval_trigger(
-    seconds: int, offset_s: int, micro: int, interval_micro: int
-) -> None:
-    # The whole-second shortcut and APScheduler's float round trip agree, and anything
-    # off the whole second (a start, a fire time or an interval) is APScheduler's answer.
-    for interval in (timedelta(seconds=seconds), timedelta(microseconds=interval_micro + 1)):
-        for start in (T0, T0 + timedelta(microseconds=micro)):
-            ours = every(interval, start=start)
-            theirs = IntervalTrigger(
-                seconds=interval.total_seconds(), start_date=start, timezone=UTC
-            )
-            for previous in (None, at(seconds=offset_s), at(seconds=offset_s) + MIN / 7):
-                now = at(seconds=offset_s + 1)
-                assert ours.get_next_fire_time(previous, now) == theirs.get_next_fire_time(
-                    previous, now
-                )
 
 
 def test_a_finished_trigger_fires_never_again() -> None:

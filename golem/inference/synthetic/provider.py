@@ -77,7 +77,7 @@ class SyntheticProvider:
         self.model = self.config.model
         self._capabilities = capabilities or self.profile.capabilities_for(self.model)
         self.price = self.registry.price_for(self.config.emulate, self.model)
-        self._plans: dict[int, tuple[ResponseSchema, Object, int]] = {}
+        self._plans: dict[bytes, tuple[Object, int]] = {}  # by the schema's JSON text
         self.calls = 0
 
     @property
@@ -97,7 +97,7 @@ class SyntheticProvider:
         rng = Random(f"{self.config.seed}:{index}")
         call = _Call(request, index, rng, self._roll_fault(rng), observe(request))
         if call.schema is not None:
-            _, plan, _ = self._plan(call.schema)
+            plan, _ = self._plan(call.schema)
             policy = POLICIES.get(call.schema.name)
             call.value = plan.make(rng, policy(call.obs, rng) if policy else None)
             if call.fault == "schema_invalid":
@@ -126,12 +126,14 @@ class SyntheticProvider:
             roll -= rate
         return None
 
-    def _plan(self, schema: ResponseSchema) -> tuple[ResponseSchema, Object, int]:
-        plan = self._plans.get(id(schema))
+    def _plan(self, schema: ResponseSchema) -> tuple[Object, int]:
+        """The schema's compiled plan and the length of its JSON text."""
+        text = orjson.dumps(schema.schema)
+        plan = self._plans.get(text)
         if plan is None:
             node = compile_schema(schema.schema)
             assert isinstance(node, Object)  # a ResponseSchema is an object at the top
-            plan = self._plans[id(schema)] = (schema, node, len(orjson.dumps(schema.schema)))
+            plan = self._plans[text] = (node, len(text))
         return plan
 
     def _say(self, call: _Call) -> tuple[str | None, tuple[str, str, Any] | None]:
@@ -165,7 +167,7 @@ class SyntheticProvider:
         model = self.config.tokens
         chars = sum(len(m.content or "") for m in request.messages)
         if schema is not None and request.mode in (Mode.SCHEMA_ENFORCED, Mode.TOOL_USE):
-            chars += self._plan(schema)[2]
+            chars += self._plan(schema)[1]
         said = len(content or "") + (len(orjson.dumps(tool[2])) if tool else 0)
 
         scale, spread = 1 / model.chars_per_token, model.noise

@@ -111,8 +111,8 @@ def band_of(summary: MarketSummary | None, sigmas: float = 1.0) -> PriceBand | N
     if summary is None or summary.zscore is None:
         return None
     if summary.zscore > sigmas:
-        return _ABOVE
-    return _BELOW if summary.zscore < -sigmas else _WITHIN
+        return PriceBand.ABOVE
+    return PriceBand.BELOW if summary.zscore < -sigmas else PriceBand.WITHIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,8 +235,8 @@ def readings(
     now, before = band_of(market, sigmas), band_of(previous, sigmas)
     if now is not None and before is not None and now is not before:
         fired.append(r.band_moves[before, now])
-    elif now is not None and now is not _WITHIN:
-        fired.append(r.above if now is _ABOVE else r.below)
+    elif now is not None and now is not PriceBand.WITHIN:
+        fired.append(r.above if now is PriceBand.ABOVE else r.below)
     if burn_rate_usd > 0 and credits_usd / burn_rate_usd < r.runway_ticks:
         fired.append(r.runway_low)
     return tuple(fired)
@@ -253,12 +253,6 @@ def _band_move(before: PriceBand, now: PriceBand, w: ProbeWeights) -> Reading:
     if PriceBand.WITHIN in (now, before):
         return Reading(f"regime_change:{before}>{now}", w.band_change)
     return Reading(f"regime_flip:{before}>{now}", w.band_flip)
-
-
-# Enum members read on every tick, bound once: on Python 3.11 `Enum.MEMBER` goes through
-# EnumType's __getattr__ hook, some 0.2 µs a read.
-_ABOVE, _BELOW, _WITHIN = PriceBand.ABOVE, PriceBand.BELOW, PriceBand.WITHIN
-_T0, _T1, _T2 = ModelTier.T0, ModelTier.T1, ModelTier.T2
 
 
 def gate(
@@ -278,8 +272,8 @@ _DEFAULT_POLICY = ProbePolicy.of(ProbeConfig())
 
 def tier_for(prediction_error: float, theta: float) -> ModelTier:
     if prediction_error < theta:
-        return _T0
-    return _T1 if prediction_error < 2 * theta else _T2
+        return ModelTier.T0
+    return ModelTier.T1 if prediction_error < 2 * theta else ModelTier.T2
 
 
 def compute_probes(

@@ -53,16 +53,8 @@ _ESCALATE = (
 )
 _SHIFT_FLAG = "regime_flip"
 _RULES_KEPT = 256  # distinct rules decisions kept for reuse
-# Enum members read on every tick, bound once: on Python 3.11 `Enum.MEMBER` goes through
-# EnumType's __getattr__ hook, some 0.2 µs a read.
-_HEARTBEAT, _T0, _T1 = SubsystemName.HEARTBEAT, ModelTier.T0, ModelTier.T1
-_CRITICAL, _HIGH, _MODERATE = Severity.CRITICAL, Severity.HIGH, Severity.MODERATE
-_LOW, _NONE = Severity.LOW, Severity.NONE
-_OBSERVE = HeartbeatAction.OBSERVE
 # Actions that trade nothing: what the tick saw is only recorded.
 _WATCHING = frozenset({HeartbeatAction.OBSERVE, HeartbeatAction.ANALYZE, HeartbeatAction.ESCALATE})
-# Their texts, made once (f-strings of an enum run Python code on 3.11).
-_WATCHED = {(s, a): f"{s}: {a}" for s in Severity for a in _WATCHING}
 
 
 def escalated(ctx: Context, tier: ModelTier) -> Context:
@@ -85,13 +77,13 @@ class Heartbeat:
 
     @property
     def name(self) -> SubsystemName:
-        return _HEARTBEAT
+        return SubsystemName.HEARTBEAT
 
     def decision_type(self, ctx: Context) -> type[StructuredOutput]:
         return HeartbeatDecision
 
     def tier(self, ctx: Context) -> ModelTier:
-        return _T0 if ctx.probes is None else ctx.probes.tier
+        return ModelTier.T0 if ctx.probes is None else ctx.probes.tier
 
     def skip_reason(self, ctx: Context) -> str | None:
         return None
@@ -108,15 +100,15 @@ class Heartbeat:
         probes = ctx.probes or Probes(prediction_error=0.0, theta=1.0, tier=ModelTier.T0)
         health_critical = self._critical in probes.flags
         if health_critical:
-            severity = _CRITICAL
+            severity = Severity.CRITICAL
         elif probes.prediction_error >= 2 * probes.theta:
-            severity = _HIGH
+            severity = Severity.HIGH
         elif probes.prediction_error >= probes.theta:
-            severity = _MODERATE
+            severity = Severity.MODERATE
         elif probes.flags:
-            severity = _LOW
+            severity = Severity.LOW
         else:
-            severity = _NONE
+            severity = Severity.NONE
         hedge = (
             health_critical
             and self.config.rules_hedge_on_critical_health
@@ -124,7 +116,7 @@ class Heartbeat:
         )
         flags = ", ".join(probes.flags) if probes.flags else "no probe fired"
         if not hedge:
-            action = _OBSERVE
+            action = HeartbeatAction.OBSERVE
         elif ctx.phase is Phase.TERMINAL:
             action = HeartbeatAction.EXIT
         else:
@@ -161,7 +153,7 @@ class Heartbeat:
         details["market"] = _market(ctx)
         events = _events(ctx)
         # An escalation carries no trade: the strong model's re-run decides the action.
-        if decision.escalates and self.tier(ctx) is _T1:
+        if decision.escalates and self.tier(ctx) is ModelTier.T1:
             return Outcome(
                 summary=f"{severity}: escalate to T2",
                 escalate_to=ModelTier.T2,
@@ -169,7 +161,7 @@ class Heartbeat:
                 details=details,
             )
         if action in _WATCHING:  # an escalate action at T2 has no stronger model to ask
-            return Outcome(summary=_WATCHED[severity, action], events=events, details=details)
+            return Outcome(summary=f"{severity}: {action}", events=events, details=details)
         trade_action = TradeAction(action.value)
         proposed = ProposedTrade(
             action=trade_action,
