@@ -24,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _machine import reference_loop_ms  # noqa: E402 (beside this script)
+
 from golem.cli import main as golem  # noqa: E402
 
 SCENARIO = ROOT / "simulations" / "decline.toml"
@@ -61,18 +63,6 @@ def seconds(log: Path, args: list[str]) -> float:
         elapsed = time.perf_counter() - started
     assert code == 0, (args, code)
     return elapsed
-
-
-def reference_loop_ms() -> float:
-    """The best of five runs of a fixed pure-Python loop: this machine's speed today."""
-    best = math.inf
-    for _ in range(5):
-        started = time.perf_counter()
-        total = 0
-        for i in range(1_000_000):
-            total += i & 7
-        best = min(best, time.perf_counter() - started)
-    return 1e3 * best
 
 
 def main(days: float, lines: int, repeat: int) -> None:

@@ -18,7 +18,6 @@ Every run's wall time is printed beside it, and the median.
 
 import argparse
 import json
-import math
 import resource
 import statistics
 import subprocess
@@ -32,6 +31,8 @@ import trio
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _machine import reference_loop_ms  # noqa: E402 (beside this script)
 
 from golem.simulation import LifeSpec, live, load_scenario  # noqa: E402
 
@@ -61,18 +62,6 @@ def child(days: float) -> None:
             {"wall_s": wall, "cpu_s": cpu, "rss_mb": rss_mb, "reference_ms": reference, **summary}
         )
     )
-
-
-def reference_loop_ms() -> float:
-    """The best of five runs of a fixed pure-Python loop: this machine's speed today."""
-    best = math.inf
-    for _ in range(5):
-        started = time.perf_counter()
-        total = 0
-        for i in range(1_000_000):
-            total += i & 7
-        best = min(best, time.perf_counter() - started)
-    return 1e3 * best
 
 
 def main(repeat: int, quick: bool) -> None:
