@@ -10,6 +10,8 @@ from typing import Protocol, runtime_checkable
 
 import trio
 
+from golem.inference.clock import utc_now
+
 __all__ = [
     "MAX_SLEEP_SLICE",
     "InstantClock",
@@ -40,8 +42,9 @@ class InstantClock(Protocol):
 
 
 def _wall() -> datetime:
-    """The wall clock, read here and nowhere else."""
-    return datetime.now(UTC)
+    """The wall clock: inference's `utc_now`, the one place golem reads it (inference,
+    below runtime, needs it too, for an HTTP-date Retry-After)."""
+    return utc_now()
 
 
 def _aware(moment: datetime) -> datetime:
