@@ -63,9 +63,8 @@ def _check_dir(path: Path, subject: str, named: Path) -> None:
 
 
 def _first_existing(path: Path) -> Path:
-    while not path.exists() and path.parent != path:
-        path = path.parent
-    return path
+    missing = _missing_dirs(path)
+    return missing[0].parent if missing else path
 
 
 def _missing_dirs(path: Path) -> list[Path]:
