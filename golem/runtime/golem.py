@@ -525,7 +525,7 @@ class Golem:
             worse = vitals.phase.rank < previous.rank  # rank: higher is healthier
             log.info(
                 "phase_change",
-                golem=self.config.golem.id,
+                golem=self._golem_id,
                 tick=self.tick_no,
                 previous=str(previous),
                 phase=str(vitals.phase),
