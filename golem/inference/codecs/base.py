@@ -102,11 +102,13 @@ def shape_errors(provider: str, body: bytes | str | None = None) -> Iterator[Non
     try:
         yield
     except _SHAPE_ERRORS as exc:
-        raise InvalidResponse(
-            f"unexpected response shape: {type(exc).__name__}: {exc}",
-            provider=provider,
-            body=body,
-        ) from exc
+        raise _shape_error(exc, provider, body) from exc
+
+
+def _shape_error(exc: Exception, provider: str, body: bytes | str | None) -> InvalidResponse:
+    return InvalidResponse(
+        f"unexpected response shape: {type(exc).__name__}: {exc}", provider=provider, body=body
+    )
 
 
 class Codec(ABC):
@@ -235,8 +237,11 @@ class CodecStream:
     def _apply(self, event: SSEEvent) -> None:
         self._events += 1
         try:
-            with shape_errors(self._codec.profile.name, event.data):
+            # A plain try rather than shape_errors(): no context manager built per event.
+            try:
                 self._codec.apply_event(event, self._builder)
+            except _SHAPE_ERRORS as exc:
+                raise _shape_error(exc, self._codec.profile.name, event.data) from exc
         except InvalidResponse as exc:
             # After events that were all foreign, an unreadable one (OpenAI's `[DONE]` read
             # as another format) is one more sign of the wrong format, not a broken stream.

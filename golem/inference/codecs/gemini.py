@@ -341,10 +341,11 @@ def _server_part(part: Mapping[str, Any], builder: ResponseBuilder) -> None:
     """A tool Gemini ran itself: code execution (executableCode, then its
     codeExecutionResult) or a built-in tool such as Google Search (toolCall, then its
     toolResponse). A result joins its call (by id, else the latest call without one)."""
+    key = ("server", builder.server_tool_call_count)  # Gemini's parts carry no index
     if "executableCode" in part:
         code = part["executableCode"] or {}
         builder.server_tool_call(
-            ("server", builder.server_tool_call_count),
+            key,
             provider_type="executableCode",
             id=code.get("id"),
             name="code_execution",
@@ -354,7 +355,7 @@ def _server_part(part: Mapping[str, Any], builder: ResponseBuilder) -> None:
     if "toolCall" in part:
         call = part["toolCall"] or {}
         builder.server_tool_call(
-            ("server", builder.server_tool_call_count),
+            key,
             provider_type="toolCall",
             id=call.get("id"),
             name=call.get("toolType"),
@@ -367,7 +368,7 @@ def _server_part(part: Mapping[str, Any], builder: ResponseBuilder) -> None:
             value = result.get("response", {k: v for k, v in result.items() if k != "id"})
             if not builder.server_tool_result(value, id=result.get("id")):
                 builder.server_tool_call(
-                    ("server", builder.server_tool_call_count),
+                    key,
                     provider_type=kind,
                     id=result.get("id"),
                     name=name or result.get("toolType"),

@@ -284,7 +284,7 @@ def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: 
 
 # Items for tools OpenAI runs itself: (the field holding what it was asked, the field
 # holding what it returned). A stream's output_item.done carries the finished item.
-_SERVER_ITEMS: Mapping[str, tuple[str | None, str | None]] = {
+_SERVER_ITEMS: Mapping[str, tuple[str, str | None]] = {
     "web_search_call": ("action", None),
     "file_search_call": ("queries", "results"),
     "code_interpreter_call": ("code", "outputs"),
@@ -308,10 +308,10 @@ def _server_item(index: int, kind: str, item: Mapping[str, Any], builder: Respon
     )
 
 
-def _server_arguments(item: Mapping[str, Any], field: str | None) -> dict[str, Any] | None:
+def _server_arguments(item: Mapping[str, Any], field: str) -> dict[str, Any] | None:
     """What a server tool was asked, as an object: a JSON object given as text is decoded,
     anything else is kept under its field's name."""
-    value = item.get(field) if field else None
+    value = item.get(field)
     if isinstance(value, str):
         try:
             decoded = orjson.loads(value)
@@ -321,4 +321,4 @@ def _server_arguments(item: Mapping[str, Any], field: str | None) -> dict[str, A
             return decoded
     if isinstance(value, dict):
         return value
-    return None if value is None or field is None else {field: value}
+    return None if value is None else {field: value}
