@@ -39,11 +39,11 @@ _SQLITE_MAGIC = b"SQLite format 3\0"
 _FILTERS = (
     ("subsystem", "heartbeat, daimon, risk, curator, dream, death"),
     ("event", "decision, vitality, phase_change, degradation, provider_error, death, ..."),
-    ("phase", "thriving, stable, conservation, declining, terminal"),
-    ("source", "where a decision came from: model, deterministic, fallback, skipped"),
+    ("phase", ", ".join(KNOWN_VALUES["phase"])),
+    ("source", "where a decision came from: " + ", ".join(KNOWN_VALUES["source"])),
     ("tier", "the model tier that answered: 0 (no model), 1 (cheap), 2 (strong); or T0..T2"),
     ("provider", "the provider that answered (any name)"),
-    ("profile", "the pipeline profile of a model call: minimal, fast, standard, full"),
+    ("profile", "the pipeline profile of a model call: " + ", ".join(KNOWN_VALUES["profile"])),
 )
 
 

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from golem.simulation.outcomes import outcome_distribution
+from golem.simulation.outcomes import outcome_distribution, spread
 from golem.simulation.run import LifeSpec, run_life
 
 __all__ = ["OnDone", "distribution", "run_lives"]
@@ -132,9 +132,7 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return {
         "lives": len(lives),
         "lifespan_days": {
-            "min": round(min(spans), 4) if spans else None,
-            "median": round(statistics.median(spans), 4) if spans else None,
-            "max": round(max(spans), 4) if spans else None,
+            **spread(spans),
             "mean": round(statistics.fmean(spans), 4) if spans else None,
         },
         "causes": dict(sorted(Counter(str(s["cause_of_death"]) for s in deaths).items())),

@@ -37,6 +37,7 @@ __all__ = [
     "share",
     "sharpe",
     "sortino",
+    "spread",
 ]
 
 # A lending position whose health factor falls below 1.0 may be liquidated (Aave's and
@@ -277,13 +278,17 @@ def outcome_distribution(lives: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     report: dict[str, Any] = {}
     for key in OUTCOME_KEYS:
         values = [float(v) for life in lives if (v := life.get(key)) is not None]
-        report[key] = {
-            "min": round(min(values), 4) if values else None,
-            "median": round(statistics.median(values), 4) if values else None,
-            "max": round(max(values), 4) if values else None,
-            "lives": len(values),
-        }
+        report[key] = {**spread(values), "lives": len(values)}
     return report
+
+
+def spread(values: Sequence[float]) -> dict[str, float | None]:
+    """min, median and max of `values` to 4 places (None for each when there are none)."""
+    return {
+        "min": round(min(values), 4) if values else None,
+        "median": round(statistics.median(values), 4) if values else None,
+        "max": round(max(values), 4) if values else None,
+    }
 
 
 def _seconds(delta: timedelta) -> float:

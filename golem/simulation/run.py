@@ -180,6 +180,8 @@ def _result(
             diem.append(charge.diem)
     death = store.death()
     vitals, golem = life.golem.vitals, life.golem
+    equity = golem.portfolio.equity()
+    risk_assessments, risk_by_model = tally.risk_assessments, tally.risk_by_model
     summary: dict[str, Any] = {
         "scenario": scenario.name,
         "seed": spec.seed,
@@ -196,7 +198,7 @@ def _result(
             "economic": _round(vitals.economic),
             "epistemic": _round(vitals.epistemic),
             "credits_usd": _round(store.credits()),
-            "equity_usd": _round(golem.portfolio.equity()),
+            "equity_usd": _round(equity),
         },
         "income_usd": _round(store.income()),
         "spend_usd": _round(math.fsum(u for usd in by_subsystem.values() for u in usd)),
@@ -207,17 +209,17 @@ def _result(
         "degradations_by_reason": dict(tally.degradations_by_reason),
         "reasks": tally.reasks,
         "fallbacks": tally.fallbacks,
-        "risk_assessments": tally.risk_assessments,
-        "risk_by_model": tally.risk_by_model,
+        "risk_assessments": risk_assessments,
+        "risk_by_model": risk_by_model,
         "risk_in_terminal": tally.risk_in_terminal,
         "death_testament_by_model": tally.death_source == "model" if death else None,
         **outcomes.summary(
             now,
             initial_cash=golem.portfolio.initial_cash,
-            final_equity=golem.portfolio.equity(),
+            final_equity=equity,
             grimoire=golem.grimoire.values(),
-            risk_by_model=tally.risk_by_model,
-            risk_assessments=tally.risk_assessments,
+            risk_by_model=risk_by_model,
+            risk_assessments=risk_assessments,
         ),
     }
     spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}

@@ -18,8 +18,8 @@ from golem.runtime import DecisionRecord, Record, VitalityRecord
 
 __all__ = ["PHASES", "Tally"]
 
-PHASES = ("thriving", "stable", "conservation", "declining", "terminal")
-_PHASE_CODE = {Phase(name): code for code, name in enumerate(PHASES)}
+PHASES = tuple(str(phase) for phase in Phase)  # best to worst, as `Phase` has them
+_PHASE_CODE = {phase: code for code, phase in enumerate(Phase)}
 _DAY = timedelta(days=1)
 _DAY_S = 86_400.0
 _NEVER = datetime.max.replace(tzinfo=UTC)  # a day that begins after every moment
