@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from golem.inference import UnparseableOutput, extract_json
 
@@ -54,8 +54,32 @@ def decision_from_text(decision: type[D], text: str, read: Callable[[str], Mappi
     except UnparseableOutput:
         found = None
     if isinstance(found, dict) and fields & found.keys():
-        return decision.model_validate(found)
+        try:
+            return decision.model_validate(found)
+        except ValidationError as exc:
+            return _completed(decision, found, exc, lambda: read(clean(text)))
     return decision.model_validate(read(clean(text)))
+
+
+def _completed(
+    decision: type[D],
+    found: dict[str, Any],
+    error: ValidationError,
+    read: Callable[[], Mapping[str, Any]],
+) -> D:
+    """A JSON answer that only leaves out required fields (a risk answer without `layers`)
+    gets them from the text reader; the fields it gives stand as given. Any other error,
+    or a text the reader cannot read, is the JSON's own error."""
+    missing = {
+        str(e["loc"][0]) for e in error.errors() if e["type"] == "missing" and len(e["loc"]) == 1
+    }
+    if len(missing) != len(error.errors()):
+        raise error
+    try:
+        filled = {key: value for key, value in read().items() if key in missing}
+    except UnparseableOutput:
+        raise error from None
+    return decision.model_validate(found | filled)
 
 
 # -- normalization -------------------------------------------------------------------
@@ -115,7 +139,7 @@ def clip(text: str, limit: int) -> str:
 
 _SEPARATOR = (
     r"""["']?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*"""
-    r"(?::|=|\||\s[-–—]|[–—]|->|→|\b(?:is|was|are|were)\b)"
+    r"(?::|=|\||\s[-–—]|[–—]|->|→|\.{2,}|…|\b(?:is|was|are|were)\b)"
 )
 _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)")
 
@@ -162,7 +186,7 @@ _NEGATED_AFTER = re.compile(
 )
 _CONDITION = re.compile(
     r"\b(?:if|unless|in case|otherwise|in the event|only when|once|should (?:the|it|prices?|"
-    r"we see|things)|consider(?:ed|ing)|thought about|was tempted)\b",
+    r"we see|things)|consider(?:ed|ing)|thought about|was tempted|normally|ordinarily)\b",
     re.I,
 )
 # Later in the sentence, a pronoun that takes the word back: "exiting would lock in the
@@ -175,10 +199,13 @@ _REJECTED_LATER = re.compile(
     r"a mistake|off the table|not (?:needed|necessary|warranted|justified))\b",
     re.I,
 )
-# A negation of the word's form, not of the word: "I would not approve it as is".
+# A negation of the word's form, not of the word: "I would not approve it as is", "I can't
+# approve the full amount".
 _ONLY_AS_IS = re.compile(
-    r"^\s*(?:it |this |that |the \w+ )?(?:as is|as it stands|as proposed|as written|"
-    r"at (?:this|that|the proposed|the requested|full) (?:size|amount)|in full|at full size)\b",
+    r"^\s*(?:it |this |that |the \w+ )?(?:as is|as it stands|as (?:proposed|written|submitted|"
+    r"requested|asked)|at (?:this|that|the proposed|the requested|full) (?:size|amount)|in full|"
+    r"at full size|(?:the )?(?:full|whole|entire) (?:amount|size|position|request|thing)|"
+    r"all of it)\b",
     re.I,
 )
 # A question the text answers at once: "Approve? Yes." / "Exit? No, not yet."
@@ -188,7 +215,11 @@ _ANSWER = re.compile(
     re.I,
 )
 # A condition right after the word: "exit if it breaks 1800" is not the call made now.
-_CONDITION_AFTER = re.compile(r"^\s*(?:if|unless|once|only if|in case|should)\b", re.I)
+_CONDITION_AFTER = re.compile(
+    r"^\s*(?:(?:it|this|that|them|the \w+)\s+)?(?:only\s+)?(?:if|unless|once|in case|should|"
+    r"provided|as long as)\b",
+    re.I,
+)
 _CUE_BEFORE = re.compile(
     r"\b(?:recommend\w*|suggest\w*|propos\w*|advis\w*|should|must|will|going to|decide\w*|"
     r"decision|choose|go with|best to|plan to|time to|let's|need to|i'd|we'd|verdict|"
@@ -215,8 +246,10 @@ _WIDE_NEGATOR = re.compile(
 @dataclass(frozen=True, slots=True)
 class Mention(Generic[T]):
     """One occurrence of a choice's word, judged in its clause and sentence. `moot`: it
-    settles nothing (a question left open; a negation only of the form, "not approve it as
-    is"). `paraphrase`: the word is one of the choice's looser phrasings."""
+    settles nothing (a question left open). `standing`: PLAIN, or FORM_ONLY for a negation
+    only of the word's form ("not approve it as is"), or CONDITIONAL ("exit if it breaks
+    1800"). `score`: 2 where a cue ("I recommend") points at it. `paraphrase`: the word is
+    one of the choice's looser phrasings."""
 
     choice: T
     start: int
@@ -225,6 +258,13 @@ class Mention(Generic[T]):
     moot: bool
     score: int
     paraphrase: bool = False
+    standing: int = 2
+
+
+# How firmly a mention states its choice (Mention.standing): a negation of the form stands
+# below a plain statement and above a conditional one ("approve only if it were cut; not
+# approved as submitted" is a rejection).
+PLAIN, FORM_ONLY, CONDITIONAL = 2, 1, 0
 
 
 class Choices(Generic[T]):
@@ -260,10 +300,10 @@ class Choices(Generic[T]):
         return found
 
     def pick(self, text: str) -> T | None:
-        """The choice the text settles on: among standing mentions, a plain word before a
-        paraphrase, then the best-scored (a cue like "I recommend" raises a mention, a
-        condition like "if it breaks" lowers it), then the first."""
-        best: tuple[tuple[bool, int], T] | None = None
+        """The choice the text settles on: among mentions that are not moot, a plain word
+        before a paraphrase, then the firmest (see `Mention.standing`), then the best-scored
+        (a cue like "I recommend"), then the first."""
+        best: tuple[tuple[bool, int, int], T] | None = None
         for mention in self.mentions(text):
             if mention.moot:
                 continue
@@ -272,7 +312,7 @@ class Choices(Generic[T]):
                 if self._flip is None:
                     continue
                 choice = self._flip(choice)
-            rank = (not mention.paraphrase, mention.score)
+            rank = (not mention.paraphrase, mention.standing, mention.score)
             if best is None or rank > best[0]:
                 best = (rank, choice)
         return None if best is None else best[1]
@@ -308,10 +348,12 @@ def _judge(
     # A condition holds to the end of its sentence or to a semicolon ("if it breaks, exit";
     # but in "exit if it breaks; for now hold" the hold is unconditional).
     condition_start = max(sentence_start, text.rfind(";", sentence_start, start) + 1)
+    standing = PLAIN
+    if negated and _ONLY_AS_IS.match(after):
+        standing = FORM_ONLY
     if _CONDITION.search(text[condition_start:start]) or _CONDITION_AFTER.match(after):
-        score -= 3
-    moot = question or (negated and bool(_ONLY_AS_IS.match(after)))
-    return Mention(choice, start, end, negated, moot, score, paraphrase)
+        standing = CONDITIONAL
+    return Mention(choice, start, end, negated, question, score, paraphrase, standing)
 
 
 YES_NO: Choices[bool] = Choices(
