@@ -606,12 +606,29 @@ def _usd(match: re.Match[str]) -> float:
     return value * _MULTIPLIERS.get((match["mult"] or "").lower(), 1.0)
 
 
+# A size in another unit ("0.6 ETH", "20% of NAV"), and the dollar value written beside it:
+# "0.6 ETH (~$1,950)", "20% of NAV, which is $5,800".
+_OTHER_UNIT = re.compile(r"[ \t]*(?:%|percent\b|bps\b|[a-z]{0,2}[A-Z]{2,6}\b)")
+_EQUIVALENT = re.compile(
+    r"[^$\n;]{0,40}?(?:\(|\bwhich is\b|\bi\.e\.|\bthat(?:'s| is)\b|\bor\b|\babout\b|"
+    rf"\broughly\b|~|≈|=)[ \t~≈]*{_MONEY}",
+    re.I,
+)
+
+
 def read_usd(text: str, labels: str, *, marked: bool = False) -> float | None:
-    """A dollar amount named by `labels`: "adjusted size: $2,500", "cap at 1.2k USD";
-    `marked`: only an amount written with "$", "USD" or "dollars"."""
+    """A dollar amount named by `labels`: "adjusted size: $2,500", "cap at 1.2k USD",
+    "shrink it to 0.6 ETH (~$1,950)"; `marked`: only an amount written with "$", "USD" or
+    "dollars" (or its dollar value beside it)."""
     pattern = re.compile(rf"(?<![\w-])(?:{labels})\b{_FILLER}(?:to|at|by)?[ \t]*{_MONEY}", re.I)
     for match in pattern.finditer(text):
-        if not marked or match["cur"] or match["cur2"]:
+        if match["cur"] or match["cur2"]:
+            return _usd(match)
+        if _OTHER_UNIT.match(text, match.end()):
+            equivalent = _EQUIVALENT.match(text, match.end())
+            if equivalent is not None and (equivalent["cur"] or equivalent["cur2"]):
+                return _usd(equivalent)
+        elif not marked:
             return _usd(match)
     return None
 
