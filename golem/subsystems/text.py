@@ -98,6 +98,8 @@ def clean(text: str) -> str:
     text = _THINK.sub("", text.translate(_CHARS))
     text = _TABLE.sub(_untable, text)
     text = _KEY_VALUES.sub("\n", text)
+    text = _SPACED_PAIRS.sub(lambda m: _SPACED_PAIR.sub("\n", m[0]), text)
+    text = _INLINE_FIELD.sub(lambda m: f"\n{m['field']}\n", text)
     text = _HEADING.sub(lambda m: m[1].rstrip(":") + ":", text)
     text = _BOLD_LINE.sub(lambda m: m[1].rstrip(":") + ":", text)
     return _EMPHASIS.sub("", text)
@@ -110,8 +112,19 @@ _TABLE = re.compile(
 )
 
 
-# Pairs run together on one line ("killed_by=fees; learned=patience"): one pair a line.
+# Pairs run together on one line ("killed_by=fees; learned=patience", "promoted=1 staged=2"):
+# one pair a line.
 _KEY_VALUES = re.compile(r"[ \t]*[;,][ \t]*(?=[A-Za-z_]{2,30}[ \t]*=)")
+_SPACED_PAIRS = re.compile(r"^[ \t]*[A-Za-z_]{2,30}=\S.*$", re.M)
+_SPACED_PAIR = re.compile(r"[ \t]+(?=[A-Za-z_]{2,30}=[^\s=])")
+# A label that opens a sentence mid-line ("Nothing promoted. Staged: 3 (h-1, h-2). Discarded:
+# 0.", "... as the playbook said. One lesson: gas was cheap.") puts that sentence on a line of
+# its own, the form `sections` reads: its value runs to the end of its sentence.
+_INLINE_FIELD = re.compile(
+    r"(?<=[.!?])[ \t]+(?P<field>[A-Z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:(?=\s|$)"
+    r".*?(?:[.!?](?=[ \t]+[A-Z(\"']|[ \t]*$)|$))[ \t]*",
+    re.M,
+)
 
 
 def _cells(row: str) -> list[str]:
