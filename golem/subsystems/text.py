@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from golem.inference import UnparseableOutput, extract_json
 
 __all__ = [
+    "ENTRY_ID",
     "YES_NO",
     "Choices",
     "Mention",
@@ -187,7 +188,7 @@ _CLAUSE_BREAK = re.compile(
     re.I,
 )
 _NEGATOR = re.compile(
-    r"(?:\b(?:not|no|never|nor|neither|without|avoid\w*|against|instead of|rather than|"
+    r"(?:\b(?:not|no|none|never|nor|neither|without|avoid\w*|against|instead of|rather than|"
     r"refrain\w* from|hold(?:ing)? off(?: on)?|cannot)\b|n't\b)",
     re.I,
 )
@@ -655,6 +656,10 @@ def usd_amounts(text: str) -> Iterator[tuple[float, re.Match[str]]]:
 
 # -- lists and sections --------------------------------------------------------------
 
+# An id as models write one for a grimoire entry or a hypothesis: e12, entry-7, g-0042, h-3,
+# ins_3, #12.
+ENTRY_ID = r"(?:\b[a-z][a-z0-9]{0,11}[-_:#]?\d+[a-z0-9-]*\b|#\d+\b)"
+
 _BULLET = re.compile(r"^[ \t]*(?:[-*•+▪◦]|\d{1,2}[.)]|\(?[a-hA-H]\))[ \t]+(?P<item>.+)$")
 _EMPTY_ITEM = re.compile(r"^\(?(?:none|nothing|n/?a|nil|-|—)\)?\W*$", re.I)
 _SECTION_HEAD = re.compile(
@@ -664,10 +669,14 @@ _SECTION_HEAD = re.compile(
 
 def items(body: str, *, limit: int, max_chars: int) -> list[str]:
     """A list written as an array (`["a", "b"]`), as bullets (continuation lines join
-    their bullet), else as lines, else one line split on semicolons (or on commas when every
-    part is short)."""
+    their bullet), else as lines, else one line: after its count if it opens with one ("3
+    (h-1, h-2, h-3)"; "0" and a bare count list nothing), split at inline numbers ("(1) a;
+    (2) b"), else on semicolons (or on commas when every part is short)."""
     found: list[str] = []
     lines = [line for line in body.split("\n") if line.strip()]
+    counted = _COUNTED.match(lines[0]) if len(lines) == 1 else None
+    if counted is not None:
+        lines = [rest] if (rest := counted["inner"] or counted["rest"] or "").strip() else []
     array = _ARRAY.match(body)
     if array is not None:
         found = [m["q"] or m["s"] or m["b"] or "" for m in _ARRAY_ITEM.finditer(array["inner"])]
@@ -681,13 +690,32 @@ def items(body: str, *, limit: int, max_chars: int) -> list[str]:
     elif len(lines) > 1:
         found = lines
     elif lines:
-        found = _split_inline(lines[0])
+        found = _enumerated(lines[0]) or _split_inline(lines[0])
     kept = [clip(item.rstrip(" .;,"), max_chars) for item in found]
     return [item for item in kept if item and not _EMPTY_ITEM.match(item)][:limit]
 
 
 _ARRAY = re.compile(r"^\s*\[(?P<inner>[^\[\]]*)\]\s*[.;,]?\s*$", re.S)
 _ARRAY_ITEM = re.compile(r"\"(?P<q>[^\"]*)\"|'(?P<s>[^']*)'|(?P<b>[^,\"'\s][^,]*)")
+
+
+# A one-line list that opens with its count: "3 (h-1, h-2, h-3)", "2: a, b", "0", "none (0)".
+_COUNTED = re.compile(
+    r"^\W*\(?\d{1,2}\)?(?:[ \t]+(?:items?|entries|hypothes[ie]s|candidates|lessons?))?[ \t]*"
+    r"(?:\((?P<inner>[^()]*)\)|[:–—-][ \t]*(?P<rest>.+))?[ \t.;]*$",
+    re.I,
+)
+_ENUMERATOR = re.compile(r"(?:^|(?<=\s))\(?(?P<n>\d{1,2})[.)](?=\s)")
+
+
+def _enumerated(line: str) -> list[str]:
+    """A line numbered inline from 1 ("(1) a; (2) b", "1. a 2. b") split at its numbers."""
+    marks = list(_ENUMERATOR.finditer(line))
+    numbered = [int(mark["n"]) for mark in marks] == list(range(1, len(marks) + 1))
+    if len(marks) < 2 or not numbered or line[: marks[0].start()].strip():
+        return []
+    ends = [mark.start() for mark in marks[1:]] + [len(line)]
+    return [line[mark.end() : end].strip() for mark, end in zip(marks, ends, strict=True)]
 
 
 def _split_inline(line: str) -> list[str]:

@@ -13,6 +13,7 @@ from pydantic import Field, StringConstraints
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
+    ENTRY_ID,
     Choices,
     as_fraction,
     clip,
@@ -107,12 +108,10 @@ RELATIONSHIP = Choices(
         Relationship.EXTENDS: (r"extend\w*|builds? on|refin\w*|narrow\w*|qualif\w*|specializ\w*"),
     }
 )
-# Grimoire ids as models write them: e12, entry-7, g-0042, ins_3, #12.
-_ID = r"(?:\b[a-z][a-z0-9]{0,11}[-_:#]?\d+[a-z0-9-]*\b|#\d+\b)"
-_ID_RE = re.compile(_ID, re.I)
-_PROMOTE = re.compile(rf"promot\w*\s+(?:entry\s+)?(?P<id>{_ID})", re.I)
+_ID_RE = re.compile(ENTRY_ID, re.I)
+_PROMOTE = re.compile(rf"promot\w*\s+(?:entry\s+)?(?P<id>{ENTRY_ID})", re.I)
 _PRUNE_PROSE = re.compile(
-    rf"\b(?:prun\w*|archiv\w*|remov\w*)\s+(?:\d+\s+)?(?:entries\s+)?\(?(?P<ids>{_ID}(?:\s*(?:,|and|&)\s*{_ID})*)",
+    rf"\b(?:prun\w*|archiv\w*|remov\w*)\s+(?:\d+\s+)?(?:entries\s+)?\(?(?P<ids>{ENTRY_ID}(?:\s*(?:,|and|&)\s*{ENTRY_ID})*)",
     re.I,
 )
 _COUNTS = {
