@@ -18,6 +18,7 @@ __all__ = [
     "ENTRY_ID",
     "YES_NO",
     "Choices",
+    "Degree",
     "Mention",
     "as_fraction",
     "as_value",
@@ -29,6 +30,7 @@ __all__ = [
     "first_number",
     "items",
     "labelled",
+    "listed",
     "numbers",
     "read_choice",
     "read_count",
@@ -87,6 +89,11 @@ def _completed(
 
 _THINK = re.compile(r"<think(?:ing)?>.*?(?:</think(?:ing)?>|$)", re.S | re.I)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
+# A short line with no punctuation right above a list heads it ("Lessons" then "1. …").
+_BARE_HEADING = re.compile(
+    r"^[ \t]*([A-Z][\w'-]*(?:[ \t]+[\w'-]+){0,3})[ \t]*$(?=\n[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t])",
+    re.M,
+)
 _BOLD_LINE = re.compile(r"^[ \t]*(?:\*\*|__)([^*_\n]+?)[ \t:]*(?:\*\*|__)[ \t]*:?[ \t]*$", re.M)
 _EMPHASIS = re.compile(r"\*\*|__|`|~~|(?<=\S)\*|\*(?=\S)")
 _CHARS = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0": " ", "\r": ""})
@@ -102,6 +109,7 @@ def clean(text: str) -> str:
     text = _SPACED_PAIRS.sub(lambda m: _SPACED_PAIR.sub("\n", m[0]), text)
     text = _INLINE_FIELD.sub(lambda m: f"\n{m['field']}\n", text)
     text = _HEADING.sub(lambda m: m[1].rstrip(":") + ":", text)
+    text = _BARE_HEADING.sub(lambda m: m[1] + ":", text)
     text = _BOLD_LINE.sub(lambda m: m[1].rstrip(":") + ":", text)
     return _EMPHASIS.sub("", text)
 
@@ -560,6 +568,58 @@ def read_fraction(text: str, labels: str, *, after: str | None = None) -> float 
     return next((value for value in loose_values if value is not None), None)
 
 
+# The word before a quality and the 0..1 level it gives it: "mildly surprising", "a complete
+# shock", "not surprising at all". Checked in this order; a negation first.
+_DEGREES = tuple(
+    (re.compile(rf"(?:\b(?:{words})|n't)[ \t]+(?:[\w-]+[ \t]+)?$", re.I), level)
+    for words, level in (
+        (r"not|no|nothing|never|hardly|barely|scarcely|little", 0.1),
+        (
+            r"mild(?:ly)?|slight(?:ly)?|a (?:little|bit|tad|touch)|somewhat|marginally|minor|small",
+            0.3,
+        ),
+        (r"moderate(?:ly)?|fairly|reasonably|rather|kind of|sort of|partly|medium", 0.5),
+        (
+            r"extreme(?:ly)?|huge(?:ly)?|complete(?:ly)?|total(?:ly)?|utter(?:ly)?|deeply|wildly|"
+            r"enormous(?:ly)?|massive(?:ly)?|incredibl[ey]|absolute(?:ly)?",
+            0.95,
+        ),
+        (
+            r"very|quite|really|highly|genuinely|truly|big|major|real|pretty|strong(?:ly)?|"
+            r"considerabl[ey]|significant(?:ly)?",
+            0.8,
+        ),
+    )
+)
+
+
+class Degree:
+    """Words that state how much of a quality there is, each with its plain level
+    ("surprising" 0.6, "a shock" 0.85, "as expected" 0.1), compiled once into one pattern.
+    `read` takes the first such word, its level moved by the word before it ("mildly
+    surprising" 0.3, "very surprising" 0.8, "not surprising at all" 0.1); a word whose plain
+    level is already low ("unsurprising") keeps it."""
+
+    def __init__(self, words: Mapping[str, float]) -> None:
+        self._levels = list(words.values())
+        self._pattern = re.compile(
+            "|".join(rf"(?P<w{i}>\b(?:{alt})\b)" for i, alt in enumerate(words)), re.I
+        )
+
+    def read(self, text: str) -> float | None:
+        match = self._pattern.search(text)
+        if match is None:
+            return None
+        level = self._levels[int((match.lastgroup or "w0")[1:])]
+        clause_start = max(
+            (m.end() for m in _CLAUSE_BREAK.finditer(text, 0, match.start())), default=0
+        )
+        before = text[clause_start : match.start()]
+        if level < 0.5:
+            return level
+        return next((moved for pattern, moved in _DEGREES if pattern.search(before)), level)
+
+
 def bracketed_fraction(text: str) -> float | None:
     """A bare 0..1 number in parentheses, as in `hedges pay (0.8)` or `(80%)`."""
     match = re.search(rf"\({_NUMBER}\)", text, re.I)
@@ -761,6 +821,33 @@ def section(text: str, heading: str) -> str | None:
     """The body of the first section whose heading matches the regex `heading`."""
     pattern = re.compile(heading, re.I)
     return next((body for head, body in sections(text) if pattern.search(head)), None)
+
+
+def listed(text: str, noun: str, *, limit: int, max_chars: int) -> list[str]:
+    """The items of a list named by `noun` (a regex for the singular and the plural): one
+    per numbered label ("Lesson 1: …", "Lesson 2: …"); else the section whose heading is
+    the noun after at most three words that do not negate it ("Lessons:", "Two lessons:",
+    "Key takeaways:", "Lessons learned:"); else one item said in a sentence ("the lesson
+    is that …", "my takeaway: …")."""
+    found = sections(text)
+    numbered = re.compile(rf"^(?:{noun})[ \t]*#?\d{{1,2}}$", re.I)
+    bodies = [body for head, body in found if numbered.match(head) and body.strip()]
+    if bodies:
+        return [clip(body.rstrip(" .;,"), max_chars) for body in bodies][:limit]
+    heading = re.compile(
+        rf"^(?:(?!(?:no|not|none|nothing|zero)\b)[\w'-]+\s+){{0,3}}(?:{noun})"
+        r"(?:\s+(?:learned|learnt|drawn|here|so far))?$",
+        re.I,
+    )
+    body = next((body for head, body in found if heading.match(head)), None)
+    if body is not None:
+        return items(body, limit=limit, max_chars=max_chars)
+    said = rf"(?:the|one|a|my|our|main|key|big)\s+(?:{noun})(?:\s+here)?"
+    sentence = next(labelled(text, said), None)
+    return [] if sentence is None else items(_THAT.sub("", sentence), limit=1, max_chars=max_chars)
+
+
+_THAT = re.compile(r"^that\s+", re.I)
 
 
 def assign_sections(text: str, headings: Mapping[str, str]) -> dict[str, str]:
