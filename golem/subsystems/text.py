@@ -478,10 +478,12 @@ _SPELLED = re.compile(
 
 
 # A spelled number that counts the things a decision counts: "twelve entries", "nine are
-# fine" (not "survived two crashes", nor a bare "one").
+# fine", "seven of ten" (not "survived two crashes", nor a bare "one"); see also
+# `_spelled_counts`.
+_COUNTED_THINGS = r"(?:entr(?:y|ies)|items?|notes?|insights?|episodes?|lessons?|hypothes[ie]s)\b"
 _COUNT_WORD = re.compile(
-    rf"\b(?!one\b){_SPELLED_NUMBER}\b(?=\s+(?:entr(?:y|ies)|items?|notes?|insights?|"
-    r"episodes?|lessons?|hypothes[ie]s|of (?:them|these|those)|are|were|is|was|got|have|had)\b)",
+    rf"\b(?!one\b){_SPELLED_NUMBER}\b(?=\s+(?:{_COUNTED_THINGS}|"
+    r"(?:(?:out )?of|are|were|is|was|got|have|had)\b))",
     re.I,
 )
 
@@ -504,7 +506,7 @@ def _digits(text: str) -> str:
 
 
 _FILLER = (
-    r"[ \t]*(?:(?:level|score|rating|estimate|value|of|is|at|around|about|roughly|"
+    r"[ \t]*(?:(?:level|score|rating|estimate|value|of|is|are|at|around|about|roughly|"
     r"approximately|approx\.?|near|maybe|probably|i'?d say|was|were|seems?|seemed|looks?|"
     r"felt|feels?|~|≈|:|=|-(?=\s)|–|—|\(|\||\"|')"
     r"[ \t]*)*"
@@ -632,16 +634,29 @@ def read_signed(text: str, labels: str) -> float | None:
 
 
 def read_count(text: str, labels: str) -> int | None:
-    """A whole number named by `labels`: "Evaluated: 12", "12 entries evaluated", "twelve
-    entries evaluated" (see `_COUNT_WORD`)."""
-    text = _COUNT_WORD.sub(lambda m: _value(m[0]), text)
-    before = re.compile(rf"(?<![\w-])(?:{labels}){_FILLER}(?P<n>\d+)\b(?![.,]\d|%)", re.I)
+    """A whole number named by `labels`, itself or as the tail of a snake_case key:
+    "Evaluated: 12", "entries_evaluated=12", "12 entries evaluated", "kept seven of ten"
+    (see `_spelled_counts`)."""
+    text = _spelled_counts(text, labels)
+    before = re.compile(rf"(?<![^\W_]|-)(?:{labels}){_FILLER}(?P<n>\d+)\b(?![.,]\d|%)", re.I)
     after = re.compile(rf"(?<![\w.])(?P<n>\d+)\s+(?:[a-z]+\s+){{0,2}}?(?:{labels})", re.I)
     for pattern in (before, after):
         match = pattern.search(text)
         if match:
             return int(match["n"])
     return None
+
+
+def _spelled_counts(text: str, labels: str) -> str:
+    """Spelled numbers as digits where they count: before the things counted
+    (`_COUNT_WORD`), and right after a label or "of" ("pruned three", "of ten")."""
+    text = _COUNT_WORD.sub(lambda m: _value(m[0]), text)
+    after_label = re.compile(
+        rf"(?<![\w-])(?P<lead>(?:{labels}|(?:out )?of(?: the| all)?|all)\s+)"
+        rf"(?P<n>{_SPELLED_NUMBER})\b(?=\s*(?:$|[^\w\s]|(?:out )?of\b|and\b|{_COUNTED_THINGS}))",
+        re.I,
+    )
+    return after_label.sub(lambda m: m["lead"] + _value(m["n"]), text)
 
 
 _ANY_NUMBER = re.compile(rf"(?<![\w.]){_NUMBER}", re.I)
