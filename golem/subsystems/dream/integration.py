@@ -120,7 +120,7 @@ def _read(text: str) -> dict[str, Any]:
     found: dict[IntegrationDecision, list[IntegrationItem]] = {d: [] for d in IntegrationDecision}
     for decision in IntegrationDecision:
         for line in items(grouped.get(decision.value, ""), limit=8, max_chars=400):
-            found[decision].append(_item(line))
+            found[decision] += [_item(part) for part in _each_id(line)]
     if not any(found.values()):
         body = section(text, r"^(?:items|candidates|hypothes[ie]s|integration\w*)$") or text
         lines = [line for line in body.split("\n") if not _COUNT_ONLY.match(line)]
@@ -195,6 +195,13 @@ def _clause_items(clause: str) -> list[str]:
     if joined is not None:
         return re.findall(ENTRY_ID, joined[0], re.I)
     return [clause]
+
+
+def _each_id(line: str) -> list[str]:
+    """A list item that is only ids joined ("h-3 and h-4") as an item per id."""
+    if _JOINED_IDS.fullmatch(line.strip(" .")):
+        return re.findall(ENTRY_ID, line, re.I)
+    return [line]
 
 
 def _item(line: str) -> IntegrationItem:
