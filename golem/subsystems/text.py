@@ -32,6 +32,7 @@ __all__ = [
     "labelled",
     "listed",
     "numbers",
+    "outside_brackets",
     "read_choice",
     "read_count",
     "read_fraction",
@@ -70,19 +71,17 @@ def _completed(
     error: ValidationError,
     read: Callable[[], Mapping[str, Any]],
 ) -> D:
-    """A JSON answer that only leaves out required fields (a risk answer without `layers`)
-    gets them from the text reader; the fields it gives stand as given. Any other error,
-    or a text the reader cannot read, is the JSON's own error."""
-    missing = {
-        str(e["loc"][0]) for e in error.errors() if e["type"] == "missing" and len(e["loc"]) == 1
-    }
-    if len(missing) != len(error.errors()):
+    """A JSON answer whose only fault is leaving out required fields (a risk answer without
+    `layers`) is completed by the text reader: what the JSON gives stands as given, what it
+    leaves out is read from the text (so the layers it never assessed come with the warnings
+    that say so). Any other error, or a text the reader cannot read, is the JSON's own."""
+    if any(e["type"] != "missing" or len(e["loc"]) != 1 for e in error.errors()):
         raise error
     try:
-        filled = {key: value for key, value in read().items() if key in missing}
+        filled = read()
     except UnparseableOutput:
         raise error from None
-    return decision.model_validate(found | filled)
+    return decision.model_validate({**filled, **found})
 
 
 # -- normalization -------------------------------------------------------------------
@@ -226,7 +225,7 @@ _REJECTED_LATER = re.compile(
 _ONLY_AS_IS = re.compile(
     r"^\s*(?:it |this |that |the \w+ )?(?:as is|as it stands|as (?:proposed|written|submitted|"
     r"requested|asked)|at (?:this|that|the proposed|the requested|full) (?:size|amount)|in full|"
-    r"at full size|(?:the )?(?:full|whole|entire) (?:amount|size|position|request|thing)|"
+    r"at full size|(?:the )?(?:full|whole|entire)(?: (?:amount|size|position|request|thing))?|"
     r"all of it)\b",
     re.I,
 )
@@ -794,12 +793,24 @@ def _enumerated(line: str) -> list[str]:
 
 
 def _split_inline(line: str) -> list[str]:
-    if ";" in line:
-        return line.split(";")
-    parts = [re.sub(r"^\s*(?:and|or)\s+", "", part) for part in line.split(",")]
+    if ";" in line and len(parts := outside_brackets(line, ";")) > 1:
+        return parts
+    parts = [re.sub(r"^\s*(?:and|or)\s+", "", part) for part in outside_brackets(line, ",")]
     if len(parts) > 1 and all(len(part.split()) <= 6 for part in parts):
         return parts
     return [line]
+
+
+def outside_brackets(text: str, separators: str) -> list[str]:
+    """`text` split at the `separators` that stand outside parentheses and brackets."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char in "([") - (char in ")]")
+        if depth == 0 and char in separators:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
 
 
 def strip_meta(item: str, labels: str) -> str:

@@ -20,6 +20,7 @@ from golem.subsystems.text import (
     clip,
     decision_from_text,
     items,
+    outside_brackets,
     read_fraction,
     section,
     strip_meta,
@@ -161,25 +162,13 @@ def _clauses(sentence: str) -> list[str]:
     if inner.startswith("(") and inner.endswith(")"):
         inner = inner[1:-1]
     clauses: list[str] = []
-    for part in _outside_brackets(inner, ",;"):
+    for part in outside_brackets(inner, ",;"):
         if clauses and not _FATE.search(part):
             clauses[-1] += ", " + part
         else:
             clauses.append(part)
     fates = {DECISION.pick(clause) for clause in clauses} - {None}
     return clauses if len(fates) > 1 else [sentence]
-
-
-def _outside_brackets(text: str, separators: str) -> list[str]:
-    """`text` split at `separators` that stand outside parentheses and brackets."""
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        depth += (char in "([") - (char in ")]")
-        if depth == 0 and char in separators:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [part.strip() for part in parts if part.strip()]
 
 
 def _clause_items(clause: str) -> list[str]:
