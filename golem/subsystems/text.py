@@ -754,6 +754,8 @@ def items(body: str, *, limit: int, max_chars: int) -> list[str]:
     array = _ARRAY.match(body)
     if array is not None:
         found = [m["q"] or m["s"] or m["b"] or "" for m in _ARRAY_ITEM.finditer(array["inner"])]
+    elif len(lines) == 1 and (numbered := _enumerated(lines[0])):
+        found = numbered
     elif any(_BULLET.match(line) for line in lines):
         for line in lines:
             bullet = _BULLET.match(line)
@@ -764,7 +766,7 @@ def items(body: str, *, limit: int, max_chars: int) -> list[str]:
     elif len(lines) > 1:
         found = lines
     elif lines:
-        found = _enumerated(lines[0]) or _split_inline(lines[0])
+        found = _split_inline(lines[0])
     kept = [clip(item.rstrip(" .;,"), max_chars) for item in found]
     return [item for item in kept if item and not _EMPTY_ITEM.match(item)][:limit]
 

@@ -177,7 +177,10 @@ _ADJUSTED = (
     r"with an? (?:adjusted|reduced|smaller|lower) size of"
 )
 # An amount beside an approval verb ("approve $1,000"), written with its currency.
-_APPROVED_AT = r"approv\w*(?: (?:it|the trade|only|just|at|for|up to|of)){0,2}|only|just|at most"
+_APPROVED_AT = (
+    r"approv\w*(?: (?:it|this(?: one)?|that|the (?:trade|swap|position|request)|only|just|at|"
+    r"for|up to|of)){0,3}|only|just|at most"
+)
 # A smaller amount set against the proposed one: "$600 of the $1,000", "$2,500 instead of
 # $5,000", "$3,000 (down from $4,000)".
 _AGAINST = re.compile(
