@@ -117,9 +117,11 @@ def _agrees(label: str, expected: object, got: object) -> bool:
     return got == expected
 
 
-def _measure(schema: str) -> dict[str, tuple[int, int]]:
-    """label -> (answers read right, answers carrying the label)."""
-    decision, answers, observe = SCHEMAS[schema]
+def measure(schema: str, answers: corpus.Corpus | None = None) -> dict[str, tuple[int, int]]:
+    """label -> (answers read right, answers carrying the label), on `answers` (by default
+    this corpus's answers for `schema`)."""
+    decision, own, observe = SCHEMAS[schema]
+    answers = own if answers is None else answers
     right: dict[str, int] = {}
     total: dict[str, int] = {}
     for text, labels in answers:
@@ -138,7 +140,7 @@ def _measure(schema: str) -> dict[str, tuple[int, int]]:
 
 @pytest.fixture(scope="module")
 def figures() -> dict[str, dict[str, tuple[int, int]]]:
-    return {schema: _measure(schema) for schema in SCHEMAS}
+    return {schema: measure(schema) for schema in SCHEMAS}
 
 
 def test_the_corpus_has_the_sizes_asked_for() -> None:
