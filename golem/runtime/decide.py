@@ -112,7 +112,7 @@ class DecisionRecord(Struct, frozen=True):
     tick: int
     tier_asked: ModelTier
     tier: ModelTier
-    source: str  # model | deterministic | fallback | skipped
+    source: str  # model | deterministic | fallback | skipped | reused
     decision: StructuredOutput | None = None
     outcome: Outcome | None = None
     response: Response | None = None
