@@ -290,6 +290,8 @@ def _report_table(name: str, count: int, report: dict[str, dict[str, Any]]) -> T
         ("risk coverage (model, before Terminal)", lambda d: _percent(d["risk_coverage"])),
         ("death testaments by model", lambda d: _percent(d["death_coverage"])),
         ("mean spend (USD)", lambda d: d["spend_usd_mean"]),
+        ("decision cache hit rate", lambda d: _percent(d.get("cache_hit_rate"))),
+        ("risk verdicts reused", lambda d: d.get("verdicts_reused")),
         *_OUTCOME_ROWS,
     ]
     for label, cell in rows:

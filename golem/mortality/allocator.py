@@ -18,7 +18,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningConfig
+from golem.inference.reasoning import ReasoningConfig, ReasoningDepth
 from golem.mortality.budgets import (
     BudgetPolicy,
     CostCapPolicy,
@@ -213,13 +213,15 @@ def allocate(
     *,
     call: CallEstimate,
     policy: AllocatorPolicy | None = None,
+    at_most: ReasoningDepth | None = None,
 ) -> Allocation | Degradation:
     """May `subsystem` call a model at `tier` now, and how? In order: a T0 call is no model
     call and always allowed (it carries no money); death is always funded; in Terminal
     nothing else calls a model; risk is held only by what is left of its budget line and
     the cap (no tier ceiling); everyone else by the phase's and the cost cap's tier
     ceilings, then by what is left of both its budget line and the cap. The reasoning is
-    the profile table's after mortality pressure, and the worst case prices the granted
+    the profile table's after mortality pressure, no deeper than `at_most` (what the caller
+    says the call is worth: risk's small stakes), and the worst case prices the granted
     depth's thinking budget on top of the answer."""
     policy = policy or _DEFAULT_POLICY
     if not policy.mortal:
@@ -230,6 +232,8 @@ def allocate(
     reasoning = apply_mortality_to_reasoning(
         subsystem, reasoning, pressure(state.vitality), policy.reasoning
     )
+    if at_most is not None and reasoning.depth > at_most:
+        reasoning = replace(reasoning, depth=at_most) if at_most else ReasoningConfig.none()
 
     def grant(ceiling: ModelTier, available: float, diem_left: float) -> Allocation | None:
         attempts, total = _affordable(call, reasoning, available, diem_left, policy.max_attempts)

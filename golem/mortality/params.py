@@ -6,18 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Self
+from typing import Self
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    PlainValidator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from golem.inference.durations import format_duration, parse_duration
+from golem.inference.durations import DurationOrOff
 from golem.inference.seed import Seed
 from golem.mortality.allocator import AllocatorPolicy
 from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
@@ -26,29 +19,6 @@ from golem.mortality.profiles import ReasoningPressurePolicy
 from golem.mortality.vitality import PhaseThresholds, VitalityParams
 
 __all__ = ["MortalityParams", "MortalityPolicy"]
-
-_OFF = "off"
-
-
-def _grace(value: object) -> timedelta | None:
-    if value is None or isinstance(value, timedelta):
-        return value
-    if value == _OFF:
-        return None
-    if not isinstance(value, str):
-        raise ValueError("write a duration as a string, e.g. '1d', '12h', or 'off'")
-    try:
-        return parse_duration(value)
-    except ValueError as exc:
-        raise ValueError(f"{exc}, or 'off'") from None
-
-
-# A positive duration ("1d", "12h"), or "off": none.
-Grace = Annotated[
-    timedelta | None,
-    PlainValidator(_grace),
-    PlainSerializer(lambda v: _OFF if v is None else format_duration(v)),
-]
 
 
 class MortalityParams(BaseModel):
@@ -72,7 +42,7 @@ class MortalityParams(BaseModel):
     # How long a golem may stay in Terminal (it calls no model but the death reflection)
     # before the death protocol runs, of the clock it lives on (simulated time in the
     # simulator); leaving Terminal restarts it. "off": Terminal ends only by another cause.
-    terminal_grace: Grace = timedelta(days=1)
+    terminal_grace: DurationOrOff = timedelta(days=1)
     vitality: VitalityParams = VitalityParams()
     hazard: HazardParams = HazardParams()
     phases: PhaseThresholds = PhaseThresholds()

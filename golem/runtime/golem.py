@@ -30,6 +30,7 @@ from golem.mortality import (
 )
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
+from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber, VitalityRecord
@@ -142,7 +143,10 @@ class Golem:
         self._feed = tuple(config.world.feed)
         # Income is state: the declared rate until the runtime credits some.
         self.income_usd_per_day = config.mortality.income_usd_per_day
-        self.risk, self.daimon = Risk(), Daimon()
+        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
+        # Model decisions reused instead of asked again ([cache], risk's verdict_window).
+        memo = MemoPolicy.of(config)
+        self.memo = DecisionMemo(memo) if memo.active else None
         # Without the daimon a golem has no emotional appraisal: its mood stays neutral.
         self._appraises = config.subsystems.daimon.enabled
         self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
@@ -404,7 +408,7 @@ class Golem:
     # --- pieces of a tick ---------------------------------------------------------------
 
     async def _run(self, subsystem: Subsystem, ctx: Context) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.budgeting)
+        record = await decide(subsystem, ctx, self.budgeting, self.memo)
         self.stream.publish(record)
         return record
 
@@ -531,6 +535,8 @@ class Golem:
                 phase=str(vitals.phase),
             )
             events.append("phase_decline" if worse else "phase_recovery")
+            if self.memo is not None:
+                self.memo.forget()  # no decision is reused across a phase change
         if vitals.phase is _TERMINAL and previous is not _TERMINAL:
             # Once, on entering Terminal: the daimon feels the end coming, not every tick.
             events.append("death_approach")

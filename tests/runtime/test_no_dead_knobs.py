@@ -43,12 +43,14 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
+from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
 from golem.runtime.life import assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
 from golem.simulation.scenario import SimulationSection, load_scenario
+from golem.subsystems.contract import PortfolioView, ProposedTrade
 from golem.subsystems.heartbeat import compute_probes, interval
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.world import TradeAction
@@ -413,6 +415,49 @@ def fills(config: GolemConfig) -> object:
         return seen
 
 
+def deliberations(config: GolemConfig) -> object:
+    """Risk's tier and reasoning depth, as the golem compiled it, over a grid of trades,
+    positions and credits left."""
+    from tests.subsystems.support import context as a_context
+
+    with golem_of(config) as golem:
+        risk = golem.risk
+    seen: list[object] = []
+    held = PortfolioView(cash_usd=400.0, equity_usd=1000.0, exposure_usd=600.0)
+    for action in (TradeAction.BUY, TradeAction.HEDGE):
+        for size in (10.0, 30.0, 60.0, 120.0, 180.0, 250.0):
+            for credits in (100.0, 50.0, 10.0):
+                trade = ProposedTrade(action, size, "knob", SubsystemName.HEARTBEAT)
+                ctx = a_context(proposed=trade, portfolio=held, credits_usd=credits)
+                seen.append((risk.tier(ctx), risk.deliberation(ctx)))
+    return seen
+
+
+def reuses(config: GolemConfig) -> object:
+    """A jumpy golem's first hour: which decisions a model made and which were reused."""
+    decided: list[object] = []
+
+    def keep(record: object) -> None:
+        if isinstance(record, DecisionRecord):
+            reused = record.reused.by if record.reused else None
+            decided.append((record.tick, record.subsystem, record.source, record.cache, reused))
+
+    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+        clock = VirtualClock(NOW)
+        life, _ = assemble(
+            config,
+            clock=clock,
+            store=store,
+            routes=build_routes(ProviderPool(config, {})),
+            market=make_market(config),
+            subscribers=[keep],
+        )
+        for _ in range(240):
+            trio.run(life.golem.tick)
+            clock.advance(timedelta(seconds=15))
+    return decided
+
+
 def log_lines(config: GolemConfig) -> object:
     """What the logging section makes of a debug and an info event."""
     stream = io.StringIO()
@@ -469,6 +514,17 @@ def _reversed(weights: Mapping[str, float]) -> dict[str, float]:
 def bump(factor: float) -> Callable[[Any], Any]:
     return lambda default: type(default)(default * factor)
 
+
+# A golem whose heartbeat asks a model on most ticks of a volatile market, with money to.
+JUMPY = {
+    "heartbeat.theta_base": 0.05,
+    "heartbeat.theta_min": 0.01,
+    "world.market.initial_regime": "volatile",
+    "mortality.daily_budget_usd": 5.0,
+}
+CACHED = {**JUMPY, "cache.enabled": True}
+JUDGED = {**JUMPY, "subsystems.risk.verdict_window": "1h"}
+STAKE = {"subsystems.risk.deliberation": "stake"}
 
 # A route with neither schema enforcement nor tools: its answers are prompt-guided JSON.
 PROMPT_GUIDED = {
@@ -537,6 +593,17 @@ KNOBS: dict[str, Knob] = {
     "subsystems.curator.schedule": Knob("20m", schedule),
     "subsystems.dream.enabled": Knob(False, schedule),
     "subsystems.dream.schedule": Knob("0 */3 * * *", schedule),
+    "subsystems.risk.deliberation": Knob("stake", deliberations),
+    "subsystems.risk.small_stake": Knob(None, deliberations, STAKE),
+    "subsystems.risk.large_stake": Knob(None, deliberations, STAKE),
+    "subsystems.risk.verdict_window": Knob("1h", reuses, JUMPY),
+    "subsystems.risk.verdict_*": Knob(None, reuses, JUDGED),
+    "subsystems.risk.verdict_size_bucket": Knob(1.0, reuses, JUDGED),
+    # [cache]
+    "cache.enabled": Knob(None, reuses, JUMPY),
+    "cache.ttl": Knob("1m", reuses, CACHED),
+    "cache.subsystems": Knob(["daimon"], reuses, CACHED),
+    "cache.size_bucket": Knob(0.5, reuses, CACHED),
     # [world]
     "world.source": Knob(
         "csv", market_path, along={"world.csv": str(EXAMPLE_CSV), "world.market": DROP}
