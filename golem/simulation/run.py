@@ -8,6 +8,7 @@ the logs, and the data for the plots, over the whole lineage's time.
 from __future__ import annotations
 
 import math
+import shutil
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -134,6 +135,8 @@ async def live(
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
     )
+    for stale in spec.out.glob("generation-*"):  # an earlier run's successors
+        shutil.rmtree(stale)
     generations: list[Generation] = []
     heir: Heir | None = None
     while True:
@@ -249,10 +252,10 @@ def _charges(
     store: StateStore, since: datetime, until: datetime
 ) -> list[tuple[datetime, str, float, float]]:
     """Every charge in `store`'s ledger, of the days from `since` to `until`."""
-    days = math.ceil(_days(until - since)) + 1
+    days = math.ceil(_days(until - since)) + 1  # the UTC days from `since`'s to `until`'s
     return [
         (charge.time, str(charge.subsystem), charge.usd, charge.diem)
-        for offset in range(days + 1)
+        for offset in range(days)
         for charge in store.ledger.charges(utc_day(since + offset * _DAY))
     ]
 

@@ -130,7 +130,9 @@ def test_a_higher_minimum_ends_it_sooner(tmp_path: Path) -> None:
 
 
 def test_succession_can_be_off(tmp_path: Path) -> None:
+    stale = tmp_path / "out" / "generation-2" / "state"  # an earlier run's successor
+    stale.mkdir(parents=True)
     summary = lineage(tmp_path, succession="enabled = false", days=0.5).summary
     assert summary["generations"] == 1 and summary["ended"] == "died"
     assert summary["final"]["credits_usd"] > 7.0  # died rich, and nobody followed
-    assert not (tmp_path / "out" / "generation-2").exists()
+    assert not (tmp_path / "out" / "generation-2").exists()  # no successor's, old or new
