@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from golem.inference.durations import DurationOrOff
 from golem.inference.seed import Seed
-from golem.mortality.allocator import AllocatorPolicy
+from golem.mortality.allocator import AllocatorPolicy, PolicyName
 from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
 from golem.mortality.hazard import HazardParams
 from golem.mortality.profiles import ReasoningPressurePolicy
@@ -22,11 +22,13 @@ __all__ = ["MortalityParams", "MortalityPolicy"]
 
 
 class MortalityParams(BaseModel):
-    """The `[mortality]` section: money, the clocks' parameters, the phases, the budget
-    lines, the cost cap's tiers and reasoning pressure."""
+    """The `[mortality]` section: the policy lived by, money, the clocks' parameters, the
+    phases, the budget lines, the cost cap's tiers and reasoning pressure."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
+    # vitality (the default), fixed, immortal or rules: see PolicyName.
+    policy: PolicyName = PolicyName.VITALITY
     initial_credits_usd: float = Field(default=5.0, gt=0)
     daily_budget_usd: float = Field(default=1.0, gt=0)  # also the day's hard cost cap
     # Income declared for the sustainability ratio (income ÷ spend) until the runtime
@@ -56,13 +58,15 @@ class MortalityParams(BaseModel):
             raise ValueError("epistemic_min_samples must not exceed epistemic_window")
         return self
 
-    def policy(self, *, seed: int, mortal: bool = True, max_attempts: int = 3) -> MortalityPolicy:
+    def compile(self, *, seed: int, max_attempts: int = 3) -> MortalityPolicy:
         """Compile these parameters for one life. `seed`: the stochastic clock's (the
-        section's, else the golem's); `mortal=False`: the fixed-budget comparison policy;
-        `max_attempts`: first call plus the re-asks structured output allows."""
+        section's, else the golem's); `max_attempts`: first call plus the re-asks
+        structured output allows."""
+        name = self.policy
         allocator = AllocatorPolicy(
             max_attempts=max_attempts,
-            mortal=mortal,
+            mortal=name in (PolicyName.VITALITY, PolicyName.RULES),
+            models=name is not PolicyName.RULES,
             budgets=self.budgets,
             cost_cap=self.cost_cap,
             reasoning=self.reasoning,
@@ -81,6 +85,7 @@ class MortalityParams(BaseModel):
             daily_budget_usd=self.daily_budget_usd,
             diem_allowance=self.diem_allowance,
             security=self.security,
+            immortal=name is PolicyName.IMMORTAL,
         )
 
 
@@ -88,7 +93,9 @@ class MortalityParams(BaseModel):
 class MortalityPolicy:
     """`MortalityParams` compiled for one life: what the tick and the allocator read.
     `hazard` is None when the stochastic clock is off, `terminal_grace` when Terminal
-    has no end of its own."""
+    has no end of its own. `immortal`: Bardo's control group; no clock kills (only the
+    kill switch ends it), vitality and phase are held at 1.0 and Thriving, and its calls
+    are bounded by its wallet instead of by an economic clock."""
 
     allocator: AllocatorPolicy
     vitality: VitalityParams
@@ -103,3 +110,4 @@ class MortalityPolicy:
     daily_budget_usd: float
     diem_allowance: float
     security: bool
+    immortal: bool = False

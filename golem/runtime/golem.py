@@ -92,13 +92,10 @@ class LifeOptions:
     `resumable=False`: nobody resumes this state (the simulator), so the per-tick snapshots
     a restart reads (tick counter, portfolio, confidence, burn rate) are written only at
     death and when the life ends.
-    `mortal=False`: the fixed-budget policy the simulator compares a mortal golem with
-    (the allocator holds vitality and phase at Thriving; the config's budgets still hold).
     `forecast_bias`: an error added to every forecast at a given time (the simulator's
     epistemic-decay scenario: predictions that go bad)."""
 
     resumable: bool = True
-    mortal: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
 
 
@@ -128,9 +125,7 @@ class Golem:
         # The config compiled once for this life: what ticks and decisions read of it.
         structured = config.inference.structured_outputs
         retries = structured.max_retries if structured.retry_on_validation_failure else 0
-        self.policy = config.mortality.policy(
-            seed=config.mortality_seed, mortal=self.options.mortal, max_attempts=1 + retries
-        )
+        self.policy = config.mortality.compile(seed=config.mortality_seed, max_attempts=1 + retries)
         hb = config.heartbeat
         gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
         probes = ProbeConfig(gate=gate)
@@ -209,6 +204,8 @@ class Golem:
             sustainability_ratio=self._sustainability(),
             diem_allowance=policy.diem_allowance,
             security=policy.security,
+            # No economic clock ends an immortal golem: its wallet bounds what it spends.
+            wallet_usd=self.store.credits() if policy.immortal else None,
         )
         return Budgeting(
             routes=self.routes,

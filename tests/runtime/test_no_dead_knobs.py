@@ -582,6 +582,7 @@ KNOBS: dict[str, Knob] = {
     "mortality.budgets.never_contracted": Knob(["death"], decisions),
     "mortality.reasoning.exempt": Knob(["death"], decisions),
     "mortality.terminal_grace": Knob("6h", terminal_end, {"mortality.stochastic_death": False}),
+    "mortality.policy": Knob("rules", decisions),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),
@@ -726,6 +727,19 @@ def test_every_key_has_an_entry() -> None:
 
 # --- a scenario's [simulation] table ------------------------------------------------------
 
+
+def successor(section: SimulationSection) -> object:
+    """The heir of a golem that died with $0.50 left and a testament of one lesson."""
+    from golem.simulation.lineage import Generation, heir_of
+    from golem.subsystems.death import DeathTestament
+
+    testament = Path(tempfile.gettempdir()) / "golem-knobs-testament.json"
+    lesson = DeathTestament(learned=["hedge before a crash"], killed_by="chance")
+    testament.write_text(lesson.model_dump_json())
+    died = Generation(1, 0.0, 2.0, "died", "stochastic", 10, 8.0, 0.0, 7.5, 0.5, 0, True, testament)
+    return heir_of(died, {}, section.succession, time_left=True)
+
+
 SIMULATION: dict[str, tuple[Any, Callable[[SimulationSection], object]]] = {
     "simulation.start": ("2026-02-01T00:00:00Z", lambda s: s.start),
     "simulation.horizon_days": (2.0, lambda s: s.horizon_days),
@@ -738,6 +752,9 @@ SIMULATION: dict[str, tuple[Any, Callable[[SimulationSection], object]]] = {
         {"per_day": 0.01},
         lambda s: s.prediction_bias.at(3.0) if s.prediction_bias else None,
     ),
+    "simulation.succession.enabled": (False, successor),
+    "simulation.succession.inherited_confidence": (0.5, successor),
+    "simulation.succession.min_credits_usd": (1.0, successor),
 }
 
 
@@ -746,7 +763,9 @@ def test_changing_a_simulation_key_changes_what_the_simulator_reads(key: str) ->
     assert key in SIMULATION, f"{key}: no entry in SIMULATION"
     value, observe = SIMULATION[key]
     base = {"start": NOW, "horizon_days": 1}
-    changed = SimulationSection.model_validate({**base, key.removeprefix("simulation."): value})
+    changed = SimulationSection.model_validate(
+        with_keys(base, {key.removeprefix("simulation."): value})
+    )
     assert observe(changed) != observe(SimulationSection.model_validate(base))
 
 
