@@ -37,7 +37,7 @@ from golem.mortality.clocks import (
     EconomicClock,
     EpistemicClock,
     FixedClock,
-    r_squared,
+    forecast_skill,
     utc_day,
 )
 from golem.mortality.hazard import (
@@ -120,9 +120,9 @@ __all__ = [
     "death_cause",
     "death_probability",
     "epistemic_of",
+    "forecast_skill",
     "phase_of",
     "pressure",
-    "r_squared",
     "roll",
     "select_profile_and_reasoning",
     "split_diem",

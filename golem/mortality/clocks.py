@@ -16,7 +16,7 @@ __all__ = [
     "EconomicClock",
     "EpistemicClock",
     "FixedClock",
-    "r_squared",
+    "forecast_skill",
     "utc_day",
 ]
 
@@ -99,9 +99,10 @@ class EconomicClock:
 
 @dataclass(frozen=True, slots=True)
 class EpistemicClock:
-    """R² of the last `window` (predicted, actual) pairs, floored at 0; `prior` (0.5) until
-    `min_samples` pairs exist. When every actual value in the window is the same, R² is
-    undefined: perfect predictions count as 1, any miss as 0."""
+    """Forecast skill of the last `window` (predicted, actual) return pairs, clipped to
+    [0, 1]; `prior` (0.5) until `min_samples` pairs exist. A pair is one resolved
+    prediction: the predicted return (predicted price ÷ price when predicted − 1) and the
+    actual return over the same horizon. See `forecast_skill` for the formula."""
 
     pairs: Sequence[tuple[float, float]] = field(default_factory=tuple)
     window: int = 100
@@ -122,16 +123,21 @@ class EpistemicClock:
     def level(self) -> float:
         if len(self.pairs) < self.min_samples:
             return self.prior
-        return max(0.0, r_squared(self.pairs))
+        return min(1.0, max(0.0, forecast_skill(self.pairs)))
 
 
-def r_squared(pairs: Sequence[tuple[float, float]]) -> float:
-    """1 − SS_res/SS_tot over (predicted, actual) pairs; at most 1, unbounded below."""
-    actuals = [actual for _, actual in pairs]
-    mean = math.fsum(actuals) / len(actuals)
-    # Lists, not generators: fsum reads a list faster, and this runs on every scoring.
-    ss_tot = math.fsum([(actual - mean) ** 2 for actual in actuals])
+def forecast_skill(pairs: Sequence[tuple[float, float]]) -> float:
+    """Skill of (predicted, actual) returns against the naive forecast of a zero return:
+
+        skill = 1 − MSE(predicted, actual) / MSE(0, actual)
+              = 1 − Σ(actual − predicted)² / Σ actual²
+
+    1 for a perfect forecast, 0 for one no better than predicting no change, negative
+    (unbounded) for a worse one. When every actual return is 0 the naive forecast is
+    perfect and the ratio undefined: a forecast that also predicted 0 everywhere scores
+    0 (no better than naive), any other scores −1 (worse)."""
+    ss_naive = math.fsum([actual * actual for _, actual in pairs])
     ss_res = math.fsum([(actual - predicted) ** 2 for predicted, actual in pairs])
-    if ss_tot == 0.0:
-        return 1.0 if ss_res == 0.0 else 0.0
-    return 1.0 - ss_res / ss_tot
+    if ss_naive == 0.0:
+        return 0.0 if ss_res == 0.0 else -1.0
+    return 1.0 - ss_res / ss_naive

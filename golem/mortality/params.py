@@ -41,6 +41,11 @@ class MortalityParams(BaseModel):
     burn_decay: float = Field(default=0.95, ge=0, lt=1)  # the burn rate's EMA weight
     epistemic_window: int = Field(default=100, gt=0)
     epistemic_min_samples: int = Field(default=10, gt=0)
+    # Epistemic senescence (the Bardo design): predictive fitness (the epistemic clock's
+    # forecast skill) below `senescence_threshold` for `senescence_grace_ticks` ticks in a
+    # row, with a full window, starts the death protocol.
+    senescence_threshold: float = Field(default=0.35, ge=0, le=1)
+    senescence_grace_ticks: int = Field(default=500, ge=0)
     # How long a golem may stay in Terminal (it calls no model but the death reflection)
     # before the death protocol runs, of the clock it lives on (simulated time in the
     # simulator); leaving Terminal restarts it. "off": Terminal ends only by another cause.
@@ -79,6 +84,8 @@ class MortalityParams(BaseModel):
             seed=seed,
             epistemic_window=self.epistemic_window,
             epistemic_min_samples=self.epistemic_min_samples,
+            senescence_threshold=self.senescence_threshold,
+            senescence_grace_ticks=self.senescence_grace_ticks,
             burn_decay=self.burn_decay,
             terminal_grace=self.terminal_grace,
             initial_credits_usd=self.initial_credits_usd,
@@ -104,6 +111,8 @@ class MortalityPolicy:
     seed: int
     epistemic_window: int
     epistemic_min_samples: int
+    senescence_threshold: float
+    senescence_grace_ticks: int
     burn_decay: float
     terminal_grace: timedelta | None
     initial_credits_usd: float

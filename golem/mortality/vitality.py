@@ -146,7 +146,7 @@ def _first_at_or_above(vitality: float, floors: tuple[tuple[Phase, float], ...])
 class DeathCause(StrEnum):
     KILL_SWITCH = "kill_switch"  # the operator ended it
     ECONOMIC = "economic"  # credits at 0
-    EPISTEMIC = "epistemic"  # it no longer predicts anything
+    EPISTEMIC = "epistemic"  # senescent: its forecasts no longer beat a naive one
     STOCHASTIC = "stochastic"  # the hazard roll failed
     VITALITY = "vitality"  # vitality below the floor
     TERMINAL = "terminal"  # in Terminal for longer than its grace
@@ -156,7 +156,7 @@ def death_cause(
     *,
     vitality: float,
     economic: float,
-    epistemic: float,
+    senescent: bool = False,
     survived_roll: bool = True,
     kill_switch: bool = False,
     vitality_floor: float = 0.01,
@@ -164,12 +164,13 @@ def death_cause(
 ) -> DeathCause | None:
     """Why the golem dies now, or None if it lives. When several triggers hold, the first in
     DeathCause's order is reported: the operator's decision, then the clocks, then vitality,
-    then Terminal's grace (`terminal_expired`: it has run out)."""
+    then Terminal's grace (`terminal_expired`: it has run out). `senescent`: predictive
+    fitness has stayed below the senescence threshold for the grace period."""
     if kill_switch:
         return DeathCause.KILL_SWITCH
     if economic <= 0.0:
         return DeathCause.ECONOMIC
-    if epistemic <= 0.0:
+    if senescent:
         return DeathCause.EPISTEMIC
     if not survived_roll:
         return DeathCause.STOCHASTIC

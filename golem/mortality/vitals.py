@@ -33,12 +33,17 @@ class Epistemic(Struct, frozen=True):
     level: float
     full_window: bool
 
+    def below(self, params: MortalityPolicy) -> bool:
+        """Whether this level counts toward senescence: a full window, and fitness below
+        the policy's senescence threshold."""
+        return self.full_window and self.level < params.senescence_threshold
+
 
 def epistemic_of(predictions: Sequence[tuple[float, float]], params: MortalityPolicy) -> Epistemic:
-    """The epistemic level of the last (predicted, actual) price pairs. It changes only
+    """The epistemic level of the last (predicted, actual) return pairs. It changes only
     when they do, so a caller may keep it between ticks.
 
-    R² of a handful of pairs is mostly noise: it is trusted in proportion to how full the
+    Skill over a handful of pairs is mostly noise: it is trusted in proportion to how full the
     window is, starting from the prior, so a young golem is not judged on ten samples."""
     clock = EpistemicClock(
         pairs=tuple(predictions)[-params.epistemic_window :],
@@ -62,11 +67,15 @@ def assess(
     params: MortalityPolicy,
     kill_switch: bool = False,
     in_terminal: timedelta | None = None,
+    senescent_since: int | None = None,
 ) -> Vitals:
     """The golem's vitals after tick `tick` (its age in ticks).
 
-    The epistemic clock can kill only once its window is full: a young golem with a few
-    unlucky predictions is not "no longer predicting anything". `in_terminal`: how long
+    Epistemic senescence: the golem dies once its fitness has been below the policy's
+    `senescence_threshold` (with a full window: a young golem is not judged on a few
+    predictions) on every tick from `senescent_since` (the first tick of the current run
+    below it, None when the last tick was not below) to this one, and `tick −
+    senescent_since` has reached `senescence_grace_ticks`. `in_terminal`: how long
     the golem has been in Terminal, from the tick it entered to this one (None when the
     last tick was not in Terminal); still in Terminal once it reaches the policy's
     `terminal_grace`, the golem dies of it.
@@ -90,7 +99,9 @@ def assess(
     cause = death_cause(
         vitality=vitality,
         economic=economic,
-        epistemic=level if epistemic.full_window else max(level, 1e-9),
+        senescent=epistemic.below(params)
+        and tick - (tick if senescent_since is None else senescent_since)
+        >= params.senescence_grace_ticks,
         survived_roll=survived,
         kill_switch=kill_switch,
         terminal_expired=in_terminal is not None

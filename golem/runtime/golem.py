@@ -187,6 +187,9 @@ class Golem:
         self._resumable_market = market if isinstance(market, ResumableSource) else None
         self._resume_market(store.get_meta("market"))
         self._epistemic: Epistemic | None = None  # kept until the scored episodes change
+        # The first tick of the current run with fitness below the senescence threshold
+        # (None: not below), across restarts; written only when the run starts or ends.
+        self._senescent_since: int | None = store.get_meta("senescent_since")
         self._context_settings = config.context.settings()
         self._vitality_logged: tuple[int, float] | None = None  # (tick, vitality) last logged
         # The tuples a Context holds, rebuilt only after what they show has changed.
@@ -432,7 +435,7 @@ class Golem:
     def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
         """An episode for every model-made decision, and one per horizon otherwise (the
         caller asks on those ticks only): the last 100 scored episodes then span hours,
-        so the epistemic clock's R² measures forecasts against real moves rather than
+        so the epistemic clock's skill measures forecasts against real moves rather than
         against a few minutes of noise."""
         decision = record.decision
         action = str(getattr(decision, "action", "observe"))
@@ -489,8 +492,16 @@ class Golem:
             previous=previous,
             params=policy,
             in_terminal=None if since is None else now - since,
+            senescent_since=self._senescent_since,
         )
         vitals = self.vitals
+        if self._epistemic.below(policy):
+            if self._senescent_since is None:
+                self._senescent_since = self.tick_no  # senescence's grace runs from here
+                self.store.set_meta("senescent_since", self.tick_no)
+        elif self._senescent_since is not None:
+            self._senescent_since = None  # fitness recovered: a later fall starts it again
+            self.store.set_meta("senescent_since", None)
         if vitals.phase is _TERMINAL:
             if since is None:
                 self._terminal_since = now  # Terminal's grace runs from here

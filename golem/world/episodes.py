@@ -104,9 +104,10 @@ def features(summary: MarketSummary) -> tuple[float, ...]:
 
 
 def _pair(episode: Episode, outcome: Outcome) -> tuple[float, float]:
-    """An episode's (predicted, actual) price at the end of its horizon."""
-    price = episode.observation.price
-    return price * (1.0 + episode.decision.predicted_delta), price * (1.0 + outcome.actual_delta)
+    """An episode's (predicted, actual) return over its horizon: each is the price at the
+    horizon ÷ the price when the episode was made (`observation.price`) − 1, which is
+    what the decision's `predicted_delta` and the outcome's `actual_delta` already hold."""
+    return episode.decision.predicted_delta, outcome.actual_delta
 
 
 class EpisodeLog:
@@ -119,7 +120,7 @@ class EpisodeLog:
         self._episodes: dict[int, Episode] = {}
         self._features: dict[int, tuple[float, ...]] = {}
         self._pending: dict[int, None] = {}  # unresolved ids, oldest first: `due` reads only these
-        # The (predicted, actual) prices of the resolved episodes, by id in id order: kept
+        # The (predicted, actual) returns of the resolved episodes, by id in id order: kept
         # as they resolve, so the epistemic clock's pairs need no walk over the log.
         self._pairs: dict[int, tuple[float, float]] = {}
         # No pending episode is due before this tick: `due`, asked every tick, then has
@@ -214,10 +215,9 @@ class EpisodeLog:
         return [episodes[-neg_id] for _, neg_id in heapq.nsmallest(k, candidates)]
 
     def prediction_pairs(self, n: int = 100) -> list[tuple[float, float]]:
-        """(predicted, actual) prices of the last `n` resolved episodes, oldest first: the
-        epistemic clock's input. Price levels, not returns: R² of returns is at or below 0
-        for almost any forecast of a noisy market, which would make every golem
-        epistemically dead."""
+        """(predicted, actual) returns of the last `n` resolved episodes, oldest first: the
+        epistemic clock's input. Returns, not price levels: any forecast that repeats the
+        last price matches price levels closely, so levels would measure nothing."""
         pairs = list(islice(reversed(self._pairs.values()), max(n, 0)))
         pairs.reverse()
         return pairs

@@ -148,25 +148,25 @@ def test_hovering_at_a_threshold_does_not_flap(jitter: float, start: Phase) -> N
 @pytest.mark.parametrize(
     ("kwargs", "cause"),
     [
-        ({"vitality": 0.5, "economic": 0.5, "epistemic": 0.5}, None),
-        ({"vitality": 0.009, "economic": 0.5, "epistemic": 0.5}, DeathCause.VITALITY),
-        ({"vitality": 0.5, "economic": 0.0, "epistemic": 0.5}, DeathCause.ECONOMIC),
-        ({"vitality": 0.5, "economic": 0.5, "epistemic": 0.0}, DeathCause.EPISTEMIC),
+        ({"vitality": 0.5, "economic": 0.5}, None),
+        ({"vitality": 0.009, "economic": 0.5}, DeathCause.VITALITY),
+        ({"vitality": 0.5, "economic": 0.0}, DeathCause.ECONOMIC),
+        ({"vitality": 0.5, "economic": 0.5, "senescent": True}, DeathCause.EPISTEMIC),
         (
-            {"vitality": 0.5, "economic": 0.5, "epistemic": 0.5, "survived_roll": False},
+            {"vitality": 0.5, "economic": 0.5, "survived_roll": False},
             DeathCause.STOCHASTIC,
         ),
         (
-            {"vitality": 0.0, "economic": 0.0, "epistemic": 0.0, "kill_switch": True},
+            {"vitality": 0.0, "economic": 0.0, "senescent": True, "kill_switch": True},
             DeathCause.KILL_SWITCH,
         ),
-        ({"vitality": 0.0, "economic": 0.0, "epistemic": 0.0}, DeathCause.ECONOMIC),
+        ({"vitality": 0.0, "economic": 0.0, "senescent": True}, DeathCause.ECONOMIC),
         (
-            {"vitality": 0.05, "economic": 0.1, "epistemic": 0.5, "terminal_expired": True},
+            {"vitality": 0.05, "economic": 0.1, "terminal_expired": True},
             DeathCause.TERMINAL,
         ),
         (
-            {"vitality": 0.005, "economic": 0.1, "epistemic": 0.5, "terminal_expired": True},
+            {"vitality": 0.005, "economic": 0.1, "terminal_expired": True},
             DeathCause.VITALITY,
         ),
     ],
@@ -202,6 +202,35 @@ def test_terminal_ends_after_its_grace(
         previous=Phase.TERMINAL,
         params=params.compile(seed=0),
         in_terminal=in_terminal,
+    )
+    assert vitals.cause is cause
+
+
+@pytest.mark.parametrize(
+    ("level", "full_window", "since", "cause"),
+    [
+        (0.30, True, 1000 - 500, DeathCause.EPISTEMIC),  # below for the whole grace
+        (0.30, True, 1000 - 499, None),  # one tick short of it
+        (0.30, True, None, None),  # it has just fallen below
+        (0.35, True, 0, None),  # at the threshold is not below it
+        (0.0, False, 0, None),  # the window is not full yet: not judged
+    ],
+)
+def test_senescence_kills_only_after_its_grace(
+    level: float, full_window: bool, since: int | None, cause: DeathCause | None
+) -> None:
+    policy = MortalityParams(stochastic_death=False).policy(seed=0)
+    assert (policy.senescence_threshold, policy.senescence_grace_ticks) == (0.35, 500)
+    vitals = assess(
+        golem_id="g",
+        tick=1000,
+        credits_usd=4.0,
+        initial_credits_usd=5.0,
+        burn_rate_usd=0.0,
+        epistemic=Epistemic(level, full_window),
+        previous=Phase.STABLE,
+        params=policy,
+        senescent_since=since,
     )
     assert vitals.cause is cause
 

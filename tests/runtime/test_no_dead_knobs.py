@@ -224,20 +224,22 @@ def decisions(config: GolemConfig) -> object:
             seen.append(epistemic_of(pairs[:count], policy))
         for credits in (8.0, 3.0, 1.0, 0.05):
             for tick in (0, 50_000, 400_000):
-                for epistemic in (Epistemic(0.5, False), Epistemic(0.05, True)):
+                for epistemic in (Epistemic(0.5, False), Epistemic(0.25, True)):
                     for previous in (None, Phase.STABLE, Phase.DECLINING):
-                        seen.append(
-                            assess(
-                                golem_id="knobs",
-                                tick=tick,
-                                credits_usd=credits,
-                                initial_credits_usd=policy.initial_credits_usd,
-                                burn_rate_usd=0.0,
-                                epistemic=epistemic,
-                                previous=previous,
-                                params=policy,
+                        for below_for in (None, 300, 600):  # senescent for so many ticks
+                            seen.append(
+                                assess(
+                                    golem_id="knobs",
+                                    tick=tick,
+                                    credits_usd=credits,
+                                    initial_credits_usd=policy.initial_credits_usd,
+                                    burn_rate_usd=0.0,
+                                    epistemic=epistemic,
+                                    previous=previous,
+                                    params=policy,
+                                    senescent_since=None if below_for is None else tick - below_for,
+                                )
                             )
-                        )
     return seen
 
 

@@ -139,6 +139,16 @@ def test_ctrl_c_stops_a_batch_and_its_workers_keeping_the_lives_that_finished(
     assert not (tmp_path / "o" / "report.json").exists()
 
 
+def _long_life(tmp_path: Path) -> Path:
+    """decline.toml with an epistemic window too wide to fill: the synthetic forecasts
+    carry no skill on returns, so with the default window the life ends (of senescence,
+    after 0.7 simulated days) before an interrupt could reach it."""
+    text = DECLINE.read_text().replace("[mortality]\n", "[mortality]\nepistemic_window = 100000\n")
+    scenario = tmp_path / "long_decline.toml"
+    scenario.write_text(text)
+    return scenario
+
+
 @pytest.mark.parametrize("group", [False, True], ids=["process", "group"])
 def test_ctrl_c_stops_a_life_at_once_leaving_no_summary(tmp_path: Path, group: bool) -> None:
     """The interrupted life keeps the log it wrote; summary.json (only ever written whole,
@@ -146,7 +156,7 @@ def test_ctrl_c_stops_a_life_at_once_leaving_no_summary(tmp_path: Path, group: b
     out = tmp_path / "life"
     out.mkdir()
     (out / "summary.json").write_text('{"from": "an earlier run"}\n')
-    process = _start("simulate", DECLINE, "--out", out, cwd=tmp_path)
+    process = _start("simulate", _long_life(tmp_path), "--out", out, cwd=tmp_path)
     _wait_for(out / "state" / "golem.db", process, 30)
     time.sleep(0.5)  # well into the life
     code, _, err, took = _interrupt(process, group=group)

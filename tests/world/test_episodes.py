@@ -119,9 +119,8 @@ def test_prediction_pairs_for_the_epistemic_clock() -> None:
         episode = log.record(summary(tick), DecisionSummary("observe", predicted_delta=tick / 100))
         if tick % 2 == 0:
             log.resolve(episode.id, Outcome(20, tick / 50, 0.0))
-    # Prices, not returns (every summary here is at 3000).
-    price = [summary(tick).price for tick in range(6)]
-    expected = [(price[t] * (1 + t / 100), price[t] * (1 + t / 50)) for t in (2, 4)]
+    # Returns (predicted, actual) over the horizon, not price levels.
+    expected = [(t / 100, t / 50) for t in (2, 4)]
     assert log.prediction_pairs(2) == expected  # the newest two resolved, oldest first
     assert len(log.prediction_pairs()) == 3
 
@@ -131,8 +130,8 @@ def _walked_pairs(log: EpisodeLog, n: int) -> list[tuple[float, float]]:
     resolved = [e for e in log if e.outcome is not None][-n:] if n > 0 else []
     return [
         (
-            e.observation.price * (1 + e.decision.predicted_delta),
-            e.observation.price * (1 + e.outcome.actual_delta),
+            e.decision.predicted_delta,
+            e.outcome.actual_delta,
         )
         for e in resolved
         if e.outcome is not None

@@ -1,0 +1,53 @@
+"""Epistemic senescence through the real golem on a virtual clock: once its window is full
+and its forecast skill is below `[mortality] senescence_threshold`, it dies of it after
+`senescence_grace_ticks` ticks, not before, and a resumed golem keeps when it began."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from golem.mortality import DeathCause
+from golem.runtime.clock import VirtualClock
+from golem.runtime.golem import Golem
+from golem.runtime.store.state import StateStore
+from tests.runtime.test_life import START, life
+from tests.runtime.test_life_terminal import TICK, config
+
+GRACE = 30  # ticks
+
+
+async def live_until(golem: Golem, clock: VirtualClock, stop: int | None) -> None:
+    """Heartbeats until the golem dies, or until it has been senescent for `stop` ticks."""
+    for _ in range(2000):
+        if golem.dead:
+            return
+        since = golem._senescent_since
+        if stop is not None and since is not None and golem.tick_no - since >= stop:
+            return
+        await golem.tick()
+        clock.advance(TICK)
+    raise AssertionError("the golem neither died nor became senescent")
+
+
+async def test_senescence_kills_after_its_grace_across_a_restart(tmp_path: Path) -> None:
+    # The synthetic forecasts carry no skill on returns: fitness 0 once 10 are scored.
+    cfg = config(
+        tmp_path,
+        epistemic_window=10,
+        senescence_grace_ticks=GRACE,
+        terminal_grace="off",  # nothing but senescence ends this life
+    )
+    clock = VirtualClock(START)
+    with StateStore.open(cfg.golem.state_dir) as store:
+        golem = life(cfg, clock, store).golem
+        await live_until(golem, clock, stop=GRACE // 2)
+        assert not golem.dead  # half the grace: alive
+        since = golem._senescent_since
+        assert since is not None and golem.vitals.epistemic < 0.35
+    with StateStore.open(cfg.golem.state_dir) as store:
+        golem = life(cfg, clock, store).golem
+        assert golem._senescent_since == since  # the restart does not reset the grace
+        await live_until(golem, clock, stop=None)
+        death = store.death()
+    assert death is not None and death["cause"] == DeathCause.EPISTEMIC
+    assert death["tick"] - since == GRACE  # the first tick past the grace, not before
