@@ -1,10 +1,12 @@
 """Cost of one synthetic provider call: the decision, the wire body and its decoding by the
 real codec, tokens and price; alone, and inside run_structured (which adds validation).
 
-A heartbeat prompt in the subsystems' format. Goal: <= 100 µs a call for SchemaEnforced
-with no faults (the simulator makes hundreds of thousands). Best of 5 runs of 5,000 calls,
-in CPU time (process_time) and wall time: on a shared machine the wall time also counts
-the waits for a core. `--quick`: best of 2 runs of 500 calls, goal not judged (a smoke run).
+A heartbeat prompt in the subsystems' format, answered by the heartbeat's mind (with no
+facts on the request it reads a quiet moment; the prompt's size sets the tokens). Goal:
+<= 100 µs a call for SchemaEnforced with no faults (the simulator makes hundreds of
+thousands). Best of 5 runs of 5,000 calls, in CPU time (process_time) and wall time: on a
+shared machine the wall time also counts the waits for a core. `--quick`: best of 2 runs
+of 500 calls, goal not judged (a smoke run).
 """
 
 import argparse
@@ -17,7 +19,6 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import golem.subsystems.heartbeat  # noqa: F401 (registers heartbeat_decision)
 from golem.inference import (
     Capabilities,
     Message,
@@ -28,6 +29,7 @@ from golem.inference import (
     get_schema,
     run_structured,
 )
+from golem.subsystems.minds import MINDS  # registers the subsystems' decisions
 
 CALLS, RUNS = 5_000, 5
 QUICK_CALLS, QUICK_RUNS = 500, 2
@@ -76,10 +78,10 @@ def main(quick: bool) -> None:
         tool_choice=f"respond_{schema.name}",
         reasoning=ReasoningConfig.medium(),
     )
-    gemini = SyntheticProvider("gemini", "gemini-2.5-flash")
-    anthropic = SyntheticProvider("anthropic", "claude-sonnet-4")
+    gemini = SyntheticProvider("gemini", "gemini-2.5-flash", minds=MINDS)
+    anthropic = SyntheticProvider("anthropic", "claude-sonnet-4", minds=MINDS)
     cases = [
-        ("openai gpt-4o-mini, SchemaEnforced", SyntheticProvider(), enforced),
+        ("openai gpt-4o-mini, SchemaEnforced", SyntheticProvider(minds=MINDS), enforced),
         ("gemini 2.5 flash, SchemaEnforced", gemini, enforced),
         ("anthropic, tool use + thinking", anthropic, tool),
     ]
@@ -88,7 +90,7 @@ def main(quick: bool) -> None:
     for label, provider, wire in cases:
         results[label] = per_call_us(lambda p=provider, w=wire: p.answer(w), calls, runs)
         print(f"{label:<42} {results[label][0]:8.1f} {results[label][1]:8.1f}")
-    structured = SyntheticProvider(capabilities=Capabilities(response_schema=True))
+    structured = SyntheticProvider(capabilities=Capabilities(response_schema=True), minds=MINDS)
 
     async def loop() -> None:
         for _ in range(calls):

@@ -28,6 +28,7 @@ from golem.inference.transport import HTTPProvider
 from golem.inference.types import Message, Request, Response
 from golem.runtime.config import EMBEDDED, SYNTHETIC, GolemConfig, build_registry, load_config
 from golem.runtime.logs import configure_logging
+from golem.subsystems.minds import MINDS
 
 
 def _positive_int(text: str) -> int:
@@ -147,7 +148,7 @@ def _provider(args: argparse.Namespace, config: GolemConfig | None) -> Provider:
     if args.provider == SYNTHETIC:
         # As a config's chain makes it (golem.runtime.routes): its table, --model over it.
         synthetic = config.providers.synthetic if config is not None else None
-        return SyntheticProvider(model=args.model, config=synthetic, registry=registry)
+        return SyntheticProvider(model=args.model, config=synthetic, registry=registry, minds=MINDS)
     if args.provider not in registry.names():
         known = ", ".join([EMBEDDED, SYNTHETIC, *registry.names()])
         raise UsageError(f"unknown provider {args.provider!r}; known: {known}")

@@ -175,6 +175,11 @@ class Request:
 
     `mode` is the structured-output mode already resolved for this provider; `force_tool`
     says whether the respond tool may be forced (false while thinking on Anthropic).
+
+    `facts` is what the caller knows about this call, for a provider that simulates a
+    model (the synthetic provider hands it to the mind of the decision asked for). It is
+    opaque here and never serialised: no codec sends it, it is left out of the repr and
+    of equality, and `evolve` (so every re-ask) keeps it.
     """
 
     messages: tuple[Message, ...]
@@ -188,6 +193,7 @@ class Request:
     temperature: float | None = None
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
     stream: bool = False
+    facts: object | None = field(default=None, repr=False, compare=False)
 
     def evolve(self, **changes: Any) -> Request:
         return _evolve(self, _REQUEST_FIELDS, changes)

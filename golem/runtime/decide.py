@@ -50,6 +50,7 @@ from golem.mortality import (
     split_diem,
     utc_day,
 )
+from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
     CallBudget,
     ContextReport,
@@ -268,18 +269,29 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
     asked, route, allocation = call.asked, call.route, call.allocation
     env, degradations = call.env, call.degradations
     prompt = _prompt(subsystem, ctx, call, env)
+    decision_type = subsystem.decision_type(ctx)
     request = prompt.request.evolve(
         # A chain's members each ask for their own model (and price that one): the route's
         # model, its first member's, would send an OpenAI model to the next vendor.
         model=None if isinstance(route.provider, FallbackProvider) else route.model,
         reasoning=allocation.reasoning,
         max_tokens=route.max_output_tokens,
+        # For a simulated model (the synthetic provider's minds); never sent.
+        facts=Ask(
+            ctx=ctx,
+            subsystem=subsystem,
+            decision=decision_type.response_schema().name,
+            tier=call.tier,
+            profile=allocation.profile,
+            reasoning=allocation.reasoning,
+            inputs_cut=prompt.report.dropped.get("inputs", 0),
+        ),
     )
     try:
         response = await run_structured(
             route.provider,
             request,
-            subsystem.decision_type(ctx),
+            decision_type,
             env.config,
             max_attempts=allocation.max_attempts,
         )

@@ -19,6 +19,7 @@ from golem.runtime.config.load import build_registry
 from golem.runtime.config.providers import EMBEDDED, SYNTHETIC, ChainEntry
 from golem.runtime.config.sections import GolemConfig, Tier
 from golem.runtime.decide import Route, Routes
+from golem.subsystems.minds import MINDS
 
 __all__ = ["ProviderPool", "build_routes"]
 
@@ -53,7 +54,9 @@ class ProviderPool:
             return local
         if entry.provider == SYNTHETIC:
             synthetic = self.config.providers.synthetic
-            return SyntheticProvider(model=entry.model, config=synthetic, registry=self.registry)
+            return SyntheticProvider(
+                model=entry.model, config=synthetic, registry=self.registry, minds=MINDS
+            )
         model = self.config.model_for(entry) or ""
         http = HTTPProvider(
             self.registry.profile(entry.provider),

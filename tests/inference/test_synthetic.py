@@ -1,11 +1,14 @@
 """The synthetic provider: valid decisions for the nine schemas in every mode, determinism,
-answers that follow the market, faults as typed errors or bad content, usage and cost
-priced as the emulated model, each wire format through its real codec, and the config."""
+the request's facts handed to the decision's mind (and never put on the wire), faults as
+typed errors or bad content, usage and cost priced as the emulated model, each wire format
+through its real codec, and the config. What the minds answer: tests/subsystems/test_minds.py."""
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
+import httpx
 import orjson
 import pytest
 
@@ -33,17 +36,19 @@ from golem.inference import (
     registered_schemas,
     run_structured,
 )
-from golem.inference.providers import price_for
+from golem.inference.providers import default_registry, price_for
 from golem.inference.synthetic import FaultRates
 from golem.inference.synthetic.wire import Answer, wire_body
-from golem.mortality import ModelTier, PipelineProfile
+from golem.inference.transport import HTTPProvider
+from golem.mortality import ModelTier, PipelineProfile, SubsystemName
 from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.routes import ProviderPool
 from golem.subsystems.context import assemble
-from golem.subsystems.contract import Brief, GrimoireEntry, Input, Probes
-from golem.world import DecisionSummary, Episode
+from golem.subsystems.contract import Brief, GrimoireEntry, Probes, ProposedTrade
+from golem.subsystems.minds import MINDS
+from golem.world import DecisionSummary, Episode, TradeAction
 from golem.world import Outcome as Result
-from tests.subsystems.support import context, market
+from tests.subsystems.support import ask_for, context, market
 
 NINE = sorted(n for n in registered_schemas() if not n.startswith("test_"))
 SETUPS = {
@@ -60,13 +65,9 @@ EMULATED = (
     ("together", "deepseek-r1"),
     ("openai-responses", "gpt-5"),
 )
-TRADE = Input(
-    "Proposed trade",
-    (
-        "hedge of $2,500.00 (from heartbeat): a sharp drop",
-        "hard-limit pre-check: hard limits: hedge of $2,500.00 approved",
-    ),
-)
+# A synthetic provider with the subsystems' minds, as a config's chain makes it.
+_synthetic = partial(SyntheticProvider, minds=MINDS)
+TRADE = ProposedTrade(TradeAction.HEDGE, 2500.0, "a sharp drop", SubsystemName.HEARTBEAT)
 
 
 def _episode(episode_id: int) -> Episode:
@@ -92,10 +93,11 @@ def _request(name: str, *, crash: bool, reasoning: ReasoningConfig | None = None
             GrimoireEntry(f"g{i}", f"knowledge {i}", c) for i, c in enumerate((0.9, 0.1, 0.65, 0.4))
         ),
         episodes=tuple(_episode(i) for i in (11, 12, 13)),
+        proposed=TRADE,
     )
-    brief = Brief("You are one part of a test.", f"Answer with a {name}.", inputs=(TRADE,))
+    brief = Brief("You are one part of a test.", f"Answer with a {name}.")
     built = assemble(brief, ctx, PipelineProfile.STANDARD).request
-    return built.evolve(reasoning=reasoning or ReasoningConfig())
+    return built.evolve(reasoning=reasoning or ReasoningConfig(), facts=ask_for(name, ctx))
 
 
 async def _decide(provider: SyntheticProvider, name: str, crash: bool, mode: Mode) -> Response:
@@ -109,7 +111,7 @@ async def _decide(provider: SyntheticProvider, name: str, crash: bool, mode: Mod
 async def test_every_schema_in_every_mode_is_accepted_first_time(name: str, mode: Mode) -> None:
     for seed in range(16):
         emulate, model = EMULATED[seed % len(EMULATED)]
-        provider = SyntheticProvider(emulate, model, seed, capabilities=SETUPS[mode][0])
+        provider = _synthetic(emulate, model, seed, capabilities=SETUPS[mode][0])
         for crash in (False, True):
             answer = await _decide(provider, name, crash, mode)
             assert answer.attempts == 1, (seed, crash, answer.content)
@@ -123,7 +125,7 @@ def test_nine_schemas_are_registered() -> None:
 
 async def test_same_seed_same_answers_other_seed_other_answers() -> None:
     def run(seed: int) -> list[tuple[object, ...]]:
-        provider = SyntheticProvider("anthropic", "claude-sonnet-4", seed)
+        provider = _synthetic("anthropic", "claude-sonnet-4", seed)
         answers = []
         for i, name in enumerate(NINE * 2):
             wire = _request(name, crash=i % 2 == 0, reasoning=ReasoningConfig.medium())
@@ -136,36 +138,6 @@ async def test_same_seed_same_answers_other_seed_other_answers() -> None:
     assert run(7) != run(8)
 
 
-async def test_a_crash_brings_more_severity_and_hedges_than_a_calm_market() -> None:
-    rank = {"none": 0, "low": 0, "moderate": 1, "high": 2, "critical": 3}
-    seen: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
-    severity = {True: 0, False: 0}
-    for crash in (True, False):
-        provider = SyntheticProvider(seed=3)
-        for _ in range(200):
-            answer = await _decide(provider, "heartbeat_decision", crash, Mode.SCHEMA_ENFORCED)
-            seen[crash][answer.parsed.action] += 1
-            severity[crash] += rank[answer.parsed.severity]
-    assert severity[True] > 2 * severity[False]
-    defensive = {c: seen[c]["hedge"] + seen[c]["exit"] for c in (True, False)}
-    assert defensive[True] > 100
-    assert defensive[False] < 20
-
-
-async def test_risk_approves_calm_trades_more_often_than_crash_trades() -> None:
-    approved = {}
-    for crash in (True, False):
-        provider = SyntheticProvider(seed=5)
-        answers = [
-            await _decide(provider, "risk_assessment", crash, Mode.SCHEMA_ENFORCED)
-            for _ in range(100)
-        ]
-        approved[crash] = sum(a.parsed.approved for a in answers)
-        assert all(a.parsed.proposed_size_usd == 2500.0 for a in answers)
-    assert approved[False] > 80
-    assert approved[True] < 20
-
-
 @pytest.mark.parametrize(
     ("emulate", "model"), [*EMULATED, ("gemini", "gemini-2.5-pro"), ("qwen", "qwen-plus")]
 )
@@ -174,23 +146,23 @@ async def test_http_faults_are_the_emulated_providers_typed_errors(
 ) -> None:
     limited = SyntheticConfig(faults=FaultRates(rate_limit=1.0, retry_after_s=8))
     with pytest.raises(RateLimited) as caught:
-        await _decide(SyntheticProvider(emulate, model, config=limited), NINE[0], True, Mode.NONE)
+        await _decide(_synthetic(emulate, model, config=limited), NINE[0], True, Mode.NONE)
     assert caught.value.provider == emulate and caught.value.status == 429
     assert caught.value.retry_after is not None and 0 < caught.value.retry_after <= 8
     broken = SyntheticConfig(faults=FaultRates(server_error=1.0))
     with pytest.raises(ServerError) as failed:
-        await _decide(SyntheticProvider(emulate, model, config=broken), NINE[0], True, Mode.NONE)
+        await _decide(_synthetic(emulate, model, config=broken), NINE[0], True, Mode.NONE)
     assert failed.value.status in (500, 503) and failed.value.transient
 
 
 async def test_schema_invalid_content_is_reasked_then_gives_up() -> None:
     always = SyntheticConfig(faults=FaultRates(schema_invalid=1.0))
-    provider = SyntheticProvider(config=always)
+    provider = _synthetic(config=always)
     with pytest.raises(StructuredOutputInvalid) as caught:
         await _decide(provider, "heartbeat_decision", True, Mode.SCHEMA_ENFORCED)
     assert caught.value.attempts == 3 and caught.value.errors
     assert caught.value.usage.input_tokens > 0 and caught.value.cost_usd > 0
-    sometimes = SyntheticProvider(config=SyntheticConfig(faults=FaultRates(schema_invalid=0.5)))
+    sometimes = _synthetic(config=SyntheticConfig(faults=FaultRates(schema_invalid=0.5)))
     attempts: Counter[int] = Counter()
     for _ in range(40):
         try:
@@ -202,7 +174,7 @@ async def test_schema_invalid_content_is_reasked_then_gives_up() -> None:
 
 
 async def test_malformed_json_is_not_json_and_is_repaired_or_reasked() -> None:
-    provider = SyntheticProvider(config=SyntheticConfig(faults=FaultRates(malformed_json=1.0)))
+    provider = _synthetic(config=SyntheticConfig(faults=FaultRates(malformed_json=1.0)))
     schema = get_schema("daimon_appraisal").response_schema()
     wire = _request("daimon_appraisal", crash=True)
     for _ in range(20):
@@ -222,7 +194,7 @@ async def test_malformed_json_is_not_json_and_is_repaired_or_reasked() -> None:
 @pytest.mark.parametrize("mode", [Mode.SCHEMA_ENFORCED, Mode.TOOL_USE, Mode.PROMPT_GUIDED])
 async def test_prose_instead_of_json_is_read_by_from_text(mode: Mode) -> None:
     config = SyntheticConfig(faults=FaultRates(prose=1.0))
-    provider = SyntheticProvider(config=config, capabilities=SETUPS[mode][0])
+    provider = _synthetic(config=config, capabilities=SETUPS[mode][0])
     for name in ("heartbeat_decision", "threat_assessment", "fragment_evaluation"):
         answer = await _decide(provider, name, True, mode)
         assert answer.repairs == ("from_text",) and not answer.tool_calls
@@ -233,7 +205,7 @@ PRICED = [e for e in EMULATED if e[0] != "together"] + [("qwen", "qwen-plus")]
 
 @pytest.mark.parametrize(("emulate", "model"), PRICED)
 async def test_usage_and_cost_come_from_the_emulated_models_price(emulate: str, model: str) -> None:
-    provider = SyntheticProvider(emulate, model, seed=1)
+    provider = _synthetic(emulate, model, seed=1)
     plain = await _decide(provider, "heartbeat_decision", True, Mode.SCHEMA_ENFORCED)
     usage = plain.usage
     assert usage.input_tokens > 100 and usage.output_tokens > 10 and usage.reasoning_tokens == 0
@@ -264,7 +236,7 @@ async def test_usage_and_cost_come_from_the_emulated_models_price(emulate: str, 
     ],
 )
 async def test_reasoning_chain_through_each_codec(emulate: str, model: str, shown: bool) -> None:
-    provider = SyntheticProvider(emulate, model, seed=2)
+    provider = _synthetic(emulate, model, seed=2)
     visible = ReasoningConfig(ReasoningDepth.MEDIUM, visible=True)
     wire = _request("threat_assessment", crash=True, reasoning=visible)
     answer = await run_structured(provider, wire, get_schema("threat_assessment"))
@@ -275,7 +247,7 @@ async def test_reasoning_chain_through_each_codec(emulate: str, model: str, show
 
 @pytest.mark.parametrize(("emulate", "model"), EMULATED)
 def test_the_wire_body_decodes_through_the_public_decode(emulate: str, model: str) -> None:
-    provider = SyntheticProvider(emulate, model)
+    provider = _synthetic(emulate, model)
     answer = Answer(model, '{"a": 1}', None, "thinking it over", 120, 20, 8, 300, "x1")
     response = decode(emulate, wire_body(provider.profile, answer), model=model)
     assert response.content == '{"a": 1}'
@@ -319,3 +291,104 @@ def test_a_config_rejects_unknown_synthetic_keys() -> None:
             },
             environ={},
         )
+
+
+class _Told:
+    """Facts as a caller might give them: the decision wanted and a marker to look for."""
+
+    decision = "heartbeat_decision"
+    marker = "facts-marker-7f3a"
+
+
+async def test_the_provider_hands_the_requests_facts_to_the_decisions_mind() -> None:
+    told, heard = _Told(), []
+
+    def mind(facts: object, rng: object) -> dict[str, object]:
+        heard.append(facts)
+        return {"severity": "critical", "action": "hedge", "rationale": "told so"}
+
+    provider = SyntheticProvider(minds={"heartbeat_decision": mind})
+    request = _request("heartbeat_decision", crash=False).evolve(facts=told)
+    answer = await run_structured(provider, request, get_schema("heartbeat_decision"))
+    assert heard == [told]
+    assert (answer.parsed.severity, answer.parsed.action) == ("critical", "hedge")
+    assert answer.parsed.rationale == "told so"
+
+
+async def test_without_facts_or_a_mind_the_plan_alone_answers() -> None:
+    bare = _request("fragment_evaluation", crash=False).evolve(facts=None)
+    for provider in (SyntheticProvider(), _synthetic()):
+        answer = await run_structured(provider, bare, get_schema("fragment_evaluation"))
+        assert answer.parsed.verdict in ("promote", "stage", "discard")
+
+
+async def test_the_none_mode_learns_the_decision_from_the_facts_alone() -> None:
+    """No schema is sent in the NONE mode: the facts name the decision; without them the
+    provider answers in plain words."""
+    plain = StructuredOutputConfig(enabled=False)
+    told = _request("threat_assessment", crash=True)
+    answer = await run_structured(_synthetic(), told, get_schema("threat_assessment"), plain)
+    assert answer.mode is Mode.NONE and answer.parsed.validate_content() == []
+    with pytest.raises(StructuredOutputInvalid):
+        await run_structured(
+            _synthetic(), told.evolve(facts=None), get_schema("threat_assessment"), plain
+        )
+
+
+def test_facts_are_kept_by_evolve_and_left_out_of_repr_and_equality() -> None:
+    told = _Told()
+    request = _request("heartbeat_decision", crash=False).evolve(facts=told)
+    assert request.evolve(max_tokens=5).facts is told
+    assert told.marker not in repr(request) and "facts" not in repr(request)
+    assert request == request.evolve(facts=None)
+
+
+@pytest.mark.parametrize(
+    "provider", ["openai", "anthropic", "gemini", "deepseek", "openai-responses", "qwen"]
+)
+@pytest.mark.parametrize("mode", [Mode.SCHEMA_ENFORCED, Mode.TOOL_USE, Mode.PROMPT_GUIDED])
+def test_no_codec_puts_the_facts_on_the_wire(provider: str, mode: Mode) -> None:
+    told = _Told()
+    schema = get_schema("heartbeat_decision").response_schema()
+    request = _request("heartbeat_decision", crash=True).evolve(
+        facts=told, response_schema=schema, mode=mode
+    )
+    codec = default_registry().codec(provider)
+    sent = codec.encode(request, "some-model").content()  # orjson: no object it cannot write
+    assert told.marker.encode() not in sent
+    assert sent == codec.encode(request.evolve(facts=None), "some-model").content()
+
+
+async def test_an_http_request_built_from_a_request_with_facts_sends_none_of_them() -> None:
+    told, bodies = _Told(), []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        bodies.append(request.content)
+        content = '{"severity": "low", "action": "observe", "confidence": 0.6, "rationale": "ok"}'
+        return httpx.Response(
+            200,
+            json={
+                "id": "x",
+                "model": "gpt-4o-mini",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5},
+            },
+        )
+
+    http = HTTPProvider.named(
+        "openai",
+        "gpt-4o-mini",
+        transport=httpx.MockTransport(answer),
+        environ={"OPENAI_API_KEY": "k"},
+    )
+    request = _request("heartbeat_decision", crash=True).evolve(facts=told)
+    decided = await run_structured(http, request, get_schema("heartbeat_decision"))
+    await http.aclose()
+    assert decided.parsed.severity == "low"
+    assert bodies and all(told.marker.encode() not in body for body in bodies)

@@ -28,6 +28,7 @@ from golem.mortality import (
     utc_day,
 )
 from golem.runtime.decide import Budgeting, Route, Routes, decide
+from golem.subsystems.ask import Ask
 from golem.subsystems.contract import Brief, Context, Outcome, PortfolioView
 from golem.world import MarketSummary, Observation
 from tests.inference.decisions import VALID, Pulse
@@ -131,6 +132,27 @@ async def test_model_path_charges_and_logs_everything_needed() -> None:
         assert key in line, key
     assert line["decision"]["severity"] == "high"
     assert line["tokens"] == {"input": 100, "output": 50, "reasoning": 0}
+
+
+async def test_every_attempt_carries_the_ask_a_simulated_model_reads() -> None:
+    """Request.facts: the Context, the subsystem, the decision wanted and what was paid
+    (tier, profile, reasoning), on the first ask and on each re-ask."""
+    provider = ScriptedProvider(["no idea", orjson.dumps(VALID).decode()], price=PRICE)
+    toy, ctx = Toy(), context()
+    record = await decide(toy, ctx, budgeting(provider))
+    assert record.source == "model" and len(provider.requests) == 2
+    allocation = record.allocation
+    assert allocation is not None
+    for request in provider.requests:
+        ask = request.facts
+        assert isinstance(ask, Ask)
+        assert (ask.ctx, ask.subsystem, ask.decision) == (ctx, toy, Pulse.schema_name)
+        assert (ask.tier, ask.profile, ask.reasoning) == (
+            ModelTier.T1,
+            allocation.profile,
+            allocation.reasoning,
+        )
+        assert ask.truth is None and ask.inputs_cut == 0
 
 
 async def test_exhausted_reasks_fall_back_and_still_pay_for_every_attempt() -> None:

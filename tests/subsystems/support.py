@@ -6,25 +6,46 @@ The API is kept stable for every subsystem's tests: add keywords, do not rename 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 from msgspec.structs import replace
 
-from golem.inference import Capabilities, Mode, StructuredOutput, StructuredOutputConfig
+from golem.inference import (
+    Capabilities,
+    Mode,
+    ReasoningConfig,
+    StructuredOutput,
+    StructuredOutputConfig,
+)
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider, ScriptStep, tool_answer
-from golem.mortality import FixedClock, InMemoryLedger, ModelTier, MortalityState, Phase
+from golem.mortality import (
+    FixedClock,
+    InMemoryLedger,
+    ModelTier,
+    MortalityState,
+    Phase,
+    PipelineProfile,
+)
 from golem.runtime.decide import Budgeting, Route, Routes
-from golem.subsystems.contract import Context, PortfolioView
+from golem.subsystems.ask import Ask
+from golem.subsystems.contract import Context, PortfolioView, Subsystem
+from golem.subsystems.curator import Curator
+from golem.subsystems.daimon import Daimon
+from golem.subsystems.death import Thanatopsis
+from golem.subsystems.dream import Dream
+from golem.subsystems.heartbeat import Heartbeat
+from golem.subsystems.risk import Risk
 from golem.world import MarketSummary, Observation
 
 __all__ = [
     "MODES",
     "NOW",
     "PRICE",
+    "ask_for",
     "budgeting",
     "context",
     "market",
@@ -77,6 +98,41 @@ def context(**changes: Any) -> Context:
         portfolio=PortfolioView(cash_usd=1000.0, equity_usd=1000.0),
     )
     return replace(ctx, **changes)
+
+
+# The subsystem that asks for each decision (a fresh one, with its default config).
+_ASKERS: Mapping[str, Callable[[], Subsystem]] = {
+    "heartbeat_decision": Heartbeat,
+    "risk_assessment": Risk,
+    "daimon_appraisal": Daimon,
+    "curator_evaluation": Curator,
+    "replay_analysis": Dream,
+    "fragment_evaluation": Dream,
+    "dream_integration": Dream,
+    "threat_assessment": Dream,
+    "death_testament": Thanatopsis,
+}
+
+
+def ask_for(
+    decision: str,
+    ctx: Context,
+    *,
+    subsystem: Subsystem | None = None,
+    profile: PipelineProfile = PipelineProfile.STANDARD,
+    **changes: Any,
+) -> Ask:
+    """The Ask a call for `decision` in `ctx` carries (T1, no reasoning, `profile`), asked
+    by `subsystem` (default: the decision's subsystem with its default config)."""
+    ask = Ask(
+        ctx=ctx,
+        subsystem=subsystem or _ASKERS[decision](),
+        decision=decision,
+        tier=ModelTier.T1,
+        profile=profile,
+        reasoning=ReasoningConfig(),
+    )
+    return replace(ask, **changes)
 
 
 def budgeting(

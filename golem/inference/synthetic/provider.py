@@ -1,14 +1,15 @@
 """SyntheticProvider: a keyless provider that answers every request with a seeded,
-schema-valid decision that reacts to the market in the prompt, dressed in the wire format
-of the provider it emulates and decoded by that provider's real codec, then priced."""
+schema-valid decision, dressed in the wire format of the provider it emulates and decoded
+by that provider's real codec, then priced. What the decision says comes from the mind of
+the decision asked for (given at construction), which reads the request's `facts`."""
 
 from __future__ import annotations
 
 import math
-import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import orjson
 
@@ -19,28 +20,27 @@ from golem.inference.reasoning import ReasoningDepth
 from golem.inference.schema import ResponseSchema
 from golem.inference.structured import registered_schemas
 from golem.inference.synthetic.config import SyntheticConfig
-from golem.inference.synthetic.observe import Observation, observe
 from golem.inference.synthetic.plan import Object, compile_schema
-from golem.inference.synthetic.policy import POLICIES
 from golem.inference.synthetic.prose import render_text, wrap_json
 from golem.inference.synthetic.wire import FAMILIES, Answer, error_body, wire_body
 from golem.inference.types import Mode, Request, Response
 
-__all__ = ["SyntheticProvider"]
+__all__ = ["Facts", "Mind", "SyntheticProvider"]
 
-# Without a schema (the NONE mode sends none) the role names the decision wanted.
-_ROLE_CUES = (
-    ("You are the heartbeat", "heartbeat_decision"),
-    ("You are the risk subsystem", "risk_assessment"),
-    ("You are the daimon", "daimon_appraisal"),
-    ("You are the curator", "curator_evaluation"),
-    ("Thanatopsis", "death_testament"),
-    ("NREM replay", "replay_analysis"),
-    ("hypnagogic observer", "fragment_evaluation"),
-    ("waking from a dream", "dream_integration"),
-    ("rehearsing a threat", "threat_assessment"),
-)
 _FAULTS = ("malformed_json", "schema_invalid", "prose")
+
+# A decision's fields from a request's facts (whatever they are, None included) and the
+# call's seeded Random; the plan fills and bounds the rest.
+Mind = Callable[[object, Random], dict[str, Any]]
+
+
+@runtime_checkable
+class Facts(Protocol):
+    """What the provider itself reads of a request's facts: the decision wanted, which the
+    NONE mode (no schema sent) needs."""
+
+    @property
+    def decision(self) -> str: ...
 
 
 class SyntheticProvider:
@@ -50,7 +50,10 @@ class SyntheticProvider:
     openai-compatible, openai-responses, ...) and `model` one of its models: answers come
     in that provider's wire format through its codec, with its capabilities and prices.
     Call n of a provider with seed s draws from `Random(f"{s}:{n}")`: the same seed and
-    the same requests give the same answers. Reasoning (depth above none) yields thinking
+    the same requests give the same answers. `minds` maps a decision (schema name) to the
+    mind that says what its answer holds, from the request's `facts` (golem.subsystems.minds
+    has one per subsystem); a decision without a mind gets whatever valid value its plan
+    draws. Reasoning (depth above none) yields thinking
     text where the emulated provider shows it and reasoning tokens where it counts them.
     """
 
@@ -63,6 +66,7 @@ class SyntheticProvider:
         *,
         capabilities: Capabilities | None = None,
         registry: Registry | None = None,
+        minds: Mapping[str, Mind] | None = None,
     ) -> None:
         config = config or SyntheticConfig()
         updates = {"emulate": emulate, "model": model, "seed": seed}
@@ -77,6 +81,7 @@ class SyntheticProvider:
         self.model = self.config.model
         self._capabilities = capabilities or self.profile.capabilities_for(self.model)
         self.price = self.registry.price_for(self.config.emulate, self.model)
+        self.minds: Mapping[str, Mind] = minds or {}
         self._plans: dict[bytes, tuple[Object, int]] = {}  # by the schema's JSON text
         self.calls = 0
 
@@ -95,11 +100,11 @@ class SyntheticProvider:
         """The synchronous core of `complete` (the simulator may call it directly)."""
         index, self.calls = self.calls, self.calls + 1
         rng = Random(f"{self.config.seed}:{index}")
-        call = _Call(request, index, rng, self._roll_fault(rng), observe(request))
+        call = _Call(request, index, rng, self._roll_fault(rng))
         if call.schema is not None:
             plan, _ = self._plan(call.schema)
-            policy = POLICIES.get(call.schema.name)
-            call.value = plan.make(rng, policy(call.obs, rng) if policy else None)
+            mind = self.minds.get(call.schema.name)
+            call.value = plan.make(rng, mind(request.facts, rng) if mind else None)
             if call.fault == "schema_invalid":
                 call.value = plan.spoil(call.value, rng)
         content, tool = self._say(call)
@@ -147,7 +152,7 @@ class SyntheticProvider:
         )
         tool_name = _respond_tool(request) if request.mode is Mode.TOOL_USE else None
         if schema is None:
-            return _plain(call.obs), None
+            return _PLAIN, None
         if fault == "prose" or request.mode is Mode.NONE:
             text = render_text(schema.name, value)
             return (_truncate(text, rng) if fault == "malformed_json" else text), None
@@ -182,7 +187,7 @@ class SyntheticProvider:
                 16, min(budget, round(budget * model.reasoning_fraction * spread))
             )
             if self._shows_reasoning(request):
-                reasoning = _thoughts(call.obs, schema)
+                reasoning = _thoughts(call.value, schema)
         return Answer(
             model=self.model,
             content=content,
@@ -212,24 +217,18 @@ class _Call:
     index: int
     rng: Random
     fault: str | None
-    obs: Observation
     value: Any = None
     schema: ResponseSchema | None = field(init=False)
 
     def __post_init__(self) -> None:
-        self.schema = self.request.response_schema or _schema_named(_wanted(self.request))
+        self.schema = self.request.response_schema or _wanted(self.request.facts)
 
 
-def _wanted(request: Request) -> str | None:
-    text = "\n".join(m.content for m in request.messages if m.content)
-    for name in registered_schemas():
-        if re.search(rf"\b{name}\b", text):
-            return name
-    return next((name for cue, name in _ROLE_CUES if cue in text), None)
-
-
-def _schema_named(name: str | None) -> ResponseSchema | None:
-    decision = registered_schemas().get(name) if name else None
+def _wanted(facts: object) -> ResponseSchema | None:
+    """The schema of the decision the facts name, when no schema was sent."""
+    if not isinstance(facts, Facts):
+        return None
+    decision = registered_schemas().get(facts.decision)
     return decision.response_schema() if decision is not None else None
 
 
@@ -240,21 +239,19 @@ def _respond_tool(request: Request) -> str | None:
     return next((t.name for t in request.tools if t.name.startswith("respond_")), None)
 
 
-def _plain(obs: Observation) -> str:
-    if not obs.market:
-        return "Nothing in the prompt needs a decision; noted."
-    return (
-        f"The window moved {obs.delta_period:+.2%} with a z-score of {obs.zscore:+.2f}; "
-        f"stress reads {obs.stress:.2f}."
-    )
+_PLAIN = "Nothing in the prompt needs a decision; noted."
 
 
-def _thoughts(obs: Observation, schema: ResponseSchema | None) -> str:
+def _thoughts(value: Any, schema: ResponseSchema | None) -> str:
+    """The thinking shown with an answer: what it settles on, in its first few words."""
     wanted = schema.name if schema is not None else "an answer"
-    return (
-        f"The last tick moved {obs.delta_1:+.2%} and the window {obs.delta_period:+.2%}; "
-        f"stress about {obs.stress:.2f}. I weigh that and write {wanted}."
-    )
+    said = [
+        f"{name.replace('_', ' ')} {field}"
+        for name, field in (value.items() if isinstance(value, dict) else ())
+        if isinstance(field, str | bool | int | float) and len(str(field)) <= 40
+    ][:3]
+    settled = f": {', '.join(said)}" if said else ""
+    return f"I weigh what the prompt shows and write {wanted}{settled}."
 
 
 def _malformed(text: str, rng: Random) -> str:

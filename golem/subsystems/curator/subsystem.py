@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 from golem.inference import StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Context, Input, Outcome
+from golem.subsystems.contract import Brief, Context, GrimoireEntry, Input, Outcome
 from golem.subsystems.curator.decision import CuratorEvaluation
 from golem.subsystems.curator.rules import CuratorConfig, curate, evidence, rule_evaluation
 
-__all__ = ["Curator"]
+__all__ = ["Curator", "listed"]
 
 _ROLE = "You are the curator: you keep the golem's knowledge (its grimoire) honest."
 _TASK = (
@@ -50,11 +50,8 @@ class Curator:
         return Brief(_ROLE, _TASK, inputs=(Input("Grimoire", self._entries(ctx)),))
 
     def _entries(self, ctx: Context) -> tuple[str, ...]:
-        active = sorted(
-            (e for e in ctx.grimoire if not e.archived), key=lambda e: (-e.confidence, e.id)
-        )[: self.config.prompt_entries]
         lines = []
-        for entry in active:
+        for entry in listed(ctx, self.config):
             found = evidence(entry, ctx.episodes)
             lines.append(
                 f"- [{entry.id}] confidence {entry.confidence:.2f}, tier {entry.tier}, "
@@ -85,3 +82,11 @@ class Curator:
                 "grimoire_health": decision.grimoire_health,
             },
         )
+
+
+def listed(ctx: Context, config: CuratorConfig) -> list[GrimoireEntry]:
+    """The entries the curator's brief lists: the active ones, most trusted first."""
+    active = sorted(
+        (e for e in ctx.grimoire if not e.archived), key=lambda e: (-e.confidence, e.id)
+    )
+    return active[: config.prompt_entries]

@@ -1,0 +1,171 @@
+"""What a simulated model is asked, and what it perceives: the `Ask` the runtime puts on a
+request's `facts` for the synthetic provider, the `Percept` every mind reads the moment
+through, and the `Mind` each subsystem keeps beside it (golem.subsystems.minds).
+
+A mind answers from structured inputs (the Context, the subsystem's own config), never
+from the rendered prompt; it reads only what its prompt showed (the market and probes
+only under a profile that runs L3). `Ask.truth` is the seam for answers whose quality
+depends on what was paid: None means the mind answers from the observation alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+from typing import Any, Protocol, TypeVar
+
+from msgspec import Struct
+
+from golem.inference.reasoning import ReasoningConfig
+from golem.mortality import ModelTier, PipelineProfile
+from golem.subsystems.context.layers import PROFILE_LAYERS, Layer
+from golem.subsystems.contract import Context, Subsystem
+
+__all__ = [
+    "LESSONS",
+    "Ask",
+    "Mind",
+    "Percept",
+    "Truth",
+    "signed",
+    "some",
+    "unit",
+    "weighted",
+]
+
+T = TypeVar("T")
+
+# Lessons a simulated model draws on (dream replay and the death testament).
+LESSONS = (
+    "hedges pay when the window drops fast",
+    "calm tapes reward patience",
+    "thin liquidity turns exits expensive",
+    "a falling health factor comes before forced sales",
+    "momentum fades after a spike in volume",
+)
+
+
+class Truth(Struct, frozen=True):
+    """What the simulated world knows at the moment of a call and the golem does not: the
+    market's regime and the relative price move over the `horizon_ticks` ahead. The
+    simulator may fill it (`Ask.truth`) so that a mind can answer right or wrong against
+    it; the minds here ignore it."""
+
+    regime: str
+    move: float
+    horizon_ticks: int
+
+
+class Ask(Struct, frozen=True):
+    """One model call as a simulated model sees it: the subsystem that asks (its config is
+    what its brief used), the Context it asked in, the decision wanted (a schema name), and
+    what was paid for: the tier, the context profile and the reasoning granted.
+    `inputs_cut` counts the lines of the brief's inputs the prompt cut to fit its limit
+    (from their end): a mind does not see them."""
+
+    ctx: Context
+    subsystem: Subsystem
+    decision: str
+    tier: ModelTier
+    profile: PipelineProfile
+    reasoning: ReasoningConfig
+    inputs_cut: int = 0
+    truth: Truth | None = None
+
+    def shows(self, layer: Layer) -> bool:
+        """Whether the call's prompt ran `layer`."""
+        return layer in PROFILE_LAYERS[self.profile]
+
+    def shown(self, lines: Sequence[T]) -> list[T]:
+        """The items of the brief's (only) input list that the prompt kept."""
+        return list(lines[: max(0, len(lines) - self.inputs_cut)])
+
+
+class Mind(Protocol):
+    """A decision's fields from an Ask (None: a call with no facts, e.g. `golem ask`, read
+    as a quiet moment); the synthetic provider's plan fills and bounds the rest."""
+
+    def __call__(self, ask: Ask | None, rng: Random, /) -> dict[str, Any]: ...
+
+
+class Percept(Struct, frozen=True):
+    """The moment as a mind reads it: price moves as fractions, the probes, the events, the
+    golem's vitality and phase; one `stress` in 0..1 that minds turn into severity, risk
+    and fear. Unknown numbers read as 0 (and no health factor)."""
+
+    delta_1: float = 0.0
+    delta_period: float = 0.0
+    zscore: float = 0.0
+    volatility: float = 0.0
+    health_factor: float | None = None
+    prediction_error: float = 0.0
+    gate: float = 0.3
+    flags: tuple[str, ...] = ()
+    events: tuple[str, ...] = ()
+    vitality: float = 1.0
+    phase: str = ""
+
+    @classmethod
+    def of(cls, ask: Ask | None) -> Percept:
+        """What `ask`'s prompt showed: the state always (L1), the market, probes and events
+        under L3."""
+        if ask is None:
+            return cls()
+        ctx = ask.ctx
+        vitality, phase = ctx.vitality, str(ctx.phase)
+        if not ask.shows(Layer.PROBES):
+            return cls(vitality=vitality, phase=phase)
+        m, probes = ctx.market, ctx.probes
+        moved = m.delta_1 is not None and m.delta_period is not None
+        return cls(
+            delta_1=(m.delta_1 or 0.0) if moved else 0.0,
+            delta_period=(m.delta_period or 0.0) if moved else 0.0,
+            zscore=m.zscore or 0.0,
+            volatility=m.return_volatility or 0.0,
+            health_factor=m.health_factor,
+            prediction_error=probes.prediction_error if probes is not None else 0.0,
+            gate=probes.theta if probes is not None else 0.3,
+            flags=probes.flags if probes is not None else (),
+            events=ctx.events,
+            vitality=vitality,
+            phase=phase,
+        )
+
+    @property
+    def stress(self) -> float:
+        """0 calm .. 1 crash: the worst of the drop, the z-score, the health factor and
+        the surprise over the gate."""
+        drop = max(-self.delta_period / 0.10, -self.delta_1 / 0.03, 0.0)
+        swing = max(abs(self.zscore) - 1.0, 0.0) / 2.0
+        health = 0.0 if self.health_factor is None else (1.6 - self.health_factor) / 0.5
+        surprise = self.prediction_error / max(2 * self.gate, 1e-6) - 0.5
+        return min(1.0, max(0.0, drop, swing, health, surprise))
+
+    @property
+    def gain(self) -> bool:
+        return self.delta_period > 0.02 or any("profit" in e for e in self.events)
+
+
+def unit(x: float) -> float:
+    return round(min(1.0, max(0.0, x)), 3)
+
+
+def signed(x: float) -> float:
+    return round(min(1.0, max(-1.0, x)), 3)
+
+
+def weighted(rng: Random, options: tuple[tuple[str, float], ...]) -> str:
+    """One option, drawn with its weight."""
+    roll = rng.random() * sum(w for _, w in options)
+    for value, weight in options:
+        roll -= weight
+        if roll < 0:
+            return value
+    return options[-1][0]
+
+
+def some(pool: tuple[str, ...], rng: Random, low: int, high: int) -> list[str]:
+    """`low` to `high` consecutive items of `pool` from a drawn start (wrapping)."""
+    count = min(len(pool), low + int(rng.random() * (high - low + 1)))
+    start = int(rng.random() * len(pool))
+    return [pool[(start + i) % len(pool)] for i in range(count)]

@@ -1,0 +1,65 @@
+"""The heartbeat's mind for the synthetic provider: severity from the stress it perceives,
+an action drawn for that severity, and the signals the answer rests on; escalation and
+exits only with high or critical severity, as the decision's content rules ask."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from random import Random
+from typing import Any
+
+from golem.subsystems.ask import Ask, Percept, unit, weighted
+
+__all__ = ["heartbeat"]
+
+_SEVERITIES = ("low", "moderate", "high", "critical")
+_CALM = 0.1  # below this stress nothing is notable: severity none
+_ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
+    "none": (("observe", 1.0),),
+    "low": (("observe", 0.9), ("rebalance", 0.1)),
+    "moderate": (("observe", 0.45), ("rebalance", 0.3), ("hedge", 0.25)),
+    "high": (("hedge", 0.6), ("exit", 0.25), ("rebalance", 0.15)),
+    "critical": (("exit", 0.55), ("hedge", 0.45)),
+}
+
+
+def heartbeat(ask: Ask | None, rng: Random) -> dict[str, Any]:
+    """A heartbeat_decision from what the call's prompt showed."""
+    seen = Percept.of(ask)
+    stress = unit(seen.stress + rng.gauss(0, 0.12))
+    severity = "none" if stress < _CALM else _SEVERITIES[min(3, int(stress * 4))]
+    action = weighted(rng, _ACTIONS[severity])
+    # Escalation and exits only with high or critical severity; exits need confidence.
+    escalate = severity in ("high", "critical") and rng.random() < 0.4
+    return {
+        "severity": severity,
+        "action": action,
+        "confidence": unit(0.55 + 0.4 * rng.random()),
+        "rationale": (
+            f"{severity} stress: window {seen.delta_period:+.2%}, z-score {seen.zscore:+.2f}; "
+            f"{action} for now."
+        ),
+        "signals": signals(seen, rng),
+        "escalate": escalate,
+    }
+
+
+def signals(seen: Percept, rng: Random) -> list[dict[str, Any]]:
+    """What the answer rests on, each a (source, description, magnitude 0..1): a price
+    move of 5% or a z-score of 3 is a full-strength signal."""
+    found = [
+        ("price", f"{seen.delta_1:+.2%} in the last tick", abs(seen.delta_1) * 20),
+        ("price", f"{seen.delta_period:+.2%} over the window", abs(seen.delta_period) * 20),
+        ("price", f"z-score {seen.zscore:+.2f} against the 20-period mean", abs(seen.zscore) / 3),
+    ]
+    if seen.health_factor is not None:
+        found.append(
+            ("liquidity", f"health factor {seen.health_factor:.2f}", 1.5 - seen.health_factor)
+        )
+    if seen.flags:
+        found.append(("probes", ", ".join(seen.flags), seen.prediction_error))
+    keep = 1 + int(rng.random() * min(3, len(found)))
+    return [
+        {"source": source, "description": text, "magnitude": unit(strength)}
+        for source, text, strength in found[:keep]
+    ]
