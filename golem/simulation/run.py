@@ -109,6 +109,7 @@ async def live(
         resumable=False,
         mortal=spec.policy != "fixed",
         forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
+        quality=scenario.quality.accuracy(),
     )
     with (
         StateStore.open(

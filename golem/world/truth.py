@@ -10,8 +10,9 @@ import math
 from collections.abc import Sequence
 from enum import StrEnum
 
-from msgspec import Struct
+from msgspec import Struct, field
 
+from golem.world.costs import CostModel
 from golem.world.observation import Observation, Regime
 
 __all__ = ["MoveSize", "Truth"]
@@ -32,7 +33,9 @@ class Truth(Struct, frozen=True):
     `future_return` is the price at the horizon's end ÷ the price now − 1 (the number an
     episode's prediction is scored against); `trough` the lowest price within the horizon ÷
     the price now − 1 (0 when the price never dips below now); `regime` the label the market
-    carries now (a shock's, while one lasts) and `regime_ahead` the label at the horizon's end.
+    carries now (a shock's, while one lasts) and `regime_ahead` the label at the horizon's end;
+    `costs` what a trade costs on the venue (the paper portfolio's cost model), which a right
+    answer about a trade weighs against the move.
     """
 
     tick: int
@@ -42,9 +45,12 @@ class Truth(Struct, frozen=True):
     future_return: float
     trough: float
     regime_ahead: Regime | None
+    costs: CostModel = field(default_factory=CostModel)
 
     @classmethod
-    def of(cls, now: Observation, ahead: Sequence[Observation]) -> Truth:
+    def of(
+        cls, now: Observation, ahead: Sequence[Observation], costs: CostModel | None = None
+    ) -> Truth:
         """The truth of `now` given the observations that follow it (at least one)."""
         if not ahead:
             raise ValueError("the truth needs at least one observation ahead")
@@ -58,6 +64,7 @@ class Truth(Struct, frozen=True):
             future_return=ahead[-1].price / price - 1.0,
             trough=min(0.0, low / price - 1.0),
             regime_ahead=ahead[-1].regime,
+            costs=costs or CostModel(),
         )
 
     def size(self, minor: float, major: float) -> MoveSize:

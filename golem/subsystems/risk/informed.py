@@ -4,7 +4,7 @@ whether an assessment is right.
 A trade **pays** when, over the episode horizon, it gains more than it costs: a trade that
 sells (an exit, a hedge, a sale, a rebalance down to the target weight) protects the
 portfolio by the fall it avoids, notional × −(coming return); one that buys gains notional
-× (coming return); both pay the fee and the slippage of the paper portfolio's cost model.
+× (coming return); both pay the fee and the slippage of the venue's cost model (`Truth.costs`).
 The notional is what would go through: the size the hard limits allow.
 
 A risk assessment is right when it approves exactly the trades that pay and that the hard
@@ -20,7 +20,7 @@ from __future__ import annotations
 from golem.subsystems.contract import Context, ProposedTrade
 from golem.subsystems.risk.decision import LayerResult, RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
-from golem.world import CostModel, TradeAction, Truth
+from golem.world import TradeAction, Truth
 
 __all__ = ["informed_risk", "is_right", "trade_pays", "trade_pnl"]
 
@@ -32,11 +32,10 @@ def trade_pnl(
     ctx: Context,
     trade: ProposedTrade,
     limits: RiskLimits | None = None,
-    costs: CostModel | None = None,
 ) -> float:
     """What `trade` gains over the horizon against not trading, net of its costs (USD)."""
     limits = limits or RiskLimits()
-    costs = costs or CostModel()
+    costs = truth.costs
     hard = assess(ctx, trade, limits)
     notional = hard.adjusted_size_usd
     if notional is None:
@@ -56,9 +55,8 @@ def trade_pays(
     ctx: Context,
     trade: ProposedTrade,
     limits: RiskLimits | None = None,
-    costs: CostModel | None = None,
 ) -> bool:
-    return trade_pnl(truth, ctx, trade, limits, costs) > 0.0
+    return trade_pnl(truth, ctx, trade, limits) > 0.0
 
 
 def is_right(
@@ -66,24 +64,22 @@ def is_right(
     truth: Truth,
     ctx: Context,
     limits: RiskLimits | None = None,
-    costs: CostModel | None = None,
 ) -> bool:
     """Whether `assessment` of `ctx.proposed` is right by this module's definition."""
     trade = _proposed(ctx)
     allowed = assess(ctx, trade, limits or RiskLimits()).approved
-    return assessment.approved == (allowed and trade_pays(truth, ctx, trade, limits, costs))
+    return assessment.approved == (allowed and trade_pays(truth, ctx, trade, limits))
 
 
 def informed_risk(
     truth: Truth,
     ctx: Context,
     limits: RiskLimits | None = None,
-    costs: CostModel | None = None,
 ) -> RiskAssessment:
     """The assessment a model that knew the truth would make (right by `is_right`)."""
     trade = _proposed(ctx)
     hard = assess(ctx, trade, limits or RiskLimits())
-    if not hard.approved or trade_pays(truth, ctx, trade, limits, costs):
+    if not hard.approved or trade_pays(truth, ctx, trade, limits):
         return hard
     move = f"{truth.future_return:+.2%}"
     observation = LayerResult(passed=False, score=0.8, detail=f"the coming move ({move}) loses")

@@ -1,0 +1,57 @@
+"""Forecast skill of simulated lives: each resolved episode's predicted price change against
+the actual one over its horizon, scored as 1 − MSE/MSE_naive on returns, where the naive
+forecast is no change (a random walk's best guess). Above 0: the forecasts beat the naive
+one; 0: no better; below 0: worse.
+
+Reads the state databases a batch kept (`golem simulate SCENARIO --seeds N --logs`) and
+prints the skill per policy, over all episodes and split by the tier that decided (t0: the
+rules; t1/t2: a model), with the episode counts.
+
+    python benchmarks/forecast_skill.py OUT_DIR
+"""
+
+import argparse
+import sys
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from golem.runtime.store import StateStore  # noqa: E402
+
+
+def skill(pairs: Iterable[tuple[float, float]]) -> float | None:
+    """1 − Σ(actual − predicted)² / Σ actual² over (predicted, actual) returns."""
+    error = naive = 0.0
+    for predicted, actual in pairs:
+        error += (actual - predicted) ** 2
+        naive += actual * actual
+    return None if naive == 0 else 1.0 - error / naive
+
+
+def main(out: Path) -> None:
+    by_group: defaultdict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+    for database in sorted(out.rglob("state/golem.db")):
+        life = database.parent.parent
+        policy = life.parent.name if life.name.startswith("seed-") else "life"
+        with StateStore.open(database.parent) as store:
+            for episode in store.episodes():
+                if episode.outcome is None:
+                    continue
+                pair = (episode.decision.predicted_delta, episode.outcome.actual_delta)
+                by_group[policy, "all"].append(pair)
+                tier = episode.decision.tier
+                by_group[policy, tier if tier.startswith("t") else f"t{tier}"].append(pair)
+    print(f"{'policy':<10} {'episodes':<8} {'count':>7} {'skill':>8}")
+    for (policy, group), pairs in sorted(by_group.items()):
+        score = skill(pairs)
+        shown = "n/a" if score is None else f"{score:+.4f}"
+        print(f"{policy:<10} {group:<8} {len(pairs):>7} {shown:>8}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="a batch's --out directory (run with --logs)")
+    main(parser.parse_args().out)
