@@ -3,14 +3,17 @@ the actual one over its horizon, scored as 1 − MSE/MSE_naive on returns, where
 forecast is no change (a random walk's best guess). Above 0: the forecasts beat the naive
 one; 0: no better; below 0: worse.
 
-Reads the state databases a batch kept (`golem simulate SCENARIO --seeds N --logs`) and
-prints the skill per policy, over all episodes and split by the tier that decided (t0: the
-rules; t1/t2: a model), with the episode counts.
+Reads the state databases and logs a batch kept (`golem simulate SCENARIO --seeds N --logs`)
+and prints the skill per policy, over all episodes, split by the tier that decided (t0: the
+rules; t1/t2: a model), and the model-made heartbeat episodes split into those whose answer
+was informed by the world's truth and the others (an informed heartbeat answer's rationale
+reads "SEVERITY: expect ...", golem.subsystems.heartbeat.informed), with the counts.
 
     python benchmarks/forecast_skill.py OUT_DIR
 """
 
 import argparse
+import json
 import sys
 from collections import defaultdict
 from collections.abc import Iterable
@@ -31,11 +34,25 @@ def skill(pairs: Iterable[tuple[float, float]]) -> float | None:
     return None if naive == 0 else 1.0 - error / naive
 
 
+def informed_ticks(log: Path) -> dict[int, bool]:
+    """Tick → whether the tick's last model-made heartbeat answer was informed."""
+    ticks: dict[int, bool] = {}
+    with log.open() as lines:
+        for line in lines:
+            if '"subsystem":"heartbeat"' not in line or '"source":"model"' not in line:
+                continue
+            record = json.loads(line)
+            ticks[record["tick"]] = ": expect " in record["decision"].get("rationale", "")
+    return ticks
+
+
 def main(out: Path) -> None:
     by_group: defaultdict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
     for database in sorted(out.rglob("state/golem.db")):
         life = database.parent.parent
         policy = life.parent.name if life.name.startswith("seed-") else "life"
+        log = life / "golem.log"
+        informed = informed_ticks(log) if log.exists() else {}
         with StateStore.open(database.parent) as store:
             for episode in store.episodes():
                 if episode.outcome is None:
@@ -44,11 +61,14 @@ def main(out: Path) -> None:
                 by_group[policy, "all"].append(pair)
                 tier = episode.decision.tier
                 by_group[policy, tier if tier.startswith("t") else f"t{tier}"].append(pair)
-    print(f"{'policy':<10} {'episodes':<8} {'count':>7} {'skill':>8}")
+                seen = informed.get(episode.observation.tick)
+                if seen is not None:
+                    by_group[policy, "informed" if seen else "blind"].append(pair)
+    print(f"{'policy':<10} {'episodes':<9} {'count':>7} {'skill':>8}")
     for (policy, group), pairs in sorted(by_group.items()):
         score = skill(pairs)
         shown = "n/a" if score is None else f"{score:+.4f}"
-        print(f"{policy:<10} {group:<8} {len(pairs):>7} {shown:>8}")
+        print(f"{policy:<10} {group:<9} {len(pairs):>7} {shown:>8}")
 
 
 if __name__ == "__main__":
