@@ -122,6 +122,10 @@ def resolved(config: GolemConfig, environ: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+# When the subsystems without a schedule run.
+_UNSCHEDULED = {"daimon": "each tick's events", "risk": "each trade proposal"}
+
+
 def _print_tables(document: dict[str, Any], console: Console) -> None:
     console.print(f"[bold green]ok[/] {document['file']}")
     chains = Table(title="inference chains", title_justify="left")
@@ -142,13 +146,14 @@ def _print_tables(document: dict[str, Any], console: Console) -> None:
     for column in ("subsystem", "enabled", "schedule"):
         schedules.add_column(column)
     for name, section in config["subsystems"].items():
-        when = section.get("schedule", "each tick's events")  # the daimon has no schedule
-        schedules.add_row(name, "yes" if section["enabled"] else "no", when)
+        when = section.get("schedule", _UNSCHEDULED.get(name))
+        schedules.add_row(name, "yes" if section.get("enabled", True) else "no", when)
     console.print(schedules)
     settings = Table(title="settings", title_justify="left")
     settings.add_column("key", no_wrap=True)
     settings.add_column("value", overflow="fold")
     rest = {k: v for k, v in config.items() if k not in {"subsystems"}}
+    rest["subsystems.risk"] = config["subsystems"]["risk"]  # how it deliberates
     rest["inference"] = {k: v for k, v in rest["inference"].items() if k not in TIERS}
     for key, value in _flatten(rest):
         settings.add_row(key, value)

@@ -1,6 +1,7 @@
-"""`golem simulate SCENARIO.toml`: a golem's life in virtual time (the log, summary.json and
-plots in `--out`), or `--seeds N` lives in parallel with their distributions, optionally
-compared with the fixed-budget allocator (`--compare fixed`).
+"""`golem simulate SCENARIO.toml`: a golem's lineage in virtual time (the log, summary.json
+and plots in `--out`), or `--seeds N` lineages in parallel with their distributions,
+optionally beside other policies' (`--compare fixed,immortal,rules`): every outcome's
+median and IQR per policy with a verdict against the scenario's own (compare.csv).
 
 Ctrl-C stops at once: one line, exit 130. A life's summary.json is written last, whole, so
 an out directory holds one only for a life that finished; the interrupted life keeps the
@@ -11,21 +12,26 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from golem.cli.failure import UsageError
+from golem.cli.simulate_report import (
+    comparison_table,
+    lineage_table,
+    ratios,
+    report_table,
+    summary_table,
+)
 from golem.inference.seed import seed_problem
+from golem.mortality import PolicyName
 from golem.runtime.config import ConfigError
 from golem.simulation import (
     LifeSpec,
-    Policy,
     Scenario,
     distribution,
     load_scenario,
@@ -33,6 +39,7 @@ from golem.simulation import (
     run_lives,
     write_plots,
 )
+from golem.simulation.compare import TEST_NAME, compare, write_csv
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,7 +65,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--jobs", type=_count, help="with --seeds: lives at a time (default: the cores)"
     )
     parser.add_argument(
-        "--compare", choices=["fixed"], help="also run the same seeds with a fixed budget"
+        "--compare",
+        type=_policies,
+        metavar="POLICY[,POLICY...]",
+        help="also run the same seeds under these policies (vitality, fixed, immortal, "
+        "rules) and test each outcome against the scenario's own policy (the reference): "
+        "median and IQR per policy, a verdict per outcome (Mann-Whitney U, two-sided, "
+        "0.05), and the table as compare.csv beside report.json",
     )
     parser.add_argument(
         "--logs",
@@ -68,6 +81,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "summary.json and testament only. A single life always keeps both.",
     )
     parser.set_defaults(handler=simulate)
+
+
+def _policies(text: str) -> list[PolicyName]:
+    """`fixed,immortal,rules`: the named policies, each once, in the order given."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one policy")
+    known = ", ".join(PolicyName)
+    for name in names:
+        if name not in set(PolicyName):
+            raise argparse.ArgumentTypeError(f"unknown policy {name!r} (known: {known})")
+    return list(dict.fromkeys(PolicyName(name) for name in names))
 
 
 def _positive(text: str) -> float:
@@ -119,7 +144,8 @@ def simulate(args: argparse.Namespace) -> int:
     count = args.seeds or 1
     out = args.out or Path("out") / f"{scenario.name}-seeds{count}"
     _check_out(out, given=args.out is not None)
-    policies: list[Policy] = ["vitality", "fixed"] if args.compare else ["vitality"]
+    reference = scenario.config.mortality.policy
+    policies = [reference, *(p for p in args.compare or () if p is not reference)]
     return _many(
         scenario,
         seed=seed,
@@ -158,7 +184,9 @@ def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
         ) from None
     title = f"{scenario.name}: seed {spec.seed}, {spec.policy} policy"
     plots = write_plots(spec.out, title, result.tally, result.daily_spend, result.outcomes)
-    console.print(_summary_table(result.summary))
+    console.print(summary_table(result.summary))
+    if result.summary["generations"] > 1:
+        console.print(lineage_table(result.summary))
     console.print(f"wrote {spec.out / 'golem.log'}, {spec.out / 'summary.json'}, ")
     console.print("  " + ", ".join(p.name for p in plots))
     console.print(f"{_size(_disk_use(spec.out))} on disk under {spec.out}")
@@ -172,7 +200,7 @@ def _many(
     count: int,
     out: Path,
     days: float | None,
-    policies: list[Policy],
+    policies: list[PolicyName],
     logs: bool,
     jobs: int | None,
     console: Console,
@@ -198,24 +226,23 @@ def _many(
         except KeyboardInterrupt:
             kept = f", kept under {out}" if finished else ""
             raise KeyboardInterrupt(f"{finished} of {len(specs)} lives finished{kept}") from None
-    report: dict[str, dict[str, Any]] = {
-        policy: distribution(s for s in summaries if s["policy"] == policy) for policy in policies
-    }
+    lives = {str(p): [s for s in summaries if s["policy"] == p] for p in policies}
+    report = {policy: distribution(group) for policy, group in lives.items()}
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_bytes(
         orjson.dumps(report, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
     )
-    console.print(_report_table(scenario.name, count, report))
-    if len(policies) == 2:
-        longer = _ratio(report["vitality"], report["fixed"])
-        if longer is not None:
-            console.print(f"vitality-driven median lifespan: {longer:+.0%} against fixed budget")
-        productive = _ratio(report["vitality"], report["fixed"], "productive_life_days")
-        if productive is not None:
-            console.print(
-                f"vitality-driven median productive life: {productive:+.0%} against fixed budget"
-            )
-    console.print(f"wrote {out / 'report.json'} and each life under {out}/<policy>/seed-N/")
+    rows = compare(lives, str(policies[0]))
+    write_csv(out / "compare.csv", rows)
+    console.print(report_table(scenario.name, count, report))
+    console.print(comparison_table(scenario.name, count, rows))
+    console.print(f"verdicts: {TEST_NAME}")
+    for policy in policies[1:]:
+        console.print(ratios(report, policies[0], policy))
+    console.print(
+        f"wrote {out / 'report.json'}, {out / 'compare.csv'} and each lineage under "
+        f"{out}/<policy>/seed-N/"
+    )
     console.print(f"{_size(_disk_use(out))} on disk under {out}")
     return 0
 
@@ -243,13 +270,6 @@ def _size(count: float) -> str:
     return f"{count:.1f} GB"
 
 
-def _ratio(
-    mortal: dict[str, Any], fixed: dict[str, Any], key: str = "lifespan_days"
-) -> float | None:
-    a, b = mortal[key]["median"], fixed[key]["median"]
-    return a / b - 1 if a is not None and b else None
-
-
 def _progress() -> Progress:
     return Progress(
         TextColumn("{task.description}"),
@@ -260,72 +280,3 @@ def _progress() -> Progress:
         disable=not sys.stderr.isatty(),
         transient=True,
     )
-
-
-def _summary_table(summary: dict[str, Any]) -> Table:
-    table = Table(title=f"{summary['scenario']} (seed {summary['seed']}, {summary['policy']})")
-    table.add_column("measure")
-    table.add_column("value", overflow="fold")
-    for key, value in sorted(summary.items()):
-        text = str(value)
-        if isinstance(value, dict):
-            text = ", ".join(f"{k}={v}" for k, v in sorted(value.items())) or "-"
-        table.add_row(key, text)
-    return table
-
-
-def _report_table(name: str, count: int, report: dict[str, dict[str, Any]]) -> Table:
-    table = Table(title=f"{name}: {count} seeded lives per policy")
-    table.add_column("measure")
-    for policy in report:
-        table.add_column(policy if policy != "vitality" else "vitality-driven")
-    rows: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
-        ("lifespan min (days)", lambda d: d["lifespan_days"]["min"]),
-        ("lifespan median (days)", lambda d: d["lifespan_days"]["median"]),
-        ("lifespan max (days)", lambda d: d["lifespan_days"]["max"]),
-        ("causes of death", lambda d: ", ".join(f"{k}: {v}" for k, v in d["causes"].items())),
-        ("lived to the horizon", lambda d: d["survived_horizon"]),
-        ("risk assessments", lambda d: d["risk_assessments"]),
-        ("risk by the rules in Terminal", lambda d: d["risk_in_terminal"]),
-        ("risk coverage (model, before Terminal)", lambda d: _percent(d["risk_coverage"])),
-        ("death testaments by model", lambda d: _percent(d["death_coverage"])),
-        ("mean spend (USD)", lambda d: d["spend_usd_mean"]),
-        *_OUTCOME_ROWS,
-    ]
-    for label, cell in rows:
-        table.add_row(label, *(_cell(cell(report[p])) for p in report))
-    return table
-
-
-def _median(key: str) -> Callable[[dict[str, Any]], object]:
-    return lambda d: d.get(key, {}).get("median")
-
-
-# The outcomes' medians over the lives that have a value (a ratio can be undefined).
-_OUTCOME_ROWS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
-    (f"{label} median", _median(key))
-    for label, key in (
-        ("productive life (days)", "productive_life_days"),
-        ("risk by model, whole life (share)", "risk_by_model_share"),
-        ("days in Terminal", "terminal_days"),
-        ("P&L (USD)", "pnl_usd"),
-        ("P&L (%)", "pnl_percent"),
-        ("Sharpe (annualised)", "sharpe"),
-        ("Sortino (annualised)", "sortino"),
-        ("max drawdown (%)", "max_drawdown_percent"),
-        ("health-factor breaches", "health_factor_breaches"),
-        ("predictive fitness, final", "fitness_final"),
-        ("predictive fitness, mean", "fitness_mean"),
-        ("grimoire entries", "grimoire_entries"),
-        ("grimoire validated (share)", "grimoire_validated_share"),
-        ("grimoire mean confidence", "grimoire_mean_confidence"),
-    )
-]
-
-
-def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1%}"
-
-
-def _cell(value: object) -> str:
-    return "-" if value is None or value == "" else str(value)

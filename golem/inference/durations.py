@@ -11,7 +11,7 @@ from typing import Annotated
 
 from pydantic import PlainSerializer, PlainValidator
 
-__all__ = ["Duration", "format_duration", "parse_duration"]
+__all__ = ["Duration", "DurationOrOff", "format_duration", "parse_duration"]
 
 _UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 _PART = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
@@ -58,3 +58,27 @@ def _duration(value: object) -> timedelta:
 
 
 Duration = Annotated[timedelta, PlainValidator(_duration), PlainSerializer(format_duration)]
+
+
+_OFF = "off"
+
+
+def _duration_or_off(value: object) -> timedelta | None:
+    if value is None or isinstance(value, timedelta):
+        return value
+    if value == _OFF:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("write a duration as a string, e.g. '1d', '12h', or 'off'")
+    try:
+        return parse_duration(value)
+    except ValueError as exc:
+        raise ValueError(f"{exc}, or 'off'") from None
+
+
+# A positive duration ("1d", "12h"), or "off": none.
+DurationOrOff = Annotated[
+    timedelta | None,
+    PlainValidator(_duration_or_off),
+    PlainSerializer(lambda v: _OFF if v is None else format_duration(v)),
+]

@@ -16,6 +16,7 @@ from golem.mortality.allocator import (
     DegradationReason,
     Fallback,
     MortalityState,
+    PolicyName,
     allocate,
 )
 from golem.mortality.budgets import (
@@ -101,6 +102,7 @@ __all__ = [
     "Phase",
     "PhaseThresholds",
     "PipelineProfile",
+    "PolicyName",
     "ProfileRow",
     "ReasoningConfig",
     "ReasoningDepth",

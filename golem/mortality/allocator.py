@@ -18,7 +18,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningConfig
+from golem.inference.reasoning import ReasoningConfig, ReasoningDepth
 from golem.mortality.budgets import (
     BudgetPolicy,
     CostCapPolicy,
@@ -51,6 +51,7 @@ __all__ = [
     "DegradationReason",
     "Fallback",
     "MortalityState",
+    "PolicyName",
     "allocate",
 ]
 
@@ -74,6 +75,17 @@ class DegradationReason(StrEnum):
     COST_CAP_NO_LLM = "cost_cap_no_llm"  # 90 to 100%: no model but risk's and death's
     COST_CAP_EXHAUSTED = "cost_cap_exhausted"  # the cap cannot pay for one more attempt
     BUDGET_EXHAUSTED = "budget_exhausted"  # the subsystem's budget line cannot
+    RULES_ONLY = "rules_only"  # the rules-only policy asks no model, death's included
+
+
+class PolicyName(StrEnum):
+    """The named policies a golem lives by (`[mortality] policy`). The allocator reads
+    `AllocatorPolicy.mortal` and `.models`; the clocks read `MortalityPolicy.immortal`."""
+
+    VITALITY = "vitality"  # budgets, tiers and reasoning follow vitality and phase
+    FIXED = "fixed"  # as at full vitality in Thriving, whatever they are; the clocks run
+    IMMORTAL = "immortal"  # Bardo's control: no clock kills, phase held at Thriving
+    RULES = "rules"  # no model at all: every subsystem on its deterministic path
 
 
 # What each subsystem does when it may not call a model. Death is never degraded.
@@ -138,7 +150,9 @@ class CallEstimate:
 class MortalityState:
     """What the allocator reads of the golem. `daily_budget_usd` is also the day's hard cost
     cap; `sustainability_ratio` is income ÷ spend (None when unknown); `security` is the
-    high-security mode (every model call through the Full profile)."""
+    high-security mode (every model call through the Full profile). `wallet_usd`: the
+    credits left, when nothing else bounds them (an immortal golem has no economic clock):
+    no call but death's is granted beyond it."""
 
     vitality: float
     phase: Phase
@@ -146,6 +160,7 @@ class MortalityState:
     sustainability_ratio: float | None = None
     diem_allowance: float = 0.0
     security: bool = False
+    wallet_usd: float | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.vitality <= 1.0:
@@ -161,10 +176,12 @@ class AllocatorPolicy:
     """How the allocator governs calls. `mortal=False` is the fixed-budget policy that a
     mortal golem is compared with: budget lines, tier ceilings and reasoning depth stay
     as at full vitality in the Thriving phase, whatever the golem's vitality and phase
-    (no scaling, no degradation by decline); the daily cap and the budget lines still hold."""
+    (no scaling, no degradation by decline); the daily cap and the budget lines still hold.
+    `models=False` is the rules-only policy: no call is granted, death's included."""
 
     max_attempts: int = 3  # first call plus re-asks, as StructuredOutputConfig's default
     mortal: bool = True
+    models: bool = True
     budgets: BudgetPolicy = field(default_factory=BudgetPolicy)
     cost_cap: CostCapPolicy = field(default_factory=CostCapPolicy)
     reasoning: ReasoningPressurePolicy = field(default_factory=ReasoningPressurePolicy)
@@ -213,14 +230,17 @@ def allocate(
     *,
     call: CallEstimate,
     policy: AllocatorPolicy | None = None,
+    at_most: ReasoningDepth | None = None,
 ) -> Allocation | Degradation:
     """May `subsystem` call a model at `tier` now, and how? In order: a T0 call is no model
     call and always allowed (it carries no money); death is always funded; in Terminal
     nothing else calls a model; risk is held only by what is left of its budget line and
     the cap (no tier ceiling); everyone else by the phase's and the cost cap's tier
     ceilings, then by what is left of both its budget line and the cap. The reasoning is
-    the profile table's after mortality pressure, and the worst case prices the granted
-    depth's thinking budget on top of the answer."""
+    the profile table's after mortality pressure, no deeper than `at_most` (what the caller
+    says the call is worth: risk's small stakes), and the worst case prices the granted
+    depth's thinking budget on top of the answer. The rules-only policy grants no call
+    but a T0 one (death's included); the state's wallet, when it has one, bounds the cap."""
     policy = policy or _DEFAULT_POLICY
     if not policy.mortal:
         state = replace(state, vitality=1.0, phase=Phase.THRIVING)
@@ -230,6 +250,8 @@ def allocate(
     reasoning = apply_mortality_to_reasoning(
         subsystem, reasoning, pressure(state.vitality), policy.reasoning
     )
+    if at_most is not None and reasoning.depth > at_most:
+        reasoning = replace(reasoning, depth=at_most) if at_most else ReasoningConfig.none()
 
     def grant(ceiling: ModelTier, available: float, diem_left: float) -> Allocation | None:
         attempts, total = _affordable(call, reasoning, available, diem_left, policy.max_attempts)
@@ -246,6 +268,8 @@ def allocate(
 
     if tier is ModelTier.T0:
         return Allocation(subsystem, tier, tier, 0.0, profile, reasoning, 0.0, 0.0, 1)
+    if not policy.models:
+        return Degradation(subsystem, tier, DegradationReason.RULES_ONLY, Fallback.DETERMINISTIC)
     if subsystem is _S.DEATH:
         first = call.attempt_cost(1, reasoning)
         total = sum(call.attempt_cost(n, reasoning) for n in range(1, policy.max_attempts + 1))
@@ -259,6 +283,8 @@ def allocate(
     cap = state.daily_budget_usd
     spent = ledger.spent_usd(day)
     cap_left = max(0.0, cap - spent - cap * _ROUNDING_SLACK)
+    if state.wallet_usd is not None:
+        cap_left = min(cap_left, max(0.0, state.wallet_usd))
     cap_tier = cost_cap_tier(spent, cap, policy.cost_cap)
     diem_left = max(0.0, state.diem_allowance - ledger.spent_diem(day)) if call.diem else 0.0
 

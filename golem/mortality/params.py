@@ -6,20 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Self
+from typing import Self
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    PlainValidator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from golem.inference.durations import format_duration, parse_duration
+from golem.inference.durations import DurationOrOff
 from golem.inference.seed import Seed
-from golem.mortality.allocator import AllocatorPolicy
+from golem.mortality.allocator import AllocatorPolicy, PolicyName
 from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
 from golem.mortality.hazard import HazardParams
 from golem.mortality.profiles import ReasoningPressurePolicy
@@ -27,36 +20,15 @@ from golem.mortality.vitality import PhaseThresholds, VitalityParams
 
 __all__ = ["MortalityParams", "MortalityPolicy"]
 
-_OFF = "off"
-
-
-def _grace(value: object) -> timedelta | None:
-    if value is None or isinstance(value, timedelta):
-        return value
-    if value == _OFF:
-        return None
-    if not isinstance(value, str):
-        raise ValueError("write a duration as a string, e.g. '1d', '12h', or 'off'")
-    try:
-        return parse_duration(value)
-    except ValueError as exc:
-        raise ValueError(f"{exc}, or 'off'") from None
-
-
-# A positive duration ("1d", "12h"), or "off": none.
-Grace = Annotated[
-    timedelta | None,
-    PlainValidator(_grace),
-    PlainSerializer(lambda v: _OFF if v is None else format_duration(v)),
-]
-
 
 class MortalityParams(BaseModel):
-    """The `[mortality]` section: money, the clocks' parameters, the phases, the budget
-    lines, the cost cap's tiers and reasoning pressure."""
+    """The `[mortality]` section: the policy lived by, money, the clocks' parameters, the
+    phases, the budget lines, the cost cap's tiers and reasoning pressure."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
+    # vitality (the default), fixed, immortal or rules: see PolicyName.
+    policy: PolicyName = PolicyName.VITALITY
     initial_credits_usd: float = Field(default=5.0, gt=0)
     daily_budget_usd: float = Field(default=1.0, gt=0)  # also the day's hard cost cap
     # Income declared for the sustainability ratio (income ÷ spend) until the runtime
@@ -72,7 +44,7 @@ class MortalityParams(BaseModel):
     # How long a golem may stay in Terminal (it calls no model but the death reflection)
     # before the death protocol runs, of the clock it lives on (simulated time in the
     # simulator); leaving Terminal restarts it. "off": Terminal ends only by another cause.
-    terminal_grace: Grace = timedelta(days=1)
+    terminal_grace: DurationOrOff = timedelta(days=1)
     vitality: VitalityParams = VitalityParams()
     hazard: HazardParams = HazardParams()
     phases: PhaseThresholds = PhaseThresholds()
@@ -86,13 +58,15 @@ class MortalityParams(BaseModel):
             raise ValueError("epistemic_min_samples must not exceed epistemic_window")
         return self
 
-    def policy(self, *, seed: int, mortal: bool = True, max_attempts: int = 3) -> MortalityPolicy:
+    def compile(self, *, seed: int, max_attempts: int = 3) -> MortalityPolicy:
         """Compile these parameters for one life. `seed`: the stochastic clock's (the
-        section's, else the golem's); `mortal=False`: the fixed-budget comparison policy;
-        `max_attempts`: first call plus the re-asks structured output allows."""
+        section's, else the golem's); `max_attempts`: first call plus the re-asks
+        structured output allows."""
+        name = self.policy
         allocator = AllocatorPolicy(
             max_attempts=max_attempts,
-            mortal=mortal,
+            mortal=name in (PolicyName.VITALITY, PolicyName.RULES),
+            models=name is not PolicyName.RULES,
             budgets=self.budgets,
             cost_cap=self.cost_cap,
             reasoning=self.reasoning,
@@ -111,6 +85,7 @@ class MortalityParams(BaseModel):
             daily_budget_usd=self.daily_budget_usd,
             diem_allowance=self.diem_allowance,
             security=self.security,
+            immortal=name is PolicyName.IMMORTAL,
         )
 
 
@@ -118,7 +93,9 @@ class MortalityParams(BaseModel):
 class MortalityPolicy:
     """`MortalityParams` compiled for one life: what the tick and the allocator read.
     `hazard` is None when the stochastic clock is off, `terminal_grace` when Terminal
-    has no end of its own."""
+    has no end of its own. `immortal`: Bardo's control group; no clock kills (only the
+    kill switch ends it), vitality and phase are held at 1.0 and Thriving, and its calls
+    are bounded by its wallet instead of by an economic clock."""
 
     allocator: AllocatorPolicy
     vitality: VitalityParams
@@ -133,3 +110,4 @@ class MortalityPolicy:
     daily_budget_usd: float
     diem_allowance: float
     security: bool
+    immortal: bool = False

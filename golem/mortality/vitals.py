@@ -69,9 +69,16 @@ def assess(
     unlucky predictions is not "no longer predicting anything". `in_terminal`: how long
     the golem has been in Terminal, from the tick it entered to this one (None when the
     last tick was not in Terminal); still in Terminal once it reaches the policy's
-    `terminal_grace`, the golem dies of it."""
+    `terminal_grace`, the golem dies of it.
+
+    An immortal golem (`params.immortal`, Bardo's control group) is held at vitality 1.0
+    in Thriving and rolls no hazard; its economic and epistemic levels are still measured,
+    and only the kill switch ends it."""
     economic = min(1.0, max(0.0, credits_usd / initial_credits_usd))
     level = epistemic.level
+    if params.immortal:
+        cause = DeathCause.KILL_SWITCH if kill_switch else None
+        return Vitals(1.0, Phase.THRIVING, economic, level, burn_rate_usd, 0.0, cause)
     vitality = composite_vitality(economic, level, tick, params.vitality)
     phase = phase_of(vitality, previous, params.phases)
     survived, probability = True, 0.0

@@ -52,6 +52,7 @@ from golem.mortality import (
     split_diem,
     utc_day,
 )
+from golem.runtime.memo import DecisionMemo, Lookup, Reuse
 from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
     CallBudget,
@@ -115,7 +116,7 @@ class DecisionRecord(Struct, frozen=True):
     tick: int
     tier_asked: ModelTier
     tier: ModelTier
-    source: str  # model | deterministic | fallback | skipped
+    source: str  # model | deterministic | fallback | skipped | reused
     decision: StructuredOutput | None = None
     outcome: Outcome | None = None
     response: Response | None = None
@@ -126,6 +127,14 @@ class DecisionRecord(Struct, frozen=True):
     usage: Usage = _NO_USAGE
     skip_reason: str | None = None
     context: ContextReport | None = None  # the prompt that was sent, when one was
+    run: int = 0  # the context's: which run of this subsystem within the tick
+    reused: Reuse | None = None  # source "reused": whose model decision, by which lever
+    cache: str | None = None  # "hit" or "miss" when the decision cache was asked
+
+    @property
+    def decision_id(self) -> str:
+        """What names this decision in the log (`id` on a model's, `reused_from` on a reuse)."""
+        return f"{self.subsystem}@{self.tick}.{self.run}"
 
     def fields(self) -> dict[str, Any]:
         response, allocation, usage = self.response, self.allocation, self.usage
@@ -164,6 +173,13 @@ class DecisionRecord(Struct, frozen=True):
                 fields["reasoning_summary"] = response.reasoning.content[:240]
         if self.context is not None:
             fields["context"] = self.context.fields()
+        if self.source == "model":
+            fields["id"] = self.decision_id
+        if self.cache is not None:
+            fields["cache"] = self.cache
+        if self.reused is not None:
+            fields["reused_by"] = self.reused.by
+            fields["reused_from"] = self.reused.decision_id
         if self.degradations:
             fields["degradation"] = [
                 {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
@@ -214,17 +230,47 @@ class Foresight:
 
 
 async def decide(
-    subsystem: Subsystem, ctx: Context, env: Budgeting | Callable[[], Budgeting]
+    subsystem: Subsystem,
+    ctx: Context,
+    env: Budgeting | Callable[[], Budgeting],
+    memo: DecisionMemo | None = None,
 ) -> DecisionRecord:
     """Run `subsystem` once on `ctx`: the record of the decision, for the caller to
     publish. Never raises for a provider's failure or a malformed answer: those end in the
     deterministic path, their warning logged. `env` may be a function making the
     Budgeting, called only when a model may be asked (a T0 run, most heartbeats, needs
-    none)."""
+    none). `memo`: where a model's decision for the same situation may be found (reused at
+    no cost, before anything is allocated) and where a new one is kept."""
+    lookup = None if memo is None else memo.recall(subsystem, ctx)
+    if lookup is not None and lookup.hit is not None:
+        return _reused(subsystem, ctx, lookup)
     record = _plan(subsystem, ctx, env)
     if isinstance(record, _Call):
-        return await _call(subsystem, ctx, record)
-    return record
+        record = await _call(subsystem, ctx, record)
+    if memo is None or lookup is None:
+        return record
+    if record.source == "model" and record.decision is not None:
+        memo.keep(lookup, ctx, record.decision, record.tier, record.decision_id)
+    return replace(record, cache=lookup.cache) if lookup.cache else record
+
+
+def _reused(subsystem: Subsystem, ctx: Context, lookup: Lookup) -> DecisionRecord:
+    """The record of a model decision applied again: it costs nothing and says whose it is."""
+    hit, reuse = lookup.hit, lookup.reuse
+    assert hit is not None and reuse is not None
+    outcome = subsystem.act(ctx, hit.decision)
+    summary = f"{outcome.summary} (reused {reuse.by}: {reuse.decision_id})"
+    return _record(
+        ctx,
+        subsystem.name,
+        lookup.asked,
+        hit.tier,
+        "reused",
+        decision=hit.decision,
+        outcome=replace(outcome, summary=summary),
+        reused=reuse,
+        cache=lookup.cache,
+    )
 
 
 def _plan(
@@ -240,6 +286,7 @@ def _plan(
     if tier is ModelTier.T0:
         return _deterministic(subsystem, ctx, asked, "deterministic")
     env = given if isinstance(given, Budgeting) else given()
+    at_most = subsystem.deliberation(ctx)
     degradations: list[Degradation] = []
     while tier is not ModelTier.T0:
         route = env.routes.route(name, tier)
@@ -252,7 +299,14 @@ def _plan(
             diem=route.diem,
         )
         granted = allocate(
-            name, tier, env.state, env.ledger, env.clock, call=estimate, policy=env.policy
+            name,
+            tier,
+            env.state,
+            env.ledger,
+            env.clock,
+            call=estimate,
+            policy=env.policy,
+            at_most=at_most,
         )
         if isinstance(granted, Allocation):
             return _Call(asked, tier, route, granted, env, tuple(degradations))
@@ -443,6 +497,8 @@ def _record(
     usage: Usage = _NO_USAGE,
     skip_reason: str | None = None,
     context: ContextReport | None = None,
+    reused: Reuse | None = None,
+    cache: str | None = None,
 ) -> DecisionRecord:
     """The record of a run of `subsystem` on `ctx`."""
     return DecisionRecord(
@@ -465,6 +521,9 @@ def _record(
         usage,
         skip_reason,
         context,
+        ctx.run,
+        reused,
+        cache,
     )
 
 

@@ -32,6 +32,7 @@ from golem.mortality import (
 )
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import Budgeting, DecisionRecord, Foresight, Routes, decide
+from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber, VitalityRecord
@@ -95,8 +96,6 @@ class LifeOptions:
     `resumable=False`: nobody resumes this state (the simulator), so the per-tick snapshots
     a restart reads (tick counter, portfolio, confidence, burn rate) are written only at
     death and when the life ends.
-    `mortal=False`: the fixed-budget policy the simulator compares a mortal golem with
-    (the allocator holds vitality and phase at Thriving; the config's budgets still hold).
     `forecast_bias`: an error added to every forecast at a given time (the simulator's
     epistemic-decay scenario: predictions that go bad).
     `quality`: the chance a model call's answer is informed by the world's truth, by tier,
@@ -104,7 +103,6 @@ class LifeOptions:
     simulated market only); None, the daemon's: no answer ever is."""
 
     resumable: bool = True
-    mortal: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
     quality: Callable[[ModelTier, int, PipelineProfile], float] | None = None
 
@@ -135,9 +133,7 @@ class Golem:
         # The config compiled once for this life: what ticks and decisions read of it.
         structured = config.inference.structured_outputs
         retries = structured.max_retries if structured.retry_on_validation_failure else 0
-        self.policy = config.mortality.policy(
-            seed=config.mortality_seed, mortal=self.options.mortal, max_attempts=1 + retries
-        )
+        self.policy = config.mortality.compile(seed=config.mortality_seed, max_attempts=1 + retries)
         hb = config.heartbeat
         gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
         probes = ProbeConfig(gate=gate)
@@ -150,7 +146,10 @@ class Golem:
         self._feed = tuple(config.world.feed)
         # Income is state: the declared rate until the runtime credits some.
         self.income_usd_per_day = config.mortality.income_usd_per_day
-        self.risk, self.daimon = Risk(), Daimon()
+        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
+        # Model decisions reused instead of asked again ([cache], risk's verdict_window).
+        memo = MemoPolicy.of(config)
+        self.memo = DecisionMemo(memo) if memo.active else None
         # Without the daimon a golem has no emotional appraisal: its mood stays neutral.
         self._appraises = config.subsystems.daimon.enabled
         self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
@@ -221,6 +220,8 @@ class Golem:
             sustainability_ratio=self._sustainability(),
             diem_allowance=policy.diem_allowance,
             security=policy.security,
+            # No economic clock ends an immortal golem: its wallet bounds what it spends.
+            wallet_usd=self.store.credits() if policy.immortal else None,
         )
         return Budgeting(
             routes=self.routes,
@@ -432,7 +433,7 @@ class Golem:
     # --- pieces of a tick ---------------------------------------------------------------
 
     async def _run(self, subsystem: Subsystem, ctx: Context) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.budgeting)
+        record = await decide(subsystem, ctx, self.budgeting, self.memo)
         self.stream.publish(record)
         return record
 
@@ -559,6 +560,8 @@ class Golem:
                 phase=str(vitals.phase),
             )
             events.append("phase_decline" if worse else "phase_recovery")
+            if self.memo is not None:
+                self.memo.forget()  # no decision is reused across a phase change
         if vitals.phase is _TERMINAL and previous is not _TERMINAL:
             # Once, on entering Terminal: the daimon feels the end coming, not every tick.
             events.append("death_approach")

@@ -1,17 +1,20 @@
-"""The simulator: a golem's life on a virtual clock through the daemon's own pieces, with the
-synthetic provider and a simulated market (`run`), many seeded lives at once (`batch`), the
-scenario file (`scenario`), the counts kept of a life's records (`tally`) and its plots
-(`plots`). It drives golem.runtime; nothing in golem.runtime imports it.
+"""The simulator: a golem's lineage on a virtual clock through the daemon's own pieces,
+with the synthetic provider and a simulated market (`run`; who succeeds a golem that dies,
+`lineage`), many seeded lineages at once (`batch`), policies side by side (`compare`, with
+its rank test `ranktest`), the scenario file (`scenario`), the counts kept of a life's
+records (`tally`) and its plots (`plots`). It drives golem.runtime; nothing in
+golem.runtime imports it.
 """
 
 from golem.simulation.batch import OnDone, distribution, run_lives
 from golem.simulation.plots import write_plots
-from golem.simulation.run import LifeResult, LifeSpec, Policy, live, run_life
+from golem.simulation.run import LifeResult, LifeSpec, live, run_life
 from golem.simulation.scenario import (
     IncomeStep,
     PredictionBias,
     Scenario,
     SimulationSection,
+    SuccessionSection,
     load_scenario,
 )
 from golem.simulation.tally import PHASES, Tally
@@ -22,10 +25,10 @@ __all__ = [
     "LifeResult",
     "LifeSpec",
     "OnDone",
-    "Policy",
     "PredictionBias",
     "Scenario",
     "SimulationSection",
+    "SuccessionSection",
     "Tally",
     "distribution",
     "live",

@@ -116,10 +116,13 @@ def run_lives(
 
 
 def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Lifespan min / median / max (days), causes of death, and coverage: the share of
-    risk assessments made by the model where a model may be asked (Terminal allows no
-    inference but the death reflection, so its assessments are the rules', counted apart),
-    and of deaths whose testament the model wrote; then each outcome's min / median / max
+    """Lifespan min / median / max (days: a lineage's, founder's birth to the last
+    golem's end), how the lineages ended (the last golem's cause of death), and coverage:
+    the share of risk assessments made by the model where a model may be asked (Terminal
+    allows no inference but the death reflection, so its assessments are the rules',
+    counted apart), and of all the golems' deaths whose testament the model wrote; the
+    generations per lineage; the decision cache's hit rate over all lookups and the risk
+    verdicts reused; then each outcome's min / median / max
     (`outcome_distribution`: productive life, Terminal days, P&L, Sharpe, ...)."""
     lives = list(summaries)
     spans = [float(s["lifespan_days"]) for s in lives]
@@ -128,7 +131,11 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     risk_by_model = sum(int(s["risk_by_model"]) for s in lives)
     in_terminal = sum(int(s.get("risk_in_terminal", 0)) for s in lives)
     askable = risk - in_terminal
-    testaments = sum(bool(s["death_testament_by_model"]) for s in deaths)
+    # Every golem of every lineage that died wrote a testament: the share a model wrote.
+    died = sum(int(s["deaths"]) for s in lives)
+    testaments = sum(int(s["testaments_by_model"]) for s in lives)
+    hits = sum(int(s.get("cache_hits", 0)) for s in lives)
+    lookups = hits + sum(int(s.get("cache_misses", 0)) for s in lives)
     return {
         "lives": len(lives),
         "lifespan_days": {
@@ -140,8 +147,11 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "risk_assessments": risk,
         "risk_in_terminal": in_terminal,
         "risk_coverage": round(risk_by_model / askable, 4) if askable else None,
-        "deaths": len(deaths),
-        "death_coverage": round(testaments / len(deaths), 4) if deaths else None,
+        "deaths": died,
+        "death_coverage": round(testaments / died, 4) if died else None,
+        "generations": spread([float(s["generations"]) for s in lives]),
+        "cache_hit_rate": round(hits / lookups, 4) if lookups else None,
+        "verdicts_reused": sum(int(s.get("verdicts_reused", 0)) for s in lives),
         "spend_usd_mean": round(statistics.fmean(float(s["spend_usd"]) for s in lives), 6)
         if lives
         else None,

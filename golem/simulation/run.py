@@ -1,42 +1,48 @@
-"""`golem simulate`: one golem's life on a virtual clock, through the daemon's own pieces
+"""`golem simulate`: one lineage on a virtual clock, through the daemon's own pieces
 (`assemble`, `Life.run`, the state store, the decision log) with the synthetic provider
-and a simulated market; the result is summary.json, the log, and the data for the plots.
+and a simulated market: the founder's life and, when it dies with money left, its
+successors' (lineage.py), one after another in the same world. The result is summary.json,
+the logs, and the data for the plots, over the whole lineage's time.
 """
 
 from __future__ import annotations
 
 import math
+import shutil
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import orjson
 import trio
 
-from golem.mortality import utc_day
+from golem.mortality import PolicyName, utc_day
 from golem.runtime import (
+    Golem,
     Job,
-    Life,
     LifeOptions,
     ProviderPool,
+    Routes,
     VirtualClock,
     assemble,
     build_routes,
     every,
+    make_market,
 )
 from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
 from golem.runtime.store import StateStore
+from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
 from golem.simulation.outcomes import Outcomes
 from golem.simulation.scenario import Scenario, load_scenario
 from golem.simulation.tally import Tally
+from golem.world import MarketSource
 
-__all__ = ["LifeResult", "LifeSpec", "Policy", "live", "run_life"]
+__all__ = ["LifeResult", "LifeSpec", "live", "run_life"]
 
-Policy = Literal["vitality", "fixed"]
 _DAY = timedelta(days=1)
 _COMMIT_EVERY = 2_000  # ticks per commit: the simulator's state is never resumed
 
@@ -49,7 +55,7 @@ class LifeSpec:
     seed: int
     out: Path
     days: float | None = None
-    policy: Policy = "vitality"
+    policy: PolicyName | None = None  # the scenario's ([mortality] policy) by default
     # Keep the full record: out/golem.log and out/state/golem.db (a 30-day life's are some
     # 150 and 30 MB); without it a life leaves its summary.json and testament only.
     record: bool = True
@@ -71,8 +77,11 @@ def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> 
     return trio.run(live, load_scenario(spec.scenario), spec, on_tick)
 
 
-def seeded(config: GolemConfig, seed: int, out: Path) -> GolemConfig:
-    """The scenario's config for `seed`, its state and log under `out`."""
+def seeded(
+    config: GolemConfig, seed: int, out: Path, policy: PolicyName | None = None
+) -> GolemConfig:
+    """The scenario's config for `seed` (and `policy`, if given), its state and log under
+    `out`."""
     providers = config.providers.model_copy(
         update={"synthetic": config.providers.synthetic.model_copy(update={"seed": seed})}
     )
@@ -80,7 +89,9 @@ def seeded(config: GolemConfig, seed: int, out: Path) -> GolemConfig:
         update={
             "golem": config.golem.model_copy(update={"seed": seed, "state_dir": out / "state"}),
             "world": config.world.model_copy(update={"seed": seed}),
-            "mortality": config.mortality.model_copy(update={"seed": seed}),
+            "mortality": config.mortality.model_copy(
+                update={"seed": seed, "policy": PolicyName(policy or config.mortality.policy)}
+            ),
             "providers": providers,
             "logging": config.logging.model_copy(
                 update={"file": out / "golem.log", "console": "off"}
@@ -89,28 +100,89 @@ def seeded(config: GolemConfig, seed: int, out: Path) -> GolemConfig:
     )
 
 
+@dataclass
+class _World:
+    """What the generations of one lineage share: the clock, the market and the providers
+    (the world goes on when a golem dies), the subscribers that measure the lineage, the
+    days whose income was credited, and every charge paid, as (time, subsystem, USD, DIEM)."""
+
+    scenario: Scenario
+    spec: LifeSpec
+    clock: VirtualClock
+    market: MarketSource
+    routes: Routes
+    tally: Tally
+    outcomes: Outcomes
+    end: datetime
+    credited: set[str] = field(default_factory=set)
+    charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
+
+
 async def live(
     scenario: Scenario, spec: LifeSpec, on_tick: Callable[[float], None] | None = None
 ) -> LifeResult:
+    """Live `spec`'s lineage: the founder (in `spec.out`) and each successor (in
+    `spec.out`/generation-N) until one ends without an heir; then write summary.json."""
     sim = scenario.simulation
-    out = spec.out
+    config = seeded(scenario.config, spec.seed, spec.out, spec.policy)
+    world = _World(
+        scenario,
+        spec,
+        VirtualClock(sim.start),
+        scenario.replay or make_market(config),
+        build_routes(ProviderPool(config, {})),
+        Tally(sim.start, on_tick),
+        Outcomes(sim.start),
+        sim.start + scenario.horizon(spec.days),
+    )
+    for stale in spec.out.glob("generation-*"):  # an earlier run's successors
+        shutil.rmtree(stale)
+    generations: list[Generation] = []
+    heir: Heir | None = None
+    while True:
+        if heir is None:
+            generation, golem = await _generation(world, config, spec.out, None)
+        else:
+            out = spec.out / f"generation-{heir.generation}"
+            heirs = successor_config(seeded(config, spec.seed, out), heir)
+            generation, golem = await _generation(world, heirs, out, heir)
+        generations.append(generation)
+        heir = heir_of(
+            generation,
+            golem.portfolio.to_dict(),
+            sim.succession,
+            time_left=world.clock.now() < world.end,
+        )
+        if heir is None:
+            break
+    result = _result(world, generations, golem)
+    partial = spec.out / "summary.json.partial"
+    partial.write_bytes(
+        orjson.dumps(result.summary, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+    )
+    partial.replace(spec.out / "summary.json")
+    return result
+
+
+async def _generation(
+    world: _World, config: GolemConfig, out: Path, heir: Heir | None
+) -> tuple[Generation, Golem]:
+    """Live one golem of the lineage in `out` from now until it dies or the horizon comes;
+    an heir is born with its predecessor's portfolio and lessons in its state."""
+    sim, clock, spec = world.scenario.simulation, world.clock, world.spec
     out.mkdir(parents=True, exist_ok=True)
     for name in ("summary.json", "golem.log"):
         (out / name).unlink(missing_ok=True)
     for stale in (out / "state").glob("golem.db*"):
         stale.unlink()
-    config = seeded(scenario.config, spec.seed, out)
     default_income = config.mortality.income_usd_per_day
-    clock = VirtualClock(sim.start)
-    tally = Tally(sim.start, on_tick)
-    outcomes = Outcomes(sim.start)
     bias = sim.prediction_bias
     options = LifeOptions(
         resumable=False,
-        mortal=spec.policy != "fixed",
         forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
-        quality=scenario.quality.accuracy(),
+        quality=world.scenario.quality.accuracy(),
     )
+    born = clock.now()
     with (
         StateStore.open(
             config.golem.state_dir, synchronous="OFF", commit_every=_COMMIT_EVERY
@@ -122,99 +194,133 @@ async def live(
             buffered=True,
         ) as sinks,
     ):
-        routes = build_routes(ProviderPool(config, {}))
+        if heir is not None:
+            store.save_portfolio(0, heir.portfolio)
+            for entry in heir.lessons:
+                store.save_grimoire_entry(entry)
         life, _ = assemble(
             config,
             clock=clock,
             store=store,
-            routes=routes,
+            routes=world.routes,
             options=options,
-            market=scenario.replay,
-            subscribers=[sinks.publish, tally, outcomes],
+            market=world.market,
+            subscribers=[sinks.publish, world.tally, world.outcomes],
         )
+        golem = life.golem
 
         async def credit_income(*_: object) -> None:
-            days = _days(clock.now() - sim.start)
-            usd = sim.income_on(days, default_income)
-            life.golem.credit_income(f"income:{utc_day(clock.now())}", usd)
+            # Each day's income once to the lineage: an heir born on a day its
+            # predecessor was paid for takes over the rate, not the money again.
+            key = f"income:{utc_day(clock.now())}"
+            usd = sim.income_on(_days(clock.now() - sim.start), default_income)
+            if key in world.credited:
+                golem.income_usd_per_day = usd
+                return
+            world.credited.add(key)
+            golem.credit_income(key, usd)
 
         life.scheduler.add(Job("income", every(_DAY, start=sim.start + _DAY), credit_income))
         await credit_income()
-        ended = await life.run(duration=scenario.horizon(spec.days))
+        ended = await life.run(duration=world.end - clock.now())
         store.flush()
-        result = _result(
-            scenario, spec, life=life, store=store, tally=tally, outcomes=outcomes, ended=ended
+        death = store.death()
+        spent = _charges(store, born, clock.now())
+        world.charges += spent
+        files = death["testament"] if death else []
+        generation = Generation(
+            number=1 if heir is None else heir.generation,
+            born_day=_days(born - sim.start),
+            ended_day=_days(clock.now() - sim.start),
+            ended="died" if death else "data_ended" if ended == "data_ended" else "horizon",
+            cause_of_death=death["cause"] if death else None,
+            ticks=golem.tick_no,
+            funded_usd=store.initial_credits() or 0.0,
+            income_usd=store.income(),
+            spend_usd=math.fsum(usd for _, _, usd, _ in spent),
+            credits_left_usd=store.credits(),
+            inherited_lessons=0 if heir is None else len(heir.lessons),
+            testament_by_model=world.tally.death_source == "model" if death else None,
+            testament=Path(files[0]) if files else None,
         )
     if not spec.record:
         for database in (out / "state").glob("golem.db*"):
             database.unlink()
-    partial = out / "summary.json.partial"
-    partial.write_bytes(
-        orjson.dumps(result.summary, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
-    )
-    partial.replace(out / "summary.json")
-    return result
+    return generation, golem
+
+
+def _charges(
+    store: StateStore, since: datetime, until: datetime
+) -> list[tuple[datetime, str, float, float]]:
+    """Every charge in `store`'s ledger, of the days from `since` to `until`."""
+    days = math.ceil(_days(until - since)) + 1  # the UTC days from `since`'s to `until`'s
+    return [
+        (charge.time, str(charge.subsystem), charge.usd, charge.diem)
+        for offset in range(days)
+        for charge in store.ledger.charges(utc_day(since + offset * _DAY))
+    ]
 
 
 def _days(delta: timedelta) -> float:
     return delta.total_seconds() / 86_400.0
 
 
-def _result(
-    scenario: Scenario,
-    spec: LifeSpec,
-    *,
-    life: Life,
-    store: StateStore,
-    tally: Tally,
-    outcomes: Outcomes,
-    ended: str,
-) -> LifeResult:
-    start, now = scenario.start, life.clock.now()
+def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeResult:
+    """The lineage's summary: its time from the founder's birth to the last golem's end,
+    its money and work summed over the generations, its outcomes measured over that time
+    (one tally and one outcome subscriber heard every generation), its final state the
+    last golem's."""
+    scenario, spec, start = world.scenario, world.spec, world.scenario.start
+    now = world.clock.now()
     daily: defaultdict[int, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
     by_subsystem: defaultdict[str, list[float]] = defaultdict(list)
-    diem: list[float] = []
-    for offset in range(math.ceil(_days(now - start)) + 1):
-        for charge in store.ledger.charges(utc_day(start + offset * _DAY)):
-            daily[int(_days(charge.time - start))][str(charge.subsystem)] += charge.usd
-            by_subsystem[str(charge.subsystem)].append(charge.usd)
-            diem.append(charge.diem)
-    death = store.death()
-    vitals, golem = life.golem.vitals, life.golem
+    for time, subsystem, usd, _ in world.charges:
+        daily[int(_days(time - start))][subsystem] += usd
+        by_subsystem[subsystem].append(usd)
+    last, tally, vitals = generations[-1], world.tally, golem.vitals
+    deaths = [g for g in generations if g.ended == "died"]
     equity = golem.portfolio.equity()
     risk_assessments, risk_by_model = tally.risk_assessments, tally.risk_by_model
     summary: dict[str, Any] = {
         "scenario": scenario.name,
         "seed": spec.seed,
-        "policy": spec.policy,
-        "horizon_days": _round(_days(scenario.horizon(spec.days))),
-        # died, horizon, or data_ended: the market CSV ran out before the horizon
-        "ended": "died" if death else "data_ended" if ended == "data_ended" else "horizon",
+        "policy": str(golem.config.mortality.policy),
+        "horizon_days": _round(_days(world.end - start)),
+        # died, horizon, or data_ended (the market CSV ran out): how the last golem ended
+        "ended": last.ended,
         "lifespan_days": _round(_days(now - start)),
-        "cause_of_death": death["cause"] if death else None,
-        "ticks": golem.tick_no,
+        "cause_of_death": last.cause_of_death,
+        "generations": len(generations),
+        "lineage": [g.fields() for g in generations],
+        "ticks": sum(g.ticks for g in generations),
         "final": {
             "vitality": _round(vitals.vitality),
             "phase": str(vitals.phase),
             "economic": _round(vitals.economic),
             "epistemic": _round(vitals.epistemic),
-            "credits_usd": _round(store.credits()),
+            "credits_usd": _round(last.credits_left_usd),
             "equity_usd": _round(equity),
         },
-        "income_usd": _round(store.income()),
+        "income_usd": _round(math.fsum(g.income_usd for g in generations)),
         "spend_usd": _round(math.fsum(u for usd in by_subsystem.values() for u in usd)),
         "spend_usd_by_subsystem": {k: _round(math.fsum(v)) for k, v in by_subsystem.items()},
-        "diem_spent": _round(math.fsum(diem)),
+        "diem_spent": _round(math.fsum(diem for *_, diem in world.charges)),
         "decisions_by_tier": dict(tally.decisions_by_tier),
         "decisions_by_source": dict(tally.decisions_by_source),
         "degradations_by_reason": dict(tally.degradations_by_reason),
         "reasks": tally.reasks,
         "fallbacks": tally.fallbacks,
+        "cache_hits": tally.cache_hits,
+        "cache_misses": tally.cache_misses,
+        "cache_hit_rate": None if tally.cache_hit_rate is None else _round(tally.cache_hit_rate),
+        "verdicts_reused": tally.verdicts_reused,
         "risk_assessments": risk_assessments,
         "risk_by_model": risk_by_model,
         "risk_in_terminal": tally.risk_in_terminal,
-        "death_testament_by_model": tally.death_source == "model" if death else None,
-        **outcomes.summary(
+        "deaths": len(deaths),
+        "testaments_by_model": sum(bool(g.testament_by_model) for g in deaths),
+        "death_testament_by_model": last.testament_by_model,
+        **world.outcomes.summary(
             now,
             initial_cash=golem.portfolio.initial_cash,
             final_equity=equity,
@@ -224,7 +330,7 @@ def _result(
         ),
     }
     spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}
-    return LifeResult(summary, tally, spend, outcomes)
+    return LifeResult(summary, world.tally, spend, world.outcomes)
 
 
 def _round(value: float) -> float:

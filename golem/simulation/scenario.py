@@ -22,7 +22,14 @@ from golem.runtime.config import SYNTHETIC, ConfigError, GolemConfig, Problem, S
 from golem.simulation.quality import QualityTable
 from golem.world import CSVReplay
 
-__all__ = ["IncomeStep", "PredictionBias", "Scenario", "SimulationSection", "load_scenario"]
+__all__ = [
+    "IncomeStep",
+    "PredictionBias",
+    "Scenario",
+    "SimulationSection",
+    "SuccessionSection",
+    "load_scenario",
+]
 
 
 class IncomeStep(Section):
@@ -45,12 +52,24 @@ class PredictionBias(Section):
         return min(self.max, max(0.0, days - self.from_day) * self.per_day)
 
 
+class SuccessionSection(Section):
+    """The lineage (the Bardo design's succession): a golem that dies with at least
+    `min_credits_usd` of its money left is followed, at once, by a successor funded with
+    what is left and born with its testament's lessons at `inherited_confidence` per
+    generation, until the money is spent or the horizon ends. `enabled = false`: one life."""
+
+    enabled: bool = True
+    inherited_confidence: float = Field(default=0.85, gt=0, le=1)
+    min_credits_usd: float = Field(default=0.10, ge=0)
+
+
 class SimulationSection(Section):
     start: AwareDatetime
     horizon_days: float = Field(gt=0, le=3650)
     seed: Seed = 1  # the default of --seed
     income: tuple[IncomeStep, ...] = ()  # default: [mortality] income_usd_per_day from day 0
     prediction_bias: PredictionBias | None = None
+    succession: SuccessionSection = SuccessionSection()
 
     @model_validator(mode="after")
     def _steps_in_order(self) -> Self:

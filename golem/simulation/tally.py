@@ -41,6 +41,9 @@ class Tally:
     decisions: Counter[Decision] = field(default_factory=Counter)
     degradations_by_reason: Counter[str] = field(default_factory=Counter)
     reasks: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
+    verdicts_reused: int = 0  # risk verdicts applied again instead of asked again
     death_source: str | None = None
     degradations_by_day: defaultdict[int, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter)
@@ -72,6 +75,12 @@ class Tally:
     @property
     def fallbacks(self) -> int:
         return self.decisions_by_source["fallback"]
+
+    @property
+    def cache_hit_rate(self) -> float | None:
+        """Hits ÷ lookups of the decision cache (None when it was never asked)."""
+        lookups = self.cache_hits + self.cache_misses
+        return self.cache_hits / lookups if lookups else None
 
     @property
     def risk_assessments(self) -> int:
@@ -142,6 +151,13 @@ class Tally:
         day = self._day_of(record.time)
         terminal = subsystem is _RISK and record.phase is _TERMINAL
         self.decisions[day, subsystem, record.tier, source, terminal] += 1
+        if record.cache is not None:
+            if record.cache == "hit":
+                self.cache_hits += 1
+            else:
+                self.cache_misses += 1
+        elif record.reused is not None:
+            self.verdicts_reused += 1
         response = record.response
         if response is not None and response.attempts > 1:
             self.reasks += response.attempts - 1

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import msgspec
 from msgspec import Struct
 
-from golem.inference import StructuredOutput
+from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.world import Episode, MarketSummary, Observation, TradeAction
 from golem.world.feed import FeedItem
@@ -200,6 +200,11 @@ class Subsystem(Protocol):
 
     def skip_reason(self, ctx: Context) -> str | None:
         """Why this run should not happen at all (dream's conditions), or None."""
+        ...
+
+    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+        """The most reasoning this run is worth (risk's small stakes), or None: what the
+        allocator grants."""
         ...
 
     def brief(self, ctx: Context) -> Brief:

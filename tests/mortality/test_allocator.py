@@ -277,3 +277,23 @@ def test_security_mode_puts_every_model_call_through_full() -> None:
 def test_state_rejects_nonsense(fields: tuple[object, ...], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         MortalityState(*fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("subsystem", "at_most", "depth"),
+    [
+        (S.RISK, ReasoningDepth.NONE, ReasoningDepth.NONE),  # a small stake
+        (S.RISK, ReasoningDepth.MEDIUM, ReasoningDepth.MEDIUM),
+        (S.RISK, None, ReasoningDepth.HIGH),  # the table's
+        (S.HEARTBEAT, ReasoningDepth.MAX, ReasoningDepth.LOW),  # never deeper than the table
+    ],
+)
+def test_at_most_caps_the_depth_and_the_worst_case(
+    subsystem: SubsystemName, at_most: ReasoningDepth | None, depth: ReasoningDepth
+) -> None:
+    granted = allocate(
+        subsystem, T.T1, state(), InMemoryLedger(), CLOCK, call=CHEAP, at_most=at_most
+    )
+    assert isinstance(granted, Allocation)
+    assert granted.reasoning.depth is depth
+    assert granted.worst_case_cost_usd == CHEAP.attempt_cost(1, ReasoningConfig(depth))

@@ -200,7 +200,7 @@ def test_terminal_ends_after_its_grace(
         burn_rate_usd=0.0,
         epistemic=Epistemic(0.5, False),
         previous=Phase.TERMINAL,
-        params=params.policy(seed=0),
+        params=params.compile(seed=0),
         in_terminal=in_terminal,
     )
     assert vitals.cause is cause
@@ -212,7 +212,7 @@ def test_terminal_ends_after_its_grace(
 )
 def test_terminal_grace_is_a_duration_or_off(text: str, grace: timedelta | None) -> None:
     params = MortalityParams.model_validate({"terminal_grace": text})
-    assert params.policy(seed=0).terminal_grace == grace
+    assert params.compile(seed=0).terminal_grace == grace
     assert MortalityParams.model_validate(params.model_dump(mode="json")) == params
 
 
@@ -223,4 +223,4 @@ def test_terminal_grace_refuses_what_is_not_a_duration(text: object) -> None:
 
 
 def test_the_default_terminal_grace_is_a_day() -> None:
-    assert MortalityParams().policy(seed=0).terminal_grace == timedelta(days=1)
+    assert MortalityParams().compile(seed=0).terminal_grace == timedelta(days=1)

@@ -178,7 +178,7 @@ BAD = [
     pytest.param(
         "[subsystems.oracle]\nenabled = true\n",
         "subsystems.oracle",
-        "daimon, curator, dream",
+        "daimon, risk, curator, dream",
         id="unknown-subsystem",
     ),
     pytest.param(
@@ -217,6 +217,30 @@ BAD = [
         "subsystems.risk.enabled",
         "removed: risk runs on every trade proposal",
         id="risk-disabled",
+    ),
+    pytest.param(
+        "[subsystems.risk]\ndeliberation = 'always'\n",
+        "subsystems.risk.deliberation",
+        "'fixed' or 'stake'",
+        id="risk-deliberation",
+    ),
+    pytest.param(
+        "[subsystems.risk]\nsmall_stake = 0.3\n",
+        "subsystems.risk",
+        "small_stake must be below large_stake",
+        id="risk-stakes-crossed",
+    ),
+    pytest.param(
+        "[subsystems.risk]\nverdict_window = 'soon'\n",
+        "subsystems.risk.verdict_window",
+        "or 'off'",
+        id="risk-verdict-window",
+    ),
+    pytest.param(
+        "[cache]\nsubsystems = ['death']\n",
+        "cache.subsystems[0]",
+        "'heartbeat', 'risk' or 'daimon'",
+        id="cache-death",
     ),
     pytest.param(
         "[subsystems.daimon]\nschedule = 'events'\n",

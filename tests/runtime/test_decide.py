@@ -13,6 +13,7 @@ from structlog.testing import capture_logs
 
 from golem.inference import (
     Capabilities,
+    ReasoningDepth,
     ServerError,
     StructuredOutput,
 )
@@ -55,6 +56,9 @@ class Toy:
 
     def skip_reason(self, ctx: Context) -> str | None:
         return self.skip
+
+    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+        return None
 
     def brief(self, ctx: Context) -> Brief:
         return Brief("You test.", f"price {ctx.observation.price}: answer with a pulse")

@@ -43,6 +43,7 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
+from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
 from golem.runtime.life import assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
@@ -50,6 +51,7 @@ from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
 from golem.simulation.quality import QualityTable
 from golem.simulation.scenario import SimulationSection, load_scenario
+from golem.subsystems.contract import PortfolioView, ProposedTrade
 from golem.subsystems.heartbeat import compute_probes, interval
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.world import TradeAction
@@ -414,6 +416,49 @@ def fills(config: GolemConfig) -> object:
         return seen
 
 
+def deliberations(config: GolemConfig) -> object:
+    """Risk's tier and reasoning depth, as the golem compiled it, over a grid of trades,
+    positions and credits left."""
+    from tests.subsystems.support import context as a_context
+
+    with golem_of(config) as golem:
+        risk = golem.risk
+    seen: list[object] = []
+    held = PortfolioView(cash_usd=400.0, equity_usd=1000.0, exposure_usd=600.0)
+    for action in (TradeAction.BUY, TradeAction.HEDGE):
+        for size in (10.0, 30.0, 60.0, 120.0, 180.0, 250.0):
+            for credits in (100.0, 50.0, 10.0):
+                trade = ProposedTrade(action, size, "knob", SubsystemName.HEARTBEAT)
+                ctx = a_context(proposed=trade, portfolio=held, credits_usd=credits)
+                seen.append((risk.tier(ctx), risk.deliberation(ctx)))
+    return seen
+
+
+def reuses(config: GolemConfig) -> object:
+    """A jumpy golem's first hour: which decisions a model made and which were reused."""
+    decided: list[object] = []
+
+    def keep(record: object) -> None:
+        if isinstance(record, DecisionRecord):
+            reused = record.reused.by if record.reused else None
+            decided.append((record.tick, record.subsystem, record.source, record.cache, reused))
+
+    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+        clock = VirtualClock(NOW)
+        life, _ = assemble(
+            config,
+            clock=clock,
+            store=store,
+            routes=build_routes(ProviderPool(config, {})),
+            market=make_market(config),
+            subscribers=[keep],
+        )
+        for _ in range(240):
+            trio.run(life.golem.tick)
+            clock.advance(timedelta(seconds=15))
+    return decided
+
+
 def log_lines(config: GolemConfig) -> object:
     """What the logging section makes of a debug and an info event."""
     stream = io.StringIO()
@@ -471,6 +516,17 @@ def bump(factor: float) -> Callable[[Any], Any]:
     return lambda default: type(default)(default * factor)
 
 
+# A golem whose heartbeat asks a model on most ticks of a volatile market, with money to.
+JUMPY = {
+    "heartbeat.theta_base": 0.05,
+    "heartbeat.theta_min": 0.01,
+    "world.market.initial_regime": "volatile",
+    "mortality.daily_budget_usd": 5.0,
+}
+CACHED = {**JUMPY, "cache.enabled": True}
+JUDGED = {**JUMPY, "subsystems.risk.verdict_window": "1h"}
+STAKE = {"subsystems.risk.deliberation": "stake"}
+
 # A route with neither schema enforcement nor tools: its answers are prompt-guided JSON.
 PROMPT_GUIDED = {
     "providers.synthetic.emulate": "deepseek",
@@ -527,6 +583,7 @@ KNOBS: dict[str, Knob] = {
     "mortality.budgets.never_contracted": Knob(["death"], decisions),
     "mortality.reasoning.exempt": Knob(["death"], decisions),
     "mortality.terminal_grace": Knob("6h", terminal_end, {"mortality.stochastic_death": False}),
+    "mortality.policy": Knob("rules", decisions),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),
@@ -538,6 +595,17 @@ KNOBS: dict[str, Knob] = {
     "subsystems.curator.schedule": Knob("20m", schedule),
     "subsystems.dream.enabled": Knob(False, schedule),
     "subsystems.dream.schedule": Knob("0 */3 * * *", schedule),
+    "subsystems.risk.deliberation": Knob("stake", deliberations),
+    "subsystems.risk.small_stake": Knob(None, deliberations, STAKE),
+    "subsystems.risk.large_stake": Knob(None, deliberations, STAKE),
+    "subsystems.risk.verdict_window": Knob("1h", reuses, JUMPY),
+    "subsystems.risk.verdict_*": Knob(None, reuses, JUDGED),
+    "subsystems.risk.verdict_size_bucket": Knob(1.0, reuses, JUDGED),
+    # [cache]
+    "cache.enabled": Knob(None, reuses, JUMPY),
+    "cache.ttl": Knob("1m", reuses, CACHED),
+    "cache.subsystems": Knob(["daimon"], reuses, CACHED),
+    "cache.size_bucket": Knob(0.5, reuses, CACHED),
     # [world]
     "world.source": Knob(
         "csv", market_path, along={"world.csv": str(EXAMPLE_CSV), "world.market": DROP}
@@ -660,6 +728,19 @@ def test_every_key_has_an_entry() -> None:
 
 # --- a scenario's [simulation] table ------------------------------------------------------
 
+
+def successor(section: SimulationSection) -> object:
+    """The heir of a golem that died with $0.50 left and a testament of one lesson."""
+    from golem.simulation.lineage import Generation, heir_of
+    from golem.subsystems.death import DeathTestament
+
+    testament = Path(tempfile.gettempdir()) / "golem-knobs-testament.json"
+    lesson = DeathTestament(learned=["hedge before a crash"], killed_by="chance")
+    testament.write_text(lesson.model_dump_json())
+    died = Generation(1, 0.0, 2.0, "died", "stochastic", 10, 8.0, 0.0, 7.5, 0.5, 0, True, testament)
+    return heir_of(died, {}, section.succession, time_left=True)
+
+
 SIMULATION: dict[str, tuple[Any, Callable[[SimulationSection], object]]] = {
     "simulation.start": ("2026-02-01T00:00:00Z", lambda s: s.start),
     "simulation.horizon_days": (2.0, lambda s: s.horizon_days),
@@ -672,6 +753,9 @@ SIMULATION: dict[str, tuple[Any, Callable[[SimulationSection], object]]] = {
         {"per_day": 0.01},
         lambda s: s.prediction_bias.at(3.0) if s.prediction_bias else None,
     ),
+    "simulation.succession.enabled": (False, successor),
+    "simulation.succession.inherited_confidence": (0.5, successor),
+    "simulation.succession.min_credits_usd": (1.0, successor),
 }
 
 
@@ -680,7 +764,9 @@ def test_changing_a_simulation_key_changes_what_the_simulator_reads(key: str) ->
     assert key in SIMULATION, f"{key}: no entry in SIMULATION"
     value, observe = SIMULATION[key]
     base = {"start": NOW, "horizon_days": 1}
-    changed = SimulationSection.model_validate({**base, key.removeprefix("simulation."): value})
+    changed = SimulationSection.model_validate(
+        with_keys(base, {key.removeprefix("simulation."): value})
+    )
     assert observe(changed) != observe(SimulationSection.model_validate(base))
 
 

@@ -226,6 +226,7 @@ def test_risk_coverage_counts_terminal_assessments_apart() -> None:
         "lifespan_days": 1.0, "ended": "died", "cause_of_death": "economic",
         "death_testament_by_model": True, "spend_usd": 1.0,
         "risk_assessments": 3, "risk_by_model": 1, "risk_in_terminal": 1,
+        "deaths": 1, "testaments_by_model": 1, "generations": 1,
     }  # fmt: skip
     report = distribution([life, {**life, "risk_by_model": 2}])
     assert report["risk_in_terminal"] == 2

@@ -62,4 +62,26 @@ CORPUS: list[tuple[str, dict[str, Any]]] = [
         "Promotions:\n- e5: 0.5 -> 0.7, held in three regimes\nEvaluated 6, pruned 0.",
         {"entries_evaluated": 6, "entries_pruned": 0},
     ),
+    # Written with the second development corpus's misses in view: counts in words, "kept N of
+    # M", snake_case keys, "there were N", entries called good or stale.
+    (
+        "Kept 9 of 12 entries; the other three were pruned for contradicting recent replays.",
+        {"entries_evaluated": 12, "entries_retained": 9, "entries_pruned": 3},
+    ),
+    (
+        "Reviewed fourteen entries, retained eleven, pruned three.",
+        {"entries_evaluated": 14, "entries_retained": 11, "entries_pruned": 3},
+    ),
+    (
+        "entries_evaluated: 5\nentries_retained: 4\nentries_pruned: 1\ngrimoire_health: 0.8",
+        {"entries_evaluated": 5, "entries_retained": 4, "entries_pruned": 1},
+    ),
+    (
+        "There were 9 entries. The useful ones are 6, the outdated ones are 3.",
+        {"entries_evaluated": 9, "entries_retained": 6, "entries_pruned": 3},
+    ),
+    (
+        "Checked 6 entries, all still valid; nothing to prune.",
+        {"entries_evaluated": 6, "entries_retained": 6, "entries_pruned": 0},
+    ),
 ]

@@ -187,6 +187,37 @@ REPLAY: list[tuple[str, dict[str, Any]]] = [
         ),
         {"episode_id": "ep-20", "surprise_score": 0.5},
     ),
+    # Written with the second development corpus's misses in view: surprise in words, lessons
+    # as numbered labels, counted headings, inline numbers, a bare heading.
+    (
+        "Episode ep-61 was only mildly surprising: the dip ran deeper than the model expected.\n"
+        "Lesson 1: size down before CPI prints\nLesson 2: the oracle lags on fast moves",
+        {"episode_id": "ep-61", "surprise_score": 0.3, "lessons": 2},
+    ),
+    (
+        "The liquidation wave in ep-70 came as a shock. Three lessons:\n1) keep a buffer above "
+        "HF 1.5\n2) exits cost more in thin books\n3) gas doubles during cascades",
+        {"episode_id": "ep-70", "surprise_score": 0.85, "lessons": 3},
+    ),
+    (
+        "ep-72 played out as expected. My takeaway: rebalancing on a schedule beats rebalancing "
+        "on signals.",
+        {"episode_id": "ep-72", "surprise_score": 0.1, "lessons": 1},
+    ),
+    (
+        "Honestly a big surprise (ep-75). Takeaways: (1) funding leads spot; (2) weekend books "
+        "are thin.",
+        {"episode_id": "ep-75", "surprise_score": 0.8, "lessons": 2},
+    ),
+    (
+        "Not particularly surprising. No lessons worth keeping from ep-80.",
+        {"episode_id": "ep-80", "surprise_score": 0.1, "lessons": 0},
+    ),
+    (
+        "Lessons\n- stops below round numbers get hit\n- LP fees lag IL in trends\n\n"
+        "surprise_score=0.35 episode_id=ep-83",
+        {"episode_id": "ep-83", "surprise_score": 0.35, "lessons": 2},
+    ),
 ]
 
 INTEGRATION: list[tuple[str, dict[str, Any]]] = [
@@ -244,5 +275,33 @@ INTEGRATION: list[tuple[str, dict[str, Any]]] = [
             "3. stage: funding skew predicts tops"
         ),
         {"promoted": 1, "staged": 1, "discarded": 1},
+    ),
+    # Written with the second development corpus's misses in view: ids inline under headings,
+    # several fates in one sentence, count-only fields, items listed in parentheses.
+    (
+        "Promote: h-20, h-21\nStage: h-22 and h-23\nDiscard: none",
+        {"promoted": 2, "staged": 2, "discarded": 0},
+    ),
+    (
+        "Promote none; stage 2 hypotheses (h-40, gas spikes precede liquidations; h-41, funding "
+        "leads spot); discard 1 (h-42, the Tuesday effect).",
+        {"promoted": 0, "staged": 2, "discarded": 1},
+    ),
+    (
+        "h-50 promoted, h-51 and h-52 staged, h-53 discarded.",
+        {"promoted": 1, "staged": 2, "discarded": 1},
+    ),
+    (
+        "To promote:\n- [h-60] exits on the second HF alert (0.7)\nTo stage:\n- [h-61] narrower "
+        "LP ranges in calm markets\nTo discard: nothing",
+        {"promoted": 1, "staged": 1, "discarded": 0},
+    ),
+    (
+        "promoted=0 staged=2 discarded=0\nStaging h-64 and h-65 until more replays confirm them.",
+        {"promoted": 0, "staged": 2, "discarded": 0},
+    ),
+    (
+        "Promoting h-70 (funding flips, 0.8). Dropping h-71 and h-72: both were contradicted.",
+        {"promoted": 1, "staged": 0, "discarded": 2},
     ),
 ]

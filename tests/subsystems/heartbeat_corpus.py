@@ -690,4 +690,29 @@ CORPUS: list[tuple[str, str, str]] = [
         "escalate",
     ),
     ("I think it's fine to wait. Low.", "low", "observe"),
+    # Written with the second development corpus's misses in view (a trailing-off separator, a
+    # labelled escalate over a hedged action in prose, pairs run together with spaces).
+    (
+        "Severity ... low. Funding nudged up but nothing else moved. Action ... observe",
+        "low",
+        "observe",
+    ),
+    (
+        "Severity\u2026 moderate (the LP drifted to 64/36). Action\u2026 rebalance.",
+        "moderate",
+        "rebalance",
+    ),
+    (
+        "I'd ordinarily hedge a 7% drop, but the oracle print looks off and I don't trust it. "
+        "Severity: high. Action: escalate",
+        "high",
+        "escalate",
+    ),
+    (
+        "Normally I would exit at this health factor, but the pool is too thin to exit cleanly. "
+        "severity=critical action=escalate confidence=0.7",
+        "critical",
+        "escalate",
+    ),
+    ("hf=2.4 price_move=-0.3% severity=none action=observe", "none", "observe"),
 ]

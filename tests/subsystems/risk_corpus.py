@@ -193,4 +193,18 @@ CORPUS: list[tuple[str, bool, float | None]] = [
     ("Verdict: not approved.", False, None),
     ("It can go ahead at a reduced $800.", True, 800.0),
     ("I'd veto this.", False, None),
+    # Written with the second development corpus's misses in view: an approval of part of the
+    # amount, a condition that is not met, JSON without the layers, a size in another unit.
+    ("I cannot approve the entire $5,000, but I can approve $2,000 of it.", True, 2000.0),
+    (
+        "Approve if and only if the funding rate turns positive, which it hasn't. So this is "
+        "not approved as proposed.",
+        False,
+        None,
+    ),
+    ('{"approved": true, "adjusted_size_usd": 900, "warnings": ["funding elevated"]}', True, 900.0),
+    ('```json\n{"approved": false, "reasoning": "the target pool is unaudited"}\n```', False, None),
+    ("Approved, but cut it to 2 ETH (roughly $6,400 at today's price).", True, 6400.0),
+    ("I'd approve this one at 5% of the portfolio instead, that is $1,100.", True, 1100.0),
+    ("Not as requested. I would approve it if the size is reduced to $2.5k.", True, 2500.0),
 ]

@@ -23,17 +23,19 @@ from pydantic import (
 )
 
 from golem.inference import StructuredOutputConfig, TransportConfig
-from golem.inference.durations import Duration
+from golem.inference.durations import Duration, DurationOrOff
 from golem.inference.seed import Seed
-from golem.mortality import MortalityParams, PipelineProfile
+from golem.mortality import MortalityParams, PipelineProfile, SubsystemName
 from golem.runtime.config.durations import Schedule
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
+from golem.subsystems.risk import RiskConfig, StakeBands
 from golem.world import MarketParams, PortfolioConfig
 
 __all__ = [
     "REMOVED",
+    "CacheSection",
     "ChainEntry",
     "ContextSection",
     "DaimonSection",
@@ -46,6 +48,7 @@ __all__ = [
     "LoggingSection",
     "MortalitySection",
     "ProvidersSection",
+    "RiskSection",
     "SubsystemsSection",
     "Tier",
     "WorldSection",
@@ -142,6 +145,38 @@ class DaimonSection(Section):
     enabled: bool = True
 
 
+class RiskSection(Section):
+    """How much a risk assessment deliberates, and whether a judged proposal is asked
+    again. `deliberation = "stake"`: the tier and reasoning depth follow the stake (the
+    notional a trade moves ÷ equity): at `large_stake` or above the seeds' (T2 for a trade
+    that adds exposure, high reasoning), below it T1 with medium reasoning, below
+    `small_stake ÷ (credits left ÷ initial credits)` T1 with none. "fixed": every
+    assessment at the seeds' tier and depth. `verdict_window`: a proposal risk's model
+    judged is not asked again within it (the same action, size ÷ equity in
+    `verdict_size_bucket` steps, regime, prediction error in `verdict_error_bucket`
+    steps, and phase): the verdict applies again. Off by default: both trade judgement
+    for money, and what that judgement is worth is measured, not assumed."""
+
+    deliberation: Literal["fixed", "stake"] = "fixed"
+    small_stake: float = Field(default=0.05, gt=0, le=1)
+    large_stake: float = Field(default=0.2, gt=0, le=1)
+    verdict_window: DurationOrOff = None
+    verdict_size_bucket: float = Field(default=0.05, gt=0, le=1)
+    verdict_error_bucket: float = Field(default=0.1, gt=0, le=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if self.small_stake >= self.large_stake:
+            raise ValueError("small_stake must be below large_stake")
+        return self
+
+    def config(self) -> RiskConfig:
+        """The risk subsystem's configuration, compiled once for a life."""
+        if self.deliberation == "fixed":
+            return RiskConfig()
+        return RiskConfig(stakes=StakeBands(small=self.small_stake, large=self.large_stake))
+
+
 _DEFAULT_SCHEDULES = {"curator": "10m", "dream": "1h"}
 
 
@@ -155,10 +190,12 @@ class SubsystemsSection(Section):
     """What of the six subsystems a config chooses. The curator and the dream run on a
     schedule: an interval or a cron expression (UTC); a table without a schedule keeps the
     default. The daimon appraises each tick's events and can be turned off. The heartbeat
-    is the tick (its period is `[heartbeat] interval`), risk assesses every trade proposal
-    and death comes when a clock runs out: none of them is configured here."""
+    is the tick (its period is `[heartbeat] interval`) and death comes when a clock runs
+    out: neither is configured here. Risk assesses every trade proposal; how much it
+    deliberates is `[subsystems.risk]`'s."""
 
     daimon: DaimonSection = DaimonSection()
+    risk: RiskSection = RiskSection()
     curator: JobSection = _runs("curator")
     dream: JobSection = _runs("dream")
 
@@ -185,13 +222,38 @@ REMOVED: dict[str, str] = {
     "subsystems.heartbeat": (
         "the heartbeat is the tick and always runs; set its period in [heartbeat] interval"
     ),
-    "subsystems.risk": "risk runs on every trade proposal",
+    "subsystems.risk.enabled": "risk runs on every trade proposal",
+    "subsystems.risk.schedule": "risk runs on every trade proposal",
     "subsystems.death": "death cannot be disabled or scheduled: it comes when the golem dies",
     "subsystems.daimon.schedule": (
         "the daimon appraises each tick's events as they happen "
         "(subsystems.daimon.enabled = false turns it off)"
     ),
 }
+
+
+_CACHEABLE = Literal["heartbeat", "risk", "daimon"]
+
+
+class CacheSection(Section):
+    """`[cache]`: the decision cache (the Bardo design's System 2 → System 1 distillation).
+    A model's decision of a listed subsystem is reused, at no cost, for a materially
+    identical situation within `ttl`: the same subsystem, decision type and tier asked,
+    regime, probes fired (which fix the heartbeat's prediction error), proposed trade
+    action and size ÷ equity (in `size_bucket` steps), events, and phase (nothing
+    survives a phase change). Death is never cached. Off by default: a reused decision
+    is a stale one, and what freshness is worth is measured, not assumed."""
+
+    enabled: bool = False
+    ttl: Duration = timedelta(minutes=30)
+    subsystems: tuple[_CACHEABLE, ...] = ("heartbeat", "risk")
+    size_bucket: float = Field(default=0.05, gt=0, le=1)
+
+    def cached(self) -> frozenset[SubsystemName]:
+        """The subsystems whose model decisions are kept (none when the cache is off)."""
+        if not self.enabled:
+            return frozenset()
+        return frozenset(SubsystemName(name) for name in self.subsystems)
 
 
 class FeedEntry(Section):
@@ -303,6 +365,7 @@ class GolemConfig(Section):
     subsystems: SubsystemsSection = SubsystemsSection()
     world: WorldSection = WorldSection()
     context: ContextSection = ContextSection()
+    cache: CacheSection = CacheSection()
     logging: LoggingSection = LoggingSection()
 
     _path: Path | None = PrivateAttr(default=None)

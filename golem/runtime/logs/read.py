@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 Event = dict[str, Any]
-SOURCES = ("model", "deterministic", "fallback", "skipped")  # a decision's, as decide.py logs
+SOURCES = ("model", "deterministic", "fallback", "skipped", "reused")  # as decide.py logs
 DEGRADED_SOURCES = frozenset({"fallback", "skipped"})
 # The filters whose values form a closed set, with the set: a value outside it names
 # nothing. Tiers are matched as numbers ("1" or "T1").

@@ -13,6 +13,7 @@ from pydantic import Field, StringConstraints
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
+    ENTRY_ID,
     Choices,
     as_fraction,
     clip,
@@ -107,23 +108,26 @@ RELATIONSHIP = Choices(
         Relationship.EXTENDS: (r"extend\w*|builds? on|refin\w*|narrow\w*|qualif\w*|specializ\w*"),
     }
 )
-# Grimoire ids as models write them: e12, entry-7, g-0042, ins_3, #12.
-_ID = r"(?:\b[a-z][a-z0-9]{0,11}[-_:#]?\d+[a-z0-9-]*\b|#\d+\b)"
-_ID_RE = re.compile(_ID, re.I)
-_PROMOTE = re.compile(rf"promot\w*\s+(?:entry\s+)?(?P<id>{_ID})", re.I)
+_ID_RE = re.compile(ENTRY_ID, re.I)
+_PROMOTE = re.compile(rf"promot\w*\s+(?:entry\s+)?(?P<id>{ENTRY_ID})", re.I)
 _PRUNE_PROSE = re.compile(
-    rf"\b(?:prun\w*|archiv\w*|remov\w*)\s+(?:\d+\s+)?(?:entries\s+)?\(?(?P<ids>{_ID}(?:\s*(?:,|and|&)\s*{_ID})*)",
+    rf"\b(?:prun\w*|archiv\w*|remov\w*)\s+(?:\d+\s+)?(?:entries\s+)?\(?(?P<ids>{ENTRY_ID}(?:\s*(?:,|and|&)\s*{ENTRY_ID})*)",
     re.I,
 )
+# Words for an entry that stays and one that goes: "nine are fine", "the bad ones are 3".
+_SOUND = r"fine|good|valid|sound|healthy|useful|current|accurate"
+_UNSOUND = r"stale|bad|outdated|obsolete|invalid|wrong|useless|superseded"
+_KEEP = rf"retain\w*|kept|keep\w*|surviv\w*|stay\w*|remain\w*|(?:are|look) (?:{_SOUND})"
+_DROP = rf"prun\w*|remov\w*|archiv\w*|discard\w*|dropp\w*|delet\w*|go|(?:are|look) (?:{_UNSOUND})"
 _COUNTS = {
     "entries_evaluated": (
-        r"evaluat\w*|review\w*|assess\w*|examin\w*|considered|"
-        r"(?:of the|of all|all|out of|looked at|went through|checked)(?=\s+\d+\s+(?:entries|items))"
+        r"evaluat\w*|review\w*|assess\w*|examin\w*|considered|checked|inspected|audited|"
+        r"(?:of the|of all|all|out of|looked at|went through|there (?:are|were)|had)"
+        r"(?=\s+\d+\s+(?:entries|items))|"
+        rf"(?:{_KEEP}|{_DROP})\s+\d+\s+(?:out\s+)?of(?:\s+(?:the|all))?"  # "kept 7 of 10"
     ),
-    "entries_retained": r"retain\w*|kept|keep\w*|surviv\w*|stay\w*|remain\w*|(?:are|look) fine",
-    "entries_pruned": (
-        r"prun\w*|remov\w*|archiv\w*|discard\w*|dropp\w*|delet\w*|go|(?:are|look) stale"
-    ),
+    "entries_retained": rf"{_KEEP}|(?:{_SOUND}) (?:entries|ones)",
+    "entries_pruned": rf"{_DROP}|(?:{_UNSOUND}) (?:entries|ones)",
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from golem.inference import StructuredOutput
+from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Context, GrimoireEntry, Input, Outcome
 from golem.subsystems.curator.decision import CuratorEvaluation
@@ -44,6 +44,9 @@ class Curator:
     def skip_reason(self, ctx: Context) -> str | None:
         if not any(not e.archived for e in ctx.grimoire):
             return "nothing to curate: the grimoire has no active entry"
+        return None
+
+    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
         return None
 
     def brief(self, ctx: Context) -> Brief:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference import StructuredOutput
+from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Context, Input, Mood, Outcome
 from golem.subsystems.daimon.decision import DaimonAppraisal
@@ -61,6 +61,9 @@ class Daimon:
 
     def skip_reason(self, ctx: Context) -> str | None:
         return None if ctx.events else "no notable event to appraise"
+
+    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+        return None
 
     def brief(self, ctx: Context) -> Brief:
         rule = appraise(ctx.events, self.config.rules)

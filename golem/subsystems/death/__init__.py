@@ -2,6 +2,7 @@
 becomes the testament, and its legacy written to the state directory."""
 
 from golem.subsystems.death.decision import ArcClass, CausalLink, DeathTestament
+from golem.subsystems.death.inheritance import inherited_lessons
 from golem.subsystems.death.records import DeathConfig, arc_class, records_testament
 from golem.subsystems.death.subsystem import Thanatopsis
 
@@ -12,5 +13,6 @@ __all__ = [
     "DeathTestament",
     "Thanatopsis",
     "arc_class",
+    "inherited_lessons",
     "records_testament",
 ]

@@ -16,9 +16,19 @@ from golem.subsystems.curator.rules import tier_rank
 from golem.subsystems.death.decision import ArcClass, CausalLink, DeathTestament
 from golem.world import Episode
 
-__all__ = ["DeathConfig", "arc_class", "cause_of", "killed_by", "records_testament"]
+__all__ = [
+    "NOTHING_LEARNED",
+    "DeathConfig",
+    "arc_class",
+    "cause_of",
+    "killed_by",
+    "records_testament",
+]
 
 _LIST = 6  # the testament's list bound
+# What the records say was learned when nothing was (the testament names a lesson or a
+# mistake): no lesson to pass on.
+NOTHING_LEARNED = "nothing I trusted: no knowledge earned enough confidence"
 
 
 class DeathConfig(BaseModel):
@@ -178,7 +188,7 @@ def records_testament(ctx: Context, config: DeathConfig) -> DeathTestament:
     listed = {e.id for e in (*trusted[:top], *suspects[:top])}
     staged = [e for e in active if e.tier == "staged" and e.id not in listed]
     return DeathTestament(
-        learned=learned or ["nothing I trusted: no knowledge earned enough confidence"],
+        learned=learned or [NOTHING_LEARNED],
         got_wrong=[_episode_line(e) for e in losses],
         confused_by=[_episode_line(e) for e in surprises if e.prediction_error],
         never_tested=[f"{e.text} (staged, never confirmed)"[:200] for e in staged[:top]],

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from golem.inference import StructuredOutput
+from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Context, Input, Outcome
 from golem.subsystems.death.decision import DeathTestament
@@ -48,6 +48,9 @@ class Thanatopsis:
         return self.config.tier
 
     def skip_reason(self, ctx: Context) -> str | None:
+        return None
+
+    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
         return None
 
     def brief(self, ctx: Context) -> Brief:

@@ -13,12 +13,14 @@ from pydantic import Field
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
 from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
+    ENTRY_ID,
     Choices,
     assign_sections,
     bracketed_fraction,
     clip,
     decision_from_text,
     items,
+    outside_brackets,
     read_fraction,
     section,
     strip_meta,
@@ -92,25 +94,42 @@ _DECISION_WORDS = {
     IntegrationDecision.DISCARD: r"discard\w*|drop\w*|reject\w*|dismiss\w*",
 }
 DECISION = Choices(_DECISION_WORDS)
+_ANY_DECISION = "|".join(_DECISION_WORDS.values())
 _META = r"confidence|conf|source|from|id"
 _ID = re.compile(r"\[(?P<id>[\w:#-]{1,40})\]|\bid(?:\s*[:=]\s*|\s+)(?P<named>[\w:#-]{1,40})", re.I)
 _NOTHING = re.compile(r"\bnothing\b|\bno (?:items|insights|candidates|hypothes[ie]s)\b", re.I)
-_LEADING_DECISION = re.compile(rf"^(?:{'|'.join(_DECISION_WORDS.values())})\b\s*[:=–—-]?\s*", re.I)
+_LEADING_DECISION = re.compile(rf"^(?:{_ANY_DECISION})\b\s*[:=–—-]?\s*", re.I)
 _RATIONALE = re.compile(r"\s*(?:—|–|\s-\s|\bbecause\b)\s*", re.I)
+# A list's field that carries only its count ("promoted=1", "Staged (0)", "Discarded: none"):
+# the items, if any, are written elsewhere.
+_COUNT_ONLY = re.compile(
+    rf"^\W*(?:{_ANY_DECISION})\b[ \t]*(?:\(\d+\))?[ \t]*[:=]?[ \t]*(?:\d+|none|zero)?\W*$", re.I
+)
+_FATE = re.compile(rf"\b(?:{_ANY_DECISION})\b", re.I)
+# A fate given to nothing: "stage none", "nothing promoted", "discard 0".
+_NONE_GIVEN = re.compile(
+    rf"\b(?:none|nothing|zero)\s+(?:\w+\s+)?(?:{_ANY_DECISION})\b|"
+    rf"\b(?:{_ANY_DECISION})[ \t:=]+(?:none|nothing|zero|0)\b(?!\s+(?:has|is|was|are|were|of)\b)",
+    re.I,
+)
+# Ids joined in a list, each its own item: "h1 and h2", "h-41, h-42 & h-43".
+_JOINED_IDS = re.compile(rf"{ENTRY_ID}(?:\s*(?:,|and|&)\s*{ENTRY_ID})+", re.I)
 
 
 def _read(text: str) -> dict[str, Any]:
-    grouped = assign_sections(text, {d.value: rf"^(?:{w})\b" for d, w in _DECISION_WORDS.items()})
+    grouped = assign_sections(text, {d.value: _heading(w) for d, w in _DECISION_WORDS.items()})
     found: dict[IntegrationDecision, list[IntegrationItem]] = {d: [] for d in IntegrationDecision}
     for decision in IntegrationDecision:
         for line in items(grouped.get(decision.value, ""), limit=8, max_chars=400):
-            found[decision].append(_item(line))
+            found[decision] += [_item(part) for part in _each_id(line)]
     if not any(found.values()):
         body = section(text, r"^(?:items|candidates|hypothes[ie]s|integration\w*)$") or text
-        for line in _sentences(items(body, limit=8, max_chars=400)):
-            picked = DECISION.pick(line)
-            if picked is not None:
-                found[picked].append(_item(line))
+        lines = [line for line in body.split("\n") if not _COUNT_ONLY.match(line)]
+        for line in _sentences(items("\n".join(lines), limit=8, max_chars=400)):
+            for clause in _clauses(line):
+                picked = DECISION.pick(clause)
+                if picked is not None:
+                    found[picked] += [_item(part) for part in _clause_items(clause)]
     if not any(found.values()) and not _NOTHING.search(text):
         raise UnparseableOutput("no items to promote, stage or discard in the text", text=text)
     diff = section(text, r"^(?:playbook[ _]?diff|playbook changes?|playbook)$")
@@ -122,11 +141,56 @@ def _read(text: str) -> dict[str, Any]:
     }
 
 
+def _heading(words: str) -> str:
+    """A list's heading: its fate, after at most two words ("To promote", "Hypotheses
+    staged") that do not negate it ("Not promoted")."""
+    return rf"^(?:(?!(?:not|no|nothing|never)\b)[\w-]+\s+){{0,2}}(?:{words})\b"
+
+
 def _sentences(lines: list[str]) -> list[str]:
     """A one-line answer ("Promote h1 (0.8). Stage h2. Discard h3.") as its sentences."""
     if len(lines) != 1:
         return lines
     return [part for part in re.split(r"(?<=[.!?])\s+", lines[0]) if part.strip()]
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence that gives different fates ("keep h1 and h2 staged, promote h3, and drop
+    h4"; "(h-70 promoted, h-71 staged)") as a clause per fate; a part that names no fate
+    belongs to the one before it."""
+    inner = sentence.strip(" .")
+    if inner.startswith("(") and inner.endswith(")"):
+        inner = inner[1:-1]
+    clauses: list[str] = []
+    for part in outside_brackets(inner, ",;"):
+        if clauses and not _FATE.search(part):
+            clauses[-1] += ", " + part
+        else:
+            clauses.append(part)
+    fates = {DECISION.pick(clause) for clause in clauses} - {None}
+    return clauses if len(fates) > 1 else [sentence]
+
+
+def _clause_items(clause: str) -> list[str]:
+    """What one fate is given: nothing ("stage none"); the items listed in its parentheses
+    ("promote 2 (h-7, oracle lag; h-9, HF alerts)"); each of several ids joined ("discard
+    h-41 and h-42"); else the clause is the one item."""
+    if _NONE_GIVEN.search(clause):
+        return []
+    listed = re.search(r"\((?P<inner>[^()]*;[^()]*)\)", clause)
+    if listed is not None:
+        return [part.strip() for part in listed["inner"].split(";") if part.strip()]
+    joined = _JOINED_IDS.search(re.sub(r"\([^()]*\)", "", clause))
+    if joined is not None:
+        return re.findall(ENTRY_ID, joined[0], re.I)
+    return [clause]
+
+
+def _each_id(line: str) -> list[str]:
+    """A list item that is only ids joined ("h-3 and h-4") as an item per id."""
+    if _JOINED_IDS.fullmatch(line.strip(" .")):
+        return re.findall(ENTRY_ID, line, re.I)
+    return [line]
 
 
 def _item(line: str) -> IntegrationItem:

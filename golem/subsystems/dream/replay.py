@@ -14,10 +14,12 @@ from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
 from golem.subsystems.parts import Fraction, Part, Signed, repeats
 from golem.subsystems.text import (
     Choices,
+    Degree,
     clip,
     decision_from_text,
     items,
     labelled,
+    listed,
     read_choice,
     read_count,
     read_fraction,
@@ -119,11 +121,20 @@ _OUTCOME = re.compile(
 )
 
 
+_LESSON = r"lessons?|insights?|learn\w*|takeaways?"
+# Surprise in words, where no number gives it (see text.Degree).
+SURPRISE = Degree(
+    {
+        r"surpris\w*|unexpected\w*|astonish\w*": 0.6,
+        r"shock\w*|stunn\w*|blindsid\w*|caught \w+ off guard|out of (?:nowhere|the blue)": 0.85,
+        r"unsurprising\w*|as expected|(?:as|like) (?:planned|predicted|forecast)|predictabl\w*|"
+        r"routine|uneventful": 0.1,
+    }
+)
+
+
 def _read(text: str) -> dict[str, Any]:
-    lessons = [
-        _lesson(item)
-        for item in _section_items(text, r"^(?:lessons?|insights?|learn\w*|takeaways?)")
-    ]
+    lessons = [_lesson(item) for item in listed(text, _LESSON, limit=5, max_chars=400)]
     counterfactuals = [
         c
         for c in (
@@ -135,9 +146,18 @@ def _read(text: str) -> dict[str, Any]:
     reviewed = read_count(text, r"episodes?|replay\w*|review\w*")
     episode = _EPISODE.search(next(labelled(text, r"episode[ _]?id|episode"), ""))
     episode = episode or _EPISODE.search(text)
-    if reviewed is None and episode is None and not (lessons or counterfactuals):
-        raise UnparseableOutput("no episodes, lessons or counterfactuals in the text", text=text)
     surprise = read_fraction(text, r"surpris\w*(?:[ _]score)?|unexpected\w*", after=r"surpris\w*")
+    if surprise is None:
+        surprise = SURPRISE.read(text)
+    if (
+        reviewed is None
+        and episode is None
+        and surprise is None
+        and not (lessons or counterfactuals)
+    ):
+        raise UnparseableOutput(
+            "no episodes, lessons, counterfactuals or surprise in the text", text=text
+        )
     arousal = read_signed(text, r"arousal(?:[ _]delta)?")
     return {
         "episode_id": clip(_episode_id(episode), 40) if episode else "",

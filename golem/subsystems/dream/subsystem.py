@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from golem.inference import StructuredOutput
+from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.context.render import entry_line, episode_line
 from golem.subsystems.contract import Brief, Context, Input, Outcome
@@ -87,6 +87,9 @@ class Dream:
 
     def skip_reason(self, ctx: Context) -> str | None:
         return why_not(ctx, self.config, self.kind(ctx))
+
+    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+        return None
 
     def brief(self, ctx: Context) -> Brief:
         kind = self.kind(ctx)

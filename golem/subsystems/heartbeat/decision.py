@@ -130,38 +130,42 @@ SEVERITY = Choices(
         }.items()
     }
 )
-ACTION = Choices(
-    {
-        HeartbeatAction.OBSERVE: (
-            r"observ\w*|monitor\w*|watch\w*|wait\w*|hold|holding|do nothing|stay put|"
-            r"sit tight|no action|stand pat|stay the course|keep an eye on|nothing to do|"
-            r"no (?:change|move|trade)s?"
-        ),
-        HeartbeatAction.ANALYZE: (
-            r"analy[sz]\w*|investigat\w*|look closer|closer look|look (?:more )?(?:closely|into)|"
-            r"dig (?:deeper|into|in)|examin\w*|scrutini[sz]\w*|diagnos\w*"
-        ),
-        HeartbeatAction.REBALANCE: r"re-?balanc\w*|re-?weight\w*|back to (?:the )?target",
-        HeartbeatAction.HEDGE: r"hedg\w*",
-        HeartbeatAction.EXIT: (
-            r"exit\w*|unwind\w*|sell (?:everything|it all|all|out)|sell(?:ing)? off|"
-            r"clos(?:e|ing) (?:out )?(?:the |all |our |my |this |every )?(?:position|positions|"
-            r"everything|it all)|positions? (?:\w+ ){0,3}closed|get(?:ting)? out|pull(?:ing)? out|"
-            r"cash(?:ing)? out|flatten\w*|go(?:ing)? (?:fully )?(?:to|into) cash"
-        ),
-    },
-    paraphrases={
-        HeartbeatAction.REBALANCE: (
-            r"(?:reduc\w*|cut\w*|lower\w*|trim\w*|scal\w* back|scal\w* down|shrink\w*) "
-            r"(?:\w+ ){0,2}(?:exposure|position|allocation|weight)s?|de-?risk\w*|trim\w*|"
-            r"rotat\w* into|shift\w* (?:\w+ ){0,2}into|move (?:\w+ ){0,2}(?:in)?to stables|"
-            r"take (?:some )?(?:profits?|chips) off|take some off"
-        ),
-        HeartbeatAction.HEDGE: (
-            r"protect\w* (?:the |our )?downside|downside protection|buy(?:ing)? (?:\w+ )?puts?|"
-            r"short(?:ing)? (?:\w+ )?(?:perps?|futures)|open(?:ing)? a short|offset\w*|collar\w*"
-        ),
-    },
+_ACTION_WORDS = {
+    HeartbeatAction.OBSERVE: (
+        r"observ\w*|monitor\w*|watch\w*|wait\w*|hold|holding|do nothing|stay put|"
+        r"sit tight|no action|stand pat|stay the course|keep an eye on|nothing to do|"
+        r"no (?:change|move|trade)s?"
+    ),
+    HeartbeatAction.ANALYZE: (
+        r"analy[sz]\w*|investigat\w*|look closer|closer look|look (?:more )?(?:closely|into)|"
+        r"dig (?:deeper|into|in)|examin\w*|scrutini[sz]\w*|diagnos\w*"
+    ),
+    HeartbeatAction.REBALANCE: r"re-?balanc\w*|re-?weight\w*|back to (?:the )?target",
+    HeartbeatAction.HEDGE: r"hedg\w*",
+    HeartbeatAction.EXIT: (
+        r"exit\w*|unwind\w*|sell (?:everything|it all|all|out)|sell(?:ing)? off|"
+        r"clos(?:e|ing) (?:out )?(?:the |all |our |my |this |every )?(?:position|positions|"
+        r"everything|it all)|positions? (?:\w+ ){0,3}closed|get(?:ting)? out|pull(?:ing)? out|"
+        r"cash(?:ing)? out|flatten\w*|go(?:ing)? (?:fully )?(?:to|into) cash"
+    ),
+}
+_ACTION_PARAPHRASES = {
+    HeartbeatAction.REBALANCE: (
+        r"(?:reduc\w*|cut\w*|lower\w*|trim\w*|scal\w* back|scal\w* down|shrink\w*) "
+        r"(?:\w+ ){0,2}(?:exposure|position|allocation|weight)s?|de-?risk\w*|trim\w*|"
+        r"rotat\w* into|shift\w* (?:\w+ ){0,2}into|move (?:\w+ ){0,2}(?:in)?to stables|"
+        r"take (?:some )?(?:profits?|chips) off|take some off"
+    ),
+    HeartbeatAction.HEDGE: (
+        r"protect\w* (?:the |our )?downside|downside protection|buy(?:ing)? (?:\w+ )?puts?|"
+        r"short(?:ing)? (?:\w+ )?(?:perps?|futures)|open(?:ing)? a short|offset\w*|collar\w*"
+    ),
+}
+ACTION = Choices(_ACTION_WORDS, paraphrases=_ACTION_PARAPHRASES)
+# As a labelled value ("Action: escalate"), escalating is the action itself; in prose it is
+# read as the escalate flag (ESCALATION), the action only where no other stands.
+ACTION_NAMED = Choices(
+    {**_ACTION_WORDS, HeartbeatAction.ESCALATE: r"escalat\w*"}, paraphrases=_ACTION_PARAPHRASES
 )
 ESCALATION = Choices(
     {
@@ -196,7 +200,7 @@ def _read(text: str) -> dict[str, Any]:
     severity = read_choice(
         text, SEVERITY, labels=_SEVERITY_LABELS, prose=SEVERITY_PROSE, scale=_severity_at
     )
-    action = read_choice(text, ACTION, labels=_ACTION_LABELS)
+    action = read_choice(text, ACTION_NAMED, labels=_ACTION_LABELS, prose=ACTION)
     escalate = read_choice(text, YES_NO, labels=(r"escalat\w*",), use_prose=False)
     if escalate is None:
         escalate = ESCALATION.pick(text) or False

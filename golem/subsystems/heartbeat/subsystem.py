@@ -9,7 +9,7 @@ from typing import Any
 from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference import StructuredOutput
+from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.subsystems.contract import Brief, Context, Outcome, Probes, ProposedTrade
 from golem.subsystems.heartbeat.decision import (
@@ -86,6 +86,9 @@ class Heartbeat:
         return ModelTier.T0 if ctx.probes is None else ctx.probes.tier
 
     def skip_reason(self, ctx: Context) -> str | None:
+        return None
+
+    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
         return None
 
     def brief(self, ctx: Context) -> Brief:

@@ -3,6 +3,7 @@ A rejection blocks the action; an adjusted size caps it. Never degraded."""
 
 from golem.subsystems.risk.decision import LAYERS, LayerResult, RiskAssessment, RiskLayers
 from golem.subsystems.risk.limits import RiskLimits, Sizing, adds_exposure, assess, trade_notional
+from golem.subsystems.risk.stake import Stake, StakeBands
 from golem.subsystems.risk.subsystem import Risk, RiskConfig
 
 __all__ = [
@@ -14,6 +15,8 @@ __all__ = [
     "RiskLayers",
     "RiskLimits",
     "Sizing",
+    "Stake",
+    "StakeBands",
     "adds_exposure",
     "assess",
     "trade_notional",

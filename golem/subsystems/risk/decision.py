@@ -111,7 +111,20 @@ class RiskAssessment(StructuredOutput):
         return decision_from_text(cls, text, _read)
 
 
-_YES = r"approv\w*|green[- ]light\w*|go[- ]ahead|accept\w*|allow\w*|permit\w*|proceed"
+_RESIZE = (
+    r"(?:reduc\w*|cut|lower\w*|trim\w*|shrink\w*|scal\w*|downsiz\w*|siz(?:e|ed) down|"
+    r"cap(?:ped)?|limit\w*|halv\w*)"
+)
+# An approval on a smaller size is an approval at that size, not a conditional one: "approve
+# it if cut to $500" (but "approve only if the size were cut" stays conditional).
+_RESIZED_IF = (
+    r"approv\w*(?: it| this| the trade)?(?: only)? (?:if|once|provided)"
+    rf"(?: it(?:'s| is| were| gets)| the size (?:is|were)| we)? {_RESIZE}(?: \w+){{0,2}}? (?:to|at)"
+)
+_YES = (
+    rf"{_RESIZED_IF}|approv\w*|green[- ]light\w*|go[- ]ahead|accept\w*|allow\w*|permit\w*|"
+    r"proceed"
+)
 _NO = r"reject\w*|den(?:y|ied|ies)|block\w*|veto\w*|declin\w*|refus\w*|disapprov\w*"
 # Looser ways to say it, heard only where neither plain word stands.
 _PARAPHRASES = {
@@ -157,18 +170,17 @@ _LAYER_LABELS = {
     "defi_threats": r"defi[ _-]?threats?|protocol|smart[- ]contract",
 }
 _LAYER_SUFFIX = r"(?:[ \t]+risk)?(?:[ \t]+layer)?"
-_RESIZE = (
-    r"(?:reduc\w*|cut|lower\w*|trim\w*|shrink\w*|scal\w*|downsiz\w*|siz(?:e|ed) down|"
-    r"cap(?:ped)?|limit\w*|halv\w*)"
-)
 _ADJUSTED = (
-    r"adjusted(?:[ _]size(?:[ _]usd)?)?|(?<!proposed )(?<!requested )(?<!original )size|"
+    r"adjusted(?:[ _]size(?:[ _]usd)?)?|(?<!proposed )(?<!requested )(?<!original )sized?|"
     rf"{_RESIZE}(?: (?:it|the|position|size|trade|amount|down|back)){{0,3}} (?:to|at)|"
     rf"{_RESIZE}(?: (?:it|the|position|size|trade)){{0,2}}(?=:)|max(?:imum)?(?: size)?|"
     r"with an? (?:adjusted|reduced|smaller|lower) size of"
 )
 # An amount beside an approval verb ("approve $1,000"), written with its currency.
-_APPROVED_AT = r"approv\w*(?: (?:it|the trade|only|just|at|for|up to|of)){0,2}|only|just|at most"
+_APPROVED_AT = (
+    r"approv\w*(?: (?:it|this(?: one)?|that|the (?:trade|swap|position|request)|only|just|at|"
+    r"for|up to|of)){0,3}|only|just|at most"
+)
 # A smaller amount set against the proposed one: "$600 of the $1,000", "$2,500 instead of
 # $5,000", "$3,000 (down from $4,000)".
 _AGAINST = re.compile(

@@ -9,11 +9,12 @@ from typing import Any
 from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference import StructuredOutput
+from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Context, Input, Outcome, ProposedTrade
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
+from golem.subsystems.risk.stake import StakeBands
 from golem.world import TradeAction
 
 __all__ = ["Risk", "RiskConfig"]
@@ -25,6 +26,9 @@ class RiskConfig(BaseModel):
     limits: RiskLimits = Field(default_factory=RiskLimits)
     tier_adding: ModelTier = ModelTier.T2  # a trade that adds exposure: the strong model
     tier_reducing: ModelTier = ModelTier.T1  # one that unwinds: the cheap model suffices
+    # Deliberation in proportion to the stake (`[subsystems.risk] deliberation = "stake"`);
+    # None: every assessment at the tiers above and the allocator's depth.
+    stakes: StakeBands | None = None
 
 
 _ROLE = (
@@ -54,9 +58,20 @@ class Risk:
     def tier(self, ctx: Context) -> ModelTier:
         if ctx.proposed is None:
             return ModelTier.T0
-        if adds_exposure(ctx.proposed, ctx.portfolio, self.config.limits.sizing):
-            return self.config.tier_adding
-        return self.config.tier_reducing
+        config = self.config
+        adding = adds_exposure(ctx.proposed, ctx.portfolio, config.limits.sizing)
+        seeds = config.tier_adding if adding else config.tier_reducing
+        if config.stakes is None:
+            return seeds
+        _, band = config.stakes.of(ctx, ctx.proposed, config.limits.sizing)
+        return config.stakes.tier(band, seeds)
+
+    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+        stakes = self.config.stakes
+        if stakes is None or ctx.proposed is None:
+            return None
+        _, band = stakes.of(ctx, ctx.proposed, self.config.limits.sizing)
+        return stakes.depth(band)
 
     def skip_reason(self, ctx: Context) -> str | None:
         return "no trade proposed" if ctx.proposed is None else None
@@ -91,6 +106,9 @@ class Risk:
         trade = _proposed(ctx)
         hard = assess(ctx, trade, self.config.limits)
         details: dict[str, Any] = {"risk_score": decision.risk_score}
+        if self.config.stakes is not None:
+            stake, band = self.config.stakes.of(ctx, trade, self.config.limits.sizing)
+            details |= {"stake": round(stake, 4), "deliberation": str(band)}
         if not decision.approved:
             return Outcome(
                 summary=f"blocked {trade.action}: {_failing(decision) or 'rejected'}",
