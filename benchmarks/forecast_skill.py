@@ -34,23 +34,25 @@ def skill(pairs: Iterable[tuple[float, float]]) -> float | None:
     return None if naive == 0 else 1.0 - error / naive
 
 
-def informed_ticks(log: Path) -> dict[int, bool]:
-    """Tick → whether the tick's last model-made heartbeat answer was informed."""
-    ticks: dict[int, bool] = {}
+def informed_ticks(log: Path) -> dict[str, bool]:
+    """Tick time → whether the tick's last model-made heartbeat answer was informed (by
+    time: a successor's ticks count from 0 while the market it shares counts on)."""
+    ticks: dict[str, bool] = {}
     with log.open() as lines:
         for line in lines:
             if '"subsystem":"heartbeat"' not in line or '"source":"model"' not in line:
                 continue
             record = json.loads(line)
-            ticks[record["tick"]] = ": expect " in record["decision"].get("rationale", "")
+            ticks[record["time"]] = ": expect " in record["decision"].get("rationale", "")
     return ticks
 
 
 def main(out: Path) -> None:
     by_group: defaultdict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
     for database in sorted(out.rglob("state/golem.db")):
-        life = database.parent.parent
-        policy = life.parent.name if life.name.startswith("seed-") else "life"
+        life = database.parent.parent  # a golem's directory: seed-N, or its generation-N
+        parts = database.relative_to(out).parts  # POLICY/seed-N/[generation-N/]state/golem.db
+        policy = parts[0] if len(parts) > 3 else "life"
         log = life / "golem.log"
         informed = informed_ticks(log) if log.exists() else {}
         with StateStore.open(database.parent) as store:
@@ -61,7 +63,7 @@ def main(out: Path) -> None:
                 by_group[policy, "all"].append(pair)
                 tier = episode.decision.tier
                 by_group[policy, tier if tier.startswith("t") else f"t{tier}"].append(pair)
-                seen = informed.get(episode.observation.tick)
+                seen = informed.get(episode.observation.time.isoformat())
                 if seen is not None:
                     by_group[policy, "informed" if seen else "blind"].append(pair)
     print(f"{'policy':<10} {'episodes':<9} {'count':>7} {'skill':>8}")
