@@ -32,6 +32,7 @@ from golem.inference import (
 )
 from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
+from golem.inference.reasoning import ReasoningConfig
 from golem.mortality import (
     Allocation,
     AllocatorPolicy,
@@ -44,6 +45,7 @@ from golem.mortality import (
     ModelTier,
     MortalityState,
     Phase,
+    PipelineProfile,
     SubsystemName,
     allocate,
     select_profile_and_reasoning,
@@ -62,8 +64,9 @@ from golem.subsystems.context import (
     estimate_tokens,
 )
 from golem.subsystems.contract import Context, Outcome, Subsystem
+from golem.world import Truth
 
-__all__ = ["Budgeting", "DecisionRecord", "Route", "Routes", "decide"]
+__all__ = ["Budgeting", "DecisionRecord", "Foresight", "Route", "Routes", "decide"]
 
 log = structlog.get_logger("golem")
 
@@ -206,6 +209,24 @@ class Budgeting:
     config: StructuredOutputConfig | None = None
     policy: AllocatorPolicy | None = None
     context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
+    foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
+
+
+@dataclass(frozen=True, slots=True)
+class Foresight:
+    """What a simulation knows beside the golem: the world's truth at this moment (looked
+    up only when a call may be informed by it) and the chance a call's answer is, by the
+    tier, reasoning tokens granted and context profile it paid for."""
+
+    truth: Callable[[], Truth | None]
+    quality: Callable[[ModelTier, int, PipelineProfile], float]
+
+    def ask(
+        self, tier: ModelTier, reasoning: ReasoningConfig, profile: PipelineProfile
+    ) -> tuple[Truth | None, float]:
+        """(the truth, the chance it informs the answer) for one call."""
+        informed = self.quality(tier, reasoning.depth.budget_tokens(), profile)
+        return (self.truth() if informed > 0.0 else None), informed
 
 
 async def decide(
@@ -324,6 +345,11 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
     env, degradations = call.env, call.degradations
     prompt = _prompt(subsystem, ctx, call, env)
     decision_type = subsystem.decision_type(ctx)
+    reasoning, profile = allocation.reasoning, allocation.profile
+    foresight = env.foresight
+    truth, informed = (
+        (None, 0.0) if foresight is None else foresight.ask(call.tier, reasoning, profile)
+    )
     request = prompt.request.evolve(
         # A chain's members each ask for their own model (and price that one): the route's
         # model, its first member's, would send an OpenAI model to the next vendor.
@@ -336,9 +362,11 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
             subsystem=subsystem,
             decision=decision_type.response_schema().name,
             tier=call.tier,
-            profile=allocation.profile,
-            reasoning=allocation.reasoning,
+            profile=profile,
+            reasoning=reasoning,
             inputs_cut=prompt.report.dropped.get("inputs", 0),
+            truth=truth,
+            informed=informed,
         ),
     )
     try:

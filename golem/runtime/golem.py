@@ -21,15 +21,17 @@ from msgspec.structs import replace
 from golem.mortality import (
     DeathCause,
     Epistemic,
+    ModelTier,
     MortalityState,
     Phase,
+    PipelineProfile,
     Vitals,
     assess,
     epistemic_of,
     utc_day,
 )
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.decide import Budgeting, DecisionRecord, Routes, decide
+from golem.runtime.decide import Budgeting, DecisionRecord, Foresight, Routes, decide
 from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
@@ -68,6 +70,8 @@ from golem.world import (
     Observation,
     PaperPortfolio,
     ResumableSource,
+    SimulatedMarket,
+    Truth,
 )
 from golem.world import (
     Outcome as EpisodeOutcome,
@@ -93,10 +97,14 @@ class LifeOptions:
     a restart reads (tick counter, portfolio, confidence, burn rate) are written only at
     death and when the life ends.
     `forecast_bias`: an error added to every forecast at a given time (the simulator's
-    epistemic-decay scenario: predictions that go bad)."""
+    epistemic-decay scenario: predictions that go bad).
+    `quality`: the chance a model call's answer is informed by the world's truth, by tier,
+    reasoning tokens granted and context profile (the simulator's quality table, over a
+    simulated market only); None, the daemon's: no answer ever is."""
 
     resumable: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
+    quality: Callable[[ModelTier, int, PipelineProfile], float] | None = None
 
 
 class Golem:
@@ -185,6 +193,14 @@ class Golem:
         self.previous: MarketSummary | None = None
         self.dreams = int(store.get_meta("dreams") or 0)
         self._resumable_market = market if isinstance(market, ResumableSource) else None
+        # The market a simulation can look ahead in, when a quality table asks for truth.
+        quality = self.options.quality
+        self._seer = market if quality is not None and isinstance(market, SimulatedMarket) else None
+        self._truth: Truth | None = None  # the last tick's, kept for the tick's other calls
+        self._costs = config.world.portfolio.costs
+        self._foresight = (
+            None if self._seer is None or quality is None else Foresight(self.truth, quality)
+        )
         self._resume_market(store.get_meta("market"))
         self._epistemic: Epistemic | None = None  # kept until the scored episodes change
         # The first tick of the current run with fitness below the senescence threshold
@@ -218,6 +234,7 @@ class Golem:
             config=self.config.inference.structured_outputs,
             policy=policy.allocator,
             context=self._context_settings,
+            foresight=self._foresight,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Context:
@@ -259,6 +276,17 @@ class Golem:
         if self._episodes_tuple is None:
             self._episodes_tuple = tuple(self.episodes.recent(50))
         return self._episodes_tuple
+
+    def truth(self) -> Truth | None:
+        """The world's truth at this tick (the regime and the move over the episode horizon),
+        when a simulation gives one: looked ahead at most once a tick, and only when a model
+        call asks (a look costs some thirty observations' time)."""
+        seer, now = self._seer, self.window.latest
+        if seer is None or now is None:
+            return None
+        if self._truth is None or self._truth.tick != now.tick:
+            self._truth = Truth.of(now, seer.ahead(_HORIZON_TICKS), self._costs)
+        return self._truth
 
     # --- the heartbeat job --------------------------------------------------------------
 

@@ -180,6 +180,7 @@ async def _generation(
     options = LifeOptions(
         resumable=False,
         forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
+        quality=world.scenario.quality.accuracy(),
     )
     born = clock.now()
     with (

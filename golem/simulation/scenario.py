@@ -1,7 +1,9 @@
 """A simulation scenario: a golem config (the schema of configs/golem.toml) plus a
 `[simulation]` table saying when the life starts, how long it may last, what income
-arrives and when, and whether forecasts go bad. Errors are ConfigErrors naming the key,
-or WorldDataErrors naming the market CSV (a bad row, or data that cannot serve the life).
+arrives and when, and whether forecasts go bad, and an optional `[quality]` table (how
+often a model's answer is informed by the world's truth: golem.simulation.quality).
+Errors are ConfigErrors naming the key, or WorldDataErrors naming the market CSV (a bad
+row, or data that cannot serve the life).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pydantic import AwareDatetime, Field, ValidationError, model_validator
 
 from golem.inference.seed import Seed
 from golem.runtime.config import SYNTHETIC, ConfigError, GolemConfig, Problem, Section, parse_config
+from golem.simulation.quality import QualityTable
 from golem.world import CSVReplay
 
 __all__ = [
@@ -86,6 +89,9 @@ class SimulationSection(Section):
         return amount
 
 
+_DEFAULT_QUALITY = QualityTable()
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     name: str
@@ -93,6 +99,7 @@ class Scenario:
     config: GolemConfig
     simulation: SimulationSection
     replay: CSVReplay | None = None  # the recorded market ([world] source = "csv"), checked
+    quality: QualityTable = _DEFAULT_QUALITY
 
     @property
     def start(self) -> datetime:
@@ -120,7 +127,14 @@ def load_scenario(path: Path | str) -> Scenario:
     try:
         simulation = SimulationSection.model_validate(table)
     except ValidationError as exc:
-        raise ConfigError(path, [_problem(e) for e in exc.errors()]) from None
+        raise ConfigError(path, [_problem(e, "simulation") for e in exc.errors()]) from None
+    quality_table = data.pop("quality", {})
+    if not isinstance(quality_table, dict):
+        raise ConfigError(path, [Problem("quality", "must be a table")])
+    try:
+        quality = QualityTable.of(quality_table)
+    except ValidationError as exc:
+        raise ConfigError(path, [_problem(e, "quality") for e in exc.errors()]) from None
     config = parse_config(data, path, {})
     problems = [
         Problem(f"{config.inference.chain_key(tier)}[{i}]", "a simulation runs on 'synthetic'")
@@ -135,11 +149,11 @@ def load_scenario(path: Path | str) -> Scenario:
         replay = CSVReplay(config.world.csv)
         start = simulation.start
         replay.check_serves(start, start + timedelta(days=simulation.horizon_days))
-    return Scenario(path.stem, path, config, simulation, replay)
+    return Scenario(path.stem, path, config, simulation, replay, quality)
 
 
-def _problem(error: Mapping[str, Any]) -> Problem:
-    key = "simulation" + "".join(
+def _problem(error: Mapping[str, Any], table: str) -> Problem:
+    key = table + "".join(
         f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"]
     )
     if error["type"] == "extra_forbidden":

@@ -5,7 +5,10 @@ through, and the `Mind` each subsystem keeps beside it (golem.subsystems.minds).
 A mind answers from structured inputs (the Context, the subsystem's own config), never
 from the rendered prompt; it reads only what its prompt showed (the market and probes
 only under a profile that runs L3). `Ask.truth` is the seam for answers whose quality
-depends on what was paid: None means the mind answers from the observation alone.
+depends on what was paid: a simulation gives the world's truth (golem.world.truth) and the
+chance `informed` that this call's answer is right about it (its quality table's accuracy
+for the tier, reasoning and profile paid for); the heartbeat, risk and daimon minds answer
+from the truth that often, else, and always when it is None, from the observation alone.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from golem.inference.reasoning import ReasoningConfig
 from golem.mortality import ModelTier, PipelineProfile
 from golem.subsystems.context.layers import PROFILE_LAYERS, Layer
 from golem.subsystems.contract import Context, Subsystem
+from golem.world import Truth
 
 __all__ = [
     "LESSONS",
@@ -45,23 +49,13 @@ LESSONS = (
 )
 
 
-class Truth(Struct, frozen=True):
-    """What the simulated world knows at the moment of a call and the golem does not: the
-    market's regime and the relative price move over the `horizon_ticks` ahead. The
-    simulator may fill it (`Ask.truth`) so that a mind can answer right or wrong against
-    it; the minds here ignore it."""
-
-    regime: str
-    move: float
-    horizon_ticks: int
-
-
 class Ask(Struct, frozen=True):
     """One model call as a simulated model sees it: the subsystem that asks (its config is
     what its brief used), the Context it asked in, the decision wanted (a schema name), and
     what was paid for: the tier, the context profile and the reasoning granted.
     `inputs_cut` counts the lines of the brief's inputs the prompt cut to fit its limit
-    (from their end): a mind does not see them."""
+    (from their end): a mind does not see them. `truth` and `informed`: see the module's
+    docstring."""
 
     ctx: Context
     subsystem: Subsystem
@@ -71,6 +65,16 @@ class Ask(Struct, frozen=True):
     reasoning: ReasoningConfig
     inputs_cut: int = 0
     truth: Truth | None = None
+    informed: float = 0.0
+
+    def knows(self, rng: Random) -> Truth | None:
+        """The truth, when this answer is informed by it: with chance `informed`, drawn
+        from the call's Random (so a seed decides it); None without a truth. No draw is
+        made when there is nothing to draw for, so lives without a truth draw as before."""
+        truth = self.truth
+        if truth is None or self.informed <= 0.0 or rng.random() >= self.informed:
+            return None
+        return truth
 
     def shows(self, layer: Layer) -> bool:
         """Whether the call's prompt ran `layer`."""

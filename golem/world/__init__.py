@@ -32,6 +32,7 @@ from golem.world.scenario import (
     ScheduledShock,
 )
 from golem.world.simulation import SimulatedMarket
+from golem.world.truth import MoveSize, Truth
 from golem.world.window import MarketSummary, MarketWindow, PriceBand
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "MarketSource",
     "MarketSummary",
     "MarketWindow",
+    "MoveSize",
     "Observation",
     "Outcome",
     "PaperPortfolio",
@@ -65,6 +67,7 @@ __all__ = [
     "Side",
     "SimulatedMarket",
     "TradeAction",
+    "Truth",
     "WorldDataError",
     "WorldError",
     "features",

@@ -4,7 +4,9 @@ rises with |return| and regime, and the health factor of a lending position.
 
 `state()` / `restore()` carry everything the path depends on (the RNG, the clocks of the
 regime chain and the shocks, the last price and time) as plain data, so a resumed golem
-walks on where it stopped instead of replaying its birth.
+walks on where it stopped instead of replaying its birth. `ahead(n)` walks a copy n steps
+on (O(n), the generator's state copied once) and leaves this path as it was: the truth a
+simulation knows and no golem can.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -86,6 +88,7 @@ class SimulatedMarket:
         "_elapsed",
         "_hf_per_price",
         "_interval_s",
+        "_last_step",
         "_next_event",
         "_next_random",
         "_params",
@@ -116,6 +119,7 @@ class SimulatedMarket:
         self._tick = -1
         self._start: datetime | None = None
         self._elapsed = 0.0
+        self._last_step = self._interval_s
         self._steps: dict[tuple[Regime, float], _Step] = {}
         lending = self._params.lending
         self._hf_per_price = (
@@ -208,6 +212,35 @@ class SimulatedMarket:
         self._active = [_Shock(*shock) for shock in saved.active]
         self._next_event = self._earliest_event()
 
+    def ahead(self, steps: int) -> list[Observation]:
+        """The next `steps` observations this market would give at the spacing of its last
+        step (the tick interval before it has stepped), walked on a copy: this market's own
+        path is left exactly as it was. Raises ValueError before the first observation."""
+        if self._start is None:
+            raise ValueError("a market looks ahead only from an observation")
+        if steps < 0:
+            raise ValueError("steps must not be negative")
+        twin = self._twin()
+        start, step, elapsed = self._start, self._last_step, self._elapsed
+        return [
+            twin._advance(start + timedelta(seconds=elapsed + k * step), elapsed + k * step)
+            for k in range(1, steps + 1)
+        ]
+
+    def _twin(self) -> SimulatedMarket:
+        """A copy that walks on independently: its own generator (in the same state), its
+        own lists of shocks; the step constants are recomputed as it needs them."""
+        twin = object.__new__(SimulatedMarket)
+        for name in SimulatedMarket.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        twin._uniform = twin._rng.random
+        twin._pending = list(self._pending)
+        twin._active = list(self._active)
+        twin._steps = dict(self._steps)
+        return twin
+
     def observe(self, time: datetime) -> Observation:
         """Advance the market to `time`, which must be later than the previous call's."""
         if self._start is None:
@@ -255,6 +288,7 @@ class SimulatedMarket:
         if dt <= 0.0:
             raise ValueError(f"time must move forward: {time.isoformat()} is not after the last")
         self._elapsed = elapsed
+        self._last_step = dt
         if elapsed >= self._next_event or self._active:
             shock_move, shock_regime = self._events(t0, elapsed)
         else:

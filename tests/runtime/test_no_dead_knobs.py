@@ -49,6 +49,7 @@ from golem.runtime.life import assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
+from golem.simulation.quality import QualityTable
 from golem.simulation.scenario import SimulationSection, load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade
 from golem.subsystems.heartbeat import compute_probes, interval
@@ -769,6 +770,34 @@ def test_changing_a_simulation_key_changes_what_the_simulator_reads(key: str) ->
         with_keys(base, {key.removeprefix("simulation."): value})
     )
     assert observe(changed) != observe(SimulationSection.model_validate(base))
+
+
+# --- a scenario's [quality] table ---------------------------------------------------------
+
+
+def quality_keys() -> list[str]:
+    return [f"quality.{key}" for key in leaves(QualityTable())]
+
+
+def accuracies(table: QualityTable) -> list[float]:
+    """The compiled accuracy over every tier, every depth's reasoning budget and profile."""
+    from golem.inference.reasoning import ReasoningDepth
+    from golem.mortality import PipelineProfile
+
+    accuracy = table.accuracy()
+    return [
+        accuracy(tier, depth.budget_tokens(), profile)
+        for tier in ModelTier
+        for depth in ReasoningDepth
+        for profile in PipelineProfile
+    ]
+
+
+@pytest.mark.parametrize("key", quality_keys())
+def test_changing_a_quality_key_changes_the_accuracy_a_life_compiles(key: str) -> None:
+    default = default_of(QualityTable(), key.removeprefix("quality."))
+    changed = with_keys({}, {key.removeprefix("quality."): auto(default)})
+    assert accuracies(QualityTable.of(changed)) != accuracies(QualityTable()), key
 
 
 def test_a_risk_budget_line_changes_a_simulated_life(tmp_path: Path) -> None:

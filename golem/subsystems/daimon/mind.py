@@ -1,6 +1,7 @@
 """The daimon's mind for the synthetic provider: mostly the rule table's appraisal of the
 events (as the brief offers it), else an emotion for the stress it perceives; pleasure
-keeps the sign its emotion needs."""
+keeps the sign its emotion needs. An answer informed by a simulation's truth (`Ask.knows`)
+is the right one instead (daimon.informed)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from random import Random
 from typing import Any
 
 from golem.subsystems.ask import Ask, Percept, signed, unit
+from golem.subsystems.daimon.informed import informed_appraisal
 from golem.subsystems.daimon.rules import AppraisalRules, appraise
 from golem.subsystems.daimon.subsystem import Daimon
 
@@ -36,7 +38,10 @@ _DEFAULT_RULES = AppraisalRules()
 
 
 def daimon(ask: Ask | None, rng: Random) -> dict[str, Any]:
-    """A daimon_appraisal of the events."""
+    """A daimon_appraisal of the events, or the right one from the truth."""
+    truth = None if ask is None else ask.knows(rng)
+    if ask is not None and truth is not None:
+        return informed_appraisal(truth, ask.ctx, _rules(ask)).json_fields()
     seen = Percept.of(ask)
     rule = _rule(ask)
     if rule is not None and rng.random() < 0.85:
@@ -71,7 +76,10 @@ def _rule(ask: Ask | None) -> tuple[str, tuple[float, float, float]] | None:
     """The rule table's reading the daimon's brief quotes: (emotion, PAD)."""
     if ask is None:
         return None
-    subsystem = ask.subsystem
-    rules = subsystem.config.rules if isinstance(subsystem, Daimon) else _DEFAULT_RULES
-    rule = appraise(ask.ctx.events, rules)
+    rule = appraise(ask.ctx.events, _rules(ask))
     return str(rule.primary_emotion), (rule.pleasure, rule.arousal, rule.dominance)
+
+
+def _rules(ask: Ask) -> AppraisalRules:
+    subsystem = ask.subsystem
+    return subsystem.config.rules if isinstance(subsystem, Daimon) else _DEFAULT_RULES

@@ -1,6 +1,7 @@
 """The heartbeat's mind for the synthetic provider: severity from the stress it perceives,
 an action drawn for that severity, and the signals the answer rests on; escalation and
-exits only with high or critical severity, as the decision's content rules ask."""
+exits only with high or critical severity, as the decision's content rules ask. An answer
+informed by a simulation's truth (`Ask.knows`) is the right one instead (heartbeat.informed)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from random import Random
 from typing import Any
 
 from golem.subsystems.ask import Ask, Percept, unit, weighted
+from golem.subsystems.heartbeat.informed import informed_heartbeat
+from golem.subsystems.heartbeat.subsystem import Heartbeat, HeartbeatConfig
 
 __all__ = ["heartbeat"]
 
+_DEFAULT_CONFIG = HeartbeatConfig()
 _SEVERITIES = ("low", "moderate", "high", "critical")
 _CALM = 0.1  # below this stress nothing is notable: severity none
 _ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
@@ -24,7 +28,13 @@ _ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
 
 
 def heartbeat(ask: Ask | None, rng: Random) -> dict[str, Any]:
-    """A heartbeat_decision from what the call's prompt showed."""
+    """A heartbeat_decision from what the call's prompt showed, or from the truth."""
+    truth = None if ask is None else ask.knows(rng)
+    if ask is not None and truth is not None:
+        subsystem = ask.subsystem
+        config = subsystem.config if isinstance(subsystem, Heartbeat) else _DEFAULT_CONFIG
+        informed = informed_heartbeat(truth, ask.ctx, config.probes.thresholds, config.sizing)
+        return {**informed.json_fields(), "signals": signals(Percept.of(ask), rng)}
     seen = Percept.of(ask)
     stress = unit(seen.stress + rng.gauss(0, 0.12))
     severity = "none" if stress < _CALM else _SEVERITIES[min(3, int(stress * 4))]

@@ -1,6 +1,7 @@
 """Risk's mind for the synthetic provider: five layer scores around a base that rises with
 the stress it perceives and with a failing hard-limit pre-check; it approves only when no
-layer fails, and trims the proposed size when a layer warns."""
+layer fails, and trims the proposed size when a layer warns. An answer informed by a
+simulation's truth (`Ask.knows`) is the right one instead (risk.informed)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from random import Random
 from typing import Any
 
 from golem.subsystems.ask import Ask, Percept, unit
+from golem.subsystems.risk.informed import informed_risk
 from golem.subsystems.risk.limits import RiskLimits, assess, trade_notional
 from golem.subsystems.risk.subsystem import Risk
 
@@ -19,13 +21,15 @@ _DEFAULT_LIMITS = RiskLimits()
 
 def risk(ask: Ask | None, rng: Random) -> dict[str, Any]:
     """A risk_assessment of the proposed trade (its action and notional, and whether the
-    hard limits block it, as the brief states them)."""
+    hard limits block it, as the brief states them), or the right one from the truth."""
+    truth = None if ask is None else ask.knows(rng)
+    if ask is not None and truth is not None and ask.ctx.proposed is not None:
+        return informed_risk(truth, ask.ctx, _limits(ask)).json_fields()
     seen = Percept.of(ask)
     trade = ask.ctx.proposed if ask is not None else None
     action, proposed, blocks = "trade", None, False
     if ask is not None and trade is not None:
-        subsystem = ask.subsystem
-        limits = subsystem.config.limits if isinstance(subsystem, Risk) else _DEFAULT_LIMITS
+        limits = _limits(ask)
         action = str(trade.action)
         proposed = round(trade_notional(trade, ask.ctx.portfolio, limits.sizing), 2)
         blocks = not assess(ask.ctx, trade, limits).approved
@@ -57,3 +61,8 @@ def risk(ask: Ask | None, rng: Random) -> dict[str, Any]:
         "reasoning": f"{action} {'allowed' if approved else 'refused'} at risk {risk_score:.2f}",
         "proposed_size_usd": proposed,
     }
+
+
+def _limits(ask: Ask) -> RiskLimits:
+    subsystem = ask.subsystem
+    return subsystem.config.limits if isinstance(subsystem, Risk) else _DEFAULT_LIMITS

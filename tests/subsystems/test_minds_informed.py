@@ -1,0 +1,81 @@
+"""Minds with a simulation's truth: an answer is informed (the right one, by
+subsystems/*/informed.py) as often as `Ask.informed` says, drawn from the call's seeded
+Random; without a truth a mind draws and answers exactly as before."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+import pytest
+from msgspec.structs import replace
+
+from golem.mortality import SubsystemName
+from golem.subsystems.ask import Ask
+from golem.subsystems.contract import PortfolioView, ProposedTrade
+from golem.subsystems.daimon import informed as daimon_informed
+from golem.subsystems.daimon.decision import DaimonAppraisal
+from golem.subsystems.daimon.mind import daimon
+from golem.subsystems.heartbeat import informed as heartbeat_informed
+from golem.subsystems.heartbeat.decision import HeartbeatDecision
+from golem.subsystems.heartbeat.mind import heartbeat
+from golem.subsystems.minds import MINDS
+from golem.subsystems.risk import informed as risk_informed
+from golem.subsystems.risk.decision import RiskAssessment
+from golem.subsystems.risk.mind import risk
+from golem.world import Regime, TradeAction, Truth
+from tests.subsystems.support import ask_for, context
+
+HELD = PortfolioView(cash_usd=200.0, equity_usd=1000.0, positions={"ETH": 0.27}, exposure_usd=800.0)
+HEDGE = ProposedTrade(TradeAction.HEDGE, None, "a drop ahead", SubsystemName.HEARTBEAT)
+FALL = Truth(
+    tick=7,
+    price=3000.0,
+    regime=Regime.CRASH,
+    horizon_ticks=20,
+    future_return=-0.03,
+    trough=-0.035,
+    regime_ahead=Regime.CRASH,
+)
+CTX = context(portfolio=HELD, proposed=HEDGE, events=("trade_profit",))
+
+
+def _ask(decision: str, informed: float, truth: Truth | None = FALL) -> Ask:
+    return ask_for(decision, CTX, truth=truth, informed=informed)
+
+
+def _answers(mind: Any, ask: Ask, n: int = 400) -> list[dict[str, Any]]:
+    return [mind(ask, Random(f"7:{i}")) for i in range(n)]
+
+
+def test_a_sure_answer_is_the_right_one() -> None:
+    beat = HeartbeatDecision.model_validate(heartbeat(_ask("heartbeat_decision", 1.0), Random(1)))
+    assert heartbeat_informed.is_right(beat, FALL, CTX)
+    assessed = RiskAssessment.model_validate(risk(_ask("risk_assessment", 1.0), Random(1)))
+    assert risk_informed.is_right(assessed, FALL, CTX)
+    assert assessed.approved  # a hedge before a 3% fall protects the portfolio
+    appraisal = DaimonAppraisal.model_validate(daimon(_ask("daimon_appraisal", 1.0), Random(1)))
+    assert daimon_informed.is_right(appraisal, FALL, CTX)
+    assert appraisal.primary_emotion == "fear"
+
+
+@pytest.mark.parametrize("chance", [0.25, 0.6])
+def test_answers_are_informed_as_often_as_the_ask_says(chance: float) -> None:
+    answers = _answers(heartbeat, _ask("heartbeat_decision", chance))
+    rationale = heartbeat_informed.informed_heartbeat(FALL, CTX).rationale
+    share = sum(a["rationale"] == rationale for a in answers) / len(answers)
+    assert share == pytest.approx(chance, abs=0.07)
+
+
+def test_the_same_seed_gives_the_same_answers() -> None:
+    ask = _ask("risk_assessment", 0.5)
+    assert _answers(risk, ask, 50) == _answers(risk, ask, 50)
+
+
+@pytest.mark.parametrize("decision", sorted(MINDS))
+def test_without_a_truth_or_a_chance_a_mind_answers_as_before(decision: str) -> None:
+    """No draw is made for nothing: the answers are those of an Ask with no truth at all."""
+    plain = ask_for(decision, CTX)
+    for ask in (replace(plain, informed=0.9), replace(plain, truth=FALL, informed=0.0)):
+        for i in range(20):
+            assert MINDS[decision](ask, Random(i)) == MINDS[decision](plain, Random(i))
