@@ -464,14 +464,20 @@ class Golem:
         """An episode for every model-made decision, and one per horizon otherwise (the
         caller asks on those ticks only): the last 100 scored episodes then span hours,
         so the epistemic clock's skill measures forecasts against real moves rather than
-        against a few minutes of noise."""
+        against a few minutes of noise. Its prediction is the decision's `expected_move`
+        when it states one, else the move its action implies."""
         decision = record.decision
         action = str(getattr(decision, "action", "observe"))
         confidence = float(getattr(decision, "confidence", 0.5))
-        # The move the decision implies: a hedge or an exit expects a fall, a rebalance a
-        # rise, of about one horizon's volatility; observing expects the price to stay.
-        volatility = (market.return_volatility or 0.0) * _HORIZON_TICKS**0.5
-        predicted = _IMPLIED_DIRECTION.get(action, 0.0) * confidence * volatility
+        stated = getattr(decision, "expected_move", None)
+        if stated is not None:  # the model's own forecast of the move over the horizon
+            predicted = float(stated)
+        else:
+            # None stated (the rules, or a model with no view): the move the action implies,
+            # a hedge or an exit a fall, a rebalance a rise, of about one horizon's
+            # volatility; observing expects the price to stay.
+            volatility = (market.return_volatility or 0.0) * _HORIZON_TICKS**0.5
+            predicted = _IMPLIED_DIRECTION.get(action, 0.0) * confidence * volatility
         if self.options.forecast_bias is not None:
             predicted += self.options.forecast_bias(self._now())
         summary = DecisionSummary(

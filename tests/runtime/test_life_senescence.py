@@ -1,17 +1,21 @@
 """Epistemic senescence through the real golem on a virtual clock: once its window is full
 and its forecast skill is below `[mortality] senescence_threshold`, it dies of it after
-`senescence_grace_ticks` ticks, not before, and a resumed golem keeps when it began."""
+`senescence_grace_ticks` ticks, not before, and a resumed golem keeps when it began; an
+episode predicts the move its decision expects."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from golem.mortality import DeathCause
+from golem.mortality import DeathCause, ModelTier, Phase, SubsystemName
 from golem.runtime.clock import VirtualClock
+from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
 from golem.runtime.store.state import StateStore
+from golem.subsystems import HeartbeatDecision
 from tests.runtime.test_life import START, life
 from tests.runtime.test_life_terminal import TICK, config
+from tests.subsystems.support import market
 
 GRACE = 30  # ticks
 
@@ -51,3 +55,31 @@ async def test_senescence_kills_after_its_grace_across_a_restart(tmp_path: Path)
         death = store.death()
     assert death is not None and death["cause"] == DeathCause.EPISTEMIC
     assert death["tick"] - since == GRACE  # the first tick past the grace, not before
+
+
+async def test_an_episode_predicts_the_move_the_decision_expects(tmp_path: Path) -> None:
+    """A stated `expected_move` is the episode's prediction; with none, the move the action
+    implies (observing: none)."""
+    cfg = config(tmp_path)
+    clock = VirtualClock(START)
+    with StateStore.open(cfg.golem.state_dir) as store:
+        golem = life(cfg, clock, store).golem
+        seen = market(tick=golem.tick_no)
+        for move, predicted in ((-0.02, -0.02), (None, 0.0)):
+            decision = HeartbeatDecision.of(
+                {"severity": "low", "action": "observe", "expected_move": move}
+            )
+            record = DecisionRecord(
+                golem="g",
+                time=START,
+                vitality=1.0,
+                phase=Phase.THRIVING,
+                subsystem=SubsystemName.HEARTBEAT,
+                tick=golem.tick_no,
+                tier_asked=ModelTier.T1,
+                tier=ModelTier.T1,
+                source="model",
+                decision=decision,
+            )
+            golem._record_episode(seen, record)
+            assert store.episodes()[-1].decision.predicted_delta == predicted

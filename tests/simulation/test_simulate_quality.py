@@ -62,11 +62,13 @@ def life(tmp_path: Path, name: str, table: str) -> tuple[dict[str, object], floa
 
 
 def test_informed_models_forecast_with_more_skill_than_blind_ones(tmp_path: Path) -> None:
-    _, sure, count = life(tmp_path, "sure", SURE)
-    _, blind, blind_count = life(tmp_path, "blind", OFF)
-    assert count >= 15 and blind_count >= 15
-    assert sure > blind  # the scripted spells' momentum gives the blind ones some too
-    assert sure > 0.1
+    sure_life, sure, count = life(tmp_path, "sure", SURE)
+    blind_life, blind, blind_count = life(tmp_path, "blind", OFF)
+    assert count >= 10 and blind_count >= 10  # enough scored model episodes to compare
+    assert sure > 0.9  # an informed answer expects the truth's own move
+    assert blind < 0.5  # guesses from the window: half of them on the wrong side
+    # The epistemic clock reads every episode, the rules' (no forecast: skill 0) too.
+    assert float(sure_life["fitness_mean"]) > float(blind_life["fitness_mean"])  # type: ignore[arg-type]
 
 
 def test_the_same_seed_gives_the_same_life_with_quality(tmp_path: Path) -> None:

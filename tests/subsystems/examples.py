@@ -29,6 +29,7 @@ VALID: dict[type[StructuredOutput], dict[str, Any]] = {
             {"source": "price", "description": "fell 4.2% in 15 minutes", "magnitude": 0.8}
         ],
         "escalate": True,
+        "expected_move": -0.02,
     },
     DaimonAppraisal: {
         "pleasure": -0.5,

@@ -109,3 +109,17 @@ def test_no_decision_is_unparseable(text: str) -> None:
 def test_a_json_answer_is_validated_as_json() -> None:
     text = '{"severity": "high", "action": "hedge", "confidence": 0.8}'
     assert HeartbeatDecision.from_text(text).confidence == 0.8
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("Severity: low\nAction: observe\nExpected move: -2%", -0.02),
+        ("Severity: low\nAction: observe\nexpected_move: 0.015", 0.015),
+        ("Severity: moderate. Hedge: we expect a 1.5% fall over the horizon.", -0.015),
+        ("Severity: low. Observe; expecting a 0.8% rise.", 0.008),
+        ("Severity: low\nAction: observe\nConfidence: 0.7", None),  # no view stated
+    ],
+)
+def test_the_expected_move_is_read_when_written(text: str, move: float | None) -> None:
+    assert HeartbeatDecision.from_text(text).expected_move == pytest.approx(move)

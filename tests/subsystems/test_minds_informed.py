@@ -79,3 +79,21 @@ def test_without_a_truth_or_a_chance_a_mind_answers_as_before(decision: str) -> 
     for ask in (replace(plain, informed=0.9), replace(plain, truth=FALL, informed=0.0)):
         for i in range(20):
             assert MINDS[decision](ask, Random(i)) == MINDS[decision](plain, Random(i))
+
+
+def test_an_informed_heartbeat_forecasts_the_truths_move() -> None:
+    beat = HeartbeatDecision.model_validate(heartbeat(_ask("heartbeat_decision", 1.0), Random(1)))
+    assert beat.expected_move == FALL.future_return
+
+
+def test_an_uninformed_heartbeat_guesses_from_the_window_or_has_no_view() -> None:
+    """Half the window's move carried on or given back, or none: never the truth's."""
+    seen = CTX.market.delta_period
+    assert seen is not None and seen != 0
+    answers = _answers(heartbeat, _ask("heartbeat_decision", 0.0))
+    moves = [answer["expected_move"] for answer in answers]
+    assert {move for move in moves if move is not None} == {
+        round(0.5 * seen, 6),
+        -round(0.5 * seen, 6),
+    }
+    assert 0.1 < moves.count(None) / len(moves) < 0.3  # about one in five states no view

@@ -23,6 +23,7 @@ from golem.inference import (
     run_structured,
 )
 from golem.inference.scripted import ScriptedProvider, tool_answer
+from golem.subsystems import HeartbeatDecision
 
 Spec = Mapping[str, Any]  # field -> None (a scalar), a frozenset (its enum), or a nested Spec
 
@@ -312,3 +313,15 @@ async def test_a_seed_shaped_answer_runs_in_every_mode(name: str, mode: Mode) ->
     assert response.mode is mode
     assert response.attempts == 1
     assert response.parsed == decision.model_validate(SEED_ANSWERS[name])
+
+
+def test_the_heartbeats_forecast_is_optional_and_bounded() -> None:
+    """`expected_move`, the one field golem adds to the seed's heartbeat_decision: a
+    seed-shaped answer has no view (None); a stated one is a fraction in -1..1."""
+    seed = SEED_ANSWERS["heartbeat_decision"]
+    assert get_schema("heartbeat_decision") is HeartbeatDecision
+    assert HeartbeatDecision.model_validate(seed).expected_move is None
+    stated = HeartbeatDecision.model_validate({**seed, "expected_move": -0.02})
+    assert stated.expected_move == -0.02
+    with pytest.raises(ValueError, match="expected_move"):
+        HeartbeatDecision.model_validate({**seed, "expected_move": 1.5})

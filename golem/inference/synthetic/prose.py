@@ -47,11 +47,13 @@ def _generic(value: Mapping[str, Any]) -> list[str]:
 
 def _heartbeat(v: Mapping[str, Any]) -> list[str]:
     signals = [f"{s['source']}: {s['description']}" for s in v["signals"]]
+    move = v.get("expected_move")
     return [
         f"Severity: {v['severity']}",
         f"Action: {v['action']}",
         f"Confidence: {v['confidence'] * 100:.0f}%",
         f"Escalate: {_scalar(v['escalate'])}",
+        *([] if move is None else [f"Expected move: {move:+.2%}"]),
         *_bullets("signals", signals),
         f"Rationale: {v['rationale']}",
     ]

@@ -21,6 +21,7 @@ from golem.subsystems.text import (
     items,
     read_choice,
     read_fraction,
+    read_signed,
     section,
 )
 
@@ -73,6 +74,16 @@ class HeartbeatDecision(StructuredOutput):
     rationale: str = Field(default="", max_length=400, description="1-2 sentences")
     signals: list[Signal] = Field(default_factory=list, max_length=6)
     escalate: bool = Field(default=False, description="true: re-run this tick at T2")
+    # Added by golem (the seeds have no forecast): the epistemic clock scores it.
+    expected_move: float | None = Field(
+        default=None,
+        ge=-1,
+        le=1,
+        description=(
+            "the price change you expect over the next 20 ticks as a fraction "
+            "(e.g. -0.02 for a 2% fall); null if you have no view"
+        ),
+    )
 
     @property
     def escalates(self) -> bool:
@@ -217,7 +228,35 @@ def _read(text: str) -> dict[str, Any]:
         "rationale": clip(rationale or text, 400),
         "signals": _signals(section(text, r"^(?:key )?signals?$") or ""),
         "escalate": escalate,
+        "expected_move": _expected_move(text),
     }
+
+
+_MOVE_LABELS = (
+    r"expected[ _](?:price[ _])?(?:move|return|change)|forecast(?:ed)?[ _](?:move|return|change)"
+)
+# "expect a 2% fall", "expecting a 1.5% rise": the prose form, signed by the word after it.
+_MOVE_PROSE = re.compile(
+    r"expect(?:s|ed|ing)? (?:an? )?(?P<num>\d+(?:\.\d+)?)[ \t]*(?P<unit>%|percent\b)?[ \t]*"
+    r"(?P<way>fall|drop|decline|dip|loss|rise|gain|increase|climb)",
+    re.I,
+)
+_FALLING = ("fall", "drop", "decline", "dip", "loss")
+
+
+def _expected_move(text: str) -> float | None:
+    """The forecast, labelled ("Expected move: -2%", "forecast: -0.02") or in prose
+    ("expect a 2% fall"); None when the text states none (or one outside -1..1)."""
+    labelled = read_signed(text, _MOVE_LABELS)
+    if labelled is not None:
+        return labelled
+    prose = _MOVE_PROSE.search(text)
+    if prose is None:
+        return None
+    size = float(prose["num"]) / (100.0 if prose["unit"] else 1.0)
+    if size > 1:
+        return None
+    return -size if prose["way"].lower() in _FALLING else size
 
 
 def _severity_at(fraction: float) -> Severity:

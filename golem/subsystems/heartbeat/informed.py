@@ -13,7 +13,8 @@ A heartbeat decision is right when
   low, a minor fall or a major rise moderate, a major fall critical.
 
 The informed answer is that severity with, by the size of the move, a hedge for a minor
-fall, an exit for a major one, a rebalance for a rise it can buy into, else observe.
+fall, an exit for a major one, a rebalance for a rise it can buy into, else observe; its
+`expected_move` is the coming move itself (the truth's future return over the horizon).
 """
 
 from __future__ import annotations
@@ -131,5 +132,6 @@ def informed_heartbeat(
             "confidence": INFORMED_CONFIDENCE,
             "rationale": f"{severity}: expect {move} in a {market} market; {action}.",
             "escalate": False,
+            "expected_move": max(-1.0, min(1.0, truth.future_return)),
         }
     )

@@ -10,6 +10,7 @@ from random import Random
 from typing import Any
 
 from golem.subsystems.ask import Ask, Percept, unit, weighted
+from golem.subsystems.context.layers import Layer
 from golem.subsystems.heartbeat.informed import informed_heartbeat
 from golem.subsystems.heartbeat.subsystem import Heartbeat, HeartbeatConfig
 
@@ -51,7 +52,25 @@ def heartbeat(ask: Ask | None, rng: Random) -> dict[str, Any]:
         ),
         "signals": signals(seen, rng),
         "escalate": escalate,
+        "expected_move": guessed_move(ask, seen, rng),
     }
+
+
+_NO_VIEW = 0.2  # the share of uninformed answers that state no forecast
+_CARRIED = 0.5  # the share of the window's move a guess carries on or gives back
+
+
+def guessed_move(ask: Ask | None, seen: Percept, rng: Random) -> float | None:
+    """What an uninformed model expects the price to do over the horizon: it extrapolates
+    what the prompt showed, with no knowledge of the truth. Half the window's move, carried
+    on (momentum) or given back (mean reversion) with even odds, as models reading a chart
+    take either view; one answer in five (`_NO_VIEW`) states none, and a prompt that
+    showed no market (no probes layer) gives no basis for one. Chosen as a plausible guess,
+    not fitted to any figure: its skill is what the simulator measures."""
+    if ask is None or not ask.shows(Layer.PROBES) or rng.random() < _NO_VIEW:
+        return None
+    stance = 1.0 if rng.random() < 0.5 else -1.0
+    return round(max(-1.0, min(1.0, stance * _CARRIED * seen.delta_period)), 6)
 
 
 def signals(seen: Percept, rng: Random) -> list[dict[str, Any]]:

@@ -45,7 +45,8 @@ _ROLE = (
     "observe, analyze (look closer, no trade), rebalance, hedge or exit. Any trade goes to "
     "the risk subsystem before it happens. An exit needs severity high or critical and "
     "confidence of at least 0.5. Give a rationale of one or two sentences and the signals "
-    "it rests on (source, description, magnitude 0..1)."
+    "it rests on (source, description, magnitude 0..1), and the price change you expect "
+    "over the next 20 ticks as expected_move (a fraction, e.g. -0.02; null if no view)."
 )
 _ESCALATE = (
     " Set escalate true, or the action escalate, (severity moderate or above) if the strong "
