@@ -110,6 +110,15 @@ def _pair(episode: Episode, outcome: Outcome) -> tuple[float, float]:
     return episode.decision.predicted_delta, outcome.actual_delta
 
 
+def _forecast(episode: Episode) -> bool:
+    """Whether the episode's decision forecast a move. A predicted change of 0 (the rules
+    observing, a model with no view) is the naive forecast itself: scored, it adds the
+    same error to the forecast's and the naive forecast's side, so it only pulls skill
+    toward 0 by how often the golem had no view. The epistemic clock scores what the
+    golem actually forecasts, so these are not scored."""
+    return episode.decision.predicted_delta != 0.0
+
+
 class EpisodeLog:
     """The most recent `capacity` episodes, by id (ids grow with time)."""
 
@@ -153,7 +162,7 @@ class EpisodeLog:
             self._pending[episode.id] = None
             due_at = episode.observation.tick + episode.decision.horizon_ticks
             self._due_from = min(self._due_from, due_at)
-        else:
+        elif _forecast(episode):
             self._pairs[episode.id] = _pair(episode, episode.outcome)
         self._next_id = episode.id + 1
         while len(self._episodes) > self._capacity:
@@ -172,6 +181,8 @@ class EpisodeLog:
         resolved = replace(episode, outcome=outcome)
         self._episodes[episode_id] = resolved
         del self._pending[episode_id]
+        if not _forecast(episode):
+            return resolved
         pairs = self._pairs
         newest = next(reversed(pairs), -1)
         pairs[episode_id] = _pair(episode, outcome)
@@ -215,8 +226,8 @@ class EpisodeLog:
         return [episodes[-neg_id] for _, neg_id in heapq.nsmallest(k, candidates)]
 
     def prediction_pairs(self, n: int = 100) -> list[tuple[float, float]]:
-        """(predicted, actual) returns of the last `n` resolved episodes, oldest first: the
-        epistemic clock's input. Returns, not price levels: any forecast that repeats the
+        """(predicted, actual) returns of the last `n` resolved episodes that forecast a move
+        (see `_forecast`), oldest first: the epistemic clock's input. Returns, not price levels: any forecast that repeats the
         last price matches price levels closely, so levels would measure nothing."""
         pairs = list(islice(reversed(self._pairs.values()), max(n, 0)))
         pairs.reverse()

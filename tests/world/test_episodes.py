@@ -122,20 +122,19 @@ def test_prediction_pairs_for_the_epistemic_clock() -> None:
     # Returns (predicted, actual) over the horizon, not price levels.
     expected = [(t / 100, t / 50) for t in (2, 4)]
     assert log.prediction_pairs(2) == expected  # the newest two resolved, oldest first
-    assert len(log.prediction_pairs()) == 3
+    # Tick 0 predicted no change (no forecast, the naive one itself): not scored.
+    assert log.prediction_pairs() == expected
 
 
 def _walked_pairs(log: EpisodeLog, n: int) -> list[tuple[float, float]]:
-    """The pairs as a walk over the whole log gives them: newest n resolved, oldest first."""
-    resolved = [e for e in log if e.outcome is not None][-n:] if n > 0 else []
-    return [
-        (
-            e.decision.predicted_delta,
-            e.outcome.actual_delta,
-        )
-        for e in resolved
-        if e.outcome is not None
+    """The pairs as a walk over the whole log gives them: the newest n resolved episodes
+    that forecast a move, oldest first."""
+    scored = [
+        (e.decision.predicted_delta, e.outcome.actual_delta)
+        for e in log
+        if e.outcome is not None and e.decision.predicted_delta != 0.0
     ]
+    return scored[-n:] if n > 0 else []
 
 
 @settings(max_examples=60, deadline=None)
