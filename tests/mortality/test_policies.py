@@ -127,6 +127,7 @@ def vitals_of(policy: MortalityPolicy, *, credits: float, fitness: float, kill: 
         previous=Phase.DECLINING,
         params=policy,
         kill_switch=kill,
+        senescent_since=0,  # a low fitness has lasted past senescence's grace
     )
 
 

@@ -219,7 +219,7 @@ def test_terminal_ends_after_its_grace(
 def test_senescence_kills_only_after_its_grace(
     level: float, full_window: bool, since: int | None, cause: DeathCause | None
 ) -> None:
-    policy = MortalityParams(stochastic_death=False).policy(seed=0)
+    policy = MortalityParams(stochastic_death=False).compile(seed=0)
     assert (policy.senescence_threshold, policy.senescence_grace_ticks) == (0.35, 500)
     vitals = assess(
         golem_id="g",

@@ -5,6 +5,7 @@ episode predicts the move its decision expects."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from golem.mortality import DeathCause, ModelTier, Phase, SubsystemName
@@ -18,6 +19,12 @@ from tests.runtime.test_life_terminal import TICK, config
 from tests.subsystems.support import market
 
 GRACE = 30  # ticks
+
+
+def wrong(golem: Golem) -> Golem:
+    """The golem with every forecast 5% off: each episode is a forecast, and a bad one."""
+    golem.options = replace(golem.options, forecast_bias=lambda now: 0.05)
+    return golem
 
 
 async def live_until(golem: Golem, clock: VirtualClock, stop: int | None) -> None:
@@ -34,7 +41,7 @@ async def live_until(golem: Golem, clock: VirtualClock, stop: int | None) -> Non
 
 
 async def test_senescence_kills_after_its_grace_across_a_restart(tmp_path: Path) -> None:
-    # The synthetic forecasts carry no skill on returns: fitness 0 once 10 are scored.
+    # Every forecast 5% off (the simulator's forecast bias): fitness 0 once 10 are scored.
     cfg = config(
         tmp_path,
         epistemic_window=10,
@@ -43,13 +50,13 @@ async def test_senescence_kills_after_its_grace_across_a_restart(tmp_path: Path)
     )
     clock = VirtualClock(START)
     with StateStore.open(cfg.golem.state_dir) as store:
-        golem = life(cfg, clock, store).golem
+        golem = wrong(life(cfg, clock, store).golem)
         await live_until(golem, clock, stop=GRACE // 2)
         assert not golem.dead  # half the grace: alive
         since = golem._senescent_since
         assert since is not None and golem.vitals.epistemic < 0.35
     with StateStore.open(cfg.golem.state_dir) as store:
-        golem = life(cfg, clock, store).golem
+        golem = wrong(life(cfg, clock, store).golem)
         assert golem._senescent_since == since  # the restart does not reset the grace
         await live_until(golem, clock, stop=None)
         death = store.death()

@@ -607,7 +607,7 @@ KNOBS: dict[str, Knob] = {
     "cache.enabled": Knob(None, reuses, JUMPY),
     "cache.ttl": Knob("1m", reuses, CACHED),
     "cache.subsystems": Knob(["daimon"], reuses, CACHED),
-    "cache.size_bucket": Knob(0.5, reuses, CACHED),
+    "cache.size_bucket": Knob(0.001, reuses, CACHED),
     # [world]
     "world.source": Knob(
         "csv", market_path, along={"world.csv": str(EXAMPLE_CSV), "world.market": DROP}
@@ -810,8 +810,8 @@ def test_a_risk_budget_line_changes_a_simulated_life(tmp_path: Path) -> None:
     lean.write_text(text + "\n[mortality.budgets.lines.risk]\nshare = 0.05\n")
     summaries = []
     for path in (scenario, lean):
-        spec = LifeSpec(path, 1, tmp_path / path.stem, days=0.3, record=False)
+        spec = LifeSpec(path, 1, tmp_path / path.stem, days=3.0, record=False)
         summaries.append(trio.run(live, load_scenario(path), spec).summary)
     plain, lean_life = (s["spend_usd_by_subsystem"].get("risk", 0.0) for s in summaries)
     assert lean_life < plain
-    assert lean_life <= 0.05 * 1.0 + 1e-9  # 5% of the $1.00 a day
+    assert lean_life <= 0.05 * 3.0 + 1e-9  # 5% of the $1.00 a day, three days
