@@ -227,8 +227,9 @@ class EpisodeLog:
 
     def prediction_pairs(self, n: int = 100) -> list[tuple[float, float]]:
         """(predicted, actual) returns of the last `n` resolved episodes that forecast a move
-        (see `_forecast`), oldest first: the epistemic clock's input. Returns, not price levels: any forecast that repeats the
-        last price matches price levels closely, so levels would measure nothing."""
+        (see `_forecast`), oldest first: the epistemic clock's input. Returns, not price
+        levels: any forecast that repeats the last price matches price levels closely, so
+        levels would measure nothing."""
         pairs = list(islice(reversed(self._pairs.values()), max(n, 0)))
         pairs.reverse()
         return pairs

@@ -213,7 +213,7 @@ def test_a_simulated_lifes_summary_reports_the_hit_rate(tmp_path: Path) -> None:
     cached.write_text(scenario.read_text() + "\n[cache]\nenabled = true\n")
     summaries = []
     for path in (scenario, cached):
-        spec = LifeSpec(path, 1, tmp_path / path.stem, days=0.3, record=False)
+        spec = LifeSpec(path, 1, tmp_path / path.stem, days=3.0, record=False)
         summaries.append(trio.run(live, load_scenario(path), spec).summary)
     plain, with_cache = summaries
     assert (plain["cache_hits"], plain["cache_misses"], plain["cache_hit_rate"]) == (0, 0, None)
