@@ -63,7 +63,7 @@ from golem.subsystems.context import (
     assemble,
     estimate_tokens,
 )
-from golem.subsystems.contract import Context, Outcome, Subsystem
+from golem.subsystems.contract import Outcome, Situation, Subsystem
 from golem.world import Truth
 
 __all__ = ["Budgeting", "DecisionRecord", "Foresight", "Route", "Routes", "decide"]
@@ -231,7 +231,7 @@ class Foresight:
 
 async def decide(
     subsystem: Subsystem,
-    ctx: Context,
+    ctx: Situation,
     env: Budgeting | Callable[[], Budgeting],
     memo: DecisionMemo | None = None,
 ) -> DecisionRecord:
@@ -254,7 +254,7 @@ async def decide(
     return replace(record, cache=lookup.cache) if lookup.cache else record
 
 
-def _reused(subsystem: Subsystem, ctx: Context, lookup: Lookup) -> DecisionRecord:
+def _reused(subsystem: Subsystem, ctx: Situation, lookup: Lookup) -> DecisionRecord:
     """The record of a model decision applied again: it costs nothing and says whose it is."""
     hit, reuse = lookup.hit, lookup.reuse
     assert hit is not None and reuse is not None
@@ -274,7 +274,7 @@ def _reused(subsystem: Subsystem, ctx: Context, lookup: Lookup) -> DecisionRecor
 
 
 def _plan(
-    subsystem: Subsystem, ctx: Context, given: Budgeting | Callable[[], Budgeting]
+    subsystem: Subsystem, ctx: Situation, given: Budgeting | Callable[[], Budgeting]
 ) -> DecisionRecord | _Call:
     """The decision made without a model (skipped, T0, degraded), or the model call the
     allocator granted."""
@@ -340,7 +340,7 @@ class _Call:
     degradations: tuple[Degradation, ...]
 
 
-async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionRecord:
+async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRecord:
     asked, route, allocation = call.asked, call.route, call.allocation
     env, degradations = call.env, call.degradations
     prompt = _prompt(subsystem, ctx, call, env)
@@ -435,7 +435,7 @@ async def _call(subsystem: Subsystem, ctx: Context, call: _Call) -> DecisionReco
     )
 
 
-def _prompt(subsystem: Subsystem, ctx: Context, call: _Call, env: Budgeting) -> Prompt:
+def _prompt(subsystem: Subsystem, ctx: Situation, call: _Call, env: Budgeting) -> Prompt:
     """The subsystem's brief in the context its profile allows, told what it may cost."""
     allocation = call.allocation
     budget = CallBudget(
@@ -457,7 +457,7 @@ def _prompt(subsystem: Subsystem, ctx: Context, call: _Call, env: Budgeting) -> 
 
 def _deterministic(
     subsystem: Subsystem,
-    ctx: Context,
+    ctx: Situation,
     asked: ModelTier,
     source: str,
     degradations: tuple[Degradation, ...] = (),
@@ -481,7 +481,7 @@ def _deterministic(
 
 
 def _record(
-    ctx: Context,
+    ctx: Situation,
     subsystem: SubsystemName,
     asked: ModelTier,
     tier: ModelTier,
@@ -529,14 +529,14 @@ def _record(
 
 def _charge(
     env: Budgeting,
-    ctx: Context,
+    ctx: Situation,
     subsystem: SubsystemName,
     call: _Call,
     *,
     usage: Usage,
     cost: float,
     answered: tuple[str, str] | None = None,
-) -> Context:
+) -> Situation:
     """Record what every attempt cost, once: the key names this run of this subsystem.
     The row names the provider and model that `answered` (else the route's). Returns
     `ctx` with the credits this charge left, as the decision is acted on after it is paid
@@ -569,7 +569,7 @@ def _charge(
 
 
 def _estimate_input_tokens(
-    ctx: Context, subsystem: Subsystem, tier: ModelTier, env: Budgeting
+    ctx: Situation, subsystem: Subsystem, tier: ModelTier, env: Budgeting
 ) -> int:
     """A pre-call bound on what the call sends: the decision's schema, and the token limit
     of the profile the call will run under (the assembled prompt never exceeds it)."""

@@ -38,11 +38,11 @@ from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber, VitalityRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
-    Context,
     GrimoireEntry,
     Mood,
     Outcome,
     PortfolioView,
+    Situation,
     Subsystem,
 )
 from golem.subsystems.curator import Curator
@@ -64,6 +64,7 @@ from golem.world import (
     DecisionSummary,
     Episode,
     EpisodeLog,
+    EpisodeOutcome,
     MarketSource,
     MarketSummary,
     MarketWindow,
@@ -72,9 +73,6 @@ from golem.world import (
     ResumableSource,
     SimulatedMarket,
     Truth,
-)
-from golem.world import (
-    Outcome as EpisodeOutcome,
 )
 from golem.world.feed import FeedItem, ScheduledFeed
 
@@ -208,7 +206,7 @@ class Golem:
         self._senescent_since: int | None = store.get_meta("senescent_since")
         self._context_settings = config.context.settings()
         self._vitality_logged: tuple[int, float] | None = None  # (tick, vitality) last logged
-        # The tuples a Context holds, rebuilt only after what they show has changed.
+        # The tuples a Situation holds, rebuilt only after what they show has changed.
         self._grimoire_tuple: tuple[GrimoireEntry, ...] | None = None
         self._episodes_tuple: tuple[Episode, ...] | None = None
 
@@ -237,12 +235,12 @@ class Golem:
             foresight=self._foresight,
         )
 
-    def context(self, market: MarketSummary, **changes: Any) -> Context:
+    def context(self, market: MarketSummary, **changes: Any) -> Situation:
         observation = self.window.latest
         assert observation is not None, "a context needs an observation"
         portfolio, vitals = self.portfolio, self.vitals
         equity, cash = portfolio.equity(), portfolio.cash
-        return Context(
+        return Situation(
             golem_id=self._golem_id,
             tick=self.tick_no,
             now=self._now(),
@@ -435,7 +433,7 @@ class Golem:
 
     # --- pieces of a tick ---------------------------------------------------------------
 
-    async def _run(self, subsystem: Subsystem, ctx: Context) -> DecisionRecord:
+    async def _run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
         record = await decide(subsystem, ctx, self.budgeting, self.memo)
         self.stream.publish(record)
         return record

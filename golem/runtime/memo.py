@@ -28,7 +28,7 @@ from msgspec import Struct
 from golem.inference import StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.runtime.config.sections import GolemConfig
-from golem.subsystems.contract import Context, Subsystem
+from golem.subsystems.contract import Situation, Subsystem
 from golem.subsystems.risk import Sizing, trade_notional
 
 __all__ = ["DecisionMemo", "Lookup", "MemoPolicy", "Reuse"]
@@ -110,7 +110,7 @@ class DecisionMemo:
         self._cache.clear()
         self._verdicts.clear()
 
-    def recall(self, subsystem: Subsystem, ctx: Context) -> Lookup | None:
+    def recall(self, subsystem: Subsystem, ctx: Situation) -> Lookup | None:
         """The lookup for a run of `subsystem` that would ask a model, or None where
         neither lever applies (the run needs no model, or its subsystem is not kept)."""
         policy, name = self.policy, subsystem.name
@@ -144,7 +144,7 @@ class DecisionMemo:
     def keep(
         self,
         lookup: Lookup,
-        ctx: Context,
+        ctx: Situation,
         decision: StructuredOutput,
         tier: ModelTier,
         decision_id: str,
@@ -159,7 +159,7 @@ class DecisionMemo:
             _put(self._verdicts, lookup.verdict_key, entry, now)
 
 
-def _proposal(ctx: Context, bucket: float) -> Key:
+def _proposal(ctx: Situation, bucket: float) -> Key:
     """The proposed trade's action and its size ÷ equity in `bucket` steps."""
     trade = ctx.proposed
     if trade is None:
@@ -169,7 +169,7 @@ def _proposal(ctx: Context, bucket: float) -> Key:
     return (trade.action, int(notional / equity // bucket) if equity > 0 else None)
 
 
-def _fresh(store: dict[Key, _Entry], key: Key, ctx: Context) -> _Entry | None:
+def _fresh(store: dict[Key, _Entry], key: Key, ctx: Situation) -> _Entry | None:
     entry = store.get(key)
     if entry is None:
         return None

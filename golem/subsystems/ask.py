@@ -2,7 +2,7 @@
 request's `facts` for the synthetic provider, the `Percept` every mind reads the moment
 through, and the `Mind` each subsystem keeps beside it (golem.subsystems.minds).
 
-A mind answers from structured inputs (the Context, the subsystem's own config), never
+A mind answers from structured inputs (the Situation, the subsystem's own config), never
 from the rendered prompt; it reads only what its prompt showed (the market and probes
 only under a profile that runs L3). `Ask.truth` is the seam for answers whose quality
 depends on what was paid: a simulation gives the world's truth (golem.world.truth) and the
@@ -22,7 +22,7 @@ from msgspec import Struct
 from golem.inference.reasoning import ReasoningConfig
 from golem.mortality import ModelTier, PipelineProfile
 from golem.subsystems.context.layers import PROFILE_LAYERS, Layer
-from golem.subsystems.contract import Context, Subsystem
+from golem.subsystems.contract import Situation, Subsystem
 from golem.world import Truth
 
 __all__ = [
@@ -51,13 +51,13 @@ LESSONS = (
 
 class Ask(Struct, frozen=True):
     """One model call as a simulated model sees it: the subsystem that asks (its config is
-    what its brief used), the Context it asked in, the decision wanted (a schema name), and
+    what its brief used), the Situation it asked in, the decision wanted (a schema name), and
     what was paid for: the tier, the context profile and the reasoning granted.
     `inputs_cut` counts the lines of the brief's inputs the prompt cut to fit its limit
     (from their end): a mind does not see them. `truth` and `informed`: see the module's
     docstring."""
 
-    ctx: Context
+    ctx: Situation
     subsystem: Subsystem
     decision: str
     tier: ModelTier

@@ -1,6 +1,6 @@
 """The one contract every subsystem keeps, and the values that cross it.
 
-A subsystem reads a frozen Context (a snapshot of the golem at this moment), says which
+A subsystem reads a frozen Situation (a snapshot of the golem at this moment), says which
 model tier it needs, writes a Brief (its role, its task, the inputs only it has: the
 context layers add the rest as the call's profile says), has a deterministic path, and
 turns a decision into an Outcome: the state changes and events it wants. Only the runtime
@@ -29,7 +29,6 @@ from golem.world.feed import FeedItem
 
 __all__ = [
     "Brief",
-    "Context",
     "GrimoireEntry",
     "Input",
     "Mood",
@@ -38,6 +37,7 @@ __all__ = [
     "Probes",
     "ProposedTrade",
     "Recall",
+    "Situation",
     "Subsystem",
 ]
 
@@ -123,7 +123,7 @@ class Recall(Protocol):
     def similar(self, market: MarketSummary, k: int) -> Sequence[Episode]: ...
 
 
-class Context(Struct, frozen=True):
+class Situation(Struct, frozen=True):
     """Everything a subsystem may read, frozen at the moment it runs."""
 
     golem_id: str
@@ -190,29 +190,29 @@ class Subsystem(Protocol):
     @property
     def name(self) -> SubsystemName: ...
 
-    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+    def decision_type(self, ctx: Situation) -> type[StructuredOutput]:
         """The decision this run asks for (dream has four kinds)."""
         ...
 
-    def tier(self, ctx: Context) -> ModelTier:
+    def tier(self, ctx: Situation) -> ModelTier:
         """The model tier this run needs; T0 means the deterministic path, no model."""
         ...
 
-    def skip_reason(self, ctx: Context) -> str | None:
+    def skip_reason(self, ctx: Situation) -> str | None:
         """Why this run should not happen at all (dream's conditions), or None."""
         ...
 
-    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+    def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         """The most reasoning this run is worth (risk's small stakes), or None: what the
         allocator grants."""
         ...
 
-    def brief(self, ctx: Context) -> Brief:
+    def brief(self, ctx: Situation) -> Brief:
         """What to ask the model; golem.subsystems.context assembles the prompt."""
         ...
 
-    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+    def deterministic(self, ctx: Situation) -> StructuredOutput | None:
         """The decision without a model, or None where there is none."""
         ...
 
-    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome: ...
+    def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome: ...

@@ -5,8 +5,9 @@ Pure and deterministic; imports nothing else of golem.
 """
 
 from golem.world.costs import CostModel
-from golem.world.episodes import DecisionSummary, Episode, EpisodeLog, Outcome, features
+from golem.world.episodes import DecisionSummary, Episode, EpisodeLog, EpisodeOutcome, features
 from golem.world.errors import DataProblem, WorldDataError, WorldError
+from golem.world.market import SimulatedMarket
 from golem.world.observation import MarketSource, Observation, Regime, ResumableSource
 from golem.world.portfolio import (
     Fill,
@@ -31,7 +32,6 @@ from golem.world.scenario import (
     RegimeParams,
     ScheduledShock,
 )
-from golem.world.simulation import SimulatedMarket
 from golem.world.truth import MoveSize, Truth
 from golem.world.window import MarketSummary, MarketWindow, PriceBand
 
@@ -46,6 +46,7 @@ __all__ = [
     "DecisionSummary",
     "Episode",
     "EpisodeLog",
+    "EpisodeOutcome",
     "Fill",
     "LendingParams",
     "MarketParams",
@@ -54,7 +55,6 @@ __all__ = [
     "MarketWindow",
     "MoveSize",
     "Observation",
-    "Outcome",
     "PaperPortfolio",
     "PortfolioConfig",
     "Position",

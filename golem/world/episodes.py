@@ -18,7 +18,7 @@ from msgspec.structs import asdict, replace
 from golem.world.observation import Regime
 from golem.world.window import MarketSummary
 
-__all__ = ["DecisionSummary", "Episode", "EpisodeLog", "Outcome", "features"]
+__all__ = ["DecisionSummary", "Episode", "EpisodeLog", "EpisodeOutcome", "features"]
 
 
 class DecisionSummary(Struct, frozen=True):
@@ -34,7 +34,7 @@ class DecisionSummary(Struct, frozen=True):
     rationale: str = ""
 
 
-class Outcome(Struct, frozen=True):
+class EpisodeOutcome(Struct, frozen=True):
     """What happened `horizon_ticks` after the decision."""
 
     horizon_ticks: int
@@ -46,7 +46,7 @@ class Episode(Struct, frozen=True):
     id: int
     observation: MarketSummary
     decision: DecisionSummary
-    outcome: Outcome | None = None
+    outcome: EpisodeOutcome | None = None
 
     @property
     def prediction_error(self) -> float | None:
@@ -82,7 +82,7 @@ class Episode(Struct, frozen=True):
                 id=int(data["id"]),
                 observation=MarketSummary(**observation),
                 decision=DecisionSummary(**data["decision"]),
-                outcome=None if outcome is None else Outcome(**outcome),
+                outcome=None if outcome is None else EpisodeOutcome(**outcome),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not an episode: {exc}") from exc
@@ -103,7 +103,7 @@ def features(summary: MarketSummary) -> tuple[float, ...]:
     )
 
 
-def _pair(episode: Episode, outcome: Outcome) -> tuple[float, float]:
+def _pair(episode: Episode, outcome: EpisodeOutcome) -> tuple[float, float]:
     """An episode's (predicted, actual) return over its horizon: each is the price at the
     horizon ÷ the price when the episode was made (`observation.price`) − 1, which is
     what the decision's `predicted_delta` and the outcome's `actual_delta` already hold."""
@@ -171,7 +171,7 @@ class EpisodeLog:
             self._pending.pop(oldest, None)
             self._pairs.pop(oldest, None)
 
-    def resolve(self, episode_id: int, outcome: Outcome) -> Episode:
+    def resolve(self, episode_id: int, outcome: EpisodeOutcome) -> Episode:
         """Attach the outcome to an episode still held."""
         episode = self._episodes.get(episode_id)
         if episode is None:

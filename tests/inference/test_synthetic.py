@@ -47,7 +47,7 @@ from golem.subsystems.context import assemble
 from golem.subsystems.contract import Brief, GrimoireEntry, Probes, ProposedTrade
 from golem.subsystems.minds import MINDS
 from golem.world import DecisionSummary, Episode, TradeAction
-from golem.world import Outcome as Result
+from golem.world import EpisodeOutcome as Result
 from tests.subsystems.support import ask_for, context, market
 
 NINE = sorted(n for n in registered_schemas() if not n.startswith("test_"))

@@ -31,7 +31,7 @@ from golem.mortality import (
 )
 from golem.runtime.decide import Budgeting, Foresight, Route, Routes, decide
 from golem.subsystems.ask import Ask
-from golem.subsystems.contract import Brief, Context, Outcome, PortfolioView
+from golem.subsystems.contract import Brief, Outcome, PortfolioView, Situation
 from golem.world import MarketSummary, Observation, Regime, Truth
 from tests.inference.decisions import VALID, Pulse
 
@@ -48,35 +48,35 @@ class Toy:
     skip: str | None = None
     has_rules: bool = True
 
-    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+    def decision_type(self, ctx: Situation) -> type[StructuredOutput]:
         return Pulse
 
-    def tier(self, ctx: Context) -> ModelTier:
+    def tier(self, ctx: Situation) -> ModelTier:
         return self.wanted
 
-    def skip_reason(self, ctx: Context) -> str | None:
+    def skip_reason(self, ctx: Situation) -> str | None:
         return self.skip
 
-    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+    def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
 
-    def brief(self, ctx: Context) -> Brief:
+    def brief(self, ctx: Situation) -> Brief:
         return Brief("You test.", f"price {ctx.observation.price}: answer with a pulse")
 
-    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+    def deterministic(self, ctx: Situation) -> StructuredOutput | None:
         if not self.has_rules:
             return None
         return Pulse(severity="low", action="observe", confidence=0.5)
 
-    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+    def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome:
         assert isinstance(decision, Pulse)
         return Outcome(summary=f"{decision.action} at {decision.severity}")
 
 
-def context(**changes: object) -> Context:
+def context(**changes: object) -> Situation:
     observation = Observation(tick=7, time=NOW, price=3000.0, volume=10.0)
     market = MarketSummary(7, NOW, 3000.0, None, None, None, None, None, None)
-    ctx = Context(
+    ctx = Situation(
         golem_id="g1",
         tick=7,
         now=NOW,
@@ -140,7 +140,7 @@ async def test_model_path_charges_and_logs_everything_needed() -> None:
 
 
 async def test_every_attempt_carries_the_ask_a_simulated_model_reads() -> None:
-    """Request.facts: the Context, the subsystem, the decision wanted and what was paid
+    """Request.facts: the Situation, the subsystem, the decision wanted and what was paid
     (tier, profile, reasoning), on the first ask and on each re-ask."""
     provider = ScriptedProvider(["no idea", orjson.dumps(VALID).decode()], price=PRICE)
     toy, ctx = Toy(), context()

@@ -18,7 +18,7 @@ from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
 from golem.simulation.tally import Tally
-from golem.subsystems.contract import Context, ProposedTrade
+from golem.subsystems.contract import ProposedTrade, Situation
 from golem.world import Regime, TradeAction
 from tests.inference.decisions import VALID, Pulse
 
@@ -31,20 +31,20 @@ VERDICTS = MemoPolicy(verdict_window=timedelta(hours=1))
 RISK = Toy(name=SubsystemName.RISK)
 
 
-def later(ctx: Context, minutes: float, **changes: object) -> Context:
+def later(ctx: Situation, minutes: float, **changes: object) -> Situation:
     """The same situation `minutes` later, a few ticks on."""
     return replace(
         ctx, tick=ctx.tick + 1 + int(minutes), now=ctx.now + timedelta(minutes=minutes), **changes
     )
 
 
-def buying(size: float, **changes: object) -> Context:
+def buying(size: float, **changes: object) -> Situation:
     trade = ProposedTrade(TradeAction.BUY, size, "test", SubsystemName.HEARTBEAT)
     return context(proposed=trade, run=1, **changes)
 
 
 async def twice(
-    memo: DecisionMemo, first: Context, second: Context, subsystem: Toy | None = None
+    memo: DecisionMemo, first: Situation, second: Situation, subsystem: Toy | None = None
 ) -> tuple[DecisionRecord, DecisionRecord, ScriptedProvider]:
     toy = subsystem or Toy()
     provider = ScriptedProvider([ANSWER, ANSWER])

@@ -16,7 +16,7 @@ from golem.runtime.scheduler import Firing, Job, Scheduler, every
 from golem.runtime.store.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from golem.runtime.store.state import DB_NAME, StateError, StateStore, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
-from golem.world import Outcome, PaperPortfolio
+from golem.world import EpisodeOutcome, PaperPortfolio
 from tests.mortality.ledger_contract import LedgerContract, charge
 from tests.runtime.state_writer import tick_charge, tick_episode
 
@@ -293,7 +293,7 @@ def test_a_restart_resumes_everything(tmp_path: Path) -> None:
         GrimoireEntry("g2", "old hunch", 0.05, "staged", "", None, 3, True),
     ]
     resolved = tick_episode(0).__class__(
-        0, tick_episode(0).observation, tick_episode(0).decision, Outcome(20, 0.01, 1.5)
+        0, tick_episode(0).observation, tick_episode(0).decision, EpisodeOutcome(20, 0.01, 1.5)
     )
     with StateStore.open(tmp_path) as store, store.transaction():
         store.identify("golem-a", 7)

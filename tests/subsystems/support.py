@@ -1,4 +1,4 @@
-"""Builders shared by the subsystem behaviour tests: a Context, a Budgeting with scripted
+"""Builders shared by the subsystem behaviour tests: a Situation, a Budgeting with scripted
 routes per tier, and a scripted provider set up for each of the four structured-output modes.
 
 The API is kept stable for every subsystem's tests: add keywords, do not rename them.
@@ -32,7 +32,7 @@ from golem.mortality import (
 )
 from golem.runtime.decide import Budgeting, Route, Routes
 from golem.subsystems.ask import Ask
-from golem.subsystems.contract import Context, PortfolioView, Subsystem
+from golem.subsystems.contract import PortfolioView, Situation, Subsystem
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
 from golem.subsystems.death import Thanatopsis
@@ -73,7 +73,7 @@ def market(**changes: Any) -> MarketSummary:
     return replace(summary, **changes)
 
 
-def context(**changes: Any) -> Context:
+def context(**changes: Any) -> Situation:
     """A Thriving golem at tick 7 with $1000 cash and no position; `changes` replace fields
     (pass `market=market(...)` to change the market; the observation follows its price)."""
     summary: MarketSummary = changes.pop("market", None) or market()
@@ -84,7 +84,7 @@ def context(**changes: Any) -> Context:
         volume=10.0,
         health_factor=summary.health_factor,
     )
-    ctx = Context(
+    ctx = Situation(
         golem_id="g1",
         tick=summary.tick,
         now=NOW,
@@ -116,7 +116,7 @@ _ASKERS: Mapping[str, Callable[[], Subsystem]] = {
 
 def ask_for(
     decision: str,
-    ctx: Context,
+    ctx: Situation,
     *,
     subsystem: Subsystem | None = None,
     profile: PipelineProfile = PipelineProfile.STANDARD,

@@ -13,7 +13,7 @@ from golem.runtime.decide import decide
 from golem.subsystems.contract import GrimoireEntry, Outcome
 from golem.subsystems.curator import Curator, CuratorConfig, CuratorEvaluation
 from golem.world import DecisionSummary, Episode, Regime
-from golem.world import Outcome as Result
+from golem.world import EpisodeOutcome as Result
 
 from .support import MODES, budgeting, context, market, mode_provider
 

@@ -14,11 +14,11 @@ from golem.inference import Mode, ServerError
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import DeathCause, Phase
 from golem.runtime.decide import decide
-from golem.subsystems.contract import Context, GrimoireEntry, Mood, PortfolioView
+from golem.subsystems.contract import GrimoireEntry, Mood, PortfolioView, Situation
 from golem.subsystems.death import ArcClass, DeathTestament, Thanatopsis, arc_class
 from golem.subsystems.death.legacy import SECTIONS
 from golem.world import DecisionSummary, Episode, Regime
-from golem.world import Outcome as Result
+from golem.world import EpisodeOutcome as Result
 
 from .support import MODES, budgeting, context, market, mode_provider
 
@@ -43,7 +43,7 @@ def episode(i: int, pnl: float, regime: Regime = Regime.CALM, action: str = "hol
     return Episode(i, market(tick=i, regime=regime), decision, Result(20, -0.03, pnl))
 
 
-def dying(state_dir: Path | None, **changes: Any) -> Context:
+def dying(state_dir: Path | None, **changes: Any) -> Situation:
     extra: dict[str, Any] = {"cause": DeathCause.ECONOMIC}
     if state_dir is not None:
         extra["state_dir"] = str(state_dir)

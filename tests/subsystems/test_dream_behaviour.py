@@ -13,7 +13,7 @@ from golem.inference import Mode, ServerError
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase
 from golem.runtime.decide import decide
-from golem.subsystems.contract import Context, GrimoireEntry, Outcome
+from golem.subsystems.contract import GrimoireEntry, Outcome, Situation
 from golem.subsystems.dream import (
     Dream,
     DreamConfig,
@@ -23,7 +23,7 @@ from golem.subsystems.dream import (
 )
 from golem.subsystems.dream.scenes import DECISIONS, fragment, scenario
 from golem.world import DecisionSummary, Episode, Regime
-from golem.world import Outcome as Result
+from golem.world import EpisodeOutcome as Result
 
 from .support import MODES, budgeting, context, market, mode_provider
 
@@ -43,7 +43,7 @@ def episodes(n: int = 12, *, pending: int = 0) -> tuple[Episode, ...]:
     return (*(one(i, True) for i in range(n)), *(one(n + i, False) for i in range(pending)))
 
 
-def dreaming(kind: DreamKind | None = None, **changes: Any) -> Context:
+def dreaming(kind: DreamKind | None = None, **changes: Any) -> Situation:
     extra = {"dream_kind": kind} if kind is not None else {}
     fields = {"episodes": episodes(), "grimoire": GRIMOIRE, "extra": extra} | changes
     return context(**fields)

@@ -15,7 +15,7 @@ from golem.inference import Mode
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase
 from golem.runtime.decide import decide
-from golem.subsystems.contract import Context, PortfolioView, Probes
+from golem.subsystems.contract import PortfolioView, Probes, Situation
 from golem.subsystems.heartbeat import (
     GateParams,
     Heartbeat,
@@ -43,7 +43,7 @@ def probes_of(summary: MarketSummary, previous: MarketSummary | None = CALM, **k
     return compute_probes(summary, previous, **args)
 
 
-def at_tier(tier: ModelTier, **changes: Any) -> Context:
+def at_tier(tier: ModelTier, **changes: Any) -> Situation:
     probes = Probes(prediction_error=0.5, theta=0.35, tier=tier, flags=("price_delta>2.0%",))
     return context(probes=probes, **changes)
 

@@ -8,7 +8,7 @@ from itertools import product
 import pytest
 
 from golem.mortality import Phase, SubsystemName
-from golem.subsystems.contract import Context, PortfolioView, ProposedTrade
+from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.daimon import informed as daimon
 from golem.subsystems.heartbeat import informed as heartbeat
 from golem.subsystems.heartbeat.decision import HeartbeatAction, HeartbeatDecision, Severity
@@ -52,7 +52,7 @@ def truth(future_return: float, regime: Regime | None = Regime.CALM) -> Truth:
     )
 
 
-def cases() -> list[tuple[Truth, Context]]:
+def cases() -> list[tuple[Truth, Situation]]:
     return [
         (truth(r, regime), context(portfolio=portfolio))
         for r, regime, portfolio in product(RETURNS, REGIMES, PORTFOLIOS.values())

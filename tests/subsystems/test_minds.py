@@ -1,5 +1,5 @@
 """The subsystems' minds (what the synthetic provider answers): each reads the structured
-Ask (the Context, the subsystem's config, the profile), only what its prompt showed, and
+Ask (the Situation, the subsystem's config, the profile), only what its prompt showed, and
 answers in line with the market and with its decision's content rules."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from golem.inference.synthetic.plan import Object, compile_schema
 from golem.mortality import ModelTier, PipelineProfile, SubsystemName
 from golem.subsystems import DECISIONS
 from golem.subsystems.ask import Ask, Percept
-from golem.subsystems.contract import Context, GrimoireEntry, Probes, ProposedTrade
+from golem.subsystems.contract import GrimoireEntry, Probes, ProposedTrade, Situation
 from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.curator.mind import curator
 from golem.subsystems.daimon import appraise
@@ -30,7 +30,7 @@ from golem.subsystems.heartbeat.mind import heartbeat
 from golem.subsystems.minds import MINDS
 from golem.subsystems.risk.mind import risk
 from golem.world import DecisionSummary, Episode, TradeAction
-from golem.world import Outcome as Result
+from golem.world import EpisodeOutcome as Result
 from tests.subsystems.support import ask_for, context, market
 
 HEDGE = ProposedTrade(TradeAction.HEDGE, 250.0, "a sharp drop", SubsystemName.HEARTBEAT)
@@ -45,7 +45,7 @@ def _episode(episode_id: int) -> Episode:
     )
 
 
-def _ctx(*, crash: bool, **changes: Any) -> Context:
+def _ctx(*, crash: bool, **changes: Any) -> Situation:
     moves = (
         {"delta_1": -0.035, "delta_period": -0.14, "zscore": -2.9, "health_factor": 1.15}
         if crash

@@ -13,7 +13,7 @@ from golem.inference import Mode
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.runtime.decide import decide
-from golem.subsystems.contract import Context, PortfolioView, ProposedTrade
+from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import Risk, RiskAssessment, assess
 from golem.world import TradeAction
 
@@ -29,7 +29,7 @@ def trade(action: str, size: float | None = None) -> ProposedTrade:
     return ProposedTrade(TradeAction(action), size, "test", SubsystemName.HEARTBEAT)
 
 
-def proposing(action: str, size: float | None = None, **changes: Any) -> Context:
+def proposing(action: str, size: float | None = None, **changes: Any) -> Situation:
     return context(proposed=trade(action, size), **changes)
 
 
@@ -57,7 +57,9 @@ def proposing(action: str, size: float | None = None, **changes: Any) -> Context
         (proposing("exit", None, portfolio=CASH), False, None, "hard_shields"),  # nothing held
     ],
 )  # fmt: skip
-def test_hard_limits(ctx: Context, approved: bool, size: float | None, failing: str | None) -> None:
+def test_hard_limits(
+    ctx: Situation, approved: bool, size: float | None, failing: str | None
+) -> None:
     assert ctx.proposed is not None
     verdict = assess(ctx, ctx.proposed)
     assert verdict.validate_content() == []
@@ -133,7 +135,7 @@ def _answer(**changes: Any) -> dict[str, Any]:
     return base | changes
 
 
-async def _decide_on(ctx: Context, answer: dict[str, Any]) -> Any:
+async def _decide_on(ctx: Situation, answer: dict[str, Any]) -> Any:
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, RiskAssessment, answer, "")
     record = await decide(Risk(), ctx, budgeting(provider))
     assert record.source == "model"

@@ -11,7 +11,7 @@ import pytest
 from golem.inference import Mode, ReasoningDepth
 from golem.mortality import ModelTier, SubsystemName
 from golem.runtime.decide import decide
-from golem.subsystems.contract import Context, PortfolioView, ProposedTrade
+from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import Risk, RiskAssessment, RiskConfig, Stake, StakeBands
 from golem.world import TradeAction
 
@@ -24,7 +24,7 @@ CASH = PortfolioView(cash_usd=1000.0, equity_usd=1000.0)
 HELD = PortfolioView(cash_usd=400.0, equity_usd=1000.0, positions={"ETH": 0.2}, exposure_usd=600.0)
 
 
-def buying(size: float, credits: float = 100.0) -> Context:
+def buying(size: float, credits: float = 100.0) -> Situation:
     trade = ProposedTrade(TradeAction.BUY, size, "test", SubsystemName.HEARTBEAT)
     return context(proposed=trade, portfolio=CASH, credits_usd=credits)
 

@@ -12,8 +12,8 @@ from golem.world import (
     DecisionSummary,
     Episode,
     EpisodeLog,
+    EpisodeOutcome,
     MarketSummary,
-    Outcome,
     Regime,
 )
 
@@ -40,7 +40,7 @@ def test_episode_round_trips_through_json() -> None:
         3,
         summary(10, 0.01, 1.5),
         DecisionSummary("hedge", tier="t2", confidence=0.8, predicted_delta=-0.02, size_usd=500),
-        Outcome(horizon_ticks=20, actual_delta=-0.03, pnl_usd=12.5),
+        EpisodeOutcome(horizon_ticks=20, actual_delta=-0.03, pnl_usd=12.5),
     )
     data = json.loads(json.dumps(episode.to_dict()))
     assert Episode.from_dict(data) == episode
@@ -60,12 +60,12 @@ def test_record_resolve_recent_and_due() -> None:
     assert [e.id for e in log.recent(2)] == [4, 3]
     assert log.get(0) is None
     assert [e.id for e in log.due(4)] == [2]
-    resolved = log.resolve(2, Outcome(2, 0.01, 0.0))
+    resolved = log.resolve(2, EpisodeOutcome(2, 0.01, 0.0))
     assert log.get(2) == resolved
     with pytest.raises(ValueError, match="already"):
-        log.resolve(2, Outcome(2, 0.01, 0.0))
+        log.resolve(2, EpisodeOutcome(2, 0.01, 0.0))
     with pytest.raises(KeyError):
-        log.resolve(0, Outcome(2, 0.0, 0.0))
+        log.resolve(0, EpisodeOutcome(2, 0.0, 0.0))
     with pytest.raises(ValueError, match="not after"):
         log.append(Episode(1, summary(1), DecisionSummary("hold")))
 
@@ -91,7 +91,7 @@ def test_due_agrees_with_a_scan_of_the_pending(steps: list[tuple[str, int, int]]
         elif op == "resolve":
             pending = [e for e in log if e.outcome is None]
             if pending:
-                log.resolve(pending[tick % len(pending)].id, Outcome(horizon, 0.0, 0.0))
+                log.resolve(pending[tick % len(pending)].id, EpisodeOutcome(horizon, 0.0, 0.0))
         expected = [
             e
             for e in log
@@ -109,7 +109,7 @@ def test_most_similar_finds_the_nearest_market() -> None:
     assert log.most_similar(summary(9, 0.001, 0.1), k=2)[0] == calm
     assert log.most_similar(summary(9, 0.02, 2.0), k=5)[0] == pump
     assert log.most_similar(summary(9), k=5, resolved_only=True) == []
-    log.resolve(pump.id, Outcome(20, 0.01, 3.0))
+    log.resolve(pump.id, EpisodeOutcome(20, 0.01, 3.0))
     assert [e.id for e in log.most_similar(summary(9), k=5, resolved_only=True)] == [pump.id]
 
 
@@ -118,7 +118,7 @@ def test_prediction_pairs_for_the_epistemic_clock() -> None:
     for tick in range(6):
         episode = log.record(summary(tick), DecisionSummary("observe", predicted_delta=tick / 100))
         if tick % 2 == 0:
-            log.resolve(episode.id, Outcome(20, tick / 50, 0.0))
+            log.resolve(episode.id, EpisodeOutcome(20, tick / 50, 0.0))
     # Returns (predicted, actual) over the horizon, not price levels.
     expected = [(t / 100, t / 50) for t in (2, 4)]
     assert log.prediction_pairs(2) == expected  # the newest two resolved, oldest first
@@ -155,7 +155,7 @@ def test_prediction_pairs_kept_as_episodes_resolve_equal_a_walk_over_the_log(
     log = EpisodeLog(capacity=capacity)
     for tick, (restored, pick, delta) in enumerate(steps):
         if restored:
-            outcome = Outcome(20, delta, 0.0)
+            outcome = EpisodeOutcome(20, delta, 0.0)
             base = Episode(
                 len(log) and max(e.id for e in log) + 1,
                 summary(tick, delta),
@@ -167,5 +167,5 @@ def test_prediction_pairs_kept_as_episodes_resolve_equal_a_walk_over_the_log(
         pending = [e for e in log if e.outcome is None]
         if pending and pick % 3:
             chosen = pending[pick % len(pending)]
-            log.resolve(chosen.id, Outcome(20, delta * 2, 0.0))
+            log.resolve(chosen.id, EpisodeOutcome(20, delta * 2, 0.0))
         assert log.prediction_pairs(n) == _walked_pairs(log, n)

@@ -1,7 +1,7 @@
 """Context engineering: what each pipeline profile puts around a subsystem's question.
 
 Every model call's prompt is assembled here (`assemble`), from the subsystem's Brief and
-the golem's Context, running the layers its profile names (see `layers` for L1 to L8):
+the golem's Situation, running the layers its profile names (see `layers` for L1 to L8):
 the state, the observation window and world feed, the probes, retrieved knowledge and
 episodes, the call's budget, identifier masking and injection screening. The result is
 the Request and a ContextReport for the decision log: layers run, tokens, what was cut,

@@ -1,4 +1,4 @@
-"""The one place every subsystem's prompt goes through: a Brief and a Context in, the
+"""The one place every subsystem's prompt goes through: a Brief and a Situation in, the
 Request the profile allows out, with a report of what was done to it.
 
 Order of work: render the layers the profile runs (L1-L6), screen and delimit external
@@ -33,7 +33,7 @@ from golem.subsystems.context.render import (
 )
 from golem.subsystems.context.screening import DATA_RULE, Screened, delimit, screen
 from golem.subsystems.context.tokens import TokenCounter, estimate_tokens
-from golem.subsystems.contract import Brief, Context, Recall
+from golem.subsystems.contract import Brief, Recall, Situation
 
 __all__ = ["PERSONA", "ContextReport", "Prompt", "Quarantined", "assemble"]
 
@@ -133,7 +133,7 @@ class _Block:
 
 def assemble(
     brief: Brief,
-    ctx: Context,
+    ctx: Situation,
     profile: PipelineProfile,
     *,
     budget: CallBudget | None = None,
@@ -249,7 +249,7 @@ def _observations(
 
 
 def _knowledge(
-    brief: Brief, ctx: Context, memory: Recall, limits: ProfileLimits, work: _Work
+    brief: Brief, ctx: Situation, memory: Recall, limits: ProfileLimits, work: _Work
 ) -> _Block:
     """L4: entries for the regime the golem reads and the words of the question."""
     flags = ctx.probes.flags if ctx.probes is not None else ()

@@ -2,7 +2,7 @@
 grimoire entries and 50,000 episodes is assembled in well under a millisecond.
 
 The runtime keeps one `Memory` up to date as things happen (O(log n) or amortised O(1)
-per change); a Context built without one (tests, one-off calls) gets a Memory made from
+per change); a Situation built without one (tests, one-off calls) gets a Memory made from
 its own grimoire and episodes.
 """
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from golem.subsystems.contract import Context, GrimoireEntry
+from golem.subsystems.contract import GrimoireEntry, Situation
 from golem.world import Episode
 
 __all__ = [
@@ -39,7 +39,7 @@ def _num(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
-def state_lines(ctx: Context) -> list[str]:
+def state_lines(ctx: Situation) -> list[str]:
     """L1: vitality, phase, credits and burn, wallet, positions, mood."""
     mood, book = ctx.mood, ctx.portfolio
     positions = ", ".join(f"{a} {q:.4g}" for a, q in book.positions.items()) or "none"
@@ -56,7 +56,7 @@ def state_lines(ctx: Context) -> list[str]:
     return lines
 
 
-def probe_lines(ctx: Context) -> list[str]:
+def probe_lines(ctx: Situation) -> list[str]:
     """L3: the market summary the probes read, which fired, and the prediction error."""
     m = ctx.market
     lines = [

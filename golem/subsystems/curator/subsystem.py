@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Context, GrimoireEntry, Input, Outcome
+from golem.subsystems.contract import Brief, GrimoireEntry, Input, Outcome, Situation
 from golem.subsystems.curator.decision import CuratorEvaluation
 from golem.subsystems.curator.rules import CuratorConfig, curate, evidence, rule_evaluation
 
@@ -35,24 +35,24 @@ class Curator:
     def name(self) -> SubsystemName:
         return SubsystemName.CURATOR
 
-    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+    def decision_type(self, ctx: Situation) -> type[StructuredOutput]:
         return CuratorEvaluation
 
-    def tier(self, ctx: Context) -> ModelTier:
+    def tier(self, ctx: Situation) -> ModelTier:
         return self.config.tier
 
-    def skip_reason(self, ctx: Context) -> str | None:
+    def skip_reason(self, ctx: Situation) -> str | None:
         if not any(not e.archived for e in ctx.grimoire):
             return "nothing to curate: the grimoire has no active entry"
         return None
 
-    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+    def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
 
-    def brief(self, ctx: Context) -> Brief:
+    def brief(self, ctx: Situation) -> Brief:
         return Brief(_ROLE, _TASK, inputs=(Input("Grimoire", self._entries(ctx)),))
 
-    def _entries(self, ctx: Context) -> tuple[str, ...]:
+    def _entries(self, ctx: Situation) -> tuple[str, ...]:
         lines = []
         for entry in listed(ctx, self.config):
             found = evidence(entry, ctx.episodes)
@@ -63,10 +63,10 @@ class Curator:
             )
         return tuple(lines)
 
-    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+    def deterministic(self, ctx: Situation) -> StructuredOutput | None:
         return rule_evaluation(ctx.grimoire, ctx.episodes, self.config)
 
-    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+    def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome:
         assert isinstance(decision, CuratorEvaluation)
         done = curate(ctx.grimoire, decision, ctx.episodes, self.config)
         return Outcome(
@@ -87,7 +87,7 @@ class Curator:
         )
 
 
-def listed(ctx: Context, config: CuratorConfig) -> list[GrimoireEntry]:
+def listed(ctx: Situation, config: CuratorConfig) -> list[GrimoireEntry]:
     """The entries the curator's brief lists: the active ones, most trusted first."""
     active = sorted(
         (e for e in ctx.grimoire if not e.archived), key=lambda e: (-e.confidence, e.id)

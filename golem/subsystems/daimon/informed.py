@@ -13,7 +13,7 @@ one), anticipation of a coming rise, else the rule table's appraisal.
 
 from __future__ import annotations
 
-from golem.subsystems.contract import Context
+from golem.subsystems.contract import Situation
 from golem.subsystems.daimon.decision import EMOTION_PAD, MEMORY_BIAS, DaimonAppraisal, Emotion
 from golem.subsystems.daimon.rules import AppraisalRules, appraise
 from golem.subsystems.heartbeat.probes import ProbeThresholds
@@ -25,7 +25,7 @@ _SLACK = 0.1  # a pleasure within ±0.1 of zero reads as neutral (the schema's o
 _INTENSITY = {MoveSize.MINOR: 0.5, MoveSize.MAJOR: 0.8}
 
 
-def _coming(truth: Truth, ctx: Context, thresholds: ProbeThresholds | None) -> MoveSize:
+def _coming(truth: Truth, ctx: Situation, thresholds: ProbeThresholds | None) -> MoveSize:
     """The size of the move ahead as it touches the golem (none without a position)."""
     if ctx.portfolio.exposure_usd <= 0:
         return MoveSize.NONE
@@ -40,7 +40,7 @@ def _valence(pleasure: float) -> int:
 def is_right(
     appraisal: DaimonAppraisal,
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     rules: AppraisalRules | None = None,
     thresholds: ProbeThresholds | None = None,
 ) -> bool:
@@ -53,7 +53,7 @@ def is_right(
 
 def informed_appraisal(
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     rules: AppraisalRules | None = None,
     thresholds: ProbeThresholds | None = None,
 ) -> DaimonAppraisal:

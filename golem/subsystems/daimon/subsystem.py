@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Context, Input, Mood, Outcome
+from golem.subsystems.contract import Brief, Input, Mood, Outcome, Situation
 from golem.subsystems.daimon.decision import DaimonAppraisal
 from golem.subsystems.daimon.rules import AppraisalRules, appraise
 
@@ -53,19 +53,19 @@ class Daimon:
     def name(self) -> SubsystemName:
         return SubsystemName.DAIMON
 
-    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+    def decision_type(self, ctx: Situation) -> type[StructuredOutput]:
         return DaimonAppraisal
 
-    def tier(self, ctx: Context) -> ModelTier:
+    def tier(self, ctx: Situation) -> ModelTier:
         return self.config.tier if ctx.events else ModelTier.T0
 
-    def skip_reason(self, ctx: Context) -> str | None:
+    def skip_reason(self, ctx: Situation) -> str | None:
         return None if ctx.events else "no notable event to appraise"
 
-    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+    def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
 
-    def brief(self, ctx: Context) -> Brief:
+    def brief(self, ctx: Situation) -> Brief:
         rule = appraise(ctx.events, self.config.rules)
         hint = (
             f"The rule table reads this as {rule.primary_emotion} (pleasure {rule.pleasure:+.1f}, "
@@ -79,10 +79,10 @@ class Daimon:
             question=" ".join(ctx.events),
         )
 
-    def deterministic(self, ctx: Context) -> StructuredOutput:
+    def deterministic(self, ctx: Situation) -> StructuredOutput:
         return appraise(ctx.events, self.config.rules)
 
-    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+    def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome:
         if not isinstance(decision, DaimonAppraisal):
             raise TypeError(f"daimon acts on a DaimonAppraisal, not {type(decision).__name__}")
         rule = appraise(ctx.events, self.config.rules)

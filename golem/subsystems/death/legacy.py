@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from golem.subsystems.contract import Context
+from golem.subsystems.contract import Situation
 from golem.subsystems.death.decision import DeathTestament
 
 __all__ = ["SECTIONS", "markdown", "write_legacy"]
@@ -40,7 +40,7 @@ def _body(testament: DeathTestament, field: str) -> str:
     return "\n".join(lines) or "- nothing"
 
 
-def markdown(testament: DeathTestament, ctx: Context, cause: str) -> str:
+def markdown(testament: DeathTestament, ctx: Situation, cause: str) -> str:
     header = (
         f"# Testament of golem {ctx.golem_id}\n\n"
         f"Died at tick {ctx.tick} ({ctx.now.isoformat()}), vitality {ctx.vitality:.3f}, "

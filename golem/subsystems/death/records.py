@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.mortality import DeathCause, ModelTier
-from golem.subsystems.contract import Context, GrimoireEntry, Mood
+from golem.subsystems.contract import GrimoireEntry, Mood, Situation
 from golem.subsystems.curator.rules import tier_rank
 from golem.subsystems.death.decision import ArcClass, CausalLink, DeathTestament
 from golem.world import Episode
@@ -58,12 +58,12 @@ _CAUSES = {
 }
 
 
-def cause_of(ctx: Context) -> str:
+def cause_of(ctx: Situation) -> str:
     """`ctx.extra["cause"]`: a DeathCause (or its value), or any text; "unknown" if absent."""
     return str(ctx.extra.get("cause") or "unknown")
 
 
-def killed_by(ctx: Context) -> str:
+def killed_by(ctx: Situation) -> str:
     cause = cause_of(ctx)
     if cause not in set(DeathCause):
         return cause[:200]
@@ -94,7 +94,7 @@ def arc_class(series: Sequence[float], flat: float) -> ArcClass:
     return ArcClass.TRAGIC if total < -flat else ArcClass.STABLE
 
 
-def _trajectory(ctx: Context, done: Sequence[Episode], config: DeathConfig) -> ArcClass:
+def _trajectory(ctx: Situation, done: Sequence[Episode], config: DeathConfig) -> ArcClass:
     """Cumulative PnL of the resolved episodes when there are any; else the vitality
     history (`ctx.extra["vitality_history"]`) ending at today's vitality."""
     if len(done) >= 2:
@@ -112,7 +112,7 @@ def _mood(value: Any) -> Mood:
     return value if isinstance(value, Mood) else Mood(*map(float, value))
 
 
-def _emotional_arc(ctx: Context) -> str:
+def _emotional_arc(ctx: Situation) -> str:
     """From `ctx.extra["mood_history"]` (Moods or PAD triples) to the mood now."""
     moods = [_mood(m) for m in ctx.extra.get("mood_history", ())] + [ctx.mood]
     first, last = moods[0], moods[-1]
@@ -156,7 +156,7 @@ def _links(done: Sequence[Episode], top: int) -> list[CausalLink]:
     ]
 
 
-def records_testament(ctx: Context, config: DeathConfig) -> DeathTestament:
+def records_testament(ctx: Situation, config: DeathConfig) -> DeathTestament:
     """The life review from the records alone: learned = the most trusted knowledge, got
     wrong = the worst losses, confused by = the biggest other surprises, never tested = the
     staged knowledge, suspects = the half-trusted, would change = the costliest action."""

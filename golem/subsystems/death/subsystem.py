@@ -14,7 +14,7 @@ from pathlib import Path
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Context, Input, Outcome
+from golem.subsystems.contract import Brief, Input, Outcome, Situation
 from golem.subsystems.death.decision import DeathTestament
 from golem.subsystems.death.legacy import markdown, write_legacy
 from golem.subsystems.death.records import DeathConfig, cause_of, killed_by, records_testament
@@ -41,19 +41,19 @@ class Thanatopsis:
     def name(self) -> SubsystemName:
         return SubsystemName.DEATH
 
-    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+    def decision_type(self, ctx: Situation) -> type[StructuredOutput]:
         return DeathTestament
 
-    def tier(self, ctx: Context) -> ModelTier:
+    def tier(self, ctx: Situation) -> ModelTier:
         return self.config.tier
 
-    def skip_reason(self, ctx: Context) -> str | None:
+    def skip_reason(self, ctx: Situation) -> str | None:
         return None
 
-    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+    def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
 
-    def brief(self, ctx: Context) -> Brief:
+    def brief(self, ctx: Situation) -> Brief:
         records = records_testament(ctx, self.config)
         facts = tuple(
             f"- {line}"
@@ -67,10 +67,10 @@ class Thanatopsis:
         )
         return Brief(_ROLE, _TASK, inputs=(Input("What the records say", facts),))
 
-    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+    def deterministic(self, ctx: Situation) -> StructuredOutput | None:
         return records_testament(ctx, self.config)
 
-    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+    def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome:
         assert isinstance(decision, DeathTestament)
         cause = cause_of(ctx)
         state_dir = ctx.extra.get("state_dir")

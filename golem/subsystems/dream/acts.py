@@ -9,7 +9,7 @@ from collections import defaultdict
 
 from msgspec.structs import replace
 
-from golem.subsystems.contract import Context, GrimoireEntry, Outcome
+from golem.subsystems.contract import GrimoireEntry, Outcome, Situation
 from golem.subsystems.curator.rules import normalized
 from golem.subsystems.dream.fragment import FragmentEvaluation, FragmentVerdict
 from golem.subsystems.dream.integration import DreamIntegration, IntegrationDecision
@@ -23,12 +23,12 @@ _MAX_LESSONS = 5
 _FULL_SURPRISE = 0.05  # a prediction missed by this much (a fraction of price) is a shock
 
 
-def _new_id(ctx: Context, kind: str, index: int) -> str:
+def _new_id(ctx: Situation, kind: str, index: int) -> str:
     return f"dream-{kind}-{ctx.tick}-{ctx.run}-{index}"
 
 
 def _stage(
-    ctx: Context, kind: str, index: int, text: str, confidence: float, **fields: str | None
+    ctx: Situation, kind: str, index: int, text: str, confidence: float, **fields: str | None
 ) -> GrimoireEntry:
     return GrimoireEntry(
         id=_new_id(ctx, kind, index),
@@ -40,7 +40,7 @@ def _stage(
     )
 
 
-def act_replay(ctx: Context, decision: ReplayAnalysis, config: DreamConfig) -> Outcome:
+def act_replay(ctx: Situation, decision: ReplayAnalysis, config: DreamConfig) -> Outcome:
     """A lesson already held (same words) is reinforced; a new one is staged, no surer than
     `max_new_confidence`, in the regime its conditions name (none: any regime)."""
     known = {normalized(e.text): e for e in ctx.grimoire if not e.archived}
@@ -77,7 +77,7 @@ def act_replay(ctx: Context, decision: ReplayAnalysis, config: DreamConfig) -> O
     )
 
 
-def act_fragment(ctx: Context, decision: FragmentEvaluation, config: DreamConfig) -> Outcome:
+def act_fragment(ctx: Situation, decision: FragmentEvaluation, config: DreamConfig) -> Outcome:
     """A promoted fragment enters the grimoire, staged at its coherence (capped); a staged
     one is only announced (it incubates: nothing is queued); a discarded one leaves
     nothing."""
@@ -101,7 +101,7 @@ def _mentions(entry_id: str, text: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(entry_id)}(?![\w-])", text) is not None
 
 
-def act_integration(ctx: Context, decision: DreamIntegration, config: DreamConfig) -> Outcome:
+def act_integration(ctx: Situation, decision: DreamIntegration, config: DreamConfig) -> Outcome:
     """Each item finds its staged entry by id (its hypothesis_id, or an id its summary
     names) or by its words. Promoted makes it a belief at the item's confidence; staged
     keeps it staged at that confidence; discarded archives it. An item with no entry is new
@@ -145,7 +145,7 @@ def act_integration(ctx: Context, decision: DreamIntegration, config: DreamConfi
     )
 
 
-def act_threat(ctx: Context, decision: ThreatAssessment, config: DreamConfig) -> Outcome:
+def act_threat(ctx: Situation, decision: ThreatAssessment, config: DreamConfig) -> Outcome:
     """A pressing threat (severity high or critical) becomes an event for the waking
     subsystems and a staged plan, "If <threat>: <mitigations>"; a low or medium one is
     only logged."""
@@ -169,7 +169,7 @@ def act_threat(ctx: Context, decision: ThreatAssessment, config: DreamConfig) ->
     )
 
 
-def rule_replay(ctx: Context, config: DreamConfig) -> ReplayAnalysis:
+def rule_replay(ctx: Situation, config: DreamConfig) -> ReplayAnalysis:
     """Replay without a model: the recent resolved episodes grouped by (regime, action);
     each group of at least `rule_min_group` is a lesson stating its record, as sure as its
     size allows (n ÷ (n + 5)), holding in its regime; the groups that moved the most money

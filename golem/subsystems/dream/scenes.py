@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import StructuredOutput
 from golem.mortality import ModelTier, Phase
-from golem.subsystems.contract import Context, GrimoireEntry
+from golem.subsystems.contract import GrimoireEntry, Situation
 from golem.subsystems.dream.fragment import FragmentEvaluation
 from golem.subsystems.dream.integration import DreamIntegration
 from golem.subsystems.dream.replay import ReplayAnalysis
@@ -73,7 +73,7 @@ class DreamConfig(BaseModel):
     )
 
 
-def dream_kind(ctx: Context, config: DreamConfig) -> DreamKind:
+def dream_kind(ctx: Situation, config: DreamConfig) -> DreamKind:
     """`ctx.extra["dream_kind"]` when the runtime names one; else the rotation, stepped by
     `ctx.extra["dream_cycle"]` (a count of dreams) or, without it, by tick ÷ every_ticks,
     so dreams on the default schedule take the four kinds in turn."""
@@ -84,16 +84,16 @@ def dream_kind(ctx: Context, config: DreamConfig) -> DreamKind:
     return ROTATION[cycle % len(ROTATION)]
 
 
-def resolved(ctx: Context) -> list[Episode]:
+def resolved(ctx: Situation) -> list[Episode]:
     return [e for e in ctx.episodes if e.outcome is not None]
 
 
-def staged(ctx: Context) -> list[GrimoireEntry]:
+def staged(ctx: Situation) -> list[GrimoireEntry]:
     """The knowledge an integration dream reviews: staged and not archived."""
     return [e for e in ctx.grimoire if e.tier == "staged" and not e.archived]
 
 
-def why_not(ctx: Context, config: DreamConfig, kind: DreamKind) -> str | None:
+def why_not(ctx: Situation, config: DreamConfig, kind: DreamKind) -> str | None:
     """Why no dream now: a dying golem does not dream, a poor one cannot pay, a young one
     has too little to dream about; integration needs staged knowledge to integrate."""
     if ctx.phase is Phase.TERMINAL:
@@ -115,11 +115,11 @@ def describe(episode: Episode) -> str:
     return f"episode {episode.id}: {episode.decision.action} in {where} → {pnl}"
 
 
-def _rng(ctx: Context) -> random.Random:
+def _rng(ctx: Situation) -> random.Random:
     return random.Random(int(ctx.extra.get("dream_seed", ctx.tick)))
 
 
-def fragment(ctx: Context) -> str:
+def fragment(ctx: Situation) -> str:
     """Two memories, picked by the seed (`ctx.extra["dream_seed"]`, else the tick) from the
     active grimoire and the resolved episodes, put side by side as one possible pattern."""
     pool = [f"[{e.id}] {e.text}" for e in ctx.grimoire if not e.archived]
@@ -130,7 +130,7 @@ def fragment(ctx: Context) -> str:
     return f"What if these are one pattern? (1) {first} (2) {second}"
 
 
-def scenario(ctx: Context, config: DreamConfig) -> str:
+def scenario(ctx: Situation, config: DreamConfig) -> str:
     """`ctx.extra["threat_scenario"]` when given, else one of the configured scenarios,
     picked by the seed."""
     named = ctx.extra.get("threat_scenario")

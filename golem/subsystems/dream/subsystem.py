@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.context.render import entry_line, episode_line
-from golem.subsystems.contract import Brief, Context, Input, Outcome
+from golem.subsystems.contract import Brief, Input, Outcome, Situation
 from golem.subsystems.dream.acts import (
     act_fragment,
     act_integration,
@@ -76,22 +76,22 @@ class Dream:
     def name(self) -> SubsystemName:
         return SubsystemName.DREAM
 
-    def kind(self, ctx: Context) -> DreamKind:
+    def kind(self, ctx: Situation) -> DreamKind:
         return dream_kind(ctx, self.config)
 
-    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+    def decision_type(self, ctx: Situation) -> type[StructuredOutput]:
         return DECISIONS[self.kind(ctx)]
 
-    def tier(self, ctx: Context) -> ModelTier:
+    def tier(self, ctx: Situation) -> ModelTier:
         return self.config.tier
 
-    def skip_reason(self, ctx: Context) -> str | None:
+    def skip_reason(self, ctx: Situation) -> str | None:
         return why_not(ctx, self.config, self.kind(ctx))
 
-    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+    def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
 
-    def brief(self, ctx: Context) -> Brief:
+    def brief(self, ctx: Situation) -> Brief:
         kind = self.kind(ctx)
         if kind is DreamKind.REPLAY:
             replayed = ctx.episodes[-self.config.replay_episodes :]
@@ -104,14 +104,14 @@ class Dream:
             given = Input("Scenario", (scenario(ctx, self.config),))
         return Brief(_ROLES[kind], _TASKS[kind], inputs=(given,))
 
-    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+    def deterministic(self, ctx: Situation) -> StructuredOutput | None:
         """Only replay has a meaning without a model (a statistical replay); the other kinds
         are the model's imagination and are skipped."""
         if self.kind(ctx) is DreamKind.REPLAY:
             return rule_replay(ctx, self.config)
         return None
 
-    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+    def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome:
         if isinstance(decision, ReplayAnalysis):
             return act_replay(ctx, decision, self.config)
         if isinstance(decision, FragmentEvaluation):

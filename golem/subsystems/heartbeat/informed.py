@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from golem.subsystems.contract import Context
+from golem.subsystems.contract import Situation
 from golem.subsystems.heartbeat.decision import HeartbeatAction, HeartbeatDecision, Severity
 from golem.subsystems.heartbeat.probes import ProbeThresholds
 from golem.subsystems.risk.limits import Sizing
@@ -74,7 +74,7 @@ def right_severity(truth: Truth, thresholds: ProbeThresholds | None = None) -> S
 
 def right_actions(
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     thresholds: ProbeThresholds | None = None,
     sizing: Sizing | None = None,
 ) -> frozenset[HeartbeatAction]:
@@ -93,7 +93,7 @@ def right_actions(
 def is_right(
     decision: HeartbeatDecision,
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     thresholds: ProbeThresholds | None = None,
     sizing: Sizing | None = None,
 ) -> bool:
@@ -105,7 +105,7 @@ def is_right(
 
 def informed_heartbeat(
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     thresholds: ProbeThresholds | None = None,
     sizing: Sizing | None = None,
 ) -> HeartbeatDecision:

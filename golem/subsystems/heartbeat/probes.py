@@ -287,7 +287,7 @@ def compute_probes(
     confidence: float | None = None,
     policy: ProbePolicy | None = None,
 ) -> Probes:
-    """The tick's Probes, computed by the runtime before it builds the Context.
+    """The tick's Probes, computed by the runtime before it builds the Situation.
     `previous` is the last tick's summary (the regime probe compares bands);
     `confidence` the last heartbeat decision's (None before the first)."""
     policy = policy or _DEFAULT_POLICY

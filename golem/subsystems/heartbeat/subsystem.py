@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.subsystems.contract import Brief, Context, Outcome, Probes, ProposedTrade
+from golem.subsystems.contract import Brief, Outcome, Probes, ProposedTrade, Situation
 from golem.subsystems.heartbeat.decision import (
     HeartbeatAction,
     HeartbeatDecision,
@@ -58,8 +58,8 @@ _RULES_KEPT = 256  # distinct rules decisions kept for reuse
 _WATCHING = frozenset({HeartbeatAction.OBSERVE, HeartbeatAction.ANALYZE, HeartbeatAction.ESCALATE})
 
 
-def escalated(ctx: Context, tier: ModelTier) -> Context:
-    """The Context of the re-run an `Outcome.escalate_to` asks for: the same tick, the
+def escalated(ctx: Situation, tier: ModelTier) -> Situation:
+    """The Situation of the re-run an `Outcome.escalate_to` asks for: the same tick, the
     probes at the new tier, the next run number (its charge is separate)."""
     if ctx.probes is None:
         raise ValueError("only a tick with probes can be escalated")
@@ -80,23 +80,23 @@ class Heartbeat:
     def name(self) -> SubsystemName:
         return SubsystemName.HEARTBEAT
 
-    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+    def decision_type(self, ctx: Situation) -> type[StructuredOutput]:
         return HeartbeatDecision
 
-    def tier(self, ctx: Context) -> ModelTier:
+    def tier(self, ctx: Situation) -> ModelTier:
         return ModelTier.T0 if ctx.probes is None else ctx.probes.tier
 
-    def skip_reason(self, ctx: Context) -> str | None:
+    def skip_reason(self, ctx: Situation) -> str | None:
         return None
 
-    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+    def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
 
-    def brief(self, ctx: Context) -> Brief:
+    def brief(self, ctx: Situation) -> Brief:
         role = _ROLE + (_ESCALATE if self.tier(ctx) is ModelTier.T1 else "")
         return Brief(role, "Decide on this tick and answer with a heartbeat_decision.")
 
-    def deterministic(self, ctx: Context) -> StructuredOutput:
+    def deterministic(self, ctx: Situation) -> StructuredOutput:
         """The decision from the probes alone: severity from which fired and how far PE
         passed the gate (none when no probe fired, low when some did below the gate);
         observe, or hedge a held position when health is critical (exit
@@ -143,7 +143,7 @@ class Heartbeat:
             )
         return decision
 
-    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+    def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome:
         if not isinstance(decision, HeartbeatDecision):
             raise TypeError(f"heartbeat acts on a HeartbeatDecision, not {type(decision).__name__}")
         probes, severity, action = ctx.probes, decision.severity, decision.action
@@ -187,7 +187,7 @@ class Heartbeat:
         )
 
 
-def _events(ctx: Context) -> tuple[str, ...]:
+def _events(ctx: Situation) -> tuple[str, ...]:
     """What the daimon should hear of, once per tick (not again on an escalated re-run):
     a flip across the regime band, and a tick surprising enough for T2 (a prediction
     miss). A mere band change happens on a quarter of ticks and is not news."""
@@ -203,7 +203,7 @@ def _events(ctx: Context) -> tuple[str, ...]:
     return ("regime_shift",) if shift else ("prediction_miss",)
 
 
-def _market(ctx: Context) -> dict[str, float]:
+def _market(ctx: Situation) -> dict[str, float]:
     """The market numbers the probes read this tick, for the log (unknown ones left out)."""
     m = ctx.market
     market: dict[str, float] = {}

@@ -17,7 +17,7 @@ when the trade pays; when it does not, the observation layer fails on the coming
 
 from __future__ import annotations
 
-from golem.subsystems.contract import Context, ProposedTrade
+from golem.subsystems.contract import ProposedTrade, Situation
 from golem.subsystems.risk.decision import LayerResult, RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
 from golem.world import TradeAction, Truth
@@ -29,7 +29,7 @@ _SELLING = frozenset({TradeAction.EXIT, TradeAction.HEDGE, TradeAction.SELL})
 
 def trade_pnl(
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     trade: ProposedTrade,
     limits: RiskLimits | None = None,
 ) -> float:
@@ -52,7 +52,7 @@ def trade_pnl(
 
 def trade_pays(
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     trade: ProposedTrade,
     limits: RiskLimits | None = None,
 ) -> bool:
@@ -62,7 +62,7 @@ def trade_pays(
 def is_right(
     assessment: RiskAssessment,
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     limits: RiskLimits | None = None,
 ) -> bool:
     """Whether `assessment` of `ctx.proposed` is right by this module's definition."""
@@ -73,7 +73,7 @@ def is_right(
 
 def informed_risk(
     truth: Truth,
-    ctx: Context,
+    ctx: Situation,
     limits: RiskLimits | None = None,
 ) -> RiskAssessment:
     """The assessment a model that knew the truth would make (right by `is_right`)."""
@@ -94,7 +94,7 @@ def informed_risk(
     )
 
 
-def _proposed(ctx: Context) -> ProposedTrade:
+def _proposed(ctx: Situation) -> ProposedTrade:
     if ctx.proposed is None:
         raise ValueError("risk is right or wrong about a proposed trade; ctx.proposed is None")
     return ctx.proposed

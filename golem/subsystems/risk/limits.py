@@ -7,7 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.mortality import Phase
-from golem.subsystems.contract import Context, PortfolioView, ProposedTrade
+from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk.decision import LayerResult, RiskAssessment, RiskLayers
 from golem.world import MarketSummary, TradeAction
 
@@ -104,7 +104,7 @@ def _defi_threats(
     return _pass(0.1, f"health factor {health:.2f}")
 
 
-def _adaptive_guardrails(ctx: Context, action: TradeAction, adding: bool) -> LayerResult:
+def _adaptive_guardrails(ctx: Situation, action: TradeAction, adding: bool) -> LayerResult:
     if ctx.phase is Phase.TERMINAL and action is not TradeAction.EXIT:
         return _fail(1.0, "terminal: exits only")
     if ctx.phase is Phase.DECLINING and adding:
@@ -112,7 +112,9 @@ def _adaptive_guardrails(ctx: Context, action: TradeAction, adding: bool) -> Lay
     return _pass(0.5 * (1 - ctx.vitality), f"{ctx.phase}, vitality {ctx.vitality:.2f}")
 
 
-def assess(ctx: Context, trade: ProposedTrade, limits: RiskLimits | None = None) -> RiskAssessment:
+def assess(
+    ctx: Situation, trade: ProposedTrade, limits: RiskLimits | None = None
+) -> RiskAssessment:
     """The hard-limit assessment of `trade` in `ctx`: approved unless a layer fails, the
     size capped by the trade-size limit (exits are never capped) and the position room;
     each cap and each concern short of a failure is a warning."""

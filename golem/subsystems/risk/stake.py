@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from golem.inference import ReasoningDepth
 from golem.mortality import ModelTier
-from golem.subsystems.contract import Context, ProposedTrade
+from golem.subsystems.contract import ProposedTrade, Situation
 from golem.subsystems.risk.limits import Sizing, trade_notional
 
 __all__ = ["Stake", "StakeBands"]
@@ -44,7 +44,7 @@ class StakeBands(BaseModel):
             raise ValueError("small_stake must be below large_stake")
         return self
 
-    def stake(self, ctx: Context, trade: ProposedTrade, sizing: Sizing) -> float:
+    def stake(self, ctx: Situation, trade: ProposedTrade, sizing: Sizing) -> float:
         """The notional `trade` moves ÷ equity (everything is at stake without equity)."""
         equity = ctx.portfolio.equity_usd
         notional = trade_notional(trade, ctx.portfolio, sizing)
@@ -57,7 +57,7 @@ class StakeBands(BaseModel):
         small = min(self.large, self.small / credits_left) if credits_left > 0 else self.large
         return Stake.SMALL if stake < small else Stake.MEDIUM
 
-    def of(self, ctx: Context, trade: ProposedTrade, sizing: Sizing) -> tuple[float, Stake]:
+    def of(self, ctx: Situation, trade: ProposedTrade, sizing: Sizing) -> tuple[float, Stake]:
         initial = ctx.initial_credits_usd
         left = ctx.credits_usd / initial if initial > 0 else 0.0
         stake = self.stake(ctx, trade, sizing)

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Context, Input, Outcome, ProposedTrade
+from golem.subsystems.contract import Brief, Input, Outcome, ProposedTrade, Situation
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
 from golem.subsystems.risk.stake import StakeBands
@@ -52,10 +52,10 @@ class Risk:
     def name(self) -> SubsystemName:
         return SubsystemName.RISK
 
-    def decision_type(self, ctx: Context) -> type[StructuredOutput]:
+    def decision_type(self, ctx: Situation) -> type[StructuredOutput]:
         return RiskAssessment
 
-    def tier(self, ctx: Context) -> ModelTier:
+    def tier(self, ctx: Situation) -> ModelTier:
         if ctx.proposed is None:
             return ModelTier.T0
         config = self.config
@@ -66,17 +66,17 @@ class Risk:
         _, band = config.stakes.of(ctx, ctx.proposed, config.limits.sizing)
         return config.stakes.tier(band, seeds)
 
-    def deliberation(self, ctx: Context) -> ReasoningDepth | None:
+    def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         stakes = self.config.stakes
         if stakes is None or ctx.proposed is None:
             return None
         _, band = stakes.of(ctx, ctx.proposed, self.config.limits.sizing)
         return stakes.depth(band)
 
-    def skip_reason(self, ctx: Context) -> str | None:
+    def skip_reason(self, ctx: Situation) -> str | None:
         return "no trade proposed" if ctx.proposed is None else None
 
-    def brief(self, ctx: Context) -> Brief:
+    def brief(self, ctx: Situation) -> Brief:
         trade = _proposed(ctx)
         limits = self.config.limits
         notional = trade_notional(trade, ctx.portfolio, limits.sizing)
@@ -95,12 +95,12 @@ class Risk:
             question=f"{trade.action} {trade.reason}",
         )
 
-    def deterministic(self, ctx: Context) -> StructuredOutput | None:
+    def deterministic(self, ctx: Situation) -> StructuredOutput | None:
         if ctx.proposed is None:
             return None
         return assess(ctx, ctx.proposed, self.config.limits)
 
-    def act(self, ctx: Context, decision: StructuredOutput) -> Outcome:
+    def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome:
         if not isinstance(decision, RiskAssessment):
             raise TypeError(f"risk acts on a RiskAssessment, not {type(decision).__name__}")
         trade = _proposed(ctx)
@@ -132,7 +132,7 @@ class Risk:
         return Outcome(summary=f"approved {trade.action}", approved=approved, details=details)
 
 
-def _proposed(ctx: Context) -> ProposedTrade:
+def _proposed(ctx: Situation) -> ProposedTrade:
     if ctx.proposed is None:
         raise ValueError("risk runs on a proposed trade; ctx.proposed is None")
     return ctx.proposed

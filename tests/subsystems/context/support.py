@@ -14,8 +14,8 @@ from msgspec.structs import replace
 
 from golem.mortality import ModelTier, Phase
 from golem.subsystems.context import Memory
-from golem.subsystems.contract import Context, GrimoireEntry, Mood, PortfolioView, Probes
-from golem.world import DecisionSummary, Episode, Observation, Outcome, TradeAction
+from golem.subsystems.contract import GrimoireEntry, Mood, PortfolioView, Probes, Situation
+from golem.world import DecisionSummary, Episode, EpisodeOutcome, Observation, TradeAction
 from golem.world.feed import FeedItem
 from tests.subsystems.support import NOW, context, market
 
@@ -79,7 +79,7 @@ def episodes(n: int) -> list[Episode]:
             confidence=0.5 + (i % 5) / 10,
             predicted_delta=((i * 13) % 40 - 20) / 1_000,
         )
-        outcome = Outcome(20, ((i * 17) % 40 - 20) / 1_000, ((i * 23) % 200 - 100) / 10)
+        outcome = EpisodeOutcome(20, ((i * 17) % 40 - 20) / 1_000, ((i * 23) % 200 - 100) / 10)
         made.append(Episode(i, summary, decision, outcome if i % 4 else None))
     return made
 
@@ -97,7 +97,7 @@ def rich_memory(*, entries: int = 300, lives: int = 2_000, feed: bool = True) ->
     return Memory.of(grimoire(entries), episodes(lives), observations(40), NEWS if feed else ())
 
 
-def rich_context(**changes: Any) -> Context:
+def rich_context(**changes: Any) -> Situation:
     """A Declining golem mid-crash holding ETH and a token named by its address, with a
     heartbeat that escalated, and `rich_memory()`."""
     ctx = context(
