@@ -153,15 +153,22 @@ def test_the_corpus_has_the_sizes_asked_for() -> None:
 _BIG = ("heartbeat_decision", "risk_assessment")
 
 
-def test_print_the_figures(
+def print_figures(
     figures: dict[str, dict[str, tuple[int, int]]], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The figures as a table, shown without -s."""
     lines = ["", f"{'schema':<21} {'label':<19} {'right':>7} {'share':>6}"]
     for schema, labels in figures.items():
         for label, (right, total) in labels.items():
             lines.append(f"{schema:<21} {label:<19} {right:>3}/{total:<3} {right / total:>6.0%}")
     with capsys.disabled():
         print("\n".join(lines))
+
+
+def test_print_the_figures(
+    figures: dict[str, dict[str, tuple[int, int]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    print_figures(figures, capsys)
 
 
 def _bar(schema: str, label: str, share: float, failing: str = "") -> Any:

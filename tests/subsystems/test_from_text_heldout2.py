@@ -25,7 +25,7 @@ from __future__ import annotations
 import pytest
 
 from . import heldout2_corpus as corpus
-from .test_from_text_heldout import BOTH, measure
+from .test_from_text_heldout import BOTH, measure, print_figures
 
 ANSWERS: dict[str, corpus.Corpus] = {
     "heartbeat_decision": corpus.HEARTBEAT,
@@ -47,12 +47,7 @@ def figures() -> dict[str, dict[str, tuple[int, int]]]:
 def test_print_the_figures(
     figures: dict[str, dict[str, tuple[int, int]]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lines = ["", f"{'schema':<21} {'label':<19} {'right':>7} {'share':>6}"]
-    for schema, labels in figures.items():
-        for label, (right, total) in labels.items():
-            lines.append(f"{schema:<21} {label:<19} {right:>3}/{total:<3} {right / total:>6.0%}")
-    with capsys.disabled():
-        print("\n".join(lines))
+    print_figures(figures, capsys)
 
 
 BARS = [
