@@ -37,6 +37,7 @@ ANSWER = {
         {"source": "liquidity", "description": "health factor 1.41, under 1.5", "magnitude": 0.5},
     ],
     "escalate": True,
+    "expected_move": -0.03,
 }
 VALID = orjson.dumps(ANSWER).decode()
 INVALID = orjson.dumps({**ANSWER, "severity": "low"}).decode()  # a content error
