@@ -354,7 +354,7 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
         # A chain's members each ask for their own model (and price that one): the route's
         # model, its first member's, would send an OpenAI model to the next vendor.
         model=None if isinstance(route.provider, FallbackProvider) else route.model,
-        reasoning=allocation.reasoning,
+        reasoning=reasoning,
         max_tokens=route.max_output_tokens,
         # For a simulated model (the synthetic provider's minds); never sent.
         facts=Ask(

@@ -19,7 +19,7 @@ dropped when read, and all such entries when the store passes `_KEPT`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -139,7 +139,7 @@ class DecisionMemo:
             return lookup
         if hit := _fresh(self._cache, cache_key, ctx):
             return _found(lookup, hit, Reuse("cache", hit.decision_id), cache="hit")
-        return Lookup(asked, cache_key, verdict_key, cache="miss")
+        return replace(lookup, cache="miss")
 
     def keep(
         self,
@@ -191,4 +191,4 @@ def _put(store: dict[Key, _Entry], key: Key, entry: _Entry, now: datetime) -> No
 def _found(
     lookup: Lookup, hit: _Entry, reuse: Reuse, cache: Literal["hit"] | None = None
 ) -> Lookup:
-    return Lookup(lookup.asked, lookup.cache_key, lookup.verdict_key, hit, reuse, cache)
+    return replace(lookup, hit=hit, reuse=reuse, cache=cache)
