@@ -177,7 +177,11 @@ class AllocatorPolicy:
     mortal golem is compared with: budget lines, tier ceilings and reasoning depth stay
     as at full vitality in the Thriving phase, whatever the golem's vitality and phase
     (no scaling, no degradation by decline); the daily cap and the budget lines still hold.
-    `models=False` is the rules-only policy: no call is granted, death's included."""
+    `models=False` is the rules-only policy: no call is granted, death's included.
+    `fit_depth`: the subsystems whose call, when the money left cannot pay for the granted
+    reasoning depth's worst case, is granted at the deepest depth it can pay for (down to
+    none) instead of going to the subsystem's fallback; an answer thought through less is
+    still a model's, where the fallback is the rules'."""
 
     max_attempts: int = 3  # first call plus re-asks, as StructuredOutputConfig's default
     mortal: bool = True
@@ -188,13 +192,15 @@ class AllocatorPolicy:
     profiles: Mapping[SubsystemName, ProfileRow] = field(default_factory=lambda: PROFILE_TABLE)
     phase_ceilings: Mapping[Phase, ModelTier] = field(default_factory=lambda: PHASE_CEILINGS)
     fallbacks: Mapping[SubsystemName, Fallback] = field(default_factory=lambda: FALLBACKS)
+    fit_depth: frozenset[SubsystemName] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
 class Allocation:
     """Permission to call a model at `tier`, at most `max_attempts` times (≥ 1), within
     `budget_left_usd`. `worst_case_cost_usd` is one attempt's bound, `worst_case_total_usd`
-    all attempts' (after DIEM)."""
+    all attempts' (after DIEM). `fitted_from`: the depth the call would have had, when the
+    money left granted it shallower (`AllocatorPolicy.fit_depth`)."""
 
     subsystem: SubsystemName
     tier: ModelTier
@@ -205,6 +211,7 @@ class Allocation:
     worst_case_cost_usd: float
     worst_case_total_usd: float
     max_attempts: int
+    fitted_from: ReasoningDepth | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,12 +261,19 @@ def allocate(
         reasoning = replace(reasoning, depth=at_most) if at_most else ReasoningConfig.none()
 
     def grant(ceiling: ModelTier, available: float, diem_left: float) -> Allocation | None:
-        attempts, total = _affordable(call, reasoning, available, diem_left, policy.max_attempts)
+        fitted, fit = reasoning, subsystem in policy.fit_depth
+        while True:
+            attempts, total = _affordable(call, fitted, available, diem_left, policy.max_attempts)
+            if attempts or not fit or not fitted.enabled:
+                break
+            shallower = fitted.depth.downgrade()
+            fitted = replace(fitted, depth=shallower) if shallower else ReasoningConfig.none()
         if attempts == 0:
             return None
-        first = call.attempt_cost(1, reasoning)
+        first = call.attempt_cost(1, fitted)
+        cut = reasoning.depth if fitted.depth < reasoning.depth else None
         return Allocation(
-            subsystem, tier, ceiling, available, profile, reasoning, first, total, attempts
+            subsystem, tier, ceiling, available, profile, fitted, first, total, attempts, cut
         )
 
     def degrade(reason: DegradationReason, *, lower: bool = False) -> Degradation:

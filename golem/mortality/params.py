@@ -15,6 +15,7 @@ from golem.inference.seed import Seed
 from golem.mortality.allocator import AllocatorPolicy, PolicyName
 from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
 from golem.mortality.hazard import HazardParams
+from golem.mortality.names import SubsystemName
 from golem.mortality.profiles import ReasoningPressurePolicy
 from golem.mortality.vitality import PhaseThresholds, VitalityParams
 
@@ -50,6 +51,9 @@ class MortalityParams(BaseModel):
     # before the death protocol runs, of the clock it lives on (simulated time in the
     # simulator); leaving Terminal restarts it. "off": Terminal ends only by another cause.
     terminal_grace: DurationOrOff = timedelta(days=1)
+    # The subsystems whose call, when the money left cannot pay for its reasoning depth,
+    # is granted at the deepest depth it can pay for rather than going to its fallback.
+    fit_depth: frozenset[SubsystemName] = frozenset()
     vitality: VitalityParams = VitalityParams()
     hazard: HazardParams = HazardParams()
     phases: PhaseThresholds = PhaseThresholds()
@@ -75,6 +79,7 @@ class MortalityParams(BaseModel):
             budgets=self.budgets,
             cost_cap=self.cost_cap,
             reasoning=self.reasoning,
+            fit_depth=self.fit_depth,
         )
         return MortalityPolicy(
             allocator=allocator,

@@ -158,6 +158,8 @@ class DecisionRecord(Struct, frozen=True):
         if allocation is not None:
             fields["profile"] = str(allocation.profile)
             fields["reasoning_depth"] = allocation.reasoning.depth.name.lower()
+            if allocation.fitted_from is not None:
+                fields["reasoning_fitted_from"] = allocation.fitted_from.name.lower()
             fields["budget_left_usd"] = allocation.budget_left_usd
         if response is not None:
             fields |= {

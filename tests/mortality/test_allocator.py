@@ -297,3 +297,44 @@ def test_at_most_caps_the_depth_and_the_worst_case(
     assert isinstance(granted, Allocation)
     assert granted.reasoning.depth is depth
     assert granted.worst_case_cost_usd == CHEAP.attempt_cost(1, ReasoningConfig(depth))
+
+
+# Sonnet's price, a risk brief and answer: the seeds' high reasoning (16,384 thinking
+# tokens) is a $0.26 worst case, beyond risk's whole $0.15 line of a $1 day.
+DEAR = CallEstimate(Price(3.0, 15.0), input_tokens=1_500, max_output_tokens=400)
+
+
+def test_risk_call_the_line_cannot_pay_goes_to_the_rules_by_default() -> None:
+    held = allocate(S.RISK, T.T2, state(budget=1.0), InMemoryLedger(), CLOCK, call=DEAR)
+    assert degraded(held) == (R.BUDGET_EXHAUSTED, Fallback.DETERMINISTIC)
+
+
+def test_fit_depth_grants_the_deepest_depth_the_money_pays_for() -> None:
+    policy = AllocatorPolicy(fit_depth=frozenset({S.RISK}))
+    ledger = InMemoryLedger()
+    granted = allocate(S.RISK, T.T2, state(budget=1.0), ledger, CLOCK, call=DEAR, policy=policy)
+    assert isinstance(granted, Allocation)
+    assert granted.tier is T.T2  # the model asked for, thinking less
+    assert granted.reasoning.depth is ReasoningDepth.MEDIUM
+    assert granted.fitted_from is ReasoningDepth.HIGH
+    assert granted.worst_case_cost_usd == DEAR.attempt_cost(1, granted.reasoning)
+    assert granted.worst_case_total_usd <= 0.15
+    # What is left later in the day pays for less: no thinking, then nothing.
+    spend(ledger, S.RISK, 0.13, "risk-earlier")
+    later = allocate(S.RISK, T.T2, state(budget=1.0), ledger, CLOCK, call=DEAR, policy=policy)
+    assert isinstance(later, Allocation)
+    assert later.reasoning == ReasoningConfig.none()
+    spend(ledger, S.RISK, 0.015, "risk-later")
+    spent = allocate(S.RISK, T.T2, state(budget=1.0), ledger, CLOCK, call=DEAR, policy=policy)
+    assert degraded(spent) == (R.BUDGET_EXHAUSTED, Fallback.DETERMINISTIC)
+
+
+def test_fit_depth_leaves_other_subsystems_and_affordable_calls_alone() -> None:
+    policy = AllocatorPolicy(fit_depth=frozenset({S.RISK}))
+    roomy = allocate(S.RISK, T.T2, state(), InMemoryLedger(), CLOCK, call=DEAR, policy=policy)
+    assert isinstance(roomy, Allocation)
+    assert (roomy.reasoning.depth, roomy.fitted_from) == (ReasoningDepth.HIGH, None)
+    dream = allocate(
+        S.DREAM, T.T2, state(budget=0.2), InMemoryLedger(), CLOCK, call=DEAR, policy=policy
+    )
+    assert isinstance(dream, Degradation)

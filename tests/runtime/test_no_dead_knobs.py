@@ -586,6 +586,7 @@ KNOBS: dict[str, Knob] = {
     "mortality.reasoning.exempt": Knob(["death"], decisions),
     "mortality.terminal_grace": Knob("6h", terminal_end, {"mortality.stochastic_death": False}),
     "mortality.policy": Knob("rules", decisions),
+    "mortality.fit_depth": Knob(["risk"], decisions),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),
