@@ -7,7 +7,8 @@ by source and the cost per correct decision.
 
 A judgement needs no look ahead: the observations come with the decisions (each record's
 situation; the heartbeat runs every tick), so a tick costs one deque push and each judged
-tick one `Truth.of` over the horizon's HORIZON_TICKS observations. At most a horizon's
+tick one `Truth` from the horizon's ends and its minimum, kept as it slides (a
+monotonic deque: O(1) amortised a tick, however long the horizon). At most a horizon's
 decisions are pending; memory stays flat however long the life.
 
 Not judged (not counted): a run without a decision (skipped), a risk run without a
@@ -37,7 +38,7 @@ from golem.world import CostModel, Observation, Truth
 __all__ = ["JUDGED", "Judged", "Judgement", "Rightness"]
 
 _HEARTBEAT, _RISK, _DAIMON = SubsystemName.HEARTBEAT, SubsystemName.RISK, SubsystemName.DAIMON
-JUDGED = (_HEARTBEAT, _RISK, _DAIMON)
+JUDGED = frozenset({_HEARTBEAT, _RISK, _DAIMON})
 # A record's source, as the outcome figures group it: the rules are the deterministic path
 # and the fallback to it; a reused decision is a model's applied again at no cost.
 _GROUP = {"model": "model", "deterministic": "rules", "fallback": "rules", "reused": "reused"}
@@ -106,6 +107,8 @@ class Judgement:
     horizon: int = HORIZON_TICKS
     tallies: dict[tuple[SubsystemName, str], Judged] = field(default_factory=dict)
     _path: deque[Observation] = field(default_factory=deque, repr=False)
+    # The horizon's sliding minimum: (tick, price), prices rising, the lowest first.
+    _lows: deque[tuple[int, float]] = field(default_factory=deque, repr=False)
     _pending: deque[tuple[int, DecisionRecord, Rightness]] = field(
         default_factory=deque, repr=False
     )
@@ -146,36 +149,43 @@ class Judgement:
 
     def _observed(self, observation: Observation) -> None:
         """A new tick of the world: judge what its horizon has now passed for."""
-        path, horizon = self._path, self.horizon
-        if path and observation.tick != path[-1].tick + 1:
+        path, lows, horizon = self._path, self._lows, self.horizon
+        tick, price = observation.tick, observation.price
+        if path and tick != path[-1].tick + 1:
             path.clear()  # a gap: the pending decisions' paths cannot be seen whole
+            lows.clear()
             self._pending.clear()
         path.append(observation)
         if len(path) > horizon + 1:
             path.popleft()
+        while lows and lows[-1][1] >= price:
+            lows.pop()
+        lows.append((tick, price))
+        due = tick - horizon
+        while lows[0][0] <= due:  # the horizon after `due`: the last `horizon` ticks
+            lows.popleft()
         pending = self._pending
-        due = observation.tick - horizon
-        truth: Truth | None = None
-        while pending and pending[0][0] <= due:
-            tick, record, rightness = pending.popleft()
-            if tick < due or len(path) <= horizon:
-                continue  # its horizon's path is not held whole
-            if truth is None:
-                ahead = list(path)[1:]
-                truth = Truth.of(path[0], ahead, rightness.costs)
-            self._judge(record, truth, rightness)
-
-    def _judge(self, record: DecisionRecord, truth: Truth, rightness: Rightness) -> None:
-        right = rightness.right(record, truth)
-        if right is None:
+        if not pending or pending[0][0] > due:
             return
-        key = record.subsystem, _GROUP[record.source]
-        tally = self.tallies.get(key)
-        if tally is None:
-            tally = self.tallies[key] = Judged()
-        tally.judged += 1
-        tally.right += right
-        tally.spend_usd += record.cost_usd
+        truth: Truth | None = None
+        if len(path) > horizon:
+            rightness = pending[0][2]
+            truth = Truth.spanning(path[0], observation, lows[0][1], horizon, rightness.costs)
+        tallies = self.tallies
+        while pending and pending[0][0] <= due:
+            made, record, rightness = pending.popleft()
+            if made != due or truth is None:
+                continue  # its horizon's path was not seen whole
+            right = rightness.right(record, truth)
+            if right is None:
+                continue
+            key = record.subsystem, _GROUP[record.source]
+            tally = tallies.get(key)
+            if tally is None:
+                tally = tallies[key] = Judged()
+            tally.judged += 1
+            tally.right += right
+            tally.spend_usd += record.cost_usd
 
 
 def _share(part: int, whole: int) -> float | None:
