@@ -11,13 +11,14 @@ here imports it.
 
 from golem.runtime.clock import InstantClock, RealClock, SleepingClock, VirtualClock
 from golem.runtime.decide import Budgeting, DecisionRecord, Route, Routes, decide
-from golem.runtime.golem import Golem, LifeOptions
+from golem.runtime.golem import HORIZON_TICKS, Golem, LifeOptions
 from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, JobFailing, Scheduler, Trigger, cron, every
 from golem.runtime.stream import Record, RecordStream, Subscriber, VitalityRecord
 
 __all__ = [
+    "HORIZON_TICKS",
     "Budgeting",
     "DecisionRecord",
     "Golem",

@@ -130,6 +130,8 @@ class DecisionRecord(Struct, frozen=True):
     run: int = 0  # the context's: which run of this subsystem within the tick
     reused: Reuse | None = None  # source "reused": whose model decision, by which lever
     cache: str | None = None  # "hit" or "miss" when the decision cache was asked
+    # What the decision was made on (not logged): a simulation judges it after the fact.
+    situation: Situation | None = None
 
     @property
     def decision_id(self) -> str:
@@ -526,6 +528,7 @@ def _record(
         ctx.run,
         reused,
         cache,
+        ctx,
     )
 
 

@@ -76,11 +76,11 @@ from golem.world import (
 )
 from golem.world.feed import FeedItem, ScheduledFeed
 
-__all__ = ["Golem", "LifeOptions"]
+__all__ = ["HORIZON_TICKS", "Golem", "LifeOptions"]
 
 log = structlog.get_logger("golem")
 
-_HORIZON_TICKS = 20  # how far ahead an episode's prediction looks
+HORIZON_TICKS = 20  # how far ahead an episode's prediction (and a simulation's truth) looks
 _VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
 _VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
 _IMPLIED_DIRECTION = {"exit": -1.0, "hedge": -0.5, "rebalance": 0.5}
@@ -283,7 +283,7 @@ class Golem:
         if seer is None or now is None:
             return None
         if self._truth is None or self._truth.tick != now.tick:
-            self._truth = Truth.of(now, seer.ahead(_HORIZON_TICKS), self._costs)
+            self._truth = Truth.of(now, seer.ahead(HORIZON_TICKS), self._costs)
         return self._truth
 
     # --- the heartbeat job --------------------------------------------------------------
@@ -331,7 +331,7 @@ class Golem:
                 verdict = await self._run(self.risk, replace(ctx, proposed=trade, run=run))
                 spent += verdict.cost_usd
                 events += self._execute(verdict.outcome, observation.price, market)
-        if record.source == "model" or not self.tick_no % _HORIZON_TICKS:
+        if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
         events += self._update_vitals(spent)
         if self.vitals.cause is not None:
@@ -474,7 +474,7 @@ class Golem:
             # None stated (the rules, or a model with no view): the move the action implies,
             # a hedge or an exit a fall, a rebalance a rise, of about one horizon's
             # volatility; observing expects the price to stay.
-            volatility = (market.return_volatility or 0.0) * _HORIZON_TICKS**0.5
+            volatility = (market.return_volatility or 0.0) * HORIZON_TICKS**0.5
             predicted = _IMPLIED_DIRECTION.get(action, 0.0) * confidence * volatility
         if self.options.forecast_bias is not None:
             predicted += self.options.forecast_bias(self._now())
@@ -483,7 +483,7 @@ class Golem:
             tier=str(record.tier).lower(),
             confidence=confidence,
             predicted_delta=predicted,
-            horizon_ticks=_HORIZON_TICKS,
+            horizon_ticks=HORIZON_TICKS,
             rationale=record.outcome.summary[:200] if record.outcome else "",
         )
         episode = self.episodes.record(market, summary)

@@ -64,6 +64,12 @@ _NAMED = (
     Dimension("grimoire_entries", "grimoire entries", None),
     Dimension("grimoire_validated_share", "grimoire validated (share)", "higher"),
     Dimension("grimoire_mean_confidence", "grimoire mean confidence", "higher"),
+    Dimension("adaptation_ticks_median", "regime adaptation (ticks, median)", "lower"),
+    Dimension("shocks_recovered", "shocks recovered", "higher"),
+    Dimension("shocks_unrecovered", "shocks unrecovered", "lower"),
+    Dimension("correct_share_model", "right decisions, model (share)", "higher"),
+    Dimension("correct_share_rules", "right decisions, rules (share)", "higher"),
+    Dimension("cost_per_correct_usd", "cost per right model decision (USD)", "lower"),
 )
 DIMENSIONS: tuple[Dimension, ...] = _NAMED + tuple(
     Dimension(key, key.replace("_", " "), None)

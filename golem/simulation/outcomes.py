@@ -64,6 +64,13 @@ OUTCOME_KEYS = (
     "grimoire_entries",
     "grimoire_validated_share",
     "grimoire_mean_confidence",
+    # regime adaptation (adaptation.py) and decisions judged right (judgement.py)
+    "adaptation_ticks_median",
+    "shocks_recovered",
+    "shocks_unrecovered",
+    "correct_share_model",
+    "correct_share_rules",
+    "cost_per_correct_usd",
 )
 
 

@@ -35,6 +35,8 @@ from golem.runtime import (
 from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
 from golem.runtime.store import StateStore
+from golem.simulation.adaptation import Shock, regime_adaptation
+from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
 from golem.simulation.outcomes import Outcomes
 from golem.simulation.scenario import Scenario, load_scenario
@@ -114,6 +116,7 @@ class _World:
     tally: Tally
     outcomes: Outcomes
     end: datetime
+    judgement: Judgement = field(default_factory=Judgement)
     credited: set[str] = field(default_factory=set)
     charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
 
@@ -205,9 +208,10 @@ async def _generation(
             routes=world.routes,
             options=options,
             market=world.market,
-            subscribers=[sinks.publish, world.tally, world.outcomes],
+            subscribers=[sinks.publish, world.tally, world.outcomes, world.judgement],
         )
         golem = life.golem
+        world.judgement.rightness = Rightness.of(golem)
 
         async def credit_income(*_: object) -> None:
             # Each day's income once to the lineage: an heir born on a day its
@@ -328,9 +332,25 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
             risk_by_model=risk_by_model,
             risk_assessments=risk_assessments,
         ),
+        **_adaptation(world, now),
+        **world.judgement.summary(),
     }
     spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}
     return LifeResult(summary, world.tally, spend, world.outcomes)
+
+
+def _adaptation(world: _World, now: datetime) -> dict[str, Any]:
+    """Regime adaptation to the scenario's scheduled shocks (none on a recorded market)."""
+    config, start = world.scenario.config, world.scenario.start
+    market = config.world.market
+    shocks = () if world.scenario.replay is not None else market.shocks
+    return regime_adaptation(
+        world.outcomes.days,
+        world.outcomes.fitness,
+        [Shock(_days(s.at), _days(s.at + s.duration)) for s in shocks],
+        _days(now - start),
+        _days(config.heartbeat.interval),
+    )
 
 
 def _round(value: float) -> float:

@@ -54,16 +54,29 @@ class Truth(Struct, frozen=True):
         """The truth of `now` given the observations that follow it (at least one)."""
         if not ahead:
             raise ValueError("the truth needs at least one observation ahead")
-        price = now.price
         low = min(observation.price for observation in ahead)
+        return cls.spanning(now, ahead[-1], low, len(ahead), costs)
+
+    @classmethod
+    def spanning(
+        cls,
+        now: Observation,
+        last: Observation,
+        low: float,
+        horizon_ticks: int,
+        costs: CostModel | None = None,
+    ) -> Truth:
+        """The truth of `now` given the horizon's last observation and its lowest price (for
+        a caller that keeps the horizon's minimum as it slides, rather than a list of it)."""
+        price = now.price
         return cls(
             tick=now.tick,
             price=price,
             regime=now.regime,
-            horizon_ticks=len(ahead),
-            future_return=ahead[-1].price / price - 1.0,
+            horizon_ticks=horizon_ticks,
+            future_return=last.price / price - 1.0,
             trough=min(0.0, low / price - 1.0),
-            regime_ahead=ahead[-1].regime,
+            regime_ahead=last.regime,
             costs=costs or CostModel(),
         )
 
