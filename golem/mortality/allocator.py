@@ -192,7 +192,7 @@ class AllocatorPolicy:
     profiles: Mapping[SubsystemName, ProfileRow] = field(default_factory=lambda: PROFILE_TABLE)
     phase_ceilings: Mapping[Phase, ModelTier] = field(default_factory=lambda: PHASE_CEILINGS)
     fallbacks: Mapping[SubsystemName, Fallback] = field(default_factory=lambda: FALLBACKS)
-    fit_depth: frozenset[SubsystemName] = frozenset()
+    fit_depth: frozenset[SubsystemName] = frozenset({_S.RISK})
 
 
 @dataclass(frozen=True, slots=True)

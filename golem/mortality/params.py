@@ -52,8 +52,10 @@ class MortalityParams(BaseModel):
     # simulator); leaving Terminal restarts it. "off": Terminal ends only by another cause.
     terminal_grace: DurationOrOff = timedelta(days=1)
     # The subsystems whose call, when the money left cannot pay for its reasoning depth,
-    # is granted at the deepest depth it can pay for rather than going to its fallback.
-    fit_depth: frozenset[SubsystemName] = frozenset()
+    # is granted at the deepest depth it can pay for rather than going to its fallback
+    # (risk's: the seeds' T2 call with high reasoning costs more than its whole line of a
+    # $1 day, so without it most trades were judged by the rules). [] turns it off.
+    fit_depth: frozenset[SubsystemName] = frozenset({SubsystemName.RISK})
     vitality: VitalityParams = VitalityParams()
     hazard: HazardParams = HazardParams()
     phases: PhaseThresholds = PhaseThresholds()

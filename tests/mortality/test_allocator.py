@@ -304,13 +304,16 @@ def test_at_most_caps_the_depth_and_the_worst_case(
 DEAR = CallEstimate(Price(3.0, 15.0), input_tokens=1_500, max_output_tokens=400)
 
 
-def test_risk_call_the_line_cannot_pay_goes_to_the_rules_by_default() -> None:
-    held = allocate(S.RISK, T.T2, state(budget=1.0), InMemoryLedger(), CLOCK, call=DEAR)
+def test_without_fit_depth_a_risk_call_the_line_cannot_pay_goes_to_the_rules() -> None:
+    policy = AllocatorPolicy(fit_depth=frozenset())
+    held = allocate(
+        S.RISK, T.T2, state(budget=1.0), InMemoryLedger(), CLOCK, call=DEAR, policy=policy
+    )
     assert degraded(held) == (R.BUDGET_EXHAUSTED, Fallback.DETERMINISTIC)
 
 
 def test_fit_depth_grants_the_deepest_depth_the_money_pays_for() -> None:
-    policy = AllocatorPolicy(fit_depth=frozenset({S.RISK}))
+    policy = AllocatorPolicy()  # risk's calls are fitted by default
     ledger = InMemoryLedger()
     granted = allocate(S.RISK, T.T2, state(budget=1.0), ledger, CLOCK, call=DEAR, policy=policy)
     assert isinstance(granted, Allocation)

@@ -111,7 +111,12 @@ def test_a_wallet_bounds_the_calls_but_not_death() -> None:
         poor, broke = ask(subsystem, 1.5 * one), ask(subsystem, 0.5 * one)
         assert isinstance(poor, Allocation) and poor.max_attempts == 1
         assert poor.worst_case_total_usd <= 1.5 * one
-        assert isinstance(broke, Degradation), subsystem
+        if subsystem is SubsystemName.RISK:  # fitted to the wallet: thinking less
+            assert isinstance(broke, Allocation) and broke.fitted_from is not None
+            assert broke.worst_case_total_usd <= 0.5 * one
+        else:
+            assert isinstance(broke, Degradation), subsystem
+        assert isinstance(ask(subsystem, 0.0), Degradation), subsystem
     assert isinstance(ask(SubsystemName.DEATH, 0.0), Allocation)  # always funded
     assert isinstance(ask(SubsystemName.HEARTBEAT, None), Allocation)  # no wallet: the cap
 

@@ -586,7 +586,7 @@ KNOBS: dict[str, Knob] = {
     "mortality.reasoning.exempt": Knob(["death"], decisions),
     "mortality.terminal_grace": Knob("6h", terminal_end, {"mortality.stochastic_death": False}),
     "mortality.policy": Knob("rules", decisions),
-    "mortality.fit_depth": Knob(["risk"], decisions),
+    "mortality.fit_depth": Knob([], decisions),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),
@@ -598,7 +598,7 @@ KNOBS: dict[str, Knob] = {
     "subsystems.curator.schedule": Knob("20m", schedule),
     "subsystems.dream.enabled": Knob(False, schedule),
     "subsystems.dream.schedule": Knob("0 */3 * * *", schedule),
-    "subsystems.risk.deliberation": Knob("stake", deliberations),
+    "subsystems.risk.deliberation": Knob("fixed", deliberations),
     "subsystems.risk.small_stake": Knob(None, deliberations, STAKE),
     "subsystems.risk.large_stake": Knob(None, deliberations, STAKE),
     "subsystems.risk.verdict_window": Knob("1h", reuses, JUMPY),

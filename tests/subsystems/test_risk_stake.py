@@ -4,12 +4,13 @@ what the decision's log line says."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from golem.inference import Mode, ReasoningDepth
-from golem.mortality import ModelTier, SubsystemName
+from golem.mortality import AllocatorPolicy, ModelTier, SubsystemName
 from golem.runtime.decide import decide
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import Risk, RiskAssessment, RiskConfig, Stake, StakeBands
@@ -77,9 +78,13 @@ def test_a_large_reducing_trade_keeps_the_seeds_cheap_tier() -> None:
     assert (STAKE.tier(ctx), STAKE.deliberation(ctx)) == (ModelTier.T1, None)
 
 
-async def _assessed(risk: Risk, size: float, daily_budget_usd: float) -> dict[str, Any]:
+async def _assessed(
+    risk: Risk, size: float, daily_budget_usd: float, *, fit: bool = True
+) -> dict[str, Any]:
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, RiskAssessment, _answer(), "")
     env = budgeting(provider, daily_budget_usd=daily_budget_usd)
+    if not fit:
+        env = replace(env, policy=AllocatorPolicy(fit_depth=frozenset()))
     record = await decide(risk, buying(size), env)
     return record.fields()
 
@@ -99,10 +104,15 @@ async def test_the_allocator_grants_and_prices_the_stakes_depth() -> None:
 async def test_a_small_stake_fits_a_budget_the_seeds_depth_does_not() -> None:
     # Risk's line is 15% of $0.30: the seeds' T2 call with high reasoning cannot be
     # afforded (worst case ~$0.07 at $1/$4 per million), a small stake's call can.
-    fixed = await _assessed(Risk(), 20.0, 0.3)
-    small = await _assessed(STAKE, 20.0, 0.3)
+    fixed = await _assessed(Risk(), 20.0, 0.3, fit=False)
+    small = await _assessed(STAKE, 20.0, 0.3, fit=False)
     assert fixed["source"] == "deterministic"
     assert fixed["degradation"] == [
         {"reason": "budget_exhausted", "fallback": "deterministic", "tier": "2"}
     ]
     assert small["source"] == "model"
+    # By default (`[mortality] fit_depth`) the seeds' call is fitted to the line instead.
+    fitted = await _assessed(Risk(), 20.0, 0.3)
+    assert (fitted["source"], fitted["tier"]) == ("model", "2")
+    assert fitted["reasoning_fitted_from"] == "high"
+    assert fitted["reasoning_depth"] in ("none", "low", "medium")

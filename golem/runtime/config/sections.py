@@ -154,10 +154,11 @@ class RiskSection(Section):
     assessment at the seeds' tier and depth. `verdict_window`: a proposal risk's model
     judged is not asked again within it (the same action, size ÷ equity in
     `verdict_size_bucket` steps, regime, prediction error in `verdict_error_bucket`
-    steps, and phase): the verdict applies again. Off by default: both trade judgement
-    for money, and what that judgement is worth is measured, not assumed."""
+    steps, and phase): the verdict applies again (off by default). "stake" is the default
+    since it was measured under the simulator's decision quality (issue 21, README): with
+    `[mortality] fit_depth`, a model judges nearly every trade for the same money."""
 
-    deliberation: Literal["fixed", "stake"] = "fixed"
+    deliberation: Literal["fixed", "stake"] = "stake"
     small_stake: float = Field(default=0.05, gt=0, le=1)
     large_stake: float = Field(default=0.2, gt=0, le=1)
     verdict_window: DurationOrOff = None
