@@ -19,7 +19,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from golem.cli.failure import UsageError
 from golem.cli.simulate_batch import Batch, run_batch
-from golem.cli.simulate_report import lineage_table, summary_table
+from golem.cli.simulate_report import disk_use, lineage_table, size, summary_table
 from golem.inference.seed import seed_problem
 from golem.mortality import PolicyName
 from golem.runtime.config import ConfigError
@@ -200,21 +200,8 @@ def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
         console.print(lineage_table(result.summary))
     console.print(f"wrote {spec.out / 'golem.log'}, {spec.out / 'summary.json'}, ")
     console.print("  " + ", ".join(p.name for p in plots))
-    console.print(f"{_size(_disk_use(spec.out))} on disk under {spec.out}")
+    console.print(f"{size(disk_use(spec.out))} on disk under {spec.out}")
     return 0
-
-
-def _disk_use(root: Path) -> int:
-    """Bytes in the files under `root`."""
-    return sum(path.stat().st_size for path in root.rglob("*") if path.is_file())
-
-
-def _size(count: float) -> str:
-    for unit in ("bytes", "kB", "MB"):
-        if count < 1000:
-            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
-        count /= 1000
-    return f"{count:.1f} GB"
 
 
 def _progress() -> Progress:

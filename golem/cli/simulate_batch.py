@@ -22,7 +22,7 @@ import orjson
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from golem.cli.simulate_report import comparison_table, ratios, report_table
+from golem.cli.simulate_report import comparison_table, disk_use, ratios, report_table, size
 from golem.mortality import PolicyName
 from golem.simulation import LifeEnd, LifeSpec, Scenario, distribution, executor, run_lives, slots
 from golem.simulation.batch_plots import write_batch_plot
@@ -104,6 +104,7 @@ def run_batch(
         console.print(*_tables(batch, point, report, comparison), sep="\n")
     failed = [r for r in rows if r.get("error")]
     console.print(f"wrote {batch.out / 'results.parquet'} and results.csv ({len(rows)} rows)")
+    console.print(f"{size(disk_use(batch.out))} on disk under {batch.out}")
     for r in failed:
         print(f"golem simulate: failed: {r['life']}: {r['error']}", file=sys.stderr)
     if failed:
