@@ -4,8 +4,9 @@ plain local process pool's.
 
 Throughput: the same N seeded lives of simulations/decline.toml (`--days` each) on each
 cluster size; the clock runs from the first submit to the last life's end (the cluster's
-start, and a first 0.01-day life per worker that imports golem, are left out). The scaling is bounded by the cores (os.cpu_count()): a life is
-CPU-bound Python, so workers beyond the cores share them.
+start, and a first 0.01-day life per worker that imports golem, are left out). The
+scaling is bounded by the cores (os.cpu_count()): a life is CPU-bound Python, so workers
+beyond the cores share them.
 
 Overhead: M lives of 0.01 days (a few hundred heartbeats each) on 2 workers, through Dask
 and through a ProcessPoolExecutor of 2 spawned processes (what batch.py ran before Dask).
