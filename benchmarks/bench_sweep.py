@@ -99,14 +99,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small: a smoke run")
     parser.add_argument("--lives", type=int, help="lives per cluster size (default 16)")
-    parser.add_argument("--days", type=float, help="each life's days (default 0.5)")
+    parser.add_argument("--days", type=float, help="each life's days (default 2)")
     parser.add_argument("--overhead-lives", type=int, help="0.01-day lives (default 120)")
     args = parser.parse_args()
     count = args.lives or (4 if args.quick else 16)
-    days = args.days or (0.05 if args.quick else 0.5)
+    days = args.days or (0.05 if args.quick else 2.0)
     small = args.overhead_lives or (12 if args.quick else 120)
     label = " (quick)" if args.quick else ""
-    print(f"cores: {os.cpu_count()}; pure-Python loop: {reference_loop_ms():.0f} ms{label}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"cores: {os.cpu_count()}; load average {load}; "
+        f"pure-Python loop: {reference_loop_ms():.0f} ms{label}"
+    )
     print(f"throughput: {count} lives of decline.toml, {days} days each{label}")
     rates = {}
     for workers in WORKERS:
@@ -114,7 +118,8 @@ def main() -> None:
         rates[workers] = rate
         print(
             f"  {workers} worker process(es): {rate:6.1f} lives/min "
-            f"({wall:.1f} s for {count}; cluster start {start_s:.1f} s)"
+            f"({wall:.1f} s for {count}; cluster start {start_s:.1f} s; "
+            f"load {os.getloadavg()[0]:.1f})"
         )
     for workers in WORKERS[1:]:
         print(f"  speed-up {workers} vs 1: {rates[workers] / rates[1]:.2f}x")
