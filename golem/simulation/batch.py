@@ -84,7 +84,9 @@ def executor(scheduler: str | None = None, workers: int | None = None) -> Iterat
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
-            silence_logs=logging.ERROR,
+            # Its workers' shutdown chatter is no news to a user: a life's failure comes back
+            # with its task, and a worker's death is the scheduler's to recover from.
+            silence_logs=logging.CRITICAL,
         )
         client = Client(cluster, set_as_default=False)
     try:

@@ -19,7 +19,7 @@ from distributed import Client, LocalCluster
 
 from golem.cli import main
 from golem.mortality import PolicyName
-from golem.simulation import LifeEnd, load_scenario, run_life, run_lives
+from golem.simulation import LifeEnd, LifeSpec, load_scenario, run_life, run_lives
 from golem.simulation.results import read_rows, row, write_rows
 from golem.simulation.sweep import grid, parse_setting, point_name
 
@@ -62,9 +62,7 @@ def _lives() -> list[tuple[str, tuple[tuple[str, Any], ...], PolicyName, int]]:
     ]
 
 
-def _specs(out: Path) -> list[Any]:
-    from golem.simulation import LifeSpec
-
+def _specs(out: Path) -> list[LifeSpec]:
     return [
         LifeSpec(DECLINE, seed, out / life, float(DAYS), policy, record=False, overrides=point)
         for life, point, policy, seed in _lives()
