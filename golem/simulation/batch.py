@@ -83,7 +83,7 @@ def executor(scheduler: str | None = None, workers: int | None = None) -> Iterat
             n_workers=workers or os.cpu_count() or 1,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",  # its HTTP server on a free port: 8787 may be taken
             # Its workers' shutdown chatter is no news to a user: a life's failure comes back
             # with its task, and a worker's death is the scheduler's to recover from.
             silence_logs=logging.CRITICAL,

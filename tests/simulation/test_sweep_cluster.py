@@ -10,7 +10,9 @@ import dataclasses
 import logging
 import os
 import signal
+import socket
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,7 @@ def cluster() -> Iterator[LocalCluster]:
         n_workers=2,
         processes=True,
         threads_per_worker=1,
-        dashboard_address=None,
+        dashboard_address=":0",  # a free port: 8787 may be taken (its warning is an error here)
         silence_logs=logging.ERROR,
     ) as local:
         yield local
@@ -131,6 +133,8 @@ def test_a_failed_life_is_a_row_with_its_error_and_resume_runs_only_what_has_no_
     out = tmp_path / "sweep"
     assert _sweep(out, cluster) == 0
     first = read_rows(out)
+    report = out / "mortality.daily_budget_usd=1" / "report.json"
+    reported = report.read_bytes()
     life = out / first[0]["life"]
     (life / "summary.json").unlink()  # a life with a row is not run again
     capsys.readouterr()
@@ -146,3 +150,18 @@ def test_a_failed_life_is_a_row_with_its_error_and_resume_runs_only_what_has_no_
     assert _sweep(out, cluster, "--resume") == 0
     assert "resuming: 7 of 8 lives have rows; 1 to run" in capsys.readouterr().out
     assert read_rows(out) == first
+    assert report.read_bytes() == reported  # the same report from the rows kept
+
+
+def test_a_batch_runs_beside_a_cluster_holding_the_default_ports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another Dask cluster (or anything) on 8787 does not stop or trouble a batch."""
+    with socket.socket() as taken:
+        with suppress(OSError):  # already taken: all the better
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
+        args = ["--days", "0.01", "--seeds", "1", "--jobs", "1", "--out", str(tmp_path)]
+        assert main(["simulate", str(DECLINE), *args]) == 0
+    assert "8787" not in capsys.readouterr().err
+    assert len(read_rows(tmp_path)) == 1
