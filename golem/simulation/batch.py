@@ -34,7 +34,7 @@ from golem.simulation.outcomes import outcome_distribution, spread
 from golem.simulation.run import LifeSpec, run_life
 
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, LocalCluster
 
 __all__ = ["RETRIES", "LifeEnd", "OnEnd", "distribution", "executor", "run_lives", "slots"]
 
@@ -72,35 +72,39 @@ def executor(scheduler: str | None = None, workers: int | None = None) -> Iterat
     from distributed import Client, LocalCluster  # noqa: PLC0415
 
     if scheduler is not None:
-        client = Client(scheduler, set_as_default=False)
+        remote = Client(scheduler, set_as_default=False)
         try:
-            yield client
+            yield remote
         finally:
-            client.close(timeout=_CLOSE_S)
+            remote.close(timeout=_CLOSE_S)
         return
-    with _sigint_blocked():  # the cluster's threads and processes keep SIGINT blocked
-        cluster = LocalCluster(
-            n_workers=workers or os.cpu_count() or 1,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # its HTTP server on a free port: 8787 may be taken
-            # Its workers' shutdown chatter is no news to a user: a life's failure comes back
-            # with its task, and a worker's death is the scheduler's to recover from.
-            silence_logs=logging.CRITICAL,
-        )
-        client = Client(cluster, set_as_default=False)
+    cluster: LocalCluster | None = None
+    client: Client | None = None
     try:
+        with _sigint_blocked():  # the cluster's threads and processes keep SIGINT blocked
+            cluster = LocalCluster(
+                n_workers=workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # its HTTP server on a free port: 8787 may be taken
+                # Its workers' shutdown chatter is no news to a user: a life's failure comes
+                # back with its task, and a worker's death is the scheduler's to recover from.
+                silence_logs=logging.CRITICAL,
+            )
+            client = Client(cluster, set_as_default=False)
         yield client
     except BaseException:
-        for nanny in list(cluster.workers.values()):
+        for nanny in list(cluster.workers.values()) if cluster is not None else ():
             pid = getattr(nanny, "pid", None)
             if pid is not None:
                 with suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
         raise
     finally:
-        client.close(timeout=_CLOSE_S)
-        cluster.close(timeout=_CLOSE_S)
+        if client is not None:
+            client.close(timeout=_CLOSE_S)
+        if cluster is not None:
+            cluster.close(timeout=_CLOSE_S)
 
 
 def slots(client: Client) -> int:
