@@ -35,8 +35,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "Run a scenario (a golem config plus a [simulation] table) on a virtual clock "
             "with the synthetic provider: months of life in seconds, through the same "
             "subsystems, allocator, inference path, ledger and logs as `golem run`. "
-            "Ctrl-C stops it (exit 130): lives that finished keep their out directory; "
-            "summary.json is only ever written by a life that finished."
+            "A batch (--seeds, --compare or --set) runs its lives as Dask tasks and writes "
+            "results.parquet and results.csv under --out, a row per life; a life that "
+            "failed is a row with its error, listed at the end (exit 1). "
+            "Ctrl-C stops it (exit 130): lives that finished keep their out directory (and "
+            "a batch their rows); summary.json is only ever written by a life that finished."
         ),
     )
     parser.add_argument("scenario", type=Path, help="the scenario's TOML file")
@@ -45,7 +48,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--seed", type=int, help="the life's seed, 0 to 2**63 - 1 (default: the scenario's)"
     )
-    parser.add_argument("--seeds", type=int, help="run N seeded lives in parallel")
+    parser.add_argument("--seeds", type=int, help="run N seeded lives in parallel (a batch)")
     parser.add_argument(
         "--jobs",
         type=_count,
@@ -87,7 +90,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--logs",
         action="store_true",
-        help="with --seeds/--compare: keep each life's full record, its golem.log and "
+        help="with a batch: keep each life's full record, its golem.log and "
         "state database (some 180 MB per 30-day life); by default a batch life keeps its "
         "summary.json and testament only. A single life always keeps both.",
     )
