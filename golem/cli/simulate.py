@@ -1,7 +1,7 @@
 """`golem simulate SCENARIO.toml`: a golem's lineage in virtual time (the log, summary.json
-and plots in `--out`), or `--seeds N` lineages in parallel with their distributions,
-optionally beside other policies' (`--compare fixed,immortal,rules`): every outcome's
-median and IQR per policy with a verdict against the scenario's own (compare.csv).
+and plots in `--out`), or a batch (simulate_batch.py): `--seeds N` lineages on Dask with
+their distributions, optionally beside other policies' (`--compare fixed,immortal,rules`)
+and over a grid of config values (`--set KEY=V1,V2`), as a table of results.
 
 Ctrl-C stops at once: one line, exit 130. A life's summary.json is written last, whole, so
 an out directory holds one only for a life that finished; the interrupted life keeps the
@@ -13,33 +13,18 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
-import orjson
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from golem.cli.failure import UsageError
-from golem.cli.simulate_report import (
-    comparison_table,
-    lineage_table,
-    ratios,
-    report_table,
-    summary_table,
-)
+from golem.cli.simulate_batch import Batch, run_batch
+from golem.cli.simulate_report import disk_use, lineage_table, size, summary_table
 from golem.inference.seed import seed_problem
 from golem.mortality import PolicyName
 from golem.runtime.config import ConfigError
-from golem.simulation import (
-    LifeSpec,
-    Scenario,
-    distribution,
-    load_scenario,
-    run_life,
-    run_lives,
-    write_plots,
-)
-from golem.simulation.compare import TEST_NAME, compare, write_csv
+from golem.simulation import LifeSpec, Scenario, load_scenario, run_life, write_plots
+from golem.simulation.sweep import check_grid, parse_setting
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,8 +35,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "Run a scenario (a golem config plus a [simulation] table) on a virtual clock "
             "with the synthetic provider: months of life in seconds, through the same "
             "subsystems, allocator, inference path, ledger and logs as `golem run`. "
-            "Ctrl-C stops it (exit 130): lives that finished keep their out directory; "
-            "summary.json is only ever written by a life that finished."
+            "A batch (--seeds, --compare or --set) runs its lives as Dask tasks and writes "
+            "results.parquet and results.csv under --out, a row per life; a life that "
+            "failed is a row with its error, listed at the end (exit 1). "
+            "Ctrl-C stops it (exit 130): lives that finished keep their out directory (and "
+            "a batch their rows); summary.json is only ever written by a life that finished."
         ),
     )
     parser.add_argument("scenario", type=Path, help="the scenario's TOML file")
@@ -60,9 +48,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--seed", type=int, help="the life's seed, 0 to 2**63 - 1 (default: the scenario's)"
     )
-    parser.add_argument("--seeds", type=int, help="run N seeded lives in parallel")
+    parser.add_argument("--seeds", type=int, help="run N seeded lives in parallel (a batch)")
     parser.add_argument(
-        "--jobs", type=_count, help="with --seeds: lives at a time (default: the cores)"
+        "--jobs",
+        type=_count,
+        help="with a batch: worker processes of the local cluster (default: the cores)",
     )
     parser.add_argument(
         "--compare",
@@ -74,9 +64,33 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "0.05), and the table as compare.csv beside report.json",
     )
     parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=V1[,V2...]",
+        help="sweep a config key of the scenario over values (repeatable: every "
+        "combination x every seed x every policy), e.g. --set mortality.daily_budget_usd="
+        "0.5,1,2; values are TOML scalars (a bare word is a string; no commas inside one); "
+        "each point's lives and report under --out/KEY=V,.../",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:8786",
+        help="with a batch: run the lives on this Dask scheduler's workers (default: a "
+        "local cluster of --jobs processes); --out and the scenario must be at the same "
+        "path on the workers (a shared disk) for the per-life files to land there",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with a batch: keep the rows of --out's results.parquet and run only the "
+        "lives without one (a failed life runs again)",
+    )
+    parser.add_argument(
         "--logs",
         action="store_true",
-        help="with --seeds/--compare: keep each life's full record, its golem.log and "
+        help="with a batch: keep each life's full record, its golem.log and "
         "state database (some 180 MB per 30-day life); by default a batch life keeps its "
         "summary.json and testament only. A single life always keeps both.",
     )
@@ -136,26 +150,26 @@ def simulate(args: argparse.Namespace) -> int:
         return 2
     seed = scenario.simulation.seed if args.seed is None else args.seed
     _check_seeds(seed, args.seeds or 1)
+    settings = [parse_setting(text) for text in args.settings]
+    points = check_grid(scenario.path, settings)
     console = Console(stderr=False)
-    if args.seeds is None and args.compare is None:
+    if args.seeds is None and args.compare is None and not settings:
+        for option, given in (("--scheduler", args.scheduler), ("--resume", args.resume)):
+            if given:
+                raise UsageError(f"{option}: only for a batch (--seeds, --compare or --set)")
         out = args.out or Path("out") / f"{scenario.name}-{seed}"
         _check_out(out, given=args.out is not None)
         return _one(scenario, LifeSpec(scenario.path, seed, out, args.days), console)
+    if args.scheduler is not None and args.jobs is not None:
+        raise UsageError("--jobs: sizes the local cluster; with --scheduler its workers do")
     count = args.seeds or 1
     out = args.out or Path("out") / f"{scenario.name}-seeds{count}"
     _check_out(out, given=args.out is not None)
     reference = scenario.config.mortality.policy
     policies = [reference, *(p for p in args.compare or () if p is not reference)]
-    return _many(
-        scenario,
-        seed=seed,
-        count=count,
-        out=out,
-        days=args.days,
-        policies=policies,
-        logs=args.logs,
-        jobs=args.jobs,
-        console=console,
+    batch = Batch(scenario, points, policies, range(seed, seed + count), out, args.days, args.logs)
+    return run_batch(
+        batch, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume, console=console
     )
 
 
@@ -189,85 +203,8 @@ def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
         console.print(lineage_table(result.summary))
     console.print(f"wrote {spec.out / 'golem.log'}, {spec.out / 'summary.json'}, ")
     console.print("  " + ", ".join(p.name for p in plots))
-    console.print(f"{_size(_disk_use(spec.out))} on disk under {spec.out}")
+    console.print(f"{size(disk_use(spec.out))} on disk under {spec.out}")
     return 0
-
-
-def _many(
-    scenario: Scenario,
-    *,
-    seed: int,
-    count: int,
-    out: Path,
-    days: float | None,
-    policies: list[PolicyName],
-    logs: bool,
-    jobs: int | None,
-    console: Console,
-) -> int:
-    specs = [
-        LifeSpec(scenario.path, s, out / policy / f"seed-{s}", days, policy, record=logs)
-        for policy in policies
-        for s in range(seed, seed + count)
-    ]
-    finished = 0
-    with _progress() as progress:
-        task = progress.add_task(f"{scenario.name}: {len(specs)} lives", total=len(specs))
-
-        def done(summary: dict[str, Any], seconds: float) -> None:
-            nonlocal finished
-            finished += 1
-            progress.advance(task)
-            if progress.disable:  # no live progress bar: a line per life instead
-                print(f"[{finished}/{len(specs)}] {_life_line(summary, seconds)}", flush=True)
-
-        try:
-            summaries = run_lives(specs, workers=jobs, on_done=done)
-        except KeyboardInterrupt:
-            kept = f", kept under {out}" if finished else ""
-            raise KeyboardInterrupt(f"{finished} of {len(specs)} lives finished{kept}") from None
-    lives = {str(p): [s for s in summaries if s["policy"] == p] for p in policies}
-    report = {policy: distribution(group) for policy, group in lives.items()}
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "report.json").write_bytes(
-        orjson.dumps(report, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
-    )
-    rows = compare(lives, str(policies[0]))
-    write_csv(out / "compare.csv", rows)
-    console.print(report_table(scenario.name, count, report))
-    console.print(comparison_table(scenario.name, count, rows))
-    console.print(f"verdicts: {TEST_NAME}")
-    for policy in policies[1:]:
-        console.print(ratios(report, policies[0], policy))
-    console.print(
-        f"wrote {out / 'report.json'}, {out / 'compare.csv'} and each lineage under "
-        f"{out}/<policy>/seed-N/"
-    )
-    console.print(f"{_size(_disk_use(out))} on disk under {out}")
-    return 0
-
-
-def _life_line(summary: dict[str, Any], seconds: float) -> str:
-    """A finished life in a line: policy, seed, lifespan, how it ended, wall time."""
-    ended = {"died": f"died ({summary['cause_of_death']})", "data_ended": "ended with its data"}
-    how = ended.get(summary["ended"], "lived to the horizon")
-    return (
-        f"{summary['policy']} seed {summary['seed']}: {how} at "
-        f"{summary['lifespan_days']:.2f} days ({seconds:.1f} s)"
-    )
-
-
-def _disk_use(root: Path) -> int:
-    """Bytes in the files under `root`."""
-    return sum(path.stat().st_size for path in root.rglob("*") if path.is_file())
-
-
-def _size(count: float) -> str:
-    for unit in ("bytes", "kB", "MB"):
-        if count < 1000:
-            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
-        count /= 1000
-    return f"{count:.1f} GB"
 
 
 def _progress() -> Progress:

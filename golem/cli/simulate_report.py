@@ -4,6 +4,7 @@ distributions of many (`--seeds`), and the policies side by side (`--compare`)."
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.table import Table
@@ -12,7 +13,15 @@ from rich.text import Text
 from golem.mortality import PolicyName
 from golem.simulation.compare import Comparison
 
-__all__ = ["comparison_table", "lineage_table", "ratios", "report_table", "summary_table"]
+__all__ = [
+    "comparison_table",
+    "disk_use",
+    "lineage_table",
+    "ratios",
+    "report_table",
+    "size",
+    "summary_table",
+]
 
 POLICY_LABELS = {
     PolicyName.VITALITY: "vitality-driven",
@@ -153,3 +162,16 @@ def _percent(value: float | None) -> str:
 
 def _cell(value: object) -> str:
     return "-" if value is None or value == "" else str(value)
+
+
+def disk_use(root: Path) -> int:
+    """Bytes in the files under `root`."""
+    return sum(path.stat().st_size for path in root.rglob("*") if path.is_file())
+
+
+def size(count: float) -> str:
+    for unit in ("bytes", "kB", "MB"):
+        if count < 1000:
+            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1000
+    return f"{count:.1f} GB"

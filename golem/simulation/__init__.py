@@ -1,12 +1,13 @@
 """The simulator: a golem's lineage on a virtual clock through the daemon's own pieces,
 with the synthetic provider and a simulated market (`run`; who succeeds a golem that dies,
-`lineage`), many seeded lineages at once (`batch`), policies side by side (`compare`, with
+`lineage`), many seeded lineages at once on Dask (`batch`), a parameter sweep (`sweep`) and its
+table of results (`results`), policies side by side (`compare`, with
 its rank test `ranktest`), the scenario file (`scenario`), the counts kept of a life's
 records (`tally`) and its plots (`plots`). It drives golem.runtime; nothing in
 golem.runtime imports it.
 """
 
-from golem.simulation.batch import OnDone, distribution, run_lives
+from golem.simulation.batch import LifeEnd, OnEnd, distribution, executor, run_lives, slots
 from golem.simulation.plots import write_plots
 from golem.simulation.run import LifeResult, LifeSpec, live, run_life
 from golem.simulation.scenario import (
@@ -22,18 +23,21 @@ from golem.simulation.tally import PHASES, Tally
 __all__ = [
     "PHASES",
     "IncomeStep",
+    "LifeEnd",
     "LifeResult",
     "LifeSpec",
-    "OnDone",
+    "OnEnd",
     "PredictionBias",
     "Scenario",
     "SimulationSection",
     "SuccessionSection",
     "Tally",
     "distribution",
+    "executor",
     "live",
     "load_scenario",
     "run_life",
     "run_lives",
+    "slots",
     "write_plots",
 ]

@@ -1,118 +1,157 @@
-"""Many seeded lives at once: each in its own process (one per core), each writing its own
-summary.json (and log, if asked), and the distributions over them (lifespan, causes of
-death, and how much of the risk and death work the model did) per allocator policy.
+"""Many seeded lives at once on Dask (`distributed`): each life one task that returns its
+summary (the life writes its own files under its out directory, on the worker's disk),
+run by a LocalCluster of worker processes on this machine (`executor()`, one thread each:
+a life is CPU-bound Python) or by an existing cluster (`executor("tcp://host:8786")`).
+Then the distributions over the lives (lifespan, causes of death, and how much of the risk
+and death work the model did) per allocator policy (`distribution`).
 
-Ctrl-C reaches every process of the terminal's group. Workers ignore it (they start with
-SIGINT blocked, then ignore it), so the parent alone decides: it stops the pool, terminates
-the running lives at once, and lets the KeyboardInterrupt go on up; the lives that had
-finished keep their summaries.
+A worker that dies mid-life (killed, out of memory) loses the life, and the scheduler
+runs it again elsewhere (its out directory is rewritten from the start); a life that
+raises is retried once (`RETRIES`) and then ends as a failure with its error. Each life
+is reported once, whatever was retried.
+
+Ctrl-C: the local workers start with SIGINT blocked (they inherit the mask), so a
+terminal's Ctrl-C to the whole group reaches the parent alone, which kills the workers at
+once and lets the KeyboardInterrupt go on up; lives that finished keep their summaries. A
+parent killed outright takes its workers with it (each watches a pipe from its parent).
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import logging
 import os
 import signal
 import statistics
-import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
-from multiprocessing.process import BaseProcess
-from typing import Any
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from golem.simulation.outcomes import outcome_distribution, spread
 from golem.simulation.run import LifeSpec, run_life
 
-__all__ = ["OnDone", "distribution", "run_lives"]
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
+
+__all__ = ["RETRIES", "LifeEnd", "OnEnd", "distribution", "executor", "run_lives", "slots"]
+
+RETRIES = 1  # reruns of a life that raised (a worker that died is the scheduler's to rerun)
+_CLOSE_S = 5.0
 
 
-_ORPHAN_CHECK_S = 1.0
-_STOP_S = 2.0  # a terminated worker that is still there after this is killed
+@dataclass(frozen=True, slots=True)
+class LifeEnd:
+    """How one life of a batch ended: its summary, or the error it failed with."""
 
-OnDone = Callable[[dict[str, Any], float], None]  # a finished life's summary, its wall seconds
+    index: int  # in the specs given
+    spec: LifeSpec
+    summary: dict[str, Any] | None
+    error: str | None
+    seconds: float  # its wall time on the worker (0 for a failure)
 
 
-def _summary(spec: LifeSpec) -> tuple[dict[str, Any], float]:
+OnEnd = Callable[[LifeEnd], None]
+
+
+def _life(spec: LifeSpec) -> tuple[dict[str, Any], float]:
+    """A task: live `spec` (writing its files under spec.out); its summary, wall seconds."""
     start = time.monotonic()
     summary = run_life(spec).summary
     return summary, time.monotonic() - start
 
 
-def _start_worker(parent: int) -> None:
-    """A worker's initializer: ignore Ctrl-C (its parent stops it) and watch the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    _exit_with(parent)
+@contextmanager
+def executor(scheduler: str | None = None, workers: int | None = None) -> Iterator[Client]:
+    """A client of the cluster at `scheduler`, or of a LocalCluster of `workers` processes
+    (default: the cores) started here and stopped on the way out: at once (its workers
+    killed) if an exception (Ctrl-C) is leaving."""
+    # Imported here: Dask is most of a second to import, and only a batch needs it.
+    from distributed import Client, LocalCluster  # noqa: PLC0415
+
+    if scheduler is not None:
+        remote = Client(scheduler, set_as_default=False)
+        try:
+            yield remote
+        finally:
+            remote.close(timeout=_CLOSE_S)
+        return
+    cluster: LocalCluster | None = None
+    client: Client | None = None
+    try:
+        with _sigint_blocked():  # the cluster's threads and processes keep SIGINT blocked
+            cluster = LocalCluster(
+                n_workers=workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # its HTTP server on a free port: 8787 may be taken
+                # Its workers' shutdown chatter is no news to a user: a life's failure comes
+                # back with its task, and a worker's death is the scheduler's to recover from.
+                silence_logs=logging.CRITICAL,
+            )
+            client = Client(cluster, set_as_default=False)
+        yield client
+    except BaseException:
+        for nanny in list(cluster.workers.values()) if cluster is not None else ():
+            pid = getattr(nanny, "pid", None)
+            if pid is not None:
+                with suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        if client is not None:
+            client.close(timeout=_CLOSE_S)
+        if cluster is not None:
+            cluster.close(timeout=_CLOSE_S)
 
 
-def _exit_with(parent: int) -> None:
-    """In a worker: end this process once `parent` is gone. A parent killed outright
-    (SIGTERM, SIGKILL) cannot stop its pool, whose workers would live on otherwise."""
+def slots(client: Client) -> int:
+    """Lives the cluster runs at a time: its worker threads."""
+    return sum(client.nthreads().values())
 
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(_ORPHAN_CHECK_S)
-        os._exit(1)
 
-    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+def run_lives(
+    client: Client, specs: Sequence[LifeSpec], on_end: OnEnd | None = None
+) -> list[LifeEnd]:
+    """Live every spec on `client`'s cluster; how each ended, in spec order. `on_end` hears
+    of each life as it ends (once, whatever was retried). If anything interrupts it, the
+    lives not yet ended are cancelled before the exception goes on."""
+    from distributed import as_completed  # noqa: PLC0415
+
+    run = uuid.uuid4().hex[:12]  # task keys unique on a cluster shared by other batches
+    futures = {
+        client.submit(_life, spec, key=f"golem-life-{run}-{i}", retries=RETRIES, pure=False): i
+        for i, spec in enumerate(specs)
+    }
+    ends: dict[int, LifeEnd] = {}
+    try:
+        for future in as_completed(futures, loop=client.loop):
+            i = futures[future]
+            if future.status == "finished":
+                summary, seconds = future.result()
+                ends[i] = LifeEnd(i, specs[i], summary, None, seconds)
+            else:
+                exc = future.exception()
+                error = f"{type(exc).__name__}: {exc}" if exc is not None else future.status
+                ends[i] = LifeEnd(i, specs[i], None, error, 0.0)
+            if on_end is not None:
+                on_end(ends[i])
+    except BaseException:
+        with suppress(Exception):
+            client.cancel(list(futures), force=True)
+        raise
+    return [ends[i] for i in range(len(specs))]
 
 
 @contextmanager
 def _sigint_blocked() -> Iterator[None]:
-    """SIGINT held back while workers start: they inherit the mask, so a Ctrl-C before a
-    worker's initializer has run cannot make it print a traceback; the parent gets the
-    signal when the block ends."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _stop(workers: Iterable[BaseProcess]) -> None:
-    """Terminate `workers` and wait for them (killing any that outstays `_STOP_S`)."""
-    running = [w for w in workers if w.is_alive()]
-    for worker in running:
-        worker.terminate()
-    deadline = time.monotonic() + _STOP_S
-    for worker in running:
-        worker.join(max(0.0, deadline - time.monotonic()))
-        if worker.is_alive():
-            worker.kill()
-            worker.join()
-
-
-def run_lives(
-    specs: Sequence[LifeSpec], *, workers: int | None = None, on_done: OnDone | None = None
-) -> list[dict[str, Any]]:
-    """Live every spec, `workers` at a time (default: the cores); summaries in spec order.
-    If anything interrupts it (Ctrl-C, a life that failed), the running lives are
-    terminated before the exception goes on."""
-    workers = max(1, min(len(specs), workers or os.cpu_count() or 1))
-    summaries: dict[int, dict[str, Any]] = {}
-    # Spawned workers start clean: no trio run, logging or open database is inherited.
-    context = multiprocessing.get_context("spawn")
-    before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
-    )
-    try:
-        with _sigint_blocked():  # the pool starts its workers as the lives are submitted
-            futures = {pool.submit(_summary, spec): i for i, spec in enumerate(specs)}
-        for future in as_completed(futures):
-            summary, seconds = future.result()
-            summaries[futures[future]] = summary
-            if on_done is not None:
-                on_done(summary, seconds)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        _stop(set(multiprocessing.active_children()) - before)
-        raise
-    pool.shutdown()
-    return [summaries[i] for i in range(len(specs))]
 
 
 def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -61,6 +61,8 @@ class LifeSpec:
     # Keep the full record: out/golem.log and out/state/golem.db (a 30-day life's are some
     # 150 and 30 MB); without it a life leaves its summary.json and testament only.
     record: bool = True
+    # Set in the scenario before it is read (`golem simulate --set`): (dotted key, value).
+    overrides: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +78,7 @@ def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> 
     out/golem.log and the state database).
     summary.json is written last and whole (renamed into place), so it is there only for a
     life that finished: an interrupted life leaves its log and state as they were."""
-    return trio.run(live, load_scenario(spec.scenario), spec, on_tick)
+    return trio.run(live, load_scenario(spec.scenario, dict(spec.overrides)), spec, on_tick)
 
 
 def seeded(

@@ -110,8 +110,10 @@ class Scenario:
         return timedelta(days=min(cap, self.simulation.horizon_days))
 
 
-def load_scenario(path: Path | str) -> Scenario:
-    """Read and check a scenario file. Raises ConfigError naming the file and the key."""
+def load_scenario(path: Path | str, overrides: Mapping[str, Any] | None = None) -> Scenario:
+    """Read and check a scenario file, with `overrides` (dotted key -> TOML value, as
+    `golem simulate --set` gives them) set in it first. Raises ConfigError naming the file
+    and the key."""
     path = Path(path)
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -121,6 +123,8 @@ def load_scenario(path: Path | str) -> Scenario:
         raise ConfigError(path, [Problem("", f"cannot read: {exc}")]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, [Problem("", f"invalid TOML: {exc}")]) from None
+    for key, value in (overrides or {}).items():
+        _set(data, key, value, path)
     table = data.pop("simulation", None)
     if not isinstance(table, dict):
         raise ConfigError(path, [Problem("simulation", "required table missing")])
@@ -150,6 +154,19 @@ def load_scenario(path: Path | str) -> Scenario:
         start = simulation.start
         replay.check_serves(start, start + timedelta(days=simulation.horizon_days))
     return Scenario(path.stem, path, config, simulation, replay, quality)
+
+
+def _set(data: dict[str, Any], key: str, value: Any, path: Path) -> None:
+    """Set the dotted `key` (`mortality.daily_budget_usd`) in the TOML tables `data`,
+    making the tables on the way that the file leaves out."""
+    *tables, name = key.split(".")
+    for depth, part in enumerate(tables):
+        inner = data.setdefault(part, {})
+        if not isinstance(inner, dict):
+            where = ".".join(tables[: depth + 1])
+            raise ConfigError(path, [Problem(key, f"{where} is not a table")])
+        data = inner
+    data[name] = value
 
 
 def _problem(error: Mapping[str, Any], table: str) -> Problem:

@@ -1,6 +1,6 @@
 """`golem simulate`: a scenario's life writes its log, summary.json and plots; the same
 seed gives the same summary byte for byte; scenario errors exit 2 naming the key;
-`--seeds` runs lives in processes; `--compare fixed` prints both policies."""
+`--seeds` runs lives on a local Dask cluster; `--compare fixed` prints both policies."""
 
 from __future__ import annotations
 
@@ -119,28 +119,30 @@ def test_seeds_run_in_parallel_and_compare_prints_both_policies(
 
 
 _ORPHAN_SCRIPT = """
-import multiprocessing, os, sys, time
-from golem.simulation.batch import _exit_with
-
-def sleeper(parent):
-    _exit_with(parent)
-    time.sleep(120)
+import os, time
+from golem.simulation.batch import executor
 
 if __name__ == "__main__":
-    worker = multiprocessing.get_context("spawn").Process(target=sleeper, args=(os.getpid(),))
-    worker.start()
-    print(worker.pid, flush=True)
-    time.sleep(120)
+    with executor(workers=1) as client:
+        print(*client.run(os.getpid).values(), flush=True)
+        time.sleep(120)
 """
 
 
 def test_a_worker_whose_parent_was_killed_exits(tmp_path: Path) -> None:
-    """A batch killed outright (SIGKILL, or SIGTERM with no handler) cannot stop its pool:
-    each worker watches its parent and exits when it is gone, rather than living on."""
+    """A batch killed outright (SIGKILL, or SIGTERM with no handler) cannot stop its
+    local cluster: each worker process watches its parent and exits when it is gone."""
     script = tmp_path / "orphan.py"
     script.write_text(_ORPHAN_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}  # this checkout's golem
+    # stderr dropped: the killed parent's resource tracker says, rightly, that the
+    # cluster's semaphores leaked, and would say it into pytest's output.
     with subprocess.Popen(
-        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
     ) as parent:
         assert parent.stdout is not None
         worker = int(parent.stdout.readline())

@@ -1,7 +1,7 @@
 """`golem simulate` as a user meets it going wrong: an `--out` that cannot be used is one
 line, exit 2, nothing created; Ctrl-C (SIGINT to the process, or to its whole group as a
 terminal sends it) stops the life or the batch within seconds, workers included, with one
-line and exit 130, keeping the lives that finished."""
+line and exit 130, keeping the lives that finished (and a batch's rows of them)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from golem.simulation.results import read_rows
 from tests.user_errors.support import golem, tree
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -137,6 +138,8 @@ def test_ctrl_c_stops_a_batch_and_its_workers_keeping_the_lives_that_finished(
     assert not (lives / "seed-2" / "summary.json").exists()
     assert not (lives / "seed-3").exists()
     assert not (tmp_path / "o" / "report.json").exists()
+    # The finished life's row is kept, for `--resume` to go on from.
+    assert [r["life"] for r in read_rows(tmp_path / "o")] == ["vitality/seed-1"]
 
 
 def _long_life(tmp_path: Path) -> Path:

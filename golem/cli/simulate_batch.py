@@ -1,0 +1,242 @@
+"""`golem simulate --seeds N [--compare ...] [--set KEY=V1,V2 ...]`: every life of the grid
+(each sweep point x each policy x each seed) as a Dask task, a live bar of the lives done,
+running and failed, then the table of results (results.parquet, results.csv) and, per
+sweep point, the comparison (report.json, compare.csv) and its plot (outcomes.png).
+
+Layout under --out: without --set, `<policy>/seed-N/` per life and the point's files at
+the top; with --set, a directory per point (`mortality.daily_budget_usd=0.5,...`) holding
+the same. The results table is always at the top. A life that failed is a row with its
+error (and is listed at the end, exit 1); `--resume` reads results.parquet and runs only
+the lives without a row there (a failed life's row does not count: it runs again).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from golem.cli.simulate_report import comparison_table, disk_use, ratios, report_table, size
+from golem.mortality import PolicyName
+from golem.simulation import LifeEnd, LifeSpec, Scenario, distribution, executor, run_lives, slots
+from golem.simulation.batch_plots import write_batch_plot
+from golem.simulation.compare import TEST_NAME, Comparison, compare, write_csv
+from golem.simulation.results import read_rows, row, write_rows
+from golem.simulation.sweep import Point, point_name
+
+__all__ = ["Batch", "run_batch"]
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What to run: the grid's points, the policies (the reference first), the seeds."""
+
+    scenario: Scenario
+    points: list[Point]
+    policies: list[PolicyName]
+    seeds: range
+    out: Path
+    days: float | None
+    logs: bool
+
+    @property
+    def swept(self) -> list[str]:
+        return [key for key, _ in self.points[0]] if self.points else []
+
+    def lives(self) -> list[tuple[str, Point, PolicyName, int]]:
+        """Every life: its directory under --out, its point, policy and seed."""
+        return [
+            (str(Path(point_name(point), policy, f"seed-{seed}")), point, policy, seed)
+            for point in self.points
+            for policy in self.policies
+            for seed in self.seeds
+        ]
+
+    def spec(self, life: str, point: Point, policy: PolicyName, seed: int) -> LifeSpec:
+        # Absolute paths: a worker of a cluster may run in another directory (or machine).
+        return LifeSpec(
+            self.scenario.path.resolve(),
+            seed,
+            self.out.resolve() / life,
+            self.days,
+            policy,
+            record=self.logs,
+            overrides=point,
+        )
+
+
+def run_batch(
+    batch: Batch,
+    *,
+    jobs: int | None,
+    scheduler: str | None,
+    resume: bool,
+    console: Console,
+) -> int:
+    lives = batch.lives()
+    names = {life for life, *_ in lives}
+    kept = {r["life"]: r for r in read_rows(batch.out) if not r.get("error")} if resume else {}
+    kept = {name: r for name, r in kept.items() if name in names}
+    todo = [life for life in lives if life[0] not in kept]
+    specs = [batch.spec(*life) for life in todo]
+    fresh: dict[str, dict[str, Any]] = {}
+    if resume:
+        console.print(f"resuming: {len(kept)} of {len(lives)} lives have rows; {len(todo)} to run")
+    try:
+        if specs:
+            _run(batch, todo, specs, fresh, jobs=jobs, scheduler=scheduler)
+    except KeyboardInterrupt:
+        done = sum(1 for r in fresh.values() if not r.get("error"))
+        _write(batch, lives, {**kept, **fresh})
+        where = f", kept under {batch.out}" if done else ""
+        raise KeyboardInterrupt(f"{done} of {len(specs)} lives finished{where}") from None
+    rows = _write(batch, lives, {**kept, **fresh})
+    for point in batch.points:
+        prefix = f"{point_name(point)}/" if point else ""
+        mine = [r for r in rows if r["life"].startswith(prefix)]
+        report, comparison = _report(batch, point, mine)
+        console.print(*_tables(batch, point, report, comparison), sep="\n")
+    failed = [r for r in rows if r.get("error")]
+    console.print(f"wrote {batch.out / 'results.parquet'} and results.csv ({len(rows)} rows)")
+    console.print(f"{size(disk_use(batch.out))} on disk under {batch.out}")
+    for r in failed:
+        print(f"golem simulate: failed: {r['life']}: {r['error']}", file=sys.stderr)
+    if failed:
+        print(
+            f"golem simulate: {len(failed)} of {len(rows)} lives failed (their rows hold the "
+            "error; --resume runs them again)",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _run(
+    batch: Batch,
+    todo: list[tuple[str, Point, PolicyName, int]],
+    specs: list[LifeSpec],
+    fresh: dict[str, dict[str, Any]],
+    *,
+    jobs: int | None,
+    scheduler: str | None,
+) -> None:
+    """Run `specs` (the lives `todo`), each life's row into `fresh` as it ends."""
+    total, failed = len(specs), 0
+    with _progress() as progress, executor(scheduler, jobs) as client:
+        width = slots(client)
+        task = progress.add_task(
+            f"{batch.scenario.name}: {total} lives",
+            total=total,
+            done=0,
+            running=min(width, total),
+            failed=0,
+        )
+
+        def ended(end: LifeEnd) -> None:
+            nonlocal failed
+            life, point, policy, seed = todo[end.index]
+            fresh[life] = row(
+                life,
+                scenario=batch.scenario.name,
+                point=point,
+                policy=str(policy),
+                seed=seed,
+                summary=end.summary,
+                error=end.error,
+            )
+            failed += end.error is not None
+            left = total - len(fresh)
+            progress.update(
+                task,
+                completed=len(fresh),
+                done=len(fresh) - failed,
+                running=min(width, left),
+                failed=failed,
+            )
+            line = f"[{len(fresh)}/{total}] {_life_line(life, point, str(policy), end)}"
+            if end.error is not None:
+                progress.console.print(line)
+            elif progress.disable:  # no live bar: a line per life instead
+                print(line, flush=True)
+
+        run_lives(client, specs, ended)
+
+
+def _write(
+    batch: Batch, lives: Sequence[tuple[str, Point, PolicyName, int]], rows: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The rows there are, in the grid's order, as results.parquet and results.csv."""
+    ordered = [rows[life] for life, *_ in lives if life in rows]
+    if ordered:
+        write_rows(batch.out, ordered, batch.swept)
+    return ordered
+
+
+def _report(
+    batch: Batch, point: Point, rows: list[dict[str, Any]]
+) -> tuple[dict[str, Any], list[Comparison]]:
+    """The point's report.json, compare.csv and outcomes.png, over its lives that ended
+    (`rows`: the point's); the report and the comparison."""
+    lives = {
+        str(p): [r for r in rows if r["policy"] == p and not r.get("error")] for p in batch.policies
+    }
+    out = batch.out / point_name(point)
+    out.mkdir(parents=True, exist_ok=True)
+    report = {policy: distribution(group) for policy, group in lives.items()}
+    (out / "report.json").write_bytes(
+        orjson.dumps(report, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+    )
+    comparison = compare(lives, str(batch.policies[0]))
+    write_csv(out / "compare.csv", comparison)
+    write_batch_plot(out, _title(point, batch), lives)
+    return report, comparison
+
+
+def _tables(
+    batch: Batch, point: Point, report: dict[str, Any], comparison: list[Comparison]
+) -> list[Any]:
+    title, count, reference = _title(point, batch), len(batch.seeds), str(batch.policies[0])
+    where = batch.out / point_name(point)
+    return [
+        report_table(title, count, report),
+        comparison_table(title, count, comparison),
+        f"verdicts: {TEST_NAME}",
+        *(ratios(report, reference, str(p)) for p in batch.policies[1:]),
+        f"wrote {where / 'report.json'}, compare.csv and outcomes.png",
+    ]
+
+
+def _title(point: Point, batch: Batch) -> str:
+    name = point_name(point)
+    return f"{batch.scenario.name} [{name}]" if name else batch.scenario.name
+
+
+def _life_line(life: str, point: Point, policy: str, end: LifeEnd) -> str:
+    """A finished life in a line: point, policy, seed, lifespan, how it ended, wall time."""
+    summary = end.summary
+    who = f"{point_name(point) + ' ' if point else ''}{policy} seed {end.spec.seed}"
+    if summary is None:
+        return f"{who}: failed: {end.error} ({life})"
+    ended = {"died": f"died ({summary['cause_of_death']})", "data_ended": "ended with its data"}
+    how = ended.get(summary["ended"], "lived to the horizon")
+    return f"{who}: {how} at {summary['lifespan_days']:.2f} days ({end.seconds:.1f} s)"
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn(
+            "{task.fields[done]} done, {task.fields[running]} running, {task.fields[failed]} failed"
+        ),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=not sys.stderr.isatty(),
+        transient=True,
+    )
