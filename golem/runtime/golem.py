@@ -50,6 +50,7 @@ from golem.subsystems.daimon import Daimon
 from golem.subsystems.death import Thanatopsis
 from golem.subsystems.dream import Dream
 from golem.subsystems.heartbeat import (
+    HORIZON_TICKS,
     Heartbeat,
     HeartbeatConfig,
     HeartbeatSchedule,
@@ -80,7 +81,6 @@ __all__ = ["HORIZON_TICKS", "Golem", "LifeOptions"]
 
 log = structlog.get_logger("golem")
 
-HORIZON_TICKS = 20  # how far ahead an episode's prediction (and a simulation's truth) looks
 _VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
 _VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
 _IMPLIED_DIRECTION = {"exit": -1.0, "hedge": -0.5, "rebalance": 0.5}

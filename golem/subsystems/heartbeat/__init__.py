@@ -2,6 +2,7 @@
 escalated tick asks a model for."""
 
 from golem.subsystems.heartbeat.decision import (
+    HORIZON_TICKS,
     HeartbeatAction,
     HeartbeatDecision,
     Severity,
@@ -25,6 +26,7 @@ from golem.subsystems.heartbeat.schedule import HeartbeatSchedule, interval, int
 from golem.subsystems.heartbeat.subsystem import Heartbeat, HeartbeatConfig, escalated
 
 __all__ = [
+    "HORIZON_TICKS",
     "Gate",
     "GateParams",
     "Heartbeat",

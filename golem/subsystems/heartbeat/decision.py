@@ -25,7 +25,11 @@ from golem.subsystems.text import (
     section,
 )
 
-__all__ = ["HeartbeatAction", "HeartbeatDecision", "Severity", "Signal"]
+__all__ = ["HORIZON_TICKS", "HeartbeatAction", "HeartbeatDecision", "Severity", "Signal"]
+
+# How far ahead the heartbeat's forecast (expected_move) looks, in ticks: the horizon an
+# episode's prediction is scored over, and a simulation's truth and judgement look ahead.
+HORIZON_TICKS = 20
 
 
 class Severity(StrEnum):
@@ -80,7 +84,7 @@ class HeartbeatDecision(StructuredOutput):
         ge=-1,
         le=1,
         description=(
-            "the price change you expect over the next 20 ticks as a fraction "
+            f"the price change you expect over the next {HORIZON_TICKS} ticks as a fraction "
             "(e.g. -0.02 for a 2% fall); null if you have no view"
         ),
     )

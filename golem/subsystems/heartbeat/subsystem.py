@@ -13,6 +13,7 @@ from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.subsystems.contract import Brief, Outcome, Probes, ProposedTrade, Situation
 from golem.subsystems.heartbeat.decision import (
+    HORIZON_TICKS,
     HeartbeatAction,
     HeartbeatDecision,
     Severity,
@@ -46,7 +47,8 @@ _ROLE = (
     "the risk subsystem before it happens. An exit needs severity high or critical and "
     "confidence of at least 0.5. Give a rationale of one or two sentences and the signals "
     "it rests on (source, description, magnitude 0..1), and the price change you expect "
-    "over the next 20 ticks as expected_move (a fraction, e.g. -0.02; null if no view)."
+    f"over the next {HORIZON_TICKS} ticks as expected_move (a fraction, e.g. -0.02; null "
+    "if no view)."
 )
 _ESCALATE = (
     " Set escalate true, or the action escalate, (severity moderate or above) if the strong "
