@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from _machine import reference_loop_ms  # noqa: E402 (beside this script)
 
 from golem.simulation import LifeSpec, executor, run_life, run_lives  # noqa: E402
+from golem.simulation.batch import LifeEnd  # noqa: E402
 
 SCENARIO = ROOT / "simulations" / "decline.toml"
 WORKERS = (1, 2, 4)
@@ -52,30 +53,30 @@ def life(spec: LifeSpec) -> tuple[dict[str, object], float]:
     return summary, time.perf_counter() - started
 
 
-def throughput(workers: int, count: int, days: float) -> tuple[float, float, float]:
-    """(cluster start s, wall s, lives per minute) for `count` lives on `workers`."""
+def on_dask(workers: int, count: int, days: float) -> tuple[float, float, list[LifeEnd]]:
+    """(cluster start s, wall s, the lives' ends) of `count` lives on `workers` processes,
+    timed after each worker has lived once (its imports warm)."""
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
         with executor(workers=workers) as client:
             start_s = time.perf_counter() - started
-            run_lives(client, specs(Path(out), workers, 0.01))  # warm the workers' imports
+            run_lives(client, specs(Path(out), workers, 0.01))
             began = time.perf_counter()
             ends = run_lives(client, specs(Path(out), count, days))
             wall = time.perf_counter() - began
     assert all(end.error is None for end in ends), [end.error for end in ends]
+    return start_s, wall, ends
+
+
+def throughput(workers: int, count: int, days: float) -> tuple[float, float, float]:
+    """(cluster start s, wall s, lives per minute) for `count` lives on `workers`."""
+    start_s, wall, _ = on_dask(workers, count, days)
     return start_s, wall, 60.0 * count / wall
 
 
 def dask_overhead(count: int, workers: int) -> tuple[float, float, float]:
     """(start s, wall s, overhead ms per life) of `count` 0.01-day lives on Dask."""
-    with tempfile.TemporaryDirectory() as out:
-        started = time.perf_counter()
-        with executor(workers=workers) as client:
-            start_s = time.perf_counter() - started
-            run_lives(client, specs(Path(out), workers, 0.01))  # warm the workers' imports
-            began = time.perf_counter()
-            ends = run_lives(client, specs(Path(out), count, 0.01))
-            wall = time.perf_counter() - began
+    start_s, wall, ends = on_dask(workers, count, 0.01)
     own = sum(end.seconds for end in ends)
     return start_s, wall, 1e3 * (wall * workers - own) / count
 

@@ -16,6 +16,8 @@ from golem.simulation.outcomes import OUTCOME_KEYS, outcome_distribution
 from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
 
+from .test_simulate_quality import OFF, SURE
+
 DECLINE = Path(__file__).parents[2] / "simulations" / "decline.toml"
 SHOCK = """
 [[world.market.shocks]]
@@ -23,17 +25,6 @@ at = "PT3H"
 magnitude = -0.08
 duration = "PT1H"
 """
-SURE = """
-[quality.t1]
-informed = 1.0
-reasoning_gain = 0.0
-[quality.t2]
-informed = 1.0
-reasoning_gain = 0.0
-[quality.profiles]
-fast = 1.0
-"""
-OFF = "\n[quality]\nenabled = false\n"
 NEW_KEYS = (
     "adaptation_ticks_median",
     "shocks_recovered",
