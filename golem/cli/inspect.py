@@ -1,6 +1,7 @@
 """`golem inspect LOG`: a golem's log as a table, JSON lines (`--json`) or a summary
 (`--summary`, `--summary --json` one JSON document), filtered by subsystem, event, phase,
-provider, time and degradation; `--follow` keeps reading a live log until Ctrl-C.
+provider, time and degradation; `--follow` keeps reading a live log until Ctrl-C;
+`--decision ID` shows one model decision with its reasoning (inspect_decision).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from golem.cli.failure import UsageError
+from golem.cli.inspect_decision import decision_log, decision_panels, find_decisions
 from golem.cli.inspect_table import Layout, details, layout_for
 from golem.runtime.logs import (
     KNOWN_VALUES,
@@ -61,7 +63,19 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         ),
     )
     parser.add_argument(
-        "log", type=Path, metavar="LOG", help="the golem.log of a state directory or --out"
+        "log",
+        type=Path,
+        metavar="LOG",
+        help="the golem.log of a state directory or --out (with --decision, also the state "
+        "directory or its golem.db)",
+    )
+    parser.add_argument(
+        "--decision",
+        metavar="ID",
+        help="show one model decision (its `id` in the log, e.g. risk@120.0): what it "
+        "decided, its cost and tokens, and its reasoning chain (the text, or 'reasoning "
+        "performed (not visible)' with its token count when the provider hid it); with "
+        "--json its log line",
     )
     for name, what in _FILTERS:
         parser.add_argument(f"--{name}", action="append", default=[], help=what)
@@ -110,6 +124,8 @@ def inspect_log(args: argparse.Namespace, *, sleep: Callable[[float], None]) -> 
     """The command, with the sleep between polls of `--follow` injected."""
     if args.summary and args.follow:
         raise UsageError("--summary and --follow do not go together")
+    if args.decision is not None:
+        return _show_decision(args)
     _check_log(args.log)
     filters = {name: _split(getattr(args, name)) for name, _ in _FILTERS}
     _check_known(filters)
@@ -158,6 +174,28 @@ def inspect_log(args: argparse.Namespace, *, sleep: Callable[[float], None]) -> 
         pass
     except BrokenPipeError:  # the reader left (`| head`): what it read is what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _show_decision(args: argparse.Namespace) -> int:
+    """The panels of the decision `--decision` names (several golems in one log: each's)."""
+    if args.summary or args.follow:
+        raise UsageError("--decision goes with neither --summary nor --follow")
+    log = decision_log(args.log)
+    _check_log(log)
+
+    def report(problem: Malformed) -> None:
+        print(f"{log}:{problem.line}: skipped: {problem.reason}", file=sys.stderr)
+
+    found = find_decisions(read_events(log, report), args.decision)
+    if not found:
+        raise UsageError(f"--decision {args.decision}: no model decision with that id in {log}")
+    if args.json:
+        _print_json(iter(found))
+        return 0
+    console = _console()
+    for event in found:
+        console.print(decision_panels(event))
     return 0
 
 

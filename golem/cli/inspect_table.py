@@ -25,8 +25,8 @@ Cell = Callable[[Event], str]
 _GAP = " "
 _SUMMARY_MIN = 20  # the summary column never gets less (on a wide output, a fifth)
 # Keys no column shows and the summary never repeats: the line's own bookkeeping and the
-# decision's full record (in --json).
-_NEVER_SHOWN = frozenset({"timestamp", "level", "golem", "time", "event", "decision"})
+# decision's full record and its reasoning chain (in --json and --decision).
+_NEVER_SHOWN = frozenset({"timestamp", "level", "golem", "time", "event", "decision", "reasoning"})
 # Log text is data: a control character in it (an escape sequence from a hostile feed, a
 # newline) must not reach the terminal. Each becomes one visible character.
 _CONTROLS = dict.fromkeys((*range(32), *range(127, 160)), "�") | {9: " ", 10: " ", 13: " "}

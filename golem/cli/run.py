@@ -12,7 +12,8 @@ from pathlib import Path
 
 import trio
 
-from golem.runtime import Life, RealClock, assemble, make_market
+from golem.cli.thinking import watching
+from golem.runtime import Life, LifeOptions, RealClock, assemble, make_market
 from golem.runtime.config import (
     ConfigError,
     GolemConfig,
@@ -44,7 +45,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "where it stopped. One golem per state dir: a second `golem run` on it exits 2, "
             "naming the pid that holds it. A life on recorded market data ends where the "
             "data ends (exit 0, data_ended). A job that fails the same way "
-            "[golem] max_consecutive_failures times in a row stops the golem with exit 3."
+            "[golem] max_consecutive_failures times in a row stops the golem with exit 3. "
+            "On a terminal (a pretty console) a model call shows a live line while it thinks "
+            '("risk thinking… 1,240 tokens", counted from the reasoning streamed so far) and '
+            "only its decision afterwards; to show the count as it grows, a call that reasons "
+            "is streamed. `golem inspect LOG --decision ID` shows the whole reasoning."
         ),
     )
     parser.add_argument("config", type=Path, help="the golem's TOML config")
@@ -117,7 +122,10 @@ async def _live(config: GolemConfig, duration: timedelta | None, resume: str) ->
         ),
     )
     state_dir.mkdir(parents=True, exist_ok=True)
+    line = watching(config.logging.console, sys.stderr)
     with StateLock(state_dir), ExitStack() as opened:
+        if line is not None:
+            opened.callback(line.close)
         try:
             store = opened.enter_context(StateStore.open(state_dir))
             sinks = opened.enter_context(
@@ -126,6 +134,7 @@ async def _live(config: GolemConfig, duration: timedelta | None, resume: str) ->
                     file=log_file,
                     level=config.logging.level,
                     console=config.logging.console,
+                    console_stream=None if line is None else line.stream,
                     secrets=secret_values(config, os.environ),
                 )
             )
@@ -137,6 +146,7 @@ async def _live(config: GolemConfig, duration: timedelta | None, resume: str) ->
                 environ=os.environ,
                 market=market,
                 subscribers=[sinks.publish],
+                options=LifeOptions(watch=line),
             )
         except BaseException:
             opened.close()

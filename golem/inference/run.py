@@ -23,6 +23,13 @@ from golem.inference.modes import (
     resolve_structured_output,
 )
 from golem.inference.parse import Parsed, parse_response, parse_value
+from golem.inference.progress import (
+    Thinking,
+    ThinkingDone,
+    ThinkingSink,
+    ThinkingStarted,
+    ThinkingTokens,
+)
 from golem.inference.schema import ResponseSchema
 from golem.inference.structured import StructuredOutput
 from golem.inference.types import (
@@ -115,7 +122,34 @@ async def run_structured(
     priced by the provider that answered it. Raises StructuredOutputInvalid (or
     NoStructuredOutput) when attempts run out; a ProviderError raised on a re-ask carries
     the usage and cost of the attempts answered before it, so they can still be charged.
+
+    A request's `progress` sink hears ThinkingStarted before the first attempt, the
+    reasoning tokens so far (counted over every attempt) from a provider that streams
+    them, and ThinkingDone once the call is answered or has failed.
     """
+    progress = request.progress
+    if progress is None:
+        return await _structured(provider, request, decision, config, max_attempts)
+    progress(ThinkingStarted())
+    tokens = 0
+    try:
+        response = await _structured(provider, request, decision, config, max_attempts)
+        tokens = response.usage.reasoning_tokens
+        return response
+    except (ProviderError, StructuredOutputInvalid) as exc:
+        tokens = exc.usage.reasoning_tokens if isinstance(exc.usage, Usage) else 0
+        raise
+    finally:
+        progress(ThinkingDone(tokens))
+
+
+async def _structured(
+    provider: Provider,
+    request: Request,
+    decision: type[T],
+    config: StructuredOutputConfig | None,
+    max_attempts: int | None,
+) -> Response:
     if decision is None or not issubclass(decision, StructuredOutput):
         raise MissingResponseFormat("run_structured needs a StructuredOutput decision type")
     config = config or _DEFAULT_CONFIG
@@ -132,6 +166,8 @@ async def run_structured(
     while True:
         attempt += 1
         wire = _prepare(request, messages, decision, mode, force_tool)
+        if request.progress is not None and usage.reasoning_tokens:
+            wire = wire.evolve(progress=_after(request.progress, usage.reasoning_tokens))
         try:
             answer = await provider.complete(wire)
         except ResponseFormatRejected as exc:
@@ -172,6 +208,17 @@ async def run_structured(
                 cost_usd=cost,
             )
         messages = (*messages, *_reask(answer, raw, errors, schema, mode))
+
+
+def _after(progress: ThinkingSink, prior: int) -> ThinkingSink:
+    """`progress` for a re-ask: its running counts start at the earlier attempts' `prior`."""
+
+    def shifted(event: Thinking) -> None:
+        if isinstance(event, ThinkingTokens):
+            event = ThinkingTokens(prior + event.tokens, event.counted)
+        progress(event)
+
+    return shifted
 
 
 def _spent(exc: ProviderError, usage: Usage, cost: float, answered: int) -> None:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference._http import Enough, KeySource, consume, retry_after_seconds, safe_headers
 from golem.inference.clock import utc_now
-from golem.inference.codecs.base import Codec, ProviderProfile
+from golem.inference.codecs.base import Codec, CodecStream, ProviderProfile
 from golem.inference.errors import (
     BODY_EXCERPT_CHARS,
     AuthError,
@@ -33,6 +33,7 @@ from golem.inference.errors import (
     Timeout,
 )
 from golem.inference.modes import Capabilities
+from golem.inference.progress import ReasoningMeter, ThinkingSink
 from golem.inference.providers import Registry, default_registry
 from golem.inference.types import Request, Response
 
@@ -90,6 +91,10 @@ class HTTPProvider:
     cut seen from the other side: the codec raises IncompleteStream, a ConnectionFailed,
     retried the same way (its `partial` Response is for a person to read, never used:
     even a complete-looking JSON answer in it lacks the usage it must be charged for).
+
+    Watched calls: a request that carries a `progress` sink and asks for reasoning is
+    streamed, so its reasoning can be counted as it arrives (ThinkingTokens events); the
+    answer is still read whole before it is returned, as above.
 
     Requests go straight to an httpx transport, not through an httpx.AsyncClient: an API
     call wants none of a client's cookie jar, redirects or URL merging, and skipping them
@@ -173,6 +178,9 @@ class HTTPProvider:
         covers every attempt and wait."""
         started = trio.current_time()
         model = request.model or self._model
+        progress = request.progress if request.reasoning.enabled else None
+        if progress is not None and not request.stream:
+            request = request.evolve(stream=True)
         wire = self._codec.encode(request, model)
         outgoing = httpx.Request(
             wire.method,
@@ -187,7 +195,7 @@ class HTTPProvider:
         retries = 0
         while True:
             try:
-                answer = await self._attempt(transport, outgoing, wire.stream)
+                answer = await self._attempt(transport, outgoing, wire.stream, progress)
                 break
             except ProviderError as exc:
                 delay = self._retry_delay(exc, retries)
@@ -242,15 +250,23 @@ class HTTPProvider:
         return ceiling * self._jitter()
 
     async def _attempt(
-        self, transport: httpx.AsyncBaseTransport, outgoing: httpx.Request, stream: bool
+        self,
+        transport: httpx.AsyncBaseTransport,
+        outgoing: httpx.Request,
+        stream: bool,
+        progress: ThinkingSink | None = None,
     ) -> Response:
         limit = self._config.max_stream_s if stream else self._config.total_timeout_s
         with trio.move_on_after(limit), self._translated_errors():
-            return await self._exchange(transport, outgoing, stream)
+            return await self._exchange(transport, outgoing, stream, progress)
         raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
 
     async def _exchange(
-        self, transport: httpx.AsyncBaseTransport, outgoing: httpx.Request, stream: bool
+        self,
+        transport: httpx.AsyncBaseTransport,
+        outgoing: httpx.Request,
+        stream: bool,
+        progress: ThinkingSink | None = None,
     ) -> Response:
         response = await transport.handle_async_request(outgoing)
         try:
@@ -259,7 +275,8 @@ class HTTPProvider:
                 raise self._status_error(status, response.headers, await self._excerpt(response))
             if stream:
                 decoder = self._codec.stream()
-                await self._read(response, decoder.feed)
+                feed = decoder.feed if progress is None else _metered(decoder, progress)
+                await self._read(response, feed)
                 return decoder.finish()
             body = await self._read_body(response)
             return self._codec.decode(status, safe_headers(response.headers), body)
@@ -355,3 +372,14 @@ class HTTPProvider:
         if isinstance(error, RateLimited) and error.retry_after is None:
             error.retry_after = retry_after_seconds(safe, self._now())
         return error
+
+
+def _metered(decoder: CodecStream, progress: ThinkingSink) -> Callable[[bytes], None]:
+    """`decoder.feed`, telling `progress` how the reasoning grows after each chunk."""
+    meter, builder = ReasoningMeter(progress), decoder.builder
+
+    def feed(chunk: bytes) -> None:
+        decoder.feed(chunk)
+        meter.observe(builder.reasoning_chars, builder.reasoning_tokens)
+
+    return feed

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from golem.inference.reasoning import ReasoningChain, ReasoningConfig
 
 if TYPE_CHECKING:
+    from golem.inference.progress import ThinkingSink
     from golem.inference.schema import ResponseSchema
 
 __all__ = [
@@ -180,6 +181,9 @@ class Request:
     model (the synthetic provider hands it to the mind of the decision asked for). It is
     opaque here and never serialised: no codec sends it, it is left out of the repr and
     of equality, and `evolve` (so every re-ask) keeps it.
+
+    `progress`, when given, is told how the call's thinking goes (golem.inference.progress):
+    never sent either, and kept out of the repr and of equality like `facts`.
     """
 
     messages: tuple[Message, ...]
@@ -194,6 +198,7 @@ class Request:
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
     stream: bool = False
     facts: object | None = field(default=None, repr=False, compare=False)
+    progress: ThinkingSink | None = field(default=None, repr=False, compare=False)
 
     def evolve(self, **changes: Any) -> Request:
         return _evolve(self, _REQUEST_FIELDS, changes)

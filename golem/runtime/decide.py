@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, ClassVar
 
 import orjson
@@ -32,6 +32,7 @@ from golem.inference import (
 )
 from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
+from golem.inference.progress import Thinking
 from golem.inference.reasoning import ReasoningConfig
 from golem.mortality import (
     Allocation,
@@ -52,6 +53,7 @@ from golem.mortality import (
     split_diem,
     utc_day,
 )
+from golem.runtime.logs.reasoning import reasoning_fields
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
 from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
@@ -66,7 +68,15 @@ from golem.subsystems.context import (
 from golem.subsystems.contract import Outcome, Situation, Subsystem
 from golem.world import Truth
 
-__all__ = ["Budgeting", "DecisionRecord", "Foresight", "Route", "Routes", "decide"]
+__all__ = [
+    "Budgeting",
+    "DecisionRecord",
+    "Foresight",
+    "Route",
+    "Routes",
+    "ThinkingWatch",
+    "decide",
+]
 
 log = structlog.get_logger("golem")
 
@@ -173,8 +183,9 @@ class DecisionRecord(Struct, frozen=True):
                 "downgrades": list(response.downgrades),
                 "latency_s": round(response.latency_s, 4),
             }
-            if response.reasoning.content:
-                fields["reasoning_summary"] = response.reasoning.content[:240]
+            reasoning = reasoning_fields(response.reasoning)
+            if reasoning is not None:
+                fields["reasoning"] = reasoning
         if self.context is not None:
             fields["context"] = self.context.fields()
         if self.source == "model":
@@ -202,6 +213,10 @@ class DecisionRecord(Struct, frozen=True):
         return fields
 
 
+# Who is told how a subsystem's model call thinks, as it thinks (the console of `golem run`).
+ThinkingWatch = Callable[[SubsystemName, Thinking], None]
+
+
 @dataclass(frozen=True, slots=True)
 class Budgeting:
     """What a decision is paid from and governed by."""
@@ -214,6 +229,7 @@ class Budgeting:
     policy: AllocatorPolicy | None = None
     context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
     foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
+    watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +388,7 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
             truth=truth,
             informed=informed,
         ),
+        progress=None if env.watch is None else partial(env.watch, subsystem.name),
     )
     try:
         response = await run_structured(

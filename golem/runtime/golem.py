@@ -31,7 +31,14 @@ from golem.mortality import (
     utc_day,
 )
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.decide import Budgeting, DecisionRecord, Foresight, Routes, decide
+from golem.runtime.decide import (
+    Budgeting,
+    DecisionRecord,
+    Foresight,
+    Routes,
+    ThinkingWatch,
+    decide,
+)
 from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
@@ -98,11 +105,14 @@ class LifeOptions:
     epistemic-decay scenario: predictions that go bad).
     `quality`: the chance a model call's answer is informed by the world's truth, by tier,
     reasoning tokens granted and context profile (the simulator's quality table, over a
-    simulated market only); None, the daemon's: no answer ever is."""
+    simulated market only); None, the daemon's: no answer ever is.
+    `watch`: told how each model call's thinking goes while it runs (the console of
+    `golem run`); None, nobody watches and the calls pay nothing for it."""
 
     resumable: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
     quality: Callable[[ModelTier, int, PipelineProfile], float] | None = None
+    watch: ThinkingWatch | None = None
 
 
 class Golem:
@@ -233,6 +243,7 @@ class Golem:
             policy=policy.allocator,
             context=self._context_settings,
             foresight=self._foresight,
+            watch=self.options.watch,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Situation:

@@ -67,6 +67,7 @@ class ResponseBuilder:
         self._finish = FinishReason.UNKNOWN
         self._finished = False
         self._last_step_key: object = None
+        self.reasoning_chars = 0  # reasoning text so far, for a watcher's running count
         self.recognised = False  # a marker of the codec's own wire format was seen
         self.ended = False  # the stream's final event was seen
 
@@ -89,6 +90,7 @@ class ResponseBuilder:
         step = self._step(key, visibility)
         if text:
             step.parts.append(text)
+            self.reasoning_chars += len(text)
 
     def reasoning_signature(self, signature: str, *, key: object = None) -> None:
         step = self._step(key, Visibility.VISIBLE)
@@ -234,6 +236,11 @@ class ResponseBuilder:
     @property
     def has_usage(self) -> bool:
         return bool(self._usage)
+
+    @property
+    def reasoning_tokens(self) -> int | None:
+        """The reasoning tokens the provider reported so far, if it reported any."""
+        return self._usage.get("reasoning_tokens")
 
     def recognise(self) -> None:
         """The body or event carries a marker of the codec's wire format (OpenAI's

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO, ClassVar, Literal, Protocol, TextIO
+from typing import Any, BinaryIO, ClassVar, Literal, Protocol
 
 import orjson
 import structlog
@@ -22,6 +22,7 @@ from golem.runtime.logs.console import ConsoleLine
 
 __all__ = [
     "LEVELS",
+    "ConsoleStream",
     "LogRecord",
     "LogSinks",
     "Redaction",
@@ -110,6 +111,17 @@ def render_json(event: Mapping[str, Any]) -> bytes:
         )
 
 
+class ConsoleStream(Protocol):
+    """Where console lines go: stderr, or a writer that shares the terminal with a live
+    display (the thinking line of `golem run`)."""
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> object: ...
+
+    def isatty(self) -> bool: ...
+
+
 class LogRecord(Protocol):
     """A record with a log line of its own: its event's name and its fields."""
 
@@ -128,7 +140,7 @@ class LogSinks:
     def __init__(
         self,
         file: Path | None,
-        console: TextIO | None,
+        console: ConsoleStream | None,
         console_format: Literal["pretty", "json"],
         *,
         now: Callable[[], datetime],
@@ -196,7 +208,7 @@ def configure_logging(
     file: Path | None = None,
     level: str = "info",
     console: Console = "auto",
-    console_stream: TextIO | None = None,
+    console_stream: ConsoleStream | None = None,
     secrets: Iterable[str] = (),
     buffered: bool = False,
 ) -> LogSinks:
