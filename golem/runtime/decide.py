@@ -476,6 +476,7 @@ async def _verify(
         decision,
         f"{response.provider}:{response.model}",
         call.tier,
+        call.allocation.reasoning.depth,
         request,
         _estimate_input_tokens(ctx, risk, call.tier, env),
     )

@@ -1,8 +1,9 @@
 """A second model's opinion on a risk assessment (`[subsystems.risk] verify_with`).
 
 After the first call is charged, the allocator grants the second from risk's budget line
-and the cap, as it would any call of risk's (its worst case at the verifier's price); it is
-sent the same prompt, charged to risk under its own key, and the stricter assessment stands
+and the cap, as it would any call of risk's (its worst case at the verifier's price, with
+no more reasoning than the first was granted); it is sent the same prompt, charged to risk
+under its own key, and the stricter assessment stands
 (golem.subsystems.risk.opinions). A disagreement on approval is a `risk_disagreement` log
 event. A second opinion the allocator cannot fund, or that fails, leaves the first standing
 and the decision says why.
@@ -21,6 +22,7 @@ from msgspec.structs import replace
 
 from golem.inference import (
     ProviderError,
+    ReasoningDepth,
     Request,
     StructuredOutput,
     StructuredOutputInvalid,
@@ -89,6 +91,7 @@ class FirstOpinion:
     decision: RiskAssessment
     by: str  # "provider:model" that answered
     tier: ModelTier
+    depth: ReasoningDepth  # the reasoning it was granted: the verifier is granted no more
     request: Request  # as it was sent (masked): the verifier is sent the same
     input_tokens: int  # the allocator's bound on what the request sends
 
@@ -132,7 +135,7 @@ async def second_opinion(
         env.clock,
         call=estimate,
         policy=env.policy,
-        at_most=risk.deliberation(ctx),
+        at_most=first.depth,
     )
     if not isinstance(granted, Allocation):
         skipped = f"not funded: {granted.reason}"

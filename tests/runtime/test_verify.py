@@ -25,6 +25,7 @@ from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.decide import Budgeting, DecisionRecord, Route, decide
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
+from golem.simulation.scenario import load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import Risk, RiskAssessment, RiskConfig
 from golem.world import TradeAction
@@ -49,7 +50,7 @@ def layers(passed: bool = True) -> dict[str, Any]:
     layer = {"passed": True, "score": 0.2, "detail": "fine"}
     observed = {"passed": passed, "score": 0.2 if passed else 0.9, "detail": "a crash"}
     names = ("hard_shields", "position_sizing", "adaptive_guardrails", "defi_threats")
-    return {name: layer for name in names} | {"observation": observed}
+    return dict.fromkeys(names, layer) | {"observation": observed}
 
 
 def approval(size: float | None, *, warning: str = "") -> str:
@@ -162,6 +163,20 @@ async def test_the_verifier_is_sent_the_same_prompt() -> None:
     assert second.requests[0].model == "second-1"
 
 
+async def test_the_verifier_is_granted_no_more_reasoning_than_the_first() -> None:
+    first, second = provider("first", approval(None)), provider("second", approval(None))
+    env = verified_by(first, second)
+    dear = {
+        tier: replace(route, price=Price(200.0, 200.0)) for tier, route in env.routes.tiers.items()
+    }
+    env = replace(env, routes=replace(env.routes, tiers=dear))  # the verifier stays cheap
+    record = await decide(VERIFYING, proposing(200.0), env)
+    assert record.allocation is not None and record.allocation.fitted_from is not None
+    granted = record.allocation.reasoning.depth
+    assert granted < record.allocation.fitted_from  # the money left cut the first's
+    assert second.requests[0].reasoning.depth == first.requests[0].reasoning.depth == granted
+
+
 async def test_a_second_opinion_the_allocator_cannot_fund_leaves_the_first() -> None:
     first, second = provider("first", approval(150.0)), provider("second")
     dear = Price(input=1e5, output=1e5)  # USD per million tokens: far beyond risk's line
@@ -171,7 +186,10 @@ async def test_a_second_opinion_the_allocator_cannot_fund_leaves_the_first() -> 
     assert record.outcome is not None and record.outcome.approved is not None
     assert record.outcome.approved.size_usd == 150.0
     line = record.fields()
-    assert line["verify_skipped"] in {"not funded: budget_exhausted", "not funded: cost_cap_exhausted"}
+    assert line["verify_skipped"] in {
+        "not funded: budget_exhausted",
+        "not funded: cost_cap_exhausted",
+    }
     assert line["verify_with"] == "second:second-1" and "verified_by" not in line
     assert [key for key, *_ in risk_charges(env)] == ["2"]
 
@@ -255,9 +273,7 @@ async def test_inspect_summary_shows_the_agreement_rate(
     for first, second in answers:
         env = verified_by(provider("first", first), provider("second", second))
         records.append(await decide(VERIFYING, proposing(200.0), env))
-    dear = verified_by(
-        provider("first", approval(None)), provider("second"), price=Price(1e5, 1e5)
-    )
+    dear = verified_by(provider("first", approval(None)), provider("second"), price=Price(1e5, 1e5))
     records.append(await decide(VERIFYING, proposing(200.0), dear))
     log = tmp_path / "golem.log"
     with configure_logging(now=lambda: NOW, file=log, console="off") as sinks:
@@ -286,3 +302,16 @@ def test_a_log_without_verification_says_nothing_of_it(
         structlog.get_logger("golem").info("decision", subsystem="risk", source="model")
     assert main(["inspect", str(log), "--summary"]) == 0
     assert "verification" not in capsys.readouterr().out
+
+
+def test_a_simulation_verifies_with_the_synthetic_provider_only(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.toml"
+    text = (Path(__file__).parents[2] / "simulations" / "decline.toml").read_text()
+    scenario.write_text(text + '\n[subsystems.risk]\nverify_with = "local"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_scenario(scenario)
+    assert [(p.key, p.message) for p in caught.value.problems] == [
+        ("subsystems.risk.verify_with", "a simulation runs on 'synthetic'")
+    ]
+    scenario.write_text(text + '\n[subsystems.risk]\nverify_with = "synthetic:claude-sonnet-4"\n')
+    assert load_scenario(scenario).config.subsystems.risk.verify_with == "synthetic:claude-sonnet-4"
