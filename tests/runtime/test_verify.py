@@ -21,7 +21,7 @@ from golem.inference import ServerError
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider, ScriptStep
 from golem.mortality import InMemoryLedger, SubsystemName, utc_day
-from golem.runtime.config.load import ConfigError, parse_config
+from golem.runtime.config.load import ConfigError, key_statuses, parse_config
 from golem.runtime.decide import Budgeting, DecisionRecord, Route, decide
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
@@ -315,3 +315,10 @@ def test_a_simulation_verifies_with_the_synthetic_provider_only(tmp_path: Path) 
     ]
     scenario.write_text(text + '\n[subsystems.risk]\nverify_with = "synthetic:claude-sonnet-4"\n')
     assert load_scenario(scenario).config.subsystems.risk.verify_with == "synthetic:claude-sonnet-4"
+
+
+def test_config_check_counts_the_verifier_as_used() -> None:
+    environ = {"OPENAI_API_KEY": "sk-test"}
+    parsed = parse_config(config(verify_with="openai:gpt-4o-mini"), environ=environ)
+    [openai] = [s for s in key_statuses(parsed, environ) if s.provider == "openai"]
+    assert openai.used and openai.status == "set"
