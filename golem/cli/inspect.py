@@ -307,10 +307,24 @@ def _print_summary(summary: Summary, as_json: bool) -> None:
         )
     for change in vitality["phase_changes"]:
         console.print(f"  {change['time'] or '?'}  {change['from']} → {change['to']}")
+    verification = document["verification"]
+    if verification["verified"] or verification["skipped"]:
+        console.print(_verification_line(verification))
     if summary.death is not None:
         console.print(
             f"[bold red]died[/] at {summary.death.get('time', '?')}: {details(summary.death)}"
         )
+
+
+def _verification_line(verification: dict[str, Any]) -> str:
+    """Risk's second opinions: the agreement rate, disagreements, and those not asked."""
+    verified, agreed = verification["verified"], verification["agreed"]
+    rate = verification["agreement_rate"]
+    share = f" ({rate:.1%})" if rate is not None else ""
+    return (
+        f"risk verification: {agreed} of {verified} verified decisions agreed{share}, "
+        f"{verification['disagreements']} disagreements, {verification['skipped']} not verified"
+    )
 
 
 def _console() -> Console:

@@ -23,6 +23,7 @@ from msgspec.structs import replace
 from golem.inference import (
     Provider,
     ProviderError,
+    Request,
     Response,
     StructuredOutput,
     StructuredOutputConfig,
@@ -55,6 +56,7 @@ from golem.mortality import (
 )
 from golem.runtime.logs.reasoning import reasoning_fields
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
+from golem.runtime.verify import FirstOpinion, Verification, Verified, second_opinion
 from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
     CallBudget,
@@ -66,6 +68,7 @@ from golem.subsystems.context import (
     estimate_tokens,
 )
 from golem.subsystems.contract import Outcome, Situation, Subsystem
+from golem.subsystems.risk import Risk, RiskAssessment
 from golem.world import Truth
 
 __all__ = [
@@ -101,10 +104,12 @@ class Route:
 
 @dataclass(frozen=True, slots=True)
 class Routes:
-    """The provider per model tier (T1 cheap, T2 strong) and death's own."""
+    """The provider per model tier (T1 cheap, T2 strong), death's own, and the one risk
+    asks for a second opinion (`[subsystems.risk] verify_with`)."""
 
     tiers: Mapping[ModelTier, Route]
     death: Route | None = None
+    verify: Route | None = None
 
     def route(self, subsystem: SubsystemName, tier: ModelTier) -> Route | None:
         if subsystem is SubsystemName.DEATH and self.death is not None:
@@ -142,6 +147,8 @@ class DecisionRecord(Struct, frozen=True):
     cache: str | None = None  # "hit" or "miss" when the decision cache was asked
     # What the decision was made on (not logged): a simulation judges it after the fact.
     situation: Situation | None = None
+    # Risk's second opinion, when one was asked (`cost_usd` and `usage` count it too).
+    verification: Verification | None = None
 
     @property
     def decision_id(self) -> str:
@@ -200,6 +207,8 @@ class DecisionRecord(Struct, frozen=True):
                 {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
                 for d in self.degradations
             ]
+        if self.verification is not None:
+            fields |= self.verification.fields()
         if self.skip_reason:
             fields["skip_reason"] = self.skip_reason
             fields["summary"] = f"skipped: {self.skip_reason}"
@@ -439,6 +448,14 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
         answered=(response.provider, response.model),
     )
     decision = prompt.restore(response.parsed)
+    usage, verification = response.usage, None
+    verify = env.routes.verify
+    if verify is not None and isinstance(subsystem, Risk) and subsystem.verifies(ctx):
+        checked = await _verify(
+            subsystem, paid, call, decision, request=request, response=response, prompt=prompt
+        )
+        decision, paid, verification = checked.decision, checked.ctx, checked.verification
+        cost, usage = cost + verification.cost_usd, usage + verification.usage
     return _record(
         ctx,
         subsystem.name,
@@ -451,8 +468,52 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
         allocation=allocation,
         degradations=degradations,
         cost_usd=cost,
-        usage=response.usage,
+        usage=usage,
         context=prompt.report,
+        verification=verification,
+    )
+
+
+async def _verify(
+    risk: Risk,
+    ctx: Situation,
+    call: _Call,
+    decision: StructuredOutput,
+    *,
+    request: Request,
+    response: Response,
+    prompt: Prompt,
+) -> Verified:
+    """The verifier's opinion of a model's risk `decision` (`ctx`: after its charge)."""
+    env = call.env
+    route = env.routes.verify
+    assert route is not None, "a verifier's route"
+    assert isinstance(decision, RiskAssessment), "risk decides a risk_assessment"
+    first = FirstOpinion(
+        decision,
+        f"{response.provider}:{response.model}",
+        call.tier,
+        call.allocation.reasoning.depth,
+        request,
+        _estimate_input_tokens(ctx, risk, call.tier, env),
+    )
+
+    def pay(
+        paid: Situation,
+        route: Route,
+        granted: Allocation,
+        *,
+        usage: Usage,
+        cost: float,
+        answered: tuple[str, str] | None,
+    ) -> Situation:
+        second = _Call(call.asked, call.tier, route, granted, env, ())
+        return _charge(
+            env, paid, risk.name, second, usage=usage, cost=cost, answered=answered, role="verify"
+        )
+
+    return await second_opinion(
+        risk, ctx, first, route=route, env=env, pay=pay, restore=prompt.restore
     )
 
 
@@ -520,6 +581,7 @@ def _record(
     context: ContextReport | None = None,
     reused: Reuse | None = None,
     cache: str | None = None,
+    verification: Verification | None = None,
 ) -> DecisionRecord:
     """The record of a run of `subsystem` on `ctx`."""
     return DecisionRecord(
@@ -546,6 +608,7 @@ def _record(
         reused,
         cache,
         ctx,
+        verification,
     )
 
 
@@ -558,8 +621,10 @@ def _charge(
     usage: Usage,
     cost: float,
     answered: tuple[str, str] | None = None,
+    role: str | None = None,
 ) -> Situation:
-    """Record what every attempt cost, once: the key names this run of this subsystem.
+    """Record what every attempt cost, once: the key names this run of this subsystem
+    (and the call's `role` in it beside the first: risk's "verify").
     The row names the provider and model that `answered` (else the route's). Returns
     `ctx` with the credits this charge left, as the decision is acted on after it is paid
     (death's testament states them).
@@ -583,7 +648,8 @@ def _charge(
         usd=usd,
         diem=diem,
         time=ctx.now,
-        idempotency_key=f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}",
+        idempotency_key=f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}"
+        + (f":{role}" if role else ""),
     )
     if env.ledger.record(charge) is not charge or not usd:
         return ctx  # a replay of a run already charged: `ctx`'s credits count it already

@@ -87,7 +87,14 @@ class ProviderPool:
         return vendor == "venice"
 
     def route(self, tier: Tier) -> Route:
-        chain = self.config.inference.chain(tier)
+        return self.chain_route(self.config.inference.chain(tier))
+
+    def verify_route(self) -> Route | None:
+        """Risk's second opinion (`[subsystems.risk] verify_with`), when one is asked."""
+        verifier = self.config.subsystems.risk.verifier()
+        return None if verifier is None else self.chain_route((verifier,))
+
+    def chain_route(self, chain: tuple[ChainEntry, ...]) -> Route:
         providers = [self.provider(entry) for entry in chain]
         provider = providers[0] if len(providers) == 1 else FallbackProvider(providers)
         first = chain[0]
@@ -107,8 +114,9 @@ class ProviderPool:
 
 
 def build_routes(pool: ProviderPool) -> Routes:
-    """The Routes of a config: t1 and t2 chains, and death's own."""
+    """The Routes of a config: t1 and t2 chains, death's own, and risk's verifier."""
     return Routes(
         tiers={_TIERS[t]: pool.route(t) for t in ("t1", "t2")},
         death=pool.route("death"),
+        verify=pool.verify_route(),
     )

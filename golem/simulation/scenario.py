@@ -146,6 +146,9 @@ def load_scenario(path: Path | str, overrides: Mapping[str, Any] | None = None) 
         for i, entry in enumerate(config.inference.chain(tier))
         if entry.provider != SYNTHETIC
     ]
+    verifier = config.subsystems.risk.verifier()
+    if verifier is not None and verifier.provider != SYNTHETIC:
+        problems.append(Problem("subsystems.risk.verify_with", "a simulation runs on 'synthetic'"))
     if problems:
         raise ConfigError(path, list(dict.fromkeys(problems)))
     replay = None

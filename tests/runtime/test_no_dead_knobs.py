@@ -461,6 +461,33 @@ def reuses(config: GolemConfig) -> object:
     return decided
 
 
+def verifications(config: GolemConfig) -> object:
+    """A jumpy golem's first hour: each risk decision's source, stake and what its
+    verifier said (the second opinions of `[subsystems.risk] verify_with`)."""
+    decided: list[object] = []
+
+    def keep(record: object) -> None:
+        if isinstance(record, DecisionRecord) and record.subsystem is SubsystemName.RISK:
+            check = record.verification
+            said = None if check is None else (check.by, check.agreed, check.skipped)
+            decided.append((record.tick, record.run, record.source, said))
+
+    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+        clock = VirtualClock(NOW)
+        life, _ = assemble(
+            config,
+            clock=clock,
+            store=store,
+            routes=build_routes(ProviderPool(config, {})),
+            market=make_market(config),
+            subscribers=[keep],
+        )
+        for _ in range(240):
+            trio.run(life.golem.tick)
+            clock.advance(timedelta(seconds=15))
+    return decided
+
+
 def log_lines(config: GolemConfig) -> object:
     """What the logging section makes of a debug and an info event."""
     stream = io.StringIO()
@@ -528,6 +555,7 @@ JUMPY = {
 CACHED = {**JUMPY, "cache.enabled": True}
 JUDGED = {**JUMPY, "subsystems.risk.verdict_window": "1h"}
 STAKE = {"subsystems.risk.deliberation": "stake"}
+VERIFIED = {**JUMPY, "subsystems.risk.verify_with": "synthetic:claude-sonnet-4"}
 
 # A route with neither schema enforcement nor tools: its answers are prompt-guided JSON.
 PROMPT_GUIDED = {
@@ -604,6 +632,8 @@ KNOBS: dict[str, Knob] = {
     "subsystems.risk.verdict_window": Knob("1h", reuses, JUMPY),
     "subsystems.risk.verdict_*": Knob(None, reuses, JUDGED),
     "subsystems.risk.verdict_size_bucket": Knob(1.0, reuses, JUDGED),
+    "subsystems.risk.verify_with": Knob("synthetic:claude-haiku-4-5", verifications, JUMPY),
+    "subsystems.risk.verify_above_stake": Knob(0.02, verifications, VERIFIED),
     # [cache]
     "cache.enabled": Knob(None, reuses, JUMPY),
     "cache.ttl": Knob("1m", reuses, CACHED),

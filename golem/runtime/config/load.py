@@ -130,6 +130,8 @@ def key_statuses(config: GolemConfig, environ: Mapping[str, str]) -> list[KeySta
     """The providers in use, then the others the config declares, with their key status."""
     registry = build_registry(config)
     used = [e.provider for tier in TIERS for e in config.inference.chain(tier)]
+    verifier = config.subsystems.risk.verifier()
+    used += [verifier.provider] if verifier is not None else []
     names = list(dict.fromkeys([*used, *config.providers.names()]))
     statuses = []
     for name in names:
@@ -181,6 +183,11 @@ def _check_providers(config: GolemConfig, environ: Mapping[str, str]) -> list[Pr
             if problem and problem not in seen:
                 seen.add(problem)
                 problems.append(Problem(f"{key}[{i}]", problem))
+    verifier = config.subsystems.risk.verifier()
+    if verifier is not None:
+        problem = _check_entry(config, registry, known, verifier, environ)
+        if problem and problem not in seen:
+            problems.append(Problem("subsystems.risk.verify_with", problem))
     return problems
 
 

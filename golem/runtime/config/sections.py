@@ -156,7 +156,16 @@ class RiskSection(Section):
     `verdict_size_bucket` steps, regime, prediction error in `verdict_error_bucket`
     steps, and phase): the verdict applies again (off by default). "stake" is the default
     since it was measured under the simulator's decision quality (issue 21, README): with
-    `[mortality] fit_depth`, a model judges nearly every trade for the same money."""
+    `[mortality] fit_depth`, a model judges nearly every trade for the same money.
+
+    `verify_with = "provider:model"`: a model's assessment of a stake at or above
+    `verify_above_stake` is asked of that model too, with the same prompt, granted by the
+    allocator from risk's budget line and charged to risk; the stricter stands (a rejection
+    beats an approval, of two approvals the smaller size), its assessment kept whole. A
+    disagreement on approval is a `risk_disagreement` log event. When the allocator cannot
+    fund the second opinion, or it fails, the first stands and the decision says why
+    (`verify_skipped`). Rules, fallbacks and reused verdicts are never verified. Off
+    unless set."""
 
     deliberation: Literal["fixed", "stake"] = "stake"
     small_stake: float = Field(default=0.05, gt=0, le=1)
@@ -164,6 +173,8 @@ class RiskSection(Section):
     verdict_window: DurationOrOff = None
     verdict_size_bucket: float = Field(default=0.05, gt=0, le=1)
     verdict_error_bucket: float = Field(default=0.1, gt=0, le=1)
+    verify_with: Annotated[str, AfterValidator(_entry)] | None = None
+    verify_above_stake: float = Field(default=0.2, ge=0, le=1)
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:
@@ -171,11 +182,17 @@ class RiskSection(Section):
             raise ValueError("small_stake must be below large_stake")
         return self
 
+    def verifier(self) -> ChainEntry | None:
+        """The second opinion's provider and model, when one is asked."""
+        return None if self.verify_with is None else ChainEntry.parse(self.verify_with)
+
     def config(self) -> RiskConfig:
         """The risk subsystem's configuration, compiled once for a life."""
+        verify = None if self.verify_with is None else self.verify_above_stake
         if self.deliberation == "fixed":
-            return RiskConfig()
-        return RiskConfig(stakes=StakeBands(small=self.small_stake, large=self.large_stake))
+            return RiskConfig(verify_above_stake=verify)
+        stakes = StakeBands(small=self.small_stake, large=self.large_stake)
+        return RiskConfig(stakes=stakes, verify_above_stake=verify)
 
 
 _DEFAULT_SCHEDULES = {"curator": "10m", "dream": "1h"}

@@ -1,6 +1,7 @@
 """What a log says in brief (`golem inspect --summary`): per subsystem, its decisions,
-where they came from, re-asks, fallbacks, degradations and spend; and the golem's
-vitality trajectory with its phase changes. Built in one pass over streamed events.
+where they came from, re-asks, fallbacks, degradations and spend; how often risk's
+verifier agreed; and the golem's vitality trajectory with its phase changes. Built in one
+pass over streamed events.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from typing import Any
 
 from golem.runtime.logs.read import Event, event_time, quarantined
 
-__all__ = ["PhaseChange", "SubsystemSummary", "Summary", "VitalityTrajectory", "summarize"]
+__all__ = [
+    "PhaseChange",
+    "SubsystemSummary",
+    "Summary",
+    "VerificationSummary",
+    "VitalityTrajectory",
+    "summarize",
+]
 
 
 @dataclass(slots=True)
@@ -90,6 +98,39 @@ class SubsystemSummary:
         }
 
 
+@dataclass(slots=True)
+class VerificationSummary:
+    """Risk's second opinions (`[subsystems.risk] verify_with`): how many decisions were
+    verified, how many of those the two models agreed on (approval), how many were not
+    verified though asked to be (`verify_skipped`: unfunded or failed)."""
+
+    verified: int = 0
+    agreed: int = 0
+    skipped: int = 0
+
+    def add(self, event: Event) -> None:
+        if "verified_by" in event:
+            self.verified += 1
+            self.agreed += event.get("agreed") is True
+        elif "verify_skipped" in event:
+            self.skipped += 1
+
+    @property
+    def rate(self) -> float | None:
+        """The share of verified decisions the two agreed on (None: none verified)."""
+        return self.agreed / self.verified if self.verified else None
+
+    def to_json(self) -> dict[str, Any]:
+        rate = self.rate
+        return {
+            "verified": self.verified,
+            "agreed": self.agreed,
+            "disagreements": self.verified - self.agreed,
+            "agreement_rate": None if rate is None else round(rate, 6),
+            "skipped": self.skipped,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class PhaseChange:
     time: str | None
@@ -143,6 +184,7 @@ class VitalityTrajectory:
 class Summary:
     subsystems: dict[str, SubsystemSummary] = field(default_factory=dict)
     vitality: VitalityTrajectory = field(default_factory=VitalityTrajectory)
+    verification: VerificationSummary = field(default_factory=VerificationSummary)
     events: Counter[str] = field(default_factory=Counter)  # how many of each event
     first_time: str | None = None
     last_time: str | None = None
@@ -160,6 +202,7 @@ class Summary:
             "spend_usd": round(self.spend_usd, 9),
             "subsystems": {name: s.to_json() for name, s in sorted(self.subsystems.items())},
             "vitality": self.vitality.to_json(),
+            "verification": self.verification.to_json(),
             "death": self.death,
         }
 
@@ -178,6 +221,7 @@ def summarize(events: Iterable[Event]) -> Summary:
         if name == "decision":
             subsystem = str(event.get("subsystem", "unknown"))
             summary.subsystems.setdefault(subsystem, SubsystemSummary()).add(event)
+            summary.verification.add(event)
         elif name == "death":
             summary.death = event
         summary.vitality.add(event)

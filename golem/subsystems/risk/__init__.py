@@ -3,12 +3,14 @@ A rejection blocks the action; an adjusted size caps it. Never degraded."""
 
 from golem.subsystems.risk.decision import LAYERS, LayerResult, RiskAssessment, RiskLayers
 from golem.subsystems.risk.limits import RiskLimits, Sizing, adds_exposure, assess, trade_notional
-from golem.subsystems.risk.stake import Stake, StakeBands
+from golem.subsystems.risk.opinions import Reconciled, allowed_usd, stricter
+from golem.subsystems.risk.stake import Stake, StakeBands, stake_of
 from golem.subsystems.risk.subsystem import Risk, RiskConfig
 
 __all__ = [
     "LAYERS",
     "LayerResult",
+    "Reconciled",
     "Risk",
     "RiskAssessment",
     "RiskConfig",
@@ -18,6 +20,9 @@ __all__ = [
     "Stake",
     "StakeBands",
     "adds_exposure",
+    "allowed_usd",
     "assess",
+    "stake_of",
+    "stricter",
     "trade_notional",
 ]

@@ -17,7 +17,7 @@ from golem.mortality import ModelTier
 from golem.subsystems.contract import ProposedTrade, Situation
 from golem.subsystems.risk.limits import Sizing, trade_notional
 
-__all__ = ["Stake", "StakeBands"]
+__all__ = ["Stake", "StakeBands", "stake_of"]
 
 
 class Stake(StrEnum):
@@ -28,6 +28,13 @@ class Stake(StrEnum):
 
 # The most reasoning each band is worth; None: the allocator's table (the seeds' depth).
 _DEPTH = {Stake.SMALL: ReasoningDepth.NONE, Stake.MEDIUM: ReasoningDepth.MEDIUM, Stake.LARGE: None}
+
+
+def stake_of(ctx: Situation, trade: ProposedTrade, sizing: Sizing) -> float:
+    """The notional `trade` moves ÷ equity (everything is at stake without equity)."""
+    equity = ctx.portfolio.equity_usd
+    notional = trade_notional(trade, ctx.portfolio, sizing)
+    return notional / equity if equity > 0 else float("inf")
 
 
 class StakeBands(BaseModel):
@@ -45,10 +52,7 @@ class StakeBands(BaseModel):
         return self
 
     def stake(self, ctx: Situation, trade: ProposedTrade, sizing: Sizing) -> float:
-        """The notional `trade` moves ÷ equity (everything is at stake without equity)."""
-        equity = ctx.portfolio.equity_usd
-        notional = trade_notional(trade, ctx.portfolio, sizing)
-        return notional / equity if equity > 0 else float("inf")
+        return stake_of(ctx, trade, sizing)
 
     def band(self, stake: float, credits_left: float) -> Stake:
         """`credits_left`: credits ÷ initial credits."""

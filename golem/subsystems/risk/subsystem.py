@@ -14,7 +14,7 @@ from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Input, Outcome, ProposedTrade, Situation
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
-from golem.subsystems.risk.stake import StakeBands
+from golem.subsystems.risk.stake import StakeBands, stake_of
 from golem.world import TradeAction
 
 __all__ = ["Risk", "RiskConfig"]
@@ -29,6 +29,9 @@ class RiskConfig(BaseModel):
     # Deliberation in proportion to the stake (`[subsystems.risk] deliberation = "stake"`);
     # None: every assessment at the tiers above and the allocator's depth.
     stakes: StakeBands | None = None
+    # A second model's opinion (`[subsystems.risk] verify_with`) for a model's assessment
+    # of a stake (notional ÷ equity) at least this; None: no assessment is verified.
+    verify_above_stake: float | None = Field(default=None, ge=0)
 
 
 _ROLE = (
@@ -72,6 +75,13 @@ class Risk:
             return None
         _, band = stakes.of(ctx, ctx.proposed, self.config.limits.sizing)
         return stakes.depth(band)
+
+    def verifies(self, ctx: Situation) -> bool:
+        """Whether a model's assessment of `ctx.proposed` is asked of the verifier too."""
+        threshold = self.config.verify_above_stake
+        if threshold is None or ctx.proposed is None:
+            return False
+        return stake_of(ctx, ctx.proposed, self.config.limits.sizing) >= threshold
 
     def skip_reason(self, ctx: Situation) -> str | None:
         return "no trade proposed" if ctx.proposed is None else None
