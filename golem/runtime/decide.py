@@ -23,6 +23,7 @@ from msgspec.structs import replace
 from golem.inference import (
     Provider,
     ProviderError,
+    Request,
     Response,
     StructuredOutput,
     StructuredOutputConfig,
@@ -132,6 +133,8 @@ class DecisionRecord(Struct, frozen=True):
     cache: str | None = None  # "hit" or "miss" when the decision cache was asked
     # What the decision was made on (not logged): a simulation judges it after the fact.
     situation: Situation | None = None
+    # The request a model decision sent, prompt masked (not logged): kept for replay.
+    request: Request | None = None
 
     @property
     def decision_id(self) -> str:
@@ -436,6 +439,7 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
         cost_usd=cost,
         usage=response.usage,
         context=prompt.report,
+        request=request,
     )
 
 
@@ -503,6 +507,7 @@ def _record(
     context: ContextReport | None = None,
     reused: Reuse | None = None,
     cache: str | None = None,
+    request: Request | None = None,
 ) -> DecisionRecord:
     """The record of a run of `subsystem` on `ctx`."""
     return DecisionRecord(
@@ -529,6 +534,7 @@ def _record(
         reused,
         cache,
         ctx,
+        request,
     )
 
 
