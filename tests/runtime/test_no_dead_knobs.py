@@ -461,6 +461,23 @@ def reuses(config: GolemConfig) -> object:
     return decided
 
 
+def kept_requests(config: GolemConfig) -> object:
+    """The ids of the model decisions' requests a jumpy golem's first hour keeps."""
+    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+        clock = VirtualClock(NOW)
+        life, _ = assemble(
+            config,
+            clock=clock,
+            store=store,
+            routes=build_routes(ProviderPool(config, {})),
+            market=make_market(config),
+        )
+        for _ in range(240):
+            trio.run(life.golem.tick)
+            clock.advance(timedelta(seconds=15))
+        return [kept.id for kept in store.requests.select()]
+
+
 def log_lines(config: GolemConfig) -> object:
     """What the logging section makes of a debug and an info event."""
     stream = io.StringIO()
@@ -543,6 +560,7 @@ KNOBS: dict[str, Knob] = {
     "golem.seed": Knob(7, market_path),
     "golem.wallet": Knob("0xabc", context),
     "golem.max_consecutive_failures": Knob(3, schedule),
+    "golem.keep_requests": Knob("5m", kept_requests, base=JUMPY),
     # [providers]
     "providers.local.*": Knob(None, local_provider),
     "providers.local.model_path": Knob(__file__, local_provider),
