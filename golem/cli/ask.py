@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyError as exc:
         raise UsageError(str(exc.args[0])) from None
     config = load_config(args.config, environ=os.environ) if args.config else None
-    provider = _provider(args, config)
+    provider = provider_named(args.provider, args.model, config)
     request = ask_request(decision, args.prompt, max_tokens=args.max_tokens)
     # stdout carries the JSON alone; warnings (a retry, a fallback) go to stderr. The
     # caller's logging is put back afterwards (main() may run inside another program).
@@ -133,8 +133,10 @@ async def _ask(
     return response, trio.current_time() - started
 
 
-def _provider(args: argparse.Namespace, config: GolemConfig | None) -> Provider:
-    if args.provider == EMBEDDED:
+def provider_named(name: str, model: str | None, config: GolemConfig | None) -> Provider:
+    """The provider `name` (`model`, else its default), as `config`'s [providers] tables
+    make it; its key from the environment. Shared with `golem replay`."""
+    if name == EMBEDDED:
         try:
             local_provider = local_model.LocalProvider  # loads llama.cpp
         except ImportError as exc:
@@ -145,23 +147,21 @@ def _provider(args: argparse.Namespace, config: GolemConfig | None) -> Provider:
         settings = config.providers.local if config is not None else None
         return local_provider(settings)
     registry: Registry = build_registry(config) if config is not None else default_registry()
-    if args.provider == SYNTHETIC:
+    if name == SYNTHETIC:
         # As a config's chain makes it (golem.runtime.routes): its table, --model over it.
         synthetic = config.providers.synthetic if config is not None else None
-        return SyntheticProvider(model=args.model, config=synthetic, registry=registry, minds=MINDS)
-    if args.provider not in registry.names():
+        return SyntheticProvider(model=model, config=synthetic, registry=registry, minds=MINDS)
+    if name not in registry.names():
         known = ", ".join([EMBEDDED, SYNTHETIC, *registry.names()])
-        raise UsageError(f"unknown provider {args.provider!r}; known: {known}")
-    section = config.providers.entries().get(args.provider) if config is not None else None
-    model = args.model or (section.default_model if section is not None else None)
+        raise UsageError(f"unknown provider {name!r}; known: {known}")
+    section = config.providers.entries().get(name) if config is not None else None
+    model = model or (section.default_model if section is not None else None)
     if not model:
-        raise UsageError(f"--model is needed for {args.provider!r} (or default_model in --config)")
-    variable = registry.profile(args.provider).api_key_env
+        raise UsageError(f"--model is needed for {name!r} (or default_model in --config)")
+    variable = registry.profile(name).api_key_env
     if variable and not os.environ.get(variable, "").strip():
-        raise UsageError(
-            f"no API key for {args.provider!r}: set the environment variable {variable}"
-        )
-    return HTTPProvider.named(args.provider, model, registry=registry)
+        raise UsageError(f"no API key for {name!r}: set the environment variable {variable}")
+    return HTTPProvider.named(name, model, registry=registry)
 
 
 def _summary(

@@ -149,6 +149,8 @@ class DecisionRecord(Struct, frozen=True):
     situation: Situation | None = None
     # Risk's second opinion, when one was asked (`cost_usd` and `usage` count it too).
     verification: Verification | None = None
+    # The request a model decision sent, prompt masked (not logged): kept for replay.
+    request: Request | None = None
 
     @property
     def decision_id(self) -> str:
@@ -471,6 +473,7 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
         usage=usage,
         context=prompt.report,
         verification=verification,
+        request=request,
     )
 
 
@@ -582,6 +585,7 @@ def _record(
     reused: Reuse | None = None,
     cache: str | None = None,
     verification: Verification | None = None,
+    request: Request | None = None,
 ) -> DecisionRecord:
     """The record of a run of `subsystem` on `ctx`."""
     return DecisionRecord(
@@ -609,6 +613,7 @@ def _record(
         cache,
         ctx,
         verification,
+        request,
     )
 
 

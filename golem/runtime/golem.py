@@ -40,6 +40,7 @@ from golem.runtime.decide import (
     decide,
 )
 from golem.runtime.memo import DecisionMemo, MemoPolicy
+from golem.runtime.replay import RequestKeeper
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber, VitalityRecord
@@ -131,6 +132,8 @@ class Golem:
     ) -> None:
         self.config = config
         self.stream = RecordStream(subscribers)
+        if config.golem.keep_requests is not None:  # each model decision's, for replay
+            self.stream.subscribe(RequestKeeper(store.requests, config.golem.keep_requests))
         self.store = store
         self.market = market
         self.routes = routes

@@ -472,6 +472,18 @@ def verifications(config: GolemConfig) -> object:
             said = None if check is None else (check.by, check.agreed, check.skipped)
             decided.append((record.tick, record.run, record.source, said))
 
+    _first_hour(config, [keep])
+    return decided
+
+
+def kept_requests(config: GolemConfig) -> object:
+    """The ids of the model decisions' requests a jumpy golem's first hour keeps."""
+    return _first_hour(config, [], kept=True)
+
+
+def _first_hour(config: GolemConfig, subscribers: list[Any], *, kept: bool = False) -> object:
+    """Live `config`'s first hour (240 ticks of 15 s) with `subscribers`; `kept`: the ids
+    of the requests its state store kept."""
     with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
         clock = VirtualClock(NOW)
         life, _ = assemble(
@@ -480,12 +492,12 @@ def verifications(config: GolemConfig) -> object:
             store=store,
             routes=build_routes(ProviderPool(config, {})),
             market=make_market(config),
-            subscribers=[keep],
+            subscribers=subscribers,
         )
         for _ in range(240):
             trio.run(life.golem.tick)
             clock.advance(timedelta(seconds=15))
-    return decided
+        return [request.id for request in store.requests.select()] if kept else None
 
 
 def log_lines(config: GolemConfig) -> object:
@@ -571,6 +583,7 @@ KNOBS: dict[str, Knob] = {
     "golem.seed": Knob(7, market_path),
     "golem.wallet": Knob("0xabc", context),
     "golem.max_consecutive_failures": Knob(3, schedule),
+    "golem.keep_requests": Knob("5m", kept_requests, base=JUMPY),
     # [providers]
     "providers.local.*": Knob(None, local_provider),
     "providers.local.model_path": Knob(__file__, local_provider),

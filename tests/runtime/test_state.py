@@ -31,6 +31,7 @@ TABLES = {
     "mood",
     "portfolio",
     "job_fires",
+    "requests",
     "schema_version",
 }
 

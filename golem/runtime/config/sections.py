@@ -78,6 +78,9 @@ class GolemSection(Section):
     # A job (heartbeat, curator, dream) that fails the same way this many times in a row
     # stops the golem (exit 3); 0 never stops it.
     max_consecutive_failures: int = Field(default=10, ge=0, le=1_000_000)
+    # How long the request of each model decision is kept in the state for `golem
+    # replay` (prompt as sent, masked; never a key); "off" keeps none.
+    keep_requests: DurationOrOff = timedelta(days=14)
 
 
 def _entry(text: str) -> str:

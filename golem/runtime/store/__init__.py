@@ -1,6 +1,7 @@
 """A golem's state on disk: the SQLite store a tick commits to (`state`), its plain rows
 (`rows`), the spend ledger over its `charges` table (`ledger`), the schema's migrations
-(`migrations`), and the state directory as `golem run` takes it (`directory`).
+(`migrations`), the requests kept for replay (`requests`), and the state directory as
+`golem run` takes it (`directory`).
 """
 
 from golem.runtime.store.directory import (
@@ -13,6 +14,7 @@ from golem.runtime.store.directory import (
 )
 from golem.runtime.store.ledger import SQLiteLedger
 from golem.runtime.store.migrations import SCHEMA_VERSION, SchemaTooNew
+from golem.runtime.store.requests import Answer, KeptRequest, RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.runtime.store.state import DB_NAME, StateError, StateStore
 
@@ -20,6 +22,9 @@ __all__ = [
     "DB_NAME",
     "LOCK_NAME",
     "SCHEMA_VERSION",
+    "Answer",
+    "KeptRequest",
+    "RequestArchive",
     "Resumed",
     "SQLiteLedger",
     "SchemaTooNew",

@@ -102,7 +102,21 @@ def _v3(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE IF EXISTS decisions")  # and its index with it
 
 
-MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3)
+def _v4(conn: sqlite3.Connection) -> None:
+    """The request of each model decision, kept for `golem replay` (store/requests.py):
+    keyed by the decision's log id, pruned by time."""
+    conn.execute(
+        """CREATE TABLE requests (
+            id TEXT PRIMARY KEY,
+            time TEXT NOT NULL,
+            subsystem TEXT NOT NULL,
+            data BLOB NOT NULL
+        )"""
+    )
+    conn.execute("CREATE INDEX requests_by_time ON requests (time)")
+
+
+MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

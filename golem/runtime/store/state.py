@@ -1,5 +1,6 @@
 """The daemon's state in SQLite (WAL) under state_dir/golem.db: wallet, ledger, vitality,
-episodes, grimoire, mood, portfolio, job fire times and golem meta.
+episodes, grimoire, mood, portfolio, job fire times, golem meta and the requests of
+model decisions (`requests`, for `golem replay`).
 `transaction()` makes a tick's writes one commit, so a killed daemon resumes where it was.
 """
 
@@ -19,6 +20,7 @@ from msgspec.structs import astuple
 
 from golem.runtime.store.ledger import SQLiteLedger
 from golem.runtime.store.migrations import SchemaTooNew, migrate
+from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
@@ -72,6 +74,9 @@ class StateStore:
         self.path = path
         self._pending = _Pending(conn) if commit_every > 1 else None
         self.ledger = SQLiteLedger(conn, before_use=self._sync)
+        self.requests = RequestArchive(
+            self._read, lambda sql, params: self._write("requests", sql, params), self._iso
+        )
         self._depth = 0
         self._commit_every = commit_every
         self._batched = 0  # 1 + the transactions in the open batch; 0: no batch open
