@@ -26,7 +26,7 @@ from golem.simulation.results import read_rows, row, write_rows
 from golem.simulation.sweep import grid, parse_setting, point_name
 
 DECLINE = Path(__file__).parents[2] / "simulations" / "decline.toml"
-DAYS = "0.05"
+DAYS = "1"  # the issue's: one simulated day a life
 SWEEP = ("--seeds", "2", "--compare", "fixed", "--set", "mortality.daily_budget_usd=0.5,1")
 
 
