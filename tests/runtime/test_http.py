@@ -39,7 +39,14 @@ def config(tmp_path: Path) -> GolemConfig:
                 "t2": ["synthetic:deepseek-reasoner"],
                 "death": ["synthetic:deepseek-reasoner"],
             },
-            "providers": {"synthetic": {"emulate": "deepseek", "model": "deepseek-chat"}},
+            "providers": {
+                "synthetic": {
+                    "emulate": "deepseek",
+                    "model": "deepseek-chat",
+                    # Failures to count: errors, answers that need a re-ask.
+                    "faults": {"server_error": 0.2, "schema_invalid": 0.2},
+                },
+            },
             "mortality": {"initial_credits_usd": 10.0, "daily_budget_usd": 1.0},
             # A low threshold: the heartbeat asks a model now and then.
             "heartbeat": {"interval": "15s", "theta_base": 0.01, "theta_min": 0.0},
@@ -197,5 +204,13 @@ async def check_answers(
         s for s in families["golem_call_latency_seconds"].samples if s.name.endswith("_count")
     ]
     assert sum(s.value for s in latency) == sum(r.response is not None for r in published)
-    for name in ("golem_degradations", "golem_provider_errors", "golem_reasks", "golem_clock"):
-        assert name in families
+
+    def total(name: str) -> float:
+        return sum(s.value for s in families[name].samples if s.name == f"{name}_total")
+
+    errors = sum(r.error is not None and r.allocation is not None for r in published)
+    reasks = sum(r.response.attempts - 1 for r in published if r.response is not None)
+    assert total("golem_provider_errors") == errors > 0
+    assert total("golem_reasks") == reasks > 0
+    assert total("golem_degradations") == sum(len(r.degradations) for r in published)
+    assert {s.labels["clock"] for s in families["golem_clock"].samples} == {"economic", "epistemic"}

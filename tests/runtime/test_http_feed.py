@@ -1,5 +1,6 @@
-"""The status endpoint's decision feed: a bounded ring, filters, masking as the log masks,
-and listeners that can neither block nor fail the golem that publishes."""
+"""The status endpoint's decision feed (a bounded ring, filters, masking as the log masks,
+listeners that can neither block nor fail the golem that publishes) and /events over it,
+as an ASGI response on trio's mock clock."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from datetime import UTC, datetime, timedelta
 import orjson
 import pytest
 import trio
+from starlette.types import Message, Scope
 
 from golem.inference import Usage
 from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.runtime.decide import DecisionRecord
-from golem.runtime.http import LISTENER_BUFFER, DecisionFeed
+from golem.runtime.http import LISTENER_BUFFER, DecisionEvents, DecisionFeed
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -83,3 +85,43 @@ async def test_a_listener_that_left_costs_nothing() -> None:
         assert feed.listeners == 0
     with pytest.raises(trio.ClosedResourceError):
         channel.receive_nowait()
+
+
+async def test_events_sends_the_wanted_decisions_keeps_alive_and_lets_go(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    feed = DecisionFeed()
+    sent: list[Message] = []
+    left = trio.Event()
+    scope: Scope = {"type": "http"}
+
+    async def receive() -> Message:
+        await left.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    events = DecisionEvents(feed, "risk", keep_alive=15.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(events, scope, receive, send)
+        await trio.sleep(1)
+        assert feed.listeners == 1
+        feed.publish(record(1, SubsystemName.HEARTBEAT))  # not wanted: no byte, no reset
+        await trio.sleep(10)
+        feed.publish(record(2, SubsystemName.RISK))  # t=11: the quiet runs from here
+        await trio.sleep(14)
+        assert len(sent) == 3  # no keep-alive yet at t=25
+        await trio.sleep(2)
+        left.set()  # the client leaves at t=27
+    assert feed.listeners == 0
+    start, *bodies = sent
+    assert start["type"] == "http.response.start"
+    headers = dict(start["headers"])
+    assert headers[b"content-type"].startswith(b"text/event-stream")
+    assert b"content-length" not in headers
+    chunks = [body["body"] for body in bodies]
+    assert chunks[0] == b": golem decisions\n\n"
+    assert chunks[1].startswith(b"event: decision\ndata: {")
+    assert orjson.loads(chunks[1].split(b"data: ")[1])["subsystem"] == "risk"
+    assert chunks[2:] == [b": keep-alive\n\n"]  # at t=26

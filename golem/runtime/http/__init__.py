@@ -2,13 +2,15 @@
 
 `StatusEndpoint` (endpoint.py) subscribes a `DecisionFeed` (feed.py: recent decisions and
 live listeners) and `GolemMetrics` (metrics.py: Prometheus, a registry per golem) to the
-golem's record stream, and serves the app (app.py) with Hypercorn under trio on the socket
-an `HttpAddress` (address.py) bound. What /health and /status say is status.py's.
+golem's record stream, and serves the app (app.py; /events is events.py) with Hypercorn
+under trio on the socket an `HttpAddress` (address.py) bound. What /health and /status
+say is status.py's.
 """
 
 from golem.runtime.http.address import HttpAddress, url_of
-from golem.runtime.http.app import DEFAULT_LIMIT, KEEP_ALIVE_S, REASONING_HEADER
+from golem.runtime.http.app import DEFAULT_LIMIT, REASONING_HEADER
 from golem.runtime.http.endpoint import StatusEndpoint
+from golem.runtime.http.events import KEEP_ALIVE_S, DecisionEvents
 from golem.runtime.http.feed import LISTENER_BUFFER, RECENT, DecisionEntry, DecisionFeed
 from golem.runtime.http.metrics import GolemMetrics
 
@@ -19,6 +21,7 @@ __all__ = [
     "REASONING_HEADER",
     "RECENT",
     "DecisionEntry",
+    "DecisionEvents",
     "DecisionFeed",
     "GolemMetrics",
     "HttpAddress",

@@ -8,27 +8,25 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-import trio
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
 
 from golem.inference.durations import parse_duration
 from golem.mortality import SubsystemName
-from golem.runtime.http.feed import RECENT, DecisionEntry, DecisionFeed
+from golem.runtime.http.events import DecisionEvents
+from golem.runtime.http.feed import RECENT, DecisionFeed
 from golem.runtime.http.metrics import GolemMetrics
 from golem.runtime.http.status import health, status
 from golem.runtime.life import Life
 from golem.runtime.logs import parse_time
 
-__all__ = ["DEFAULT_LIMIT", "KEEP_ALIVE_S", "REASONING_HEADER", "status_app"]
+__all__ = ["DEFAULT_LIMIT", "REASONING_HEADER", "status_app"]
 
 REASONING_HEADER = "X-Golem-Reasoning-Tokens"
 DEFAULT_LIMIT = 100  # /decisions without `limit`: the newest 100 that match
-KEEP_ALIVE_S = 15.0  # /events: a comment after this long without a decision
 _SUBSYSTEMS = frozenset(str(name) for name in SubsystemName)
 
 
@@ -70,7 +68,7 @@ def status_app(life: Life, feed: DecisionFeed, metrics: GolemMetrics) -> Starlet
             subsystem = _subsystem(request.query_params.get("subsystem"))
         except _BadQuery as exc:
             return _json({"error": str(exc)}, 400)
-        return _DecisionEvents(feed, subsystem)
+        return DecisionEvents(feed, subsystem)
 
     async def get_metrics(_: Request) -> Response:
         return Response(metrics.render(), headers={"Content-Type": CONTENT_TYPE_LATEST})
@@ -84,59 +82,6 @@ def status_app(life: Life, feed: DecisionFeed, metrics: GolemMetrics) -> Starlet
             Route("/metrics", get_metrics, methods=["GET"]),
         ]
     )
-
-
-class _DecisionEvents(Response):
-    """/events: each decision as `event: decision` with its JSON line, a comment when none
-    came for `KEEP_ALIVE_S`. The listener lives exactly as long as the request: taken
-    before the first byte is sent (a client that has read the opening comment misses no
-    decision made after it) and given back when the client leaves, whatever the stream
-    was doing, or when the feed drops it for falling behind (the stream then ends)."""
-
-    media_type = "text/event-stream"
-
-    def __init__(self, feed: DecisionFeed, subsystem: str | None) -> None:
-        self.status_code = 200
-        self.background = None
-        self.init_headers({"Cache-Control": "no-cache"})  # no body: no Content-Length
-        self._feed, self._subsystem = feed, subsystem
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        with self._feed.listen() as decisions:
-            start = {"type": "http.response.start", "status": 200, "headers": self.raw_headers}
-            await send(start)
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(_until_disconnect, receive, nursery.cancel_scope)
-                await self._stream(decisions, send)
-                nursery.cancel_scope.cancel()
-
-    async def _stream(
-        self, decisions: trio.MemoryReceiveChannel[DecisionEntry], send: Send
-    ) -> None:
-        await _send(send, b": golem decisions\n\n")
-        wanted = self._subsystem
-        while True:
-            entry: DecisionEntry | None = None
-            with trio.move_on_after(KEEP_ALIVE_S):
-                try:
-                    entry = await decisions.receive()
-                except trio.EndOfChannel:
-                    await send({"type": "http.response.body", "body": b"", "more_body": False})
-                    return
-            if entry is None:
-                await _send(send, b": keep-alive\n\n")
-            elif wanted is None or entry.subsystem == wanted:
-                await _send(send, b"event: decision\ndata: " + entry.line + b"\n\n")
-
-
-async def _send(send: Send, chunk: bytes) -> None:
-    await send({"type": "http.response.body", "body": chunk, "more_body": True})
-
-
-async def _until_disconnect(receive: Receive, stream: trio.CancelScope) -> None:
-    while (await receive())["type"] != "http.disconnect":
-        pass
-    stream.cancel()
 
 
 def _json(body: Any, status_code: int = 200) -> Response:
