@@ -1,6 +1,9 @@
 """The status endpoint's ASGI app (Starlette), read-only: GET /health, /status,
 /decisions, /events (server-sent events) and /metrics (Prometheus text). Every answer is
-read from the running golem or its feed when asked; no request changes anything."""
+read from the running golem or its feed when asked; no request changes anything.
+
+/decisions carries `X-Golem-Reasoning-Tokens`: the reasoning tokens of the decisions it
+returns, summed; with `id=`, which names one decision, that decision's count."""
 
 from __future__ import annotations
 
