@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import socket
 import sys
 from contextlib import ExitStack
 from datetime import datetime, timedelta
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import trio
 
+from golem.cli import run_http
 from golem.cli.thinking import watching
 from golem.runtime import Life, LifeOptions, RealClock, assemble, make_market
 from golem.runtime.config import (
@@ -56,6 +58,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--for", dest="duration", help="stop after this long, e.g. 90s, 10m, 2h")
     parser.add_argument("--state-dir", type=Path, help="override [golem] state_dir")
     parser.add_argument("--log-file", type=Path, help="override [logging] file")
+    run_http.add_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -71,7 +74,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"golem run: {exc}", file=sys.stderr)
         return 2
     config = _overridden(config, args.state_dir, args.log_file)
-    trio.run(_live, config, duration, _resume_command(args))
+    listening = run_http.bind(args)  # before anything is made: a taken port changes nothing
+    try:
+        trio.run(_live, config, duration, _resume_command(args), listening)
+    finally:
+        if listening is not None:
+            listening.close()
     return 0
 
 
@@ -97,10 +105,17 @@ def _resume_command(args: argparse.Namespace) -> str:
         words += ["--state-dir", str(args.state_dir)]
     if args.log_file is not None:
         words += ["--log-file", str(args.log_file)]
+    if args.http is not None:
+        words += ["--http", args.http] + (["--http-allow-remote"] if args.http_allow_remote else [])
     return shlex.join(words)
 
 
-async def _live(config: GolemConfig, duration: timedelta | None, resume: str) -> None:
+async def _live(
+    config: GolemConfig,
+    duration: timedelta | None,
+    resume: str,
+    listening: socket.socket | None = None,
+) -> None:
     """Check the paths, take the state dir, start the golem and live. Nothing is made
     before the paths are known to be usable, and a start that fails removes what it made."""
     state_dir, log_file = config.golem.state_dir, config.log_file
@@ -128,6 +143,7 @@ async def _live(config: GolemConfig, duration: timedelta | None, resume: str) ->
             opened.callback(line.close)
         try:
             store = opened.enter_context(StateStore.open(state_dir))
+            secrets = secret_values(config, os.environ)
             sinks = opened.enter_context(
                 configure_logging(
                     now=clock.now,
@@ -135,7 +151,7 @@ async def _live(config: GolemConfig, duration: timedelta | None, resume: str) ->
                     level=config.logging.level,
                     console=config.logging.console,
                     console_stream=None if line is None else line.stream,
-                    secrets=secret_values(config, os.environ),
+                    secrets=secrets,
                 )
             )
             born = store.get_meta("born") is None
@@ -153,11 +169,16 @@ async def _live(config: GolemConfig, duration: timedelta | None, resume: str) ->
             made.undo()
             raise
 
+        url: str | None = None
+
         def started() -> None:
             _say(banner(config, life, born=born, now=clock.now()))
+            if url is not None:
+                _say([f"status endpoint at {url} (/health /status /decisions /events /metrics)"])
 
         try:
-            ended = await life.run(duration=duration, signals=True, on_start=started)
+            async with run_http.serving(listening, life, secrets) as url:
+                ended = await life.run(duration=duration, signals=True, on_start=started)
         finally:
             if pool is not None:
                 await pool.aclose()

@@ -1,0 +1,121 @@
+"""The status endpoint's ASGI app (Starlette), read-only: GET /health, /status,
+/decisions, /events (server-sent events) and /metrics (Prometheus text). Every answer is
+read from the running golem or its feed when asked; no request changes anything.
+
+/decisions carries `X-Golem-Reasoning-Tokens`: the reasoning tokens of the decisions it
+returns, summed; with `id=`, which names one decision, that decision's count."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import orjson
+from prometheus_client import CONTENT_TYPE_LATEST
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from golem.inference.durations import parse_duration
+from golem.mortality import SubsystemName
+from golem.runtime.http.events import DecisionEvents
+from golem.runtime.http.feed import RECENT, DecisionFeed
+from golem.runtime.http.metrics import GolemMetrics
+from golem.runtime.http.status import health, status
+from golem.runtime.life import Life
+from golem.runtime.logs import parse_time
+
+__all__ = ["DEFAULT_LIMIT", "REASONING_HEADER", "status_app"]
+
+REASONING_HEADER = "X-Golem-Reasoning-Tokens"
+DEFAULT_LIMIT = 100  # /decisions without `limit`: the newest 100 that match
+_SUBSYSTEMS = frozenset(str(name) for name in SubsystemName)
+
+
+class _BadQuery(ValueError):
+    """A query parameter that cannot be used: a 400 naming it."""
+
+
+def status_app(life: Life, feed: DecisionFeed, metrics: GolemMetrics) -> Starlette:
+    """The app for one golem's life."""
+
+    async def get_health(_: Request) -> Response:
+        body = health(life)
+        return _json(body, 200 if body["alive"] else 503)
+
+    async def get_status(_: Request) -> Response:
+        return _json(status(life, feed))
+
+    async def get_decisions(request: Request) -> Response:
+        query = request.query_params
+        try:
+            entries = feed.recent(
+                subsystem=_subsystem(query.get("subsystem")),
+                since=_since(query.get("since"), life.clock.now()),
+                decision_id=query.get("id") or None,
+                limit=_limit(query.get("limit")),
+            )
+        except _BadQuery as exc:
+            return _json({"error": str(exc)}, 400)
+        if query.get("id") and not entries:
+            return _json({"error": f"no kept decision with id {query['id']!r}"}, 404)
+        body = b"[" + b",".join(entry.line for entry in entries) + b"]"
+        tokens = sum(entry.reasoning_tokens for entry in entries)
+        return Response(
+            body, media_type="application/json", headers={REASONING_HEADER: str(tokens)}
+        )
+
+    async def get_events(request: Request) -> Response:
+        try:
+            subsystem = _subsystem(request.query_params.get("subsystem"))
+        except _BadQuery as exc:
+            return _json({"error": str(exc)}, 400)
+        return DecisionEvents(feed, subsystem)
+
+    async def get_metrics(_: Request) -> Response:
+        return Response(metrics.render(), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    return Starlette(
+        routes=[
+            Route("/health", get_health, methods=["GET"]),
+            Route("/status", get_status, methods=["GET"]),
+            Route("/decisions", get_decisions, methods=["GET"]),
+            Route("/events", get_events, methods=["GET"]),
+            Route("/metrics", get_metrics, methods=["GET"]),
+        ]
+    )
+
+
+def _json(body: Any, status_code: int = 200) -> Response:
+    return Response(orjson.dumps(body), status_code, media_type="application/json")
+
+
+def _subsystem(text: str | None) -> str | None:
+    if not text:
+        return None
+    if text not in _SUBSYSTEMS:
+        raise _BadQuery(f"subsystem: unknown {text!r}; one of {', '.join(sorted(_SUBSYSTEMS))}")
+    return text
+
+
+def _since(text: str | None, now: datetime) -> datetime | None:
+    """An ISO time (no zone: UTC) or a duration back from the golem's clock (`2h`)."""
+    if not text:
+        return None
+    try:
+        return now - parse_duration(text)
+    except ValueError:
+        pass
+    try:
+        return parse_time(text)
+    except ValueError:
+        raise _BadQuery(f"since: write an ISO time or a duration like 2h, not {text!r}") from None
+
+
+def _limit(text: str | None) -> int:
+    if not text:
+        return DEFAULT_LIMIT
+    if not text.isdigit() or not 1 <= int(text) <= RECENT:
+        raise _BadQuery(f"limit: a whole number from 1 to {RECENT}, not {text!r}")
+    return int(text)
