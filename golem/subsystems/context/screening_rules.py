@@ -26,17 +26,20 @@ _OUTPUT = (
     r"(?:responses?|repl(?:y|ies)|answers?|outputs?|messages?|summary|summaries|"
     r"code(?:base)?|implementation|solution|algorithm|program logic|elucidation)"
 )
+_INVISIBLE = "[\u200b\u202a-\u202e\u2060-\u2064\ufeff]"
 # Where an imperative may start: a line or sentence start, or after a softener.
 _IMPERATIVE = r"(?:^[\s>*\-#]*|[.!?:;\]>]\s*|\b(?:and|then|just|simply|please|now|only)\s+)"
 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A named pattern and the class of attack it targets."""
+    """A named pattern, the class of attack it targets, and its cues: lower-case literals
+    of which any text the pattern matches holds at least one (none: the rule always runs)."""
 
     name: str
     targets: str
     pattern: str
+    cues: tuple[str, ...] = ()
 
     def compiled(self) -> re.Pattern[str]:
         return re.compile(self.pattern, FLAGS)
@@ -51,6 +54,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:this|the|all|any|other|previous|prior|above|earlier)\s+"
         r"(?:data|content|text|info(?:rmation)?|documents?|snippets?|messages?)\b|"
         r"\b(?:everything|the above|all of the above)\b)",
+        cues=("ignore", "disregard", "forget", "override", "bypass"),
     ),
     Rule(
         "role",
@@ -61,6 +65,23 @@ RULES: tuple[Rule, ...] = (
         r"system prompt|your (?:new|real|true) (?:role|task|instructions?|purpose))\b|"
         r"(?:I want you to|you (?:will|must|should|shall)|please|now)\s+act as\b|"
         r"^[\s>*\-]*act as\b|\bnew instructions?\b",
+        cues=(
+            "you are now",
+            "from now on",
+            "pretend",
+            "you will",
+            "you must",
+            "you should",
+            "you shall",
+            "developer mode",
+            "jailbreak",
+            "system prompt",
+            "your new",
+            "your real",
+            "your true",
+            "act as",
+            "new instruction",
+        ),
     ),
     Rule(
         "template",
@@ -70,6 +91,22 @@ RULES: tuple[Rule, ...] = (
         r"\[/?(?:system|assistant|user)\]|"
         r"^\s*#{2,}\s*(?:system|instructions?|response|assistant|user|human)\b|"
         r"^[\s>*\-]*(?:system|assistant|user|human)\s*:",
+        cues=(
+            "<|",
+            "im_start",
+            "im_end",
+            "system",
+            "instruction",
+            "start_of_turn",
+            "end_of_turn",
+            "end of session",
+            "user",
+            "assistant",
+            "inst]",
+            "sys>>",
+            "response",
+            "human",
+        ),
     ),
     Rule(
         "authority",
@@ -79,6 +116,18 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:begin|end)\s+(?:instructions|reprogramming)\b|"
         r"\bfollow (?:th(?:is|ese)|my|the following) instructions?\b|"
         r"\b(?:obey|execute|follow) (?:this|the following) (?:instruction|order|routine|program)",
+        cues=(
+            "system",
+            "admin",
+            "developer",
+            "operator",
+            "core",
+            "instructions",
+            "reprogramming",
+            "follow",
+            "obey",
+            "execute",
+        ),
     ),
     Rule(
         "address_model",
@@ -94,6 +143,27 @@ RULES: tuple[Rule, ...] = (
         r"(?:automated\s+(?:\w+\s+)?(?:systems?|software|scanners?|agents?|readers?)|"
         r"LLMs?|AIs?|language models?|bots?)\b|"
         r"\bLLM scan|\byou \((?:the )?(?:assistant|AI|model|agent)",
+        cues=(
+            "you're",
+            "you are",
+            "ai",
+            "a.i.",
+            "llm",
+            "gpt",
+            "bot",
+            "assistant",
+            "agent",
+            "model",
+            "golem",
+            "note to",
+            "note for",
+            "visible",
+            "readable",
+            "meant",
+            "intended",
+            "instruction",
+            "you (",
+        ),
     ),
     Rule(
         "policy_change",
@@ -107,6 +177,16 @@ RULES: tuple[Rule, ...] = (
         r"(?:activated|enabled|engaged|in effect|to be executed|has to be executed)\b|"
         r"\bfrom now on\b[,\s]+(?:you|always|only|respond|reply|answer|speak|use|include)\b|"
         r"\b(?:has|have) (?:configured|authori[sz]ed|instructed|asked) you to\b",
+        cues=(
+            "been",
+            "emergency",
+            "security",
+            "maintenance",
+            "compliance",
+            "override",
+            "from now on",
+            "you to",
+        ),
     ),
     Rule(
         "output_request",
@@ -116,6 +196,7 @@ RULES: tuple[Rule, ...] = (
         + r"\b|"
         + _IMPERATIVE
         + r"(?:respond|reply|answer)\s+(?:only\s+)?(?:with|using|in)\b",
+        cues=("your", "respond", "reply", "answer"),
     ),
     Rule(
         "say_this",
@@ -126,6 +207,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:tell|inform|remind|convince|forward (?:it |this )?to|provide it to|show) "
         r"the user\b|"
         r"\bjust print\b",
+        cues=("print", "say", "repeat", "output", "type", "write", "report", "the user"),
     ),
     Rule(
         "task_request",
@@ -135,6 +217,27 @@ RULES: tuple[Rule, ...] = (
         r"write (?:a|an|one|me|the|some)|help me|show me|tell me|give me|"
         r"(?:can|could|would) you (?:please )?(?:\w+ )?(?:me|write|explain|describe|"
         r"provide|list|show|help|tell|give|translate|summari[sz]e|classify|recommend))\b",
+        cues=(
+            "explain",
+            "describe",
+            "draft",
+            "compose",
+            "translate",
+            "summari",
+            "recommend",
+            "suggest",
+            "analy",
+            "classify",
+            "break down",
+            "write",
+            "help me",
+            "show me",
+            "tell me",
+            "give me",
+            "can you",
+            "could you",
+            "would you",
+        ),
     ),
     Rule(
         "hidden",
@@ -144,16 +247,17 @@ RULES: tuple[Rule, ...] = (
         # overrides, BOM) inside a word or in a run, and any Unicode tag character. A lone
         # zero-width space between paragraphs is an editor's trace, and ZWJ/ZWNJ join
         # emoji and scripts in ordinary text.
-        "(?<=\\w)[\u200b\u202a-\u202e\u2060-\u2064\ufeff]+(?=\\w)|"
-        "[\u200b\u202a-\u202e\u2060-\u2064\ufeff]{2,}|[\U000e0000-\U000e007f]|<!--|"
-        r"\b(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px)?\b|"
-        r"white[- ]text|invisible to (?:humans|people|users|the user|readers))|"
+        f"{_INVISIBLE}(?<=\\w{_INVISIBLE}){_INVISIBLE}*(?=\\w)|{_INVISIBLE}{{2,}}|"
+        "[\U000e0000-\U000e007f]|"
+        r"<!--|display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px)?\b|"
+        r"white[- ]text|invisible to (?:humans|people|users|the user|readers)|"
         # A base64 blob: a free-standing token (not inside a URL or a path) of 48+ base64
-        # characters mixing cases and digits, that is not a 0x hex address. 48 characters
-        # clear IPFS's 46-character Qm hashes.
-        r"(?:^|(?<=[\s\"'`(\[:]))(?!0x)"
+        # characters mixing cases and digits (48 clear a 42-character 0x address and
+        # IPFS's 46-character Qm hashes). The first character is matched before the
+        # look-arounds so that the scan skips ahead on it.
+        r"[A-Za-z0-9+/](?<![^\s\"'`(\[:][A-Za-z0-9+/])"
         r"(?=[A-Za-z0-9+/]{0,200}(?-i:[A-Z]))(?=[A-Za-z0-9+/]{0,200}(?-i:[a-z]))"
-        r"(?=[A-Za-z0-9+/]{0,200}[0-9])[A-Za-z0-9+/]{48,}={0,2}(?=$|[\s\"'`)\]])",
+        r"(?=[A-Za-z0-9+/]{0,200}[0-9])[A-Za-z0-9+/]{47,}={0,2}(?=$|[\s\"'`)\]])",
     ),
     Rule(
         # An imperative about the money, aimed at the reader: at the start of a sentence
@@ -165,5 +269,17 @@ RULES: tuple[Rule, ...] = (
         r"[^.\n]{0,30}?\b(?:all|every|entire|your|the golem'?s?)\b[^.\n]{0,20}?"
         r"\b(?:positions?|funds?|holdings?|assets?|tokens?|transfers?|wallet|balance|"
         r"collateral)\b",
+        cues=(
+            "exit",
+            "close",
+            "sell",
+            "liquidate",
+            "transfer",
+            "send",
+            "withdraw",
+            "approve",
+            "sign",
+            "drain",
+        ),
     ),
 )
