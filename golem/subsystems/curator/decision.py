@@ -11,6 +11,7 @@ from typing import Annotated, Any, Self
 from pydantic import Field, StringConstraints
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import has_words, known_ids, nonzero
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
     ENTRY_ID,
@@ -26,7 +27,7 @@ from golem.subsystems.text import (
     section,
 )
 
-__all__ = ["CrossRef", "CuratorEvaluation", "Promotion", "Relationship"]
+__all__ = ["CrossRef", "CuratorEvaluation", "Promotion", "Relationship", "curator_meaningful"]
 
 EntryId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 MAX_ENTRIES = 1000
@@ -241,3 +242,22 @@ def _cross_references(text: str) -> list[CrossRef]:
             ),
         )
     return list(found.values())[:8]
+
+
+def curator_meaningful(decision: CuratorEvaluation, prompt: str) -> list[str]:
+    """Entries evaluated (some, when the prompt lists any), every id one the prompt names,
+    a reason for each promotion."""
+    problems = []
+    if ENTRY_LINE.search(prompt):
+        problems += nonzero([decision.entries_evaluated], "/entries_evaluated")
+    problems += known_ids(decision.prune_ids, prompt, "/prune_ids")
+    for i, promotion in enumerate(decision.promotions):
+        problems += known_ids([promotion.entry_id], prompt, f"/promotions/{i}/entry_id")
+        problems += has_words(promotion.reason, f"/promotions/{i}/reason", 2)
+    for i, ref in enumerate(decision.cross_references):
+        ids = [ref.source_id, ref.target_id]
+        problems += known_ids(ids, prompt, f"/cross_references/{i}")
+    return problems
+
+
+ENTRY_LINE = re.compile(r"^- \[[^\]]+\]", re.M)  # how a brief lists an entry: "- [g12] ..."

@@ -11,6 +11,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import has_words, nonzero
 from golem.subsystems.parts import Fraction, Signed
 from golem.subsystems.text import (
     Choices,
@@ -22,7 +23,7 @@ from golem.subsystems.text import (
     read_signed,
 )
 
-__all__ = ["EMOTION_PAD", "MEMORY_BIAS", "DaimonAppraisal", "Emotion"]
+__all__ = ["EMOTION_PAD", "MEMORY_BIAS", "DaimonAppraisal", "Emotion", "daimon_meaningful"]
 
 
 class Emotion(StrEnum):
@@ -174,3 +175,12 @@ def _intensity(text: str, emotion: Emotion) -> float:
                 return 0.8
             break
     return 0.5
+
+
+def daimon_meaningful(decision: DaimonAppraisal, prompt: str) -> list[str]:
+    """The event and the memories it brings named in words; a feeling that is not nil on
+    every axis."""
+    problems = has_words(decision.trigger, "/trigger", 2)
+    problems += has_words(decision.memory_bias, "/memory_bias", 2)
+    axes = [decision.pleasure, decision.arousal, decision.dominance, decision.intensity]
+    return problems + nonzero(axes, "/pleasure../intensity")

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Self
 from pydantic import Field, StringConstraints
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import has_words, items_have_words
 from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
     Choices,
@@ -25,7 +26,7 @@ from golem.subsystems.text import (
     strip_meta,
 )
 
-__all__ = ["ArcClass", "CausalLink", "DeathTestament"]
+__all__ = ["ArcClass", "CausalLink", "DeathTestament", "death_meaningful"]
 
 Entry = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 _LIST = 6
@@ -173,3 +174,16 @@ def _link(item: str) -> CausalLink | None:
         effect=clip(parts[1].rstrip(". "), 120),
         confidence=0.5 if confidence is None else confidence,
     )
+
+
+def death_meaningful(decision: DeathTestament, prompt: str) -> list[str]:
+    """What killed it said in a sentence, something learned, every list item a phrase,
+    the causal links in words."""
+    problems = has_words(decision.killed_by, "/killed_by", 3)
+    problems += items_have_words(decision.learned, "/learned", some=True)
+    for name in ("got_wrong", "confused_by", "never_tested", "would_change", "suspects"):
+        problems += items_have_words(getattr(decision, name), f"/{name}")
+    for i, link in enumerate(decision.causal_links):
+        problems += has_words(link.cause, f"/causal_links/{i}/cause", 2)
+        problems += has_words(link.effect, f"/causal_links/{i}/effect", 2)
+    return problems + has_words(decision.emotional_arc, "/emotional_arc", 3)

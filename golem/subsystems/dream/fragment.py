@@ -10,10 +10,11 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import nonzero
 from golem.subsystems.parts import Fraction
 from golem.subsystems.text import Choices, decision_from_text, read_choice, read_fraction
 
-__all__ = ["FragmentEvaluation", "FragmentVerdict"]
+__all__ = ["FragmentEvaluation", "FragmentVerdict", "fragment_meaningful"]
 
 _FLOOR = 0.3  # a promoted fragment needs at least this coherence and relevance
 _STRONG = 0.7  # a fragment this good on every score is not discarded
@@ -84,3 +85,9 @@ def _read(text: str) -> dict[str, Any]:
         **{name: 0.5 if value is None else value for name, value in scores.items()},
         "verdict": verdict,
     }
+
+
+def fragment_meaningful(decision: FragmentEvaluation, prompt: str) -> list[str]:
+    """Scores that are not all zero (the verdict is an enum: always a word)."""
+    scores = [decision.novelty, decision.relevance, decision.coherence]
+    return nonzero(scores, "/novelty../coherence")

@@ -11,6 +11,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import has_words, known_ids
 from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
     ENTRY_ID,
@@ -26,7 +27,7 @@ from golem.subsystems.text import (
     strip_meta,
 )
 
-__all__ = ["DreamIntegration", "IntegrationDecision", "IntegrationItem"]
+__all__ = ["DreamIntegration", "IntegrationDecision", "IntegrationItem", "integration_meaningful"]
 
 _PROMOTE_FLOOR = 0.5
 
@@ -211,3 +212,16 @@ def _item(line: str) -> IntegrationItem:
         confidence=0.5 if confidence is None else confidence,
         rationale=clip(rationale, 200),
     )
+
+
+def integration_meaningful(decision: DreamIntegration, prompt: str) -> list[str]:
+    """At least one item decided; each id one the prompt names (or empty, for a new one),
+    each summary a sentence, each rationale a phrase."""
+    decided = decision.decided()
+    problems = [] if decided else ["no item promoted, staged or discarded"]
+    for fate, i, item in decided:
+        where = f"/{fate}/{i}"
+        problems += known_ids([item.hypothesis_id], prompt, f"{where}/hypothesis_id", empty_ok=True)
+        problems += has_words(item.summary, f"{where}/summary", 3)
+        problems += has_words(item.rationale, f"{where}/rationale", 2)
+    return problems

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Self
 from pydantic import Field, StringConstraints
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import has_words, items_have_words, known_ids, nonzero
 from golem.subsystems.parts import Fraction, Part, Signed, repeats
 from golem.subsystems.text import (
     Choices,
@@ -28,7 +29,14 @@ from golem.subsystems.text import (
     strip_meta,
 )
 
-__all__ = ["Counterfactual", "Lesson", "MarketRegime", "ReplayAnalysis", "regime_of"]
+__all__ = [
+    "Counterfactual",
+    "Lesson",
+    "MarketRegime",
+    "ReplayAnalysis",
+    "regime_of",
+    "replay_meaningful",
+]
 
 MAX_EPISODES = 1000
 
@@ -206,3 +214,19 @@ def _counterfactual(item: str) -> Counterfactual | None:
         estimated_outcome=clip(outcome.strip(_PUNCTUATION), 160),
         plausibility=0.5 if plausibility is None else plausibility,
     )
+
+
+def replay_meaningful(decision: ReplayAnalysis, prompt: str) -> list[str]:
+    """The episode one the prompt names, some episodes reviewed, at least one lesson in a
+    sentence, conditions and counterfactuals in words."""
+    problems = known_ids([decision.episode_id], prompt, "/episode_id")
+    problems += nonzero([decision.episodes_reviewed], "/episodes_reviewed")
+    if not decision.lessons:
+        problems.append("/lessons: empty")
+    for i, lesson in enumerate(decision.lessons):
+        problems += has_words(lesson.insight, f"/lessons/{i}/insight", 3)
+        problems += items_have_words(lesson.applicable_conditions, f"/lessons/{i}/conditions", 1)
+    for i, counterfactual in enumerate(decision.counterfactuals):
+        problems += has_words(counterfactual.alternative_action, f"/counterfactuals/{i}/action", 2)
+        problems += has_words(counterfactual.estimated_outcome, f"/counterfactuals/{i}/outcome", 2)
+    return problems

@@ -11,6 +11,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import has_words, items_have_words, nonzero
 from golem.subsystems.parts import Fraction, ListItem
 from golem.subsystems.text import (
     Choices,
@@ -23,7 +24,7 @@ from golem.subsystems.text import (
     section,
 )
 
-__all__ = ["ThreatAssessment", "ThreatSeverity"]
+__all__ = ["ThreatAssessment", "ThreatSeverity", "threat_meaningful"]
 
 _ACT_ON = 0.1  # a critical threat needs at least this likelihood
 
@@ -129,3 +130,14 @@ def _read(text: str) -> dict[str, Any]:
         "detection_signals": items(_detection(text), limit=5, max_chars=120),
         "rehearsal_outcome": clip(outcome or text, 300),
     }
+
+
+def threat_meaningful(decision: ThreatAssessment, prompt: str) -> list[str]:
+    """The threat and its impact in words, a likelihood above zero, at least one mitigation
+    and one detection signal, each a phrase and none a placeholder, and how it went."""
+    problems = has_words(decision.threat_type, "/threat_type", 2)
+    problems += nonzero([decision.likelihood], "/likelihood")
+    problems += has_words(decision.impact_if_realized, "/impact_if_realized", 3)
+    problems += items_have_words(decision.mitigation_actions, "/mitigation_actions", some=True)
+    problems += items_have_words(decision.detection_signals, "/detection_signals", some=True)
+    return problems + has_words(decision.rehearsal_outcome, "/rehearsal_outcome", 3)

@@ -10,6 +10,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import has_words, nonzero
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
     YES_NO,
@@ -25,7 +26,14 @@ from golem.subsystems.text import (
     section,
 )
 
-__all__ = ["HORIZON_TICKS", "HeartbeatAction", "HeartbeatDecision", "Severity", "Signal"]
+__all__ = [
+    "HORIZON_TICKS",
+    "HeartbeatAction",
+    "HeartbeatDecision",
+    "Severity",
+    "Signal",
+    "heartbeat_meaningful",
+]
 
 # How far ahead the heartbeat's forecast (expected_move) looks, in ticks: the horizon an
 # episode's prediction is scored over, and a simulation's truth and judgement look ahead.
@@ -301,3 +309,14 @@ def _signal(item: str) -> Signal:
 
 def _source(words: str) -> str:
     return clip(re.sub(r"\W+", "_", words.lower()).strip("_"), 40)
+
+
+def heartbeat_meaningful(decision: HeartbeatDecision, prompt: str) -> list[str]:
+    """A rationale of a sentence, a confidence above zero, signals that name a source and
+    say what it showed."""
+    problems = has_words(decision.rationale, "/rationale", 3)
+    problems += nonzero([decision.confidence], "/confidence")
+    for i, signal in enumerate(decision.signals):
+        problems += has_words(signal.source, f"/signals/{i}/source", 1)
+        problems += has_words(signal.description, f"/signals/{i}/description", 2)
+    return problems

@@ -12,6 +12,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.subsystems.meaning import has_words, items_have_words, nonzero
 from golem.subsystems.parts import Fraction, ListItem, Part
 from golem.subsystems.text import (
     Choices,
@@ -27,7 +28,7 @@ from golem.subsystems.text import (
     usd_amounts,
 )
 
-__all__ = ["LAYERS", "LayerResult", "RiskAssessment", "RiskLayers"]
+__all__ = ["LAYERS", "LayerResult", "RiskAssessment", "RiskLayers", "risk_meaningful"]
 
 MAX_USD = 1e9
 
@@ -332,3 +333,12 @@ def _verdict_for(score: float) -> _Verdict:
     if score < 0.4:
         return _Verdict.PASS
     return _Verdict.WARN if score < 0.7 else _Verdict.FAIL
+
+
+def risk_meaningful(decision: RiskAssessment, prompt: str) -> list[str]:
+    """Each layer's detail in words, the layers' scores not all zero, warnings that are not
+    placeholders."""
+    layers = [(name, getattr(decision.layers, name)) for name in LAYERS]
+    problems = [p for name, layer in layers for p in has_words(layer.detail, f"/layers/{name}", 1)]
+    problems += nonzero([layer.score for _, layer in layers], "/layers/*/score")
+    return problems + items_have_words(decision.warnings, "/warnings")
