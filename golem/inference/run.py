@@ -162,10 +162,11 @@ async def _structured(
         allowed = max(1, min(allowed, max_attempts))
 
     messages = request.messages
+    examples = provider.capabilities.worked_examples
     usage, cost, attempt = Usage(), 0.0, 0
     while True:
         attempt += 1
-        wire = _prepare(request, messages, decision, mode, force_tool)
+        wire = _prepare(request, messages, decision, mode, force_tool, examples=examples)
         if request.progress is not None and usage.reasoning_tokens:
             wire = wire.evolve(progress=_after(request.progress, usage.reasoning_tokens))
         try:
@@ -272,8 +273,13 @@ def _prepare(
     decision: type[StructuredOutput],
     mode: Mode,
     force_tool: bool,
+    *,
+    examples: bool = False,
 ) -> Request:
     schema = decision.response_schema()
+    example = decision.worked_example if examples else None
+    if example is not None and mode in (Mode.SCHEMA_ENFORCED, Mode.PROMPT_GUIDED):
+        messages = example.shown_before(messages)
     if mode is Mode.SCHEMA_ENFORCED:
         return request.evolve(messages=messages, response_schema=schema, mode=mode)
     if mode is Mode.TOOL_USE:

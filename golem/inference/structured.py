@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 import orjson
@@ -17,9 +18,11 @@ from pydantic.json_schema import DEFAULT_REF_TEMPLATE
 
 from golem.inference.errors import InvalidSchema, UnparseableOutput
 from golem.inference.schema import ResponseSchema, SchemaIssue
+from golem.inference.types import Message, Role
 
 __all__ = [
     "StructuredOutput",
+    "WorkedExample",
     "get_schema",
     "registered_schemas",
     "strict_json_schema",
@@ -30,13 +33,32 @@ _REGISTRY: dict[str, type[StructuredOutput]] = {}
 _DROP_KEYS = frozenset({"title", "default"})
 
 
+@dataclass(frozen=True, slots=True)
+class WorkedExample:
+    """A short situation and a good answer to it, shown to a model whose provider's
+    capabilities ask for examples (`worked_examples`: a small model), never to others."""
+
+    situation: str
+    answer: Mapping[str, Any]
+
+    def shown_before(self, messages: tuple[Message, ...]) -> tuple[Message, ...]:
+        """`messages` with the example as an exchange of its own (the situation asked, the
+        answer given) after the system message and before the call's own material."""
+        lead = 1 if messages and messages[0].role is Role.SYSTEM else 0
+        answer = orjson.dumps(dict(self.answer)).decode()
+        exchange = (Message.user(f"Example situation: {self.situation}"), Message.assistant(answer))
+        return (*messages[:lead], *exchange, *messages[lead:])
+
+
 class StructuredOutput(BaseModel):
-    """Base of every typed decision. Subclasses set `schema_name` to be registered."""
+    """Base of every typed decision. Subclasses set `schema_name` to be registered, and
+    may set `worked_example`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     schema_name: ClassVar[str] = ""
     schema_description: ClassVar[str] = ""
+    worked_example: ClassVar[WorkedExample | None] = None
     _response_schema: ClassVar[ResponseSchema | None] = None
 
     @classmethod

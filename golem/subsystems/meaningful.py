@@ -3,6 +3,7 @@ answer says something (golem.subsystems.meaning holds the checks they are made o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from golem.inference import StructuredOutput
@@ -14,7 +15,7 @@ from golem.subsystems.dream.integration import integration_meaningful
 from golem.subsystems.dream.replay import replay_meaningful
 from golem.subsystems.dream.threat import threat_meaningful
 from golem.subsystems.heartbeat.decision import heartbeat_meaningful
-from golem.subsystems.meaning import Meaningful
+from golem.subsystems.meaning import Meaningful, words
 from golem.subsystems.risk.decision import risk_meaningful
 
 __all__ = ["MEANINGFUL", "meaningful"]
@@ -34,7 +35,25 @@ MEANINGFUL: dict[str, Meaningful] = {
 
 def meaningful(decision: StructuredOutput, prompt: str) -> list[str]:
     """What `decision` (answering a call whose prompt text is `prompt`) fails to say; empty:
-    it is meaningful."""
+    it is meaningful. An answer whose texts are the worked example's is a copy, not an
+    answer (the example is about another situation)."""
     check: Any = MEANINGFUL[decision.response_schema().name]
     problems: list[str] = check(decision, prompt)
+    example = decision.worked_example
+    if example is not None:
+        own, shown = _texts(decision.model_dump(mode="json")), _texts(example.answer)
+        copied = own & shown
+        if own and len(copied) * 2 >= len(own):
+            problems.append(f"copies the worked example: {sorted(copied)[:3]}")
     return problems
+
+
+def _texts(value: Any) -> set[str]:
+    """Every text of two words or more in a decision's fields."""
+    if isinstance(value, str):
+        return {value.strip().lower()} if words(value) >= 2 else set()
+    if isinstance(value, Mapping):
+        return {text for v in value.values() for text in _texts(v)}
+    if isinstance(value, list):
+        return {text for v in value for text in _texts(v)}
+    return set()

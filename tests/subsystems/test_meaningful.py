@@ -115,3 +115,22 @@ def test_an_empty_hypothesis_id_is_a_new_entry() -> None:
     item["rationale"] = "seen twice this week"
     decision = _decision(golem.subsystems.DreamIntegration, promoted=[], staged=[item])
     assert meaningful(decision, PROMPT) == []
+
+
+@pytest.mark.parametrize("kind", list(VALID), ids=lambda k: k.response_schema().name)
+def test_the_worked_example_is_a_good_answer(kind: type[StructuredOutput]) -> None:
+    example = kind.worked_example
+    assert example is not None
+    decision = kind.of(example.answer)
+    assert kind.response_schema().validate(decision.model_dump(mode="json")) == []
+    assert decision.validate_content() == []
+    # It is a copy of itself (fragment_evaluation has no text to copy); nothing else is amiss.
+    problems = meaningful(decision, example.situation)
+    assert all(p.startswith("copies the worked example") for p in problems), problems
+
+
+def test_a_copy_of_the_worked_example_is_not_meaningful() -> None:
+    example = ThreatAssessment.worked_example
+    assert example is not None
+    problems = meaningful(ThreatAssessment.of(example.answer), "Threat: ETH crashes 30%")
+    assert any(p.startswith("copies the worked example") for p in problems)

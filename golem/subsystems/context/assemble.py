@@ -182,6 +182,8 @@ def assemble(
     ran = tuple(
         layer for layer in Layer if layer in layers and (budget or layer is not Layer.BUDGET)
     )
+    if brief.choices:
+        request = request.evolve(choices=_shown(brief.choices, request))
     # What the prompt still holds of the feed once fitted: cut items were not sent.
     sent = [line.text for line in feed.lines] if feed is not None else []
     quarantined = [q for q in quarantined if any(f"ref={q.ref} " in text for text in sent)]
@@ -307,6 +309,15 @@ class _Fit:
 def _request(system: str, blocks: list[_Block]) -> Request:
     user = "\n\n".join(block.text() for block in blocks if block.lines)
     return Request(messages=(Message.system(system), Message.user(user)))
+
+
+def _shown(choices: Mapping[str, tuple[Any, ...]], request: Request) -> dict[str, tuple[Any, ...]]:
+    """`choices` without the ids the fitted prompt no longer shows ("" and numbers stay)."""
+    text = "\n".join(message.content or "" for message in request.messages)
+    return {
+        pointer: tuple(v for v in values if not isinstance(v, str) or v == "" or v in text)
+        for pointer, values in choices.items()
+    }
 
 
 def _counted(request: Request, tokenizer: TokenCounter) -> int:

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import Field, StringConstraints
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, known_ids, nonzero
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
@@ -55,10 +55,36 @@ class CrossRef(Part):
     strength: Fraction = Field(default=0.5, description="0..1: how far it moves the target")
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "Grimoire: [k1] 'sell rallies in bear regime' held 4 of 5 times; [k2] 'buy every dip' "
+    "failed 3 of 3; [k3] 'funding spikes precede reversals' held 2 of 2.",
+    {
+        "entries_evaluated": 3,
+        "entries_retained": 2,
+        "entries_pruned": 1,
+        "cross_references": [
+            {"source_id": "k3", "target_id": "k1", "relationship": "supports", "strength": 0.6}
+        ],
+        "promotions": [
+            {
+                "entry_id": "k1",
+                "from_confidence": 0.6,
+                "to_confidence": 0.75,
+                "reason": "sell rallies in bear regime held 4 of 5 times",
+            }
+        ],
+        "grimoire_health": 0.7,
+        "prune_ids": ["k2"],
+    },
+)
+
+
 class CuratorEvaluation(StructuredOutput):
     """The curator's verdict on a batch of grimoire entries."""
 
     schema_name = "curator_evaluation"
+    worked_example = EXAMPLE
 
     entries_evaluated: int = Field(ge=0, le=MAX_ENTRIES)
     entries_retained: int = Field(ge=0, le=MAX_ENTRIES)

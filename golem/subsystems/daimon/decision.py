@@ -10,7 +10,7 @@ from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, nonzero
 from golem.subsystems.parts import Fraction, Signed
 from golem.subsystems.text import (
@@ -66,10 +66,27 @@ _UNPLEASANT = frozenset({Emotion.SADNESS, Emotion.FEAR, Emotion.ANGER, Emotion.D
 _VALENCE_SLACK = 0.1
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "A hedge paid off: the position lost 1% while the market fell 5%.",
+    {
+        "pleasure": 0.6,
+        "arousal": 0.3,
+        "dominance": 0.5,
+        "primary_emotion": "trust",
+        "secondary_emotion": "joy",
+        "trigger": "a hedge paid off while the market fell 5%",
+        "memory_bias": "recall when a hedge paid off in a falling market",
+        "intensity": 0.5,
+    },
+)
+
+
 class DaimonAppraisal(StructuredOutput):
     """How the golem feels about one event."""
 
     schema_name = "daimon_appraisal"
+    worked_example = EXAMPLE
 
     pleasure: Signed = Field(description="-1 (unpleasant) .. 1 (pleasant)")
     arousal: Signed = Field(description="-1 (calm) .. 1 (agitated)")

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import Field, StringConstraints
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, items_have_words
 from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
@@ -49,10 +49,31 @@ class CausalLink(Part):
     confidence: Fraction = Field(default=0.5, description="0..1")
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "Credits ran out on day 9; most were spent on strong-model calls in calm markets.",
+    {
+        "learned": ["calm markets rarely need strong-model calls"],
+        "got_wrong": ["I spent credits on strong-model calls in calm markets"],
+        "confused_by": ["why calm markets felt risky"],
+        "never_tested": ["cheaper calls in calm markets"],
+        "killed_by": "credits ran out on day 9",
+        "would_change": ["fewer strong-model calls in calm markets"],
+        "suspects": ["strong-model calls spent the credits"],
+        "causal_links": [
+            {"cause": "strong-model calls", "effect": "credits ran out", "confidence": 0.8}
+        ],
+        "emotional_arc": "eager at first, then anxious as the credits ran out",
+        "arc_class": "tragic",
+    },
+)
+
+
 class DeathTestament(StructuredOutput):
     """The golem's life review, written as it dies."""
 
     schema_name = "death_testament"
+    worked_example = EXAMPLE
 
     learned: list[Entry] = Field(default_factory=list, max_length=_LIST)
     got_wrong: list[Entry] = Field(default_factory=list, max_length=_LIST)

@@ -9,7 +9,7 @@ from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import nonzero
 from golem.subsystems.parts import Fraction
 from golem.subsystems.text import Choices, decision_from_text, read_choice, read_fraction
@@ -26,10 +26,18 @@ class FragmentVerdict(StrEnum):
     DISCARD = "discard"
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "Fragment: 'gas prices rise an hour before large liquidations'.",
+    {"novelty": 0.7, "relevance": 0.6, "coherence": 0.5, "verdict": "stage"},
+)
+
+
 class FragmentEvaluation(StructuredOutput):
     """The observer's verdict on one hypnagogic fragment."""
 
     schema_name = "fragment_evaluation"
+    worked_example = EXAMPLE
 
     novelty: Fraction = Field(default=0.5, description="0..1")
     relevance: Fraction = Field(default=0.5, description="0..1")

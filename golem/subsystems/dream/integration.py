@@ -10,7 +10,7 @@ from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, known_ids
 from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
@@ -49,10 +49,38 @@ class IntegrationItem(Part):
     rationale: str = Field(default="", max_length=200)
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "Staged: [k7] 'thin weekend books widen spreads' seen 4 times; [k8] 'the moon phase "
+    "moves BTC' seen once.",
+    {
+        "promoted": [
+            {
+                "hypothesis_id": "k7",
+                "summary": "thin weekend books widen spreads",
+                "confidence": 0.7,
+                "rationale": "seen 4 times",
+            }
+        ],
+        "staged": [],
+        "discarded": [
+            {
+                "hypothesis_id": "k8",
+                "summary": "the moon phase moves BTC",
+                "confidence": 0.1,
+                "rationale": "seen once, no reason given",
+            }
+        ],
+        "playbook_diff": "Trade smaller when weekend books are thin.",
+    },
+)
+
+
 class DreamIntegration(StructuredOutput):
     """The dream's candidates for the grimoire and what becomes of each."""
 
     schema_name = "dream_integration"
+    worked_example = EXAMPLE
 
     promoted: list[IntegrationItem] = Field(default_factory=list, max_length=8)
     staged: list[IntegrationItem] = Field(default_factory=list, max_length=8)

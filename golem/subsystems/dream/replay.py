@@ -10,7 +10,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import Field, StringConstraints
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, items_have_words, known_ids, nonzero
 from golem.subsystems.parts import Fraction, Part, Signed, repeats
 from golem.subsystems.text import (
@@ -70,10 +70,37 @@ class Counterfactual(Part):
     plausibility: Fraction = Field(default=0.5, description="0..1")
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "Episodes: #e4 bought BTC before a 3% fall; #e5 held BTC through a volatile rebound.",
+    {
+        "episode_id": "e5",
+        "lessons": [
+            {
+                "insight": "buying BTC before a 3% fall cost more than waiting",
+                "confidence": 0.6,
+                "applicable_conditions": ["volatile"],
+            }
+        ],
+        "surprise_score": 0.4,
+        "counterfactuals": [
+            {
+                "alternative_action": "wait before buying BTC",
+                "estimated_outcome": "bought BTC 3% cheaper",
+                "plausibility": 0.5,
+            }
+        ],
+        "arousal_delta": 0.1,
+        "episodes_reviewed": 2,
+    },
+)
+
+
 class ReplayAnalysis(StructuredOutput):
     """What replaying recent episodes taught."""
 
     schema_name = "replay_analysis"
+    worked_example = EXAMPLE
 
     episode_id: str = Field(max_length=40, description="the episode replayed (the latest)")
     lessons: list[Lesson] = Field(default_factory=list, max_length=5)

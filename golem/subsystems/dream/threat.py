@@ -10,7 +10,7 @@ from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, items_have_words, nonzero
 from golem.subsystems.parts import Fraction, ListItem
 from golem.subsystems.text import (
@@ -36,10 +36,26 @@ class ThreatSeverity(StrEnum):
     CRITICAL = "critical"
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "Threat: the DEX is hacked while 20% of the funds sit in its pool.",
+    {
+        "threat_type": "the DEX is hacked",
+        "severity": "high",
+        "likelihood": 0.1,
+        "impact_if_realized": "the 20% of the funds in its pool is lost",
+        "mitigation_actions": ["move half the funds out of the DEX pool"],
+        "detection_signals": ["the DEX pool drains fast"],
+        "rehearsal_outcome": "If the DEX is hacked, 20% of the funds are lost; halving halves it.",
+    },
+)
+
+
 class ThreatAssessment(StructuredOutput):
     """One rehearsed threat and what to do about it."""
 
     schema_name = "threat_assessment"
+    worked_example = EXAMPLE
 
     threat_type: str = Field(min_length=1, max_length=160)
     severity: ThreatSeverity

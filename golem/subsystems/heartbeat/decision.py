@@ -9,7 +9,7 @@ from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, nonzero
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
@@ -75,10 +75,33 @@ class Signal(Part):
 _SEVERE = frozenset({Severity.MODERATE, Severity.HIGH, Severity.CRITICAL})
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "BTC volume tripled in 10 minutes while BTC price held flat; health factor 2.1.",
+    {
+        "severity": "low",
+        "action": "analyze",
+        "confidence": 0.6,
+        "rationale": "BTC volume tripled in 10 minutes while BTC price held flat.",
+        "signals": [
+            {
+                "source": "volume",
+                "description": "BTC volume tripled in 10 minutes",
+                "magnitude": 0.6,
+            },
+            {"source": "price", "description": "BTC price held flat", "magnitude": 0.2},
+        ],
+        "escalate": False,
+        "expected_move": 0.01,
+    },
+)
+
+
 class HeartbeatDecision(StructuredOutput):
     """The heartbeat's decision on one escalated tick."""
 
     schema_name = "heartbeat_decision"
+    worked_example = EXAMPLE
 
     severity: Severity
     action: HeartbeatAction

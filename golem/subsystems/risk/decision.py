@@ -11,7 +11,7 @@ from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, items_have_words, nonzero
 from golem.subsystems.parts import Fraction, ListItem, Part
 from golem.subsystems.text import (
@@ -50,10 +50,35 @@ class RiskLayers(Part):
 LAYERS = tuple(RiskLayers.model_fields)
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLE = WorkedExample(
+    "Proposed trade: sell 200 USD of BTC; portfolio 1,000 USD, 60% BTC; calm market.",
+    {
+        "approved": True,
+        "adjusted_size_usd": None,
+        "layers": {
+            "hard_shields": {
+                "passed": True,
+                "score": 0.1,
+                "detail": "sell 200 USD is within limits",
+            },
+            "position_sizing": {"passed": True, "score": 0.2, "detail": "60% BTC falls to 40% BTC"},
+            "adaptive_guardrails": {"passed": True, "score": 0.1, "detail": "a sale lowers risk"},
+            "observation": {"passed": True, "score": 0.2, "detail": "the market is calm"},
+            "defi_threats": {"passed": True, "score": 0.1, "detail": "no loan at risk"},
+        },
+        "warnings": ["60% BTC is concentrated"],
+        "reasoning": "Selling 200 USD of BTC cuts 60% BTC to 40% BTC in a calm market.",
+        "proposed_size_usd": 200.0,
+    },
+)
+
+
 class RiskAssessment(StructuredOutput):
     """Whether a proposed action may go ahead, and at what size."""
 
     schema_name = "risk_assessment"
+    worked_example = EXAMPLE
 
     approved: bool
     adjusted_size_usd: float | None = Field(
