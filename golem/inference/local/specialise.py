@@ -32,7 +32,7 @@ class Specialised:
 _END = r"[,.;:!?)]?"
 _WORD = rf"\(?[A-Za-z][A-Za-z']{{1,15}}(?:-[A-Za-z]{{2,12}})?{_END}"
 _LETTER = rf"[A-Za-z]{_END}"
-_NUMBER = rf"[$]?[0-9][0-9.,]{{0,8}}[%x]?{_END}"
+_NUMBER = rf"[+-]?[$]?[0-9][0-9.,]{{0,8}}[%x]?{_END}"
 _ANY = rf"(?:{_WORD}|{_LETTER}|{_NUMBER}|[&+/-])"
 _REST = rf"(?: {_ANY})*"
 _TWO = rf"(?:(?:{_WORD}|{_LETTER}) (?:{_WORD}|{_NUMBER})|{_NUMBER} {_WORD})"

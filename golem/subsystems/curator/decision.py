@@ -57,8 +57,13 @@ class CrossRef(Part):
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
 EXAMPLE = WorkedExample(
-    "Grimoire: [k1] 'sell rallies in bear regime' held 4 of 5 times; [k2] 'buy every dip' "
-    "failed 3 of 3; [k3] 'funding spikes precede reversals' held 2 of 2.",
+    "Grimoire:\n"
+    "- [k1] confidence 0.60, tier staged, regime bear, episodes 4 for / 1 against: "
+    "sell rallies in bear regime\n"
+    "- [k2] confidence 0.50, tier staged, regime any, episodes 0 for / 3 against: "
+    "buy every dip\n"
+    "- [k3] confidence 0.55, tier staged, regime any, episodes 2 for / 0 against: "
+    "funding spikes precede reversals",
     {
         "entries_evaluated": 3,
         "entries_retained": 2,

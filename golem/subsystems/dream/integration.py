@@ -51,8 +51,9 @@ class IntegrationItem(Part):
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
 EXAMPLE = WorkedExample(
-    "Staged: [k7] 'thin weekend books widen spreads' seen 4 times; [k8] 'the moon phase "
-    "moves BTC' seen once.",
+    "Staged knowledge:\n"
+    "- [k7] (0.60, from dream:replay at tick 12) thin weekend books widen spreads\n"
+    "- [k8] (0.20, from dream:hypnagogic at tick 15) the moon phase moves BTC",
     {
         "promoted": [
             {

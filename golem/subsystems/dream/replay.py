@@ -72,12 +72,14 @@ class Counterfactual(Part):
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
 EXAMPLE = WorkedExample(
-    "Episodes: #e4 bought BTC before a 3% fall; #e5 held BTC through a volatile rebound.",
+    "Episodes to replay:\n"
+    "- #4 tick 30: buy (confidence 0.60) → pnl -3.00, price -3.00% against +1.00% predicted\n"
+    "- #5 tick 50: hold (confidence 0.50) → pnl +1.00, price +2.00% against +0.50% predicted",
     {
-        "episode_id": "e5",
+        "episode_id": "5",
         "lessons": [
             {
-                "insight": "buying BTC before a 3% fall cost more than waiting",
+                "insight": "a buy against a -3.00% move lost 3.00 in pnl",
                 "confidence": 0.6,
                 "applicable_conditions": ["volatile"],
             }
@@ -85,8 +87,8 @@ EXAMPLE = WorkedExample(
         "surprise_score": 0.4,
         "counterfactuals": [
             {
-                "alternative_action": "wait before buying BTC",
-                "estimated_outcome": "bought BTC 3% cheaper",
+                "alternative_action": "hold instead of buy at tick 30",
+                "estimated_outcome": "pnl near 0.00 instead of -3.00",
                 "plausibility": 0.5,
             }
         ],
