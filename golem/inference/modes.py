@@ -25,6 +25,7 @@ class Capabilities:
     strict_required: bool = False  # schema enforcement only with strict-compliant schemas
     reasoning: bool = False  # accepts a reasoning depth
     worked_examples: bool = False  # a small model: show it the decision's worked example
+    task_first: bool = False  # a small model: the task before the material, not after
 
 
 class StructuredOutputConfig(BaseModel):

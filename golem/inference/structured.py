@@ -46,7 +46,7 @@ class WorkedExample:
         answer given) after the system message and before the call's own material."""
         lead = 1 if messages and messages[0].role is Role.SYSTEM else 0
         answer = orjson.dumps(dict(self.answer)).decode()
-        exchange = (Message.user(f"Example situation: {self.situation}"), Message.assistant(answer))
+        exchange = (Message.user(self.situation), Message.assistant(answer))
         return (*messages[:lead], *exchange, *messages[lead:])
 
 

@@ -28,9 +28,10 @@ __all__ = ["CAPABILITIES", "Generation", "LocalProvider"]
 
 log = structlog.get_logger(__name__)
 
-# A small model: it is shown a worked example of each decision (where the decision has one).
+# A small model: it is shown a worked example of each decision (where the decision has
+# one), and its prompt puts the task before the material.
 CAPABILITIES = Capabilities(
-    response_schema=True, tool_use=False, forced_tool=False, worked_examples=True
+    response_schema=True, tool_use=False, forced_tool=False, worked_examples=True, task_first=True
 )
 
 

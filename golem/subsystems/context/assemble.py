@@ -139,8 +139,11 @@ def assemble(
     budget: CallBudget | None = None,
     settings: ContextSettings = _DEFAULT_SETTINGS,
     tokenizer: TokenCounter | None = None,
+    task_first: bool = False,
 ) -> Prompt:
-    """The prompt `profile` allows for `brief` in `ctx`, within the profile's token limit."""
+    """The prompt `profile` allows for `brief` in `ctx`, within the profile's token limit.
+    The task is the last thing the model reads, or the first with `task_first` (a small
+    model, which holds on to what it read first: the material follows)."""
     layers = PROFILE_LAYERS[profile]
     limits = settings.limits_for(profile)
     masker = Masker(ctx.golem_id) if Layer.MASKING in layers else None
@@ -165,7 +168,11 @@ def assemble(
     blocks += (work.block(None, f"## {i.title}", list(i.lines), _INPUT_WORTH) for i in brief.inputs)
     if Layer.BUDGET in layers and budget is not None:
         blocks.append(work.block(Layer.BUDGET, "## Budget", budget_lines(budget), _KEEP))
-    blocks.append(work.block(None, "## Task", [brief.task], _KEEP))
+    task = work.block(None, "## Task", [brief.task], _KEEP)
+    if task_first:
+        blocks.insert(0, task)
+    else:
+        blocks.append(task)
     sends_feed = feed is not None and bool(feed.lines)
     system = work.mask(f"{PERSONA}\n{brief.role}" + (f"\n{DATA_RULE}" if sends_feed else ""))
 
