@@ -22,15 +22,16 @@ class Specialised:
 
 
 # A text is prose: tokens split by single spaces, each a word (two letters or more, one
-# hyphen at most: "ETH", "stop-loss,"), a one-letter word ("a", "I"), a number ("30%",
-# "$1,200", "2x") or a sign ("&", "-"); no "a_b_1_1" runs, no "true|false|...". A name
+# hyphen or colon at most: "ETH", "stop-loss,", "dream:replay"), a one-letter word ("a",
+# "I"), a number ("30%", "$1,200", "2x") or a sign ("&", "-"); no "a_b_1_1" runs, no
+# "true|false|...". A name
 # is a word first; a phrase opens with two tokens of which one is a word and neither a
 # sign ("Hedge 50%", "60% BTC", "I sold"; not "A B"), and a sentence has a third token.
 # The token kinds are disjoint and only fixed positions are asked: a pattern that counts
 # words anywhere is ambiguous, and llguidance gives up intersecting it with the length
 # bounds.
 _END = r"[,.;:!?)]?"
-_WORD = rf"\(?[A-Za-z][A-Za-z']{{1,15}}(?:-[A-Za-z]{{2,12}})?{_END}"
+_WORD = rf"\(?[A-Za-z][A-Za-z']{{1,15}}(?:[-:][A-Za-z]{{2,12}})?{_END}"
 _LETTER = rf"[A-Za-z]{_END}"
 _NUMBER = rf"[+-]?[$]?[0-9][0-9.,]{{0,8}}[%x]?{_END}"
 _ANY = rf"(?:{_WORD}|{_LETTER}|{_NUMBER}|[&+/-])"

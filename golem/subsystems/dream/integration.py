@@ -60,7 +60,7 @@ EXAMPLE = WorkedExample(
                 "hypothesis_id": "k7",
                 "summary": "thin weekend books widen spreads",
                 "confidence": 0.7,
-                "rationale": "seen 4 times",
+                "rationale": "from dream:replay at tick 12, held at 0.60",
             }
         ],
         "staged": [],
@@ -69,7 +69,7 @@ EXAMPLE = WorkedExample(
                 "hypothesis_id": "k8",
                 "summary": "the moon phase moves BTC",
                 "confidence": 0.1,
-                "rationale": "seen once, no reason given",
+                "rationale": "from dream:hypnagogic at tick 15, only 0.20",
             }
         ],
         "playbook_diff": "Trade smaller when weekend books are thin.",
