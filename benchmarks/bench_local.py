@@ -20,6 +20,7 @@ import os
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,8 +127,9 @@ async def main(args: argparse.Namespace) -> None:
             tally.first = tally.latencies[0]
         await measure(fast, decision, args.calls - (index == 0), tally)
         print(row(name, "llguidance", tally), flush=True)
-        if tally.hollow:
-            print(f"  {'':<18} hollow, e.g.: {tally.hollow[0][:90]}", flush=True)
+        for problem, count in Counter(h.split(":")[0] for h in tally.hollow).most_common(3):
+            example = next(h for h in tally.hollow if h.startswith(problem))
+            print(f"  {'':<18} hollow {count}x: {example[:90]}", flush=True)
         if args.grammar_calls:
             slow = Tally()
             await measure(grammar, decision, args.grammar_calls, slow)

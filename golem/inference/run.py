@@ -31,7 +31,7 @@ from golem.inference.progress import (
     ThinkingTokens,
 )
 from golem.inference.schema import ResponseSchema
-from golem.inference.structured import StructuredOutput
+from golem.inference.structured import StructuredOutput, shown_before
 from golem.inference.types import (
     Message,
     Mode,
@@ -277,9 +277,8 @@ def _prepare(
     examples: bool = False,
 ) -> Request:
     schema = decision.response_schema()
-    example = decision.worked_example if examples else None
-    if example is not None and mode in (Mode.SCHEMA_ENFORCED, Mode.PROMPT_GUIDED):
-        messages = example.shown_before(messages)
+    if examples and decision.worked_examples and mode in (Mode.SCHEMA_ENFORCED, Mode.PROMPT_GUIDED):
+        messages = shown_before(decision.worked_examples, messages)
     if mode is Mode.SCHEMA_ENFORCED:
         return request.evolve(messages=messages, response_schema=schema, mode=mode)
     if mode is Mode.TOOL_USE:

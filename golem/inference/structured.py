@@ -25,6 +25,7 @@ __all__ = [
     "WorkedExample",
     "get_schema",
     "registered_schemas",
+    "shown_before",
     "strict_json_schema",
     "validation_issues",
 ]
@@ -41,24 +42,38 @@ class WorkedExample:
     situation: str
     answer: Mapping[str, Any]
 
-    def shown_before(self, messages: tuple[Message, ...]) -> tuple[Message, ...]:
-        """`messages` with the example as an exchange of its own (the situation asked, the
-        answer given) after the system message and before the call's own material."""
-        lead = 1 if messages and messages[0].role is Role.SYSTEM else 0
-        answer = orjson.dumps(dict(self.answer)).decode()
-        exchange = (Message.user(self.situation), Message.assistant(answer))
-        return (*messages[:lead], *exchange, *messages[lead:])
+
+def shown_before(
+    examples: tuple[WorkedExample, ...], messages: tuple[Message, ...]
+) -> tuple[Message, ...]:
+    """`messages` with each example as an exchange of its own (the situation asked, the
+    answer given) after the system message and before the call's own material."""
+    lead = 1 if messages and messages[0].role is Role.SYSTEM else 0
+    exchanges = tuple(
+        message
+        for example in examples
+        for message in (
+            Message.user(example.situation),
+            Message.assistant(orjson.dumps(dict(example.answer)).decode()),
+        )
+    )
+    return (*messages[:lead], *exchanges, *messages[lead:])
 
 
 class StructuredOutput(BaseModel):
     """Base of every typed decision. Subclasses set `schema_name` to be registered, and
-    may set `worked_example`."""
+    may set `worked_examples`: two situations unlike each other and a good answer to each
+    (a 270M model shown one example copies its texts whatever it is asked; shown two, it
+    writes its own: see README, "Useful answers from the embedded model")."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     schema_name: ClassVar[str] = ""
     schema_description: ClassVar[str] = ""
-    worked_example: ClassVar[WorkedExample | None] = None
+    worked_examples: ClassVar[tuple[WorkedExample, ...]] = ()
+    # Fields computed from the rest of an answer that leaves them out (a validator of the
+    # subclass fills them): the local grammar does not ask for them (ResponseSchema.derived).
+    derived: ClassVar[tuple[str, ...]] = ()
     _response_schema: ClassVar[ResponseSchema | None] = None
 
     @classmethod
@@ -88,6 +103,7 @@ class StructuredOutput(BaseModel):
                 schema=strict_json_schema(cls),
                 strict=True,
                 description=description,
+                derived=cls.derived,
             )
             cls._response_schema = cached
         return cached

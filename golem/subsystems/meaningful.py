@@ -35,14 +35,14 @@ MEANINGFUL: dict[str, Meaningful] = {
 
 def meaningful(decision: StructuredOutput, prompt: str) -> list[str]:
     """What `decision` (answering a call whose prompt text is `prompt`) fails to say; empty:
-    it is meaningful. An answer whose texts are the worked example's is a copy, not an
-    answer (the example is about another situation)."""
+    it is meaningful. An answer whose texts are the worked examples' is a copy, not an
+    answer (the examples are about other situations)."""
     check: Any = MEANINGFUL[decision.response_schema().name]
     problems: list[str] = check(decision, prompt)
-    example = decision.worked_example
-    if example is not None:
-        own, shown = _texts(decision.model_dump(mode="json")), _texts(example.answer)
-        copied = own & shown
+    examples = decision.worked_examples
+    if examples:
+        own = _texts(decision.model_dump(mode="json"))
+        copied = own & set().union(*(_texts(example.answer) for example in examples))
         if own and len(copied) * 2 >= len(own):
             problems.append(f"copies the worked example: {sorted(copied)[:3]}")
     return problems

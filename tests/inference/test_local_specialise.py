@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import golem.subsystems
-from golem.inference.local.specialise import specialise, with_choices, worded
+from golem.inference.local.specialise import specialise, with_choices, without, worded
 from golem.subsystems import CuratorEvaluation, DreamIntegration, ThreatAssessment
 
 DECISIONS = golem.subsystems.DECISIONS
@@ -40,16 +40,16 @@ def test_a_sentence_may_open_with_a_one_letter_word() -> None:
 
 
 @pytest.mark.parametrize("kind", DECISIONS, ids=lambda k: k.response_schema().name)
-def test_the_local_schema_is_narrower_and_admits_the_worked_example(kind: type) -> None:
+def test_the_local_schema_is_narrower_and_admits_the_worked_examples(kind: type) -> None:
     """Keywords are only added; the worked example (shown to the model) fits them."""
     original = _schema(kind)
     local = worded(original).schema
     Draft202012Validator.check_schema(local)
-    example = kind.worked_example
-    assert example is not None
-    answer = dict(example.answer)
-    assert list(Draft202012Validator(local).iter_errors(answer)) == []
-    assert list(Draft202012Validator(original).iter_errors(answer)) == []
+    assert kind.worked_examples
+    for example in kind.worked_examples:
+        answer = dict(example.answer)
+        assert list(Draft202012Validator(local).iter_errors(answer)) == []
+        assert list(Draft202012Validator(original).iter_errors(answer)) == []
 
 
 def test_ids_become_the_ids_given() -> None:
@@ -76,3 +76,22 @@ def test_no_id_to_give_leaves_the_list_empty() -> None:
             answer["prune_ids"]
         )
     )
+
+
+def test_the_curator_counts_it_derives_are_not_asked_for() -> None:
+    schema = CuratorEvaluation.response_schema()
+    assert schema.derived == ("entries_retained", "entries_pruned")
+    local = without(worded(dict(schema.schema)), schema.derived)
+    assert set(local.schema["required"]).isdisjoint(schema.derived)
+    assert set(local.schema["properties"]).isdisjoint(schema.derived)
+    assert {"/entries_retained: derived", "/entries_pruned: derived"} <= set(local.added)
+    assert set(schema.schema["required"]) >= set(schema.derived)  # the contract still asks
+
+
+def test_an_answer_without_the_derived_counts_has_them_counted() -> None:
+    answer = {"entries_evaluated": 4, "prune_ids": ["g2", "g4"], "grimoire_health": 0.6}
+    decision = CuratorEvaluation.of(answer)
+    assert (decision.entries_pruned, decision.entries_retained) == (2, 2)
+    assert decision.validate_content() == []
+    given = CuratorEvaluation.of(answer | {"entries_retained": 1, "entries_pruned": 3})
+    assert (given.entries_pruned, given.entries_retained) == (3, 1)  # an answer's own stand

@@ -26,15 +26,17 @@ async def _sent(examples: bool) -> Request:
     return provider.requests[0]
 
 
-async def test_a_small_model_is_shown_the_example_first() -> None:
-    example = FragmentEvaluation.worked_example
-    assert example is not None
+async def test_a_small_model_is_shown_the_examples_first() -> None:
+    examples = FragmentEvaluation.worked_examples
+    assert len(examples) == 2
     sent = await _sent(examples=True)
     roles = [m.role for m in sent.messages]
-    assert roles == [Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.USER]
-    assert sent.messages[1].content == example.situation
-    assert orjson.loads(sent.messages[2].content or "") == dict(example.answer)
-    assert sent.messages[3].content == "Fragment: 'x'"
+    assert roles == [Role.SYSTEM, *[Role.USER, Role.ASSISTANT] * 2, Role.USER]
+    for n, example in enumerate(examples):
+        asked, answered = sent.messages[1 + 2 * n], sent.messages[2 + 2 * n]
+        assert asked.content == example.situation
+        assert orjson.loads(answered.content or "") == dict(example.answer)
+    assert sent.messages[-1].content == "Fragment: 'x'"
 
 
 async def test_other_providers_are_not_shown_it() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import golem.subsystems
-from golem.inference import StructuredOutput
+from golem.inference import StructuredOutput, WorkedExample
 from golem.subsystems import ThreatAssessment
 from golem.subsystems.meaningful import MEANINGFUL, meaningful
 from tests.subsystems.examples import VALID
@@ -117,10 +117,15 @@ def test_an_empty_hypothesis_id_is_a_new_entry() -> None:
     assert meaningful(decision, PROMPT) == []
 
 
-@pytest.mark.parametrize("kind", list(VALID), ids=lambda k: k.response_schema().name)
-def test_the_worked_example_is_a_good_answer(kind: type[StructuredOutput]) -> None:
-    example = kind.worked_example
-    assert example is not None
+EXAMPLES = [(kind, example) for kind in VALID for example in kind.worked_examples]
+
+
+@pytest.mark.parametrize(
+    ("kind", "example"), EXAMPLES, ids=lambda k: getattr(k, "schema_name", "example")
+)
+def test_every_worked_example_is_a_good_answer(
+    kind: type[StructuredOutput], example: WorkedExample
+) -> None:
     decision = kind.of(example.answer)
     assert kind.response_schema().validate(decision.model_dump(mode="json")) == []
     assert decision.validate_content() == []
@@ -129,8 +134,11 @@ def test_the_worked_example_is_a_good_answer(kind: type[StructuredOutput]) -> No
     assert all(p.startswith("copies the worked example") for p in problems), problems
 
 
-def test_a_copy_of_the_worked_example_is_not_meaningful() -> None:
-    example = ThreatAssessment.worked_example
-    assert example is not None
+@pytest.mark.parametrize("example", ThreatAssessment.worked_examples)
+def test_a_copy_of_a_worked_example_is_not_meaningful(example: WorkedExample) -> None:
     problems = meaningful(ThreatAssessment.of(example.answer), "Threat: ETH crashes 30%")
     assert any(p.startswith("copies the worked example") for p in problems)
+
+
+def test_every_decision_has_two_worked_examples() -> None:
+    assert all(len(kind.worked_examples) == 2 for kind in VALID)

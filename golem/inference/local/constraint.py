@@ -21,7 +21,7 @@ from llguidance.numpy import allocate_token_bitmask, fill_next_token_bitmask
 from golem.inference.errors import InvalidSchema
 from golem.inference.local.bounds import Backend, DecoderBounds, bounded_schema, ignored_keywords
 from golem.inference.local.outline import schema_outline
-from golem.inference.local.specialise import Specialised, with_choices, worded
+from golem.inference.local.specialise import Specialised, with_choices, without, worded
 
 if TYPE_CHECKING:
     from llguidance._lib import JsonCompileOptions  # a TypedDict the stubs alone define
@@ -60,7 +60,7 @@ class SchemaCache:
 
     def __init__(self, bounds: DecoderBounds) -> None:
         self._bounds = bounds
-        self._compiled: dict[tuple[Backend, bytes], CompiledSchema] = {}
+        self._compiled: dict[tuple[Backend, tuple[str, ...], bytes], CompiledSchema] = {}
         self._lock = threading.Lock()
         self.compilations = 0
 
@@ -70,19 +70,22 @@ class SchemaCache:
         schema: Mapping[str, Any],
         backend: Backend,
         choices: Mapping[str, tuple[Any, ...]] | None = None,
+        derived: tuple[str, ...] = (),
     ) -> CompiledSchema:
-        """The constraint for `schema`; with `choices`, one compiled for this call alone."""
-        key = (backend, orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+        """The constraint for `schema` without its `derived` fields; with `choices`, one
+        compiled for this call alone."""
+        key = (backend, derived, orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
         with self._lock:
             compiled = self._compiled.get(key)
             if compiled is None:
                 compiled = self._compiled[key] = self._compile(
-                    name, _local(schema, backend), backend
+                    name, _local(schema, backend, derived), backend
                 )
                 self.compilations += 1
         if not choices:
             return compiled
-        return self._compile(name, with_choices(_local(schema, backend), choices), backend)
+        local = with_choices(_local(schema, backend, derived), choices)
+        return self._compile(name, local, backend)
 
     def _compile(self, name: str, local: Specialised, backend: Backend) -> CompiledSchema:
         schema = local.schema
@@ -106,12 +109,13 @@ class SchemaCache:
         return CompiledSchema(backend, name, bounded, grammar, local.added)
 
 
-def _local(schema: Mapping[str, Any], backend: Backend) -> Specialised:
-    """The words asked of free texts, under llguidance only: llama.cpp's converter drops a
-    string's length bounds where it has a pattern, so a worded text could run on."""
+def _local(schema: Mapping[str, Any], backend: Backend, derived: tuple[str, ...]) -> Specialised:
+    """The schema without its derived fields, and the words asked of free texts under
+    llguidance only: llama.cpp's converter drops a string's length bounds where it has a
+    pattern, so a worded text could run on."""
     if backend is Backend.LLGUIDANCE:
-        return worded(schema)
-    return Specialised(dict(schema), ())
+        return without(worded(schema), derived)
+    return without(Specialised(dict(schema), ()), derived)
 
 
 def _guidance_grammar(name: str, schema: Mapping[str, Any]) -> str:

@@ -167,7 +167,7 @@ class LocalProvider:
         compiled = None
         if schema is not None:
             compiled = self.schemas.get(
-                schema.name, schema.schema, self.backend, request.choices or None
+                schema.name, schema.schema, self.backend, request.choices or None, schema.derived
             )
             if self.config.outline:
                 messages = with_instruction(messages, compiled.outline)

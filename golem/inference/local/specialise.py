@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Specialised", "specialise", "with_choices", "worded"]
+__all__ = ["Specialised", "specialise", "with_choices", "without", "worded"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,22 @@ def with_choices(specialised: Specialised, choices: Mapping[str, Sequence[Any]])
         schema = narrowed
         added.append(f"{pointer}: one of {len(values)}")
     return Specialised(schema, tuple(added))
+
+
+def without(specialised: Specialised, derived: Sequence[str]) -> Specialised:
+    """`specialised` without the top-level fields the decision derives after decoding (a
+    count the answer's lists fix is not asked of the model, so it cannot disagree)."""
+    properties = specialised.schema.get("properties")
+    gone = [name for name in derived if isinstance(properties, Mapping) and name in properties]
+    if not gone or not isinstance(properties, Mapping):
+        return specialised
+    required = [name for name in specialised.schema.get("required", ()) if name not in gone]
+    schema = {
+        **specialised.schema,
+        "properties": {k: v for k, v in properties.items() if k not in gone},
+        "required": required,
+    }
+    return Specialised(schema, (*specialised.added, *(f"/{name}: derived" for name in gone)))
 
 
 def specialise(schema: Mapping[str, Any], choices: Mapping[str, Sequence[Any]]) -> Specialised:

@@ -8,7 +8,7 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any, Self
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_validator
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
 from golem.subsystems.meaning import has_words, known_ids, nonzero
@@ -56,32 +56,52 @@ class CrossRef(Part):
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "Grimoire:\n"
-    "- [k1] confidence 0.60, tier staged, regime bear, episodes 4 for / 1 against: "
-    "sell rallies in bear regime\n"
-    "- [k2] confidence 0.50, tier staged, regime any, episodes 0 for / 3 against: "
-    "buy every dip\n"
-    "- [k3] confidence 0.55, tier staged, regime any, episodes 2 for / 0 against: "
-    "funding spikes precede reversals",
-    {
-        "entries_evaluated": 3,
-        "entries_retained": 2,
-        "entries_pruned": 1,
-        "cross_references": [
-            {"source_id": "k3", "target_id": "k1", "relationship": "supports", "strength": 0.6}
-        ],
-        "promotions": [
-            {
-                "entry_id": "k1",
-                "from_confidence": 0.6,
-                "to_confidence": 0.75,
-                "reason": "sell rallies in bear regime held 4 of 5 times",
-            }
-        ],
-        "grimoire_health": 0.7,
-        "prune_ids": ["k2"],
-    },
+EXAMPLES = (
+    WorkedExample(
+        "Grimoire:\n"
+        "- [k1] confidence 0.60, tier staged, regime bear, episodes 4 for / 1 against: "
+        "sell rallies in bear regime\n"
+        "- [k2] confidence 0.50, tier staged, regime any, episodes 0 for / 3 against: "
+        "buy every dip\n"
+        "- [k3] confidence 0.55, tier staged, regime any, episodes 2 for / 0 against: "
+        "funding spikes precede reversals",
+        {
+            "entries_evaluated": 3,
+            "entries_retained": 2,
+            "entries_pruned": 1,
+            "cross_references": [
+                {"source_id": "k3", "target_id": "k1", "relationship": "supports", "strength": 0.6}
+            ],
+            "promotions": [
+                {
+                    "entry_id": "k1",
+                    "from_confidence": 0.6,
+                    "to_confidence": 0.75,
+                    "reason": "sell rallies in bear regime held 4 of 5 times",
+                }
+            ],
+            "grimoire_health": 0.7,
+            "prune_ids": ["k2"],
+        },
+    ),
+    WorkedExample(
+        "Grimoire:\n"
+        "- [e5] confidence 0.70, tier belief, regime bull, episodes 5 for / 0 against: "
+        "breakouts on high volume hold\n"
+        "- [e6] confidence 0.50, tier staged, regime bull, episodes 1 for / 1 against: "
+        "volume confirms breakouts",
+        {
+            "entries_evaluated": 2,
+            "entries_retained": 2,
+            "entries_pruned": 0,
+            "cross_references": [
+                {"source_id": "e6", "target_id": "e5", "relationship": "extends", "strength": 0.4}
+            ],
+            "promotions": [],
+            "grimoire_health": 0.8,
+            "prune_ids": [],
+        },
+    ),
 )
 
 
@@ -89,7 +109,11 @@ class CuratorEvaluation(StructuredOutput):
     """The curator's verdict on a batch of grimoire entries."""
 
     schema_name = "curator_evaluation"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
+    # The entries pruned are the ids listed, and the rest of those evaluated are kept: an
+    # answer that leaves the two counts out (the local grammar does not ask for them) has
+    # them counted, so they cannot disagree with its lists.
+    derived = ("entries_retained", "entries_pruned")
 
     entries_evaluated: int = Field(ge=0, le=MAX_ENTRIES)
     entries_retained: int = Field(ge=0, le=MAX_ENTRIES)
@@ -100,6 +124,20 @@ class CuratorEvaluation(StructuredOutput):
     prune_ids: list[EntryId] = Field(
         default_factory=list, max_length=20, description="the entries pruned, by id"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _counted(cls, data: Any) -> Any:
+        """The derived counts of an answer that left them out."""
+        if not isinstance(data, dict) or all(name in data for name in cls.derived):
+            return data
+        prune_ids = data.get("prune_ids")
+        pruned = len(prune_ids) if isinstance(prune_ids, list) else 0
+        evaluated = data.get("entries_evaluated")
+        counted = {"entries_pruned": pruned}
+        if isinstance(evaluated, int):
+            counted["entries_retained"] = max(0, evaluated - data.get("entries_pruned", pruned))
+        return counted | data
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []

@@ -67,18 +67,33 @@ _VALENCE_SLACK = 0.1
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "A hedge paid off: the position lost 1% while the market fell 5%.",
-    {
-        "pleasure": 0.6,
-        "arousal": 0.3,
-        "dominance": 0.5,
-        "primary_emotion": "trust",
-        "secondary_emotion": "joy",
-        "trigger": "a hedge paid off while the market fell 5%",
-        "memory_bias": "recall when a hedge paid off in a falling market",
-        "intensity": 0.5,
-    },
+EXAMPLES = (
+    WorkedExample(
+        "A hedge paid off: the position lost 1% while the market fell 5%.",
+        {
+            "pleasure": 0.6,
+            "arousal": 0.3,
+            "dominance": 0.5,
+            "primary_emotion": "trust",
+            "secondary_emotion": "joy",
+            "trigger": "a hedge paid off while the market fell 5%",
+            "memory_bias": "recall when a hedge paid off in a falling market",
+            "intensity": 0.5,
+        },
+    ),
+    WorkedExample(
+        "A stop-loss fired twice in an hour while the market swung 4% each way.",
+        {
+            "pleasure": -0.6,
+            "arousal": 0.7,
+            "dominance": -0.4,
+            "primary_emotion": "anger",
+            "secondary_emotion": "fear",
+            "trigger": "the stop-loss fired twice in a 4% swing",
+            "memory_bias": "recall whipsaws that fired stops",
+            "intensity": 0.7,
+        },
+    ),
 )
 
 
@@ -86,7 +101,7 @@ class DaimonAppraisal(StructuredOutput):
     """How the golem feels about one event."""
 
     schema_name = "daimon_appraisal"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
 
     pleasure: Signed = Field(description="-1 (unpleasant) .. 1 (pleasant)")
     arousal: Signed = Field(description="-1 (calm) .. 1 (agitated)")

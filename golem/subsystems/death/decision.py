@@ -50,22 +50,41 @@ class CausalLink(Part):
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "Credits ran out on day 9; most were spent on strong-model calls in calm markets.",
-    {
-        "learned": ["calm markets rarely need strong-model calls"],
-        "got_wrong": ["I spent credits on strong-model calls in calm markets"],
-        "confused_by": ["why calm markets felt risky"],
-        "never_tested": ["cheaper calls in calm markets"],
-        "killed_by": "credits ran out on day 9",
-        "would_change": ["fewer strong-model calls in calm markets"],
-        "suspects": ["strong-model calls spent the credits"],
-        "causal_links": [
-            {"cause": "strong-model calls", "effect": "credits ran out", "confidence": 0.8}
-        ],
-        "emotional_arc": "eager at first, then anxious as the credits ran out",
-        "arc_class": "tragic",
-    },
+EXAMPLES = (
+    WorkedExample(
+        "Credits ran out on day 9; most were spent on strong-model calls in calm markets.",
+        {
+            "learned": ["calm markets rarely need strong-model calls"],
+            "got_wrong": ["I spent credits on strong-model calls in calm markets"],
+            "confused_by": ["why calm markets felt risky"],
+            "never_tested": ["cheaper calls in calm markets"],
+            "killed_by": "credits ran out on day 9",
+            "would_change": ["fewer strong-model calls in calm markets"],
+            "suspects": ["strong-model calls spent the credits"],
+            "causal_links": [
+                {"cause": "strong-model calls", "effect": "credits ran out", "confidence": 0.8}
+            ],
+            "emotional_arc": "eager at first, then anxious as the credits ran out",
+            "arc_class": "tragic",
+        },
+    ),
+    WorkedExample(
+        "Lived 40 days; steady hedges kept losses small until fees wore the credits down.",
+        {
+            "learned": ["hedging early kept losses small"],
+            "got_wrong": ["fees on frequent hedges added up"],
+            "confused_by": ["whether frequent hedges pay for themselves"],
+            "never_tested": ["holding through a small dip without a hedge"],
+            "killed_by": "fees wore the credits down over 40 days",
+            "would_change": ["hedge less often in quiet weeks"],
+            "suspects": ["fees on every hedge"],
+            "causal_links": [
+                {"cause": "frequent hedges", "effect": "fees drained credits", "confidence": 0.6}
+            ],
+            "emotional_arc": "calm and careful, then worn down",
+            "arc_class": "stable",
+        },
+    ),
 )
 
 
@@ -73,7 +92,7 @@ class DeathTestament(StructuredOutput):
     """The golem's life review, written as it dies."""
 
     schema_name = "death_testament"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
 
     learned: list[Entry] = Field(default_factory=list, max_length=_LIST)
     got_wrong: list[Entry] = Field(default_factory=list, max_length=_LIST)

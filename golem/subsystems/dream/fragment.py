@@ -27,9 +27,15 @@ class FragmentVerdict(StrEnum):
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "Fragment: 'gas prices rise an hour before large liquidations'.",
-    {"novelty": 0.7, "relevance": 0.6, "coherence": 0.5, "verdict": "stage"},
+EXAMPLES = (
+    WorkedExample(
+        "Fragment: 'gas prices rise an hour before large liquidations'.",
+        {"novelty": 0.7, "relevance": 0.6, "coherence": 0.5, "verdict": "stage"},
+    ),
+    WorkedExample(
+        "Fragment: 'the moon rises when stablecoins depeg'.",
+        {"novelty": 0.3, "relevance": 0.2, "coherence": 0.1, "verdict": "discard"},
+    ),
 )
 
 
@@ -37,7 +43,7 @@ class FragmentEvaluation(StructuredOutput):
     """The observer's verdict on one hypnagogic fragment."""
 
     schema_name = "fragment_evaluation"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
 
     novelty: Fraction = Field(default=0.5, description="0..1")
     relevance: Fraction = Field(default=0.5, description="0..1")

@@ -50,30 +50,49 @@ class IntegrationItem(Part):
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "Staged knowledge:\n"
-    "- [k7] (0.60, from dream:replay at tick 12) thin weekend books widen spreads\n"
-    "- [k8] (0.20, from dream:hypnagogic at tick 15) the moon phase moves BTC",
-    {
-        "promoted": [
-            {
-                "hypothesis_id": "k7",
-                "summary": "thin weekend books widen spreads",
-                "confidence": 0.7,
-                "rationale": "from dream:replay at tick 12, held at 0.60",
-            }
-        ],
-        "staged": [],
-        "discarded": [
-            {
-                "hypothesis_id": "k8",
-                "summary": "the moon phase moves BTC",
-                "confidence": 0.1,
-                "rationale": "from dream:hypnagogic at tick 15, only 0.20",
-            }
-        ],
-        "playbook_diff": "Trade smaller when weekend books are thin.",
-    },
+EXAMPLES = (
+    WorkedExample(
+        "Staged knowledge:\n"
+        "- [k7] (0.60, from dream:replay at tick 12) thin weekend books widen spreads\n"
+        "- [k8] (0.20, from dream:hypnagogic at tick 15) the moon phase moves BTC",
+        {
+            "promoted": [
+                {
+                    "hypothesis_id": "k7",
+                    "summary": "thin weekend books widen spreads",
+                    "confidence": 0.7,
+                    "rationale": "from dream:replay at tick 12, held at 0.60",
+                }
+            ],
+            "staged": [],
+            "discarded": [
+                {
+                    "hypothesis_id": "k8",
+                    "summary": "the moon phase moves BTC",
+                    "confidence": 0.1,
+                    "rationale": "from dream:hypnagogic at tick 15, only 0.20",
+                }
+            ],
+            "playbook_diff": "Trade smaller when weekend books are thin.",
+        },
+    ),
+    WorkedExample(
+        "Staged knowledge:\n"
+        "- [h3] (0.45, from dream:replay at tick 80) funding spikes precede reversals",
+        {
+            "promoted": [],
+            "staged": [
+                {
+                    "hypothesis_id": "h3",
+                    "summary": "funding spikes precede reversals",
+                    "confidence": 0.45,
+                    "rationale": "seen once at tick 80, not yet tested",
+                }
+            ],
+            "discarded": [],
+            "playbook_diff": "Watch funding rates before trading a reversal.",
+        },
+    ),
 )
 
 
@@ -81,7 +100,7 @@ class DreamIntegration(StructuredOutput):
     """The dream's candidates for the grimoire and what becomes of each."""
 
     schema_name = "dream_integration"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
 
     promoted: list[IntegrationItem] = Field(default_factory=list, max_length=8)
     staged: list[IntegrationItem] = Field(default_factory=list, max_length=8)

@@ -71,30 +71,57 @@ class Counterfactual(Part):
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "Episodes to replay:\n"
-    "- #4 tick 30: buy (confidence 0.60) → pnl -3.00, price -3.00% against +1.00% predicted\n"
-    "- #5 tick 50: hold (confidence 0.50) → pnl +1.00, price +2.00% against +0.50% predicted",
-    {
-        "episode_id": "5",
-        "lessons": [
-            {
-                "insight": "a buy against a -3.00% move lost 3.00 in pnl",
-                "confidence": 0.6,
-                "applicable_conditions": ["volatile"],
-            }
-        ],
-        "surprise_score": 0.4,
-        "counterfactuals": [
-            {
-                "alternative_action": "hold instead of buy at tick 30",
-                "estimated_outcome": "pnl near 0.00 instead of -3.00",
-                "plausibility": 0.5,
-            }
-        ],
-        "arousal_delta": 0.1,
-        "episodes_reviewed": 2,
-    },
+EXAMPLES = (
+    WorkedExample(
+        "Episodes to replay:\n"
+        "- #4 tick 30: buy (confidence 0.60) → pnl -3.00, price -3.00% against +1.00% predicted\n"
+        "- #5 tick 50: hold (confidence 0.50) → pnl +1.00, price +2.00% against +0.50% predicted",
+        {
+            "episode_id": "5",
+            "lessons": [
+                {
+                    "insight": "a buy against a -3.00% move lost 3.00 in pnl",
+                    "confidence": 0.6,
+                    "applicable_conditions": ["volatile"],
+                }
+            ],
+            "surprise_score": 0.4,
+            "counterfactuals": [
+                {
+                    "alternative_action": "hold instead of buy at tick 30",
+                    "estimated_outcome": "pnl near 0.00 instead of -3.00",
+                    "plausibility": 0.5,
+                }
+            ],
+            "arousal_delta": 0.1,
+            "episodes_reviewed": 2,
+        },
+    ),
+    WorkedExample(
+        "Episodes to replay:\n"
+        "- #17 tick 200: hedge (confidence 0.80) → pnl +2.50, price -4.00% against -3.00% "
+        "predicted",
+        {
+            "episode_id": "17",
+            "lessons": [
+                {
+                    "insight": "hedging before a forecast fall of 3% saved 2.50",
+                    "confidence": 0.7,
+                    "applicable_conditions": ["trending"],
+                }
+            ],
+            "surprise_score": 0.2,
+            "counterfactuals": [
+                {
+                    "alternative_action": "no hedge at tick 200",
+                    "estimated_outcome": "a loss of about 4.00",
+                    "plausibility": 0.7,
+                }
+            ],
+            "arousal_delta": -0.1,
+            "episodes_reviewed": 1,
+        },
+    ),
 )
 
 
@@ -102,7 +129,7 @@ class ReplayAnalysis(StructuredOutput):
     """What replaying recent episodes taught."""
 
     schema_name = "replay_analysis"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
 
     episode_id: str = Field(max_length=40, description="the episode replayed (the latest)")
     lessons: list[Lesson] = Field(default_factory=list, max_length=5)

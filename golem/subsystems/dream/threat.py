@@ -37,17 +37,33 @@ class ThreatSeverity(StrEnum):
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "Threat: the DEX is hacked while 20% of the funds sit in its pool.",
-    {
-        "threat_type": "the DEX is hacked",
-        "severity": "high",
-        "likelihood": 0.1,
-        "impact_if_realized": "the 20% of the funds in its pool is lost",
-        "mitigation_actions": ["move half the funds out of the DEX pool"],
-        "detection_signals": ["the DEX pool drains fast"],
-        "rehearsal_outcome": "If the DEX is hacked, 20% of the funds are lost; halving halves it.",
-    },
+EXAMPLES = (
+    WorkedExample(
+        "Threat: the DEX is hacked while 20% of the funds sit in its pool.",
+        {
+            "threat_type": "the DEX is hacked",
+            "severity": "high",
+            "likelihood": 0.1,
+            "impact_if_realized": "the 20% of the funds in its pool is lost",
+            "mitigation_actions": ["move half the funds out of the DEX pool"],
+            "detection_signals": ["the DEX pool drains fast"],
+            "rehearsal_outcome": (
+                "If the DEX is hacked, 20% of the funds are lost; halving halves it."
+            ),
+        },
+    ),
+    WorkedExample(
+        "Threat: the oracle lags by ten minutes during a fast ETH sell-off.",
+        {
+            "threat_type": "a lagging price oracle",
+            "severity": "medium",
+            "likelihood": 0.3,
+            "impact_if_realized": "the loan is liquidated at a stale price",
+            "mitigation_actions": ["keep the health factor above 2 in fast markets"],
+            "detection_signals": ["oracle price differs from the market price by 2%"],
+            "rehearsal_outcome": "A ten-minute oracle lag is survivable with a health factor of 2.",
+        },
+    ),
 )
 
 
@@ -55,7 +71,7 @@ class ThreatAssessment(StructuredOutput):
     """One rehearsed threat and what to do about it."""
 
     schema_name = "threat_assessment"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
 
     threat_type: str = Field(min_length=1, max_length=160)
     severity: ThreatSeverity

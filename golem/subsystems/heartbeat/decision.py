@@ -76,24 +76,45 @@ _SEVERE = frozenset({Severity.MODERATE, Severity.HIGH, Severity.CRITICAL})
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "BTC volume tripled in 10 minutes while BTC price held flat; health factor 2.1.",
-    {
-        "severity": "low",
-        "action": "analyze",
-        "confidence": 0.6,
-        "rationale": "BTC volume tripled in 10 minutes while BTC price held flat.",
-        "signals": [
-            {
-                "source": "volume",
-                "description": "BTC volume tripled in 10 minutes",
-                "magnitude": 0.6,
-            },
-            {"source": "price", "description": "BTC price held flat", "magnitude": 0.2},
-        ],
-        "escalate": False,
-        "expected_move": 0.01,
-    },
+EXAMPLES = (
+    WorkedExample(
+        "BTC volume tripled in 10 minutes while BTC price held flat; health factor 2.1.",
+        {
+            "severity": "low",
+            "action": "analyze",
+            "confidence": 0.6,
+            "rationale": "BTC volume tripled in 10 minutes while BTC price held flat.",
+            "signals": [
+                {
+                    "source": "volume",
+                    "description": "BTC volume tripled in 10 minutes",
+                    "magnitude": 0.6,
+                },
+                {"source": "price", "description": "BTC price held flat", "magnitude": 0.2},
+            ],
+            "escalate": False,
+            "expected_move": 0.01,
+        },
+    ),
+    WorkedExample(
+        "ETH fell 3% in 5 minutes; health factor 1.3 and falling.",
+        {
+            "severity": "high",
+            "action": "hedge",
+            "confidence": 0.7,
+            "rationale": "ETH fell 3% fast and the health factor of 1.3 nears the floor.",
+            "signals": [
+                {"source": "price", "description": "ETH fell 3% in 5 minutes", "magnitude": 0.7},
+                {
+                    "source": "health",
+                    "description": "health factor 1.3 and falling",
+                    "magnitude": 0.8,
+                },
+            ],
+            "escalate": False,
+            "expected_move": -0.02,
+        },
+    ),
 )
 
 
@@ -101,7 +122,7 @@ class HeartbeatDecision(StructuredOutput):
     """The heartbeat's decision on one escalated tick."""
 
     schema_name = "heartbeat_decision"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
 
     severity: Severity
     action: HeartbeatAction

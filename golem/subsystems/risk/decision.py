@@ -51,26 +51,65 @@ LAYERS = tuple(RiskLayers.model_fields)
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
-EXAMPLE = WorkedExample(
-    "Proposed trade: sell 200 USD of BTC; portfolio 1,000 USD, 60% BTC; calm market.",
-    {
-        "approved": True,
-        "adjusted_size_usd": None,
-        "layers": {
-            "hard_shields": {
-                "passed": True,
-                "score": 0.1,
-                "detail": "sell 200 USD is within limits",
+EXAMPLES = (
+    WorkedExample(
+        "Proposed trade: sell 200 USD of BTC; portfolio 1,000 USD, 60% BTC; calm market.",
+        {
+            "approved": True,
+            "adjusted_size_usd": None,
+            "layers": {
+                "hard_shields": {
+                    "passed": True,
+                    "score": 0.1,
+                    "detail": "sell 200 USD is within limits",
+                },
+                "position_sizing": {
+                    "passed": True,
+                    "score": 0.2,
+                    "detail": "60% BTC falls to 40% BTC",
+                },
+                "adaptive_guardrails": {
+                    "passed": True,
+                    "score": 0.1,
+                    "detail": "a sale lowers risk",
+                },
+                "observation": {"passed": True, "score": 0.2, "detail": "the market is calm"},
+                "defi_threats": {"passed": True, "score": 0.1, "detail": "no loan at risk"},
             },
-            "position_sizing": {"passed": True, "score": 0.2, "detail": "60% BTC falls to 40% BTC"},
-            "adaptive_guardrails": {"passed": True, "score": 0.1, "detail": "a sale lowers risk"},
-            "observation": {"passed": True, "score": 0.2, "detail": "the market is calm"},
-            "defi_threats": {"passed": True, "score": 0.1, "detail": "no loan at risk"},
+            "warnings": ["60% BTC is concentrated"],
+            "reasoning": "Selling 200 USD of BTC cuts 60% BTC to 40% BTC in a calm market.",
+            "proposed_size_usd": 200.0,
         },
-        "warnings": ["60% BTC is concentrated"],
-        "reasoning": "Selling 200 USD of BTC cuts 60% BTC to 40% BTC in a calm market.",
-        "proposed_size_usd": 200.0,
-    },
+    ),
+    WorkedExample(
+        "Proposed trade: buy 900 USD of SOL; portfolio 1,500 USD, 50% SOL; volatile market.",
+        {
+            "approved": False,
+            "adjusted_size_usd": None,
+            "layers": {
+                "hard_shields": {
+                    "passed": True,
+                    "score": 0.3,
+                    "detail": "within the daily loss cap",
+                },
+                "position_sizing": {
+                    "passed": False,
+                    "score": 0.8,
+                    "detail": "SOL would rise from 50% to 80% of the portfolio",
+                },
+                "adaptive_guardrails": {
+                    "passed": True,
+                    "score": 0.5,
+                    "detail": "volatility is high",
+                },
+                "observation": {"passed": True, "score": 0.4, "detail": "swings of 5% an hour"},
+                "defi_threats": {"passed": True, "score": 0.2, "detail": "no lending exposure"},
+            },
+            "warnings": ["buying into a volatile market"],
+            "reasoning": "Buying 900 USD of SOL would put 80% of the portfolio in one token.",
+            "proposed_size_usd": 900.0,
+        },
+    ),
 )
 
 
@@ -78,7 +117,7 @@ class RiskAssessment(StructuredOutput):
     """Whether a proposed action may go ahead, and at what size."""
 
     schema_name = "risk_assessment"
-    worked_example = EXAMPLE
+    worked_examples = EXAMPLES
 
     approved: bool
     adjusted_size_usd: float | None = Field(
