@@ -51,6 +51,7 @@ class Tally:
     meaningful: int = 0
     first: float | None = None
     hollow: list[str] = field(default_factory=list)  # the first problem of each hollow answer
+    invalid: list[str] = field(default_factory=list)  # the first error of each invalid one
 
     def tokens_per_s(self) -> float:
         tokens = sum(max(0, r.output_tokens - 1) for r in self.runs)
@@ -73,8 +74,8 @@ async def measure(
         try:
             response = await run_structured(provider, request, decision)
             tally.valid += 1
-        except StructuredOutputInvalid:
-            pass  # a content failure after re-asks: the latency still counts
+        except StructuredOutputInvalid as exc:  # after re-asks: the latency still counts
+            tally.invalid += exc.errors[:1] or [str(exc)]
         else:
             problems = meaningful(response.parsed, prompt_text(request))
             tally.meaningful += not problems
@@ -127,9 +128,10 @@ async def main(args: argparse.Namespace) -> None:
             tally.first = tally.latencies[0]
         await measure(fast, decision, args.calls - (index == 0), tally)
         print(row(name, "llguidance", tally), flush=True)
-        for problem, count in Counter(h.split(":")[0] for h in tally.hollow).most_common(3):
-            example = next(h for h in tally.hollow if h.startswith(problem))
-            print(f"  {'':<18} hollow {count}x: {example[:90]}", flush=True)
+        for kind, found in (("invalid", tally.invalid), ("hollow", tally.hollow)):
+            for problem, count in Counter(h.split(":")[0] for h in found).most_common(3):
+                example = next(h for h in found if h.startswith(problem))
+                print(f"  {'':<18} {kind} {count}x: {example[:90]}", flush=True)
         if args.grammar_calls:
             slow = Tally()
             await measure(grammar, decision, args.grammar_calls, slow)

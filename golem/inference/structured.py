@@ -98,15 +98,24 @@ class StructuredOutput(BaseModel):
         if cached is None:
             name = cls.__dict__.get("schema_name") or cls.__name__
             description = cls.schema_description or (cls.__doc__ or "").strip().split("\n")[0]
+            strict = strict_json_schema(cls)
             cached = ResponseSchema(
                 name=name,
-                schema=strict_json_schema(cls),
+                schema=strict,
                 strict=True,
                 description=description,
                 derived=cls.derived,
+                narrowed=cls.narrowed_schema(strict),
             )
             cls._response_schema = cached
         return cached
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """`schema` (this type's strict schema) narrowed by what a grammar can say of the
+        content rules (`validate_content`), for a decoder that builds its own grammar;
+        None: nothing to add. Whatever the result accepts, `schema` accepts."""
+        return None
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Self:

@@ -46,11 +46,15 @@ class CompiledSchema:
         schema: Mapping[str, Any],
         constraint: Any,
         added: tuple[str, ...] = (),
+        *,
+        outlined: Mapping[str, Any] | None = None,
     ) -> None:
         self.backend = backend
         self.schema = schema
         self.constraint = constraint
-        self.outline = schema_outline(name, schema)
+        # The fields in plain words: of the decision's own schema where the grammar holds a
+        # narrowed one (its alternatives would tell the model one branch as if it were all).
+        self.outline = schema_outline(name, schema if outlined is None else outlined)
         self.added = added
 
 
@@ -70,26 +74,38 @@ class SchemaCache:
         schema: Mapping[str, Any],
         backend: Backend,
         choices: Mapping[str, tuple[Any, ...]] | None = None,
+        *,
         derived: tuple[str, ...] = (),
+        narrowed: Mapping[str, Any] | None = None,
     ) -> CompiledSchema:
-        """The constraint for `schema` without its `derived` fields; with `choices`, one
-        compiled for this call alone."""
-        key = (backend, derived, orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+        """The constraint for `schema` (held to `narrowed` where the decision gives one)
+        without its `derived` fields; with `choices`, one compiled for this call alone."""
+        grammar = schema if narrowed is None else narrowed
+        key = (backend, derived, orjson.dumps(grammar, option=orjson.OPT_SORT_KEYS))
+        outlined = None if narrowed is None else _local(schema, backend, derived).schema
+        local = _local(grammar, backend, derived)
+        if narrowed is not None:
+            local = Specialised(local.schema, ("/: held to its content rules", *local.added))
         with self._lock:
             compiled = self._compiled.get(key)
             if compiled is None:
-                compiled = self._compiled[key] = self._compile(
-                    name, _local(schema, backend, derived), backend
-                )
+                compiled = self._compiled[key] = self._compile(name, local, backend, outlined)
                 self.compilations += 1
         if not choices:
             return compiled
-        local = with_choices(_local(schema, backend, derived), choices)
-        return self._compile(name, local, backend)
+        return self._compile(name, with_choices(local, choices), backend, outlined)
 
-    def _compile(self, name: str, local: Specialised, backend: Backend) -> CompiledSchema:
+    def _compile(
+        self,
+        name: str,
+        local: Specialised,
+        backend: Backend,
+        outlined: Mapping[str, Any] | None = None,
+    ) -> CompiledSchema:
         schema = local.schema
         bounded = bounded_schema(schema, self._bounds)
+        if outlined is not None:
+            outlined = bounded_schema(outlined, self._bounds)
         ignored = ignored_keywords(bounded, backend)
         if ignored:
             log.info(
@@ -100,13 +116,13 @@ class SchemaCache:
             )
         if backend is Backend.LLGUIDANCE:
             guidance = _guidance_grammar(name, bounded)
-            return CompiledSchema(backend, name, bounded, guidance, local.added)
+            return CompiledSchema(backend, name, bounded, guidance, local.added, outlined=outlined)
         text = orjson.dumps(bounded).decode()
         try:
             grammar = LlamaGrammar.from_json_schema(text, verbose=False)
         except (ValueError, AssertionError, KeyError) as exc:
             raise InvalidSchema(f"llama.cpp cannot build a grammar for {name!r}: {exc}") from exc
-        return CompiledSchema(backend, name, bounded, grammar, local.added)
+        return CompiledSchema(backend, name, bounded, grammar, local.added, outlined=outlined)
 
 
 def _local(schema: Mapping[str, Any], backend: Backend, derived: tuple[str, ...]) -> Specialised:

@@ -167,7 +167,12 @@ class LocalProvider:
         compiled = None
         if schema is not None:
             compiled = self.schemas.get(
-                schema.name, schema.schema, self.backend, request.choices or None, schema.derived
+                schema.name,
+                schema.schema,
+                self.backend,
+                request.choices or None,
+                derived=schema.derived,
+                narrowed=schema.narrowed,
             )
             if self.config.outline:
                 messages = with_instruction(messages, compiled.outline)

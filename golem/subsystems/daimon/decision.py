@@ -5,12 +5,14 @@ intensity, and how it reads free text."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import either, keywords
 from golem.subsystems.meaning import has_words, nonzero
 from golem.subsystems.parts import Fraction, Signed
 from golem.subsystems.text import (
@@ -113,6 +115,26 @@ class DaimonAppraisal(StructuredOutput):
         default="", max_length=160, description="which memories this feeling brings forward"
     )
     intensity: Fraction = Field(default=0.5, description="0..1: how far it moves the mood")
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A pleasant emotion with pleasure not below zero, an unpleasant one with pleasure
+        not above it (each within the slack), or another emotion with any pleasure."""
+        pleasant = [e.value for e in Emotion if e in _PLEASANT]
+        unpleasant = [e.value for e in Emotion if e in _UNPLEASANT]
+        other = [e.value for e in Emotion if e not in _PLEASANT | _UNPLEASANT]
+        return either(
+            schema,
+            {
+                "/pleasure": keywords(minimum=-_VALENCE_SLACK),
+                "/primary_emotion": keywords(enum=pleasant),
+            },
+            {
+                "/pleasure": keywords(maximum=_VALENCE_SLACK),
+                "/primary_emotion": keywords(enum=unpleasant),
+            },
+            {"/primary_emotion": keywords(enum=other)},
+        )
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []

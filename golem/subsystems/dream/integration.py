@@ -5,12 +5,14 @@ and how the playbook changes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import keywords, narrowed
 from golem.subsystems.meaning import has_words, known_ids
 from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
@@ -117,6 +119,11 @@ class DreamIntegration(StructuredOutput):
             (IntegrationDecision.DISCARD, self.discarded),
         )
         return [(decision, i, item) for decision, chosen in lists for i, item in enumerate(chosen)]
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A promotion at confidence 0.5 or more."""
+        return narrowed(schema, {"/promoted/*/confidence": keywords(minimum=_PROMOTE_FLOOR)})
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []

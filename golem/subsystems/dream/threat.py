@@ -5,12 +5,14 @@ rehearsal went; and its text reader."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import either, keywords
 from golem.subsystems.meaning import has_words, items_have_words, nonzero
 from golem.subsystems.parts import Fraction, ListItem
 from golem.subsystems.text import (
@@ -85,6 +87,25 @@ class ThreatAssessment(StructuredOutput):
     def pressing(self) -> bool:
         """Serious enough to prepare for: severity high or critical."""
         return self.severity in (ThreatSeverity.HIGH, ThreatSeverity.CRITICAL)
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A high threat names a mitigation; a critical one also a likelihood of at
+        least 0.1; a low or medium one, anything."""
+        mitigated = keywords(minItems=1)
+        return either(
+            schema,
+            {"/severity": keywords(enum=[ThreatSeverity.LOW.value, ThreatSeverity.MEDIUM.value])},
+            {
+                "/severity": keywords(const=ThreatSeverity.HIGH.value),
+                "/mitigation_actions": mitigated,
+            },
+            {
+                "/severity": keywords(const=ThreatSeverity.CRITICAL.value),
+                "/likelihood": keywords(minimum=_ACT_ON),
+                "/mitigation_actions": mitigated,
+            },
+        )
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []

@@ -4,12 +4,14 @@ error passed the gate (severity, action, whether to escalate), and how it reads 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import either, keywords
 from golem.subsystems.meaning import has_words, nonzero
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
@@ -73,6 +75,7 @@ class Signal(Part):
 
 
 _SEVERE = frozenset({Severity.MODERATE, Severity.HIGH, Severity.CRITICAL})
+_EXIT_CONFIDENCE = 0.5
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
@@ -146,6 +149,30 @@ class HeartbeatDecision(StructuredOutput):
         """The escalate flag or the escalate action: either asks the strong model."""
         return self.escalate or self.action is HeartbeatAction.ESCALATE
 
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Severity none or low: no escalation, no exit; moderate and above: any action
+        but an exit, which needs high or critical and confidence >= 0.5."""
+        calm = [s.value for s in Severity if s not in _SEVERE]
+        severe = [s.value for s in Severity if s in _SEVERE]
+        exiting = [Severity.HIGH.value, Severity.CRITICAL.value]
+        staying = [a.value for a in HeartbeatAction if a is not HeartbeatAction.EXIT]
+        quiet = [a for a in staying if a != HeartbeatAction.ESCALATE]
+        return either(
+            schema,
+            {
+                "/severity": keywords(enum=calm),
+                "/action": keywords(enum=quiet),
+                "/escalate": keywords(const=False),
+            },
+            {"/severity": keywords(enum=severe), "/action": keywords(enum=staying)},
+            {
+                "/severity": keywords(enum=exiting),
+                "/action": keywords(const=HeartbeatAction.EXIT.value),
+                "/confidence": keywords(minimum=_EXIT_CONFIDENCE),
+            },
+        )
+
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
         if self.escalates and self.severity not in _SEVERE:
@@ -154,8 +181,10 @@ class HeartbeatDecision(StructuredOutput):
         if self.action is HeartbeatAction.EXIT:
             if self.severity not in (Severity.HIGH, Severity.CRITICAL):
                 issues.append(SchemaIssue("/action", "an exit needs severity high or critical"))
-            if self.confidence < 0.5:
-                issues.append(SchemaIssue("/confidence", "an exit needs confidence >= 0.5"))
+            if self.confidence < _EXIT_CONFIDENCE:
+                issues.append(
+                    SchemaIssue("/confidence", f"an exit needs confidence >= {_EXIT_CONFIDENCE}")
+                )
         keys = (f"{s.source}: {s.description}" for s in self.signals)
         issues += repeats("/signals", keys, "/description", "a repeated signal")
         return issues

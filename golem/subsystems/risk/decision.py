@@ -5,6 +5,7 @@ blocks it, with non-blocking warnings; and its text reader."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from itertools import pairwise
 from typing import Any, Self
@@ -12,6 +13,7 @@ from typing import Any, Self
 from pydantic import Field
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import Change, either, keywords, narrowed
 from golem.subsystems.meaning import has_words, items_have_words, nonzero
 from golem.subsystems.parts import Fraction, ListItem, Part
 from golem.subsystems.text import (
@@ -48,6 +50,8 @@ class RiskLayers(Part):
 
 
 LAYERS = tuple(RiskLayers.model_fields)
+PASS_AT_MOST = 0.7  # a layer's score, passed
+FAIL_AT_LEAST = 0.3  # and failed
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
@@ -132,6 +136,30 @@ class RiskAssessment(StructuredOutput):
         default=None, ge=0, le=MAX_USD, description="the size proposed, as given; null if none"
     )
 
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """An approval whose every layer passes (score <= 0.7), or a rejection with a
+        warning and no size, whose layers each pass or fail (score >= 0.3)."""
+        passing = {"/passed": keywords(const=True), "/score": keywords(maximum=PASS_AT_MOST)}
+        failing = {"/passed": keywords(const=False), "/score": keywords(minimum=FAIL_AT_LEAST)}
+
+        def passes(layer: Mapping[str, Any]) -> dict[str, Any]:
+            return narrowed(layer, passing)
+
+        def either_way(layer: Mapping[str, Any]) -> dict[str, Any]:
+            return either(layer, passing, failing)
+
+        approve: dict[str, Change] = {"/approved": keywords(const=True)}
+        reject: dict[str, Change] = {
+            "/approved": keywords(const=False),
+            "/adjusted_size_usd": keywords(anyOf=[{"type": "null"}]),
+            "/warnings": keywords(minItems=1),
+        }
+        for name in LAYERS:
+            approve[f"/layers/{name}"] = passes
+            reject[f"/layers/{name}"] = either_way
+        return either(schema, approve, reject)
+
     @property
     def risk_score(self) -> float:
         """The overall risk: the riskiest layer's score."""
@@ -155,10 +183,14 @@ class RiskAssessment(StructuredOutput):
                 SchemaIssue("/approved", "rejected although every layer passes, unwarned")
             )
         for name, layer in layers.items():
-            if layer.passed and layer.score > 0.7:
-                issues.append(SchemaIssue(f"/layers/{name}/score", "a pass needs score <= 0.7"))
-            if not layer.passed and layer.score < 0.3:
-                issues.append(SchemaIssue(f"/layers/{name}/score", "a fail needs score >= 0.3"))
+            if layer.passed and layer.score > PASS_AT_MOST:
+                issues.append(
+                    SchemaIssue(f"/layers/{name}/score", f"a pass needs score <= {PASS_AT_MOST}")
+                )
+            if not layer.passed and layer.score < FAIL_AT_LEAST:
+                issues.append(
+                    SchemaIssue(f"/layers/{name}/score", f"a fail needs score >= {FAIL_AT_LEAST}")
+                )
         adjusted, proposed = self.adjusted_size_usd, self.proposed_size_usd
         if adjusted is not None and not self.approved and adjusted > 0:
             issues.append(SchemaIssue("/adjusted_size_usd", "a rejection allows no size"))
