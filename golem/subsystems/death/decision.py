@@ -71,17 +71,21 @@ EXAMPLES = (
     WorkedExample(
         "Lived 40 days; steady hedges kept losses small until fees wore the credits down.",
         {
-            "learned": ["hedging early kept losses small"],
-            "got_wrong": ["fees on frequent hedges added up"],
+            "learned": ["steady hedges kept losses small"],
+            "got_wrong": ["fees wore the credits down"],
             "confused_by": ["whether frequent hedges pay for themselves"],
             "never_tested": ["holding through a small dip without a hedge"],
-            "killed_by": "fees wore the credits down over 40 days",
+            "killed_by": "fees wore the credits down after 40 days",
             "would_change": ["hedge less often in quiet weeks"],
-            "suspects": ["fees on every hedge"],
+            "suspects": ["fees on the steady hedges"],
             "causal_links": [
-                {"cause": "frequent hedges", "effect": "fees drained credits", "confidence": 0.6}
+                {
+                    "cause": "steady hedges",
+                    "effect": "fees wore the credits down",
+                    "confidence": 0.6,
+                }
             ],
-            "emotional_arc": "calm and careful, then worn down",
+            "emotional_arc": "steady for 40 days, then worn down by fees",
             "arc_class": "stable",
         },
     ),

@@ -57,12 +57,18 @@ EXAMPLES = (
     WorkedExample(
         "Threat: the oracle lags by ten minutes during a fast ETH sell-off.",
         {
-            "threat_type": "a lagging price oracle",
+            "threat_type": "the oracle lags by ten minutes",
             "severity": "medium",
             "likelihood": 0.3,
-            "impact_if_realized": "the loan is liquidated at a stale price",
-            "mitigation_actions": ["keep the health factor above 2 in fast markets"],
-            "detection_signals": ["oracle price differs from the market price by 2%"],
+            "impact_if_realized": "a fast ETH sell-off liquidates the loan at a stale price",
+            "mitigation_actions": [
+                "keep the health factor above 2 in a fast ETH sell-off",
+                "repay part of the loan when the oracle lags",
+            ],
+            "detection_signals": [
+                "the oracle lags the ETH price by ten minutes",
+                "ETH falls 5% within ten minutes",
+            ],
             "rehearsal_outcome": "A ten-minute oracle lag is survivable with a health factor of 2.",
         },
     ),

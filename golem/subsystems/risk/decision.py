@@ -65,7 +65,7 @@ EXAMPLES = (
                 "hard_shields": {
                     "passed": True,
                     "score": 0.1,
-                    "detail": "sell 200 USD is within limits",
+                    "detail": "sell 200 USD of BTC is within limits",
                 },
                 "position_sizing": {
                     "passed": True,
@@ -75,12 +75,16 @@ EXAMPLES = (
                 "adaptive_guardrails": {
                     "passed": True,
                     "score": 0.1,
-                    "detail": "a sale lowers risk",
+                    "detail": "selling BTC in a calm market lowers risk",
                 },
-                "observation": {"passed": True, "score": 0.2, "detail": "the market is calm"},
-                "defi_threats": {"passed": True, "score": 0.1, "detail": "no loan at risk"},
+                "observation": {"passed": True, "score": 0.2, "detail": "a calm market for BTC"},
+                "defi_threats": {
+                    "passed": True,
+                    "score": 0.1,
+                    "detail": "the 1,000 USD portfolio holds no loan",
+                },
             },
-            "warnings": ["60% BTC is concentrated"],
+            "warnings": ["60% BTC of 1,000 USD is concentrated"],
             "reasoning": "Selling 200 USD of BTC cuts 60% BTC to 40% BTC in a calm market.",
             "proposed_size_usd": 200.0,
         },
@@ -94,7 +98,7 @@ EXAMPLES = (
                 "hard_shields": {
                     "passed": True,
                     "score": 0.3,
-                    "detail": "within the daily loss cap",
+                    "detail": "buy 900 USD of SOL is within limits",
                 },
                 "position_sizing": {
                     "passed": False,
@@ -104,12 +108,16 @@ EXAMPLES = (
                 "adaptive_guardrails": {
                     "passed": True,
                     "score": 0.5,
-                    "detail": "volatility is high",
+                    "detail": "a volatile market for SOL",
                 },
-                "observation": {"passed": True, "score": 0.4, "detail": "swings of 5% an hour"},
-                "defi_threats": {"passed": True, "score": 0.2, "detail": "no lending exposure"},
+                "observation": {"passed": True, "score": 0.4, "detail": "SOL in a volatile market"},
+                "defi_threats": {
+                    "passed": True,
+                    "score": 0.2,
+                    "detail": "the 1,500 USD portfolio holds no loan",
+                },
             },
-            "warnings": ["buying into a volatile market"],
+            "warnings": ["buy 900 USD of SOL in a volatile market"],
             "reasoning": "Buying 900 USD of SOL would put 80% of the portfolio in one token.",
             "proposed_size_usd": 900.0,
         },
