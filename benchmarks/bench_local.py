@@ -1,7 +1,8 @@
 """The embedded model's constrained decoding, per decision schema: tokens/s with llguidance
 masks beside llama.cpp's own grammar in the same run, decision latency p50/p95 (the first
-call after start, model load included, reported apart), and answers that stopped by
-themselves rather than at max_tokens.
+call after start, model load included, reported apart), answers that stopped by
+themselves rather than at max_tokens, and the share of calls whose decision was valid
+(after the re-asks) and meaningful (golem.subsystems.meaningful: an invalid one is not).
 
     python benchmarks/bench_local.py            # 20 llguidance and 3 grammar calls a schema
     python benchmarks/bench_local.py --quick    # the heartbeat only, 1 and 1 (goals not judged)
@@ -19,6 +20,7 @@ import os
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,11 +33,13 @@ import golem.subsystems
 from golem.inference import FinishReason, StructuredOutputInvalid, run_structured
 from golem.inference.local import Generation, LocalConfig, LocalProvider
 from golem.inference.structured import StructuredOutput
-from tests.local_model.prompts import request_for
+from golem.subsystems.meaningful import meaningful
+from tests.local_model.prompts import prompt_text, request_for
 
 MAX_TOKENS = 400
 GOALS = (
-    "goals: llguidance >= 40 tok/s; every answer stops by itself; heartbeat p50 <= 6 s, p95 <= 10 s"
+    "goals: llguidance >= 40 tok/s; heartbeat p50 <= 2 s; every schema valid >= 90% and "
+    "meaningful >= 80% (llguidance); every answer stops by itself"
 )
 
 
@@ -44,7 +48,10 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     runs: list[Generation] = field(default_factory=list)
     valid: int = 0
+    meaningful: int = 0
     first: float | None = None
+    hollow: list[str] = field(default_factory=list)  # the first problem of each hollow answer
+    invalid: list[str] = field(default_factory=list)  # the first error of each invalid one
 
     def tokens_per_s(self) -> float:
         tokens = sum(max(0, r.output_tokens - 1) for r in self.runs)
@@ -65,10 +72,14 @@ async def measure(
     for _ in range(calls):
         started = time.perf_counter()
         try:
-            await run_structured(provider, request, decision)
+            response = await run_structured(provider, request, decision)
             tally.valid += 1
-        except StructuredOutputInvalid:
-            pass  # a content failure after re-asks: the latency still counts
+        except StructuredOutputInvalid as exc:  # after re-asks: the latency still counts
+            tally.invalid += exc.errors[:1] or [str(exc)]
+        else:
+            problems = meaningful(response.parsed, prompt_text(request))
+            tally.meaningful += not problems
+            tally.hollow += problems[:1]
         tally.latencies.append(time.perf_counter() - started)
 
 
@@ -84,8 +95,12 @@ def row(name: str, backend: str, tally: Tally) -> str:
     return (
         f"{name:<20} {backend:<13} {tally.tokens_per_s():7.1f} {len(lat):5d} "
         f"{percentile(lat, 50):6.2f} {percentile(lat, 95):6.2f} {first} "
-        f"{tally.stopped():>7} {tally.valid:>3}/{len(lat):<3}"
+        f"{tally.stopped():>7} {share(tally.valid, lat):>6} {share(tally.meaningful, lat):>6}"
     )
+
+
+def share(count: int, calls: list[float]) -> str:
+    return f"{100 * count / len(calls):.0f}%" if calls else "-"
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -102,7 +117,7 @@ async def main(args: argparse.Namespace) -> None:
     )
     print(
         f"{'schema':<20} {'backend':<13} {'tok/s':>7} {'calls':>5} {'p50 s':>6} {'p95 s':>6} "
-        f"{'first':>6} {'stopped':>7} {'valid':>7}"
+        f"{'first':>6} {'stopped':>7} {'valid':>6} {'meant':>6}"
     )
     started = time.perf_counter()
     for index, name in enumerate(names):
@@ -113,9 +128,14 @@ async def main(args: argparse.Namespace) -> None:
             tally.first = tally.latencies[0]
         await measure(fast, decision, args.calls - (index == 0), tally)
         print(row(name, "llguidance", tally), flush=True)
-        slow = Tally()
-        await measure(grammar, decision, args.grammar_calls, slow)
-        print(row(name, "llama-grammar", slow), flush=True)
+        for kind, found in (("invalid", tally.invalid), ("hollow", tally.hollow)):
+            for problem, count in Counter(h.split(":")[0] for h in found).most_common(3):
+                example = next(h for h in found if h.startswith(problem))
+                print(f"  {'':<18} {kind} {count}x: {example[:90]}", flush=True)
+        if args.grammar_calls:
+            slow = Tally()
+            await measure(grammar, decision, args.grammar_calls, slow)
+            print(row(name, "llama-grammar", slow), flush=True)
     goals = "(quick) goals not judged in --quick" if args.quick else GOALS
     print(f"{goals}\ntotal {time.perf_counter() - started:.0f} s")
 
@@ -128,7 +148,9 @@ if __name__ == "__main__":
         help="heartbeat_decision only, 1 llguidance and 1 grammar call, 1 thread: a smoke run",
     )
     parser.add_argument("--calls", type=int, help="llguidance calls per schema (default 20)")
-    parser.add_argument("--grammar-calls", type=int, help="grammar calls per schema (default 3)")
+    parser.add_argument(
+        "--grammar-calls", type=int, help="grammar calls per schema (default 3; 0: none)"
+    )
     parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the cores)")
     parser.add_argument("--schemas", nargs="*", help="only these schemas")
     arguments = parser.parse_args()

@@ -43,7 +43,12 @@ from golem.inference.reasoning import (
 )
 from golem.inference.run import CountsTokens, Provider, complete, respond_tool, run_structured
 from golem.inference.schema import ResponseSchema, SchemaIssue, strict_preflight
-from golem.inference.structured import StructuredOutput, get_schema, registered_schemas
+from golem.inference.structured import (
+    StructuredOutput,
+    WorkedExample,
+    get_schema,
+    registered_schemas,
+)
 from golem.inference.synthetic import SyntheticConfig, SyntheticProvider
 from golem.inference.transport import HTTPProvider, TransportConfig
 from golem.inference.types import (
@@ -111,6 +116,7 @@ __all__ = [
     "UnparseableOutput",
     "Usage",
     "Visibility",
+    "WorkedExample",
     "complete",
     "decode",
     "extract_json",

@@ -31,7 +31,7 @@ from golem.inference.progress import (
     ThinkingTokens,
 )
 from golem.inference.schema import ResponseSchema
-from golem.inference.structured import StructuredOutput
+from golem.inference.structured import StructuredOutput, shown_before
 from golem.inference.types import (
     Message,
     Mode,
@@ -162,10 +162,11 @@ async def _structured(
         allowed = max(1, min(allowed, max_attempts))
 
     messages = request.messages
+    examples = provider.capabilities.worked_examples
     usage, cost, attempt = Usage(), 0.0, 0
     while True:
         attempt += 1
-        wire = _prepare(request, messages, decision, mode, force_tool)
+        wire = _prepare(request, messages, decision, mode, force_tool, examples=examples)
         if request.progress is not None and usage.reasoning_tokens:
             wire = wire.evolve(progress=_after(request.progress, usage.reasoning_tokens))
         try:
@@ -272,8 +273,12 @@ def _prepare(
     decision: type[StructuredOutput],
     mode: Mode,
     force_tool: bool,
+    *,
+    examples: bool = False,
 ) -> Request:
     schema = decision.response_schema()
+    if examples and decision.worked_examples and mode in (Mode.SCHEMA_ENFORCED, Mode.PROMPT_GUIDED):
+        messages = shown_before(decision.worked_examples, messages)
     if mode is Mode.SCHEMA_ENFORCED:
         return request.evolve(messages=messages, response_schema=schema, mode=mode)
     if mode is Mode.TOOL_USE:

@@ -40,6 +40,13 @@ class ResponseSchema:
     schema: Mapping[str, Any]
     strict: bool = True
     description: str = ""
+    # Top-level fields a decoder that builds its own grammar may leave out: the decision
+    # derives them from the rest of the answer after decoding (counts that must agree with
+    # the answer's lists). The schema still requires them of every other provider.
+    derived: tuple[str, ...] = ()
+    # The schema narrowed by what JSON Schema can say of the decision's content rules
+    # (golem.inference.narrow), for a decoder that builds its own grammar; None: none.
+    narrowed: Mapping[str, Any] | None = field(default=None, repr=False)
     _key: bytes = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

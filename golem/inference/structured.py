@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 import orjson
@@ -17,11 +18,14 @@ from pydantic.json_schema import DEFAULT_REF_TEMPLATE
 
 from golem.inference.errors import InvalidSchema, UnparseableOutput
 from golem.inference.schema import ResponseSchema, SchemaIssue
+from golem.inference.types import Message, Role
 
 __all__ = [
     "StructuredOutput",
+    "WorkedExample",
     "get_schema",
     "registered_schemas",
+    "shown_before",
     "strict_json_schema",
     "validation_issues",
 ]
@@ -30,13 +34,46 @@ _REGISTRY: dict[str, type[StructuredOutput]] = {}
 _DROP_KEYS = frozenset({"title", "default"})
 
 
+@dataclass(frozen=True, slots=True)
+class WorkedExample:
+    """A short situation and a good answer to it, shown to a model whose provider's
+    capabilities ask for examples (`worked_examples`: a small model), never to others."""
+
+    situation: str
+    answer: Mapping[str, Any]
+
+
+def shown_before(
+    examples: tuple[WorkedExample, ...], messages: tuple[Message, ...]
+) -> tuple[Message, ...]:
+    """`messages` with each example as an exchange of its own (the situation asked, the
+    answer given) after the system message and before the call's own material."""
+    lead = 1 if messages and messages[0].role is Role.SYSTEM else 0
+    exchanges = tuple(
+        message
+        for example in examples
+        for message in (
+            Message.user(example.situation),
+            Message.assistant(orjson.dumps(dict(example.answer)).decode()),
+        )
+    )
+    return (*messages[:lead], *exchanges, *messages[lead:])
+
+
 class StructuredOutput(BaseModel):
-    """Base of every typed decision. Subclasses set `schema_name` to be registered."""
+    """Base of every typed decision. Subclasses set `schema_name` to be registered, and
+    may set `worked_examples`: two situations unlike each other and a good answer to each
+    (a 270M model shown one example copies its texts whatever it is asked; shown two, it
+    writes its own: see README, "Useful answers from the embedded model")."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     schema_name: ClassVar[str] = ""
     schema_description: ClassVar[str] = ""
+    worked_examples: ClassVar[tuple[WorkedExample, ...]] = ()
+    # Fields computed from the rest of an answer that leaves them out (a validator of the
+    # subclass fills them): the local grammar does not ask for them (ResponseSchema.derived).
+    derived: ClassVar[tuple[str, ...]] = ()
     _response_schema: ClassVar[ResponseSchema | None] = None
 
     @classmethod
@@ -61,14 +98,24 @@ class StructuredOutput(BaseModel):
         if cached is None:
             name = cls.__dict__.get("schema_name") or cls.__name__
             description = cls.schema_description or (cls.__doc__ or "").strip().split("\n")[0]
+            strict = strict_json_schema(cls)
             cached = ResponseSchema(
                 name=name,
-                schema=strict_json_schema(cls),
+                schema=strict,
                 strict=True,
                 description=description,
+                derived=cls.derived,
+                narrowed=cls.narrowed_schema(strict),
             )
             cls._response_schema = cached
         return cached
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """`schema` (this type's strict schema) narrowed by what a grammar can say of the
+        content rules (`validate_content`), for a decoder that builds its own grammar;
+        None: nothing to add. Whatever the result accepts, `schema` accepts."""
+        return None
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Self:

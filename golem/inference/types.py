@@ -184,6 +184,12 @@ class Request:
 
     `progress`, when given, is told how the call's thinking goes (golem.inference.progress):
     never sent either, and kept out of the repr and of equality like `facts`.
+
+    `choices` names the values some fields of this call's answer may take, by JSON pointer
+    into the answer (`*` for every item of an array), e.g. `{"/prune_ids/*": ("g1", "g2")}`
+    for ids the prompt lists; an empty tuple allows no value (the array stays empty). The
+    schema stays the contract: a decoder that constrains may narrow its grammar by them (the
+    local provider does), a remote one ignores them. Never sent; kept out of equality.
     """
 
     messages: tuple[Message, ...]
@@ -199,6 +205,7 @@ class Request:
     stream: bool = False
     facts: object | None = field(default=None, repr=False, compare=False)
     progress: ThinkingSink | None = field(default=None, repr=False, compare=False)
+    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def evolve(self, **changes: Any) -> Request:
         return _evolve(self, _REQUEST_FIELDS, changes)

@@ -537,6 +537,7 @@ def _prompt(subsystem: Subsystem, ctx: Situation, call: _Call, env: Budgeting) -
         budget=budget,
         settings=env.context or _DEFAULT_CONTEXT,
         tokenizer=call.route.tokenizer,
+        task_first=call.route.provider.capabilities.task_first,
     )
 
 

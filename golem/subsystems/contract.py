@@ -182,6 +182,10 @@ class Brief(Struct, frozen=True):
     task: str  # the last thing the model reads
     inputs: tuple[Input, ...] = ()
     question: str = ""  # words that say what knowledge is relevant (default: the task)
+    # The values some answer fields may take, by JSON pointer (golem.inference's
+    # Request.choices): the ids the inputs list, counts the inputs fix. The prompt keeps
+    # only the ids it still shows once fitted.
+    choices: dict[str, tuple[Any, ...]] = msgspec.field(default_factory=dict)
 
 
 class Subsystem(Protocol):

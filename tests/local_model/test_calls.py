@@ -70,3 +70,13 @@ async def test_unconstrained_modes_answer(local_provider: LocalProvider, mode: M
     response = await local_provider.complete(request)
     assert response.content and response.mode is mode
     assert response.usage.output_tokens <= 16
+
+
+def test_each_run_decodes_with_the_next_seed(local_provider: LocalProvider) -> None:
+    """ "call n decodes with seed + n" (LocalConfig.seed): the same request asked twice is
+    sampled twice, not replayed (a benchmark's 20 calls were one call 20 times before)."""
+    short = STORY.evolve(max_tokens=2)
+    first = local_provider.generate(short)
+    second = local_provider.generate(short)
+    assert second.seed == first.seed + 1
+    assert first.seed >= local_provider.config.seed

@@ -38,6 +38,7 @@ REQUEST = Request(
     tools=(Tool("lookup", "look it up", {"type": "object"}, strict=True),),
     tool_choice="auto",
     facts=object(),  # a simulated model's, never sent: never kept
+    choices={"/prune_ids/*": ("g1", "g2"), "/entries_evaluated": (2,)},  # the local grammar's
 )
 DECISION = HeartbeatDecision.of({"severity": "low", "action": "observe", "confidence": 0.7})
 
@@ -70,6 +71,7 @@ def test_a_kept_request_round_trips_compressed() -> None:
     back = decode(original.id, original.time, original.subsystem, blob)
     assert back == original  # Request equality leaves `facts` out, as the wire does
     assert back.request.facts is None
+    assert back.request.choices == REQUEST.choices  # out of equality, but kept for the replay
     assert back.answer.decision == DECISION.json_fields()
     assert (back.answer.mode, back.answer.depth, back.answer.attempts) == (
         "tool_use_workaround",

@@ -136,7 +136,8 @@ def _bound(node: Any, bounds: DecoderBounds) -> Any:
         else:
             out[key] = _bound(value, bounds)
     kinds = _types(out)
-    if "string" in kinds and "enum" not in out and "const" not in out and "pattern" not in out:
+    # A pattern is capped too: llguidance enforces both (the local grammar's word patterns).
+    if "string" in kinds and "enum" not in out and "const" not in out:
         out["maxLength"] = _cap(out.get("maxLength"), bounds.max_string_chars, out.get("minLength"))
     if "array" in kinds:
         out["maxItems"] = _cap(out.get("maxItems"), bounds.max_array_items, out.get("minItems"))

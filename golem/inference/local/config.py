@@ -25,8 +25,12 @@ class LocalConfig(BaseModel):
     backend: Literal["llguidance", "llama-grammar"] = "llguidance"
     max_tokens: int = Field(default=512, ge=1)  # when the request sets none
     temperature: float = Field(default=0.7, ge=0)
-    # Above 1 it also penalises the JSON's own quotes and commas, so strings run on.
-    repeat_penalty: float = Field(default=1.0, ge=1)
+    # Above 1 the model repeats itself less: with the grammar holding the JSON's shape and
+    # every text's length, 1.15 ended repeated list items, self-references and causes of
+    # themselves (bench_local, 10 calls a schema, same seeds: curator 60 -> 100% valid,
+    # death 70 -> 100%, threat meaningful 90 -> 100%) at no cost in speed. Without the
+    # per-call grammar it also penalised the JSON's own quotes and commas: strings ran on.
+    repeat_penalty: float = Field(default=1.15, ge=1)
     seed: Seed = 0  # call n decodes with seed + n: reproducible, yet re-asks differ
     outline: bool = True  # tell the model the schema's fields in plain words
     max_string_chars: int = Field(default=200, ge=1)

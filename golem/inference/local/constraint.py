@@ -1,6 +1,8 @@
 """Holding the local model to a JSON Schema while it decodes: llguidance token masks
 applied through llama-cpp-python's logits processing, or llama.cpp's own grammar. Each
-schema's constraint is compiled once per process and reused."""
+schema's constraint is compiled once per process and reused; a call whose request names
+`choices` (golem.inference.local.specialise) gets its own, compiled for it alone (its ids
+change from call to call, so caching them would only grow)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from llguidance.numpy import allocate_token_bitmask, fill_next_token_bitmask
 from golem.inference.errors import InvalidSchema
 from golem.inference.local.bounds import Backend, DecoderBounds, bounded_schema, ignored_keywords
 from golem.inference.local.outline import schema_outline
+from golem.inference.local.specialise import Specialised, with_choices, without, worded
 
 if TYPE_CHECKING:
     from llguidance._lib import JsonCompileOptions  # a TypedDict the stubs alone define
@@ -33,15 +36,26 @@ _JSON_OPTIONS: JsonCompileOptions = {"whitespace_flexible": False, "lenient": Tr
 
 class CompiledSchema:
     """One schema made ready for one backend: the llguidance grammar text or the llama.cpp
-    grammar object, the bounded schema it came from, and that schema's prompt outline."""
+    grammar object, the bounded schema it came from, that schema's prompt outline, and
+    what the local grammar added to the decision's schema (`/pointer: how`)."""
 
     def __init__(
-        self, backend: Backend, name: str, schema: Mapping[str, Any], constraint: Any
+        self,
+        backend: Backend,
+        name: str,
+        schema: Mapping[str, Any],
+        constraint: Any,
+        added: tuple[str, ...] = (),
+        *,
+        outlined: Mapping[str, Any] | None = None,
     ) -> None:
         self.backend = backend
         self.schema = schema
         self.constraint = constraint
-        self.outline = schema_outline(name, schema)
+        # The fields in plain words: of the decision's own schema where the grammar holds a
+        # narrowed one (its alternatives would tell the model one branch as if it were all).
+        self.outline = schema_outline(name, schema if outlined is None else outlined)
+        self.added = added
 
 
 class SchemaCache:
@@ -50,21 +64,48 @@ class SchemaCache:
 
     def __init__(self, bounds: DecoderBounds) -> None:
         self._bounds = bounds
-        self._compiled: dict[tuple[Backend, bytes], CompiledSchema] = {}
+        self._compiled: dict[tuple[Backend, tuple[str, ...], bytes], CompiledSchema] = {}
         self._lock = threading.Lock()
         self.compilations = 0
 
-    def get(self, name: str, schema: Mapping[str, Any], backend: Backend) -> CompiledSchema:
-        key = (backend, orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+    def get(
+        self,
+        name: str,
+        schema: Mapping[str, Any],
+        backend: Backend,
+        choices: Mapping[str, tuple[Any, ...]] | None = None,
+        *,
+        derived: tuple[str, ...] = (),
+        narrowed: Mapping[str, Any] | None = None,
+    ) -> CompiledSchema:
+        """The constraint for `schema` (held to `narrowed` where the decision gives one)
+        without its `derived` fields; with `choices`, one compiled for this call alone."""
+        grammar = schema if narrowed is None else narrowed
+        key = (backend, derived, orjson.dumps(grammar, option=orjson.OPT_SORT_KEYS))
+        outlined = None if narrowed is None else _local(schema, backend, derived).schema
+        local = _local(grammar, backend, derived)
+        if narrowed is not None:
+            local = Specialised(local.schema, ("/: held to its content rules", *local.added))
         with self._lock:
             compiled = self._compiled.get(key)
             if compiled is None:
-                compiled = self._compiled[key] = self._compile(name, schema, backend)
+                compiled = self._compiled[key] = self._compile(name, local, backend, outlined)
                 self.compilations += 1
+        if not choices:
             return compiled
+        return self._compile(name, with_choices(local, choices), backend, outlined)
 
-    def _compile(self, name: str, schema: Mapping[str, Any], backend: Backend) -> CompiledSchema:
+    def _compile(
+        self,
+        name: str,
+        local: Specialised,
+        backend: Backend,
+        outlined: Mapping[str, Any] | None = None,
+    ) -> CompiledSchema:
+        schema = local.schema
         bounded = bounded_schema(schema, self._bounds)
+        if outlined is not None:
+            outlined = bounded_schema(outlined, self._bounds)
         ignored = ignored_keywords(bounded, backend)
         if ignored:
             log.info(
@@ -74,13 +115,23 @@ class SchemaCache:
                 keywords=ignored,
             )
         if backend is Backend.LLGUIDANCE:
-            return CompiledSchema(backend, name, bounded, _guidance_grammar(name, bounded))
+            guidance = _guidance_grammar(name, bounded)
+            return CompiledSchema(backend, name, bounded, guidance, local.added, outlined=outlined)
         text = orjson.dumps(bounded).decode()
         try:
             grammar = LlamaGrammar.from_json_schema(text, verbose=False)
         except (ValueError, AssertionError, KeyError) as exc:
             raise InvalidSchema(f"llama.cpp cannot build a grammar for {name!r}: {exc}") from exc
-        return CompiledSchema(backend, name, bounded, grammar)
+        return CompiledSchema(backend, name, bounded, grammar, local.added, outlined=outlined)
+
+
+def _local(schema: Mapping[str, Any], backend: Backend, derived: tuple[str, ...]) -> Specialised:
+    """The schema without its derived fields, and the words asked of free texts under
+    llguidance only: llama.cpp's converter drops a string's length bounds where it has a
+    pattern, so a worded text could run on."""
+    if backend is Backend.LLGUIDANCE:
+        return without(worded(schema), derived)
+    return without(Specialised(dict(schema), ()), derived)
 
 
 def _guidance_grammar(name: str, schema: Mapping[str, Any]) -> str:

@@ -28,7 +28,11 @@ __all__ = ["CAPABILITIES", "Generation", "LocalProvider"]
 
 log = structlog.get_logger(__name__)
 
-CAPABILITIES = Capabilities(response_schema=True, tool_use=False, forced_tool=False)
+# A small model: it is shown a worked example of each decision (where the decision has
+# one), and its prompt puts the task before the material.
+CAPABILITIES = Capabilities(
+    response_schema=True, tool_use=False, forced_tool=False, worked_examples=True, task_first=True
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,8 @@ class Generation:
     prefill_s: float  # prompt evaluation and the first token
     decode_s: float  # every later token
     cancelled: bool = False
+    specialised: tuple[str, ...] = ()  # what the grammar added to the schema: `/pointer: how`
+    seed: int = 0  # the sampler's seed: the config's seed plus the runs before this one
 
     @property
     def tokens_per_s(self) -> float:
@@ -160,7 +166,14 @@ class LocalProvider:
         schema = request.response_schema if request.mode is Mode.SCHEMA_ENFORCED else None
         compiled = None
         if schema is not None:
-            compiled = self.schemas.get(schema.name, schema.schema, self.backend)
+            compiled = self.schemas.get(
+                schema.name,
+                schema.schema,
+                self.backend,
+                request.choices or None,
+                derived=schema.derived,
+                narrowed=schema.narrowed,
+            )
             if self.config.outline:
                 messages = with_instruction(messages, compiled.outline)
         prompt = model.prompt_tokens(messages)
@@ -187,7 +200,7 @@ class LocalProvider:
                 prompt,
                 max_tokens=request.max_tokens or self.config.max_tokens,
                 temperature=temperature,
-                seed=self.config.seed + self._calls,
+                seed=self.config.seed + self._calls,  # counted once the run is done
                 repeat_penalty=self.config.repeat_penalty,
                 stop=["<end_of_turn>"],
                 stopping_criteria=StoppingCriteriaList([call.stop]),
@@ -196,6 +209,8 @@ class LocalProvider:
         except (ValueError, RuntimeError) as exc:
             raise ProviderError(f"llama.cpp failed: {exc}", provider=self.name) from exc
         ended = time.perf_counter()
+        seed = self.config.seed + self._calls
+        self._calls += 1
         choice = out["choices"][0]
         first = call.first_token_at or ended
         generation = Generation(
@@ -210,11 +225,14 @@ class LocalProvider:
             prefill_s=first - started,
             decode_s=ended - first,
             cancelled=call.cancelled.is_set(),
+            specialised=compiled.added if compiled is not None else (),
+            seed=seed,
         )
         log.debug(
             "local generation",
             schema=generation.schema,
             backend=generation.backend,
+            specialised=list(generation.specialised),
             prompt_tokens=generation.prompt_tokens,
             output_tokens=generation.output_tokens,
             finish_reason=generation.finish_reason.value,

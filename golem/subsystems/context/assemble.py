@@ -139,8 +139,11 @@ def assemble(
     budget: CallBudget | None = None,
     settings: ContextSettings = _DEFAULT_SETTINGS,
     tokenizer: TokenCounter | None = None,
+    task_first: bool = False,
 ) -> Prompt:
-    """The prompt `profile` allows for `brief` in `ctx`, within the profile's token limit."""
+    """The prompt `profile` allows for `brief` in `ctx`, within the profile's token limit.
+    The task is the last thing the model reads, or the first with `task_first` (a small
+    model, which holds on to what it read first: the material follows)."""
     layers = PROFILE_LAYERS[profile]
     limits = settings.limits_for(profile)
     masker = Masker(ctx.golem_id) if Layer.MASKING in layers else None
@@ -165,7 +168,11 @@ def assemble(
     blocks += (work.block(None, f"## {i.title}", list(i.lines), _INPUT_WORTH) for i in brief.inputs)
     if Layer.BUDGET in layers and budget is not None:
         blocks.append(work.block(Layer.BUDGET, "## Budget", budget_lines(budget), _KEEP))
-    blocks.append(work.block(None, "## Task", [brief.task], _KEEP))
+    task = work.block(None, "## Task", [brief.task], _KEEP)
+    if task_first:
+        blocks.insert(0, task)
+    else:
+        blocks.append(task)
     sends_feed = feed is not None and bool(feed.lines)
     system = work.mask(f"{PERSONA}\n{brief.role}" + (f"\n{DATA_RULE}" if sends_feed else ""))
 
@@ -182,6 +189,8 @@ def assemble(
     ran = tuple(
         layer for layer in Layer if layer in layers and (budget or layer is not Layer.BUDGET)
     )
+    if brief.choices:
+        request = request.evolve(choices=_shown(brief.choices, request))
     # What the prompt still holds of the feed once fitted: cut items were not sent.
     sent = [line.text for line in feed.lines] if feed is not None else []
     quarantined = [q for q in quarantined if any(f"ref={q.ref} " in text for text in sent)]
@@ -307,6 +316,15 @@ class _Fit:
 def _request(system: str, blocks: list[_Block]) -> Request:
     user = "\n\n".join(block.text() for block in blocks if block.lines)
     return Request(messages=(Message.system(system), Message.user(user)))
+
+
+def _shown(choices: Mapping[str, tuple[Any, ...]], request: Request) -> dict[str, tuple[Any, ...]]:
+    """`choices` without the ids the fitted prompt no longer shows ("" and numbers stay)."""
+    text = "\n".join(message.content or "" for message in request.messages)
+    return {
+        pointer: tuple(v for v in values if not isinstance(v, str) or v == "" or v in text)
+        for pointer, values in choices.items()
+    }
 
 
 def _counted(request: Request, tokenizer: TokenCounter) -> int:

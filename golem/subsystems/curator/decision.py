@@ -8,9 +8,10 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any, Self
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_validator
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.subsystems.meaning import has_words, known_ids, nonzero
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
     ENTRY_ID,
@@ -26,7 +27,7 @@ from golem.subsystems.text import (
     section,
 )
 
-__all__ = ["CrossRef", "CuratorEvaluation", "Promotion", "Relationship"]
+__all__ = ["CrossRef", "CuratorEvaluation", "Promotion", "Relationship", "curator_meaningful"]
 
 EntryId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 MAX_ENTRIES = 1000
@@ -54,10 +55,65 @@ class CrossRef(Part):
     strength: Fraction = Field(default=0.5, description="0..1: how far it moves the target")
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "Grimoire:\n"
+        "- [k1] confidence 0.60, tier staged, regime bear, episodes 4 for / 1 against: "
+        "sell rallies in bear regime\n"
+        "- [k2] confidence 0.50, tier staged, regime any, episodes 0 for / 3 against: "
+        "buy every dip\n"
+        "- [k3] confidence 0.55, tier staged, regime any, episodes 2 for / 0 against: "
+        "funding spikes precede reversals",
+        {
+            "entries_evaluated": 3,
+            "entries_retained": 2,
+            "entries_pruned": 1,
+            "cross_references": [
+                {"source_id": "k3", "target_id": "k1", "relationship": "supports", "strength": 0.6}
+            ],
+            "promotions": [
+                {
+                    "entry_id": "k1",
+                    "from_confidence": 0.6,
+                    "to_confidence": 0.75,
+                    "reason": "sell rallies in bear regime held 4 of 5 times",
+                }
+            ],
+            "grimoire_health": 0.7,
+            "prune_ids": ["k2"],
+        },
+    ),
+    WorkedExample(
+        "Grimoire:\n"
+        "- [e5] confidence 0.70, tier belief, regime bull, episodes 5 for / 0 against: "
+        "breakouts on high volume hold\n"
+        "- [e6] confidence 0.50, tier staged, regime bull, episodes 1 for / 1 against: "
+        "volume confirms breakouts",
+        {
+            "entries_evaluated": 2,
+            "entries_retained": 2,
+            "entries_pruned": 0,
+            "cross_references": [
+                {"source_id": "e6", "target_id": "e5", "relationship": "extends", "strength": 0.4}
+            ],
+            "promotions": [],
+            "grimoire_health": 0.8,
+            "prune_ids": [],
+        },
+    ),
+)
+
+
 class CuratorEvaluation(StructuredOutput):
     """The curator's verdict on a batch of grimoire entries."""
 
     schema_name = "curator_evaluation"
+    worked_examples = EXAMPLES
+    # The entries pruned are the ids listed, and the rest of those evaluated are kept: an
+    # answer that leaves the two counts out (the local grammar does not ask for them) has
+    # them counted, so they cannot disagree with its lists.
+    derived = ("entries_retained", "entries_pruned")
 
     entries_evaluated: int = Field(ge=0, le=MAX_ENTRIES)
     entries_retained: int = Field(ge=0, le=MAX_ENTRIES)
@@ -68,6 +124,20 @@ class CuratorEvaluation(StructuredOutput):
     prune_ids: list[EntryId] = Field(
         default_factory=list, max_length=20, description="the entries pruned, by id"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _counted(cls, data: Any) -> Any:
+        """The derived counts of an answer that left them out."""
+        if not isinstance(data, dict) or all(name in data for name in cls.derived):
+            return data
+        prune_ids = data.get("prune_ids")
+        pruned = len(prune_ids) if isinstance(prune_ids, list) else 0
+        evaluated = data.get("entries_evaluated")
+        counted = {"entries_pruned": pruned}
+        if isinstance(evaluated, int):
+            counted["entries_retained"] = max(0, evaluated - data.get("entries_pruned", pruned))
+        return counted | data
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
@@ -241,3 +311,22 @@ def _cross_references(text: str) -> list[CrossRef]:
             ),
         )
     return list(found.values())[:8]
+
+
+def curator_meaningful(decision: CuratorEvaluation, prompt: str) -> list[str]:
+    """Entries evaluated (some, when the prompt lists any), every id one the prompt names,
+    a reason for each promotion."""
+    problems = []
+    if ENTRY_LINE.search(prompt):
+        problems += nonzero([decision.entries_evaluated], "/entries_evaluated")
+    problems += known_ids(decision.prune_ids, prompt, "/prune_ids")
+    for i, promotion in enumerate(decision.promotions):
+        problems += known_ids([promotion.entry_id], prompt, f"/promotions/{i}/entry_id")
+        problems += has_words(promotion.reason, f"/promotions/{i}/reason", 2)
+    for i, ref in enumerate(decision.cross_references):
+        ids = [ref.source_id, ref.target_id]
+        problems += known_ids(ids, prompt, f"/cross_references/{i}")
+    return problems
+
+
+ENTRY_LINE = re.compile(r"^- \[[^\]]+\]", re.M)  # how a brief lists an entry: "- [g12] ..."

@@ -5,6 +5,7 @@ confidence nudges, decay and archiving (golem.subsystems.curator.rules)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
@@ -22,6 +23,13 @@ _TASK = (
     "tier: staged < belief < principle); cross-references between entries (supports, "
     "contradicts or extends, with a strength from 0 to 1); and the grimoire's health from 0 "
     "to 1. Use only the ids shown."
+)
+
+_ID_FIELDS = (
+    "/prune_ids/*",
+    "/promotions/*/entry_id",
+    "/cross_references/*/source_id",
+    "/cross_references/*/target_id",
 )
 
 
@@ -50,7 +58,13 @@ class Curator:
         return None
 
     def brief(self, ctx: Situation) -> Brief:
-        return Brief(_ROLE, _TASK, inputs=(Input("Grimoire", self._entries(ctx)),))
+        """The listed entries; every id the answer gives is one of theirs, and their number
+        is the count evaluated (`choices`, for a decoder that constrains)."""
+        ids = tuple(entry.id for entry in listed(ctx, self.config))
+        choices: dict[str, tuple[Any, ...]] = dict.fromkeys(_ID_FIELDS, ids)
+        choices["/entries_evaluated"] = (len(ids),)
+        given = Input("Grimoire", self._entries(ctx))
+        return Brief(_ROLE, _TASK, inputs=(given,), choices=choices)
 
     def _entries(self, ctx: Situation) -> tuple[str, ...]:
         lines = []

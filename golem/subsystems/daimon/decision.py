@@ -5,12 +5,15 @@ intensity, and how it reads free text."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import either, keywords
+from golem.subsystems.meaning import has_words, nonzero
 from golem.subsystems.parts import Fraction, Signed
 from golem.subsystems.text import (
     Choices,
@@ -22,7 +25,7 @@ from golem.subsystems.text import (
     read_signed,
 )
 
-__all__ = ["EMOTION_PAD", "MEMORY_BIAS", "DaimonAppraisal", "Emotion"]
+__all__ = ["EMOTION_PAD", "MEMORY_BIAS", "DaimonAppraisal", "Emotion", "daimon_meaningful"]
 
 
 class Emotion(StrEnum):
@@ -65,10 +68,42 @@ _UNPLEASANT = frozenset({Emotion.SADNESS, Emotion.FEAR, Emotion.ANGER, Emotion.D
 _VALENCE_SLACK = 0.1
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "A hedge paid off: the position lost 1% while the market fell 5%.",
+        {
+            "pleasure": 0.6,
+            "arousal": 0.3,
+            "dominance": 0.5,
+            "primary_emotion": "trust",
+            "secondary_emotion": "joy",
+            "trigger": "a hedge paid off while the market fell 5%",
+            "memory_bias": "recall when a hedge paid off in a falling market",
+            "intensity": 0.5,
+        },
+    ),
+    WorkedExample(
+        "A stop-loss fired twice in an hour while the market swung 4% each way.",
+        {
+            "pleasure": -0.6,
+            "arousal": 0.7,
+            "dominance": -0.4,
+            "primary_emotion": "anger",
+            "secondary_emotion": "fear",
+            "trigger": "a stop-loss fired twice in an hour",
+            "memory_bias": "recall when the market swung 4% each way",
+            "intensity": 0.7,
+        },
+    ),
+)
+
+
 class DaimonAppraisal(StructuredOutput):
     """How the golem feels about one event."""
 
     schema_name = "daimon_appraisal"
+    worked_examples = EXAMPLES
 
     pleasure: Signed = Field(description="-1 (unpleasant) .. 1 (pleasant)")
     arousal: Signed = Field(description="-1 (calm) .. 1 (agitated)")
@@ -80,6 +115,26 @@ class DaimonAppraisal(StructuredOutput):
         default="", max_length=160, description="which memories this feeling brings forward"
     )
     intensity: Fraction = Field(default=0.5, description="0..1: how far it moves the mood")
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A pleasant emotion with pleasure not below zero, an unpleasant one with pleasure
+        not above it (each within the slack), or another emotion with any pleasure."""
+        pleasant = [e.value for e in Emotion if e in _PLEASANT]
+        unpleasant = [e.value for e in Emotion if e in _UNPLEASANT]
+        other = [e.value for e in Emotion if e not in _PLEASANT | _UNPLEASANT]
+        return either(
+            schema,
+            {
+                "/pleasure": keywords(minimum=-_VALENCE_SLACK),
+                "/primary_emotion": keywords(enum=pleasant),
+            },
+            {
+                "/pleasure": keywords(maximum=_VALENCE_SLACK),
+                "/primary_emotion": keywords(enum=unpleasant),
+            },
+            {"/primary_emotion": keywords(enum=other)},
+        )
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
@@ -174,3 +229,12 @@ def _intensity(text: str, emotion: Emotion) -> float:
                 return 0.8
             break
     return 0.5
+
+
+def daimon_meaningful(decision: DaimonAppraisal, prompt: str) -> list[str]:
+    """The event and the memories it brings named in words; a feeling that is not nil on
+    every axis."""
+    problems = has_words(decision.trigger, "/trigger", 2)
+    problems += has_words(decision.memory_bias, "/memory_bias", 2)
+    axes = [decision.pleasure, decision.arousal, decision.dominance, decision.intensity]
+    return problems + nonzero(axes, "/pleasure../intensity")

@@ -10,7 +10,8 @@ from typing import Annotated, Any, Self
 
 from pydantic import Field, StringConstraints
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.subsystems.meaning import has_words, items_have_words
 from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
     Choices,
@@ -25,7 +26,7 @@ from golem.subsystems.text import (
     strip_meta,
 )
 
-__all__ = ["ArcClass", "CausalLink", "DeathTestament"]
+__all__ = ["ArcClass", "CausalLink", "DeathTestament", "death_meaningful"]
 
 Entry = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 _LIST = 6
@@ -48,10 +49,54 @@ class CausalLink(Part):
     confidence: Fraction = Field(default=0.5, description="0..1")
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "Credits ran out on day 9; most were spent on strong-model calls in calm markets.",
+        {
+            "learned": ["calm markets rarely need strong-model calls"],
+            "got_wrong": ["I spent credits on strong-model calls in calm markets"],
+            "confused_by": ["why calm markets felt risky"],
+            "never_tested": ["cheaper calls in calm markets"],
+            "killed_by": "credits ran out on day 9",
+            "would_change": ["fewer strong-model calls in calm markets"],
+            "suspects": ["strong-model calls spent the credits"],
+            "causal_links": [
+                {"cause": "strong-model calls", "effect": "credits ran out", "confidence": 0.8}
+            ],
+            "emotional_arc": "eager at first, then anxious as the credits ran out",
+            "arc_class": "tragic",
+        },
+    ),
+    WorkedExample(
+        "Lived 40 days; steady hedges kept losses small until fees wore the credits down.",
+        {
+            "learned": ["steady hedges kept losses small"],
+            "got_wrong": ["fees wore the credits down"],
+            "confused_by": ["whether frequent hedges pay for themselves"],
+            "never_tested": ["holding through a small dip without a hedge"],
+            "killed_by": "fees wore the credits down after 40 days",
+            "would_change": ["hedge less often in quiet weeks"],
+            "suspects": ["fees on the steady hedges"],
+            "causal_links": [
+                {
+                    "cause": "steady hedges",
+                    "effect": "fees wore the credits down",
+                    "confidence": 0.6,
+                }
+            ],
+            "emotional_arc": "steady for 40 days, then worn down by fees",
+            "arc_class": "stable",
+        },
+    ),
+)
+
+
 class DeathTestament(StructuredOutput):
     """The golem's life review, written as it dies."""
 
     schema_name = "death_testament"
+    worked_examples = EXAMPLES
 
     learned: list[Entry] = Field(default_factory=list, max_length=_LIST)
     got_wrong: list[Entry] = Field(default_factory=list, max_length=_LIST)
@@ -173,3 +218,16 @@ def _link(item: str) -> CausalLink | None:
         effect=clip(parts[1].rstrip(". "), 120),
         confidence=0.5 if confidence is None else confidence,
     )
+
+
+def death_meaningful(decision: DeathTestament, prompt: str) -> list[str]:
+    """What killed it said in a sentence, something learned, every list item a phrase,
+    the causal links in words."""
+    problems = has_words(decision.killed_by, "/killed_by", 3)
+    problems += items_have_words(decision.learned, "/learned", some=True)
+    for name in ("got_wrong", "confused_by", "never_tested", "would_change", "suspects"):
+        problems += items_have_words(getattr(decision, name), f"/{name}")
+    for i, link in enumerate(decision.causal_links):
+        problems += has_words(link.cause, f"/causal_links/{i}/cause", 2)
+        problems += has_words(link.effect, f"/causal_links/{i}/effect", 2)
+    return problems + has_words(decision.emotional_arc, "/emotional_arc", 3)

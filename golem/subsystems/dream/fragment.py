@@ -9,11 +9,12 @@ from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.subsystems.meaning import nonzero
 from golem.subsystems.parts import Fraction
 from golem.subsystems.text import Choices, decision_from_text, read_choice, read_fraction
 
-__all__ = ["FragmentEvaluation", "FragmentVerdict"]
+__all__ = ["FragmentEvaluation", "FragmentVerdict", "fragment_meaningful"]
 
 _FLOOR = 0.3  # a promoted fragment needs at least this coherence and relevance
 _STRONG = 0.7  # a fragment this good on every score is not discarded
@@ -25,10 +26,24 @@ class FragmentVerdict(StrEnum):
     DISCARD = "discard"
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "Fragment: 'gas prices rise an hour before large liquidations'.",
+        {"novelty": 0.7, "relevance": 0.6, "coherence": 0.5, "verdict": "stage"},
+    ),
+    WorkedExample(
+        "Fragment: 'the moon rises when stablecoins depeg'.",
+        {"novelty": 0.3, "relevance": 0.2, "coherence": 0.1, "verdict": "discard"},
+    ),
+)
+
+
 class FragmentEvaluation(StructuredOutput):
     """The observer's verdict on one hypnagogic fragment."""
 
     schema_name = "fragment_evaluation"
+    worked_examples = EXAMPLES
 
     novelty: Fraction = Field(default=0.5, description="0..1")
     relevance: Fraction = Field(default=0.5, description="0..1")
@@ -84,3 +99,9 @@ def _read(text: str) -> dict[str, Any]:
         **{name: 0.5 if value is None else value for name, value in scores.items()},
         "verdict": verdict,
     }
+
+
+def fragment_meaningful(decision: FragmentEvaluation, prompt: str) -> list[str]:
+    """Scores that are not all zero (the verdict is an enum: always a word)."""
+    scores = [decision.novelty, decision.relevance, decision.coherence]
+    return nonzero(scores, "/novelty../coherence")

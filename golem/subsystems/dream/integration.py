@@ -5,12 +5,15 @@ and how the playbook changes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import keywords, narrowed
+from golem.subsystems.meaning import has_words, known_ids
 from golem.subsystems.parts import Fraction, Part
 from golem.subsystems.text import (
     ENTRY_ID,
@@ -26,7 +29,7 @@ from golem.subsystems.text import (
     strip_meta,
 )
 
-__all__ = ["DreamIntegration", "IntegrationDecision", "IntegrationItem"]
+__all__ = ["DreamIntegration", "IntegrationDecision", "IntegrationItem", "integration_meaningful"]
 
 _PROMOTE_FLOOR = 0.5
 
@@ -48,10 +51,58 @@ class IntegrationItem(Part):
     rationale: str = Field(default="", max_length=200)
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "Staged knowledge:\n"
+        "- [k7] (0.60, from dream:replay at tick 12) thin weekend books widen spreads\n"
+        "- [k8] (0.20, from dream:hypnagogic at tick 15) the moon phase moves BTC",
+        {
+            "promoted": [
+                {
+                    "hypothesis_id": "k7",
+                    "summary": "thin weekend books widen spreads",
+                    "confidence": 0.7,
+                    "rationale": "from dream:replay at tick 12, held at 0.60",
+                }
+            ],
+            "staged": [],
+            "discarded": [
+                {
+                    "hypothesis_id": "k8",
+                    "summary": "the moon phase moves BTC",
+                    "confidence": 0.1,
+                    "rationale": "from dream:hypnagogic at tick 15, only 0.20",
+                }
+            ],
+            "playbook_diff": "Trade smaller when weekend books are thin.",
+        },
+    ),
+    WorkedExample(
+        "Staged knowledge:\n"
+        "- [h3] (0.45, from dream:replay at tick 80) funding spikes precede reversals",
+        {
+            "promoted": [],
+            "staged": [
+                {
+                    "hypothesis_id": "h3",
+                    "summary": "funding spikes precede reversals",
+                    "confidence": 0.45,
+                    "rationale": "seen once at tick 80, not yet tested",
+                }
+            ],
+            "discarded": [],
+            "playbook_diff": "Watch funding rates before trading a reversal.",
+        },
+    ),
+)
+
+
 class DreamIntegration(StructuredOutput):
     """The dream's candidates for the grimoire and what becomes of each."""
 
     schema_name = "dream_integration"
+    worked_examples = EXAMPLES
 
     promoted: list[IntegrationItem] = Field(default_factory=list, max_length=8)
     staged: list[IntegrationItem] = Field(default_factory=list, max_length=8)
@@ -68,6 +119,11 @@ class DreamIntegration(StructuredOutput):
             (IntegrationDecision.DISCARD, self.discarded),
         )
         return [(decision, i, item) for decision, chosen in lists for i, item in enumerate(chosen)]
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A promotion at confidence 0.5 or more."""
+        return narrowed(schema, {"/promoted/*/confidence": keywords(minimum=_PROMOTE_FLOOR)})
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
@@ -211,3 +267,16 @@ def _item(line: str) -> IntegrationItem:
         confidence=0.5 if confidence is None else confidence,
         rationale=clip(rationale, 200),
     )
+
+
+def integration_meaningful(decision: DreamIntegration, prompt: str) -> list[str]:
+    """At least one item decided; each id one the prompt names (or empty, for a new one),
+    each summary a sentence, each rationale a phrase."""
+    decided = decision.decided()
+    problems = [] if decided else ["no item promoted, staged or discarded"]
+    for fate, i, item in decided:
+        where = f"/{fate}/{i}"
+        problems += known_ids([item.hypothesis_id], prompt, f"{where}/hypothesis_id", empty_ok=True)
+        problems += has_words(item.summary, f"{where}/summary", 3)
+        problems += has_words(item.rationale, f"{where}/rationale", 2)
+    return problems

@@ -10,7 +10,8 @@ from typing import Annotated, Any, Self
 
 from pydantic import Field, StringConstraints
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.subsystems.meaning import has_words, items_have_words, known_ids, nonzero
 from golem.subsystems.parts import Fraction, Part, Signed, repeats
 from golem.subsystems.text import (
     Choices,
@@ -28,7 +29,14 @@ from golem.subsystems.text import (
     strip_meta,
 )
 
-__all__ = ["Counterfactual", "Lesson", "MarketRegime", "ReplayAnalysis", "regime_of"]
+__all__ = [
+    "Counterfactual",
+    "Lesson",
+    "MarketRegime",
+    "ReplayAnalysis",
+    "regime_of",
+    "replay_meaningful",
+]
 
 MAX_EPISODES = 1000
 
@@ -62,10 +70,66 @@ class Counterfactual(Part):
     plausibility: Fraction = Field(default=0.5, description="0..1")
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "Episodes to replay:\n"
+        "- #4 tick 30: buy (confidence 0.60) → pnl -3.00, price -3.00% against +1.00% predicted\n"
+        "- #5 tick 50: hold (confidence 0.50) → pnl +1.00, price +2.00% against +0.50% predicted",
+        {
+            "episode_id": "5",
+            "lessons": [
+                {
+                    "insight": "a buy against a -3.00% move lost 3.00 in pnl",
+                    "confidence": 0.6,
+                    "applicable_conditions": ["volatile"],
+                }
+            ],
+            "surprise_score": 0.4,
+            "counterfactuals": [
+                {
+                    "alternative_action": "hold instead of buy at tick 30",
+                    "estimated_outcome": "pnl near 0.00 instead of -3.00",
+                    "plausibility": 0.5,
+                }
+            ],
+            "arousal_delta": 0.1,
+            "episodes_reviewed": 2,
+        },
+    ),
+    WorkedExample(
+        "Episodes to replay:\n"
+        "- #17 tick 200: hedge (confidence 0.80) → pnl +2.50, price -4.00% against -3.00% "
+        "predicted",
+        {
+            "episode_id": "17",
+            "lessons": [
+                {
+                    "insight": "hedging before a forecast fall of 3% saved 2.50",
+                    "confidence": 0.7,
+                    "applicable_conditions": ["trending"],
+                }
+            ],
+            "surprise_score": 0.2,
+            "counterfactuals": [
+                {
+                    "alternative_action": "no hedge at tick 200",
+                    "estimated_outcome": "a loss of about 4.00",
+                    "plausibility": 0.7,
+                }
+            ],
+            "arousal_delta": -0.1,
+            "episodes_reviewed": 1,
+        },
+    ),
+)
+
+
 class ReplayAnalysis(StructuredOutput):
     """What replaying recent episodes taught."""
 
     schema_name = "replay_analysis"
+    worked_examples = EXAMPLES
 
     episode_id: str = Field(max_length=40, description="the episode replayed (the latest)")
     lessons: list[Lesson] = Field(default_factory=list, max_length=5)
@@ -206,3 +270,19 @@ def _counterfactual(item: str) -> Counterfactual | None:
         estimated_outcome=clip(outcome.strip(_PUNCTUATION), 160),
         plausibility=0.5 if plausibility is None else plausibility,
     )
+
+
+def replay_meaningful(decision: ReplayAnalysis, prompt: str) -> list[str]:
+    """The episode one the prompt names, some episodes reviewed, at least one lesson in a
+    sentence, conditions and counterfactuals in words."""
+    problems = known_ids([decision.episode_id], prompt, "/episode_id")
+    problems += nonzero([decision.episodes_reviewed], "/episodes_reviewed")
+    if not decision.lessons:
+        problems.append("/lessons: empty")
+    for i, lesson in enumerate(decision.lessons):
+        problems += has_words(lesson.insight, f"/lessons/{i}/insight", 3)
+        problems += items_have_words(lesson.applicable_conditions, f"/lessons/{i}/conditions", 1)
+    for i, counterfactual in enumerate(decision.counterfactuals):
+        problems += has_words(counterfactual.alternative_action, f"/counterfactuals/{i}/action", 2)
+        problems += has_words(counterfactual.estimated_outcome, f"/counterfactuals/{i}/outcome", 2)
+    return problems

@@ -5,6 +5,7 @@ broke or too young; the allocator skips it when the budget is gone (never queued
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
@@ -33,6 +34,8 @@ from golem.subsystems.dream.scenes import (
 from golem.subsystems.dream.threat import ThreatAssessment
 
 __all__ = ["Dream"]
+
+_FATES = ("promoted", "staged", "discarded")
 
 _ROLES = {
     DreamKind.REPLAY: "You are the golem dreaming: in NREM replay you relive recent episodes.",
@@ -92,17 +95,28 @@ class Dream:
         return None
 
     def brief(self, ctx: Situation) -> Brief:
+        """The kind's role, task and input; a replay's episode is one of those replayed and
+        the count reviewed is theirs, an integration's ids are the staged entries' (or ""
+        for a new one): `choices` a decoder that constrains may hold the answer to."""
         kind = self.kind(ctx)
+        choices: dict[str, tuple[Any, ...]] = {}
         if kind is DreamKind.REPLAY:
             replayed = ctx.episodes[-self.config.replay_episodes :]
             given = Input("Episodes to replay", tuple(episode_line(e) for e in replayed))
+            choices = {
+                "/episode_id": tuple(str(e.id) for e in replayed),
+                "/episodes_reviewed": (len(replayed),),
+            }
         elif kind is DreamKind.HYPNAGOGIC:
             given = Input("Fragment", (fragment(ctx),))
         elif kind is DreamKind.INTEGRATION:
-            given = Input("Staged knowledge", tuple(entry_line(e) for e in staged(ctx)))
+            entries = staged(ctx)
+            given = Input("Staged knowledge", tuple(entry_line(e) for e in entries))
+            ids = ("", *(e.id for e in entries))
+            choices = {f"/{fate}/*/hypothesis_id": ids for fate in _FATES}
         else:
             given = Input("Scenario", (scenario(ctx, self.config),))
-        return Brief(_ROLES[kind], _TASKS[kind], inputs=(given,))
+        return Brief(_ROLES[kind], _TASKS[kind], inputs=(given,), choices=choices)
 
     def deterministic(self, ctx: Situation) -> StructuredOutput | None:
         """Only replay has a meaning without a model (a statistical replay); the other kinds

@@ -5,12 +5,15 @@ rehearsal went; and its text reader."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import either, keywords
+from golem.subsystems.meaning import has_words, items_have_words, nonzero
 from golem.subsystems.parts import Fraction, ListItem
 from golem.subsystems.text import (
     Choices,
@@ -23,7 +26,7 @@ from golem.subsystems.text import (
     section,
 )
 
-__all__ = ["ThreatAssessment", "ThreatSeverity"]
+__all__ = ["ThreatAssessment", "ThreatSeverity", "threat_meaningful"]
 
 _ACT_ON = 0.1  # a critical threat needs at least this likelihood
 
@@ -35,10 +38,48 @@ class ThreatSeverity(StrEnum):
     CRITICAL = "critical"
 
 
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "Threat: the DEX is hacked while 20% of the funds sit in its pool.",
+        {
+            "threat_type": "the DEX is hacked",
+            "severity": "high",
+            "likelihood": 0.1,
+            "impact_if_realized": "the 20% of the funds in its pool is lost",
+            "mitigation_actions": ["move half the funds out of the DEX pool"],
+            "detection_signals": ["the DEX pool drains fast"],
+            "rehearsal_outcome": (
+                "If the DEX is hacked, 20% of the funds are lost; halving halves it."
+            ),
+        },
+    ),
+    WorkedExample(
+        "Threat: the oracle lags by ten minutes during a fast ETH sell-off.",
+        {
+            "threat_type": "the oracle lags by ten minutes",
+            "severity": "medium",
+            "likelihood": 0.3,
+            "impact_if_realized": "a fast ETH sell-off liquidates the loan at a stale price",
+            "mitigation_actions": [
+                "keep the health factor above 2 in a fast ETH sell-off",
+                "repay part of the loan when the oracle lags",
+            ],
+            "detection_signals": [
+                "the oracle lags the ETH price by ten minutes",
+                "ETH falls 5% within ten minutes",
+            ],
+            "rehearsal_outcome": "A ten-minute oracle lag is survivable with a health factor of 2.",
+        },
+    ),
+)
+
+
 class ThreatAssessment(StructuredOutput):
     """One rehearsed threat and what to do about it."""
 
     schema_name = "threat_assessment"
+    worked_examples = EXAMPLES
 
     threat_type: str = Field(min_length=1, max_length=160)
     severity: ThreatSeverity
@@ -52,6 +93,25 @@ class ThreatAssessment(StructuredOutput):
     def pressing(self) -> bool:
         """Serious enough to prepare for: severity high or critical."""
         return self.severity in (ThreatSeverity.HIGH, ThreatSeverity.CRITICAL)
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A high threat names a mitigation; a critical one also a likelihood of at
+        least 0.1; a low or medium one, anything."""
+        mitigated = keywords(minItems=1)
+        return either(
+            schema,
+            {"/severity": keywords(enum=[ThreatSeverity.LOW.value, ThreatSeverity.MEDIUM.value])},
+            {
+                "/severity": keywords(const=ThreatSeverity.HIGH.value),
+                "/mitigation_actions": mitigated,
+            },
+            {
+                "/severity": keywords(const=ThreatSeverity.CRITICAL.value),
+                "/likelihood": keywords(minimum=_ACT_ON),
+                "/mitigation_actions": mitigated,
+            },
+        )
 
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
@@ -129,3 +189,14 @@ def _read(text: str) -> dict[str, Any]:
         "detection_signals": items(_detection(text), limit=5, max_chars=120),
         "rehearsal_outcome": clip(outcome or text, 300),
     }
+
+
+def threat_meaningful(decision: ThreatAssessment, prompt: str) -> list[str]:
+    """The threat and its impact in words, a likelihood above zero, at least one mitigation
+    and one detection signal, each a phrase and none a placeholder, and how it went."""
+    problems = has_words(decision.threat_type, "/threat_type", 2)
+    problems += nonzero([decision.likelihood], "/likelihood")
+    problems += has_words(decision.impact_if_realized, "/impact_if_realized", 3)
+    problems += items_have_words(decision.mitigation_actions, "/mitigation_actions", some=True)
+    problems += items_have_words(decision.detection_signals, "/detection_signals", some=True)
+    return problems + has_words(decision.rehearsal_outcome, "/rehearsal_outcome", 3)

@@ -4,12 +4,15 @@ error passed the gate (severity, action, whether to escalate), and how it reads 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import either, keywords
+from golem.subsystems.meaning import has_words, nonzero
 from golem.subsystems.parts import Fraction, Part, repeats
 from golem.subsystems.text import (
     YES_NO,
@@ -25,7 +28,14 @@ from golem.subsystems.text import (
     section,
 )
 
-__all__ = ["HORIZON_TICKS", "HeartbeatAction", "HeartbeatDecision", "Severity", "Signal"]
+__all__ = [
+    "HORIZON_TICKS",
+    "HeartbeatAction",
+    "HeartbeatDecision",
+    "Severity",
+    "Signal",
+    "heartbeat_meaningful",
+]
 
 # How far ahead the heartbeat's forecast (expected_move) looks, in ticks: the horizon an
 # episode's prediction is scored over, and a simulation's truth and judgement look ahead.
@@ -65,12 +75,57 @@ class Signal(Part):
 
 
 _SEVERE = frozenset({Severity.MODERATE, Severity.HIGH, Severity.CRITICAL})
+_EXIT_CONFIDENCE = 0.5
+
+
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "BTC volume tripled in 10 minutes while BTC price held flat; health factor 2.1.",
+        {
+            "severity": "low",
+            "action": "analyze",
+            "confidence": 0.6,
+            "rationale": "BTC volume tripled in 10 minutes while BTC price held flat.",
+            "signals": [
+                {
+                    "source": "volume",
+                    "description": "BTC volume tripled in 10 minutes",
+                    "magnitude": 0.6,
+                },
+                {"source": "price", "description": "BTC price held flat", "magnitude": 0.2},
+            ],
+            "escalate": False,
+            "expected_move": 0.01,
+        },
+    ),
+    WorkedExample(
+        "ETH fell 3% in 5 minutes; health factor 1.3 and falling.",
+        {
+            "severity": "high",
+            "action": "hedge",
+            "confidence": 0.7,
+            "rationale": "ETH fell 3% fast and the health factor of 1.3 nears the floor.",
+            "signals": [
+                {"source": "price", "description": "ETH fell 3% in 5 minutes", "magnitude": 0.7},
+                {
+                    "source": "health",
+                    "description": "health factor 1.3 and falling",
+                    "magnitude": 0.8,
+                },
+            ],
+            "escalate": False,
+            "expected_move": -0.02,
+        },
+    ),
+)
 
 
 class HeartbeatDecision(StructuredOutput):
     """The heartbeat's decision on one escalated tick."""
 
     schema_name = "heartbeat_decision"
+    worked_examples = EXAMPLES
 
     severity: Severity
     action: HeartbeatAction
@@ -94,6 +149,30 @@ class HeartbeatDecision(StructuredOutput):
         """The escalate flag or the escalate action: either asks the strong model."""
         return self.escalate or self.action is HeartbeatAction.ESCALATE
 
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Severity none or low: no escalation, no exit; moderate and above: any action
+        but an exit, which needs high or critical and confidence >= 0.5."""
+        calm = [s.value for s in Severity if s not in _SEVERE]
+        severe = [s.value for s in Severity if s in _SEVERE]
+        exiting = [Severity.HIGH.value, Severity.CRITICAL.value]
+        staying = [a.value for a in HeartbeatAction if a is not HeartbeatAction.EXIT]
+        quiet = [a for a in staying if a != HeartbeatAction.ESCALATE]
+        return either(
+            schema,
+            {
+                "/severity": keywords(enum=calm),
+                "/action": keywords(enum=quiet),
+                "/escalate": keywords(const=False),
+            },
+            {"/severity": keywords(enum=severe), "/action": keywords(enum=staying)},
+            {
+                "/severity": keywords(enum=exiting),
+                "/action": keywords(const=HeartbeatAction.EXIT.value),
+                "/confidence": keywords(minimum=_EXIT_CONFIDENCE),
+            },
+        )
+
     def validate_content(self) -> list[SchemaIssue]:
         issues = []
         if self.escalates and self.severity not in _SEVERE:
@@ -102,8 +181,10 @@ class HeartbeatDecision(StructuredOutput):
         if self.action is HeartbeatAction.EXIT:
             if self.severity not in (Severity.HIGH, Severity.CRITICAL):
                 issues.append(SchemaIssue("/action", "an exit needs severity high or critical"))
-            if self.confidence < 0.5:
-                issues.append(SchemaIssue("/confidence", "an exit needs confidence >= 0.5"))
+            if self.confidence < _EXIT_CONFIDENCE:
+                issues.append(
+                    SchemaIssue("/confidence", f"an exit needs confidence >= {_EXIT_CONFIDENCE}")
+                )
         keys = (f"{s.source}: {s.description}" for s in self.signals)
         issues += repeats("/signals", keys, "/description", "a repeated signal")
         return issues
@@ -301,3 +382,14 @@ def _signal(item: str) -> Signal:
 
 def _source(words: str) -> str:
     return clip(re.sub(r"\W+", "_", words.lower()).strip("_"), 40)
+
+
+def heartbeat_meaningful(decision: HeartbeatDecision, prompt: str) -> list[str]:
+    """A rationale of a sentence, a confidence above zero, signals that name a source and
+    say what it showed."""
+    problems = has_words(decision.rationale, "/rationale", 3)
+    problems += nonzero([decision.confidence], "/confidence")
+    for i, signal in enumerate(decision.signals):
+        problems += has_words(signal.source, f"/signals/{i}/source", 1)
+        problems += has_words(signal.description, f"/signals/{i}/description", 2)
+    return problems

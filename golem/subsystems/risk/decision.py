@@ -5,13 +5,16 @@ blocks it, with non-blocking warnings; and its text reader."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from itertools import pairwise
 from typing import Any, Self
 
 from pydantic import Field
 
-from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput
+from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
+from golem.inference.narrow import Change, either, keywords, narrowed
+from golem.subsystems.meaning import has_words, items_have_words, nonzero
 from golem.subsystems.parts import Fraction, ListItem, Part
 from golem.subsystems.text import (
     Choices,
@@ -27,7 +30,7 @@ from golem.subsystems.text import (
     usd_amounts,
 )
 
-__all__ = ["LAYERS", "LayerResult", "RiskAssessment", "RiskLayers"]
+__all__ = ["LAYERS", "LayerResult", "RiskAssessment", "RiskLayers", "risk_meaningful"]
 
 MAX_USD = 1e9
 
@@ -47,12 +50,86 @@ class RiskLayers(Part):
 
 
 LAYERS = tuple(RiskLayers.model_fields)
+PASS_AT_MOST = 0.7  # a layer's score, passed
+FAIL_AT_LEAST = 0.3  # and failed
+
+
+# Shown to a small model (a provider whose capabilities ask for worked examples).
+EXAMPLES = (
+    WorkedExample(
+        "Proposed trade: sell 200 USD of BTC; portfolio 1,000 USD, 60% BTC; calm market.",
+        {
+            "approved": True,
+            "adjusted_size_usd": None,
+            "layers": {
+                "hard_shields": {
+                    "passed": True,
+                    "score": 0.1,
+                    "detail": "sell 200 USD of BTC is within limits",
+                },
+                "position_sizing": {
+                    "passed": True,
+                    "score": 0.2,
+                    "detail": "60% BTC falls to 40% BTC",
+                },
+                "adaptive_guardrails": {
+                    "passed": True,
+                    "score": 0.1,
+                    "detail": "selling BTC in a calm market lowers risk",
+                },
+                "observation": {"passed": True, "score": 0.2, "detail": "a calm market for BTC"},
+                "defi_threats": {
+                    "passed": True,
+                    "score": 0.1,
+                    "detail": "the 1,000 USD portfolio holds no loan",
+                },
+            },
+            "warnings": ["60% BTC of 1,000 USD is concentrated"],
+            "reasoning": "Selling 200 USD of BTC cuts 60% BTC to 40% BTC in a calm market.",
+            "proposed_size_usd": 200.0,
+        },
+    ),
+    WorkedExample(
+        "Proposed trade: buy 900 USD of SOL; portfolio 1,500 USD, 50% SOL; volatile market.",
+        {
+            "approved": False,
+            "adjusted_size_usd": None,
+            "layers": {
+                "hard_shields": {
+                    "passed": True,
+                    "score": 0.3,
+                    "detail": "buy 900 USD of SOL is within limits",
+                },
+                "position_sizing": {
+                    "passed": False,
+                    "score": 0.8,
+                    "detail": "SOL would rise from 50% to 80% of the portfolio",
+                },
+                "adaptive_guardrails": {
+                    "passed": True,
+                    "score": 0.5,
+                    "detail": "a volatile market for SOL",
+                },
+                "observation": {"passed": True, "score": 0.4, "detail": "SOL in a volatile market"},
+                "defi_threats": {
+                    "passed": True,
+                    "score": 0.2,
+                    "detail": "the 1,500 USD portfolio holds no loan",
+                },
+            },
+            "warnings": ["buy 900 USD of SOL in a volatile market"],
+            "reasoning": "Buying 900 USD of SOL would put 80% of the portfolio in one token.",
+            "proposed_size_usd": 900.0,
+        },
+    ),
+)
 
 
 class RiskAssessment(StructuredOutput):
     """Whether a proposed action may go ahead, and at what size."""
 
     schema_name = "risk_assessment"
+    worked_examples = EXAMPLES
 
     approved: bool
     adjusted_size_usd: float | None = Field(
@@ -66,6 +143,30 @@ class RiskAssessment(StructuredOutput):
     proposed_size_usd: float | None = Field(
         default=None, ge=0, le=MAX_USD, description="the size proposed, as given; null if none"
     )
+
+    @classmethod
+    def narrowed_schema(cls, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        """An approval whose every layer passes (score <= 0.7), or a rejection with a
+        warning and no size, whose layers each pass or fail (score >= 0.3)."""
+        passing = {"/passed": keywords(const=True), "/score": keywords(maximum=PASS_AT_MOST)}
+        failing = {"/passed": keywords(const=False), "/score": keywords(minimum=FAIL_AT_LEAST)}
+
+        def passes(layer: Mapping[str, Any]) -> dict[str, Any]:
+            return narrowed(layer, passing)
+
+        def either_way(layer: Mapping[str, Any]) -> dict[str, Any]:
+            return either(layer, passing, failing)
+
+        approve: dict[str, Change] = {"/approved": keywords(const=True)}
+        reject: dict[str, Change] = {
+            "/approved": keywords(const=False),
+            "/adjusted_size_usd": keywords(anyOf=[{"type": "null"}]),
+            "/warnings": keywords(minItems=1),
+        }
+        for name in LAYERS:
+            approve[f"/layers/{name}"] = passes
+            reject[f"/layers/{name}"] = either_way
+        return either(schema, approve, reject)
 
     @property
     def risk_score(self) -> float:
@@ -90,10 +191,14 @@ class RiskAssessment(StructuredOutput):
                 SchemaIssue("/approved", "rejected although every layer passes, unwarned")
             )
         for name, layer in layers.items():
-            if layer.passed and layer.score > 0.7:
-                issues.append(SchemaIssue(f"/layers/{name}/score", "a pass needs score <= 0.7"))
-            if not layer.passed and layer.score < 0.3:
-                issues.append(SchemaIssue(f"/layers/{name}/score", "a fail needs score >= 0.3"))
+            if layer.passed and layer.score > PASS_AT_MOST:
+                issues.append(
+                    SchemaIssue(f"/layers/{name}/score", f"a pass needs score <= {PASS_AT_MOST}")
+                )
+            if not layer.passed and layer.score < FAIL_AT_LEAST:
+                issues.append(
+                    SchemaIssue(f"/layers/{name}/score", f"a fail needs score >= {FAIL_AT_LEAST}")
+                )
         adjusted, proposed = self.adjusted_size_usd, self.proposed_size_usd
         if adjusted is not None and not self.approved and adjusted > 0:
             issues.append(SchemaIssue("/adjusted_size_usd", "a rejection allows no size"))
@@ -332,3 +437,12 @@ def _verdict_for(score: float) -> _Verdict:
     if score < 0.4:
         return _Verdict.PASS
     return _Verdict.WARN if score < 0.7 else _Verdict.FAIL
+
+
+def risk_meaningful(decision: RiskAssessment, prompt: str) -> list[str]:
+    """Each layer's detail in words, the layers' scores not all zero, warnings that are not
+    placeholders."""
+    layers = [(name, getattr(decision.layers, name)) for name in LAYERS]
+    problems = [p for name, layer in layers for p in has_words(layer.detail, f"/layers/{name}", 1)]
+    problems += nonzero([layer.score for _, layer in layers], "/layers/*/score")
+    return problems + items_have_words(decision.warnings, "/warnings")
