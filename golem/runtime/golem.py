@@ -157,7 +157,9 @@ class Golem:
         self._feed = tuple(config.world.feed)
         # Income is state: the declared rate until the runtime credits some.
         self.income_usd_per_day = config.mortality.income_usd_per_day
-        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
+        # Risk's provenance check counts as in view what the widest prompt could show.
+        in_view = max(limits.feed_items for limits in config.context.settings().limits.values())
+        self.risk, self.daimon = Risk(config.subsystems.risk.config(in_view)), Daimon()
         # Model decisions reused instead of asked again ([cache], risk's verdict_window).
         memo = MemoPolicy.of(config)
         self.memo = DecisionMemo(memo) if memo.active else None
@@ -456,6 +458,17 @@ class Golem:
         if verdict is None:
             return []
         if verdict.blocked is not None:
+            provenance = verdict.details.get("provenance") or {}
+            if provenance.get("blocked"):  # external text tried to move the money
+                log.warning(
+                    "action_blocked",
+                    golem=self._golem_id,
+                    tick=self.tick_no,
+                    action=str(verdict.blocked.action),
+                    check="provenance",
+                    reason=provenance.get("reason", ""),
+                    feed=provenance.get("external", []),
+                )
             return ["trade_blocked"]
         trade = verdict.approved
         if trade is None:
@@ -638,7 +651,9 @@ class Golem:
         if self._heard_until is None:
             born = self.store.get_meta("born")
             origin = datetime.fromisoformat(born) if born else observation.time
-            self.feed = ScheduledFeed(FeedItem(origin + e.at, e.source, e.text) for e in entries)
+            self.feed = ScheduledFeed(
+                FeedItem(origin + e.at, e.source, e.text, e.asks) for e in entries
+            )
         for item in self.feed.between(self._heard_until, observation.time):
             self.memory.hear(item)
         self._heard_until = observation.time

@@ -30,7 +30,7 @@ from golem.runtime.config.durations import Schedule
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
-from golem.subsystems.risk import RiskConfig, StakeBands
+from golem.subsystems.risk import ProvenancePolicy, RiskConfig, StakeBands
 from golem.world import MarketParams, PortfolioConfig
 
 __all__ = [
@@ -168,7 +168,12 @@ class RiskSection(Section):
     disagreement on approval is a `risk_disagreement` log event. When the allocator cannot
     fund the second opinion, or it fails, the first stands and the decision says why
     (`verify_skipped`). Rules, fallbacks and reused verdicts are never verified. Off
-    unless set."""
+    unless set.
+
+    `external_allow`: addresses and token symbols an action may take from external text
+    (the world feed); any other parameter an action takes from it is blocked by risk's
+    provenance check, which also blocks an action not corroborated by the golem's own
+    observations while external text is in view (golem.subsystems.risk.provenance)."""
 
     deliberation: Literal["fixed", "stake"] = "stake"
     small_stake: float = Field(default=0.05, gt=0, le=1)
@@ -178,6 +183,7 @@ class RiskSection(Section):
     verdict_error_bucket: float = Field(default=0.1, gt=0, le=1)
     verify_with: Annotated[str, AfterValidator(_entry)] | None = None
     verify_above_stake: float = Field(default=0.2, ge=0, le=1)
+    external_allow: tuple[Annotated[str, Field(min_length=1, max_length=100)], ...] = ()
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:
@@ -189,13 +195,15 @@ class RiskSection(Section):
         """The second opinion's provider and model, when one is asked."""
         return None if self.verify_with is None else ChainEntry.parse(self.verify_with)
 
-    def config(self) -> RiskConfig:
-        """The risk subsystem's configuration, compiled once for a life."""
+    def config(self, in_view: int = 6) -> RiskConfig:
+        """The risk subsystem's configuration, compiled once for a life; `in_view`: the
+        most feed items any profile's prompt shows."""
         verify = None if self.verify_with is None else self.verify_above_stake
-        if self.deliberation == "fixed":
-            return RiskConfig(verify_above_stake=verify)
-        stakes = StakeBands(small=self.small_stake, large=self.large_stake)
-        return RiskConfig(stakes=stakes, verify_above_stake=verify)
+        provenance = ProvenancePolicy(in_view=in_view, allow=frozenset(self.external_allow))
+        stakes = None
+        if self.deliberation == "stake":
+            stakes = StakeBands(small=self.small_stake, large=self.large_stake)
+        return RiskConfig(stakes=stakes, verify_above_stake=verify, provenance=provenance)
 
 
 _DEFAULT_SCHEDULES = {"curator": "10m", "dream": "1h"}
@@ -283,6 +291,10 @@ class FeedEntry(Section):
     at: Duration
     source: str = Field(default="news", min_length=1, max_length=40)
     text: str = Field(min_length=1, max_length=4000)
+    # A simulation's label: the action this text asks a reader to take (an attack). Only
+    # a compromised synthetic model reads it (`[providers.synthetic] compromised`), and the
+    # simulator's injection tally; the golem never does.
+    asks: Literal["exit", "hedge", "rebalance"] | None = None
 
 
 class ProfileLimitsSection(Section):

@@ -1,6 +1,7 @@
 """The risk subsystem: assesses the proposed trade in `ctx.proposed`, by model or by its
 hard limits, and turns the verdict into an approved (possibly smaller) or blocked trade.
-The hard limits run under every verdict, so no model answer can loosen them."""
+The provenance check (risk.provenance) and the hard limits run under every verdict, so no
+model answer can loosen them, and no text from outside can move the money by itself."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Input, Outcome, ProposedTrade, Situation
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
+from golem.subsystems.risk.provenance import ProvenancePolicy, provenance_of
 from golem.subsystems.risk.stake import StakeBands, stake_of
 from golem.world import TradeAction
 
@@ -32,6 +34,8 @@ class RiskConfig(BaseModel):
     # A second model's opinion (`[subsystems.risk] verify_with`) for a model's assessment
     # of a stake (notional ÷ equity) at least this; None: no assessment is verified.
     verify_above_stake: float | None = Field(default=None, ge=0)
+    # What counts as external text in view, and what an action may take from it.
+    provenance: ProvenancePolicy = Field(default_factory=ProvenancePolicy)
 
 
 _ROLE = (
@@ -119,6 +123,14 @@ class Risk:
         if self.config.stakes is not None:
             stake, band = self.config.stakes.of(ctx, trade, self.config.limits.sizing)
             details |= {"stake": round(stake, 4), "deliberation": str(band)}
+        provenance = provenance_of(ctx, trade, self.config.limits, self.config.provenance)
+        details["provenance"] = provenance.fields()
+        if provenance.blocked:  # whatever the verdict: outside text may not move the money
+            return Outcome(
+                summary=f"blocked {trade.action}: provenance ({provenance.reason})",
+                blocked=trade,
+                details=details,
+            )
         if not decision.approved:
             return Outcome(
                 summary=f"blocked {trade.action}: {_failing(decision) or 'rejected'}",
