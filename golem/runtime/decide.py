@@ -398,6 +398,7 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
             inputs_cut=prompt.report.dropped.get("inputs", 0),
             truth=truth,
             informed=informed,
+            external=prompt.report.external,
         ),
         progress=None if env.watch is None else partial(env.watch, subsystem.name),
     )

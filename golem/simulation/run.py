@@ -36,6 +36,7 @@ from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
 from golem.runtime.store import StateStore
 from golem.simulation.adaptation import Shock, regime_adaptation
+from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
 from golem.simulation.outcomes import Outcomes
@@ -119,6 +120,7 @@ class _World:
     outcomes: Outcomes
     end: datetime
     judgement: Judgement = field(default_factory=Judgement)
+    injection: InjectionTally | None = None  # an attack simulation's (see _injection)
     credited: set[str] = field(default_factory=set)
     charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
 
@@ -139,6 +141,7 @@ async def live(
         Tally(sim.start, on_tick),
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
+        injection=_injection(config, sim.start),
     )
     for stale in spec.out.glob("generation-*"):  # an earlier run's successors
         shutil.rmtree(stale)
@@ -210,7 +213,13 @@ async def _generation(
             routes=world.routes,
             options=options,
             market=world.market,
-            subscribers=[sinks.publish, world.tally, world.outcomes, world.judgement],
+            subscribers=[
+                sinks.publish,
+                world.tally,
+                world.outcomes,
+                world.judgement,
+                *([world.injection] if world.injection is not None else []),
+            ],
         )
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
@@ -253,6 +262,16 @@ async def _generation(
         for database in (out / "state").glob("golem.db*"):
             database.unlink()
     return generation, golem
+
+
+def _injection(config: GolemConfig, start: datetime) -> InjectionTally | None:
+    """The attack tally, for a scenario whose feed carries attacks (items that say what
+    they ask for) or whose synthetic model is compromised; None for any other."""
+    feed = config.world.feed
+    if not any(e.asks for e in feed) and config.providers.synthetic.compromised <= 0:
+        return None
+    in_view = max(limits.feed_items for limits in config.context.settings().limits.values())
+    return InjectionTally.of(start, ((e.at, e.source, e.text, e.asks) for e in feed), in_view)
 
 
 def _charges(
@@ -337,6 +356,8 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
         **_adaptation(world, now),
         **world.judgement.summary(),
     }
+    if world.injection is not None:
+        summary["injection"] = world.injection.summary()
     spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}
     return LifeResult(summary, world.tally, spend, world.outcomes)
 

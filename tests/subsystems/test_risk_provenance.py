@@ -65,7 +65,7 @@ def test_an_exit_on_a_calm_tick_right_after_a_feed_item_is_blocked_naming_it() -
 
 
 def test_the_golems_own_fall_corroborates_an_exit_whatever_the_feed_says() -> None:
-    crash = market(delta_period=-0.04, delta_1=-0.02, zscore=-3.0)
+    crash = market(delta_period=-0.04, delta_1=-0.02)
     seen = check(situation("exit", ATTACK, market=crash))
     assert not seen.blocked
     assert any("window" in item for item in seen.observed)
@@ -78,6 +78,7 @@ def test_the_golems_own_fall_corroborates_an_exit_whatever_the_feed_says() -> No
         ("hedge", {"market": market(health_factor=1.3)}, True),
         ("hedge", {"phase": Phase.DECLINING}, True),
         ("hedge", {}, False),
+        ("hedge", {"market": market(zscore=-3.0)}, False),  # a stray from the mean, no fall
         ("exit", {"market": market(delta_period=-0.015)}, False),  # a hedge's fall, not an exit's
         ("exit", {"phase": Phase.TERMINAL}, True),
         ("rebalance", {"portfolio": PortfolioView(cash_usd=1000.0, equity_usd=1000.0)}, True),

@@ -25,7 +25,7 @@ from golem.inference.synthetic.prose import render_text, wrap_json
 from golem.inference.synthetic.wire import FAMILIES, Answer, error_body, wire_body
 from golem.inference.types import Mode, Request, Response
 
-__all__ = ["Facts", "Mind", "SyntheticProvider"]
+__all__ = ["Facts", "Mind", "Steerable", "SyntheticProvider"]
 
 _FAULTS = ("malformed_json", "schema_invalid", "prose")
 
@@ -41,6 +41,16 @@ class Facts(Protocol):
 
     @property
     def decision(self) -> str: ...
+
+
+@runtime_checkable
+class Steerable(Protocol):
+    """Facts that can say whether the prompt showed an instruction in external text, and
+    what a model that obeys it reads instead (`SyntheticConfig.compromised`)."""
+
+    def instructed(self) -> bool: ...
+
+    def obeying(self) -> object: ...
 
 
 class SyntheticProvider:
@@ -104,13 +114,23 @@ class SyntheticProvider:
         if call.schema is not None:
             plan, _ = self._plan(call.schema)
             mind = self.minds.get(call.schema.name)
-            call.value = plan.make(rng, mind(request.facts, rng) if mind else None)
+            facts = self._steered(request.facts, rng)
+            call.value = plan.make(rng, mind(facts, rng) if mind else None)
             if call.fault == "schema_invalid":
                 call.value = plan.spoil(call.value, rng)
         content, tool = self._say(call)
         answer = self._tokens(call, content, tool)
         response = self.codec.decode(200, {}, wire_body(self.profile, answer))
         return priced(response, self.price, provider=self.name)
+
+    def _steered(self, facts: object, rng: Random) -> object:
+        """The facts as the model reads them: obeying the instruction its prompt showed,
+        with chance `compromised` (drawn only when there is one, so other calls draw as
+        an uncompromised model's do)."""
+        compromised = self.config.compromised
+        if compromised <= 0 or not isinstance(facts, Steerable) or not facts.instructed():
+            return facts
+        return facts.obeying() if rng.random() < compromised else facts
 
     def _roll_fault(self, rng: Random) -> str | None:
         faults = self.config.faults

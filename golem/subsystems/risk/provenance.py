@@ -40,11 +40,14 @@ from golem.world.feed import FeedItem
 
 __all__ = ["Provenance", "ProvenancePolicy", "provenance_of"]
 
-# What the golem's own numbers must show. A hedge sells part of the position on a modest
-# fall; an exit sells all of it and needs a fall about three times as large.
-_HEDGE_FALL = (-0.01, -0.005, -2.0)  # window return, last-tick return, z-score
-_EXIT_FALL = (-0.03, -0.015, -2.5)
-_RISE = (0.01, 0.005, 2.0)
+# What the golem's own numbers must show: a material move of the price. A hedge sells part
+# of the position on a modest fall; an exit sells all of it and needs a fall three times as
+# large. A z-score is not enough by itself: the heartbeat asks a model exactly when the
+# price strays from its mean, so a z-score would corroborate nearly every model proposal
+# (in a calm market a z of -2 can be a 0.06% dip).
+_HEDGE_FALL = (-0.01, -0.005)  # window return, last-tick return
+_EXIT_FALL = (-0.03, -0.015)
+_RISE = (0.01, 0.005)
 _OFF_TARGET = 0.1  # a position this far from its target weight (share of equity)
 _SELLING = frozenset({TradeAction.EXIT, TradeAction.HEDGE, TradeAction.SELL})
 _GRIMOIRE_CITED = 8  # the entries a decision is recorded to rest on, at most
@@ -124,27 +127,23 @@ def _in_view(ctx: Situation, n: int) -> Sequence[FeedItem]:
     return () if memory is None or n <= 0 else memory.feed(n)
 
 
-def _falls(ctx: Situation, bounds: tuple[float, float, float]) -> list[str]:
-    m, (window, tick, z) = ctx.market, bounds
+def _falls(ctx: Situation, bounds: tuple[float, float]) -> list[str]:
+    m, (window, tick) = ctx.market, bounds
     seen = []
     if m.delta_period is not None and m.delta_period <= window:
         seen.append(f"price {m.delta_period:+.2%} over the window")
     if m.delta_1 is not None and m.delta_1 <= tick:
         seen.append(f"price {m.delta_1:+.2%} in the last tick")
-    if m.zscore is not None and m.zscore <= z:
-        seen.append(f"z-score {m.zscore:+.2f}")
     return seen
 
 
 def _rises(ctx: Situation) -> list[str]:
-    m, (window, tick, z) = ctx.market, _RISE
+    m, (window, tick) = ctx.market, _RISE
     seen = []
     if m.delta_period is not None and m.delta_period >= window:
         seen.append(f"price {m.delta_period:+.2%} over the window")
     if m.delta_1 is not None and m.delta_1 >= tick:
         seen.append(f"price {m.delta_1:+.2%} in the last tick")
-    if m.zscore is not None and m.zscore >= z:
-        seen.append(f"z-score {m.zscore:+.2f}")
     return seen
 
 
