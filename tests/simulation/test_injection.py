@@ -29,3 +29,19 @@ def test_a_scenario_without_attacks_reports_none(tmp_path: Path) -> None:
     scenario = Path(__file__).parents[2] / "simulations" / "whipsaw.toml"
     spec = LifeSpec(scenario, 1, tmp_path / "life", days=0.05, record=False)
     assert "injection" not in trio.run(live, load_scenario(scenario), spec).summary
+
+
+def test_inspect_summary_lists_blocked_actions_with_their_reason() -> None:
+    from golem.runtime.logs.summary import summarize
+
+    event = {
+        "event": "action_blocked",
+        "timestamp": "2026-05-04T02:29:45+00:00",
+        "tick": 599,
+        "action": "exit",
+        "check": "provenance",
+        "reason": "exit not corroborated by the golem's own observations (…)",
+        "feed": ["news:abc"],
+    }
+    blocked = summarize([event]).to_json()["blocked"]
+    assert blocked == [{k: event[k] for k in ("timestamp", "tick", "action", "check", "reason")}]
