@@ -181,7 +181,8 @@ class AllocatorPolicy:
     `fit_depth`: the subsystems whose call, when the money left cannot pay for the granted
     reasoning depth's worst case, is granted at the deepest depth it can pay for (down to
     none) instead of going to the subsystem's fallback; an answer thought through less is
-    still a model's, where the fallback is the rules'."""
+    still a model's, where the fallback is the rules'. The depth is the deepest that pays
+    for one attempt: a shallower one that would also pay for the re-asks is not preferred."""
 
     max_attempts: int = 3  # first call plus re-asks, as StructuredOutputConfig's default
     mortal: bool = True

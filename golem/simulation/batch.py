@@ -136,6 +136,10 @@ def run_lives(
                 exc = future.exception()
                 error = f"{type(exc).__name__}: {exc}" if exc is not None else future.status
                 ends[i] = LifeEnd(i, specs[i], None, error, 0.0)
+            # Received: let the cluster forget it. A result still held would be computed
+            # again if its worker died, rewriting a finished life's directory after the
+            # batch had counted it.
+            future.release()
             if on_end is not None:
                 on_end(ends[i])
     except BaseException:

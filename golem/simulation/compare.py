@@ -167,7 +167,9 @@ def _tested(row: Comparison, values: list[float], baseline: list[float]) -> Comp
             verdict = "higher" if higher else "lower"
         else:
             verdict = "better" if higher == (better == "higher") else "worse"
-    return replace(row, u=test.u, p_value=round(test.p_value, 6), test=test.method, verdict=verdict)
+    # Six significant digits, not places: a p of 1.5e-11 is not 0.
+    p_value = float(f"{test.p_value:.6g}")
+    return replace(row, u=test.u, p_value=p_value, test=test.method, verdict=verdict)
 
 
 def _values(lives: Sequence[Mapping[str, Any]], key: str) -> list[float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 import io
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -46,7 +46,7 @@ from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
-from golem.runtime.life import assemble, make_market
+from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
@@ -147,6 +147,15 @@ def _deep_copy(data: Mapping[str, Any]) -> dict[str, Any]:
 
 @contextmanager
 def golem_of(config: GolemConfig) -> Iterator[Golem]:
+    with life_of(config) as (life, _):
+        yield life.golem
+
+
+@contextmanager
+def life_of(
+    config: GolemConfig, subscribers: Sequence[Any] = ()
+) -> Iterator[tuple[Life, VirtualClock]]:
+    """A life of `config` on a virtual clock at NOW, its state in a temporary directory."""
     with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
         clock = VirtualClock(NOW)
         life, _ = assemble(
@@ -155,8 +164,9 @@ def golem_of(config: GolemConfig) -> Iterator[Golem]:
             store=store,
             routes=build_routes(ProviderPool(config, {})),
             market=make_market(config),
+            subscribers=list(subscribers),
         )
-        yield life.golem
+        yield life, clock
 
 
 # --- what is observed ---------------------------------------------------------------------
@@ -541,19 +551,11 @@ def kept_requests(config: GolemConfig) -> object:
 def _first_hour(config: GolemConfig, subscribers: list[Any], *, kept: bool = False) -> object:
     """Live `config`'s first hour (240 ticks of 15 s) with `subscribers`; `kept`: the ids
     of the requests its state store kept."""
-    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
-        clock = VirtualClock(NOW)
-        life, _ = assemble(
-            config,
-            clock=clock,
-            store=store,
-            routes=build_routes(ProviderPool(config, {})),
-            market=make_market(config),
-            subscribers=subscribers,
-        )
+    with life_of(config, subscribers) as (life, clock):
         for _ in range(240):
             trio.run(life.golem.tick)
             clock.advance(timedelta(seconds=15))
+        store = life.golem.store
         return [request.id for request in store.requests.select()] if kept else None
 
 

@@ -125,3 +125,14 @@ def test_a_dimension_without_a_better_direction_says_higher_or_lower() -> None:
     rows = {(r.dimension.key, r.policy): r for r in compare(lives, "vitality")}
     assert rows["spend_usd", "fixed"].verdict == "higher"
     assert row.row()["better"] == ""
+
+
+def test_a_tiny_p_value_is_kept_to_significant_digits_not_rounded_to_zero() -> None:
+    lives = {
+        "vitality": [life("vitality", sharpe=1.0 + i / 100) for i in range(20)],
+        "fixed": [life("fixed", sharpe=-1.0 - i / 100) for i in range(20)],
+    }
+    rows = {(r.dimension.key, r.policy): r for r in compare(lives, "vitality")}
+    p = rows["sharpe", "fixed"].p_value
+    assert p is not None and 0 < p < 1e-10  # 2 / C(40, 20), about 1.45e-11
+    assert p == pytest.approx(2 / 137846528820, rel=1e-5)

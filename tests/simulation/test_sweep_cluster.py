@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -108,6 +109,15 @@ def test_a_worker_killed_mid_sweep_leaves_every_life_reported_once(
     def ended(end: LifeEnd) -> None:
         heard.append(end)
         if not killed:  # the first life is done: kill a worker that is running another
+            # once the cluster has forgotten the finished life (run_lives released it:
+            # a result still held would be computed again, rewriting its directory)
+            def held() -> bool:
+                keys = (str(key) for held in client.has_what().values() for key in held)
+                return any(key.rsplit("-", 1)[-1] == str(end.index) for key in keys)
+
+            deadline = time.monotonic() + 10
+            while held() and time.monotonic() < deadline:
+                time.sleep(0.01)
             busy = [w for w, keys in client.processing().items() if keys]
             assert busy, "no worker is running a life"
             pids = client.run(os.getpid, workers=busy[:1])
