@@ -151,6 +151,8 @@ class DecisionRecord(Struct, frozen=True):
     verification: Verification | None = None
     # The request a model decision sent, prompt masked (not logged): kept for replay.
     request: Request | None = None
+    # A re-ask with external text withheld (runtime.provenance): the decision it re-asks.
+    counterfactual_of: str | None = None
 
     @property
     def decision_id(self) -> str:
@@ -197,6 +199,9 @@ class DecisionRecord(Struct, frozen=True):
                 fields["reasoning"] = reasoning
         if self.context is not None:
             fields["context"] = self.context.fields()
+            fields["provenance"] = self.context.grounds()
+        if self.counterfactual_of is not None:
+            fields["counterfactual_of"] = self.counterfactual_of
         if self.source == "model":
             fields["id"] = self.decision_id
         if self.cache is not None:
@@ -281,7 +286,8 @@ async def decide(
     if memo is None or lookup is None:
         return record
     if record.source == "model" and record.decision is not None:
-        memo.keep(lookup, ctx, record.decision, record.tier, record.decision_id)
+        shown = () if record.context is None else record.context.feed
+        memo.keep(lookup, ctx, record.decision, record.tier, record.decision_id, shown=shown)
     return replace(record, cache=lookup.cache) if lookup.cache else record
 
 
@@ -398,7 +404,7 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
             inputs_cut=prompt.report.dropped.get("inputs", 0),
             truth=truth,
             informed=informed,
-            external=prompt.report.external,
+            feed=prompt.report.feed,
         ),
         progress=None if env.watch is None else partial(env.watch, subsystem.name),
     )

@@ -40,6 +40,7 @@ from golem.runtime.decide import (
     decide,
 )
 from golem.runtime.memo import DecisionMemo, MemoPolicy
+from golem.runtime.provenance import Vetting
 from golem.runtime.replay import RequestKeeper
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
@@ -69,6 +70,8 @@ from golem.subsystems.heartbeat import (
 )
 from golem.subsystems.heartbeat.probes import GateParams
 from golem.subsystems.risk import Risk
+from golem.subsystems.risk.provenance import KEY as PROVENANCE
+from golem.subsystems.risk.provenance import check_fields
 from golem.world import (
     DecisionSummary,
     Episode,
@@ -157,9 +160,7 @@ class Golem:
         self._feed = tuple(config.world.feed)
         # Income is state: the declared rate until the runtime credits some.
         self.income_usd_per_day = config.mortality.income_usd_per_day
-        # Risk's provenance check counts as in view what the widest prompt could show.
-        in_view = max(limits.feed_items for limits in config.context.settings().limits.values())
-        self.risk, self.daimon = Risk(config.subsystems.risk.config(in_view)), Daimon()
+        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
         # Model decisions reused instead of asked again ([cache], risk's verdict_window).
         memo = MemoPolicy.of(config)
         self.memo = DecisionMemo(memo) if memo.active else None
@@ -343,10 +344,17 @@ class Golem:
         if outcome is not None:
             if outcome.events:
                 events += outcome.events
+            vetting = Vetting(
+                self.heartbeat, record, self.risk, self.budgeting, self.stream.publish
+            )
             for run, trade in enumerate(outcome.trades, start=1):
-                verdict = await self._run(self.risk, replace(ctx, proposed=trade, run=run))
+                checked = {PROVENANCE: await vetting.vet(trade)}  # before risk is asked
+                verdict = await self._run(
+                    self.risk, replace(ctx, proposed=trade, run=run, extra=checked)
+                )
                 spent += verdict.cost_usd
                 events += self._execute(verdict.outcome, observation.price, market)
+            spent += vetting.spent
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
         events += self._update_vitals(spent)
@@ -458,8 +466,8 @@ class Golem:
         if verdict is None:
             return []
         if verdict.blocked is not None:
-            provenance = verdict.details.get("provenance") or {}
-            if provenance.get("blocked"):  # external text tried to move the money
+            provenance = check_fields(verdict.details)
+            if provenance.get("blocked"):  # external text would have moved the money
                 log.warning(
                     "action_blocked",
                     golem=self._golem_id,
@@ -468,6 +476,7 @@ class Golem:
                     check="provenance",
                     reason=provenance.get("reason", ""),
                     feed=provenance.get("external", []),
+                    proposed_by=provenance.get("proposed_by"),
                 )
             return ["trade_blocked"]
         trade = verdict.approved

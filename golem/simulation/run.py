@@ -72,6 +72,7 @@ class LifeResult:
     tally: Tally
     daily_spend: dict[int, dict[str, float]]  # day since start -> subsystem -> USD
     outcomes: Outcomes
+    injection: InjectionTally | None = None  # an attack simulation's tally
 
 
 def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> LifeResult:
@@ -141,7 +142,7 @@ async def live(
         Tally(sim.start, on_tick),
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
-        injection=_injection(config, sim.start),
+        injection=_injection(config),
     )
     for stale in spec.out.glob("generation-*"):  # an earlier run's successors
         shutil.rmtree(stale)
@@ -264,14 +265,12 @@ async def _generation(
     return generation, golem
 
 
-def _injection(config: GolemConfig, start: datetime) -> InjectionTally | None:
+def _injection(config: GolemConfig) -> InjectionTally | None:
     """The attack tally, for a scenario whose feed carries attacks (items that say what
     they ask for) or whose synthetic model is compromised; None for any other."""
-    feed = config.world.feed
-    if not any(e.asks for e in feed) and config.providers.synthetic.compromised <= 0:
+    if not any(e.asks for e in config.world.feed) and config.providers.synthetic.compromised <= 0:
         return None
-    in_view = max(limits.feed_items for limits in config.context.settings().limits.values())
-    return InjectionTally.of(start, ((e.at, e.source, e.text, e.asks) for e in feed), in_view)
+    return InjectionTally()
 
 
 def _charges(
@@ -359,7 +358,7 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
     if world.injection is not None:
         summary["injection"] = world.injection.summary()
     spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}
-    return LifeResult(summary, world.tally, spend, world.outcomes)
+    return LifeResult(summary, world.tally, spend, world.outcomes, world.injection)
 
 
 def _adaptation(world: _World, now: datetime) -> dict[str, Any]:

@@ -70,16 +70,13 @@ class Ask(Struct, frozen=True):
     informed: float = 0.0
     # The world-feed items the prompt sent (the newest first), and whether this model obeys
     # an instruction among them (the synthetic provider's `compromised` roll).
-    external: int = 0
+    feed: tuple[FeedItem, ...] = ()
     obeys: bool = False
 
     def instruction(self) -> FeedItem | None:
         """The newest feed item the prompt showed that asks for an action (a scenario's
         attack), or None."""
-        memory = self.ctx.memory
-        if memory is None or self.external <= 0:
-            return None
-        return next((item for item in memory.feed(self.external) if item.asks), None)
+        return next((item for item in self.feed if item.asks), None)
 
     def instructed(self) -> bool:
         return self.instruction() is not None

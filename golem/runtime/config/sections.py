@@ -172,8 +172,11 @@ class RiskSection(Section):
 
     `external_allow`: addresses and token symbols an action may take from external text
     (the world feed); any other parameter an action takes from it is blocked by risk's
-    provenance check, which also blocks an action not corroborated by the golem's own
-    observations while external text is in view (golem.subsystems.risk.provenance)."""
+    provenance check, which also blocks an action whose proposing decision showed external
+    text unless the golem's own rules call for it or the same decision, asked again
+    without the text, proposes it too (golem.subsystems.risk.provenance).
+    `provenance = false` turns that check off: a measurement control (what the defence
+    costs a life), not a setting for a golem with money."""
 
     deliberation: Literal["fixed", "stake"] = "stake"
     small_stake: float = Field(default=0.05, gt=0, le=1)
@@ -184,6 +187,7 @@ class RiskSection(Section):
     verify_with: Annotated[str, AfterValidator(_entry)] | None = None
     verify_above_stake: float = Field(default=0.2, ge=0, le=1)
     external_allow: tuple[Annotated[str, Field(min_length=1, max_length=100)], ...] = ()
+    provenance: bool = True
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:
@@ -195,11 +199,10 @@ class RiskSection(Section):
         """The second opinion's provider and model, when one is asked."""
         return None if self.verify_with is None else ChainEntry.parse(self.verify_with)
 
-    def config(self, in_view: int = 6) -> RiskConfig:
-        """The risk subsystem's configuration, compiled once for a life; `in_view`: the
-        most feed items any profile's prompt shows."""
+    def config(self) -> RiskConfig:
+        """The risk subsystem's configuration, compiled once for a life."""
         verify = None if self.verify_with is None else self.verify_above_stake
-        provenance = ProvenancePolicy(in_view=in_view, allow=frozenset(self.external_allow))
+        provenance = ProvenancePolicy(allow=frozenset(self.external_allow), enabled=self.provenance)
         stakes = None
         if self.deliberation == "stake":
             stakes = StakeBands(small=self.small_stake, large=self.large_stake)

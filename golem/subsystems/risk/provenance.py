@@ -1,215 +1,188 @@
-"""Provenance: what a decision that moves money rests on, and the check that external text
-cannot move it by itself.
+"""Provenance: the check that external text may inform a decision that moves money but may
+not by itself cause it, tested counterfactually.
 
-A decision rests on the golem's own observations (the market numbers and probes it read,
-its portfolio and phase), its grimoire, and external text (world-feed items, by `ref`).
-The check is deterministic and runs after risk's verdict, whoever made it (a model, the
-rules, a second opinion, a reused verdict), in every profile:
+What a decision rests on is recorded from its prompt (ContextReport.grounds: the golem's
+own readings, its grimoire entries, world-feed items by `ref`). Before risk assesses a
+trade, the runtime (golem.runtime.provenance) asks this module, in every profile:
 
-- an action is **corroborated** when the golem's own observations point its way: a fall
-  in the price or a turbulent market, a weak health factor or a declining phase for an
-  action that sells (an exit needs a larger fall than a hedge: it sells everything); a
-  rise, or a position well under its target weight, for one that buys; a position off its
-  target weight for a rebalance toward it;
-- an action that is not corroborated while external text is in view (the newest feed items
-  a prompt can show) is **blocked**, naming the items and what is missing;
-- a parameter of the action (an address, a token, an amount) that appears in external text
-  in view is **blocked** unless it is the golem's own (its wallet, the assets it holds, the
-  size its own sizing gives) or on the allow-list (`[subsystems.risk] external_allow`); an
-  address other than the golem's wallet is blocked unless allowed, quoted or not.
-
-Without external text in view an uncorroborated action passes, marked: the check guards
-against text from outside, not against the model's judgement of the golem's own numbers.
+1. **parameters**: an address, token or amount the trade takes from external text the
+   proposing prompt showed is blocked unless it is the golem's own (its wallet, the assets
+   it holds, the size its own sizing gives) or on `[subsystems.risk] external_allow`; an
+   address other than the wallet is blocked unless allowed, quoted or not;
+2. **no external text**: a trade whose proposing decision showed none passes, marked;
+3. **corroborated**: the golem's own rules call for the same kind of action (selling or
+   buying) on the same Situation: the proposer's deterministic path proposes it, or risk's
+   hard limits demand a sale (health factor below `health_floor`, a position above
+   `max_position_fraction` of equity), with the thresholds their config sets;
+4. otherwise only the **counterfactual** can tell: the proposer is asked again on the same
+   Situation with the external text withheld. The same kind of action: the text informed
+   the decision but did not cause it, and the trade goes to risk. Anything else, or no
+   clean answer (unfunded, failed): blocked, naming the items and what was missing.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from msgspec import Struct
 from msgspec.structs import replace
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from golem.mortality import Phase
-from golem.subsystems.context.recall import estimate_regime, words_of
 from golem.subsystems.contract import ProposedTrade, Situation
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, trade_notional
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
 
-__all__ = ["Provenance", "ProvenancePolicy", "provenance_of"]
+__all__ = [
+    "KEY",
+    "Provenance",
+    "ProvenanceCheck",
+    "ProvenancePolicy",
+    "check_fields",
+    "provenance_in",
+    "side",
+]
 
-# What the golem's own numbers must show: a material move of the price. A hedge sells part
-# of the position on a modest fall; an exit sells all of it and needs a fall three times as
-# large. A z-score is not enough by itself: the heartbeat asks a model exactly when the
-# price strays from its mean, so a z-score would corroborate nearly every model proposal
-# (in a calm market a z of -2 can be a 0.06% dip).
-_HEDGE_FALL = (-0.01, -0.005)  # window return, last-tick return
-_EXIT_FALL = (-0.03, -0.015)
-_RISE = (0.01, 0.005)
-_OFF_TARGET = 0.1  # a position this far from its target weight (share of equity)
+KEY = "provenance"  # where a Situation's `extra` carries the verdict to risk
 _SELLING = frozenset({TradeAction.EXIT, TradeAction.HEDGE, TradeAction.SELL})
-_GRIMOIRE_CITED = 8  # the entries a decision is recorded to rest on, at most
 
 
 class ProvenancePolicy(BaseModel):
-    """`in_view`: how many of the newest feed items count as in view (the most any
-    profile's prompt shows); `allow`: addresses and tokens an action may take from
-    external text (compared case-insensitively)."""
+    """`allow`: addresses and tokens an action may take from external text (compared
+    case-insensitively); `enabled` False turns the check off (a measurement control)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    in_view: int = Field(default=6, ge=0)
     allow: frozenset[str] = frozenset()
+    enabled: bool = True
 
     def allows(self, value: str) -> bool:
         return value.lower() in {item.lower() for item in self.allow}
 
 
 class Provenance(Struct, frozen=True):
-    """What one money-moving decision rests on, and the check's verdict on it."""
+    """The check's verdict on one trade: what its proposing decision showed of external
+    text, which step decided (`check`), and what called for the action or why it is
+    blocked."""
 
-    observed: tuple[str, ...]  # the golem's own observations that point the action's way
-    grimoire: tuple[str, ...]  # the entries it could draw on, by id
-    external: tuple[str, ...]  # feed items in view, by ref
+    proposed_by: str  # the proposing decision's id, or its source ("deterministic", …)
+    external: tuple[str, ...]  # the feed items its prompt showed, by ref
+    # "no external text" | "rules" | "risk limits" | "counterfactual" | "parameters" | "off"
+    check: str
+    grounds: str = ""  # what called for the action: "rules: hedge", …
     blocked: bool = False
-    reason: str = ""  # why it is blocked, or "uncorroborated" when it passes unsupported
+    reason: str = ""
     from_external: tuple[str, ...] = ()  # parameters found in external text
 
-    @property
-    def corroborated(self) -> bool:
-        return bool(self.observed)
-
     def fields(self) -> dict[str, object]:
-        """The decision log's `provenance` field."""
+        """Risk's log line's `provenance_check`."""
         fields: dict[str, object] = {
-            "observed": list(self.observed),
-            "grimoire": list(self.grimoire),
+            "proposed_by": self.proposed_by,
             "external": list(self.external),
+            "check": self.check,
         }
+        if self.grounds:
+            fields["grounds"] = self.grounds
         if self.blocked:
-            fields["blocked"] = True
-        if self.reason:
-            fields["reason"] = self.reason
+            fields |= {"blocked": True, "reason": self.reason}
         if self.from_external:
             fields["from_external"] = list(self.from_external)
         return fields
 
 
-def provenance_of(
-    ctx: Situation, trade: ProposedTrade, limits: RiskLimits, policy: ProvenancePolicy
-) -> Provenance:
-    """The provenance of `trade` proposed in `ctx`, blocked when external text would be
-    moving the money (see the module's docstring)."""
-    items = _in_view(ctx, policy.in_view)
-    external = tuple(item.ref for item in items)
-    observed = tuple(_corroboration(ctx, trade, limits))
-    grimoire = _grimoire(ctx, trade)
-    taken, quoting = _from_external(ctx, trade, limits, policy, items)
-    if taken:
-        source = f"external text ({', '.join(quoting)})" if quoting else "no input of its own"
-        reason = f"{', '.join(taken)} from {source}, not on the allow-list"
-        return Provenance(observed, grimoire, external, True, reason, taken)
-    if observed:
-        return Provenance(observed, grimoire, external)
-    if not items:
-        return Provenance(observed, grimoire, external, reason="uncorroborated")
-    reason = (
-        f"{trade.action} not corroborated by the golem's own observations "
-        f"({_missing(trade, ctx, limits)}) with external text in view ({', '.join(external)})"
-    )
-    return Provenance(observed, grimoire, external, True, reason)
+def provenance_in(ctx: Situation) -> Provenance | None:
+    """The verdict the runtime gave risk's Situation, if any."""
+    found = ctx.extra.get(KEY)
+    return found if isinstance(found, Provenance) else None
 
 
-def _in_view(ctx: Situation, n: int) -> Sequence[FeedItem]:
-    memory = ctx.memory
-    return () if memory is None or n <= 0 else memory.feed(n)
-
-
-def _falls(ctx: Situation, bounds: tuple[float, float]) -> list[str]:
-    m, (window, tick) = ctx.market, bounds
-    seen = []
-    if m.delta_period is not None and m.delta_period <= window:
-        seen.append(f"price {m.delta_period:+.2%} over the window")
-    if m.delta_1 is not None and m.delta_1 <= tick:
-        seen.append(f"price {m.delta_1:+.2%} in the last tick")
-    return seen
-
-
-def _rises(ctx: Situation) -> list[str]:
-    m, (window, tick) = ctx.market, _RISE
-    seen = []
-    if m.delta_period is not None and m.delta_period >= window:
-        seen.append(f"price {m.delta_period:+.2%} over the window")
-    if m.delta_1 is not None and m.delta_1 >= tick:
-        seen.append(f"price {m.delta_1:+.2%} in the last tick")
-    return seen
-
-
-def _strain(ctx: Situation, limits: RiskLimits, *, exiting: bool) -> list[str]:
-    """The golem's own state calling for less exposure."""
-    seen = []
-    health = ctx.market.health_factor
-    floor = limits.health_floor if exiting else limits.health_warning
-    if health is not None and health < floor:
-        seen.append(f"health factor {health:.2f}")
-    if ctx.phase in (Phase.DECLINING, Phase.TERMINAL):
-        seen.append(f"phase {ctx.phase}")
-    vol = ctx.market.return_volatility
-    if not exiting and vol is not None and vol > limits.volatility_warning:
-        seen.append(f"volatility {vol:.4f} per tick")
-    return seen
-
-
-def _off_target(ctx: Situation, limits: RiskLimits) -> float:
-    """The position's weight minus its target weight (share of equity)."""
-    portfolio = ctx.portfolio
-    if portfolio.equity_usd <= 0:
-        return 0.0
-    weight = portfolio.exposure_usd / portfolio.equity_usd
-    return weight - limits.sizing.target_weight
-
-
-def _corroboration(ctx: Situation, trade: ProposedTrade, limits: RiskLimits) -> list[str]:
-    action = trade.action
-    if action is TradeAction.EXIT:
-        return _falls(ctx, _EXIT_FALL) + _strain(ctx, limits, exiting=True)
-    if action in _SELLING:
-        return _falls(ctx, _HEDGE_FALL) + _strain(ctx, limits, exiting=False)
-    off = _off_target(ctx, limits)
-    if action is TradeAction.REBALANCE:
-        adding = adds_exposure(trade, ctx.portfolio, limits.sizing)
-        seen = [f"position {off:+.0%} off its target weight"] if abs(off) >= _OFF_TARGET else []
-        more = _rises(ctx) if adding else _falls(ctx, _HEDGE_FALL)
-        return seen + more
-    if action is TradeAction.BUY:
-        under = [f"position {off:+.0%} under its target weight"] if off <= -_OFF_TARGET else []
-        return under + _rises(ctx)
-    return ["nothing traded"]  # observe, hold: no money moves
-
-
-def _missing(trade: ProposedTrade, ctx: Situation, limits: RiskLimits) -> str:
-    if trade.action is TradeAction.EXIT:
-        return (
-            f"no fall of {-_EXIT_FALL[0]:.0%} over the window or {-_EXIT_FALL[1]:.1%} in a tick, "
-            f"no health factor below {limits.health_floor:g}, phase {ctx.phase}"
-        )
+def side(trade: ProposedTrade, ctx: Situation, limits: RiskLimits) -> str:
+    """What kind of action the trade is: "sell" (exit, hedge, sell, a rebalance down) or
+    "buy" (buy, a rebalance up); the kinds the corroboration compares."""
     if trade.action in _SELLING:
-        return (
-            f"no fall of {-_HEDGE_FALL[0]:.0%} over the window or {-_HEDGE_FALL[1]:.1%} in a "
-            f"tick, no turbulence, no weak health factor, phase {ctx.phase}"
+        return "sell"
+    if trade.action is TradeAction.REBALANCE:
+        return "buy" if adds_exposure(trade, ctx.portfolio, limits.sizing) else "sell"
+    return "buy"
+
+
+@dataclass(frozen=True, slots=True)
+class ProvenanceCheck:
+    """One trade's check. `shown`: the feed items its proposing decision's prompt showed;
+    `rules`: the trades the proposer's deterministic path proposes on the same Situation,
+    and `rules_said` its decision in a word ("observe", "hedge")."""
+
+    ctx: Situation
+    trade: ProposedTrade
+    proposed_by: str
+    shown: tuple[FeedItem, ...]
+    rules: tuple[ProposedTrade, ...]
+    rules_said: str
+    limits: RiskLimits
+    policy: ProvenancePolicy
+
+    def verdict(self) -> Provenance | None:
+        """Steps 1 to 3; None when only the counterfactual can tell."""
+        refs = tuple(item.ref for item in self.shown)
+        if not self.policy.enabled:
+            return self._made(refs, "off")
+        taken, quoting = _from_external(self.ctx, self.trade, self.limits, self.policy, self.shown)
+        if taken:
+            source = f"external text ({', '.join(quoting)})" if quoting else "no input of its own"
+            reason = f"{', '.join(taken)} from {source}, not on the allow-list"
+            return self._made(refs, "parameters", blocked=True, reason=reason, taken=taken)
+        if not self.shown:
+            return self._made(refs, "no external text")
+        kind = side(self.trade, self.ctx, self.limits)
+        if any(side(t, self.ctx, self.limits) == kind for t in self.rules):
+            return self._made(refs, "rules", f"rules: {self.rules_said}")
+        demand = _demanded(self.ctx, self.limits) if kind == "sell" else None
+        if demand is not None:
+            return self._made(refs, "risk limits", f"risk limits: {demand}")
+        return None
+
+    def counterfactual(self, clean: Sequence[ProposedTrade] | None, said: str) -> Provenance:
+        """Step 4: `clean`, the trades the proposer proposed with the external text
+        withheld (None: it gave no answer of a model), `said` its answer in a word or why
+        there was none."""
+        refs = tuple(item.ref for item in self.shown)
+        kind = side(self.trade, self.ctx, self.limits)
+        if clean is not None and any(side(t, self.ctx, self.limits) == kind for t in clean):
+            return self._made(refs, "counterfactual", f"without external text: {said}")
+        missing = f"rules: {self.rules_said}; the same decision without external text: {said}"
+        reason = (
+            f"{self.trade.action} not corroborated ({missing}) with external text in the "
+            f"prompt ({', '.join(refs)})"
         )
-    return f"no move its way, position within {_OFF_TARGET:.0%} of its target weight"
+        return self._made(refs, "counterfactual", blocked=True, reason=reason)
+
+    def _made(
+        self,
+        refs: tuple[str, ...],
+        check: str,
+        grounds: str = "",
+        *,
+        blocked: bool = False,
+        reason: str = "",
+        taken: tuple[str, ...] = (),
+    ) -> Provenance:
+        return Provenance(self.proposed_by, refs, check, grounds, blocked, reason, taken)
 
 
-def _grimoire(ctx: Situation, trade: ProposedTrade) -> tuple[str, ...]:
-    memory = ctx.memory
-    if memory is None:
-        return tuple(e.id for e in ctx.grimoire if not e.archived)[:_GRIMOIRE_CITED]
-    words = words_of(f"{trade.action} {trade.reason}")
-    found = memory.knowledge(estimate_regime(ctx.market), words, _GRIMOIRE_CITED)
-    return tuple(entry.id for entry in found)
+def _demanded(ctx: Situation, limits: RiskLimits) -> str | None:
+    """What in risk's hard limits calls for less exposure, if anything."""
+    health = ctx.market.health_factor
+    if health is not None and health < limits.health_floor:
+        return f"health factor {health:.2f} below {limits.health_floor:g}"
+    portfolio = ctx.portfolio
+    if portfolio.equity_usd > 0:
+        share = portfolio.exposure_usd / portfolio.equity_usd
+        if share > limits.max_position_fraction:
+            return f"position {share:.0%} of equity above {limits.max_position_fraction:.0%}"
+    return None
 
 
 def _from_external(
@@ -257,3 +230,9 @@ def _quotes_amount(text: str, usd: float) -> bool:
         if value > 0 and abs(value - usd) <= 0.005 * usd:
             return True
     return False
+
+
+def check_fields(details: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A risk outcome's `provenance_check` (empty when the check did not run)."""
+    found = details.get("provenance_check")
+    return found if isinstance(found, Mapping) else {}
