@@ -184,6 +184,11 @@ class Request:
 
     `progress`, when given, is told how the call's thinking goes (golem.inference.progress):
     never sent either, and kept out of the repr and of equality like `facts`.
+
+    `seed` repeats an earlier call's sampling: the `Response.seed` a provider reported
+    for that call, given back. A provider that samples by seed (the synthetic and local
+    ones) then samples as it did for that call, and does not count the request as a new
+    call of its sequence; one that reports no seed never gets one (no codec sends it).
     """
 
     messages: tuple[Message, ...]
@@ -199,6 +204,7 @@ class Request:
     stream: bool = False
     facts: object | None = field(default=None, repr=False, compare=False)
     progress: ThinkingSink | None = field(default=None, repr=False, compare=False)
+    seed: int | None = None
 
     def evolve(self, **changes: Any) -> Request:
         return _evolve(self, _REQUEST_FIELDS, changes)
@@ -224,6 +230,9 @@ class Response:
     downgrades: tuple[str, ...] = ()  # mode or provider fallbacks taken, in order
     cost_usd: float = 0.0
     latency_s: float = 0.0
+    # The seed the answer was sampled with, where the provider samples by one (synthetic,
+    # local): a Request carrying it back repeats that sampling. None: no such seed.
+    seed: int | None = None
 
     def evolve(self, **changes: Any) -> Response:
         return _evolve(self, _RESPONSE_FIELDS, changes)

@@ -139,7 +139,13 @@ class LocalProvider:
             mode=request.mode,
             cost_usd=0.0,
             latency_s=trio.current_time() - started,
+            seed=self._seed(request),
         )
+
+    def _seed(self, request: Request) -> int:
+        """The seed a call decodes with: the one of the call it repeats (`Request.seed`),
+        else the configured seed plus the calls counted."""
+        return self.config.seed + self._calls if request.seed is None else request.seed
 
     def generate(self, request: Request) -> Generation:
         """Decode one answer, blocking the calling thread."""
@@ -187,7 +193,7 @@ class LocalProvider:
                 prompt,
                 max_tokens=request.max_tokens or self.config.max_tokens,
                 temperature=temperature,
-                seed=self.config.seed + self._calls,
+                seed=self._seed(request),
                 repeat_penalty=self.config.repeat_penalty,
                 stop=["<end_of_turn>"],
                 stopping_criteria=StoppingCriteriaList([call.stop]),
