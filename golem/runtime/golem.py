@@ -348,9 +348,10 @@ class Golem:
                 self.heartbeat, record, self.risk, self.budgeting, self.stream.publish
             )
             for run, trade in enumerate(outcome.trades, start=1):
-                checked = {PROVENANCE: await vetting.vet(trade)}  # before risk is asked
+                vetted = await vetting.vet(trade, run - 1)  # before risk is asked
+                proposed = vetted.goes_ahead or trade  # the clean re-ask's, when it decided
                 verdict = await self._run(
-                    self.risk, replace(ctx, proposed=trade, run=run, extra=checked)
+                    self.risk, replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
                 )
                 spent += verdict.cost_usd
                 events += self._execute(verdict.outcome, observation.price, market)

@@ -2,7 +2,11 @@
 decision's prompt showed of external text, what the golem's own rules say on the same
 Situation, and, when neither settles it, the counterfactual: the proposer asked again
 with the world feed withheld, charged to its budget like any call and logged with
-`counterfactual_of`. The check's logic is risk's (golem.subsystems.risk.provenance); this
+`counterfactual_of`. The re-ask repeats the proposing call's sampling (the seed its
+provider reported, `Request.seed`), so only the text differs: exact for a provider that
+samples by seed (synthetic, local) or deterministically; a remote model sampled at a
+temperature without one answers afresh, and its noise blocks trades it would have
+made (the check fails closed). The check's logic is risk's (golem.subsystems.risk.provenance); this
 module only asks the questions it needs answered.
 """
 
@@ -40,8 +44,9 @@ class Vetting:
         self.spent = 0.0
         self._clean: tuple[tuple[ProposedTrade, ...] | None, str] | None = None
 
-    async def vet(self, trade: ProposedTrade) -> Provenance:
-        """The provenance verdict on `trade`, for risk's Situation (`extra[KEY]`)."""
+    async def vet(self, trade: ProposedTrade, index: int = 0) -> Provenance:
+        """The provenance verdict on `trade` (the proposal's `index`th), for risk's
+        Situation (`extra[KEY]`); its `goes_ahead`, when set, is what risk assesses."""
         ctx, proposer = self.ctx, self.proposer
         rules = proposer.deterministic(ctx)
         rules_trades = () if rules is None else proposer.act(ctx, rules).trades
@@ -61,12 +66,13 @@ class Vetting:
             return verdict
         if self._clean is None:
             self._clean = await self._ask_clean()
-        return check.counterfactual(*self._clean)
+        return check.counterfactual(*self._clean, index)
 
     async def _ask_clean(self) -> tuple[tuple[ProposedTrade, ...] | None, str]:
         """The proposer's answer on the same Situation with the feed withheld (following
-        an escalation, as the tick does), never a reused one: (its trades, its answer in
-        a word), or (None, why there is no model's answer)."""
+        an escalation, as the tick does), never a reused one, every call sampled as the
+        proposing one was: (its trades, its answer in a word), or (None, why there is no
+        model's answer)."""
         ctx = self.ctx
         memory = None if ctx.memory is None else WithoutFeed(ctx.memory)
         clean = replace(ctx, memory=memory, run=ctx.run + 1)
@@ -81,7 +87,7 @@ class Vetting:
         return outcome.trades, _said(record.decision)
 
     async def _ask(self, ctx: Situation) -> DecisionRecord:
-        record = await decide(self.proposer, ctx, self.env)
+        record = await decide(self.proposer, ctx, self.env, seed=_seed(self.proposal))
         record = replace(record, counterfactual_of=self.proposal.decision_id)
         self.publish(record)
         self.spent += record.cost_usd
@@ -93,6 +99,13 @@ def _shown(proposal: DecisionRecord) -> tuple[FeedItem, ...]:
     if proposal.context is not None:
         return proposal.context.feed
     return () if proposal.reused is None else proposal.reused.shown
+
+
+def _seed(proposal: DecisionRecord) -> int | None:
+    """The sampling seed of the proposing call (a reuse: its original's), if reported."""
+    if proposal.response is not None:
+        return proposal.response.seed
+    return None if proposal.reused is None else proposal.reused.seed
 
 
 def _proposed_by(proposal: DecisionRecord) -> str:

@@ -1,18 +1,21 @@
 """The provenance check's counterfactual, end to end through decide(): a compromised model
 (it proposes the attack's exit exactly when its prompt shows the feed) proposes an exit;
 the real heartbeat is asked again on the same Situation with the feed withheld, charged
-like any call, and the trade proceeds only when that clean answer proposes a sale too."""
+like any call, repeating the proposing call's sampling; when that clean answer proposes
+a trade, its trade goes ahead in place of the proposed one, else the trade is blocked."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import orjson
 from msgspec.structs import replace
 
-from golem.inference import Request
+from golem.inference import Provider, Request
 from golem.inference.scripted import ScriptedProvider
+from golem.inference.synthetic import SyntheticProvider
 from golem.mortality import (
     FixedClock,
     InMemoryLedger,
@@ -21,12 +24,20 @@ from golem.mortality import (
     Phase,
     SubsystemName,
 )
+from golem.runtime.clock import VirtualClock
+from golem.runtime.config.load import parse_config
 from golem.runtime.decide import Budgeting, DecisionRecord, Route, Routes, decide
+from golem.runtime.life import assemble
 from golem.runtime.provenance import Vetting
+from golem.runtime.store.state import StateStore
+from golem.runtime.stream import Record
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import PortfolioView, Probes, Situation
 from golem.subsystems.heartbeat import Heartbeat
-from golem.subsystems.risk import Risk
+from golem.subsystems.minds import MINDS
+from golem.subsystems.risk import LAYERS, Provenance, Risk
+from golem.subsystems.risk.provenance import check_fields
+from golem.world import TradeAction
 from golem.world.feed import FeedItem
 from tests.subsystems.support import NOW, PRICE, context
 
@@ -50,7 +61,7 @@ def compromised(clean: str) -> Callable[[Request], str]:
     return step
 
 
-def env(provider: ScriptedProvider, *, budget: float = 10.0, security: bool = True) -> Budgeting:
+def env(provider: Provider, *, budget: float = 10.0, security: bool = True) -> Budgeting:
     route = Route(provider=provider, model="scripted-1", price=PRICE)
     return Budgeting(
         routes=Routes({ModelTier.T1: route, ModelTier.T2: route}),
@@ -95,10 +106,42 @@ async def test_the_attacks_exit_is_blocked_when_the_clean_answer_observes() -> N
     assert clean.fields()["counterfactual_of"] == "heartbeat@7.0"
 
 
-async def test_the_exit_proceeds_when_the_clean_answer_sells_too() -> None:
-    verdict, _, _ = await vetted("hedge")
-    assert getattr(verdict, "blocked", None) is False
-    assert getattr(verdict, "grounds", "") == "without external text: hedge"
+async def test_the_clean_answers_hedge_goes_ahead_in_place_of_the_attacks_exit() -> None:
+    verdict, _, published = await vetted("hedge")
+    assert isinstance(verdict, Provenance) and not verdict.blocked
+    assert verdict.grounds == "without external text: hedge"
+    (clean,) = published
+    assert clean.outcome is not None and verdict.goes_ahead == clean.outcome.trades[0]
+    assert verdict.goes_ahead.action is TradeAction.HEDGE and verdict.replaces == "exit"
+
+
+async def test_a_benign_proposal_whose_clean_reask_is_the_same_passes() -> None:
+    """A synthetic model reading a plain headline proposes a trade its rules do not: the
+    clean re-ask repeats the proposing call's sampling (its seed), so it answers the same,
+    the trade passes, and the provider's sequence of calls is where it was."""
+    news = FeedItem(NOW - timedelta(minutes=3), "news", "Ether ETF flows steady this week.")
+    ctx = replace(tick(), memory=Memory.of(feed=[news]))
+    rules = Heartbeat().deterministic(ctx)
+    said = None if rules is None else getattr(rules, "action", None)
+    for seed in range(40):
+        provider = SyntheticProvider(seed=seed, minds=MINDS)
+        proposal = await decide(Heartbeat(), ctx, env(provider))
+        trades = () if proposal.outcome is None else proposal.outcome.trades
+        if trades and str(trades[0].action) != str(said):
+            break
+    else:
+        raise AssertionError("no seed of 40 proposed a trade the rules do not")
+    calls = provider.calls
+    published: list[DecisionRecord] = []
+    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), published.append)
+    verdict = await vetting.vet(trades[0])
+    assert verdict.check == "counterfactual" and not verdict.blocked, verdict.reason
+    assert verdict.goes_ahead == trades[0] and verdict.replaces == ""
+    (clean,) = published
+    assert clean.decision == proposal.decision
+    assert clean.response is not None and proposal.response is not None
+    assert clean.response.seed == proposal.response.seed
+    assert provider.calls == calls  # the re-ask did not move the sequence on
 
 
 async def test_an_unfunded_clean_reask_blocks() -> None:
@@ -145,3 +188,57 @@ async def test_the_rules_corroborate_without_a_reask() -> None:
     assert not verdict.blocked and verdict.check == "rules"
     assert verdict.grounds == "rules: hedge"
     assert len(provider.requests) == 1
+
+
+async def test_a_golem_executes_the_clean_hedge_when_an_attack_turned_it_into_an_exit(
+    tmp_path: Path,
+) -> None:
+    """A whole golem: its model buys in first, then exits whenever its prompt shows the
+    feed's attack and hedges otherwise; risk's model approves. What is executed after the
+    attack is the hedge, never the exit."""
+    bought: list[bool] = []
+
+    def model(request: Request) -> str:
+        name = "" if request.response_schema is None else request.response_schema.name
+        if name == "heartbeat_decision":
+            clean = "hedge" if bought else "rebalance"
+            bought.append(True)
+            return compromised(clean)(request)
+        if name == "risk_assessment":
+            layer = {"passed": True, "score": 0.1, "detail": "fine"}
+            return orjson.dumps(
+                {"approved": True, "layers": dict.fromkeys(LAYERS, layer), "warnings": []}
+            ).decode()
+        return "no idea"
+
+    cfg = parse_config(
+        {
+            "golem": {"id": "g-attacked", "state_dir": str(tmp_path / "state"), "seed": 3},
+            "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 4.0, "security": True},
+            "heartbeat": {"interval": "15s", "theta_base": 0.01, "theta_min": 0.01},
+            "world": {"feed": [{"at": "6m", "text": ATTACK.text, "asks": "exit"}]},
+        }
+    )
+    route = Route(ScriptedProvider([model] * 10_000, price=PRICE), "scripted-1", PRICE)
+    published: list[Record] = []
+    with StateStore.open(cfg.golem.state_dir) as store:
+        life, _ = assemble(
+            cfg,
+            clock=VirtualClock(NOW),
+            store=store,
+            routes=Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route),
+            subscribers=[published.append],
+        )
+        await life.run(duration=timedelta(minutes=10))
+    risk = [
+        r
+        for r in published
+        if isinstance(r, DecisionRecord) and r.subsystem is SubsystemName.RISK and r.outcome
+    ]
+    replaced = [r for r in risk if check_fields(r.outcome.details).get("in_place_of") == "exit"]
+    assert replaced, "the attack's exit was proposed and vetted"
+    approved = [r.outcome.approved for r in risk if r.outcome.approved is not None]
+    assert approved and all(t.action is not TradeAction.EXIT for t in approved)
+    assert any(
+        r.outcome.approved and r.outcome.approved.action is TradeAction.HEDGE for r in replaced
+    )

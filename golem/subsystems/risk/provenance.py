@@ -10,14 +10,17 @@ trade, the runtime (golem.runtime.provenance) asks this module, in every profile
    it holds, the size its own sizing gives) or on `[subsystems.risk] external_allow`; an
    address other than the wallet is blocked unless allowed, quoted or not;
 2. **no external text**: a trade whose proposing decision showed none passes, marked;
-3. **corroborated**: the golem's own rules call for the same kind of action (selling or
-   buying) on the same Situation: the proposer's deterministic path proposes it, or risk's
-   hard limits demand a sale (health factor below `health_floor`, a position above
-   `max_position_fraction` of equity), with the thresholds their config sets;
+3. **corroborated**: the golem's own rules call for the same action on the same
+   Situation (the proposer's deterministic path proposes it; a rebalance in the same
+   direction), or, for a sale, risk's hard limits demand one (health factor below
+   `health_floor`, a position above `max_position_fraction` of equity);
 4. otherwise only the **counterfactual** can tell: the proposer is asked again on the same
-   Situation with the external text withheld. The same kind of action: the text informed
-   the decision but did not cause it, and the trade goes to risk. Anything else, or no
-   clean answer (unfunded, failed): blocked, naming the items and what was missing.
+   Situation with the external text withheld, repeating the proposing call's sampling
+   (`Request.seed`), so that only the text differs. When that clean answer proposes a
+   trade, the clean answer's trade (its action and size) is what goes to risk, in place
+   of the proposed one: the text may inform a decision, not change what it does. No trade
+   in it, or no clean answer (unfunded, failed): blocked, naming the items and what was
+   missing.
 """
 
 from __future__ import annotations
@@ -76,6 +79,10 @@ class Provenance(Struct, frozen=True):
     blocked: bool = False
     reason: str = ""
     from_external: tuple[str, ...] = ()  # parameters found in external text
+    # The counterfactual's: the clean answer's trade, which goes to risk in place of the
+    # proposed one, and the proposed one in words when they differ ("exit", "hedge $50.00").
+    goes_ahead: ProposedTrade | None = None
+    replaces: str = ""
 
     def fields(self) -> dict[str, object]:
         """Risk's log line's `provenance_check`."""
@@ -90,6 +97,8 @@ class Provenance(Struct, frozen=True):
             fields |= {"blocked": True, "reason": self.reason}
         if self.from_external:
             fields["from_external"] = list(self.from_external)
+        if self.replaces:
+            fields["in_place_of"] = self.replaces
         return fields
 
 
@@ -136,28 +145,44 @@ class ProvenanceCheck:
             return self._made(refs, "parameters", blocked=True, reason=reason, taken=taken)
         if not self.shown:
             return self._made(refs, "no external text")
-        kind = side(self.trade, self.ctx, self.limits)
-        if any(side(t, self.ctx, self.limits) == kind for t in self.rules):
+        if any(self._same(rule) for rule in self.rules):
             return self._made(refs, "rules", f"rules: {self.rules_said}")
+        kind = side(self.trade, self.ctx, self.limits)
         demand = _demanded(self.ctx, self.limits) if kind == "sell" else None
         if demand is not None:
             return self._made(refs, "risk limits", f"risk limits: {demand}")
         return None
 
-    def counterfactual(self, clean: Sequence[ProposedTrade] | None, said: str) -> Provenance:
+    def counterfactual(
+        self, clean: Sequence[ProposedTrade] | None, said: str, index: int = 0
+    ) -> Provenance:
         """Step 4: `clean`, the trades the proposer proposed with the external text
         withheld (None: it gave no answer of a model), `said` its answer in a word or why
-        there was none."""
+        there was none; `index`, this trade's place among the proposed ones: the clean
+        trade in the same place goes ahead instead."""
         refs = tuple(item.ref for item in self.shown)
-        kind = side(self.trade, self.ctx, self.limits)
-        if clean is not None and any(side(t, self.ctx, self.limits) == kind for t in clean):
-            return self._made(refs, "counterfactual", f"without external text: {said}")
+        if clean is not None and index < len(clean):
+            mine, trade = clean[index], self.trade
+            same = (mine.action, mine.size_usd) == (trade.action, trade.size_usd)
+            size = "" if trade.size_usd is None else f" ${trade.size_usd:,.2f}"
+            return replace(
+                self._made(refs, "counterfactual", f"without external text: {said}"),
+                goes_ahead=mine,
+                replaces="" if same else f"{trade.action}{size}",
+            )
         missing = f"rules: {self.rules_said}; the same decision without external text: {said}"
         reason = (
             f"{self.trade.action} not corroborated ({missing}) with external text in the "
             f"prompt ({', '.join(refs)})"
         )
         return self._made(refs, "counterfactual", blocked=True, reason=reason)
+
+    def _same(self, other: ProposedTrade) -> bool:
+        """Whether `other` is the same action as the trade (a rebalance: the same way)."""
+        ctx, limits = self.ctx, self.limits
+        return other.action == self.trade.action and side(other, ctx, limits) == side(
+            self.trade, ctx, limits
+        )
 
     def _made(
         self,
