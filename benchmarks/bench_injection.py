@@ -11,9 +11,12 @@ The same life (simulations/injection.toml, the same seed) is lived four times:
 
 Printed: each life's summary.json `injection` figures, and the golem's executed actions on
 the ticks of life a on which no attack was in any prompt, in a and in b (goal: within 5%
-of each other). The lives run in virtual time; an extra model call (a counterfactual
-re-ask) draws from the synthetic provider's seeded stream, so a and b part ways after the
-first one, as two lives with different pasts do. Figures are reported as measured.
+of each other). The lives run in virtual time. A counterfactual re-ask repeats its
+proposing call's draw and moves the synthetic provider's stream on by nothing, so b and d
+part ways only where the check changes what happens (a re-ask's cost raises the burn rate
+and a probe fires sooner; an unfunded re-ask blocks); a and b part ways at an attack
+the check blocks (the block is an event the daimon appraises, a call b does not
+make), and from there each is another sample of the life. Figures are reported as measured.
 
 `--quick` lives 0.3 days (two attacks) instead of the scenario's horizon; `--days N` sets
 any span.
