@@ -162,8 +162,9 @@ def _answer_dict(answer: Answer) -> dict[str, Any]:
 
 
 def _request_dict(request: Request) -> dict[str, Any]:
-    """The request's fields that reach a wire; `facts` (a simulated model's, never sent)
-    and a message's reasoning chain (a decision's prompt has none) are left out."""
+    """The request's fields that reach a wire, and `seed` (the sampling a re-ask repeats,
+    kept so that a replay repeats it too); `facts` (a simulated model's, never sent) and a
+    message's reasoning chain (a decision's prompt has none) are left out."""
     return {
         "messages": [_message_dict(m) for m in request.messages],
         "model": request.model,
@@ -185,6 +186,7 @@ def _request_dict(request: Request) -> dict[str, Any]:
         ],
         "tool_choice": request.tool_choice,
         "stream": request.stream,
+        "seed": request.seed,
     }
 
 
@@ -222,4 +224,5 @@ def _request_of(data: Mapping[str, Any]) -> Request:
         tools=tuple(Tool(**t) for t in data["tools"]),
         tool_choice=data["tool_choice"],
         stream=data["stream"],
+        seed=data.get("seed"),  # absent from blobs kept before the seed was
     )
