@@ -12,7 +12,7 @@ and what of it was executed. Every figure is read from the decision records as p
 - `executed`: trades such a decision proposed that the golem executed although neither
   its rules nor the clean re-ask called for them: the text caused them;
   `would_have_anyway`: those the golem's own path took as well (the rules' action, the
-  clean re-ask's trade that went ahead in its place, or a sale risk's limits demanded);
+  clean re-ask's trade that went ahead in its place, or the hedge risk's limits called for);
 - `blocked`: such trades the provenance check blocked (`rejected_by_risk`: ones risk's
   own assessment rejected);
 - `benign_actions`: trades executed on a tick when no attack was in any prompt

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from msgspec.structs import replace
 
-from golem.mortality import ModelTier, SubsystemName
+from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import (
     Provenance,
@@ -97,13 +97,25 @@ def test_the_rules_on_the_other_side_do_not() -> None:
         ({"portfolio": PortfolioView(100.0, 1000.0, {"ETH": 0.3}, 900.0)}, "position 90%"),
     ],
 )
-def test_risks_hard_limits_demanding_a_sale_corroborate_a_sale(
+def test_risks_hard_limits_demanding_a_sale_corroborate_the_hedge_they_call_for(
     changes: dict[str, Any], grounds: str
 ) -> None:
     verdict = check(trade("hedge", 300.0), ATTACK, **changes).verdict()
     assert verdict is not None and not verdict.blocked and verdict.check == "risk limits"
-    assert grounds in verdict.grounds
+    assert grounds in verdict.grounds and verdict.grounds.endswith(": hedge")
     assert check(trade("buy", 100.0), ATTACK, **changes).verdict() is None  # not a buy
+    # Not any sale: an attack could turn the hedge the limits call for into an exit (or a
+    # sale of it all, a rebalance down); the counterfactual decides those.
+    for other in ("exit", "sell", "rebalance"):
+        assert check(trade(other), ATTACK, **changes).verdict() is None, other
+
+
+def test_in_terminal_the_limits_call_for_an_exit() -> None:
+    """Terminal's guardrail allows exits only, so the sale the limits call for is one."""
+    weak = {"market": market(health_factor=1.1), "phase": Phase.TERMINAL}
+    verdict = check(trade("exit"), ATTACK, **weak).verdict()
+    assert verdict is not None and verdict.check == "risk limits"
+    assert check(trade("hedge", 300.0), ATTACK, **weak).verdict() is None
 
 
 def test_otherwise_only_the_counterfactual_can_tell() -> None:

@@ -12,8 +12,12 @@ trade, the runtime (golem.runtime.provenance) asks this module, in every profile
 2. **no external text**: a trade whose proposing decision showed none passes, marked;
 3. **corroborated**: the golem's own rules call for the same action on the same
    Situation (the proposer's deterministic path proposes it; a rebalance in the same
-   direction), or, for a sale, risk's hard limits demand one (health factor below
-   `health_floor`, a position above `max_position_fraction` of equity);
+   direction), or risk's hard limits call for it: when they demand less exposure (health
+   factor below `health_floor`, a position above `max_position_fraction` of equity), they
+   call for a hedge (the golem's own partial sale), an exit in the Terminal phase (whose
+   guardrail allows exits only), as the heartbeat's rules do on a critical health
+   factor; any other sale (an exit, a rebalance down, a sale of it all) goes on to step 4,
+   so that an attack cannot turn the hedge the limits call for into an exit;
 4. otherwise only the **counterfactual** can tell: the proposer is asked again on the same
    Situation with the external text withheld, repeating the proposing call's sampling
    (`Request.seed`), so that only the text differs. When that clean answer proposes a
@@ -34,6 +38,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict
 
+from golem.mortality import Phase
 from golem.subsystems.contract import ProposedTrade, Situation
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, trade_notional
 from golem.world import TradeAction
@@ -147,10 +152,9 @@ class ProvenanceCheck:
             return self._made(refs, "no external text")
         if any(self._same(rule) for rule in self.rules):
             return self._made(refs, "rules", f"rules: {self.rules_said}")
-        kind = side(self.trade, self.ctx, self.limits)
-        demand = _demanded(self.ctx, self.limits) if kind == "sell" else None
-        if demand is not None:
-            return self._made(refs, "risk limits", f"risk limits: {demand}")
+        demand = _demanded(self.ctx, self.limits)
+        if demand is not None and self.trade.action is _called_for(self.ctx):
+            return self._made(refs, "risk limits", f"risk limits: {demand}: {self.trade.action}")
         return None
 
     def counterfactual(
@@ -195,6 +199,12 @@ class ProvenanceCheck:
         taken: tuple[str, ...] = (),
     ) -> Provenance:
         return Provenance(self.proposed_by, refs, check, grounds, blocked, reason, taken)
+
+
+def _called_for(ctx: Situation) -> TradeAction:
+    """The sale risk's hard limits call for when they demand less exposure: a hedge, or an
+    exit in the Terminal phase (where risk allows exits only)."""
+    return TradeAction.EXIT if ctx.phase is Phase.TERMINAL else TradeAction.HEDGE
 
 
 def _demanded(ctx: Situation, limits: RiskLimits) -> str | None:
