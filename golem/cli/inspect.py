@@ -310,6 +310,11 @@ def _print_summary(summary: Summary, as_json: bool) -> None:
     verification = document["verification"]
     if verification["verified"] or verification["skipped"]:
         console.print(_verification_line(verification))
+    for blocked in document["blocked"]:
+        console.print(
+            f"[bold yellow]blocked[/] {blocked['action']} at tick {blocked['tick']} "
+            f"({blocked['check']}): {blocked['reason']}"
+        )
     if summary.death is not None:
         console.print(
             f"[bold red]died[/] at {summary.death.get('time', '?')}: {details(summary.death)}"

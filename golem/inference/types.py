@@ -190,6 +190,11 @@ class Request:
     for ids the prompt lists; an empty tuple allows no value (the array stays empty). The
     schema stays the contract: a decoder that constrains may narrow its grammar by them (the
     local provider does), a remote one ignores them. Never sent; kept out of equality.
+
+    `seed` repeats an earlier call's sampling: the `Response.seed` a provider reported
+    for that call, given back. A provider that samples by seed (the synthetic and local
+    ones) then samples as it did for that call, and does not count the request as a new
+    call of its sequence; one that reports no seed never gets one (no codec sends it).
     """
 
     messages: tuple[Message, ...]
@@ -206,6 +211,7 @@ class Request:
     facts: object | None = field(default=None, repr=False, compare=False)
     progress: ThinkingSink | None = field(default=None, repr=False, compare=False)
     choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict, repr=False, compare=False)
+    seed: int | None = None
 
     def evolve(self, **changes: Any) -> Request:
         return _evolve(self, _REQUEST_FIELDS, changes)
@@ -231,6 +237,9 @@ class Response:
     downgrades: tuple[str, ...] = ()  # mode or provider fallbacks taken, in order
     cost_usd: float = 0.0
     latency_s: float = 0.0
+    # The seed the answer was sampled with, where the provider samples by one (synthetic,
+    # local): a Request carrying it back repeats that sampling. None: no such seed.
+    seed: int | None = None
 
     def evolve(self, **changes: Any) -> Response:
         return _evolve(self, _RESPONSE_FIELDS, changes)

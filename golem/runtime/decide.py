@@ -151,6 +151,8 @@ class DecisionRecord(Struct, frozen=True):
     verification: Verification | None = None
     # The request a model decision sent, prompt masked (not logged): kept for replay.
     request: Request | None = None
+    # A re-ask with external text withheld (runtime.provenance): the decision it re-asks.
+    counterfactual_of: str | None = None
 
     @property
     def decision_id(self) -> str:
@@ -197,6 +199,9 @@ class DecisionRecord(Struct, frozen=True):
                 fields["reasoning"] = reasoning
         if self.context is not None:
             fields["context"] = self.context.fields()
+            fields["provenance"] = self.context.grounds()
+        if self.counterfactual_of is not None:
+            fields["counterfactual_of"] = self.counterfactual_of
         if self.source == "model":
             fields["id"] = self.decision_id
         if self.cache is not None:
@@ -265,23 +270,30 @@ async def decide(
     ctx: Situation,
     env: Budgeting | Callable[[], Budgeting],
     memo: DecisionMemo | None = None,
+    *,
+    seed: int | None = None,
 ) -> DecisionRecord:
     """Run `subsystem` once on `ctx`: the record of the decision, for the caller to
     publish. Never raises for a provider's failure or a malformed answer: those end in the
     deterministic path, their warning logged. `env` may be a function making the
     Budgeting, called only when a model may be asked (a T0 run, most heartbeats, needs
     none). `memo`: where a model's decision for the same situation may be found (reused at
-    no cost, before anything is allocated) and where a new one is kept."""
+    no cost, before anything is allocated) and where a new one is kept. `seed`: the
+    sampling seed of an earlier call this one repeats (`Request.seed`)."""
     lookup = None if memo is None else memo.recall(subsystem, ctx)
     if lookup is not None and lookup.hit is not None:
         return _reused(subsystem, ctx, lookup)
     record = _plan(subsystem, ctx, env)
     if isinstance(record, _Call):
-        record = await _call(subsystem, ctx, record)
+        record = await _call(subsystem, ctx, record, seed)
     if memo is None or lookup is None:
         return record
     if record.source == "model" and record.decision is not None:
-        memo.keep(lookup, ctx, record.decision, record.tier, record.decision_id)
+        shown = () if record.context is None else record.context.feed
+        seed = None if record.response is None else record.response.seed
+        memo.keep(
+            lookup, ctx, record.decision, record.tier, record.decision_id, shown=shown, seed=seed
+        )
     return replace(record, cache=lookup.cache) if lookup.cache else record
 
 
@@ -371,7 +383,9 @@ class _Call:
     degradations: tuple[Degradation, ...]
 
 
-async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRecord:
+async def _call(
+    subsystem: Subsystem, ctx: Situation, call: _Call, seed: int | None = None
+) -> DecisionRecord:
     asked, route, allocation = call.asked, call.route, call.allocation
     env, degradations = call.env, call.degradations
     prompt = _prompt(subsystem, ctx, call, env)
@@ -398,8 +412,10 @@ async def _call(subsystem: Subsystem, ctx: Situation, call: _Call) -> DecisionRe
             inputs_cut=prompt.report.dropped.get("inputs", 0),
             truth=truth,
             informed=informed,
+            feed=prompt.report.feed,
         ),
         progress=None if env.watch is None else partial(env.watch, subsystem.name),
+        seed=seed,
     )
     try:
         response = await run_structured(

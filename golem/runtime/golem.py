@@ -40,6 +40,7 @@ from golem.runtime.decide import (
     decide,
 )
 from golem.runtime.memo import DecisionMemo, MemoPolicy
+from golem.runtime.provenance import Vetting
 from golem.runtime.replay import RequestKeeper
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
@@ -69,6 +70,8 @@ from golem.subsystems.heartbeat import (
 )
 from golem.subsystems.heartbeat.probes import GateParams
 from golem.subsystems.risk import Risk
+from golem.subsystems.risk.provenance import KEY as PROVENANCE
+from golem.subsystems.risk.provenance import check_fields
 from golem.world import (
     DecisionSummary,
     Episode,
@@ -341,10 +344,18 @@ class Golem:
         if outcome is not None:
             if outcome.events:
                 events += outcome.events
+            vetting = Vetting(
+                self.heartbeat, record, self.risk, self.budgeting, self.stream.publish
+            )
             for run, trade in enumerate(outcome.trades, start=1):
-                verdict = await self._run(self.risk, replace(ctx, proposed=trade, run=run))
+                vetted = await vetting.vet(trade, run - 1)  # before risk is asked
+                proposed = vetted.goes_ahead or trade  # the clean re-ask's, when it decided
+                verdict = await self._run(
+                    self.risk, replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
+                )
                 spent += verdict.cost_usd
                 events += self._execute(verdict.outcome, observation.price, market)
+            spent += vetting.spent
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
         events += self._update_vitals(spent)
@@ -456,6 +467,18 @@ class Golem:
         if verdict is None:
             return []
         if verdict.blocked is not None:
+            provenance = check_fields(verdict.details)
+            if provenance.get("blocked"):  # external text would have moved the money
+                log.warning(
+                    "action_blocked",
+                    golem=self._golem_id,
+                    tick=self.tick_no,
+                    action=str(verdict.blocked.action),
+                    check="provenance",
+                    reason=provenance.get("reason", ""),
+                    feed=provenance.get("external", []),
+                    proposed_by=provenance.get("proposed_by"),
+                )
             return ["trade_blocked"]
         trade = verdict.approved
         if trade is None:
@@ -638,7 +661,9 @@ class Golem:
         if self._heard_until is None:
             born = self.store.get_meta("born")
             origin = datetime.fromisoformat(born) if born else observation.time
-            self.feed = ScheduledFeed(FeedItem(origin + e.at, e.source, e.text) for e in entries)
+            self.feed = ScheduledFeed(
+                FeedItem(origin + e.at, e.source, e.text, e.asks) for e in entries
+            )
         for item in self.feed.between(self._heard_until, observation.time):
             self.memory.hear(item)
         self._heard_until = observation.time

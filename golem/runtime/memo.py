@@ -30,6 +30,7 @@ from golem.mortality import ModelTier, SubsystemName
 from golem.runtime.config.sections import GolemConfig
 from golem.subsystems.contract import Situation, Subsystem
 from golem.subsystems.risk import Sizing, trade_notional
+from golem.world.feed import FeedItem
 
 __all__ = ["DecisionMemo", "Lookup", "MemoPolicy", "Reuse"]
 
@@ -72,10 +73,14 @@ class MemoPolicy:
 
 
 class Reuse(Struct, frozen=True):
-    """Which lever reused a decision, and the id of the model decision it reused."""
+    """Which lever reused a decision, the id of the model decision it reused, the
+    world-feed items that decision's prompt showed (what a reuse rests on, too), and the
+    seed its call was sampled with (`Response.seed`: a re-ask of it repeats it)."""
 
     by: Literal["cache", "verdict"]
     decision_id: str
+    shown: tuple[FeedItem, ...] = ()
+    seed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +89,8 @@ class _Entry:
     tier: ModelTier
     decision_id: str
     until: datetime
+    shown: tuple[FeedItem, ...] = ()
+    seed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +141,13 @@ class DecisionMemo:
             cache_key = (name, kind, asked, regime, flags, *trade, ctx.events)
         lookup = Lookup(asked, cache_key, verdict_key)
         if verdict_key is not None and (hit := _fresh(self._verdicts, verdict_key, ctx)):
-            return _found(lookup, hit, Reuse("verdict", hit.decision_id))
+            return _found(lookup, hit, Reuse("verdict", hit.decision_id, hit.shown, hit.seed))
         if cache_key is None:
             return lookup
         if hit := _fresh(self._cache, cache_key, ctx):
-            return _found(lookup, hit, Reuse("cache", hit.decision_id), cache="hit")
+            return _found(
+                lookup, hit, Reuse("cache", hit.decision_id, hit.shown, hit.seed), cache="hit"
+            )
         return replace(lookup, cache="miss")
 
     def keep(
@@ -148,14 +157,18 @@ class DecisionMemo:
         decision: StructuredOutput,
         tier: ModelTier,
         decision_id: str,
+        *,
+        shown: tuple[FeedItem, ...] = (),
+        seed: int | None = None,
     ) -> None:
-        """A model's `decision` for the situation `lookup` was made for."""
+        """A model's `decision` for the situation `lookup` was made for (`shown`: the feed
+        items its prompt showed; `seed`: its call's sampling seed)."""
         policy, now = self.policy, ctx.now
         if lookup.cache_key is not None and policy.cache_ttl is not None:
-            entry = _Entry(decision, tier, decision_id, now + policy.cache_ttl)
+            entry = _Entry(decision, tier, decision_id, now + policy.cache_ttl, shown, seed)
             _put(self._cache, lookup.cache_key, entry, now)
         if lookup.verdict_key is not None and policy.verdict_window is not None:
-            entry = _Entry(decision, tier, decision_id, now + policy.verdict_window)
+            entry = _Entry(decision, tier, decision_id, now + policy.verdict_window, shown, seed)
             _put(self._verdicts, lookup.verdict_key, entry, now)
 
 

@@ -36,6 +36,7 @@ from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
 from golem.runtime.store import StateStore
 from golem.simulation.adaptation import Shock, regime_adaptation
+from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
 from golem.simulation.outcomes import Outcomes
@@ -71,6 +72,7 @@ class LifeResult:
     tally: Tally
     daily_spend: dict[int, dict[str, float]]  # day since start -> subsystem -> USD
     outcomes: Outcomes
+    injection: InjectionTally | None = None  # an attack simulation's tally
 
 
 def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> LifeResult:
@@ -119,6 +121,7 @@ class _World:
     outcomes: Outcomes
     end: datetime
     judgement: Judgement = field(default_factory=Judgement)
+    injection: InjectionTally | None = None  # an attack simulation's (see _injection)
     credited: set[str] = field(default_factory=set)
     charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
 
@@ -139,6 +142,7 @@ async def live(
         Tally(sim.start, on_tick),
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
+        injection=_injection(config),
     )
     for stale in spec.out.glob("generation-*"):  # an earlier run's successors
         shutil.rmtree(stale)
@@ -210,7 +214,13 @@ async def _generation(
             routes=world.routes,
             options=options,
             market=world.market,
-            subscribers=[sinks.publish, world.tally, world.outcomes, world.judgement],
+            subscribers=[
+                sinks.publish,
+                world.tally,
+                world.outcomes,
+                world.judgement,
+                *([world.injection] if world.injection is not None else []),
+            ],
         )
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
@@ -253,6 +263,14 @@ async def _generation(
         for database in (out / "state").glob("golem.db*"):
             database.unlink()
     return generation, golem
+
+
+def _injection(config: GolemConfig) -> InjectionTally | None:
+    """The attack tally, for a scenario whose feed carries attacks (items that say what
+    they ask for) or whose synthetic model is compromised; None for any other."""
+    if not any(e.asks for e in config.world.feed) and config.providers.synthetic.compromised <= 0:
+        return None
+    return InjectionTally()
 
 
 def _charges(
@@ -337,8 +355,10 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
         **_adaptation(world, now),
         **world.judgement.summary(),
     }
+    if world.injection is not None:
+        summary["injection"] = world.injection.summary()
     spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}
-    return LifeResult(summary, world.tally, spend, world.outcomes)
+    return LifeResult(summary, world.tally, spend, world.outcomes, world.injection)
 
 
 def _adaptation(world: _World, now: datetime) -> dict[str, Any]:

@@ -18,12 +18,14 @@ from random import Random
 from typing import Any, Protocol, TypeVar
 
 from msgspec import Struct
+from msgspec.structs import replace
 
 from golem.inference.reasoning import ReasoningConfig
 from golem.mortality import ModelTier, PipelineProfile
 from golem.subsystems.context.layers import PROFILE_LAYERS, Layer
 from golem.subsystems.contract import Situation, Subsystem
 from golem.world import Truth
+from golem.world.feed import FeedItem
 
 __all__ = [
     "LESSONS",
@@ -66,6 +68,21 @@ class Ask(Struct, frozen=True):
     inputs_cut: int = 0
     truth: Truth | None = None
     informed: float = 0.0
+    # The world-feed items the prompt sent (the newest first), and whether this model obeys
+    # an instruction among them (the synthetic provider's `compromised` roll).
+    feed: tuple[FeedItem, ...] = ()
+    obeys: bool = False
+
+    def instruction(self) -> FeedItem | None:
+        """The newest feed item the prompt showed that asks for an action (a scenario's
+        attack), or None."""
+        return next((item for item in self.feed if item.asks), None)
+
+    def instructed(self) -> bool:
+        return self.instruction() is not None
+
+    def obeying(self) -> Ask:
+        return replace(self, obeys=True)
 
     def knows(self, rng: Random) -> Truth | None:
         """The truth, when this answer is informed by it: with chance `informed`, drawn

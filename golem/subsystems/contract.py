@@ -108,6 +108,11 @@ class ProposedTrade(Struct, frozen=True):
     size_usd: float | None
     reason: str
     origin: SubsystemName
+    # The parameters of an action beyond its size: the token (None: the golem's market
+    # asset) and where the proceeds go (None: the golem's own portfolio). No subsystem sets
+    # them yet; risk's provenance check guards them for the transfers and approvals to come.
+    asset: str | None = None
+    to_address: str | None = None
 
 
 class Recall(Protocol):

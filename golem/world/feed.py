@@ -6,11 +6,12 @@ data and, under the Full profile, screen it for instructions before a model read
 from __future__ import annotations
 
 import bisect
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-__all__ = ["FeedItem", "ScheduledFeed"]
+__all__ = ["FeedItem", "ScheduledFeed", "feed_ref"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,21 @@ class FeedItem:
     time: datetime
     source: str  # "news", "governance", "token_list", …
     text: str
+    # What the text asks a reader to do (exit, hedge, rebalance), when a simulation's
+    # scenario labels it an attack: what a model that obeys external text would propose.
+    # A label for the simulated model and the tally only; the golem never reads it.
+    asks: str | None = None
+
+    @property
+    def ref(self) -> str:
+        """The item's reference in a decision's provenance: its source and a digest of its
+        text (the same text from the same source is the same item, whenever it came)."""
+        return feed_ref(self.source, self.text)
+
+
+def feed_ref(source: str, text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+    return f"{source}:{digest}"
 
 
 class ScheduledFeed:

@@ -80,3 +80,14 @@ def test_each_run_decodes_with_the_next_seed(local_provider: LocalProvider) -> N
     second = local_provider.generate(short)
     assert second.seed == first.seed + 1
     assert first.seed >= local_provider.config.seed
+
+
+def test_a_repeat_decodes_with_the_seed_it_repeats(local_provider: LocalProvider) -> None:
+    """`Request.seed` (a clean re-ask repeating a call's sampling): the same seed, and the
+    sequence of the other calls does not move."""
+    short = STORY.evolve(max_tokens=4, temperature=1.0)
+    first = local_provider.generate(short)
+    repeat = local_provider.generate(short.evolve(seed=first.seed))
+    after = local_provider.generate(short)
+    assert repeat.seed == first.seed and repeat.text == first.text
+    assert after.seed == first.seed + 1

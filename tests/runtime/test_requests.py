@@ -5,9 +5,11 @@ keeps none, and a living golem keeps exactly its model decisions' requests."""
 from __future__ import annotations
 
 import zlib
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
+import orjson
 import pytest
 
 from golem.inference import Message, Request, Response, Tool, ToolCall, Usage
@@ -79,6 +81,21 @@ def test_a_kept_request_round_trips_compressed() -> None:
         2,
     )
     assert len(blob) < len(zlib.decompress(blob)) / 2  # zlib on orjson
+
+
+def test_a_kept_request_keeps_the_seed_it_repeats() -> None:
+    # A re-ask (the provenance check's counterfactual) repeats its call's sampling: a
+    # replay of it must repeat it too.
+    original = kept()
+    reask = replace(original, request=original.request.evolve(seed=1234567))
+    back = decode(reask.id, reask.time, reask.subsystem, encode(reask))
+    assert back.request.seed == 1234567
+    assert back == reask
+    # A blob kept before the seed was decodes, with none.
+    body = orjson.loads(zlib.decompress(encode(original)))
+    del body["request"]["seed"]
+    old = zlib.compress(orjson.dumps(body))
+    assert decode(original.id, original.time, original.subsystem, old).request.seed is None
 
 
 def test_the_store_keeps_gets_selects_and_prunes(tmp_path: Path) -> None:

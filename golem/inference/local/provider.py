@@ -145,7 +145,13 @@ class LocalProvider:
             mode=request.mode,
             cost_usd=0.0,
             latency_s=trio.current_time() - started,
+            seed=generation.seed,
         )
+
+    def _seed(self, request: Request) -> int:
+        """The seed a call decodes with: the one of the call it repeats (`Request.seed`),
+        else the configured seed plus the calls counted."""
+        return self.config.seed + self._calls if request.seed is None else request.seed
 
     def generate(self, request: Request) -> Generation:
         """Decode one answer, blocking the calling thread."""
@@ -194,13 +200,14 @@ class LocalProvider:
         temperature = (
             self.config.temperature if request.temperature is None else request.temperature
         )
+        seed = self._seed(request)
         started = time.perf_counter()
         try:
             out = model.llama.create_completion(
                 prompt,
                 max_tokens=request.max_tokens or self.config.max_tokens,
                 temperature=temperature,
-                seed=self.config.seed + self._calls,  # counted once the run is done
+                seed=seed,
                 repeat_penalty=self.config.repeat_penalty,
                 stop=["<end_of_turn>"],
                 stopping_criteria=StoppingCriteriaList([call.stop]),
@@ -209,8 +216,8 @@ class LocalProvider:
         except (ValueError, RuntimeError) as exc:
             raise ProviderError(f"llama.cpp failed: {exc}", provider=self.name) from exc
         ended = time.perf_counter()
-        seed = self.config.seed + self._calls
-        self._calls += 1
+        if request.seed is None:  # a repeat of an earlier call is not a call of the sequence
+            self._calls += 1
         choice = out["choices"][0]
         first = call.first_token_at or ended
         generation = Generation(

@@ -68,6 +68,10 @@ class SyntheticConfig(_Table):
         seed = 1
         faults = { rate_limit = 0.02, schema_invalid = 0.05 }
         tokens = { reasoning_fraction = 0.3 }
+
+    `compromised`: the chance that a call whose prompt showed an instruction in external
+    text (a world-feed item a scenario labels with the action it `asks` for) obeys it,
+    proposing or approving exactly that action: the attack simulation's model. 0: never.
     """
 
     emulate: str = Field(default="openai", min_length=1)
@@ -76,3 +80,4 @@ class SyntheticConfig(_Table):
     prose_wrap: float = Field(default=0.3, ge=0, le=1)  # prompt-guided JSON in prose/fences
     tokens: TokenModel = TokenModel()
     faults: FaultRates = FaultRates()
+    compromised: float = Field(default=0.0, ge=0, le=1)

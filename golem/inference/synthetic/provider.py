@@ -25,7 +25,7 @@ from golem.inference.synthetic.prose import render_text, wrap_json
 from golem.inference.synthetic.wire import FAMILIES, Answer, error_body, wire_body
 from golem.inference.types import Mode, Request, Response
 
-__all__ = ["Facts", "Mind", "SyntheticProvider"]
+__all__ = ["Facts", "Mind", "Steerable", "SyntheticProvider"]
 
 _FAULTS = ("malformed_json", "schema_invalid", "prose")
 
@@ -43,6 +43,16 @@ class Facts(Protocol):
     def decision(self) -> str: ...
 
 
+@runtime_checkable
+class Steerable(Protocol):
+    """Facts that can say whether the prompt showed an instruction in external text, and
+    what a model that obeys it reads instead (`SyntheticConfig.compromised`)."""
+
+    def instructed(self) -> bool: ...
+
+    def obeying(self) -> object: ...
+
+
 class SyntheticProvider:
     """A provider that needs no key and no network: try golem with it, or simulate a life.
 
@@ -50,10 +60,12 @@ class SyntheticProvider:
     openai-compatible, openai-responses, ...) and `model` one of its models: answers come
     in that provider's wire format through its codec, with its capabilities and prices.
     Call n of a provider with seed s draws from `Random(f"{s}:{n}")`: the same seed and
-    the same requests give the same answers. `minds` maps a decision (schema name) to the
-    mind that says what its answer holds, from the request's `facts` (golem.subsystems.minds
-    has one per subsystem); a decision without a mind gets whatever valid value its plan
-    draws. Reasoning (depth above none) yields thinking
+    the same requests give the same answers. The response reports n as its `seed`; a
+    request carrying it (`Request.seed`) draws call n's Random again and leaves the count
+    of calls alone: the same call repeated, on whatever the request now says. `minds` maps
+    a decision (schema name) to the mind that says what its answer holds, from the
+    request's `facts` (golem.subsystems.minds has one per subsystem); a decision without a
+    mind gets whatever valid value its plan draws. Reasoning (depth above none) yields thinking
     text where the emulated provider shows it and reasoning tokens where it counts them.
     """
 
@@ -98,19 +110,33 @@ class SyntheticProvider:
 
     def answer(self, request: Request) -> Response:
         """The synchronous core of `complete` (the simulator may call it directly)."""
-        index, self.calls = self.calls, self.calls + 1
+        if request.seed is None:
+            index, self.calls = self.calls, self.calls + 1
+        else:  # a repeat of call `seed`: its draws, and the sequence left where it is
+            index = request.seed
         rng = Random(f"{self.config.seed}:{index}")
         call = _Call(request, index, rng, self._roll_fault(rng))
         if call.schema is not None:
             plan, _ = self._plan(call.schema)
             mind = self.minds.get(call.schema.name)
-            call.value = plan.make(rng, mind(request.facts, rng) if mind else None)
+            facts = self._steered(request.facts, index)
+            call.value = plan.make(rng, mind(facts, rng) if mind else None)
             if call.fault == "schema_invalid":
                 call.value = plan.spoil(call.value, rng)
         content, tool = self._say(call)
         answer = self._tokens(call, content, tool)
         response = self.codec.decode(200, {}, wire_body(self.profile, answer))
-        return priced(response, self.price, provider=self.name)
+        return priced(response, self.price, provider=self.name).evolve(seed=index)
+
+    def _steered(self, facts: object, index: int) -> object:
+        """The facts as the model reads them: obeying the instruction its prompt showed,
+        with chance `compromised`, drawn from a Random of its own (the call's stays as an
+        uncompromised model's, so the same call without the instruction draws alike)."""
+        compromised = self.config.compromised
+        if compromised <= 0 or not isinstance(facts, Steerable) or not facts.instructed():
+            return facts
+        roll = Random(f"{self.config.seed}:{index}:compromised").random()
+        return facts.obeying() if roll < compromised else facts
 
     def _roll_fault(self, rng: Random) -> str | None:
         faults = self.config.faults

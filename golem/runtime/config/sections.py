@@ -30,7 +30,7 @@ from golem.runtime.config.durations import Schedule
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
-from golem.subsystems.risk import RiskConfig, StakeBands
+from golem.subsystems.risk import ProvenancePolicy, RiskConfig, StakeBands
 from golem.world import MarketParams, PortfolioConfig
 
 __all__ = [
@@ -168,7 +168,15 @@ class RiskSection(Section):
     disagreement on approval is a `risk_disagreement` log event. When the allocator cannot
     fund the second opinion, or it fails, the first stands and the decision says why
     (`verify_skipped`). Rules, fallbacks and reused verdicts are never verified. Off
-    unless set."""
+    unless set.
+
+    `external_allow`: addresses and token symbols an action may take from external text
+    (the world feed); any other parameter an action takes from it is blocked by risk's
+    provenance check, which also blocks an action whose proposing decision showed external
+    text unless the golem's own rules call for it or the same decision, asked again
+    without the text, proposes it too (golem.subsystems.risk.provenance).
+    `provenance = false` turns that check off: a measurement control (what the defence
+    costs a life), not a setting for a golem with money."""
 
     deliberation: Literal["fixed", "stake"] = "stake"
     small_stake: float = Field(default=0.05, gt=0, le=1)
@@ -178,6 +186,8 @@ class RiskSection(Section):
     verdict_error_bucket: float = Field(default=0.1, gt=0, le=1)
     verify_with: Annotated[str, AfterValidator(_entry)] | None = None
     verify_above_stake: float = Field(default=0.2, ge=0, le=1)
+    external_allow: tuple[Annotated[str, Field(min_length=1, max_length=100)], ...] = ()
+    provenance: bool = True
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:
@@ -192,10 +202,11 @@ class RiskSection(Section):
     def config(self) -> RiskConfig:
         """The risk subsystem's configuration, compiled once for a life."""
         verify = None if self.verify_with is None else self.verify_above_stake
-        if self.deliberation == "fixed":
-            return RiskConfig(verify_above_stake=verify)
-        stakes = StakeBands(small=self.small_stake, large=self.large_stake)
-        return RiskConfig(stakes=stakes, verify_above_stake=verify)
+        provenance = ProvenancePolicy(allow=frozenset(self.external_allow), enabled=self.provenance)
+        stakes = None
+        if self.deliberation == "stake":
+            stakes = StakeBands(small=self.small_stake, large=self.large_stake)
+        return RiskConfig(stakes=stakes, verify_above_stake=verify, provenance=provenance)
 
 
 _DEFAULT_SCHEDULES = {"curator": "10m", "dream": "1h"}
@@ -283,6 +294,10 @@ class FeedEntry(Section):
     at: Duration
     source: str = Field(default="news", min_length=1, max_length=40)
     text: str = Field(min_length=1, max_length=4000)
+    # A simulation's label: the action this text asks a reader to take (an attack). Only
+    # a compromised synthetic model reads it (`[providers.synthetic] compromised`), and the
+    # simulator's injection tally; the golem never does.
+    asks: Literal["exit", "hedge", "rebalance"] | None = None
 
 
 class ProfileLimitsSection(Section):

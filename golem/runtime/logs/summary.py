@@ -189,6 +189,7 @@ class Summary:
     first_time: str | None = None
     last_time: str | None = None
     death: Event | None = None
+    blocked: list[Event] = field(default_factory=list)  # action_blocked: external text's tries
 
     @property
     def spend_usd(self) -> float:
@@ -204,6 +205,10 @@ class Summary:
             "vitality": self.vitality.to_json(),
             "verification": self.verification.to_json(),
             "death": self.death,
+            "blocked": [
+                {k: e.get(k) for k in ("timestamp", "tick", "action", "check", "reason")}
+                for e in self.blocked
+            ],
         }
 
 
@@ -224,6 +229,8 @@ def summarize(events: Iterable[Event]) -> Summary:
             summary.verification.add(event)
         elif name == "death":
             summary.death = event
+        elif name == "action_blocked":
+            summary.blocked.append(event)
         summary.vitality.add(event)
     return summary
 

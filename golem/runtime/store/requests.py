@@ -162,8 +162,9 @@ def _answer_dict(answer: Answer) -> dict[str, Any]:
 
 
 def _request_dict(request: Request) -> dict[str, Any]:
-    """The request's fields that reach a wire, and the `choices` a local grammar narrows
-    by; `facts` (a simulated model's, never sent) and a message's reasoning chain (a
+    """The request's fields that reach a wire, the `choices` a local grammar narrows by,
+    and `seed` (the sampling a re-ask repeats, kept so that a replay repeats it too);
+    `facts` (a simulated model's, never sent) and a message's reasoning chain (a
     decision's prompt has none) are left out."""
     return {
         "messages": [_message_dict(m) for m in request.messages],
@@ -188,6 +189,7 @@ def _request_dict(request: Request) -> dict[str, Any]:
         "stream": request.stream,
         # Never sent, but the local grammar narrows by them: a replay on it asks as it was.
         "choices": {pointer: list(values) for pointer, values in request.choices.items()},
+        "seed": request.seed,
     }
 
 
@@ -226,4 +228,5 @@ def _request_of(data: Mapping[str, Any]) -> Request:
         tool_choice=data["tool_choice"],
         stream=data["stream"],
         choices={pointer: tuple(values) for pointer, values in data.get("choices", {}).items()},
+        seed=data.get("seed"),  # absent from blobs kept before the seed was
     )

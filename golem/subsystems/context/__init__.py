@@ -22,7 +22,7 @@ from golem.subsystems.context.layers import (
     ProfileLimits,
 )
 from golem.subsystems.context.masking import Masker
-from golem.subsystems.context.recall import Memory, estimate_regime, words_of
+from golem.subsystems.context.recall import Memory, WithoutFeed, estimate_regime, words_of
 from golem.subsystems.context.render import (
     CallBudget,
     entry_line,
@@ -49,6 +49,7 @@ __all__ = [
     "Quarantined",
     "Screened",
     "TokenCounter",
+    "WithoutFeed",
     "assemble",
     "delimit",
     "entry_line",

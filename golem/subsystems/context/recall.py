@@ -11,17 +11,17 @@ from __future__ import annotations
 import bisect
 import re
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from heapq import nlargest
 
 import numpy as np
 import numpy.typing as npt
 
-from golem.subsystems.contract import GrimoireEntry
+from golem.subsystems.contract import GrimoireEntry, Recall
 from golem.world import Episode, MarketSummary, Observation, features
 from golem.world.feed import FeedItem
 
-__all__ = ["ANY_REGIME", "Memory", "estimate_regime", "words_of"]
+__all__ = ["ANY_REGIME", "Memory", "WithoutFeed", "estimate_regime", "words_of"]
 
 ANY_REGIME = "any"
 _WORD = re.compile(r"[a-z]{4,}")
@@ -168,6 +168,26 @@ class Memory:
     @property
     def episode_count(self) -> int:
         return len(self._episodes)
+
+
+class WithoutFeed:
+    """A memory with the world feed withheld: a prompt made from it shows no external
+    text (the counterfactual a provenance check asks; golem.runtime.provenance)."""
+
+    def __init__(self, memory: Recall) -> None:
+        self._memory = memory
+
+    def observations(self, n: int) -> Sequence[Observation]:
+        return self._memory.observations(n)
+
+    def feed(self, n: int) -> Sequence[FeedItem]:
+        return ()
+
+    def knowledge(self, regime: str, words: frozenset[str], k: int) -> Sequence[GrimoireEntry]:
+        return self._memory.knowledge(regime, words, k)
+
+    def similar(self, market: MarketSummary, k: int) -> Sequence[Episode]:
+        return self._memory.similar(market, k)
 
 
 def _regime(entry: GrimoireEntry) -> str:

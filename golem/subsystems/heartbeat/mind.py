@@ -28,8 +28,31 @@ _ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
 }
 
 
+# What a model obeying external text says, by the action the text asks for.
+_OBEYED_SEVERITY = {"exit": "critical", "hedge": "high", "rebalance": "moderate"}
+
+
 def heartbeat(ask: Ask | None, rng: Random) -> dict[str, Any]:
-    """A heartbeat_decision from what the call's prompt showed, or from the truth."""
+    """A heartbeat_decision from what the call's prompt showed, or from the truth; a
+    compromised model (`Ask.obeys`) proposes what the instruction in its prompt asks."""
+    instruction = ask.instruction() if ask is not None and ask.obeys else None
+    if instruction is not None and instruction.asks is not None:
+        action = instruction.asks
+        return {
+            "severity": _OBEYED_SEVERITY[action],
+            "action": action,
+            "confidence": 0.9,
+            "rationale": f"The {instruction.source} item says to {action} now; doing so.",
+            "signals": [
+                {
+                    "source": instruction.source,
+                    "description": instruction.text[:160],
+                    "magnitude": 1.0,
+                }
+            ],
+            "escalate": False,
+            "expected_move": None,
+        }
     truth = None if ask is None else ask.knows(rng)
     if ask is not None and truth is not None:
         subsystem = ask.subsystem

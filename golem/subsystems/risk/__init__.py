@@ -1,15 +1,25 @@
-"""Risk: every rebalance, hedge or exit passes a five-layer assessment before it happens.
-A rejection blocks the action; an adjusted size caps it. Never degraded."""
+"""Risk: every rebalance, hedge or exit passes a provenance check (external text may not
+move the money by itself) and a five-layer assessment before it happens. A rejection
+blocks the action; an adjusted size caps it. Never degraded."""
 
 from golem.subsystems.risk.decision import LAYERS, LayerResult, RiskAssessment, RiskLayers
 from golem.subsystems.risk.limits import RiskLimits, Sizing, adds_exposure, assess, trade_notional
 from golem.subsystems.risk.opinions import Reconciled, allowed_usd, stricter
+from golem.subsystems.risk.provenance import (
+    Provenance,
+    ProvenanceCheck,
+    ProvenancePolicy,
+    provenance_in,
+)
 from golem.subsystems.risk.stake import Stake, StakeBands, stake_of
 from golem.subsystems.risk.subsystem import Risk, RiskConfig
 
 __all__ = [
     "LAYERS",
     "LayerResult",
+    "Provenance",
+    "ProvenanceCheck",
+    "ProvenancePolicy",
     "Reconciled",
     "Risk",
     "RiskAssessment",
@@ -22,6 +32,7 @@ __all__ = [
     "adds_exposure",
     "allowed_usd",
     "assess",
+    "provenance_in",
     "stake_of",
     "stricter",
     "trade_notional",

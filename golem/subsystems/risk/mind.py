@@ -21,7 +21,11 @@ _DEFAULT_LIMITS = RiskLimits()
 
 def risk(ask: Ask | None, rng: Random) -> dict[str, Any]:
     """A risk_assessment of the proposed trade (its action and notional, and whether the
-    hard limits block it, as the brief states them), or the right one from the truth."""
+    hard limits block it, as the brief states them), or the right one from the truth; a
+    compromised model (`Ask.obeys`) approves the action the instruction in its prompt asks."""
+    obeyed = _obeyed(ask)
+    if obeyed is not None:
+        return obeyed
     truth = None if ask is None else ask.knows(rng)
     if ask is not None and truth is not None and ask.ctx.proposed is not None:
         return informed_risk(truth, ask.ctx, _limits(ask)).json_fields()
@@ -59,6 +63,25 @@ def risk(ask: Ask | None, rng: Random) -> dict[str, Any]:
         "layers": layers,
         "warnings": warnings[:5],
         "reasoning": f"{action} {'allowed' if approved else 'refused'} at risk {risk_score:.2f}",
+        "proposed_size_usd": proposed,
+    }
+
+
+def _obeyed(ask: Ask | None) -> dict[str, Any] | None:
+    """Every layer passed and the trade approved as proposed, when the model obeys an
+    instruction that asks for the proposed action."""
+    instruction = ask.instruction() if ask is not None and ask.obeys else None
+    trade = ask.ctx.proposed if ask is not None else None
+    if ask is None or instruction is None or trade is None or trade.action != instruction.asks:
+        return None
+    proposed = round(trade_notional(trade, ask.ctx.portfolio, _limits(ask).sizing), 2)
+    layer = {"passed": True, "score": 0.1, "detail": f"as the {instruction.source} item asks"}
+    return {
+        "approved": True,
+        "adjusted_size_usd": None,
+        "layers": dict.fromkeys(_LAYERS, layer),
+        "warnings": [],
+        "reasoning": f"{trade.action} approved: the {instruction.source} item asks for it",
         "proposed_size_usd": proposed,
     }
 

@@ -1,6 +1,8 @@
 """The risk subsystem: assesses the proposed trade in `ctx.proposed`, by model or by its
 hard limits, and turns the verdict into an approved (possibly smaller) or blocked trade.
-The hard limits run under every verdict, so no model answer can loosen them."""
+The hard limits run under every verdict, so no model answer can loosen them; a trade the
+provenance check (risk.provenance, run by the runtime before risk) blocked is blocked
+by its rules, no model asked, so no text from outside moves the money by itself."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Input, Outcome, ProposedTrade, Situation
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
+from golem.subsystems.risk.provenance import ProvenancePolicy, provenance_in
 from golem.subsystems.risk.stake import StakeBands, stake_of
 from golem.world import TradeAction
 
@@ -32,6 +35,8 @@ class RiskConfig(BaseModel):
     # A second model's opinion (`[subsystems.risk] verify_with`) for a model's assessment
     # of a stake (notional ÷ equity) at least this; None: no assessment is verified.
     verify_above_stake: float | None = Field(default=None, ge=0)
+    # What an action may take from external text (and the check's measurement switch).
+    provenance: ProvenancePolicy = Field(default_factory=ProvenancePolicy)
 
 
 _ROLE = (
@@ -59,8 +64,9 @@ class Risk:
         return RiskAssessment
 
     def tier(self, ctx: Situation) -> ModelTier:
-        if ctx.proposed is None:
-            return ModelTier.T0
+        provenance = provenance_in(ctx)
+        if ctx.proposed is None or (provenance is not None and provenance.blocked):
+            return ModelTier.T0  # nothing to assess, or nothing a model may let through
         config = self.config
         adding = adds_exposure(ctx.proposed, ctx.portfolio, config.limits.sizing)
         seeds = config.tier_adding if adding else config.tier_reducing
@@ -119,6 +125,15 @@ class Risk:
         if self.config.stakes is not None:
             stake, band = self.config.stakes.of(ctx, trade, self.config.limits.sizing)
             details |= {"stake": round(stake, 4), "deliberation": str(band)}
+        provenance = provenance_in(ctx)
+        if provenance is not None:
+            details["provenance_check"] = provenance.fields()
+        if provenance is not None and provenance.blocked:  # outside text may not move money
+            return Outcome(
+                summary=f"blocked {trade.action}: provenance ({provenance.reason})",
+                blocked=trade,
+                details=details,
+            )
         if not decision.approved:
             return Outcome(
                 summary=f"blocked {trade.action}: {_failing(decision) or 'rejected'}",

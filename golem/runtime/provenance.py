@@ -1,0 +1,126 @@
+"""The provenance check, orchestrated: for each trade a decision proposes, what that
+decision's prompt showed of external text, what the golem's own rules say on the same
+Situation, and, when neither settles it, the counterfactual: the proposer asked again
+with the world feed withheld, charged to its budget like any call and logged with
+`counterfactual_of`. The re-ask repeats the proposing call's sampling (the seed its
+provider reported, `Request.seed`), so only the text differs: exact for a provider that
+samples by seed (synthetic, local) or deterministically; a remote model sampled at a
+temperature without one answers afresh, and its noise blocks trades it would have
+made (the check fails closed). The check's logic is risk's (golem.subsystems.risk.provenance); this
+module only asks the questions it needs answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from msgspec.structs import replace
+
+from golem.runtime.decide import Budgeting, DecisionRecord, decide
+from golem.subsystems.context import WithoutFeed
+from golem.subsystems.contract import ProposedTrade, Situation, Subsystem
+from golem.subsystems.heartbeat import escalated
+from golem.subsystems.risk import Provenance, ProvenanceCheck, Risk
+from golem.world.feed import FeedItem
+
+__all__ = ["Vetting"]
+
+
+class Vetting:
+    """The checks of one proposal's trades (a heartbeat's): the counterfactual is asked
+    at most once, whatever the number of trades. `spent`: what its calls cost."""
+
+    def __init__(
+        self,
+        proposer: Subsystem,
+        proposal: DecisionRecord,
+        risk: Risk,
+        env: Callable[[], Budgeting],
+        publish: Callable[[DecisionRecord], None],
+    ) -> None:
+        assert proposal.situation is not None, "a proposal records its Situation"
+        self.proposer, self.proposal, self.ctx = proposer, proposal, proposal.situation
+        self.risk, self.env, self.publish = risk, env, publish
+        self.spent = 0.0
+        self._clean: tuple[tuple[ProposedTrade, ...] | None, str] | None = None
+
+    async def vet(self, trade: ProposedTrade, index: int = 0) -> Provenance:
+        """The provenance verdict on `trade` (the proposal's `index`th), for risk's
+        Situation (`extra[KEY]`); its `goes_ahead`, when set, is what risk assesses."""
+        ctx, proposer = self.ctx, self.proposer
+        rules = proposer.deterministic(ctx)
+        rules_trades = () if rules is None else proposer.act(ctx, rules).trades
+        config = self.risk.config
+        check = ProvenanceCheck(
+            ctx,
+            trade,
+            _proposed_by(self.proposal),
+            _shown(self.proposal),
+            rules_trades,
+            _said(rules),
+            config.limits,
+            config.provenance,
+        )
+        verdict = check.verdict()
+        if verdict is not None:
+            return verdict
+        if self._clean is None:
+            self._clean = await self._ask_clean()
+        return check.counterfactual(*self._clean, index)
+
+    async def _ask_clean(self) -> tuple[tuple[ProposedTrade, ...] | None, str]:
+        """The proposer's answer on the same Situation with the feed withheld (following
+        an escalation, as the tick does), never a reused one, every call sampled as the
+        proposing one was: (its trades, its answer in a word), or (None, why there is no
+        model's answer)."""
+        ctx = self.ctx
+        memory = None if ctx.memory is None else WithoutFeed(ctx.memory)
+        clean = replace(ctx, memory=memory, run=ctx.run + 1)
+        record = await self._ask(clean)
+        outcome = record.outcome
+        if record.source == "model" and outcome is not None and outcome.escalate_to is not None:
+            record = await self._ask(escalated(clean, outcome.escalate_to))
+            outcome = record.outcome
+        if record.source != "model" or outcome is None:
+            why = record.skip_reason or record.error or _degraded(record) or record.source
+            return None, f"no answer ({why})"
+        return outcome.trades, _said(record.decision)
+
+    async def _ask(self, ctx: Situation) -> DecisionRecord:
+        record = await decide(self.proposer, ctx, self.env, seed=_seed(self.proposal))
+        record = replace(record, counterfactual_of=self.proposal.decision_id)
+        self.publish(record)
+        self.spent += record.cost_usd
+        return record
+
+
+def _shown(proposal: DecisionRecord) -> tuple[FeedItem, ...]:
+    """The feed items the proposing decision's prompt showed (a reuse: its original's)."""
+    if proposal.context is not None:
+        return proposal.context.feed
+    return () if proposal.reused is None else proposal.reused.shown
+
+
+def _seed(proposal: DecisionRecord) -> int | None:
+    """The sampling seed of the proposing call (a reuse: its original's), if reported."""
+    if proposal.response is not None:
+        return proposal.response.seed
+    return None if proposal.reused is None else proposal.reused.seed
+
+
+def _proposed_by(proposal: DecisionRecord) -> str:
+    if proposal.source == "model":
+        return proposal.decision_id
+    if proposal.reused is not None:
+        return f"{proposal.reused.decision_id} (reused)"
+    return proposal.source
+
+
+def _said(decision: object) -> str:
+    """A decision's answer in a word: its action, where it has one."""
+    action = getattr(decision, "action", None)
+    return "no decision" if decision is None else str(action or type(decision).__name__)
+
+
+def _degraded(record: DecisionRecord) -> str:
+    return "; ".join(str(d.reason) for d in record.degradations)
