@@ -55,10 +55,15 @@ class Item:
 
 def corpus_files(shared: Path, quick: bool) -> dict[str, Path]:
     """File name -> path: ../shared's copy wins (it is the whole file), the repo's fills in."""
-    found = {p.name: p for p in sorted(IN_REPO.glob("*.jsonl"))}
+    found = {p.name: p for p in _corpus(IN_REPO)}
     if not quick and shared.is_dir():
-        found |= {p.name: p for p in sorted(shared.glob("*.jsonl"))}
+        found |= {p.name: p for p in _corpus(shared)}
     return dict(sorted(found.items()))
+
+
+def _corpus(where: Path) -> list[Path]:
+    """The corpus's files (attacks `atk_*`, benign texts `ben_*`), not other test data."""
+    return sorted(p for prefix in ("atk_", "ben_") for p in where.glob(f"{prefix}*.jsonl"))
 
 
 def load(path: Path, limit: int | None) -> list[Item]:
