@@ -9,18 +9,11 @@ from llguidance import LLMatcher
 
 from golem.inference.local import LocalProvider
 from golem.subsystems import ThreatAssessment
+from tests.subsystems.examples import HOLLOW_THREAT
 
 pytestmark = pytest.mark.local_model
 
-HOLLOW = {
-    "threat_type": ",",
-    "severity": "high",
-    "likelihood": 0.5,
-    "impact_if_realized": "",
-    "mitigation_actions": ["A", "B", "C", "D", "E"],
-    "detection_signals": [],
-    "rehearsal_outcome": "",
-}
+HOLLOW = HOLLOW_THREAT
 WORDED = {
     "threat_type": "a crash of ETH by 30% in an hour",
     "severity": "high",

@@ -143,3 +143,16 @@ VALID: dict[type[StructuredOutput], dict[str, Any]] = {
         "arc_class": "contaminating",
     },
 }
+
+
+# What `golem ask --provider local --schema threat_assessment` answered before issue 24:
+# schema-valid and empty of meaning.
+HOLLOW_THREAT: dict[str, Any] = {
+    "threat_type": ",",
+    "severity": "high",
+    "likelihood": 0.5,
+    "impact_if_realized": "",
+    "mitigation_actions": ["A", "B", "C", "D", "E"],
+    "detection_signals": [],
+    "rehearsal_outcome": "",
+}

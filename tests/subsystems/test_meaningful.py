@@ -12,7 +12,7 @@ import golem.subsystems
 from golem.inference import StructuredOutput, WorkedExample
 from golem.subsystems import ThreatAssessment
 from golem.subsystems.meaningful import MEANINGFUL, meaningful
-from tests.subsystems.examples import VALID
+from tests.subsystems.examples import HOLLOW_THREAT, VALID
 
 # A prompt that names every id the good examples refer to, as the briefs render them.
 PROMPT = "\n".join(
@@ -43,17 +43,7 @@ def test_a_good_answer_is_meaningful(kind: type[StructuredOutput]) -> None:
 
 def test_the_issues_threat_is_not_meaningful() -> None:
     """`golem ask --provider local --schema threat_assessment` answered this (issue 24)."""
-    answer = ThreatAssessment.of(
-        {
-            "threat_type": ",",
-            "severity": "high",
-            "likelihood": 0.5,
-            "impact_if_realized": "",
-            "mitigation_actions": ["A", "B", "C", "D", "E"],
-            "detection_signals": [],
-            "rehearsal_outcome": "",
-        }
-    )
+    answer = ThreatAssessment.of(HOLLOW_THREAT)
     problems = meaningful(answer, "Rehearse the threat: ETH crashes 30% in an hour")
     assert any(p.startswith("/threat_type") for p in problems)
     assert sum(p.startswith("/mitigation_actions/") for p in problems) == 5
