@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from functools import lru_cache, partial
-from typing import Any, ClassVar
 
 import orjson
 import structlog
-from msgspec import Struct
 from msgspec.structs import replace
 
 from golem.inference import (
@@ -46,7 +43,6 @@ from golem.mortality import (
     Ledger,
     ModelTier,
     MortalityState,
-    Phase,
     PipelineProfile,
     SubsystemName,
     allocate,
@@ -54,8 +50,8 @@ from golem.mortality import (
     split_diem,
     utc_day,
 )
-from golem.runtime.logs.reasoning import reasoning_fields
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
+from golem.runtime.record import NO_USAGE, DecisionRecord
 from golem.runtime.verify import FirstOpinion, Verification, Verified, second_opinion
 from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
@@ -84,7 +80,6 @@ __all__ = [
 log = structlog.get_logger("golem")
 
 _DEFAULT_CONTEXT = ContextSettings()
-_NO_USAGE = Usage()  # frozen: every record without a call shares it
 _DEFAULT_POLICY = AllocatorPolicy()
 
 
@@ -115,118 +110,6 @@ class Routes:
         if subsystem is SubsystemName.DEATH and self.death is not None:
             return self.death
         return self.tiers.get(tier) or self.tiers.get(ModelTier.T2) or self.tiers.get(ModelTier.T1)
-
-
-class DecisionRecord(Struct, frozen=True):
-    """What happened in one subsystem run, to which golem and when (the context's time,
-    vitality and phase as the run began); `fields()` is its log line."""
-
-    event: ClassVar[str] = "decision"
-
-    golem: str
-    time: datetime
-    vitality: float
-    phase: Phase
-    subsystem: SubsystemName
-    tick: int
-    tier_asked: ModelTier
-    tier: ModelTier
-    source: str  # model | deterministic | fallback | skipped | reused
-    decision: StructuredOutput | None = None
-    outcome: Outcome | None = None
-    response: Response | None = None
-    allocation: Allocation | None = None
-    degradations: tuple[Degradation, ...] = ()
-    error: str | None = None
-    cost_usd: float = 0.0
-    usage: Usage = _NO_USAGE
-    skip_reason: str | None = None
-    context: ContextReport | None = None  # the prompt that was sent, when one was
-    run: int = 0  # the context's: which run of this subsystem within the tick
-    reused: Reuse | None = None  # source "reused": whose model decision, by which lever
-    cache: str | None = None  # "hit" or "miss" when the decision cache was asked
-    # What the decision was made on (not logged): a simulation judges it after the fact.
-    situation: Situation | None = None
-    # Risk's second opinion, when one was asked (`cost_usd` and `usage` count it too).
-    verification: Verification | None = None
-    # The request a model decision sent, prompt masked (not logged): kept for replay.
-    request: Request | None = None
-    # A re-ask with external text withheld (runtime.provenance): the decision it re-asks.
-    counterfactual_of: str | None = None
-
-    @property
-    def decision_id(self) -> str:
-        """What names this decision in the log (`id` on a model's, `reused_from` on a reuse)."""
-        return f"{self.subsystem}@{self.tick}.{self.run}"
-
-    def fields(self) -> dict[str, Any]:
-        response, allocation, usage = self.response, self.allocation, self.usage
-        fields: dict[str, Any] = {
-            "golem": self.golem,
-            "time": self.time,  # written by the log's JSON encoder, as isoformat() does
-            "tick": self.tick,
-            "subsystem": str(self.subsystem),
-            "tier": str(self.tier),
-            "tier_asked": str(self.tier_asked),
-            "source": self.source,
-            "vitality": round(self.vitality, 6),
-            "phase": str(self.phase),
-            "cost_usd": self.cost_usd,
-            "tokens": {
-                "input": usage.input_tokens,
-                "output": usage.output_tokens,
-                "reasoning": usage.reasoning_tokens,
-            },
-        }
-        if allocation is not None:
-            fields["profile"] = str(allocation.profile)
-            fields["reasoning_depth"] = allocation.reasoning.depth.name.lower()
-            if allocation.fitted_from is not None:
-                fields["reasoning_fitted_from"] = allocation.fitted_from.name.lower()
-            fields["budget_left_usd"] = allocation.budget_left_usd
-        if response is not None:
-            fields |= {
-                "mode": str(response.mode),
-                "provider": response.provider,
-                "model": response.model,
-                "attempts": response.attempts,
-                "repairs": list(response.repairs),
-                "downgrades": list(response.downgrades),
-                "latency_s": round(response.latency_s, 4),
-            }
-            reasoning = reasoning_fields(response.reasoning)
-            if reasoning is not None:
-                fields["reasoning"] = reasoning
-        if self.context is not None:
-            fields["context"] = self.context.fields()
-            fields["provenance"] = self.context.grounds()
-        if self.counterfactual_of is not None:
-            fields["counterfactual_of"] = self.counterfactual_of
-        if self.source == "model":
-            fields["id"] = self.decision_id
-        if self.cache is not None:
-            fields["cache"] = self.cache
-        if self.reused is not None:
-            fields["reused_by"] = self.reused.by
-            fields["reused_from"] = self.reused.decision_id
-        if self.degradations:
-            fields["degradation"] = [
-                {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
-                for d in self.degradations
-            ]
-        if self.verification is not None:
-            fields |= self.verification.fields()
-        if self.skip_reason:
-            fields["skip_reason"] = self.skip_reason
-            fields["summary"] = f"skipped: {self.skip_reason}"
-        if self.error:
-            fields["error"] = self.error
-        if self.decision is not None:
-            fields["decision"] = self.decision.json_fields()
-        if self.outcome is not None:
-            fields["summary"] = self.outcome.summary
-            fields.update(self.outcome.details)
-        return fields
 
 
 # Who is told how a subsystem's model call thinks, as it thinks (the console of `golem run`).
@@ -429,7 +312,7 @@ async def _call(
         # Every attempt answered so far is paid, at what the provider that answered it
         # priced it (run_structured sums them): never at the route's price, the dearest
         # member's, kept for the allocator's worst case.
-        usage = exc.usage if isinstance(exc.usage, Usage) else _NO_USAGE
+        usage = exc.usage if isinstance(exc.usage, Usage) else NO_USAGE
         cost = exc.cost_usd
         paid = _charge(env, ctx, subsystem.name, call, usage=usage, cost=cost)
         if isinstance(exc, StructuredOutputInvalid):
@@ -596,7 +479,7 @@ def _record(
     degradations: tuple[Degradation, ...] = (),
     error: str | None = None,
     cost_usd: float = 0.0,
-    usage: Usage = _NO_USAGE,
+    usage: Usage = NO_USAGE,
     skip_reason: str | None = None,
     context: ContextReport | None = None,
     reused: Reuse | None = None,
