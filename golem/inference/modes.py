@@ -24,7 +24,7 @@ class Capabilities:
     forced_tool_with_thinking: bool = True  # ...even while reasoning is on
     strict_required: bool = False  # schema enforcement only with strict-compliant schemas
     reasoning: bool = False  # accepts a reasoning depth
-    worked_examples: bool = False  # a small model: show it the decision's worked example
+    worked_examples: bool = False  # a small model: show it the decision's worked examples
     task_first: bool = False  # a small model: the task before the material, not after
 
 

@@ -28,8 +28,8 @@ __all__ = ["CAPABILITIES", "Generation", "LocalProvider"]
 
 log = structlog.get_logger(__name__)
 
-# A small model: it is shown a worked example of each decision (where the decision has
-# one), and its prompt puts the task before the material.
+# A small model: it is shown the worked examples of each decision (where the decision has
+# them), and its prompt puts the task before the material.
 CAPABILITIES = Capabilities(
     response_schema=True, tool_use=False, forced_tool=False, worked_examples=True, task_first=True
 )
