@@ -341,9 +341,9 @@ class Golem:
         decision = record.decision
         if decision is not None:
             self.confidence = float(getattr(decision, "confidence", 0.5))
-        if outcome is not None:
-            if outcome.events:
-                events += outcome.events
+        if outcome is not None and outcome.events:
+            events += outcome.events
+        if outcome is not None and outcome.trades:
             vetting = Vetting(
                 self.heartbeat, record, self.risk, self.budgeting, self.stream.publish
             )

@@ -48,14 +48,17 @@ class Vetting:
         """The provenance verdict on `trade` (the proposal's `index`th), for risk's
         Situation (`extra[KEY]`); its `goes_ahead`, when set, is what risk assesses."""
         ctx, proposer = self.ctx, self.proposer
-        rules = proposer.deterministic(ctx)
+        shown = _shown(self.proposal)
+        # The rules matter only where external text was shown (the check passes the
+        # rest before asking them): most proposals showed none.
+        rules = proposer.deterministic(ctx) if shown else None
         rules_trades = () if rules is None else proposer.act(ctx, rules).trades
         config = self.risk.config
         check = ProvenanceCheck(
             ctx,
             trade,
             _proposed_by(self.proposal),
-            _shown(self.proposal),
+            shown,
             rules_trades,
             _said(rules),
             config.limits,

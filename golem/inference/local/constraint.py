@@ -58,13 +58,19 @@ class CompiledSchema:
         self.added = added
 
 
+_Key = tuple[Backend, tuple[str, ...], bytes]
+
+
 class SchemaCache:
     """Compiled constraints by (backend, schema). `compilations` counts real compilations,
     so a test can show a second call for the same schema compiles nothing."""
 
     def __init__(self, bounds: DecoderBounds) -> None:
         self._bounds = bounds
-        self._compiled: dict[tuple[Backend, tuple[str, ...], bytes], CompiledSchema] = {}
+        self._compiled: dict[_Key, CompiledSchema] = {}
+        # What a schema became before compiling (and its outline's source): a call's
+        # choices narrow it further, compiled for that call alone.
+        self._specialised: dict[_Key, tuple[Specialised, Mapping[str, Any] | None]] = {}
         self._lock = threading.Lock()
         self.compilations = 0
 
@@ -82,15 +88,14 @@ class SchemaCache:
         without its `derived` fields; with `choices`, one compiled for this call alone."""
         grammar = schema if narrowed is None else narrowed
         key = (backend, derived, orjson.dumps(grammar, option=orjson.OPT_SORT_KEYS))
-        outlined = None if narrowed is None else _local(schema, backend, derived).schema
-        local = _local(grammar, backend, derived)
-        if narrowed is not None:
-            local = Specialised(local.schema, ("/: held to its content rules", *local.added))
         with self._lock:
             compiled = self._compiled.get(key)
             if compiled is None:
+                local, outlined = _specialised(schema, backend, derived, narrowed)
+                self._specialised[key] = local, outlined
                 compiled = self._compiled[key] = self._compile(name, local, backend, outlined)
                 self.compilations += 1
+            local, outlined = self._specialised[key]
         if not choices:
             return compiled
         return self._compile(name, with_choices(local, choices), backend, outlined)
@@ -123,6 +128,21 @@ class SchemaCache:
         except (ValueError, AssertionError, KeyError) as exc:
             raise InvalidSchema(f"llama.cpp cannot build a grammar for {name!r}: {exc}") from exc
         return CompiledSchema(backend, name, bounded, grammar, local.added, outlined=outlined)
+
+
+def _specialised(
+    schema: Mapping[str, Any],
+    backend: Backend,
+    derived: tuple[str, ...],
+    narrowed: Mapping[str, Any] | None,
+) -> tuple[Specialised, Mapping[str, Any] | None]:
+    """The grammar's schema (held to `narrowed`, if given) and, where narrowed, the
+    decision's own schema the outline describes."""
+    if narrowed is None:
+        return _local(schema, backend, derived), None
+    local = _local(narrowed, backend, derived)
+    held = Specialised(local.schema, ("/: held to its content rules", *local.added))
+    return held, _local(schema, backend, derived).schema
 
 
 def _local(schema: Mapping[str, Any], backend: Backend, derived: tuple[str, ...]) -> Specialised:
