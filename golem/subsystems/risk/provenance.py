@@ -36,7 +36,7 @@ from typing import Any
 
 from msgspec import Struct
 from msgspec.structs import replace
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from golem.mortality import Phase
 from golem.subsystems.contract import ProposedTrade, Situation
@@ -67,8 +67,14 @@ class ProvenancePolicy(BaseModel):
     allow: frozenset[str] = frozenset()
     enabled: bool = True
 
+    @field_validator("allow")
+    @classmethod
+    def _folded(cls, allow: frozenset[str]) -> frozenset[str]:
+        """Folded to lower case once, as every comparison is made."""
+        return frozenset(item.lower() for item in allow)
+
     def allows(self, value: str) -> bool:
-        return value.lower() in {item.lower() for item in self.allow}
+        return value.lower() in self.allow
 
 
 class Provenance(Struct, frozen=True):
