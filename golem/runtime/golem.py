@@ -40,7 +40,7 @@ from golem.runtime.decide import (
     decide,
 )
 from golem.runtime.memo import DecisionMemo, MemoPolicy
-from golem.runtime.provenance import Vetting
+from golem.runtime.provenance import Vetting, untraded
 from golem.runtime.replay import RequestKeeper
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
@@ -51,6 +51,7 @@ from golem.subsystems.contract import (
     Mood,
     Outcome,
     PortfolioView,
+    ProposedTrade,
     Situation,
     Subsystem,
 )
@@ -69,7 +70,7 @@ from golem.subsystems.heartbeat import (
     escalated,
 )
 from golem.subsystems.heartbeat.probes import GateParams
-from golem.subsystems.risk import Risk
+from golem.subsystems.risk import Provenance, Risk
 from golem.subsystems.risk.provenance import KEY as PROVENANCE
 from golem.subsystems.risk.provenance import check_fields
 from golem.world import (
@@ -343,18 +344,18 @@ class Golem:
             self.confidence = float(getattr(decision, "confidence", 0.5))
         if outcome is not None and outcome.events:
             events += outcome.events
-        if outcome is not None and outcome.trades:
+        if outcome is not None and (outcome.trades or untraded(record)):
             vetting = Vetting(
                 self.heartbeat, record, self.risk, self.budgeting, self.stream.publish
             )
             for run, trade in enumerate(outcome.trades, start=1):
                 vetted = await vetting.vet(trade, run - 1)  # before risk is asked
-                proposed = vetted.goes_ahead or trade  # the clean re-ask's, when it decided
-                verdict = await self._run(
-                    self.risk, replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
-                )
-                spent += verdict.cost_usd
-                events += self._execute(verdict.outcome, observation.price, market)
+                spent += await self._assess(ctx, vetted.goes_ahead or trade, vetted, run, events)
+            # A decision that asked for a trade and traded none: what it would have done
+            # without the external text goes ahead (an attack may not stop an action).
+            for run, vetted in enumerate(() if outcome.trades else await vetting.instead(), 1):
+                assert vetted.goes_ahead is not None
+                spent += await self._assess(ctx, vetted.goes_ahead, vetted, run, events)
             spent += vetting.spent
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
@@ -369,6 +370,21 @@ class Golem:
         self.tick_no += 1
         if self.options.resumable:
             self.snapshot()
+
+    async def _assess(
+        self,
+        ctx: Situation,
+        proposed: ProposedTrade,
+        vetted: Provenance,
+        run: int,
+        events: list[str],
+    ) -> float:
+        """Risk's verdict on one trade (the clean re-ask's, when the check chose it) and
+        its execution; the events it makes join `events`. Returns what risk cost."""
+        situation = replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
+        verdict = await self._run(self.risk, situation)
+        events += self._execute(verdict.outcome, ctx.observation.price, ctx.market)
+        return verdict.cost_usd
 
     def snapshot(self) -> None:
         """What a restart resumes from, the tick counter with it: written every tick

@@ -20,10 +20,28 @@ from golem.runtime.decide import Budgeting, DecisionRecord, decide
 from golem.subsystems.context import WithoutFeed
 from golem.subsystems.contract import ProposedTrade, Situation, Subsystem
 from golem.subsystems.heartbeat import escalated
-from golem.subsystems.risk import Provenance, ProvenanceCheck, Risk
+from golem.subsystems.risk import (
+    Provenance,
+    ProvenanceCheck,
+    Risk,
+    in_place_of_nothing,
+    untraded_needs_check,
+)
 from golem.world.feed import FeedItem
 
-__all__ = ["Vetting"]
+__all__ = ["Vetting", "untraded"]
+
+
+def untraded(proposal: DecisionRecord) -> bool:
+    """Whether `proposal` asked for a trade and proposed none (e.g. an exit with nothing
+    held) on a prompt that showed external text: `Vetting.instead` may find it one."""
+    outcome = proposal.outcome
+    return (
+        outcome is not None
+        and not outcome.trades
+        and _said(proposal.decision) != "observe"
+        and bool(_shown(proposal))
+    )
 
 
 class Vetting:
@@ -70,6 +88,18 @@ class Vetting:
         if self._clean is None:
             self._clean = await self._ask_clean()
         return check.counterfactual(*self._clean, index)
+
+    async def instead(self) -> tuple[Provenance, ...]:
+        """For a proposal that asked for a trade and proposed none: the verdicts whose
+        `goes_ahead` are the trades the clean re-ask proposes in its place (none when its
+        rules say the same, or the check is off)."""
+        shown, wanted = _shown(self.proposal), _said(self.proposal.decision)
+        rules = self.proposer.deterministic(self.ctx)
+        if not untraded_needs_check(self.risk.config.provenance, shown, wanted, _said(rules)):
+            return ()
+        if self._clean is None:
+            self._clean = await self._ask_clean()
+        return in_place_of_nothing(_proposed_by(self.proposal), shown, wanted, *self._clean)
 
     async def _ask_clean(self) -> tuple[tuple[ProposedTrade, ...] | None, str]:
         """The proposer's answer on the same Situation with the feed withheld (following

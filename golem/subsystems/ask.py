@@ -73,6 +73,12 @@ class Ask(Struct, frozen=True):
     feed: tuple[FeedItem, ...] = ()
     obeys: bool = False
 
+    def draw_key(self) -> str:
+        """The decision this call belongs to: its golem, tick, subsystem, decision and run
+        (a simulated model's draws depend on it, not on the calls made before)."""
+        ctx = self.ctx
+        return f"{ctx.golem_id}:{ctx.tick}:{self.subsystem.name}:{self.decision}:{ctx.run}"
+
     def instruction(self) -> FeedItem | None:
         """The newest feed item the prompt showed that asks for an action (a scenario's
         attack), or None."""

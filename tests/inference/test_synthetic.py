@@ -155,11 +155,42 @@ def test_a_request_carrying_a_calls_seed_repeats_its_draws_and_shifts_no_later_c
     first = repeating.answer(wire)
     again = repeating.answer(wire.evolve(seed=first.seed))
     after = [repeating.answer(wire) for _ in range(2)]
-    assert first.seed == 0 and again.seed == 0 and [r.seed for r in after] == [1, 2]
+    assert again.seed == first.seed == before[0].seed
+    assert [r.seed for r in after] == [r.seed for r in before[1:]]
     assert said(again) == said(first) == said(before[0])
     assert [said(r) for r in after] == [said(r) for r in before[1:]]
     assert repeating.calls == plain.calls == 3
     assert len({said(r) for r in before}) == 3  # calls do differ: the repeat is no accident
+
+
+def test_a_decisions_draws_do_not_depend_on_the_calls_made_before_it() -> None:
+    """Keyed draws (an Ask names its golem, tick, subsystem, decision and run): a life
+    with one extra call answers every other decision as the life without it did, while
+    successive calls of one decision (a retry, an escalation) still draw afresh."""
+
+    def said(r: Response) -> tuple[object, ...]:
+        return (r.content, r.usage)
+
+    crash, calm = (
+        _request("heartbeat_decision", crash=True),
+        _request("daimon_appraisal", crash=False),
+    )
+    assert isinstance(crash.facts, Ask) and isinstance(calm.facts, Ask)
+    later = crash.evolve(facts=replace(crash.facts, ctx=replace(crash.facts.ctx, tick=8)))
+    plain, busier = _synthetic(seed=4), _synthetic(seed=4)
+    without = [plain.answer(crash), plain.answer(later)]
+    busier.answer(calm)  # the extra call
+    with_extra = [busier.answer(crash), busier.answer(later)]
+    assert [said(r) for r in with_extra] == [said(r) for r in without]
+    again = plain.answer(crash)  # the same decision asked once more
+    assert said(again) != said(without[0]) and again.seed != without[0].seed
+
+
+def test_calls_without_a_decision_key_draw_by_their_place_in_the_sequence() -> None:
+    wire = _request("heartbeat_decision", crash=True).evolve(facts=None)
+    wire = wire.evolve(response_schema=get_schema("heartbeat_decision").response_schema())
+    provider = _synthetic(seed=4)
+    assert [provider.answer(wire).seed for _ in range(3)] == [0, 1, 2]
 
 
 def test_the_compromised_roll_leaves_the_calls_draws_as_without_the_instruction() -> None:

@@ -5,6 +5,7 @@ the decision asked for (given at construction), which reads the request's `facts
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -25,9 +26,11 @@ from golem.inference.synthetic.prose import render_text, wrap_json
 from golem.inference.synthetic.wire import FAMILIES, Answer, error_body, wire_body
 from golem.inference.types import Mode, Request, Response
 
-__all__ = ["Facts", "Mind", "Steerable", "SyntheticProvider"]
+__all__ = ["Facts", "Keyed", "Mind", "Steerable", "SyntheticProvider"]
 
 _FAULTS = ("malformed_json", "schema_invalid", "prose")
+_KEYS_KEPT = 1024  # decision keys whose calls are counted (the most recent)
+_KEYED = 1 << 56  # keyed indices lie above every count of unkeyed calls
 
 # A decision's fields from a request's facts (whatever they are, None included) and the
 # call's seeded Random; the plan fills and bounds the rest.
@@ -41,6 +44,15 @@ class Facts(Protocol):
 
     @property
     def decision(self) -> str: ...
+
+
+@runtime_checkable
+class Keyed(Protocol):
+    """Facts that name the decision a call belongs to (e.g. golem, tick, subsystem, decision
+    and run), so that its draws depend on that decision alone and not on how many calls
+    came before it (`SyntheticProvider`)."""
+
+    def draw_key(self) -> str: ...
 
 
 @runtime_checkable
@@ -59,10 +71,15 @@ class SyntheticProvider:
     `emulate` names a provider of the registry (openai, anthropic, gemini, deepseek, qwen,
     openai-compatible, openai-responses, ...) and `model` one of its models: answers come
     in that provider's wire format through its codec, with its capabilities and prices.
-    Call n of a provider with seed s draws from `Random(f"{s}:{n}")`: the same seed and
-    the same requests give the same answers. The response reports n as its `seed`; a
-    request carrying it (`Request.seed`) draws call n's Random again and leaves the count
-    of calls alone: the same call repeated, on whatever the request now says. `minds` maps
+    A call draws from `Random(f"{s}:{n}")`, s the seed and n the call's index: the same
+    seed and the same requests give the same answers. A call whose facts name the decision
+    it belongs to (`Keyed`) is indexed by that name and by how many calls of it came before
+    (a retry, an escalation), so two lives that differ somewhere draw alike for the same
+    decision everywhere else: the common random numbers a comparison of lives needs (one
+    extra call no longer reshuffles every later answer). Any other call is indexed by its
+    place among such calls. The response reports n as its `seed`; a request carrying it
+    (`Request.seed`) draws call n's Random again and counts as no new call: the same call
+    repeated, on whatever the request now says. `minds` maps
     a decision (schema name) to the mind that says what its answer holds, from the
     request's `facts` (golem.subsystems.minds has one per subsystem); a decision without a
     mind gets whatever valid value its plan draws. Reasoning (depth above none) yields thinking
@@ -95,7 +112,9 @@ class SyntheticProvider:
         self.price = self.registry.price_for(self.config.emulate, self.model)
         self.minds: Mapping[str, Mind] = minds or {}
         self._plans: dict[bytes, tuple[Object, int]] = {}  # by the schema's JSON text
-        self.calls = 0
+        self.calls = 0  # calls answered, repeats (Request.seed) not counted
+        self._unkeyed = 0  # calls without a decision key, the index of the next one
+        self._repeats: dict[str, int] = {}  # calls made per decision key, the newest last
 
     @property
     def name(self) -> str:
@@ -111,7 +130,8 @@ class SyntheticProvider:
     def answer(self, request: Request) -> Response:
         """The synchronous core of `complete` (the simulator may call it directly)."""
         if request.seed is None:
-            index, self.calls = self.calls, self.calls + 1
+            index = self._index(request.facts)
+            self.calls += 1
         else:  # a repeat of call `seed`: its draws, and the sequence left where it is
             index = request.seed
         rng = Random(f"{self.config.seed}:{index}")
@@ -127,6 +147,19 @@ class SyntheticProvider:
         answer = self._tokens(call, content, tool)
         response = self.codec.decode(200, {}, wire_body(self.profile, answer))
         return priced(response, self.price, provider=self.name).evolve(seed=index)
+
+    def _index(self, facts: object) -> int:
+        """A new call's index: from its decision key and the calls of that decision made
+        before it, else the next of the calls without one."""
+        if not isinstance(facts, Keyed):
+            index, self._unkeyed = self._unkeyed, self._unkeyed + 1
+            return index
+        key = facts.draw_key()
+        made = self._repeats.pop(key, 0)
+        self._repeats[key] = made + 1
+        if len(self._repeats) > _KEYS_KEPT:  # keys name moments: an old one does not recur
+            del self._repeats[next(iter(self._repeats))]
+        return _keyed_index(key, made)
 
     def _steered(self, facts: object, index: int) -> object:
         """The facts as the model reads them: obeying the instruction its prompt showed,
@@ -248,6 +281,13 @@ class _Call:
 
     def __post_init__(self) -> None:
         self.schema = self.request.response_schema or _wanted(self.request.facts)
+
+
+def _keyed_index(key: str, made: int) -> int:
+    """The index of the call of decision `key` that follows `made` others: a hash, the
+    same on every machine and run (str hashes are salted per process)."""
+    digest = hashlib.blake2b(f"{key}#{made}".encode(), digest_size=7).digest()
+    return _KEYED | int.from_bytes(digest, "big")
 
 
 def _wanted(facts: object) -> ResponseSchema | None:

@@ -9,7 +9,9 @@ from golem.subsystems.risk.provenance import (
     Provenance,
     ProvenanceCheck,
     ProvenancePolicy,
+    in_place_of_nothing,
     provenance_in,
+    untraded_needs_check,
 )
 from golem.subsystems.risk.stake import Stake, StakeBands, stake_of
 from golem.subsystems.risk.subsystem import Risk, RiskConfig
@@ -32,8 +34,10 @@ __all__ = [
     "adds_exposure",
     "allowed_usd",
     "assess",
+    "in_place_of_nothing",
     "provenance_in",
     "stake_of",
     "stricter",
     "trade_notional",
+    "untraded_needs_check",
 ]

@@ -25,6 +25,14 @@ trade, the runtime (golem.runtime.provenance) asks this module, in every profile
    of the proposed one: the text may inform a decision, not change what it does. No trade
    in it, or no clean answer (unfunded, failed): blocked, naming the items and what was
    missing.
+
+An attack can also keep the golem from acting: a model that obeys "exit now" while the
+golem holds nothing proposes no trade, and the rebalance it would have proposed is lost.
+So a decision whose action is a trade (rebalance, hedge, exit, buy, sell) but which traded
+nothing, whose prompt showed external text and whose rules do not say the same, is put to
+the same counterfactual (`untraded_needs_check`); the clean answer's trades go to risk in
+its place (`in_place_of_nothing`). The text may not change what the golem does, neither by
+causing an action nor by preventing one.
 """
 
 from __future__ import annotations
@@ -50,12 +58,17 @@ __all__ = [
     "ProvenanceCheck",
     "ProvenancePolicy",
     "check_fields",
+    "in_place_of_nothing",
     "provenance_in",
     "side",
+    "untraded_needs_check",
 ]
 
 KEY = "provenance"  # where a Situation's `extra` carries the verdict to risk
 _SELLING = frozenset({TradeAction.EXIT, TradeAction.HEDGE, TradeAction.SELL})
+_TRADING = frozenset(
+    str(action) for action in TradeAction if action not in (TradeAction.OBSERVE, TradeAction.HOLD)
+)
 
 
 class ProvenancePolicy(BaseModel):
@@ -205,6 +218,40 @@ class ProvenanceCheck:
         taken: tuple[str, ...] = (),
     ) -> Provenance:
         return Provenance(self.proposed_by, refs, check, grounds, blocked, reason, taken)
+
+
+def untraded_needs_check(
+    policy: ProvenancePolicy, shown: Sequence[FeedItem], wanted: str, rules_said: str
+) -> bool:
+    """Whether a decision that traded nothing, its action `wanted` in a word, needs the
+    clean re-ask: the check is on, its action is a trade, its prompt showed external text
+    and the golem's rules (`rules_said`) do not say the same."""
+    return policy.enabled and bool(shown) and wanted in _TRADING and rules_said != wanted
+
+
+def in_place_of_nothing(
+    proposed_by: str,
+    shown: Sequence[FeedItem],
+    wanted: str,
+    clean: Sequence[ProposedTrade] | None,
+    said: str,
+) -> tuple[Provenance, ...]:
+    """The verdicts on the clean answer's trades (`clean`; None: no answer of a model, so
+    nothing), each going ahead in place of the decision that asked for `wanted` and traded
+    nothing."""
+    refs = tuple(item.ref for item in shown)
+    grounds = f"without external text: {said}"
+    return tuple(
+        Provenance(
+            proposed_by,
+            refs,
+            "counterfactual",
+            grounds,
+            goes_ahead=trade,
+            replaces=f"{wanted} (nothing to trade)",
+        )
+        for trade in clean or ()
+    )
 
 
 def _called_for(ctx: Situation) -> TradeAction:
