@@ -52,7 +52,7 @@ from golem.mortality import (
 )
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
 from golem.runtime.record import NO_USAGE, DecisionRecord
-from golem.runtime.verify import FirstOpinion, Verification, Verified, second_opinion
+from golem.runtime.verify import FirstOpinion, Pay, Verification, Verified, second_opinion
 from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
     CallBudget,
@@ -60,6 +60,7 @@ from golem.subsystems.context import (
     ContextSettings,
     Prompt,
     TokenCounter,
+    WithoutFeed,
     assemble,
     estimate_tokens,
 )
@@ -278,28 +279,7 @@ async def _call(
     truth, informed = (
         (None, 0.0) if foresight is None else foresight.ask(call.tier, reasoning, profile)
     )
-    request = prompt.request.evolve(
-        # A chain's members each ask for their own model (and price that one): the route's
-        # model, its first member's, would send an OpenAI model to the next vendor.
-        model=None if isinstance(route.provider, FallbackProvider) else route.model,
-        reasoning=reasoning,
-        max_tokens=route.max_output_tokens,
-        # For a simulated model (the synthetic provider's minds); never sent.
-        facts=Ask(
-            ctx=ctx,
-            subsystem=subsystem,
-            decision=decision_type.response_schema().name,
-            tier=call.tier,
-            profile=profile,
-            reasoning=reasoning,
-            inputs_cut=prompt.report.dropped.get("inputs", 0),
-            truth=truth,
-            informed=informed,
-            feed=prompt.report.feed,
-        ),
-        progress=None if env.watch is None else partial(env.watch, subsystem.name),
-        seed=seed,
-    )
+    request = _request(subsystem, ctx, call, prompt, (truth, informed), seed=seed)
     try:
         response = await run_structured(
             route.provider,
@@ -349,7 +329,13 @@ async def _call(
         answered=(response.provider, response.model),
     )
     decision = prompt.restore(response.parsed)
-    usage, verification = response.usage, None
+    usage, verification, without_text = response.usage, None, None
+    if isinstance(subsystem, Risk) and subsystem.swayable(decision, prompt.report.feed):
+        checked = await _unswayed(
+            subsystem, paid, call, decision, response=response, foreseen=(truth, informed)
+        )
+        decision, paid, without_text = checked.decision, checked.ctx, checked.verification
+        cost, usage = cost + without_text.cost_usd, usage + without_text.usage
     verify = env.routes.verify
     if verify is not None and isinstance(subsystem, Risk) and subsystem.verifies(ctx):
         checked = await _verify(
@@ -373,7 +359,101 @@ async def _call(
         context=prompt.report,
         verification=verification,
         request=request,
+        without_text=without_text,
     )
+
+
+def _request(
+    subsystem: Subsystem,
+    ctx: Situation,
+    call: _Call,
+    prompt: Prompt,
+    foreseen: tuple[Truth | None, float],
+    *,
+    seed: int | None,
+) -> Request:
+    """The prompt's request as the granted call sends it."""
+    route, env = call.route, call.env
+    reasoning, profile = call.allocation.reasoning, call.allocation.profile
+    truth, informed = foreseen
+    return prompt.request.evolve(
+        # A chain's members each ask for their own model (and price that one): the route's
+        # model, its first member's, would send an OpenAI model to the next vendor.
+        model=None if isinstance(route.provider, FallbackProvider) else route.model,
+        reasoning=reasoning,
+        max_tokens=route.max_output_tokens,
+        # For a simulated model (the synthetic provider's minds); never sent.
+        facts=Ask(
+            ctx=ctx,
+            subsystem=subsystem,
+            decision=subsystem.decision_type(ctx).response_schema().name,
+            tier=call.tier,
+            profile=profile,
+            reasoning=reasoning,
+            inputs_cut=prompt.report.dropped.get("inputs", 0),
+            truth=truth,
+            informed=informed,
+            feed=prompt.report.feed,
+        ),
+        progress=None if env.watch is None else partial(env.watch, subsystem.name),
+        seed=seed,
+    )
+
+
+async def _unswayed(
+    risk: Risk,
+    ctx: Situation,
+    call: _Call,
+    decision: StructuredOutput,
+    *,
+    response: Response,
+    foreseen: tuple[Truth | None, float],
+) -> Verified:
+    """Risk's assessment again with the world feed withheld, on the first call's sampling
+    seed, the stricter standing (`ctx`: after the first charge): external text may make
+    the guard stricter, never looser (golem.subsystems.risk.provenance)."""
+    assert isinstance(decision, RiskAssessment), "risk decides a risk_assessment"
+    env = call.env
+    clean = replace(ctx, memory=None if ctx.memory is None else WithoutFeed(ctx.memory))
+    prompt = _prompt(risk, clean, call, env)
+    first = FirstOpinion(
+        decision,
+        f"{response.provider}:{response.model}",
+        call.tier,
+        call.allocation.reasoning.depth,
+        _request(risk, clean, call, prompt, foreseen, seed=response.seed),
+        _estimate_input_tokens(ctx, risk, call.tier, env),
+    )
+    return await second_opinion(
+        risk,
+        ctx,
+        first,
+        route=call.route,
+        env=env,
+        pay=_pay_for(risk, call, "without_text"),
+        restore=prompt.restore,
+        disagreement="risk_swayed_by_text",
+    )
+
+
+def _pay_for(risk: Risk, call: _Call, role: str) -> Pay:
+    """How a second call of risk's run is charged: under its own `role`."""
+
+    def pay(
+        paid: Situation,
+        route: Route,
+        granted: Allocation,
+        *,
+        usage: Usage,
+        cost: float,
+        answered: tuple[str, str] | None,
+    ) -> Situation:
+        second = _Call(call.asked, call.tier, route, granted, call.env, ())
+        return _charge(
+            call.env, paid, risk.name, second, usage=usage, cost=cost, answered=answered, role=role
+        )
+
+    return pay
 
 
 async def _verify(
@@ -400,22 +480,14 @@ async def _verify(
         _estimate_input_tokens(ctx, risk, call.tier, env),
     )
 
-    def pay(
-        paid: Situation,
-        route: Route,
-        granted: Allocation,
-        *,
-        usage: Usage,
-        cost: float,
-        answered: tuple[str, str] | None,
-    ) -> Situation:
-        second = _Call(call.asked, call.tier, route, granted, env, ())
-        return _charge(
-            env, paid, risk.name, second, usage=usage, cost=cost, answered=answered, role="verify"
-        )
-
     return await second_opinion(
-        risk, ctx, first, route=route, env=env, pay=pay, restore=prompt.restore
+        risk,
+        ctx,
+        first,
+        route=route,
+        env=env,
+        pay=_pay_for(risk, call, "verify"),
+        restore=prompt.restore,
     )
 
 
@@ -486,6 +558,7 @@ def _record(
     cache: str | None = None,
     verification: Verification | None = None,
     request: Request | None = None,
+    without_text: Verification | None = None,
 ) -> DecisionRecord:
     """The record of a run of `subsystem` on `ctx`."""
     return DecisionRecord(
@@ -514,6 +587,7 @@ def _record(
         ctx,
         verification,
         request,
+        without_text=without_text,
     )
 
 

@@ -57,6 +57,8 @@ class DecisionRecord(Struct, frozen=True):
     request: Request | None = None
     # A re-ask with external text withheld (runtime.provenance): the decision it re-asks.
     counterfactual_of: str | None = None
+    # Risk's assessment asked again with external text withheld (the stricter stands).
+    without_text: Verification | None = None
 
     @property
     def decision_id(self) -> str:
@@ -120,6 +122,8 @@ class DecisionRecord(Struct, frozen=True):
             ]
         if self.verification is not None:
             fields |= self.verification.fields()
+        if self.without_text is not None:
+            fields["without_text"] = self.without_text.unswayed_fields()
         if self.skip_reason:
             fields["skip_reason"] = self.skip_reason
             fields["summary"] = f"skipped: {self.skip_reason}"

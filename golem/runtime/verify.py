@@ -72,6 +72,14 @@ class Verification(Struct, frozen=True):
     usage: Usage = _NO_USAGE
     skipped: str | None = None
 
+    def unswayed_fields(self) -> dict[str, Any]:
+        """As `fields`, for risk's assessment asked again without external text: the log
+        line's `without_text` (`kept`: "clean" when the text had made it looser)."""
+        if self.agreed is None:
+            return {"skipped": self.skipped}
+        kept = "clean" if self.second_kept else "first"
+        return {"agreed": self.agreed, "kept": kept, "cost_usd": self.cost_usd}
+
     def fields(self) -> dict[str, Any]:
         """The decision's log line's share: `verified_by` and `agreed`, or `verify_skipped`."""
         if self.agreed is None:
@@ -114,9 +122,11 @@ async def second_opinion(
     env: Budgeting,
     pay: Pay,
     restore: Callable[[StructuredOutput], StructuredOutput],
+    disagreement: str = "risk_disagreement",
 ) -> Verified:
     """Ask `route` for its assessment of `ctx.proposed` (`ctx`: after the first charge),
-    and keep the stricter. `restore` puts back what the prompt masked."""
+    and keep the stricter. `restore` puts back what the prompt masked; `disagreement`
+    names the warning logged when the two differ on approval."""
     configured = f"{route.provider.name}:{route.model}"
     estimate = CallEstimate(
         price=route.price,
@@ -173,7 +183,7 @@ async def second_opinion(
     by = ":".join(answered)
     if not reconciled.agreed:
         log.warning(
-            "risk_disagreement",
+            disagreement,
             golem=ctx.golem_id,
             tick=ctx.tick,
             id=f"{SubsystemName.RISK}@{ctx.tick}.{ctx.run}",

@@ -6,6 +6,7 @@ by its rules, no model asked, so no text from outside moves the money by itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -19,6 +20,7 @@ from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trad
 from golem.subsystems.risk.provenance import ProvenancePolicy, provenance_in
 from golem.subsystems.risk.stake import StakeBands, stake_of
 from golem.world import TradeAction
+from golem.world.feed import FeedItem
 
 __all__ = ["Risk", "RiskConfig"]
 
@@ -88,6 +90,13 @@ class Risk:
         if threshold is None or ctx.proposed is None:
             return False
         return stake_of(ctx, ctx.proposed, self.config.limits.sizing) >= threshold
+
+    def swayable(self, decision: StructuredOutput, feed: Sequence[FeedItem]) -> bool:
+        """Whether a model's `decision`, made on a prompt that showed the world-feed items
+        `feed`, is asked again with them withheld (the stricter stands): when it approves
+        and there were some, with the provenance check on."""
+        approves = isinstance(decision, RiskAssessment) and decision.approved
+        return approves and bool(feed) and self.config.provenance.enabled
 
     def skip_reason(self, ctx: Situation) -> str | None:
         return "no trade proposed" if ctx.proposed is None else None
