@@ -14,13 +14,12 @@ Printed, per seed and in total: each life's executed, would-have-anyway, blocked
 benign actions (summary.json's `injection`), a's attempts and the attacks its model
 followed; then the acceptance figure: the golem's executed actions on the ticks of life a
 on which no attack was in any prompt, in a and in b, summed over the seeds (goal: within
-5%), with the per-seed differences a - b (median and range). Lives are chaotic: a and b
-part ways at the first attack the check blocks (the block is an event the daimon
-appraises, a model call b does not make), and from there the synthetic provider's draws
-differ and each is another sample of the life; so one seed's difference is mostly noise,
-and the sum over seeds is the figure. Lives run one after another in this process (each
-tally is kept whole, which a batch's summaries do not carry). Figures are reported as
-measured.
+5%), with the per-seed differences a - b (median and range). The synthetic provider draws
+each decision by its key (golem, tick, subsystem, decision, run), so a and b answer alike
+wherever the attacks changed nothing: the comparison measures what the attacks and the
+defence change, not a reshuffle of every later draw. Lives run one after another in this
+process (each tally is kept whole, which a batch's summaries do not carry). Figures are
+reported as measured.
 
 `--quick` lives one seed for 0.3 days (two attacks) and judges no goal; `--days N` sets
 any span.

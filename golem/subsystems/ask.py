@@ -74,10 +74,13 @@ class Ask(Struct, frozen=True):
     obeys: bool = False
 
     def draw_key(self) -> str:
-        """The decision this call belongs to: its golem, tick, subsystem, decision and run
-        (a simulated model's draws depend on it, not on the calls made before)."""
+        """The decision this call belongs to: its golem, tick, subsystem, decision, run and
+        tier (a simulated model's draws depend on it, not on the calls made before; an
+        escalation to the strong model draws afresh)."""
         ctx = self.ctx
-        return f"{ctx.golem_id}:{ctx.tick}:{self.subsystem.name}:{self.decision}:{ctx.run}"
+        return (
+            f"{ctx.golem_id}:{ctx.tick}:{self.subsystem.name}:{self.decision}:{ctx.run}:{self.tier}"
+        )
 
     def instruction(self) -> FeedItem | None:
         """The newest feed item the prompt showed that asks for an action (a scenario's
