@@ -339,9 +339,6 @@ class Golem:
             record = await self._run(self.heartbeat, escalated(ctx, outcome.escalate_to))
             spent += record.cost_usd
             outcome = record.outcome
-        decision = record.decision
-        if decision is not None:
-            self.confidence = float(getattr(decision, "confidence", 0.5))
         if outcome is not None and outcome.events:
             events += outcome.events
         if outcome is not None and (outcome.trades or untraded(record)):
@@ -357,6 +354,9 @@ class Golem:
                 assert vetted.goes_ahead is not None
                 spent += await self._assess(ctx, vetted.goes_ahead, vetted, run, events)
             spent += vetting.spent
+            record = vetting.standing  # the clean re-ask's decision, when it was asked
+        if record.decision is not None:
+            self.confidence = float(getattr(record.decision, "confidence", 0.5))
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
         events += self._update_vitals(spent)
@@ -495,6 +495,9 @@ class Golem:
                     feed=provenance.get("external", []),
                     proposed_by=provenance.get("proposed_by"),
                 )
+                # Not a frustration for the daimon to feel: without the text the golem's
+                # own decision did not want this trade.
+                return []
             return ["trade_blocked"]
         trade = verdict.approved
         if trade is None:

@@ -61,6 +61,15 @@ class Vetting:
         self.risk, self.env, self.publish = risk, env, publish
         self.spent = 0.0
         self._clean: tuple[tuple[ProposedTrade, ...] | None, str] | None = None
+        self.clean: DecisionRecord | None = None  # the clean re-ask's decision, once asked
+
+    @property
+    def standing(self) -> DecisionRecord:
+        """The decision the tick goes on from (its confidence, its episode): the clean
+        re-ask's, once it was asked and a model answered it, else the proposal's. What the
+        text said informs nothing the golem carries forward."""
+        clean = self.clean
+        return clean if clean is not None and clean.source == "model" else self.proposal
 
     async def vet(self, trade: ProposedTrade, index: int = 0) -> Provenance:
         """The provenance verdict on `trade` (the proposal's `index`th), for risk's
@@ -114,6 +123,7 @@ class Vetting:
         if record.source == "model" and outcome is not None and outcome.escalate_to is not None:
             record = await self._ask(escalated(clean, outcome.escalate_to))
             outcome = record.outcome
+        self.clean = record
         if record.source != "model" or outcome is None:
             why = record.skip_reason or record.error or _degraded(record) or record.source
             return None, f"no answer ({why})"
