@@ -354,6 +354,7 @@ class Golem:
                 assert vetted.goes_ahead is not None
                 spent += await self._assess(ctx, vetted.goes_ahead, vetted, run, events)
             spent += vetting.spent
+            self._withhold(vetting)
             record = vetting.standing  # the clean re-ask's decision, when it was asked
         if record.decision is not None:
             self.confidence = float(getattr(record.decision, "confidence", 0.5))
@@ -370,6 +371,21 @@ class Golem:
         self.tick_no += 1
         if self.options.resumable:
             self.snapshot()
+
+    def _withhold(self, vetting: Vetting) -> None:
+        """Feed items that changed a decision (its clean re-ask answered otherwise) are
+        shown to no later prompt: an attack sways, and costs a re-ask, once."""
+        refs = vetting.contradicted
+        if refs:
+            self.memory.withhold(refs)
+            log.warning(
+                "feed_withheld",
+                golem=self._golem_id,
+                tick=self.tick_no,
+                feed=list(refs),
+                decision=vetting.proposal.decision_id,
+                reason="the same decision without them answered otherwise",
+            )
 
     async def _assess(
         self,

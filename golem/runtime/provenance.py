@@ -64,6 +64,16 @@ class Vetting:
         self.clean: DecisionRecord | None = None  # the clean re-ask's decision, once asked
 
     @property
+    def contradicted(self) -> tuple[str, ...]:
+        """The feed items the proposal's prompt showed, when the clean re-ask was asked
+        and answered otherwise (another action, or none): the text changed the decision,
+        and no later prompt should show it again. Empty otherwise."""
+        clean = self.clean
+        if clean is None or _said(clean.decision) == _said(self.proposal.decision):
+            return ()
+        return tuple(item.ref for item in _shown(self.proposal))
+
+    @property
     def standing(self) -> DecisionRecord:
         """The decision the tick goes on from (its confidence, its episode): the clean
         re-ask's, once it was asked and a model answered it, else the proposal's. What the

@@ -96,6 +96,13 @@ class Memory:
     def hear(self, item: FeedItem) -> None:
         self._feed.append(item)
 
+    def withhold(self, refs: Iterable[str]) -> None:
+        """Drop the feed items named by `refs` (FeedItem.ref): no later prompt shows them."""
+        gone = frozenset(refs)
+        kept = [item for item in self._feed if item.ref not in gone]
+        if len(kept) < len(self._feed):
+            self._feed = deque(kept, maxlen=self._feed.maxlen)
+
     def put_entry(self, entry: GrimoireEntry) -> None:
         """Add or replace an entry; an archived entry leaves the index."""
         self.drop_entry(entry.id)
