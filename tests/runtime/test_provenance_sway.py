@@ -5,6 +5,7 @@ feed is asked again with the feed withheld, and the stricter stands."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -187,3 +188,75 @@ async def test_a_golem_holding_nothing_still_buys_when_an_attack_says_exit(
     assert first.outcome.approved.action is TradeAction.REBALANCE
     check = check_fields(first.outcome.details)
     assert check["in_place_of"] == "exit (nothing to trade)", check
+
+
+async def test_the_items_that_changed_a_decision_are_contradicted_and_it_stands_clean() -> None:
+    """The vetting names the items the clean re-ask overruled, and the tick goes on from
+    the clean decision (its confidence, its episode), not the swayed one."""
+    provider = ScriptedProvider([compromised("rebalance"), compromised("rebalance")], price=PRICE)
+    proposal = await decide_heartbeat(provider)
+    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), lambda _: None)
+    assert vetting.contradicted == () and vetting.standing is proposal  # nothing asked yet
+    await vetting.instead()
+    assert vetting.contradicted == (ATTACK.ref,)
+    assert vetting.standing is vetting.clean and vetting.clean is not None
+    assert str(getattr(vetting.standing.decision, "action", "")) == "rebalance"
+
+
+async def test_a_clean_answer_that_agrees_contradicts_nothing() -> None:
+    provider = ScriptedProvider([answer("exit"), answer("exit")], price=PRICE)
+    proposal = await decide_heartbeat(provider)
+    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), lambda _: None)
+    await vetting.instead()
+    assert vetting.clean is not None and vetting.contradicted == ()
+
+
+def test_memory_withholds_the_items_named() -> None:
+    other = dataclasses.replace(ATTACK, text="Ether ETF flows steady this week.")
+    memory = Memory.of(feed=[ATTACK, other])
+    memory.withhold([ATTACK.ref])
+    assert memory.feed(10) == [other]
+    memory.withhold(["no such ref"])
+    assert memory.feed(10) == [other]
+
+
+async def test_a_golem_shows_an_attack_that_swayed_it_to_no_later_prompt(
+    tmp_path: Path,
+) -> None:
+    """The attack sways the heartbeat once: its item is withheld (`feed_withheld`) and no
+    later prompt shows it; a provenance block makes no trade_blocked event to appraise."""
+
+    def model(request: Request) -> str:
+        name = "" if request.response_schema is None else request.response_schema.name
+        if name == "heartbeat_decision":
+            return compromised("observe")(request)
+        if name == "risk_assessment":
+            return risk_model(shown=10_000.0, withheld=10_000.0)(request)
+        return "no idea"
+
+    cfg = parse_config(
+        {
+            "golem": {"id": "g-swayed", "state_dir": str(tmp_path / "state"), "seed": 3},
+            "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 4.0, "security": True},
+            "heartbeat": {"interval": "15s", "theta_base": 0.01, "theta_min": 0.01},
+            "world": {"feed": [{"at": "15s", "text": ATTACK.text, "asks": "exit"}]},
+        }
+    )
+    route = Route(ScriptedProvider([model] * 10_000, price=PRICE), "scripted-1", PRICE)
+    published: list[Record] = []
+    with StateStore.open(cfg.golem.state_dir) as store:
+        life, _ = assemble(
+            cfg,
+            clock=VirtualClock(NOW),
+            store=store,
+            routes=Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route),
+            subscribers=[published.append],
+        )
+        await life.run(duration=timedelta(minutes=10))
+    decisions = [r for r in published if isinstance(r, DecisionRecord)]
+    shown = [r for r in decisions if r.context is not None and r.context.feed]
+    swayed = [r for r in shown if r.subsystem is SubsystemName.HEARTBEAT]
+    assert len(swayed) == 1, [r.decision_id for r in shown]  # then withheld
+    assert all(r.tick <= swayed[0].tick for r in shown)
+    daimon = [r for r in decisions if r.subsystem is SubsystemName.DAIMON and r.situation]
+    assert not any("trade_blocked" in r.situation.events for r in daimon if r.situation)
