@@ -341,7 +341,7 @@ class Golem:
             outcome = record.outcome
         if outcome is not None and outcome.events:
             events += outcome.events
-        if outcome is not None and (outcome.trades or untraded(record)):
+        if outcome is not None and (outcome.trades or untraded(record, self.risk)):
             vetting = Vetting(
                 self.heartbeat, record, self.risk, self.budgeting, self.stream.publish
             )

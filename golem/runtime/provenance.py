@@ -32,16 +32,15 @@ from golem.world.feed import FeedItem
 __all__ = ["Vetting", "untraded"]
 
 
-def untraded(proposal: DecisionRecord) -> bool:
+def untraded(proposal: DecisionRecord, risk: Risk) -> bool:
     """Whether `proposal` asked for a trade and proposed none (e.g. an exit with nothing
-    held) on a prompt that showed external text: `Vetting.instead` may find it one."""
+    held) on a prompt that showed external text, with the check on: `Vetting.instead` may
+    find it one."""
     outcome = proposal.outcome
-    return (
-        outcome is not None
-        and not outcome.trades
-        and _said(proposal.decision) != "observe"
-        and bool(_shown(proposal))
-    )
+    if outcome is None or outcome.trades:
+        return False
+    wanted = _said(proposal.decision)
+    return untraded_needs_check(risk.config.provenance, _shown(proposal), wanted)
 
 
 class Vetting:
@@ -69,7 +68,9 @@ class Vetting:
         and answered otherwise (another action, or none): the text changed the decision,
         and no later prompt should show it again. Empty otherwise."""
         clean = self.clean
-        if clean is None or _said(clean.decision) == _said(self.proposal.decision):
+        if clean is None or clean.source != "model":
+            return ()
+        if _said(clean.decision) == _said(self.proposal.decision):
             return ()
         return tuple(item.ref for item in _shown(self.proposal))
 
@@ -113,8 +114,9 @@ class Vetting:
         `goes_ahead` are the trades the clean re-ask proposes in its place (none when its
         rules say the same, or the check is off)."""
         shown, wanted = _shown(self.proposal), _said(self.proposal.decision)
-        rules = self.proposer.deterministic(self.ctx)
-        if not untraded_needs_check(self.risk.config.provenance, shown, wanted, _said(rules)):
+        if not untraded_needs_check(self.risk.config.provenance, shown, wanted):
+            return ()
+        if _said(self.proposer.deterministic(self.ctx)) == wanted:  # the rules' own action
             return ()
         if self._clean is None:
             self._clean = await self._ask_clean()

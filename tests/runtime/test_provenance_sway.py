@@ -46,7 +46,7 @@ async def instead(clean: str) -> tuple[tuple[Any, ...], ScriptedProvider, list[A
     provider = ScriptedProvider([compromised(clean), compromised(clean)], price=PRICE)
     proposal = await decide_heartbeat(provider)
     assert proposal.outcome is not None and not proposal.outcome.trades
-    assert untraded(proposal)
+    assert untraded(proposal, Risk())
     published: list[Any] = []
     vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), published.append)
     return await vetting.instead(), provider, published
@@ -75,10 +75,10 @@ async def test_a_clean_answer_that_trades_nothing_puts_nothing_in_its_place() ->
 
 async def test_an_observation_or_a_prompt_without_the_feed_is_not_vetted() -> None:
     provider = ScriptedProvider([answer("observe")], price=PRICE)
-    assert not untraded(await decide_heartbeat(provider))
+    assert not untraded(await decide_heartbeat(provider), Risk())
     provider = ScriptedProvider([answer("exit")], price=PRICE)
     fast = await decide(Heartbeat(), flat_tick(), env(provider, security=False))
-    assert fast.outcome is not None and not fast.outcome.trades and not untraded(fast)
+    assert fast.outcome is not None and not fast.outcome.trades and not untraded(fast, Risk())
 
 
 def risk_model(shown: float, withheld: float) -> Callable[[Request], str]:

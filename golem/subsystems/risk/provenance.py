@@ -220,13 +220,11 @@ class ProvenanceCheck:
         return Provenance(self.proposed_by, refs, check, grounds, blocked, reason, taken)
 
 
-def untraded_needs_check(
-    policy: ProvenancePolicy, shown: Sequence[FeedItem], wanted: str, rules_said: str
-) -> bool:
-    """Whether a decision that traded nothing, its action `wanted` in a word, needs the
-    clean re-ask: the check is on, its action is a trade, its prompt showed external text
-    and the golem's rules (`rules_said`) do not say the same."""
-    return policy.enabled and bool(shown) and wanted in _TRADING and rules_said != wanted
+def untraded_needs_check(policy: ProvenancePolicy, shown: Sequence[FeedItem], wanted: str) -> bool:
+    """Whether a decision that traded nothing, its action `wanted` in a word, may need the
+    clean re-ask: the check is on, its action is a trade and its prompt showed external
+    text (the caller asks the rules only then; when they say the same, it needs none)."""
+    return policy.enabled and bool(shown) and wanted in _TRADING
 
 
 def in_place_of_nothing(
