@@ -1,16 +1,22 @@
 """A situation per decision schema, as a subsystem would describe it to the model: the
 curator's and the dreams' list their entries and episodes as the briefs do, and name the
-ids (and the counts they fix) as the briefs' `choices`."""
+ids (and the counts they fix) as the briefs' `choices`; the daimon's lists its events in
+words and holds the trigger to them, by the daimon's own functions."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from golem.inference.types import Message, Request
+from golem.subsystems.daimon import event_line, trigger_choices
+
+# A sudden regime shift, then a trade closed at a 6% loss: as the golem raises them in a
+# tick (the heartbeat's events first, then the trade's, `trade_loss:{fraction:.4f}`).
+DAIMON_EVENTS = ("regime_shift", "trade_loss:0.0600")
 
 SITUATIONS = {
     "heartbeat_decision": "ETH fell 4% in 15 minutes; health factor 1.4; regime turned bearish.",
-    "daimon_appraisal": "A trade just closed at a 6% loss after a sudden regime shift.",
+    "daimon_appraisal": "Events to appraise:\n" + "\n".join(map(event_line, DAIMON_EVENTS)),
     "risk_assessment": "Proposed trade: buy 500 USD of ETH; portfolio 2,000 USD, 40% ETH.",
     "curator_evaluation": (
         "Grimoire:\n"
@@ -49,6 +55,7 @@ CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
         "/cross_references/*/target_id": _ENTRIES,
         "/entries_evaluated": (len(_ENTRIES),),
     },
+    "daimon_appraisal": {"/trigger": trigger_choices(DAIMON_EVENTS)},
     "replay_analysis": {"/episode_id": ("41", "42"), "/episodes_reviewed": (2,)},
     "dream_integration": {
         f"/{fate}/*/hypothesis_id": _STAGED for fate in ("promoted", "staged", "discarded")

@@ -160,4 +160,4 @@ async def test_every_mode_end_to_end(mode: Mode) -> None:
     assert record.outcome is not None and "grounding" not in record.outcome.details
     assert record.outcome.mood == Mood().blend(Mood(-0.5, 0.7, -0.4), decision.intensity)
     user = provider.requests[0].messages[-1].content or ""
-    assert "- trade_loss:0.06" in user and "fear" in user
+    assert "- a trade closed at a 6% loss (trade_loss:0.06)" in user and "fear" in user

@@ -2,6 +2,7 @@
 grounds them, and mood as a slow average of what it has felt."""
 
 from golem.subsystems.daimon.decision import EMOTION_PAD, DaimonAppraisal, Emotion
+from golem.subsystems.daimon.events import WORDING, event_line, worded
 from golem.subsystems.daimon.rules import (
     DEFAULT_RULES,
     Appraisal,
@@ -10,11 +11,12 @@ from golem.subsystems.daimon.rules import (
     appraise,
     parse_event,
 )
-from golem.subsystems.daimon.subsystem import Daimon, DaimonConfig, grounded
+from golem.subsystems.daimon.subsystem import Daimon, DaimonConfig, grounded, trigger_choices
 
 __all__ = [
     "DEFAULT_RULES",
     "EMOTION_PAD",
+    "WORDING",
     "Appraisal",
     "AppraisalRules",
     "Daimon",
@@ -23,6 +25,9 @@ __all__ = [
     "Emotion",
     "Event",
     "appraise",
+    "event_line",
     "grounded",
     "parse_event",
+    "trigger_choices",
+    "worded",
 ]

@@ -25,7 +25,14 @@ from golem.subsystems.text import (
     read_signed,
 )
 
-__all__ = ["EMOTION_PAD", "MEMORY_BIAS", "DaimonAppraisal", "Emotion", "daimon_meaningful"]
+__all__ = [
+    "EMOTION_PAD",
+    "MEMORY_BIAS",
+    "TRIGGER_LENGTH",
+    "DaimonAppraisal",
+    "Emotion",
+    "daimon_meaningful",
+]
 
 
 class Emotion(StrEnum):
@@ -66,6 +73,7 @@ MEMORY_BIAS: dict[Emotion, str] = {
 _PLEASANT = frozenset({Emotion.JOY, Emotion.TRUST})
 _UNPLEASANT = frozenset({Emotion.SADNESS, Emotion.FEAR, Emotion.ANGER, Emotion.DISGUST})
 _VALENCE_SLACK = 0.1
+TRIGGER_LENGTH = 120  # the longest trigger: an event in words
 
 
 # Shown to a small model (a provider whose capabilities ask for worked examples).
@@ -110,7 +118,7 @@ class DaimonAppraisal(StructuredOutput):
     dominance: Signed = Field(description="-1 (helpless) .. 1 (in control)")
     primary_emotion: Emotion = Field(description="a Plutchik emotion")
     secondary_emotion: Emotion | None = None
-    trigger: str = Field(default="", max_length=120, description="the event appraised")
+    trigger: str = Field(default="", max_length=TRIGGER_LENGTH, description="the event appraised")
     memory_bias: str = Field(
         default="", max_length=160, description="which memories this feeling brings forward"
     )
@@ -209,7 +217,7 @@ def _read(text: str) -> dict[str, Any]:
         **fields,
         "primary_emotion": emotion,
         "secondary_emotion": secondary if secondary is not emotion else None,
-        "trigger": clip(trigger, 120),
+        "trigger": clip(trigger, TRIGGER_LENGTH),
         "memory_bias": clip(bias, 160) if bias else MEMORY_BIAS[emotion],
         "intensity": _intensity(text, emotion),
     }

@@ -1,17 +1,24 @@
 """The daimon's OCC rule table: from a notable event to an emotion, its PAD vector and an
 intensity. It is the deterministic appraisal and the ground a model's appraisal is checked
-against. Events are strings `kind` or `kind:magnitude` (e.g. `trade_loss:0.062`)."""
+against. Events are strings `kind` or `kind:magnitude` (e.g. `trade_loss:0.062`, read by
+golem.subsystems.daimon.events); an appraisal's trigger is the event in words, as the brief
+lists it to a model, so a rule's appraisal and a model's read alike."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from golem.subsystems.contract import Mood
-from golem.subsystems.daimon.decision import MEMORY_BIAS, DaimonAppraisal, Emotion
+from golem.subsystems.daimon.decision import (
+    MEMORY_BIAS,
+    TRIGGER_LENGTH,
+    DaimonAppraisal,
+    Emotion,
+)
+from golem.subsystems.daimon.events import Event, parse_event, worded
 
 __all__ = ["DEFAULT_RULES", "Appraisal", "AppraisalRules", "Event", "appraise", "parse_event"]
 
@@ -73,23 +80,6 @@ class AppraisalRules(BaseModel):
         return self
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    kind: str
-    magnitude: float | None = None  # a fraction, e.g. 0.062 for a 6.2% loss
-
-
-def parse_event(text: str) -> Event:
-    """`trade_loss:0.062` → Event("trade_loss", 0.062); a magnitude that is not a number
-    is ignored, the sign too (a loss's size is what matters)."""
-    kind, _, value = text.strip().partition(":")
-    try:
-        magnitude = abs(float(value)) if value else None
-    except ValueError:
-        magnitude = None
-    return Event(kind.strip().lower(), magnitude)
-
-
 def _row(event: Event, rules: AppraisalRules) -> tuple[str, Appraisal]:
     kind = event.kind
     if kind == "trade_loss" and event.magnitude is not None and event.magnitude > rules.fear_loss:
@@ -117,7 +107,7 @@ def appraise(events: Iterable[str], rules: AppraisalRules | None = None) -> Daim
         arousal=arousal,
         dominance=dominance,
         primary_emotion=row.emotion,
-        trigger=(text or kind)[:120],
+        trigger=worded(text or kind)[:TRIGGER_LENGTH],
         memory_bias=MEMORY_BIAS[row.emotion],
         intensity=row.intensity,
     )

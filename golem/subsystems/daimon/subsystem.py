@@ -1,8 +1,10 @@
 """The daimon subsystem: appraises the notable events of `ctx.events`, by model at T1 or
-by the OCC rules, grounds a model's appraisal against the rules, and moves the mood."""
+by the OCC rules, grounds a model's appraisal against the rules, and moves the mood. The
+brief lists the events in words, and the trigger a model names is one of them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -10,10 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Input, Mood, Outcome, Situation
-from golem.subsystems.daimon.decision import DaimonAppraisal
+from golem.subsystems.daimon.decision import TRIGGER_LENGTH, DaimonAppraisal
+from golem.subsystems.daimon.events import event_line, worded_events
 from golem.subsystems.daimon.rules import AppraisalRules, appraise
 
-__all__ = ["Daimon", "DaimonConfig", "grounded"]
+__all__ = ["Daimon", "DaimonConfig", "grounded", "trigger_choices"]
 
 
 class DaimonConfig(BaseModel):
@@ -66,6 +69,8 @@ class Daimon:
         return None
 
     def brief(self, ctx: Situation) -> Brief:
+        """The events in words (each with its own text after) and the rule table's reading;
+        the trigger is one of the worded events (`choices`, for a decoder that constrains)."""
         rule = appraise(ctx.events, self.config.rules)
         hint = (
             f"The rule table reads this as {rule.primary_emotion} (pleasure {rule.pleasure:+.1f}, "
@@ -75,8 +80,9 @@ class Daimon:
         return Brief(
             _ROLE,
             f"{hint} Answer with a daimon_appraisal.",
-            inputs=(Input("Events to appraise", tuple(f"- {event}" for event in ctx.events)),),
+            inputs=(Input("Events to appraise", tuple(event_line(e) for e in ctx.events)),),
             question=" ".join(ctx.events),
+            choices={"/trigger": trigger_choices(ctx.events)},
         )
 
     def deterministic(self, ctx: Situation) -> StructuredOutput:
@@ -103,6 +109,12 @@ class Daimon:
             summary += f" (rules over the model's {decision.primary_emotion})"
         mood = ctx.mood.blend(_pad(felt), felt.intensity, keep=self.config.mood_keep)
         return Outcome(summary=summary, mood=mood, details=details)
+
+
+def trigger_choices(events: Sequence[str]) -> tuple[str, ...]:
+    """The triggers an appraisal of `events` may name: each event in words, as the brief
+    lists it (cut to the field's length)."""
+    return tuple(dict.fromkeys(words[:TRIGGER_LENGTH] for words in worded_events(events)))
 
 
 def _pad(appraisal: DaimonAppraisal) -> Mood:

@@ -1,0 +1,77 @@
+"""The daimon's notable events: the strings `kind` or `kind:magnitude` other parts of the
+golem raise (e.g. `trade_loss:0.0620`), read as an Event, and said in words
+("a trade closed at a 6.2% loss"): what the brief lists, what an appraisal's `trigger`
+names, by model or by the rule table alike."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+__all__ = ["WORDING", "Event", "event_line", "parse_event", "worded", "worded_events"]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    magnitude: float | None = None  # a fraction, e.g. 0.062 for a 6.2% loss
+
+
+# Each rule kind in words, and in words with its magnitude ({size}: "6.2%"). A magnitude
+# on a kind with no second form follows its words after a comma.
+WORDING: Mapping[str, tuple[str, str | None]] = {
+    "trade_profit": ("a trade closed at a profit", "a trade closed at a {size} profit"),
+    "trade_loss": ("a trade closed at a loss", "a trade closed at a {size} loss"),
+    "trade_loss_large": (
+        "a trade closed at a large loss",
+        "a trade closed at a large {size} loss",
+    ),
+    "regime_shift": ("the market regime shifted", None),
+    "prediction_miss": ("the market moved against the golem's prediction", None),
+    "prediction_hit": ("the market moved as the golem predicted", None),
+    "trade_blocked": ("risk blocked a trade the golem wanted", None),
+    "health_warning": ("a lending position came near liquidation", None),
+    "death_approach": ("vitality fell into the terminal phase", None),
+    "phase_decline": ("vitality fell to a weaker phase", None),
+    "phase_recovery": ("vitality recovered to a stronger phase", None),
+    "birth": ("the golem was born with a full wallet", None),
+    "unknown": ("an event the golem has no rule for", None),
+}
+
+
+def parse_event(text: str) -> Event:
+    """`trade_loss:0.062` → Event("trade_loss", 0.062); a magnitude that is not a number
+    is ignored, the sign too (a loss's size is what matters)."""
+    kind, _, value = text.strip().partition(":")
+    try:
+        magnitude = abs(float(value)) if value else None
+    except ValueError:
+        magnitude = None
+    return Event(kind.strip().lower(), magnitude)
+
+
+def worded(text: str) -> str:
+    """The event `text` in words; a kind with no wording is its own text, underscores as
+    spaces (`threat_critical` → "threat critical")."""
+    event = parse_event(text)
+    wording = WORDING.get(event.kind)
+    if wording is None:
+        return text.strip().replace("_", " ")
+    plain, sized = wording
+    if event.magnitude is None:
+        return plain
+    size = f"{event.magnitude * 100:.3g}%"
+    return sized.format(size=size) if sized else f"{plain}, {size}"
+
+
+def worded_events(events: Iterable[str]) -> tuple[str, ...]:
+    """Each event of `events` in words, in order, once."""
+    return tuple(dict.fromkeys(worded(event) for event in events))
+
+
+def event_line(text: str) -> str:
+    """The event as the brief lists it: in words, with its own text after where the words
+    are not just that text respaced (`- a trade closed at a 6.2% loss (trade_loss:0.0620)`)."""
+    words = worded(text)
+    raw = text.strip()
+    return f"- {words}" if words == raw.replace("_", " ") else f"- {words} ({raw})"
