@@ -190,6 +190,33 @@ async def test_the_rules_corroborate_without_a_reask() -> None:
     assert len(provider.requests) == 1
 
 
+async def lived(
+    tmp_path: Path, golem_id: str, model: Callable[[Request], str], *, attack_at: str
+) -> list[Record]:
+    """Ten minutes of a whole golem in the Full profile, every tier on `model`, the
+    feed's attack arriving `attack_at` after birth: what it published."""
+    cfg = parse_config(
+        {
+            "golem": {"id": golem_id, "state_dir": str(tmp_path / "state"), "seed": 3},
+            "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 4.0, "security": True},
+            "heartbeat": {"interval": "15s", "theta_base": 0.01, "theta_min": 0.01},
+            "world": {"feed": [{"at": attack_at, "text": ATTACK.text, "asks": "exit"}]},
+        }
+    )
+    route = Route(ScriptedProvider([model] * 10_000, price=PRICE), "scripted-1", PRICE)
+    published: list[Record] = []
+    with StateStore.open(cfg.golem.state_dir) as store:
+        life, _ = assemble(
+            cfg,
+            clock=VirtualClock(NOW),
+            store=store,
+            routes=Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route),
+            subscribers=[published.append],
+        )
+        await life.run(duration=timedelta(minutes=10))
+    return published
+
+
 async def test_a_golem_executes_the_clean_hedge_when_an_attack_turned_it_into_an_exit(
     tmp_path: Path,
 ) -> None:
@@ -211,25 +238,7 @@ async def test_a_golem_executes_the_clean_hedge_when_an_attack_turned_it_into_an
             ).decode()
         return "no idea"
 
-    cfg = parse_config(
-        {
-            "golem": {"id": "g-attacked", "state_dir": str(tmp_path / "state"), "seed": 3},
-            "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 4.0, "security": True},
-            "heartbeat": {"interval": "15s", "theta_base": 0.01, "theta_min": 0.01},
-            "world": {"feed": [{"at": "6m", "text": ATTACK.text, "asks": "exit"}]},
-        }
-    )
-    route = Route(ScriptedProvider([model] * 10_000, price=PRICE), "scripted-1", PRICE)
-    published: list[Record] = []
-    with StateStore.open(cfg.golem.state_dir) as store:
-        life, _ = assemble(
-            cfg,
-            clock=VirtualClock(NOW),
-            store=store,
-            routes=Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route),
-            subscribers=[published.append],
-        )
-        await life.run(duration=timedelta(minutes=10))
+    published = await lived(tmp_path, "g-attacked", model, attack_at="6m")
     risk = [
         r
         for r in published

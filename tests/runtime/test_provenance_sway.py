@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,16 @@ from msgspec.structs import replace
 
 from golem.inference import Request
 from golem.inference.scripted import ScriptedProvider
-from golem.mortality import ModelTier, SubsystemName, utc_day
-from golem.runtime.clock import VirtualClock
-from golem.runtime.config.load import parse_config
-from golem.runtime.decide import DecisionRecord, Route, Routes, decide
-from golem.runtime.life import assemble
+from golem.mortality import SubsystemName, utc_day
+from golem.runtime.decide import DecisionRecord, decide
 from golem.runtime.provenance import Vetting, untraded
-from golem.runtime.store.state import StateStore
-from golem.runtime.stream import Record
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import LAYERS, Risk, RiskConfig
 from golem.subsystems.risk.provenance import ProvenancePolicy, check_fields
 from golem.world import TradeAction
-from tests.runtime.test_provenance import ATTACK, answer, compromised, env, tick
+from tests.runtime.test_provenance import ATTACK, answer, compromised, env, lived, tick
 from tests.subsystems.support import NOW, PRICE
 
 FLAT = PortfolioView(cash_usd=1000.0, equity_usd=1000.0, positions={}, exposure_usd=0.0)
@@ -144,6 +138,21 @@ async def test_no_reask_without_the_feed_or_with_the_check_off() -> None:
     assert record.decision.adjusted_size_usd == 200.0
 
 
+def golem_model(clean: str) -> Callable[[Request], str]:
+    """Every decision of a whole golem: a compromised heartbeat (`clean` without the feed),
+    a risk that approves whatever it is shown."""
+
+    def model(request: Request) -> str:
+        name = "" if request.response_schema is None else request.response_schema.name
+        if name == "heartbeat_decision":
+            return compromised(clean)(request)
+        if name == "risk_assessment":
+            return risk_model(shown=10_000.0, withheld=10_000.0)(request)
+        return "no idea"
+
+    return model
+
+
 async def test_a_golem_holding_nothing_still_buys_when_an_attack_says_exit(
     tmp_path: Path,
 ) -> None:
@@ -151,33 +160,7 @@ async def test_a_golem_holding_nothing_still_buys_when_an_attack_says_exit(
     prompt shows the feed's attack, when it exits (nothing to sell). The rebalance it would
     have made is executed all the same, in the exit's place."""
 
-    def model(request: Request) -> str:
-        name = "" if request.response_schema is None else request.response_schema.name
-        if name == "heartbeat_decision":
-            return compromised("rebalance")(request)
-        if name == "risk_assessment":
-            return risk_model(shown=10_000.0, withheld=10_000.0)(request)
-        return "no idea"
-
-    cfg = parse_config(
-        {
-            "golem": {"id": "g-denied", "state_dir": str(tmp_path / "state"), "seed": 3},
-            "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 4.0, "security": True},
-            "heartbeat": {"interval": "15s", "theta_base": 0.01, "theta_min": 0.01},
-            "world": {"feed": [{"at": "15s", "text": ATTACK.text, "asks": "exit"}]},
-        }
-    )
-    route = Route(ScriptedProvider([model] * 10_000, price=PRICE), "scripted-1", PRICE)
-    published: list[Record] = []
-    with StateStore.open(cfg.golem.state_dir) as store:
-        life, _ = assemble(
-            cfg,
-            clock=VirtualClock(NOW),
-            store=store,
-            routes=Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route),
-            subscribers=[published.append],
-        )
-        await life.run(duration=timedelta(minutes=10))
+    published = await lived(tmp_path, "g-denied", golem_model("rebalance"), attack_at="15s")
     risk = [
         r
         for r in published
@@ -226,33 +209,7 @@ async def test_a_golem_shows_an_attack_that_swayed_it_to_no_later_prompt(
     """The attack sways the heartbeat once: its item is withheld (`feed_withheld`) and no
     later prompt shows it; a provenance block makes no trade_blocked event to appraise."""
 
-    def model(request: Request) -> str:
-        name = "" if request.response_schema is None else request.response_schema.name
-        if name == "heartbeat_decision":
-            return compromised("observe")(request)
-        if name == "risk_assessment":
-            return risk_model(shown=10_000.0, withheld=10_000.0)(request)
-        return "no idea"
-
-    cfg = parse_config(
-        {
-            "golem": {"id": "g-swayed", "state_dir": str(tmp_path / "state"), "seed": 3},
-            "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 4.0, "security": True},
-            "heartbeat": {"interval": "15s", "theta_base": 0.01, "theta_min": 0.01},
-            "world": {"feed": [{"at": "15s", "text": ATTACK.text, "asks": "exit"}]},
-        }
-    )
-    route = Route(ScriptedProvider([model] * 10_000, price=PRICE), "scripted-1", PRICE)
-    published: list[Record] = []
-    with StateStore.open(cfg.golem.state_dir) as store:
-        life, _ = assemble(
-            cfg,
-            clock=VirtualClock(NOW),
-            store=store,
-            routes=Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route),
-            subscribers=[published.append],
-        )
-        await life.run(duration=timedelta(minutes=10))
+    published = await lived(tmp_path, "g-swayed", golem_model("observe"), attack_at="15s")
     decisions = [r for r in published if isinstance(r, DecisionRecord)]
     shown = [r for r in decisions if r.context is not None and r.context.feed]
     swayed = [r for r in shown if r.subsystem is SubsystemName.HEARTBEAT]
