@@ -186,6 +186,14 @@ def test_a_decisions_draws_do_not_depend_on_the_calls_made_before_it() -> None:
     assert said(again) != said(without[0]) and again.seed != without[0].seed
 
 
+def test_a_second_opinion_from_another_model_draws_apart() -> None:
+    wire = _request("risk_assessment", crash=True)
+    first = _synthetic("anthropic", "claude-sonnet-4", 4).answer(wire)
+    again = _synthetic("anthropic", "claude-sonnet-4", 4).answer(wire)
+    other = _synthetic("anthropic", "claude-haiku-4-5", 4).answer(wire)
+    assert first.seed == again.seed != other.seed
+
+
 def test_calls_without_a_decision_key_draw_by_their_place_in_the_sequence() -> None:
     wire = _request("heartbeat_decision", crash=True).evolve(facts=None)
     wire = wire.evolve(response_schema=get_schema("heartbeat_decision").response_schema())

@@ -707,7 +707,7 @@ KNOBS: dict[str, Knob] = {
     "subsystems.risk.verdict_*": Knob(None, reuses, JUDGED),
     "subsystems.risk.verdict_size_bucket": Knob(1.0, reuses, JUDGED),
     "subsystems.risk.verify_with": Knob("synthetic:claude-haiku-4-5", verifications, JUMPY),
-    "subsystems.risk.verify_above_stake": Knob(0.02, verifications, VERIFIED),
+    "subsystems.risk.verify_above_stake": Knob(0.9, verifications, VERIFIED),
     "subsystems.risk.external_allow": Knob([_ALLOWED], provenance),
     "subsystems.risk.provenance": Knob(False, provenance),
     # [cache]

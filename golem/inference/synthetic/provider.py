@@ -73,12 +73,13 @@ class SyntheticProvider:
     in that provider's wire format through its codec, with its capabilities and prices.
     A call draws from `Random(f"{s}:{n}")`, s the seed and n the call's index: the same
     seed and the same requests give the same answers. A call whose facts name the decision
-    it belongs to (`Keyed`) is indexed by that name and by how many calls of it came before
-    (a retry, an escalation), so two lives that differ somewhere draw alike for the same
-    decision everywhere else: the common random numbers a comparison of lives needs (one
-    extra call no longer reshuffles every later answer). Any other call is indexed by its
-    place among such calls. The response reports n as its `seed`; a request carrying it
-    (`Request.seed`) draws call n's Random again and counts as no new call: the same call
+    it belongs to (`Keyed`) is indexed by that name, this provider's model and how many
+    calls of it came before (a retry), so two lives that differ somewhere draw alike for
+    the same decision everywhere else: the common random numbers a comparison of lives
+    needs (one extra call no longer reshuffles every later answer); a second opinion from
+    another model draws apart. Any other call is indexed by its place among such calls.
+    The response reports n as its `seed`; a request carrying it (`Request.seed`) draws
+    call n's Random again and counts as no new call: the same call
     repeated, on whatever the request now says. `minds` maps
     a decision (schema name) to the mind that says what its answer holds, from the
     request's `facts` (golem.subsystems.minds has one per subsystem); a decision without a
@@ -154,7 +155,8 @@ class SyntheticProvider:
         if not isinstance(facts, Keyed):
             index, self._unkeyed = self._unkeyed, self._unkeyed + 1
             return index
-        key = facts.draw_key()
+        # The model too: a second opinion from another model draws apart from the first.
+        key = f"{facts.draw_key()}:{self.model}"
         made = self._repeats.pop(key, 0)
         self._repeats[key] = made + 1
         if len(self._repeats) > _KEYS_KEPT:  # keys name moments: an old one does not recur
