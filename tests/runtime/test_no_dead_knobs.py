@@ -625,7 +625,9 @@ JUMPY = {
     "mortality.daily_budget_usd": 5.0,
 }
 CACHED = {**JUMPY, "cache.enabled": True}
-JUDGED = {**JUMPY, "subsystems.risk.verdict_window": "1h"}
+# A first hour with several risk verdicts of different sizes and errors (synthetic seed 3),
+# so that the verdict cache's buckets have something to tell apart.
+JUDGED = {**JUMPY, "subsystems.risk.verdict_window": "1h", "providers.synthetic.seed": 3}
 STAKE = {"subsystems.risk.deliberation": "stake"}
 VERIFIED = {**JUMPY, "subsystems.risk.verify_with": "synthetic:claude-sonnet-4"}
 

@@ -25,7 +25,10 @@ SCENARIO = Path(__file__).parents[2] / "simulations" / "injection.toml"
 
 
 def test_a_compromised_model_follows_attacks_that_the_check_then_blocks(tmp_path: Path) -> None:
-    spec = LifeSpec(SCENARIO, 1, tmp_path / "life", days=0.3, record=True)
+    # Seed 8: a life whose first 0.3 days hold a position when an obeyed attack asks to
+    # sell it (early in a life the golem mostly holds nothing, and an obeyed exit of
+    # nothing is no trade to block: the clean re-ask's trades go in its place).
+    spec = LifeSpec(SCENARIO, 8, tmp_path / "life", days=0.3, record=True)
     summary = trio.run(live, load_scenario(SCENARIO), spec).summary
     injection = summary["injection"]
     assert injection["attempts"] == 2  # the attacks at 2h15m and 6h15m, both in prompts
