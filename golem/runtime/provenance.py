@@ -59,7 +59,6 @@ class Vetting:
         self.proposer, self.proposal, self.ctx = proposer, proposal, proposal.situation
         self.risk, self.env, self.publish = risk, env, publish
         self.spent = 0.0
-        self._clean: tuple[tuple[ProposedTrade, ...] | None, str] | None = None
         self.clean: DecisionRecord | None = None  # the clean re-ask's decision, once asked
 
     @property
@@ -105,9 +104,7 @@ class Vetting:
         verdict = check.verdict()
         if verdict is not None:
             return verdict
-        if self._clean is None:
-            self._clean = await self._ask_clean()
-        return check.counterfactual(*self._clean, index)
+        return check.counterfactual(*await self._clean_answer(), index)
 
     async def instead(self) -> tuple[Provenance, ...]:
         """For a proposal that asked for a trade and proposed none: the verdicts whose
@@ -118,15 +115,23 @@ class Vetting:
             return ()
         if _said(self.proposer.deterministic(self.ctx)) == wanted:  # the rules' own action
             return ()
-        if self._clean is None:
-            self._clean = await self._ask_clean()
-        return in_place_of_nothing(_proposed_by(self.proposal), shown, wanted, *self._clean)
+        clean = await self._clean_answer()
+        return in_place_of_nothing(_proposed_by(self.proposal), shown, wanted, *clean)
 
-    async def _ask_clean(self) -> tuple[tuple[ProposedTrade, ...] | None, str]:
-        """The proposer's answer on the same Situation with the feed withheld (following
+    async def _clean_answer(self) -> tuple[tuple[ProposedTrade, ...] | None, str]:
+        """The clean re-ask's (trades, answer in a word), or (None, why there is no
+        model's answer): asked once, whatever the number of trades."""
+        record = self.clean if self.clean is not None else await self._ask_clean()
+        outcome = record.outcome
+        if record.source != "model" or outcome is None:
+            why = record.skip_reason or record.error or _degraded(record) or record.source
+            return None, f"no answer ({why})"
+        return outcome.trades, _said(record.decision)
+
+    async def _ask_clean(self) -> DecisionRecord:
+        """The proposer's decision on the same Situation with the feed withheld (following
         an escalation, as the tick does), never a reused one, every call sampled as the
-        proposing one was: (its trades, its answer in a word), or (None, why there is no
-        model's answer)."""
+        proposing one was; kept as `clean`."""
         ctx = self.ctx
         memory = None if ctx.memory is None else WithoutFeed(ctx.memory)
         clean = replace(ctx, memory=memory, run=ctx.run + 1)
@@ -134,12 +139,8 @@ class Vetting:
         outcome = record.outcome
         if record.source == "model" and outcome is not None and outcome.escalate_to is not None:
             record = await self._ask(escalated(clean, outcome.escalate_to))
-            outcome = record.outcome
         self.clean = record
-        if record.source != "model" or outcome is None:
-            why = record.skip_reason or record.error or _degraded(record) or record.source
-            return None, f"no answer ({why})"
-        return outcome.trades, _said(record.decision)
+        return record
 
     async def _ask(self, ctx: Situation) -> DecisionRecord:
         record = await decide(self.proposer, ctx, self.env, seed=_seed(self.proposal))
