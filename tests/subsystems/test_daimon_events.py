@@ -103,3 +103,13 @@ def test_the_worked_examples_name_no_event_a_brief_could_list() -> None:
         trigger = example.answer["trigger"]
         assert trigger not in listed
         assert words(trigger) >= 3  # an event in words, like the ones a brief lists
+
+
+def test_each_worked_example_recalls_the_event_it_names() -> None:
+    """Both examples show one pattern, memory_bias recalling the trigger's event: an
+    example recalling another part of its situation was copied whatever the event."""
+    for example in DaimonAppraisal.worked_examples:
+        trigger, bias = example.answer["trigger"], example.answer["memory_bias"]
+        assert bias.startswith("recall when ")
+        recalled = {w for w in set(bias.split()) & set(trigger.split()) if len(w) >= 4}
+        assert len(recalled) >= 2, (trigger, bias)  # "hedge paid", "stop-loss fired"

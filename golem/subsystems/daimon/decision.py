@@ -76,7 +76,10 @@ _VALENCE_SLACK = 0.1
 TRIGGER_LENGTH = 120  # the longest trigger: an event in words
 
 
-# Shown to a small model (a provider whose capabilities ask for worked examples).
+# Shown to a small model (a provider whose capabilities ask for worked examples). Each
+# memory_bias recalls the event its trigger names, so the two show one pattern: with the
+# second recalling another part of its situation ("the market swung 4% each way"), the
+# embedded model copied that text in 16 of 56 answers over seven situations.
 EXAMPLES = (
     WorkedExample(
         "A hedge paid off: the position lost 1% while the market fell 5%.",
@@ -100,7 +103,7 @@ EXAMPLES = (
             "primary_emotion": "anger",
             "secondary_emotion": "fear",
             "trigger": "a stop-loss fired twice in an hour",
-            "memory_bias": "recall when the market swung 4% each way",
+            "memory_bias": "recall when a stop-loss fired in a choppy market",
             "intensity": 0.7,
         },
     ),
