@@ -6,6 +6,9 @@ themselves rather than at max_tokens, and the share of calls whose decision was 
 
     python benchmarks/bench_local.py            # 20 llguidance and 3 grammar calls a schema
     python benchmarks/bench_local.py --quick    # the heartbeat only, 1 and 1 (goals not judged)
+    python benchmarks/bench_local.py --schemas daimon_appraisal --spread 8
+        # and the daimon on seven ticks' events, 8 calls each: situations its worked
+        # examples were not written for, so a copied example shows
 
 --quick also runs llama.cpp on one thread unless --threads says otherwise: on a busy 2-core
 machine two threads were seen to decode at 1 tok/s (threads waiting on each other for a
@@ -34,7 +37,7 @@ from golem.inference import FinishReason, StructuredOutputInvalid, run_structure
 from golem.inference.local import Generation, LocalConfig, LocalProvider
 from golem.inference.structured import StructuredOutput
 from golem.subsystems.meaningful import meaningful
-from tests.local_model.prompts import prompt_text, request_for
+from tests.local_model.prompts import DAIMON_SPREAD, prompt_text, request_for
 
 MAX_TOKENS = 400
 GOALS = (
@@ -64,11 +67,15 @@ class Tally:
 
 
 async def measure(
-    provider: LocalProvider, decision: type[StructuredOutput], calls: int, tally: Tally
+    provider: LocalProvider,
+    decision: type[StructuredOutput],
+    calls: int,
+    tally: Tally,
+    events: tuple[str, ...] | None = None,
 ) -> None:
     name = decision.response_schema().name
     provider.on_generation = tally.runs.append
-    request = request_for(name, MAX_TOKENS)
+    request = request_for(name, MAX_TOKENS, events=events)
     for _ in range(calls):
         started = time.perf_counter()
         try:
@@ -83,7 +90,39 @@ async def measure(
         tally.latencies.append(time.perf_counter() - started)
 
 
-def percentile(values: list[float], q: float) -> float:
+def reasons(tally: Tally) -> None:
+    """The commonest reasons answers were invalid or hollow, each with its first example."""
+    for kind, found in (("invalid", tally.invalid), ("hollow", tally.hollow)):
+        for problem, count in Counter(h.split(":")[0] for h in found).most_common(3):
+            example = next(h for h in found if h.startswith(problem))
+            print(f"  {'':<18} {kind} {count}x: {example[:90]}", flush=True)
+
+
+async def spread(provider: LocalProvider, decision: type[StructuredOutput], calls: int) -> None:
+    """The daimon on each of DAIMON_SPREAD's ticks, `calls` each, and over them all."""
+    print(f"daimon_appraisal on {len(DAIMON_SPREAD)} ticks' events, {calls} calls each:")
+    total = Tally()
+    for events in DAIMON_SPREAD:
+        tally = Tally()
+        await measure(provider, decision, calls, tally, events)
+        print(
+            f"  {' + '.join(events):<42} valid {share(tally.valid, tally.latencies):>5} "
+            f"meaningful {share(tally.meaningful, tally.latencies):>5}",
+            flush=True,
+        )
+        reasons(tally)
+        total.latencies += tally.latencies
+        total.hollow += tally.hollow
+        total.invalid += tally.invalid
+        total.valid += tally.valid
+        total.meaningful += tally.meaningful
+    print(
+        f"  {'all':<42} valid {share(total.valid, total.latencies):>5} "
+        f"meaningful {share(total.meaningful, total.latencies):>5}"
+    )
+
+
+def percentile(values: list[float], q: int) -> float:
     if len(values) == 1:
         return values[0]
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
@@ -128,14 +167,13 @@ async def main(args: argparse.Namespace) -> None:
             tally.first = tally.latencies[0]
         await measure(fast, decision, args.calls - (index == 0), tally)
         print(row(name, "llguidance", tally), flush=True)
-        for kind, found in (("invalid", tally.invalid), ("hollow", tally.hollow)):
-            for problem, count in Counter(h.split(":")[0] for h in found).most_common(3):
-                example = next(h for h in found if h.startswith(problem))
-                print(f"  {'':<18} {kind} {count}x: {example[:90]}", flush=True)
+        reasons(tally)
         if args.grammar_calls:
             slow = Tally()
             await measure(grammar, decision, args.grammar_calls, slow)
             print(row(name, "llama-grammar", slow), flush=True)
+    if args.spread:
+        await spread(fast, decisions["daimon_appraisal"], args.spread)
     goals = "(quick) goals not judged in --quick" if args.quick else GOALS
     print(f"{goals}\ntotal {time.perf_counter() - started:.0f} s")
 
@@ -153,6 +191,12 @@ if __name__ == "__main__":
     )
     parser.add_argument("--threads", type=int, help="llama.cpp threads (default: the cores)")
     parser.add_argument("--schemas", nargs="*", help="only these schemas")
+    parser.add_argument(
+        "--spread",
+        type=int,
+        default=0,
+        help="then the daimon on seven ticks' events, this many calls each (default 0: not)",
+    )
     arguments = parser.parse_args()
     calls, grammar_calls, schemas = (
         (1, 1, ["heartbeat_decision"]) if arguments.quick else (20, 3, None)

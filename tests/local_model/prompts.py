@@ -13,10 +13,26 @@ from golem.subsystems.daimon import event_line, trigger_choices
 # A sudden regime shift, then a trade closed at a 6% loss: as the golem raises them in a
 # tick (the heartbeat's events first, then the trade's, `trade_loss:{fraction:.4f}`).
 DAIMON_EVENTS = ("regime_shift", "trade_loss:0.0600")
+# More ticks' events, for the daimon over situations its worked examples were not written
+# for (bench_local --spread): gains, a block, a warning with a miss, declines, a death.
+DAIMON_SPREAD = (
+    DAIMON_EVENTS,
+    ("trade_profit:0.0300",),
+    ("trade_blocked",),
+    ("health_warning", "prediction_miss"),
+    ("phase_decline",),
+    ("trade_loss_large:0.1200", "death_approach"),
+    ("prediction_hit", "trade_profit:0.0150"),
+)
+
+
+def daimon_situation(events: tuple[str, ...]) -> str:
+    return "Events to appraise:\n" + "\n".join(map(event_line, events))
+
 
 SITUATIONS = {
     "heartbeat_decision": "ETH fell 4% in 15 minutes; health factor 1.4; regime turned bearish.",
-    "daimon_appraisal": "Events to appraise:\n" + "\n".join(map(event_line, DAIMON_EVENTS)),
+    "daimon_appraisal": daimon_situation(DAIMON_EVENTS),
     "risk_assessment": "Proposed trade: buy 500 USD of ETH; portfolio 2,000 USD, 40% ETH.",
     "curator_evaluation": (
         "Grimoire:\n"
@@ -63,14 +79,20 @@ CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
 }
 
 
-def request_for(schema: str, max_tokens: int = 600) -> Request:
+def request_for(
+    schema: str, max_tokens: int = 600, *, events: tuple[str, ...] | None = None
+) -> Request:
+    """The call for `schema`'s situation; `events`: the daimon's, on these events instead."""
+    situation, choices = SITUATIONS[schema], CHOICES.get(schema, {})
+    if events is not None:
+        situation, choices = daimon_situation(events), {"/trigger": trigger_choices(events)}
     return Request(
         messages=(
             Message.system(f"You are the {schema} step of an autonomous trading agent."),
-            Message.user(SITUATIONS[schema]),
+            Message.user(situation),
         ),
         max_tokens=max_tokens,
-        choices=CHOICES.get(schema, {}),
+        choices=choices,
     )
 
 
