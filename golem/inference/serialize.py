@@ -67,6 +67,7 @@ def reasoning_to_dict(chain: ReasoningChain) -> dict[str, Any]:
                 "signature": step.signature,
                 "redacted_data": step.redacted_data,
                 "part": step.part,
+                "item_id": step.item_id,
             }
             for step in chain.steps
         ],

@@ -33,6 +33,7 @@ from tests.inference.stream_splits import (
     check_random_chunkings,
     decode_chunks,
 )
+from tests.inference.test_server_tools import CONFORMANCE
 
 CODEC = OpenAIResponsesCodec(PROFILE)
 STREAM = "openai/responses-reasoning-summary-stream.sse"
@@ -183,6 +184,29 @@ def test_function_call_stream_matches_the_body() -> None:
     streamed = decode_chunks(CODEC, [transcript])
     assert streamed == CODEC.decode(200, {}, json.dumps(body).encode())
     check_random_chunkings(CODEC, transcript, seed="function-call", rounds=50)
+
+
+def test_reasoning_items_keep_their_id_and_encrypted_content() -> None:
+    """Each step knows its item's id; the item's encrypted_content is on its first step
+    (a stream's from output_item.done: the one output_item.added carried differs)."""
+    relative = "openai-responses/pai-test_openai_responses_thinking_with_tool_calls-0.json"
+    raw = (CONFORMANCE / relative).read_bytes()
+    item = json.loads(raw)["output"][0]
+    steps = CODEC.decode(200, {}, raw).reasoning.steps
+    wanted = [(part["text"], item["id"]) for part in item["summary"]]
+    assert [(s.text, s.item_id) for s in steps] == wanted
+    assert [s.redacted_data for s in steps] == [item["encrypted_content"]] + [None] * 4
+
+    relative = "openai-responses/pai-test_openai_responses_thinking_part_iter-0.sse"
+    transcript = (CONFORMANCE / relative).read_bytes()
+    events = [json.loads(e.data) for e in iter_sse(transcript)]
+    added, done = [e["item"] for e in events if e["type"].startswith("response.output_item")][:2]
+    assert added["encrypted_content"] != done["encrypted_content"]
+    steps = decode_chunks(CODEC, [transcript]).reasoning.steps
+    wanted = [(part["text"], done["id"]) for part in done["summary"]]
+    assert [(s.text, s.item_id) for s in steps] == wanted
+    assert [s.redacted_data for s in steps] == [done["encrypted_content"]] + [None] * 3
+    check_random_chunkings(CODEC, transcript, seed=relative, rounds=20)
 
 
 def test_refusal_content_raises() -> None:

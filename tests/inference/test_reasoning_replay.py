@@ -11,11 +11,17 @@ body off the mock transport.
   tool_use blocks.
 - Gemini (thought signatures): each signature goes back on the part it came with.
 - DeepSeek: `reasoning_content` must not be sent back (their API answers 400).
+- OpenAI Responses: the turn's reasoning items go back before its message and
+  function_call items, each with its summary texts and its encrypted_content (a stream's
+  from `response.output_item.done`), and without its id (see the codec's
+  `_reasoning_items`): an item with no encrypted_content is not sent.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from typing import Any
 
 import httpx
 import orjson
@@ -33,6 +39,7 @@ from golem.inference import (
     StructuredOutputInvalid,
     run_structured,
 )
+from golem.inference.codecs.openai_responses import PROFILE, OpenAIResponsesCodec
 from golem.inference.sse import iter_sse
 from tests.fixtures import PROVIDER_FIXTURES
 from tests.inference.test_server_tools import CONFORMANCE
@@ -42,6 +49,7 @@ ENV = {
     "ANTHROPIC_API_KEY": "sk-ant-test-SECRET456",
     "GEMINI_API_KEY": "gm-test-SECRET789",
     "DEEPSEEK_API_KEY": "sk-test-SECRET123",
+    "OPENAI_API_KEY": "sk-test-SECRET321",
 }
 JSON = {"content-type": "application/json"}
 SSE = {"content-type": "text/event-stream"}
@@ -69,6 +77,16 @@ class Weather(StructuredOutput):
         if self.latitude == "52.5200":
             return [SchemaIssue("latitude", "round it to two decimals")]
         return []
+
+
+class Capital(StructuredOutput):
+    """Invalid for the recorded answer's country, so that answer is re-asked."""
+
+    schema_name = "test_replay_capital"
+    country: str
+
+    def validate_content(self) -> list[SchemaIssue]:
+        return [SchemaIssue("country", "no such country")] if self.country == "PotatoLand" else []
 
 
 class Verdict(StructuredOutput):
@@ -231,3 +249,121 @@ async def test_deepseek_reasoning_content_is_never_sent_back() -> None:
     assistant = next(m for m in messages if m["role"] == "assistant")
     assert "reasoning_content" not in assistant
     assert set(assistant) == {"role", "content"}
+
+
+# -- OpenAI Responses -------------------------------------------------------------------
+
+RESPONSES = "openai-responses"
+
+
+def reasoning_item(item: dict[str, Any]) -> dict[str, object]:
+    """A recorded reasoning output item as it goes back: its summary texts and its
+    encrypted_content, unchanged; no id."""
+    summary = [{"type": "summary_text", "text": p["text"]} for p in item["summary"]]
+    return {"type": "reasoning", "summary": summary, "encrypted_content": item["encrypted_content"]}
+
+
+def sent_items(body: dict[str, object]) -> list[dict[str, Any]]:
+    """The re-ask's input items after the first user message (the previous turn on)."""
+    items = body["input"]
+    assert isinstance(items, list)
+    first = next(i for i, item in enumerate(items) if item.get("role") == "user")
+    return items[first + 1 :]
+
+
+async def test_openai_responses_encrypted_reasoning_goes_back_before_the_message_and_call() -> None:
+    relative = "openai-responses/pai-test_openai_responses_phase_live-0.json"
+    raw = (CONFORMANCE / relative).read_bytes()
+    reasoning, message, call = orjson.loads(raw)["output"]
+    assert reasoning["type"] == "reasoning" and reasoning["encrypted_content"]
+    raw = raw.replace(b'"name": "get_capital"', b'"name": "respond_test_replay_capital"')
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("The capital of PotatoLand?"),), reasoning=THINKING)
+    body = await second_request(RESPONSES, "gpt-5", answer, Capital, request)
+
+    sent = sent_items(body)
+    # The reasoning item first, unchanged, then the text and the call it led to.
+    assert sent[:3] == [
+        reasoning_item(reasoning),
+        {"role": "assistant", "content": message["content"][0]["text"]},
+        {
+            "type": "function_call",
+            "call_id": call["call_id"],
+            "name": "respond_test_replay_capital",
+            "arguments": call["arguments"],
+        },
+    ]
+    assert sent[3]["type"] == "function_call_output"
+    assert sent[3]["call_id"] == call["call_id"]
+
+
+async def test_openai_responses_summaries_go_back_with_their_encrypted_content() -> None:
+    relative = "openai-responses/pai-test_openai_responses_model_thinking_part-1.json"
+    raw = (CONFORMANCE / relative).read_bytes()
+    reasoning, message = orjson.loads(raw)["output"]
+    assert len(reasoning["summary"]) > 1 and reasoning["encrypted_content"]
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("Crossing a river?"),), reasoning=THINKING)
+    body = await second_request(RESPONSES, "gpt-5", answer, Verdict, request)
+
+    assert sent_items(body)[:2] == [
+        reasoning_item(reasoning),
+        {"role": "assistant", "content": message["content"][0]["text"]},
+    ]
+
+
+async def test_openai_responses_stream_sends_back_the_finished_item() -> None:
+    relative = "openai-responses/pai-test_openai_responses_thinking_part_iter-0.sse"
+    sse = (CONFORMANCE / relative).read_bytes()
+    events = [orjson.loads(e.data) for e in iter_sse(sse) if e.data.startswith("{")]
+    added, done = (
+        e["item"]
+        for e in events
+        if e["type"] in ("response.output_item.added", "response.output_item.done")
+        and e["item"]["type"] == "reasoning"
+    )
+    # The item as it opened carries another encrypted_content and no summary yet.
+    assert added["encrypted_content"] != done["encrypted_content"] and done["summary"]
+    answer = httpx.Response(200, content=sse, headers=SSE)
+    request = Request(messages=(Message.user("Crossing a street?"),), reasoning=THINKING)
+    body = await second_request(RESPONSES, "gpt-5", answer, Verdict, request.evolve(stream=True))
+
+    sent = sent_items(body)
+    assert sent[0] == reasoning_item(done)
+    assert sent[1]["role"] == "assistant"
+
+
+def test_openai_responses_reasoning_goes_back_only_when_it_can() -> None:
+    """Not to another provider, not while reasoning is off, not alone, and not without
+    its encrypted_content (only the item's id could stand for it then)."""
+    codec = OpenAIResponsesCodec(PROFILE)
+
+    def sent_back(
+        raw: bytes, *, provider: str = RESPONSES, reasoning: bool = True, text: bool = True
+    ) -> list[Any]:
+        answer = codec.decode(200, {}, raw)
+        chain = replace(answer.reasoning, provider=provider)
+        content = answer.content if text else None
+        turn = (Message.user("Q?"), Message.assistant(content, (), chain))
+        request = Request(messages=(*turn, Message.user("Again.")))
+        if reasoning:
+            request = request.evolve(reasoning=THINKING)
+        items = codec.encode(request, "gpt-5").body["input"]
+        assert isinstance(items, list)
+        return [item for item in items if item.get("type") == "reasoning"]
+
+    relative = "openai-responses/pai-test_openai_responses_model_thinking_part-1.json"
+    encrypted = (CONFORMANCE / relative).read_bytes()
+    assert len(sent_back(encrypted)) == 1
+    assert sent_back(encrypted, provider="openai") == []
+    assert sent_back(encrypted, provider="anthropic") == []
+    assert sent_back(encrypted, reasoning=False) == []
+    # Nothing of the turn follows it: a reasoning item does not go back alone.
+    assert sent_back(encrypted, text=False) == []
+
+    summary_only = (PROVIDER_FIXTURES / "openai/responses-reasoning-summary.json").read_bytes()
+    (recorded,) = (o for o in orjson.loads(summary_only)["output"] if o["type"] == "reasoning")
+    steps = codec.decode(200, {}, summary_only).reasoning.steps
+    assert "encrypted_content" not in recorded
+    assert {s.item_id for s in steps} == {recorded["id"]}
+    assert sent_back(summary_only) == []

@@ -11,7 +11,7 @@ stream's final event (`end`); the codec's caller turns their absence into a type
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,7 @@ class _Step:
     signature: str | None = None
     redacted_data: str | None = None
     part: object = None  # "text", or ("tool", key) of the call the signature came with
+    item_id: str | None = None
 
 
 @dataclass(slots=True)
@@ -119,6 +120,19 @@ class ResponseBuilder:
             step = last
             step.signature = signature
         step.part = ("tool", len(self._calls)) if part == "tool" else part
+
+    def reasoning_item(
+        self, keys: Sequence[object], *, item_id: str | None, data: str | None = None
+    ) -> None:
+        """The provider item that steps `keys` (its parts, in order) were decoded from: its
+        id goes on each step, its encrypted payload (when given) on the first. Steps not
+        begun are left alone, and the order of segments and the current step stay as they
+        are: a stream names an item when it closes it, after its deltas."""
+        steps = [self._steps[key] for key in keys if key in self._steps]
+        for step in steps:
+            step.item_id = item_id
+        if steps and data is not None:
+            steps[0].redacted_data = data
 
     def _step(self, key: object, visibility: Visibility) -> _Step:
         if key is None:
@@ -331,15 +345,23 @@ class ResponseBuilder:
     def _build_chain(self, usage: Usage) -> ReasoningChain:
         steps = tuple(
             ReasoningStep(
-                "".join(s.parts), s.visibility, s.signature, s.redacted_data, self._part(s.part)
+                "".join(s.parts),
+                s.visibility,
+                s.signature,
+                s.redacted_data,
+                self._part(s.part),
+                s.item_id,
             )
             for s in self._steps.values()
         )
         if any(
-            not isinstance(v, str | None) for s in steps for v in (s.signature, s.redacted_data)
+            not isinstance(v, str | None)
+            for s in steps
+            for v in (s.signature, s.redacted_data, s.item_id)
         ):
             raise InvalidResponse(
-                "a reasoning signature or opaque data is not a string", provider=self.provider
+                "a reasoning signature, opaque data or item id is not a string",
+                provider=self.provider,
             )
         kinds = {s.visibility for s in steps}
         if Visibility.VISIBLE in kinds:

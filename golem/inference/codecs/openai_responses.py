@@ -4,6 +4,7 @@ stream. Pure: no IO."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,7 +18,7 @@ from golem.inference.codecs.openai_chat import nearest_effort
 from golem.inference.errors import ProviderError
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningCost, Visibility
+from golem.inference.reasoning import ReasoningChain, ReasoningCost, Visibility
 from golem.inference.sse import SSEEvent
 from golem.inference.types import FinishReason, Message, Mode, Request, Role
 
@@ -79,7 +80,10 @@ class OpenAIResponsesCodec(Codec):
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
-        instructions, items = _input(request.messages)
+        # Reasoning items go back only while reasoning is on, and only to the provider
+        # whose encrypted_content they carry.
+        thinking = capabilities.reasoning and request.reasoning.enabled
+        instructions, items = _input(request.messages, self.profile.name if thinking else None)
         body: dict[str, Any] = {"model": model, "input": items}
         if instructions:
             body["instructions"] = instructions
@@ -213,8 +217,10 @@ class OpenAIResponsesCodec(Codec):
         return _openai_errors.error_for(self.profile.name, status, {}, raw)
 
 
-def _input(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
-    """(the instructions, the input items): calls and their results are items of their own."""
+def _input(messages: tuple[Message, ...], replay: str | None) -> tuple[str, list[dict[str, Any]]]:
+    """(the instructions, the input items): calls and their results are items of their own.
+    A turn whose reasoning came from provider `replay` opens with its reasoning items, in
+    their order, before its message and function_call items."""
     instructions: list[str] = []
     items: list[dict[str, Any]] = []
     for message in messages:
@@ -229,9 +235,10 @@ def _input(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
                 }
             )
         else:
+            turn: list[dict[str, Any]] = []
             if message.content:
-                items.append({"role": message.role.value, "content": message.content})
-            items.extend(
+                turn.append({"role": message.role.value, "content": message.content})
+            turn.extend(
                 {
                     "type": "function_call",
                     "call_id": call.id,
@@ -240,7 +247,39 @@ def _input(messages: tuple[Message, ...]) -> tuple[str, list[dict[str, Any]]]:
                 }
                 for call in message.tool_calls
             )
+            chain = message.reasoning
+            # A reasoning item must be followed by what it led to: none goes back alone.
+            if turn and chain is not None and replay is not None and chain.provider == replay:
+                items.extend(_reasoning_items(chain))
+            items.extend(turn)
     return "\n\n".join(s for s in instructions if s), items
+
+
+def _reasoning_items(chain: ReasoningChain) -> list[dict[str, Any]]:
+    """The reasoning items the chain was decoded from, in their order, each with its summary
+    texts and its encrypted_content.
+
+    No item carries its id. With an id the API takes the item for the stored one (`store`
+    defaults to true) and requires the items that followed it, by their own ids ("Item
+    'rs_...' of type 'reasoning' was provided without its required following item"); a
+    re-ask sends the turn back as a plain assistant message and only the call it corrects,
+    so that pairing cannot hold. Without an id an item stands on its encrypted_content,
+    as in stateless use (OpenAI's reasoning-items cookbook; OpenAI's Codex client sends its
+    reasoning items so); an item whose encrypted_content never came has nothing to go
+    back with and is left out."""
+    items: list[dict[str, Any]] = []
+    for item_id, group in itertools.groupby(chain.steps, key=lambda step: step.item_id):
+        steps = list(group)
+        data = next((s.redacted_data for s in steps if s.redacted_data is not None), None)
+        if item_id is None or data is None:
+            continue
+        summary = [
+            {"type": "summary_text", "text": s.text}
+            for s in steps
+            if s.visibility is Visibility.SUMMARIZED
+        ]
+        items.append({"type": "reasoning", "summary": summary, "encrypted_content": data})
+    return items
 
 
 def _tool_choice(choice: str) -> str | dict[str, str]:
@@ -251,8 +290,8 @@ def _tool_choice(choice: str) -> str | dict[str, str]:
 
 def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: str) -> None:
     """One output item: "whole" (a body), or as a stream opens ("added") or closes
-    ("done") it. A stream's text comes in deltas, so its items only begin calls and mark
-    reasoning that had no summary."""
+    ("done") it. A stream's text comes in deltas, so its items only begin calls and name
+    the reasoning item its steps came from (its id and encrypted_content, on "done")."""
     kind = item.get("type")
     if kind == "function_call":
         if phase != "done":
@@ -268,8 +307,16 @@ def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: 
                 builder.reasoning(part.get("text") or "", visibility=Visibility.SUMMARIZED, key=key)
             for i, part in enumerate(content):
                 builder.reasoning(part.get("text") or "", key=(index, "content", i))
-        if phase != "added" and not summary and not content:
-            builder.opaque_reasoning(data=item.get("encrypted_content"), key=(index, "opaque"))
+        if phase != "added":
+            keys: list[object] = [(index, "summary", i) for i in range(len(summary))]
+            keys += [(index, "content", i) for i in range(len(content))]
+            # The finished item names its steps: its id, and its encrypted_content (a
+            # stream's output_item.added may carry that incomplete).
+            if not keys:
+                keys = [(index, "opaque")]
+                builder.opaque_reasoning(key=keys[0])
+            data = item.get("encrypted_content")
+            builder.reasoning_item(keys, item_id=item.get("id"), data=data)
     elif kind in _SERVER_ITEMS:
         _server_item(index, str(kind), item, builder)
     elif kind == "tool_search_output":

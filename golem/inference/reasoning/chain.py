@@ -26,11 +26,16 @@ class ReasoningStep:
     text: str
     visibility: Visibility = Visibility.VISIBLE
     signature: str | None = None  # Anthropic signature / Gemini thoughtSignature
-    redacted_data: str | None = None  # encrypted payload of a redacted block
+    # Encrypted payload: of a redacted block (Anthropic), or the encrypted_content of an
+    # OpenAI Responses reasoning item (kept on the item's first step).
+    redacted_data: str | None = None
     # The answer part a signature came with, when not with this step's own text (Gemini
     # signs the part after its thoughts): "text", or "tool_call:<id>". A signature goes
     # back to its provider on that same part.
     part: str | None = None
+    # The provider's id of the output item this step was decoded from (OpenAI Responses
+    # "rs_..."): the summary parts of one item share it, so the item goes back whole.
+    item_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
