@@ -52,6 +52,7 @@ from golem.inference.structured import (
 from golem.inference.synthetic import SyntheticConfig, SyntheticProvider
 from golem.inference.transport import HTTPProvider, TransportConfig
 from golem.inference.types import (
+    NO_USAGE,
     FinishReason,
     Message,
     Mode,
@@ -66,6 +67,7 @@ from golem.inference.types import (
 from golem.inference.wire import StreamDecoder, decode
 
 __all__ = [
+    "NO_USAGE",
     "AuthError",
     "Capabilities",
     "ConnectionFailed",

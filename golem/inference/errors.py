@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from golem.inference.types import Response
+    from golem.inference.types import Response, Usage
 
 __all__ = [
     "AuthError",
@@ -110,7 +110,7 @@ class StructuredOutputInvalid(InferenceError):
         errors: list[str],
         last_value: Any = None,
         attempts: int = 0,
-        usage: Any = None,
+        usage: Usage | None = None,
         cost_usd: float = 0.0,
     ) -> None:
         super().__init__(message)
@@ -150,7 +150,7 @@ class ProviderError(InferenceError):
         self.headers = dict(headers or {})
         # What the structured loop's earlier attempts (answered, then re-asked) used and
         # cost before this failure; run_structured fills them in so the caller still pays.
-        self.usage: Any = None
+        self.usage: Usage | None = None
         self.cost_usd = 0.0
         self.attempts = 0
 

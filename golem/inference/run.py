@@ -137,7 +137,7 @@ async def run_structured(
         tokens = response.usage.reasoning_tokens
         return response
     except (ProviderError, StructuredOutputInvalid) as exc:
-        tokens = exc.usage.reasoning_tokens if isinstance(exc.usage, Usage) else 0
+        tokens = 0 if exc.usage is None else exc.usage.reasoning_tokens
         raise
     finally:
         progress(ThinkingDone(tokens))

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from golem.inference.schema import ResponseSchema
 
 __all__ = [
+    "NO_USAGE",
     "FinishReason",
     "Message",
     "Mode",
@@ -168,6 +169,9 @@ class Usage:
     @property
     def total_tokens(self) -> int:
         return self.input_tokens + self.output_tokens + self.reasoning_tokens
+
+
+NO_USAGE = Usage()  # frozen: what a call that used nothing (or none at all) shares
 
 
 @dataclass(frozen=True, slots=True)

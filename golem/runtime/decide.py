@@ -18,6 +18,7 @@ import structlog
 from msgspec.structs import replace
 
 from golem.inference import (
+    NO_USAGE,
     Provider,
     ProviderError,
     Request,
@@ -51,7 +52,7 @@ from golem.mortality import (
     utc_day,
 )
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
-from golem.runtime.record import NO_USAGE, DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.verify import FirstOpinion, Pay, Verification, Verified, second_opinion
 from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
@@ -292,7 +293,7 @@ async def _call(
         # Every attempt answered so far is paid, at what the provider that answered it
         # priced it (run_structured sums them): never at the route's price, the dearest
         # member's, kept for the allocator's worst case.
-        usage = exc.usage if isinstance(exc.usage, Usage) else NO_USAGE
+        usage = exc.usage or NO_USAGE
         cost = exc.cost_usd
         paid = _charge(env, ctx, subsystem.name, call, usage=usage, cost=cost)
         if isinstance(exc, StructuredOutputInvalid):

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from msgspec import Struct
 
-from golem.inference import Request, Response, StructuredOutput, Usage
+from golem.inference import NO_USAGE, Request, Response, StructuredOutput, Usage
 from golem.mortality import Allocation, Degradation, ModelTier, Phase, SubsystemName
 from golem.runtime.logs.reasoning import reasoning_fields
 from golem.runtime.memo import Reuse
@@ -16,9 +16,7 @@ from golem.runtime.verify import Verification
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation
 
-__all__ = ["NO_USAGE", "DecisionRecord"]
-
-NO_USAGE = Usage()  # frozen: every record without a call shares it
+__all__ = ["DecisionRecord"]
 
 
 class DecisionRecord(Struct, frozen=True):

@@ -21,6 +21,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from golem.inference import (
+    NO_USAGE,
     ProviderError,
     ReasoningDepth,
     Request,
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["FirstOpinion", "Pay", "Verification", "Verified", "second_opinion"]
 
 log = structlog.get_logger("golem")
-
-_NO_USAGE = Usage()
 
 
 class Pay(Protocol):
@@ -69,7 +68,7 @@ class Verification(Struct, frozen=True):
     agreed: bool | None = None
     second_kept: bool = False
     cost_usd: float = 0.0
-    usage: Usage = _NO_USAGE
+    usage: Usage = NO_USAGE
     skipped: str | None = None
 
     def unswayed_fields(self) -> dict[str, Any]:
@@ -165,7 +164,7 @@ async def second_opinion(
             max_attempts=granted.max_attempts,
         )
     except (StructuredOutputInvalid, ProviderError) as exc:
-        usage = exc.usage if isinstance(exc.usage, Usage) else _NO_USAGE
+        usage = exc.usage or NO_USAGE
         paid = pay(ctx, route, granted, usage=usage, cost=exc.cost_usd, answered=None)
         log.warning("risk_verify_failed", verify_with=configured, error=exc.code)
         verification = Verification(
