@@ -36,6 +36,13 @@ import golem.subsystems
 from golem.inference import FinishReason, StructuredOutputInvalid, run_structured
 from golem.inference.local import Generation, LocalConfig, LocalProvider
 from golem.inference.structured import StructuredOutput
+from golem.subsystems.daimon import (
+    AppraisalRules,
+    DaimonAppraisal,
+    DaimonConfig,
+    appraise,
+    grounded,
+)
 from golem.subsystems.meaningful import meaningful
 from tests.local_model.prompts import DAIMON_SPREAD, prompt_text, request_for
 
@@ -55,6 +62,7 @@ class Tally:
     first: float | None = None
     hollow: list[str] = field(default_factory=list)  # the first problem of each hollow answer
     invalid: list[str] = field(default_factory=list)  # the first error of each invalid one
+    answers: list[StructuredOutput] = field(default_factory=list)  # the valid decisions
 
     def tokens_per_s(self) -> float:
         tokens = sum(max(0, r.output_tokens - 1) for r in self.runs)
@@ -84,6 +92,7 @@ async def measure(
         except StructuredOutputInvalid as exc:  # after re-asks: the latency still counts
             tally.invalid += exc.errors[:1] or [str(exc)]
         else:
+            tally.answers.append(response.parsed)
             problems = meaningful(response.parsed, prompt_text(request))
             tally.meaningful += not problems
             tally.hollow += problems[:1]
@@ -99,15 +108,27 @@ def reasons(tally: Tally) -> None:
 
 
 async def spread(provider: LocalProvider, decision: type[StructuredOutput], calls: int) -> None:
-    """The daimon on each of DAIMON_SPREAD's ticks, `calls` each, and over them all."""
+    """The daimon on each of DAIMON_SPREAD's ticks, `calls` each, and over them all; with
+    how many valid appraisals the rule table would override (`grounded`: a feeling farther
+    than the grounding distance from the rules' is not felt). meaningful() does not judge
+    whether a feeling fits its event; the grounding does, at run time."""
     print(f"daimon_appraisal on {len(DAIMON_SPREAD)} ticks' events, {calls} calls each:")
-    total = Tally()
+    total, overridden = Tally(), 0
+    limit = DaimonConfig().grounding_distance
     for events in DAIMON_SPREAD:
         tally = Tally()
         await measure(provider, decision, calls, tally, events)
+        rule = appraise(events, AppraisalRules())
+        lost = sum(
+            grounded(answer, rule, limit)[0] is not answer
+            for answer in tally.answers
+            if isinstance(answer, DaimonAppraisal)
+        )
+        overridden += lost
         print(
             f"  {' + '.join(events):<42} valid {share(tally.valid, tally.latencies):>5} "
-            f"meaningful {share(tally.meaningful, tally.latencies):>5}",
+            f"meaningful {share(tally.meaningful, tally.latencies):>5} "
+            f"overridden by the rules {lost}/{tally.valid}",
             flush=True,
         )
         reasons(tally)
@@ -118,7 +139,8 @@ async def spread(provider: LocalProvider, decision: type[StructuredOutput], call
         total.meaningful += tally.meaningful
     print(
         f"  {'all':<42} valid {share(total.valid, total.latencies):>5} "
-        f"meaningful {share(total.meaningful, total.latencies):>5}"
+        f"meaningful {share(total.meaningful, total.latencies):>5} "
+        f"overridden by the rules {overridden}/{total.valid}"
     )
 
 
