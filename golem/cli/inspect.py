@@ -96,7 +96,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--width",
         type=_width,
         metavar="N",
-        help="the table's width in characters, 0 for no limit (default: the terminal's)",
+        help=(
+            "the width in characters of the table (0: no limit) and of the --decision and "
+            "--summary panels (default: the terminal's)"
+        ),
     )
     parser.add_argument("--poll", type=float, default=0.5, help=argparse.SUPPRESS)
     parser.add_argument("--max-polls", type=int, default=None, help=argparse.SUPPRESS)
@@ -164,7 +167,7 @@ def inspect_log(args: argparse.Namespace, *, sleep: Callable[[float], None]) -> 
     matching = selected.select(events)
     try:
         if args.summary:
-            _print_summary(summarize(matching), args.json)
+            _print_summary(summarize(matching), args.json, args.width)
         elif args.json:
             _print_json(matching)
         else:
@@ -193,7 +196,7 @@ def _show_decision(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(iter(found))
         return 0
-    console = _console()
+    console = _console(args.width)
     for event in found:
         console.print(decision_panels(event))
     return 0
@@ -263,12 +266,12 @@ def _split(values: list[str]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-def _print_summary(summary: Summary, as_json: bool) -> None:
+def _print_summary(summary: Summary, as_json: bool, width: int | None) -> None:
     document = summary.to_json()
     if as_json:
         sys.stdout.write(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode() + "\n")
         return
-    console = _console()
+    console = _console(width)
     console.print(
         f"[bold]{sum(summary.events.values())} events[/] from {summary.first_time or '?'} "
         f"to {summary.last_time or '?'}; spend ${summary.spend_usd:.6f}"
@@ -332,9 +335,11 @@ def _verification_line(verification: dict[str, Any]) -> str:
     )
 
 
-def _console() -> Console:
-    """A terminal's own width; wide enough for every column when writing to a file."""
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 180)
+def _console(asked: int | None) -> Console:
+    """--width, else the terminal's (COLUMNS counts); 180 columns in a file or a pipe, or
+    for --width 0 (a panel has no unlimited width)."""
+    width = _table_width(asked)
+    return Console(highlight=False, width=width or (None if sys.stdout.isatty() else 180))
 
 
 def _counts(counts: dict[str, int]) -> str:

@@ -89,3 +89,14 @@ async def test_an_unknown_id_is_one_line_and_exit_2(
     ]
     code, _, err = shown(capsys, str(log.parent.parent), "--decision", "risk@7.0")
     assert code == 2 and "no golem.log beside it" in err
+
+
+async def test_the_panels_take_the_width_asked(
+    capsys: pytest.CaptureFixture[str], log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    code, out, _ = shown(capsys, str(log), "--decision", "risk@7.0", "--width", "72")
+    assert code == 0
+    assert max(map(len, out.splitlines())) == 72
+    _, wide, _ = shown(capsys, str(log), "--decision", "risk@7.0")  # a pipe: 180 columns
+    assert max(map(len, wide.splitlines())) == 180
