@@ -6,8 +6,8 @@ one; 0: no better; below 0: worse.
 Reads the state databases and logs a batch kept (`golem simulate SCENARIO --seeds N --logs`)
 and prints the skill per policy, over all episodes, split by the tier that decided (t0: the
 rules; t1/t2: a model), and the model-made heartbeat episodes split into those whose answer
-was informed by the world's truth and the others (an informed heartbeat answer's rationale
-reads "SEVERITY: expect ...", golem.subsystems.heartbeat.informed), with the counts.
+was informed by the world's truth and the others (`reads_informed`, in
+golem.subsystems.heartbeat.informed, tells an informed answer's rationale), with the counts.
 
     python benchmarks/forecast_skill.py OUT_DIR
 """
@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from golem.runtime.store import StateStore  # noqa: E402
+from golem.subsystems.heartbeat.informed import reads_informed  # noqa: E402
 
 
 def skill(pairs: Iterable[tuple[float, float]]) -> float | None:
@@ -43,7 +44,7 @@ def informed_ticks(log: Path) -> dict[str, bool]:
             if '"subsystem":"heartbeat"' not in line or '"source":"model"' not in line:
                 continue
             record = json.loads(line)
-            ticks[record["time"]] = ": expect " in record["decision"].get("rationale", "")
+            ticks[record["time"]] = reads_informed(record["decision"].get("rationale", ""))
     return ticks
 
 

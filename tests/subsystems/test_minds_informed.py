@@ -67,6 +67,15 @@ def test_answers_are_informed_as_often_as_the_ask_says(chance: float) -> None:
     assert share == pytest.approx(chance, abs=0.07)
 
 
+def test_a_log_reader_tells_an_informed_rationale_from_a_blind_one() -> None:
+    """forecast_skill.py splits heartbeat episodes by `reads_informed`: it must hold for
+    every informed answer and for no blind one."""
+    informed = heartbeat_informed.informed_heartbeat(FALL, CTX).rationale
+    blind = {a["rationale"] for a in _answers(heartbeat, _ask("heartbeat_decision", 0.0))}
+    assert heartbeat_informed.reads_informed(informed)
+    assert len(blind) >= 3 and not any(map(heartbeat_informed.reads_informed, blind))
+
+
 def test_the_same_seed_gives_the_same_answers() -> None:
     ask = _ask("risk_assessment", 0.5)
     assert _answers(risk, ask, 50) == _answers(risk, ask, 50)

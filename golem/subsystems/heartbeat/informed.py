@@ -31,12 +31,22 @@ __all__ = [
     "INFORMED_CONFIDENCE",
     "informed_heartbeat",
     "is_right",
+    "reads_informed",
     "right_actions",
     "right_severity",
 ]
 
 # An informed answer is sure of itself, never certain (an exit needs at least 0.5).
 INFORMED_CONFIDENCE = 0.8
+# Its rationale: "moderate: expect a minor fall in a volatile market; hedge." The mark is
+# how a log's reader tells it from a blind one (benchmarks/forecast_skill.py).
+_INFORMED_MARK = ": expect "
+
+
+def reads_informed(rationale: str) -> bool:
+    """Whether a heartbeat rationale is an informed answer's (in a simulation's log)."""
+    return _INFORMED_MARK in rationale
+
 
 _A = HeartbeatAction
 _S = Severity
@@ -130,7 +140,7 @@ def informed_heartbeat(
             "severity": severity,
             "action": action,
             "confidence": INFORMED_CONFIDENCE,
-            "rationale": f"{severity}: expect {move} in a {market} market; {action}.",
+            "rationale": f"{severity}{_INFORMED_MARK}{move} in a {market} market; {action}.",
             "escalate": False,
             "expected_move": max(-1.0, min(1.0, truth.future_return)),
         }
