@@ -9,65 +9,50 @@ it, which the golem publishes to its subscribers (the log file among them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from functools import lru_cache, partial
+from collections.abc import Callable
 
-import orjson
 import structlog
 from msgspec.structs import replace
 
 from golem.inference import (
     NO_USAGE,
-    Provider,
     ProviderError,
     Request,
     Response,
     StructuredOutput,
-    StructuredOutputConfig,
     StructuredOutputInvalid,
     Usage,
     run_structured,
 )
-from golem.inference.fallback import FallbackProvider
-from golem.inference.pricing import Price
-from golem.inference.progress import Thinking
-from golem.inference.reasoning import ReasoningConfig
 from golem.mortality import (
     Allocation,
-    AllocatorPolicy,
     CallEstimate,
     Charge,
-    Clock,
     Degradation,
     Fallback,
-    Ledger,
     ModelTier,
-    MortalityState,
-    PipelineProfile,
     SubsystemName,
     allocate,
-    select_profile_and_reasoning,
     split_diem,
     utc_day,
 )
+from golem.runtime.asking import (
+    Budgeting,
+    Call,
+    Foresight,
+    Route,
+    Routes,
+    ThinkingWatch,
+    estimate_input_tokens,
+    prompt_for,
+    request_for,
+)
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
 from golem.runtime.record import DecisionRecord
-from golem.runtime.verify import FirstOpinion, Pay, Verification, Verified, second_opinion
-from golem.subsystems.ask import Ask
-from golem.subsystems.context import (
-    CallBudget,
-    ContextReport,
-    ContextSettings,
-    Prompt,
-    TokenCounter,
-    WithoutFeed,
-    assemble,
-    estimate_tokens,
-)
+from golem.runtime.verify import Pay, Verification, verified, without_text
+from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation, Subsystem
-from golem.subsystems.risk import Risk, RiskAssessment
-from golem.world import Truth
+from golem.subsystems.risk import Risk
 
 __all__ = [
     "Budgeting",
@@ -80,74 +65,6 @@ __all__ = [
 ]
 
 log = structlog.get_logger("golem")
-
-_DEFAULT_CONTEXT = ContextSettings()
-_DEFAULT_POLICY = AllocatorPolicy()
-
-
-@dataclass(frozen=True, slots=True)
-class Route:
-    """Where one tier's calls go, and what the allocator expects them to cost. `price`
-    (a chain's dearest member) is for that worst case only: a call is charged what the
-    provider that answered it priced it (Response.cost_usd)."""
-
-    provider: Provider
-    model: str
-    price: Price
-    max_output_tokens: int = 800
-    diem: bool = False  # Venice-routed: paid in DIEM first
-    tokenizer: TokenCounter | None = None  # the model's own token count, where one runs here
-
-
-@dataclass(frozen=True, slots=True)
-class Routes:
-    """The provider per model tier (T1 cheap, T2 strong), death's own, and the one risk
-    asks for a second opinion (`[subsystems.risk] verify_with`)."""
-
-    tiers: Mapping[ModelTier, Route]
-    death: Route | None = None
-    verify: Route | None = None
-
-    def route(self, subsystem: SubsystemName, tier: ModelTier) -> Route | None:
-        if subsystem is SubsystemName.DEATH and self.death is not None:
-            return self.death
-        return self.tiers.get(tier) or self.tiers.get(ModelTier.T2) or self.tiers.get(ModelTier.T1)
-
-
-# Who is told how a subsystem's model call thinks, as it thinks (the console of `golem run`).
-ThinkingWatch = Callable[[SubsystemName, Thinking], None]
-
-
-@dataclass(frozen=True, slots=True)
-class Budgeting:
-    """What a decision is paid from and governed by."""
-
-    routes: Routes
-    ledger: Ledger
-    clock: Clock
-    state: MortalityState
-    config: StructuredOutputConfig | None = None
-    policy: AllocatorPolicy | None = None
-    context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
-    foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
-    watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
-
-
-@dataclass(frozen=True, slots=True)
-class Foresight:
-    """What a simulation knows beside the golem: the world's truth at this moment (looked
-    up only when a call may be informed by it) and the chance a call's answer is, by the
-    tier, reasoning tokens granted and context profile it paid for."""
-
-    truth: Callable[[], Truth | None]
-    quality: Callable[[ModelTier, int, PipelineProfile], float]
-
-    def ask(
-        self, tier: ModelTier, reasoning: ReasoningConfig, profile: PipelineProfile
-    ) -> tuple[Truth | None, float]:
-        """(the truth, the chance it informs the answer) for one call."""
-        informed = self.quality(tier, reasoning.depth.budget_tokens(), profile)
-        return (self.truth() if informed > 0.0 else None), informed
 
 
 async def decide(
@@ -169,7 +86,7 @@ async def decide(
     if lookup is not None and lookup.hit is not None:
         return _reused(subsystem, ctx, lookup)
     record = _plan(subsystem, ctx, env)
-    if isinstance(record, _Call):
+    if isinstance(record, Call):
         record = await _call(subsystem, ctx, record, seed)
     if memo is None or lookup is None:
         return record
@@ -203,7 +120,7 @@ def _reused(subsystem: Subsystem, ctx: Situation, lookup: Lookup) -> DecisionRec
 
 def _plan(
     subsystem: Subsystem, ctx: Situation, given: Budgeting | Callable[[], Budgeting]
-) -> DecisionRecord | _Call:
+) -> DecisionRecord | Call:
     """The decision made without a model (skipped, T0, degraded), or the model call the
     allocator granted."""
     name = subsystem.name
@@ -222,7 +139,7 @@ def _plan(
             return _deterministic(subsystem, ctx, asked, "fallback", error="no provider for tier")
         estimate = CallEstimate(
             price=route.price,
-            input_tokens=_estimate_input_tokens(ctx, subsystem, tier, env),
+            input_tokens=estimate_input_tokens(ctx, subsystem, tier, env),
             max_output_tokens=route.max_output_tokens,
             diem=route.diem,
         )
@@ -237,7 +154,7 @@ def _plan(
             at_most=at_most,
         )
         if isinstance(granted, Allocation):
-            return _Call(asked, tier, route, granted, env, tuple(degradations))
+            return Call(asked, tier, route, granted, env, tuple(degradations))
         degradations.append(granted)
         if granted.fallback is Fallback.LOWER_TIER and tier is ModelTier.T2:
             tier = ModelTier.T1
@@ -256,31 +173,19 @@ def _plan(
     return _deterministic(subsystem, ctx, asked, "deterministic", tuple(degradations))
 
 
-@dataclass(frozen=True, slots=True)
-class _Call:
-    """A model call the allocator granted, and the degradations on the way to it."""
-
-    asked: ModelTier  # the tier the subsystem asked for
-    tier: ModelTier  # the tier granted
-    route: Route
-    allocation: Allocation
-    env: Budgeting
-    degradations: tuple[Degradation, ...]
-
-
 async def _call(
-    subsystem: Subsystem, ctx: Situation, call: _Call, seed: int | None = None
+    subsystem: Subsystem, ctx: Situation, call: Call, seed: int | None = None
 ) -> DecisionRecord:
     asked, route, allocation = call.asked, call.route, call.allocation
     env, degradations = call.env, call.degradations
-    prompt = _prompt(subsystem, ctx, call, env)
+    prompt = prompt_for(subsystem, ctx, call, env)
     decision_type = subsystem.decision_type(ctx)
     reasoning, profile = allocation.reasoning, allocation.profile
     foresight = env.foresight
     truth, informed = (
         (None, 0.0) if foresight is None else foresight.ask(call.tier, reasoning, profile)
     )
-    request = _request(subsystem, ctx, call, prompt, (truth, informed), seed=seed)
+    request = request_for(subsystem, ctx, call, prompt, (truth, informed), seed=seed)
     try:
         response = await run_structured(
             route.provider,
@@ -330,17 +235,30 @@ async def _call(
         answered=(response.provider, response.model),
     )
     decision = prompt.restore(response.parsed)
-    usage, verification, without_text = response.usage, None, None
+    usage, verification, unswayed = response.usage, None, None
     if isinstance(subsystem, Risk) and subsystem.swayable(decision, prompt.report.feed):
-        checked = await _unswayed(
-            subsystem, paid, call, decision, response=response, foreseen=(truth, informed)
+        checked = await without_text(
+            subsystem,
+            paid,
+            call,
+            decision,
+            response=response,
+            foreseen=(truth, informed),
+            pay=_pay_for(subsystem, call, "without_text"),
         )
-        decision, paid, without_text = checked.decision, checked.ctx, checked.verification
-        cost, usage = cost + without_text.cost_usd, usage + without_text.usage
+        decision, paid, unswayed = checked.decision, checked.ctx, checked.verification
+        cost, usage = cost + unswayed.cost_usd, usage + unswayed.usage
     verify = env.routes.verify
     if verify is not None and isinstance(subsystem, Risk) and subsystem.verifies(ctx):
-        checked = await _verify(
-            subsystem, paid, call, decision, request=request, response=response, prompt=prompt
+        checked = await verified(
+            subsystem,
+            paid,
+            call,
+            decision,
+            request=request,
+            response=response,
+            prompt=prompt,
+            pay=_pay_for(subsystem, call, "verify"),
         )
         decision, paid, verification = checked.decision, checked.ctx, checked.verification
         cost, usage = cost + verification.cost_usd, usage + verification.usage
@@ -360,84 +278,11 @@ async def _call(
         context=prompt.report,
         verification=verification,
         request=request,
-        without_text=without_text,
+        without_text=unswayed,
     )
 
 
-def _request(
-    subsystem: Subsystem,
-    ctx: Situation,
-    call: _Call,
-    prompt: Prompt,
-    foreseen: tuple[Truth | None, float],
-    *,
-    seed: int | None,
-) -> Request:
-    """The prompt's request as the granted call sends it."""
-    route, env = call.route, call.env
-    reasoning, profile = call.allocation.reasoning, call.allocation.profile
-    truth, informed = foreseen
-    return prompt.request.evolve(
-        # A chain's members each ask for their own model (and price that one): the route's
-        # model, its first member's, would send an OpenAI model to the next vendor.
-        model=None if isinstance(route.provider, FallbackProvider) else route.model,
-        reasoning=reasoning,
-        max_tokens=route.max_output_tokens,
-        # For a simulated model (the synthetic provider's minds); never sent.
-        facts=Ask(
-            ctx=ctx,
-            subsystem=subsystem,
-            decision=subsystem.decision_type(ctx).response_schema().name,
-            tier=call.tier,
-            profile=profile,
-            reasoning=reasoning,
-            inputs_cut=prompt.report.dropped.get("inputs", 0),
-            truth=truth,
-            informed=informed,
-            feed=prompt.report.feed,
-        ),
-        progress=None if env.watch is None else partial(env.watch, subsystem.name),
-        seed=seed,
-    )
-
-
-async def _unswayed(
-    risk: Risk,
-    ctx: Situation,
-    call: _Call,
-    decision: StructuredOutput,
-    *,
-    response: Response,
-    foreseen: tuple[Truth | None, float],
-) -> Verified:
-    """Risk's assessment again with the world feed withheld, on the first call's sampling
-    seed, the stricter standing (`ctx`: after the first charge): external text may make
-    the guard stricter, never looser (golem.subsystems.risk.provenance)."""
-    assert isinstance(decision, RiskAssessment), "risk decides a risk_assessment"
-    env = call.env
-    clean = replace(ctx, memory=None if ctx.memory is None else WithoutFeed(ctx.memory))
-    prompt = _prompt(risk, clean, call, env)
-    first = FirstOpinion(
-        decision,
-        f"{response.provider}:{response.model}",
-        call.tier,
-        call.allocation.reasoning.depth,
-        _request(risk, clean, call, prompt, foreseen, seed=response.seed),
-        _estimate_input_tokens(ctx, risk, call.tier, env),
-    )
-    return await second_opinion(
-        risk,
-        ctx,
-        first,
-        route=call.route,
-        env=env,
-        pay=_pay_for(risk, call, "without_text"),
-        restore=prompt.restore,
-        disagreement="risk_swayed_by_text",
-    )
-
-
-def _pay_for(risk: Risk, call: _Call, role: str) -> Pay:
+def _pay_for(risk: Risk, call: Call, role: str) -> Pay:
     """How a second call of risk's run is charged: under its own `role`."""
 
     def pay(
@@ -449,68 +294,12 @@ def _pay_for(risk: Risk, call: _Call, role: str) -> Pay:
         cost: float,
         answered: tuple[str, str] | None,
     ) -> Situation:
-        second = _Call(call.asked, call.tier, route, granted, call.env, ())
+        second = Call(call.asked, call.tier, route, granted, call.env, ())
         return _charge(
             call.env, paid, risk.name, second, usage=usage, cost=cost, answered=answered, role=role
         )
 
     return pay
-
-
-async def _verify(
-    risk: Risk,
-    ctx: Situation,
-    call: _Call,
-    decision: StructuredOutput,
-    *,
-    request: Request,
-    response: Response,
-    prompt: Prompt,
-) -> Verified:
-    """The verifier's opinion of a model's risk `decision` (`ctx`: after its charge)."""
-    env = call.env
-    route = env.routes.verify
-    assert route is not None, "a verifier's route"
-    assert isinstance(decision, RiskAssessment), "risk decides a risk_assessment"
-    first = FirstOpinion(
-        decision,
-        f"{response.provider}:{response.model}",
-        call.tier,
-        call.allocation.reasoning.depth,
-        request,
-        _estimate_input_tokens(ctx, risk, call.tier, env),
-    )
-
-    return await second_opinion(
-        risk,
-        ctx,
-        first,
-        route=route,
-        env=env,
-        pay=_pay_for(risk, call, "verify"),
-        restore=prompt.restore,
-    )
-
-
-def _prompt(subsystem: Subsystem, ctx: Situation, call: _Call, env: Budgeting) -> Prompt:
-    """The subsystem's brief in the context its profile allows, told what it may cost."""
-    allocation = call.allocation
-    budget = CallBudget(
-        max_output_tokens=call.route.max_output_tokens,
-        worst_case_usd=allocation.worst_case_cost_usd,
-        attempts=allocation.max_attempts,
-        budget_left_usd=allocation.budget_left_usd,
-        reasoning=allocation.reasoning.depth.name.lower(),
-    )
-    return assemble(
-        subsystem.brief(ctx),
-        ctx,
-        allocation.profile,
-        budget=budget,
-        settings=env.context or _DEFAULT_CONTEXT,
-        tokenizer=call.route.tokenizer,
-        task_first=call.route.provider.capabilities.task_first,
-    )
 
 
 def _deterministic(
@@ -596,7 +385,7 @@ def _charge(
     env: Budgeting,
     ctx: Situation,
     subsystem: SubsystemName,
-    call: _Call,
+    call: Call,
     *,
     usage: Usage,
     cost: float,
@@ -634,21 +423,3 @@ def _charge(
     if env.ledger.record(charge) is not charge or not usd:
         return ctx  # a replay of a run already charged: `ctx`'s credits count it already
     return replace(ctx, credits_usd=ctx.credits_usd - usd)
-
-
-def _estimate_input_tokens(
-    ctx: Situation, subsystem: Subsystem, tier: ModelTier, env: Budgeting
-) -> int:
-    """A pre-call bound on what the call sends: the decision's schema, and the token limit
-    of the profile the call will run under (the assembled prompt never exceeds it)."""
-    table = (env.policy or _DEFAULT_POLICY).profiles
-    profile, _ = select_profile_and_reasoning(subsystem.name, env.state.security, tier, table)
-    limit = (env.context or _DEFAULT_CONTEXT).limits_for(profile).max_tokens
-    return _schema_tokens(subsystem.decision_type(ctx)) + limit
-
-
-@lru_cache(maxsize=64)
-def _schema_tokens(decision: type[StructuredOutput]) -> int:
-    # Rendering the schema to measure it costs more than the rest of the estimate: once
-    # per decision type.
-    return estimate_tokens(orjson.dumps(decision.response_schema().schema).decode())

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import replace as replace_dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import structlog
 from msgspec import Struct
@@ -25,20 +25,36 @@ from golem.inference import (
     ProviderError,
     ReasoningDepth,
     Request,
+    Response,
     StructuredOutput,
     StructuredOutputInvalid,
     Usage,
     run_structured,
 )
 from golem.mortality import Allocation, CallEstimate, ModelTier, SubsystemName, allocate
+from golem.runtime.asking import (
+    Budgeting,
+    Call,
+    Route,
+    estimate_input_tokens,
+    prompt_for,
+    request_for,
+)
 from golem.subsystems.ask import Ask
+from golem.subsystems.context import Prompt, WithoutFeed
 from golem.subsystems.contract import Situation
 from golem.subsystems.risk import Risk, RiskAssessment, allowed_usd, stricter, trade_notional
+from golem.world import Truth
 
-if TYPE_CHECKING:
-    from golem.runtime.decide import Budgeting, Route
-
-__all__ = ["FirstOpinion", "Pay", "Verification", "Verified", "second_opinion"]
+__all__ = [
+    "FirstOpinion",
+    "Pay",
+    "Verification",
+    "Verified",
+    "second_opinion",
+    "verified",
+    "without_text",
+]
 
 log = structlog.get_logger("golem")
 
@@ -203,6 +219,80 @@ async def second_opinion(
         usage=response.usage,
     )
     return Verified(reconciled.kept, paid, verification)
+
+
+async def without_text(
+    risk: Risk,
+    ctx: Situation,
+    call: Call,
+    decision: StructuredOutput,
+    *,
+    response: Response,
+    foreseen: tuple[Truth | None, float],
+    pay: Pay,
+) -> Verified:
+    """Risk's assessment again with the world feed withheld, on the first call's sampling
+    seed, the stricter standing (`ctx`: after the first charge): external text may make
+    the guard stricter, never looser (golem.subsystems.risk.provenance)."""
+    clean = replace(ctx, memory=None if ctx.memory is None else WithoutFeed(ctx.memory))
+    prompt = prompt_for(risk, clean, call, call.env)
+    request = request_for(risk, clean, call, prompt, foreseen, seed=response.seed)
+    return await second_opinion(
+        risk,
+        ctx,
+        _first(risk, ctx, call, decision, request=request, response=response),
+        route=call.route,
+        env=call.env,
+        pay=pay,
+        restore=prompt.restore,
+        disagreement="risk_swayed_by_text",
+    )
+
+
+async def verified(
+    risk: Risk,
+    ctx: Situation,
+    call: Call,
+    decision: StructuredOutput,
+    *,
+    request: Request,
+    response: Response,
+    prompt: Prompt,
+    pay: Pay,
+) -> Verified:
+    """The verifier's opinion of a model's risk `decision` (`ctx`: after its charge)."""
+    route = call.env.routes.verify
+    assert route is not None, "a verifier's route"
+    return await second_opinion(
+        risk,
+        ctx,
+        _first(risk, ctx, call, decision, request=request, response=response),
+        route=route,
+        env=call.env,
+        pay=pay,
+        restore=prompt.restore,
+    )
+
+
+def _first(
+    risk: Risk,
+    ctx: Situation,
+    call: Call,
+    decision: StructuredOutput,
+    *,
+    request: Request,
+    response: Response,
+) -> FirstOpinion:
+    """The first call's opinion, as a second is asked about it."""
+    assert isinstance(decision, RiskAssessment), "risk decides a risk_assessment"
+    return FirstOpinion(
+        decision,
+        f"{response.provider}:{response.model}",
+        call.tier,
+        call.allocation.reasoning.depth,
+        request,
+        estimate_input_tokens(ctx, risk, call.tier, call.env),
+    )
 
 
 def _facts(facts: object, env: Budgeting, tier: ModelTier, granted: Allocation) -> object:

@@ -1,0 +1,210 @@
+"""What a granted model call sends, and where: the routes per tier, what a decision is
+paid from (`Budgeting`), a simulation's foresight, and the call the allocator granted
+(`Call`) with its prompt (the subsystem's brief in the context layers its profile runs)
+and its request. `golem.runtime.decide` runs it; `golem.runtime.verify` asks again with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache, partial
+
+import orjson
+
+from golem.inference import Provider, Request, StructuredOutput, StructuredOutputConfig
+from golem.inference.fallback import FallbackProvider
+from golem.inference.pricing import Price
+from golem.inference.progress import Thinking
+from golem.inference.reasoning import ReasoningConfig
+from golem.mortality import (
+    Allocation,
+    AllocatorPolicy,
+    Clock,
+    Degradation,
+    Ledger,
+    ModelTier,
+    MortalityState,
+    PipelineProfile,
+    SubsystemName,
+    select_profile_and_reasoning,
+)
+from golem.subsystems.ask import Ask
+from golem.subsystems.context import (
+    CallBudget,
+    ContextSettings,
+    Prompt,
+    TokenCounter,
+    assemble,
+    estimate_tokens,
+)
+from golem.subsystems.contract import Situation, Subsystem
+from golem.world import Truth
+
+__all__ = [
+    "Budgeting",
+    "Call",
+    "Foresight",
+    "Route",
+    "Routes",
+    "ThinkingWatch",
+    "estimate_input_tokens",
+    "prompt_for",
+    "request_for",
+]
+
+_DEFAULT_CONTEXT = ContextSettings()
+_DEFAULT_POLICY = AllocatorPolicy()
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where one tier's calls go, and what the allocator expects them to cost. `price`
+    (a chain's dearest member) is for that worst case only: a call is charged what the
+    provider that answered it priced it (Response.cost_usd)."""
+
+    provider: Provider
+    model: str
+    price: Price
+    max_output_tokens: int = 800
+    diem: bool = False  # Venice-routed: paid in DIEM first
+    tokenizer: TokenCounter | None = None  # the model's own token count, where one runs here
+
+
+@dataclass(frozen=True, slots=True)
+class Routes:
+    """The provider per model tier (T1 cheap, T2 strong), death's own, and the one risk
+    asks for a second opinion (`[subsystems.risk] verify_with`)."""
+
+    tiers: Mapping[ModelTier, Route]
+    death: Route | None = None
+    verify: Route | None = None
+
+    def route(self, subsystem: SubsystemName, tier: ModelTier) -> Route | None:
+        if subsystem is SubsystemName.DEATH and self.death is not None:
+            return self.death
+        return self.tiers.get(tier) or self.tiers.get(ModelTier.T2) or self.tiers.get(ModelTier.T1)
+
+
+# Who is told how a subsystem's model call thinks, as it thinks (the console of `golem run`).
+ThinkingWatch = Callable[[SubsystemName, Thinking], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Budgeting:
+    """What a decision is paid from and governed by."""
+
+    routes: Routes
+    ledger: Ledger
+    clock: Clock
+    state: MortalityState
+    config: StructuredOutputConfig | None = None
+    policy: AllocatorPolicy | None = None
+    context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
+    foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
+    watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
+
+
+@dataclass(frozen=True, slots=True)
+class Foresight:
+    """What a simulation knows beside the golem: the world's truth at this moment (looked
+    up only when a call may be informed by it) and the chance a call's answer is, by the
+    tier, reasoning tokens granted and context profile it paid for."""
+
+    truth: Callable[[], Truth | None]
+    quality: Callable[[ModelTier, int, PipelineProfile], float]
+
+    def ask(
+        self, tier: ModelTier, reasoning: ReasoningConfig, profile: PipelineProfile
+    ) -> tuple[Truth | None, float]:
+        """(the truth, the chance it informs the answer) for one call."""
+        informed = self.quality(tier, reasoning.depth.budget_tokens(), profile)
+        return (self.truth() if informed > 0.0 else None), informed
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A model call the allocator granted, and the degradations on the way to it."""
+
+    asked: ModelTier  # the tier the subsystem asked for
+    tier: ModelTier  # the tier granted
+    route: Route
+    allocation: Allocation
+    env: Budgeting
+    degradations: tuple[Degradation, ...]
+
+
+def prompt_for(subsystem: Subsystem, ctx: Situation, call: Call, env: Budgeting) -> Prompt:
+    """The subsystem's brief in the context its profile allows, told what it may cost."""
+    allocation = call.allocation
+    budget = CallBudget(
+        max_output_tokens=call.route.max_output_tokens,
+        worst_case_usd=allocation.worst_case_cost_usd,
+        attempts=allocation.max_attempts,
+        budget_left_usd=allocation.budget_left_usd,
+        reasoning=allocation.reasoning.depth.name.lower(),
+    )
+    return assemble(
+        subsystem.brief(ctx),
+        ctx,
+        allocation.profile,
+        budget=budget,
+        settings=env.context or _DEFAULT_CONTEXT,
+        tokenizer=call.route.tokenizer,
+        task_first=call.route.provider.capabilities.task_first,
+    )
+
+
+def request_for(
+    subsystem: Subsystem,
+    ctx: Situation,
+    call: Call,
+    prompt: Prompt,
+    foreseen: tuple[Truth | None, float],
+    *,
+    seed: int | None,
+) -> Request:
+    """The prompt's request as the granted call sends it."""
+    route, env = call.route, call.env
+    reasoning, profile = call.allocation.reasoning, call.allocation.profile
+    truth, informed = foreseen
+    return prompt.request.evolve(
+        # A chain's members each ask for their own model (and price that one): the route's
+        # model, its first member's, would send an OpenAI model to the next vendor.
+        model=None if isinstance(route.provider, FallbackProvider) else route.model,
+        reasoning=reasoning,
+        max_tokens=route.max_output_tokens,
+        # For a simulated model (the synthetic provider's minds); never sent.
+        facts=Ask(
+            ctx=ctx,
+            subsystem=subsystem,
+            decision=subsystem.decision_type(ctx).response_schema().name,
+            tier=call.tier,
+            profile=profile,
+            reasoning=reasoning,
+            inputs_cut=prompt.report.dropped.get("inputs", 0),
+            truth=truth,
+            informed=informed,
+            feed=prompt.report.feed,
+        ),
+        progress=None if env.watch is None else partial(env.watch, subsystem.name),
+        seed=seed,
+    )
+
+
+def estimate_input_tokens(
+    ctx: Situation, subsystem: Subsystem, tier: ModelTier, env: Budgeting
+) -> int:
+    """A pre-call bound on what the call sends: the decision's schema, and the token limit
+    of the profile the call will run under (the assembled prompt never exceeds it)."""
+    table = (env.policy or _DEFAULT_POLICY).profiles
+    profile, _ = select_profile_and_reasoning(subsystem.name, env.state.security, tier, table)
+    limit = (env.context or _DEFAULT_CONTEXT).limits_for(profile).max_tokens
+    return _schema_tokens(subsystem.decision_type(ctx)) + limit
+
+
+@lru_cache(maxsize=64)
+def _schema_tokens(decision: type[StructuredOutput]) -> int:
+    # Rendering the schema to measure it costs more than the rest of the estimate: once
+    # per decision type.
+    return estimate_tokens(orjson.dumps(decision.response_schema().schema).decode())
