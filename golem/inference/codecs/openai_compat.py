@@ -72,7 +72,9 @@ _REASONING_PARAMS: Mapping[str, _ReasoningParams] = {
 class OpenAICompatCodec(OpenAIChatCodec):
     """Chat Completions as the compatible vendors speak it. A message's `reasoning_details`
     (OpenRouter's, copied by Snowflake and others), when present, carry signatures and
-    encrypted reasoning and supersede the plain reasoning fields.
+    encrypted reasoning and supersede the plain reasoning fields. They go back on the
+    assistant turn they came with, to the profile that sent them (no quirk: only a vendor
+    that speaks the format sends them, and it needs them back to verify its signatures).
 
     Profile quirks, beyond the chat codec's: `reasoning_param` (a key of
     `_REASONING_PARAMS`), `reasoning_fields` (the message fields that may carry reasoning
