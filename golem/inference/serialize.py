@@ -68,6 +68,7 @@ def reasoning_to_dict(chain: ReasoningChain) -> dict[str, Any]:
                 "redacted_data": step.redacted_data,
                 "part": step.part,
                 "item_id": step.item_id,
+                "detail": None if step.detail is None else dict(step.detail),
             }
             for step in chain.steps
         ],

@@ -28,6 +28,7 @@ from golem.inference import (
 from golem.inference.codecs.base import ProviderProfile
 from golem.inference.codecs.openai_compat import OpenAICompatCodec
 from golem.inference.providers import default_registry
+from golem.inference.serialize import response_to_dict
 from tests.fixtures import provider_fixture
 
 REGISTRY = default_registry()
@@ -125,6 +126,10 @@ def test_openrouter_reasoning_details_with_signature_and_tool_call() -> None:
     # reasoning and reasoning_details carry the same text: it is kept once, signed.
     assert response.reasoning.content == detail["text"] == message(path)["reasoning"]
     assert [s.signature for s in response.reasoning.steps] == [detail["signature"]]
+    # The entry's other fields stay with its step, to send it back as it came.
+    assert [s.detail for s in response.reasoning.steps] == [
+        {"type": "reasoning.text", "format": "anthropic-claude-v1", "index": 0}
+    ]
     assert response.usage.reasoning_tokens == 61
     assert response.usage.output_tokens == 113 - 61
     # anthropic/claude-haiku-4.5 is priced as Anthropic's claude-haiku-4-5: $1 in, $5 out.
@@ -139,12 +144,33 @@ def test_openrouter_stream_joins_reasoning_details_and_the_late_signature() -> N
     assert step.text.endswith("Let me call the function with this parameter.")
     assert step.signature is not None
     assert step.signature.startswith("EvsCCkgIEBABGAIqQNe")
+    assert step.detail == {"type": "reasoning.text", "format": "anthropic-claude-v1", "index": 0}
     assert response.tool_calls == (
         ToolCall("toolu_bdrk_01L9pX1Wp4FAEq9TT2Z6UAe7", "reasoning_weather", {"city": "Berlin"}),
     )
     assert response.usage.input_tokens == 626
     assert response.usage.reasoning_tokens == 54
     assert response.usage.output_tokens == 106 - 54
+
+
+def test_openrouter_stream_detail_fields_that_come_late_are_kept() -> None:
+    """Each piece of an entry repeats its fields; an id or signature that is null at first
+    and given later is kept, and one given is not lost to a later null."""
+    pieces = [
+        {"type": "reasoning.text", "text": "Check ", "signature": None, "id": None, "index": 0},
+        {"type": "reasoning.text", "text": "it.", "signature": None, "id": "rt-1", "index": 0},
+        {"type": "reasoning.text", "signature": "c2ln", "id": None, "index": 0},
+    ]
+    chunks = [{"choices": [{"delta": {"reasoning_details": [piece]}}]} for piece in pieces]
+    chunks.append({"choices": [{"delta": {"content": "ok"}, "finish_reason": "stop"}]})
+    sse = b"".join(b"data: " + orjson.dumps(c) + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
+    response = decode("openrouter", sse, stream=True)
+    (step,) = response.reasoning.steps
+    assert (step.text, step.signature) == ("Check it.", "c2ln")
+    assert step.detail == {"type": "reasoning.text", "signature": None, "id": "rt-1", "index": 0}
+    # `golem wire decode` shows them.
+    (shown,) = response_to_dict(response)["reasoning"]["steps"]
+    assert shown["detail"] == step.detail
 
 
 def test_openrouter_leading_blank_lines_and_effort_body() -> None:
@@ -191,6 +217,10 @@ def test_openrouter_summary_and_encrypted_details() -> None:
     first, second = response.reasoning.steps
     assert (first.visibility, first.text) == (Visibility.SUMMARIZED, "Checked the price.")
     assert (second.visibility, second.redacted_data) == (Visibility.OPAQUE, "gAAAA...")
+    assert [first.detail, second.detail] == [
+        {"type": "reasoning.summary", "index": 0},
+        {"type": "reasoning.encrypted", "index": 1},
+    ]
     assert response.reasoning.visibility is Visibility.SUMMARIZED
 
 

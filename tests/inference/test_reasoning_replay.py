@@ -15,6 +15,9 @@ body off the mock transport.
   function_call items, each with its summary texts and its encrypted_content (a stream's
   from `response.output_item.done`), and without its id (see the codec's
   `_reasoning_items`): an item with no encrypted_content is not sent.
+- OpenRouter ("Preserving reasoning blocks"): the turn's `reasoning_details` go back on
+  its assistant message unchanged and in their order (a stream's pieces joined), while
+  reasoning is on; plain reasoning text never does.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from golem.inference import (
     run_structured,
 )
 from golem.inference.codecs.openai_responses import PROFILE, OpenAIResponsesCodec
+from golem.inference.providers import codec_for, profile
 from golem.inference.sse import iter_sse
 from tests.fixtures import PROVIDER_FIXTURES
 from tests.inference.test_server_tools import CONFORMANCE
@@ -50,6 +54,7 @@ ENV = {
     "GEMINI_API_KEY": "gm-test-SECRET789",
     "DEEPSEEK_API_KEY": "sk-test-SECRET123",
     "OPENAI_API_KEY": "sk-test-SECRET321",
+    "OPENROUTER_API_KEY": "sk-or-test-SECRET654",
 }
 JSON = {"content-type": "application/json"}
 SSE = {"content-type": "text/event-stream"}
@@ -77,6 +82,16 @@ class Weather(StructuredOutput):
         if self.latitude == "52.5200":
             return [SchemaIssue("latitude", "round it to two decimals")]
         return []
+
+
+class Forecast(StructuredOutput):
+    """Invalid for the recorded answer's city, so that answer is re-asked."""
+
+    schema_name = "test_replay_forecast"
+    city: str
+
+    def validate_content(self) -> list[SchemaIssue]:
+        return [SchemaIssue("city", "name the country too")] if self.city == "Berlin" else []
 
 
 class Capital(StructuredOutput):
@@ -367,3 +382,131 @@ def test_openai_responses_reasoning_goes_back_only_when_it_can() -> None:
     assert "encrypted_content" not in recorded
     assert {s.item_id for s in steps} == {recorded["id"]}
     assert sent_back(summary_only) == []
+
+
+# -- OpenRouter (Chat Completions) -----------------------------------------------------
+
+OPENROUTER = "openrouter"
+HAIKU = "anthropic/claude-haiku-4.5"
+OR_DETAILS = PROVIDER_FIXTURES / "openrouter/chat-reasoning-details-tool-call.json"
+OR_STREAM = PROVIDER_FIXTURES / "openrouter/chat-reasoning-details-stream.sse"
+OR_TEXT = CONFORMANCE / (
+    "openrouter/rllm-chat_with_extended_thinking_openrouter_claude-haiku-4-5_preserves"
+    "_thinking_signature-b67615.json"
+)
+OR_SUMMARY = CONFORMANCE / "openrouter/pai-test_openrouter_preserve_reasoning_block-1.json"
+
+
+def sent_assistant(body: dict[str, object]) -> dict[str, Any]:
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    (assistant,) = (m for m in messages if m["role"] == "assistant")
+    assert isinstance(assistant, dict)
+    return assistant
+
+
+def recorded_details(raw: bytes) -> list[dict[str, Any]]:
+    details: list[dict[str, Any]] = orjson.loads(raw)["choices"][0]["message"]["reasoning_details"]
+    return details
+
+
+async def test_openrouter_reasoning_details_go_back_with_the_tool_call() -> None:
+    raw = OR_DETAILS.read_bytes()
+    details = recorded_details(raw)
+    assert details[0]["signature"] and details[0]["format"] == "anthropic-claude-v1"
+    raw = raw.replace(b'"name":"reasoning_weather"', b'"name":"respond_test_replay_forecast"')
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("Weather in Berlin?"),), reasoning=THINKING)
+    body = await second_request(OPENROUTER, HAIKU, answer, Forecast, request)
+
+    assistant = sent_assistant(body)
+    # The entries as they came (type, text, signature, format, index), beside the call.
+    assert assistant["reasoning_details"] == details
+    (call,) = assistant["tool_calls"]
+    assert call["function"]["name"] == "respond_test_replay_forecast"
+    assert "reasoning" not in assistant
+
+
+async def test_openrouter_reasoning_details_go_back_with_the_text() -> None:
+    raw = OR_TEXT.read_bytes()
+    recorded = orjson.loads(raw)["choices"][0]["message"]
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("5 + 3?"),), reasoning=THINKING)
+    body = await second_request(OPENROUTER, HAIKU, answer, Verdict, request)
+
+    assert sent_assistant(body) == {
+        "role": "assistant",
+        "content": recorded["content"],
+        "reasoning_details": recorded["reasoning_details"],
+    }
+
+
+async def test_openrouter_summary_and_encrypted_entries_go_back_in_their_order() -> None:
+    raw = OR_SUMMARY.read_bytes()
+    details = recorded_details(raw)
+    # A summary and its encrypted original share index 0; only the second has an id.
+    assert [d["type"] for d in details] == ["reasoning.summary", "reasoning.encrypted"]
+    assert {d["index"] for d in details} == {0} and "id" not in details[0]
+    answer = httpx.Response(200, content=raw, headers=JSON)
+    request = Request(messages=(Message.user("Voltaire?"),), reasoning=THINKING)
+    body = await second_request(OPENROUTER, "openai/gpt-5-mini", answer, Verdict, request)
+
+    assert sent_assistant(body)["reasoning_details"] == details
+
+
+async def test_openrouter_stream_sends_back_the_joined_entry() -> None:
+    sse = OR_STREAM.read_bytes()
+    pieces = [
+        detail
+        for event in iter_sse(sse)
+        if event.data.startswith("{")
+        for detail in orjson.loads(event.data)["choices"][0]["delta"].get("reasoning_details", ())
+    ]
+    assert len(pieces) > 2 and {(p["type"], p["index"]) for p in pieces} == {("reasoning.text", 0)}
+    (signature,) = (p["signature"] for p in pieces if "signature" in p)
+    sse = sse.replace(b'"name":"reasoning_weather"', b'"name":"respond_test_replay_forecast"')
+    answer = httpx.Response(200, content=sse, headers=SSE)
+    request = Request(messages=(Message.user("Weather in Berlin?"),), reasoning=THINKING)
+    body = await second_request(OPENROUTER, HAIKU, answer, Forecast, request.evolve(stream=True))
+
+    assert sent_assistant(body)["reasoning_details"] == [
+        {
+            "type": "reasoning.text",
+            "text": "".join(p.get("text", "") for p in pieces),
+            "signature": signature,
+            "format": "anthropic-claude-v1",
+            "index": 0,
+        }
+    ]
+
+
+def test_openrouter_reasoning_details_go_back_only_when_they_can() -> None:
+    """Not to another provider, not while reasoning is off, and never reasoning that came
+    as plain text."""
+
+    def sent_back(
+        raw: bytes, *, provider: str = OPENROUTER, to: str = OPENROUTER, reasoning: bool = True
+    ) -> object:
+        answer = codec_for(profile(OPENROUTER)).decode(200, {}, raw)
+        chain = replace(answer.reasoning, provider=provider)
+        turn = (Message.user("Q?"), Message.assistant(answer.content, (), chain))
+        request = Request(messages=(*turn, Message.user("Again.")))
+        if reasoning:
+            request = request.evolve(reasoning=THINKING)
+        model = "deepseek-reasoner" if to == "deepseek" else HAIKU
+        messages = codec_for(profile(to)).encode(request, model).body["messages"]
+        assert isinstance(messages, list)
+        return messages[1].get("reasoning_details")
+
+    raw = OR_TEXT.read_bytes()
+    assert sent_back(raw) == recorded_details(raw)
+    assert sent_back(raw, provider="anthropic") is None
+    assert sent_back(raw, reasoning=False) is None
+    # OpenRouter's reasoning does not go to DeepSeek (whose own never goes back: above).
+    assert sent_back(raw, to="deepseek") is None
+    # The same recording's `reasoning` text alone (no reasoning_details) stays behind.
+    body = orjson.loads(raw)
+    del body["choices"][0]["message"]["reasoning_details"]
+    plain = orjson.dumps(body)
+    assert codec_for(profile(OPENROUTER)).decode(200, {}, plain).reasoning.steps
+    assert sent_back(plain) is None

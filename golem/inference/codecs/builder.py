@@ -33,6 +33,7 @@ class _Step:
     redacted_data: str | None = None
     part: object = None  # "text", or ("tool", key) of the call the signature came with
     item_id: str | None = None
+    detail: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -133,6 +134,17 @@ class ResponseBuilder:
             step.item_id = item_id
         if steps and data is not None:
             steps[0].redacted_data = data
+
+    def reasoning_detail(self, fields: Mapping[str, Any], *, key: object) -> None:
+        """The other fields of the wire entry step `key` comes from (OpenRouter's
+        reasoning_details: type, id, format, index). A stream repeats them on each piece of
+        the entry: a value that came stays unless a later piece gives another."""
+        step = self._step(key, Visibility.VISIBLE)
+        if step.detail is None:
+            step.detail = {}
+        for name, value in fields.items():
+            if value is not None or name not in step.detail:
+                step.detail[name] = value
 
     def _step(self, key: object, visibility: Visibility) -> _Step:
         if key is None:
@@ -351,6 +363,7 @@ class ResponseBuilder:
                 s.redacted_data,
                 self._part(s.part),
                 s.item_id,
+                s.detail,
             )
             for s in self._steps.values()
         )

@@ -89,7 +89,7 @@ class OpenAIChatCodec(Codec):
     # -- encoding --------------------------------------------------------------------
     def encode(self, request: Request, model: str) -> WireRequest:
         caps = self.capabilities_for(model)
-        body: dict[str, Any] = {"model": model, "messages": [_message(m) for m in request.messages]}
+        body: dict[str, Any] = {"model": model, "messages": self.messages(request, caps)}
         if request.mode is Mode.SCHEMA_ENFORCED and request.response_schema is not None:
             body["response_format"] = response_format(request.response_schema)
         if request.tools:
@@ -112,6 +112,11 @@ class OpenAIChatCodec(Codec):
                 body["stream_options"] = {"include_usage": True}
         headers = _STREAM_HEADERS if request.stream else _JSON_HEADERS
         return WireRequest("POST", self.path, headers, body, stream=request.stream)
+
+    def messages(self, request: Request, caps: Capabilities) -> list[dict[str, Any]]:
+        """The request's messages as the body's `messages`, one for one. No reasoning goes
+        back: OpenAI's Chat Completions returns none to send."""
+        return [_message(m) for m in request.messages]
 
     def reasoning_params(self, request: Request, model: str, caps: Capabilities) -> dict[str, Any]:
         """The body fields that set the reasoning depth, for a model that reasons."""

@@ -11,7 +11,7 @@ from golem.inference.codecs.base import ProviderProfile, WireRequest
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.codecs.openai_chat import OpenAIChatCodec
 from golem.inference.modes import Capabilities
-from golem.inference.reasoning import ReasoningCost, ReasoningDepth, Visibility
+from golem.inference.reasoning import ReasoningChain, ReasoningCost, ReasoningDepth, Visibility
 from golem.inference.reasoning.think import (
     ContentChunk,
     ReasoningEvent,
@@ -19,7 +19,7 @@ from golem.inference.reasoning.think import (
     ThinkEnd,
     ThinkTagSplitter,
 )
-from golem.inference.types import Request, Response
+from golem.inference.types import Request, Response, Role
 
 __all__ = ["FAMILY", "OpenAICompatCodec"]
 
@@ -29,6 +29,12 @@ _DETAIL_VISIBILITY = {
     "reasoning.text": Visibility.VISIBLE,
     "reasoning.summary": Visibility.SUMMARIZED,
     "reasoning.encrypted": Visibility.OPAQUE,
+}
+# The field of a reasoning_details entry that holds its content, by the step it becomes.
+_DETAIL_CONTENT = {
+    Visibility.VISIBLE: "text",
+    Visibility.SUMMARIZED: "summary",
+    Visibility.OPAQUE: "data",
 }
 
 
@@ -66,7 +72,9 @@ _REASONING_PARAMS: Mapping[str, _ReasoningParams] = {
 class OpenAICompatCodec(OpenAIChatCodec):
     """Chat Completions as the compatible vendors speak it. A message's `reasoning_details`
     (OpenRouter's, copied by Snowflake and others), when present, carry signatures and
-    encrypted reasoning and supersede the plain reasoning fields.
+    encrypted reasoning and supersede the plain reasoning fields. They go back on the
+    assistant turn they came with, to the profile that sent them (no quirk: only a vendor
+    that speaks the format sends them, and it needs them back to verify its signatures).
 
     Profile quirks, beyond the chat codec's: `reasoning_param` (a key of
     `_REASONING_PARAMS`), `reasoning_fields` (the message fields that may carry reasoning
@@ -115,6 +123,22 @@ class OpenAICompatCodec(OpenAIChatCodec):
         }
         return replace(wire, body=body)
 
+    def messages(self, request: Request, caps: Capabilities) -> list[dict[str, Any]]:
+        """An assistant turn whose reasoning came from this profile's reasoning_details gets
+        them back, unchanged and in their order (OpenRouter's "Preserving reasoning blocks":
+        Anthropic thinking signatures, Gemini thought signatures), while reasoning is on.
+        Plain reasoning text never goes back: DeepSeek rejects its `reasoning_content`."""
+        messages = super().messages(request, caps)
+        if not (caps.reasoning and request.reasoning.enabled):
+            return messages
+        for sent, message in zip(messages, request.messages, strict=True):
+            chain = message.reasoning
+            if message.role is not Role.ASSISTANT or chain is None:
+                continue
+            if chain.provider == self.profile.name and (details := _reasoning_details(chain)):
+                sent["reasoning_details"] = details
+        return messages
+
     def reasoning_params(self, request: Request, model: str, caps: Capabilities) -> dict[str, Any]:
         return self._reasoning_params(self, request, model)
 
@@ -142,18 +166,41 @@ class OpenAICompatCodec(OpenAIChatCodec):
 
 def _apply_details(details: list[Mapping[str, Any]], builder: ResponseBuilder) -> None:
     """reasoning_details: text (with a signature), summary, or encrypted. A summary and
-    its encrypted original share an index: they are kept apart as steps of their own."""
+    its encrypted original share an index: they are kept apart as steps of their own. The
+    entry's other fields (type, id, format, index) stay with its step, to send it back."""
     for position, detail in enumerate(details):
         kind = _DETAIL_VISIBILITY.get(str(detail.get("type")), Visibility.VISIBLE)
         key = ("detail", detail.get("index", position), kind)
+        content = _DETAIL_CONTENT[kind]
+        # An encrypted entry's signature, if one ever came, stays among its other fields.
+        signature = None if kind is Visibility.OPAQUE else detail.get("signature")
         if kind is Visibility.OPAQUE:
-            builder.opaque_reasoning(data=detail.get("data"), key=key)
+            builder.opaque_reasoning(data=detail.get(content), key=key)
+        else:
+            builder.reasoning(detail.get(content) or "", visibility=kind, key=key)
+            if signature:
+                builder.reasoning_signature(signature, key=key)
+        own = {content, "signature"} if signature else {content}
+        builder.reasoning_detail({k: v for k, v in detail.items() if k not in own}, key=key)
+
+
+def _reasoning_details(chain: ReasoningChain) -> list[dict[str, Any]]:
+    """The reasoning_details entries the chain was decoded from, in their order, each
+    rebuilt as it came: its own fields, its text (summary, data) and its signature. Steps
+    from plain reasoning text or `<think>` tags have no entry and stay behind."""
+    details: list[dict[str, Any]] = []
+    for step in chain.steps:
+        if step.detail is None:
             continue
-        text = detail.get("summary") if kind is Visibility.SUMMARIZED else detail.get("text")
-        builder.reasoning(text or "", visibility=kind, key=key)
-        signature = detail.get("signature")
-        if signature:
-            builder.reasoning_signature(signature, key=key)
+        if step.visibility is Visibility.OPAQUE:
+            content: Any = step.redacted_data
+        else:
+            content = step.text
+        detail = {**step.detail, _DETAIL_CONTENT[step.visibility]: content}
+        if step.signature is not None:
+            detail["signature"] = step.signature
+        details.append(detail)
+    return details
 
 
 class _ThinkTagBuilder(ResponseBuilder):

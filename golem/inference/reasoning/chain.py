@@ -6,8 +6,10 @@ parts and token counts all become a ReasoningChain on the Response.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 __all__ = ["ReasoningChain", "ReasoningCost", "ReasoningStep", "Visibility"]
 
@@ -36,6 +38,10 @@ class ReasoningStep:
     # The provider's id of the output item this step was decoded from (OpenAI Responses
     # "rs_..."): the summary parts of one item share it, so the item goes back whole.
     item_id: str | None = None
+    # The other fields of the OpenRouter `reasoning_details` entry this step was decoded
+    # from (its type, id, format, index, ... as received; its text, summary or data and its
+    # signature are the step's own): the entry goes back to its provider rebuilt from both.
+    detail: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
