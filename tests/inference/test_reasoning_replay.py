@@ -10,7 +10,9 @@ body off the mock transport.
   the last assistant turn go back unmodified, signature included, before its text and
   tool_use blocks.
 - Gemini (thought signatures): each signature goes back on the part it came with.
-- DeepSeek: `reasoning_content` must not be sent back (their API answers 400).
+- DeepSeek (thinking mode): a turn with tool calls gets its `reasoning_content` back
+  beside them, as received (else their API answers 400); a turn without tool calls never
+  does (deepseek-reasoner answered 400 to it).
 - OpenAI Responses: the turn's reasoning items go back before its message and
   function_call items, each with its summary texts and its encrypted_content (a stream's
   from `response.output_item.done`), and without its id (see the codec's
@@ -55,6 +57,7 @@ ENV = {
     "DEEPSEEK_API_KEY": "sk-test-SECRET123",
     "OPENAI_API_KEY": "sk-test-SECRET321",
     "OPENROUTER_API_KEY": "sk-or-test-SECRET654",
+    "GPUSTACK_API_KEY": "gs-test-SECRET987",
 }
 JSON = {"content-type": "application/json"}
 SSE = {"content-type": "text/event-stream"}
@@ -102,6 +105,16 @@ class Capital(StructuredOutput):
 
     def validate_content(self) -> list[SchemaIssue]:
         return [SchemaIssue("country", "no such country")] if self.country == "PotatoLand" else []
+
+
+class Capability(StructuredOutput):
+    """Invalid for the recorded answer's id, so that answer is re-asked."""
+
+    schema_name = "test_replay_capability"
+    id: str
+
+    def validate_content(self) -> list[SchemaIssue]:
+        return [SchemaIssue("id", "no such capability")] if self.id == "DICE_ROLL" else []
 
 
 class Verdict(StructuredOutput):
@@ -264,6 +277,77 @@ async def test_deepseek_reasoning_content_is_never_sent_back() -> None:
     assistant = next(m for m in messages if m["role"] == "assistant")
     assert "reasoning_content" not in assistant
     assert set(assistant) == {"role", "content"}
+
+
+DS_TOOL_CALL = CONFORMANCE / "deepseek/pai-test_deepseek_deferred_capability_with_thinking-0.json"
+
+
+def deepseek_tool_answer() -> tuple[httpx.Response, dict[str, Any]]:
+    """The recorded thinking-mode answer (reasoning_content beside a tool call), its tool
+    renamed to golem's respond tool, and the recorded message."""
+    raw = DS_TOOL_CALL.read_bytes()
+    recorded: dict[str, Any] = orjson.loads(raw)["choices"][0]["message"]
+    assert recorded["reasoning_content"] and len(recorded["tool_calls"]) == 1
+    raw = raw.replace(b'"name": "load_capability"', b'"name": "respond_test_replay_capability"')
+    return httpx.Response(200, content=raw, headers=JSON), recorded
+
+
+@pytest.mark.parametrize("reasoning", [None, THINKING], ids=["default", "thinking"])
+async def test_deepseek_reasoning_content_goes_back_beside_the_tool_call(
+    reasoning: ReasoningConfig | None,
+) -> None:
+    answer, recorded = deepseek_tool_answer()
+    request = Request(messages=(Message.user("Roll a die; I guess 4."),))
+    if reasoning is not None:
+        request = request.evolve(reasoning=reasoning)
+    body = await second_request("deepseek", "deepseek-v4-flash", answer, Capability, request)
+
+    assistant = sent_assistant(body)
+    # The text exactly as it came, whether or not this request asked for reasoning:
+    # DeepSeek thinks by default and requires it back on a turn with tool calls.
+    assert assistant["reasoning_content"] == recorded["reasoning_content"]
+    (call,) = assistant["tool_calls"]
+    assert call["id"] == recorded["tool_calls"][0]["id"]
+    assert call["function"]["name"] == "respond_test_replay_capability"
+    assert set(assistant) == {"role", "content", "tool_calls", "reasoning_content"}
+
+
+async def test_reasoning_content_stays_behind_without_the_quirk() -> None:
+    """GPUStack reads the same field but does not ask for it back: nothing is sent."""
+    answer, recorded = deepseek_tool_answer()
+    request = Request(messages=(Message.user("Roll a die; I guess 4."),), reasoning=THINKING)
+    body = await second_request("gpustack", "qwen3", answer, Capability, request)
+
+    assistant = sent_assistant(body)
+    assert assistant["tool_calls"][0]["id"] == recorded["tool_calls"][0]["id"]
+    assert set(assistant) == {"role", "content", "tool_calls"}
+
+
+def test_deepseek_reasoning_content_goes_back_only_from_deepseek() -> None:
+    """Not DeepSeek's text to another provider, nor another provider's text to DeepSeek,
+    nor reasoning that came in `<think>` tags."""
+    raw = DS_TOOL_CALL.read_bytes()
+
+    def sent_back(raw: bytes, *, source: str = "deepseek", provider: str = "deepseek") -> object:
+        answer = codec_for(profile(source)).decode(200, {}, raw)
+        chain = replace(answer.reasoning, provider=provider)
+        turn = (Message.user("Q?"), Message.assistant(answer.content, answer.tool_calls, chain))
+        request = Request(messages=(*turn, Message.user("Again.")))
+        messages = codec_for(profile("deepseek")).encode(request, "deepseek-chat").body
+        sent = messages["messages"]
+        assert isinstance(sent, list)
+        return sent[1].get("reasoning_content")
+
+    text = orjson.loads(raw)["choices"][0]["message"]["reasoning_content"]
+    assert sent_back(raw) == text
+    assert sent_back(raw, provider="gpustack") is None
+    # The same answer with its reasoning inline, as GPUStack's <think> tags carry it.
+    body = orjson.loads(raw)
+    message = body["choices"][0]["message"]
+    message["content"] = f"<think>{message.pop('reasoning_content')}</think>{message['content']}"
+    inline = orjson.dumps(body)
+    assert codec_for(profile("gpustack")).decode(200, {}, inline).reasoning.content == text
+    assert sent_back(inline, source="gpustack") is None
 
 
 # -- OpenAI Responses -------------------------------------------------------------------

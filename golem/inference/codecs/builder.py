@@ -34,6 +34,7 @@ class _Step:
     part: object = None  # "text", or ("tool", key) of the call the signature came with
     item_id: str | None = None
     detail: dict[str, Any] | None = None
+    field: str | None = None
 
 
 @dataclass(slots=True)
@@ -86,10 +87,18 @@ class ResponseBuilder:
 
     # -- reasoning -------------------------------------------------------------------
     def reasoning(
-        self, text: str, *, visibility: Visibility = Visibility.VISIBLE, key: object = None
+        self,
+        text: str,
+        *,
+        visibility: Visibility = Visibility.VISIBLE,
+        key: object = None,
+        field: str | None = None,
     ) -> None:
-        """Append reasoning text to step `key` (a new step when the key is new)."""
+        """Append reasoning text to step `key` (a new step when the key is new); `field`
+        names the plain message field it came in (`reasoning_content`), when it did."""
         step = self._step(key, visibility)
+        if field is not None:
+            step.field = field
         if text:
             step.parts.append(text)
             self.reasoning_chars += len(text)
@@ -364,6 +373,7 @@ class ResponseBuilder:
                 self._part(s.part),
                 s.item_id,
                 s.detail,
+                s.field,
             )
             for s in self._steps.values()
         )

@@ -84,7 +84,10 @@ class OpenAICompatCodec(OpenAIChatCodec):
     tag in the prompt, so the answer starts inside the block) and `schema_format`
     (`json_schema`, the default, or `json_object`: the schema sent as
     `{"type": "json_object", "schema": ...}`, the one form llama-cpp-python's server takes
-    and llama.cpp's server also reads).
+    and llama.cpp's server also reads), and `reasoning_with_tool_calls` (DeepSeek's
+    thinking mode: an assistant turn with tool calls gets back the plain reasoning text it
+    came with, under the field it came in, exactly as received; a turn without tool calls
+    never does, and reasoning from reasoning_details or `<think>` tags never does).
     """
 
     default_max_tokens_field: ClassVar[str] = "max_tokens"
@@ -102,6 +105,7 @@ class OpenAICompatCodec(OpenAIChatCodec):
         self._fields: tuple[str, ...] = tuple(
             quirks.get("reasoning_fields", ("reasoning_content", "reasoning"))
         )
+        self._fields_with_calls = bool(quirks.get("reasoning_with_tool_calls", False))
         self._think_tags = bool(quirks.get("think_tags", False))
         self._think_open = bool(quirks.get("think_starts_open", False))
         schema_format = str(quirks.get("schema_format", "json_schema"))
@@ -127,16 +131,27 @@ class OpenAICompatCodec(OpenAIChatCodec):
         """An assistant turn whose reasoning came from this profile's reasoning_details gets
         them back, unchanged and in their order (OpenRouter's "Preserving reasoning blocks":
         Anthropic thinking signatures, Gemini thought signatures), while reasoning is on.
-        Plain reasoning text never goes back: DeepSeek rejects its `reasoning_content`."""
+
+        Plain reasoning text goes back only under `reasoning_with_tool_calls`, and only on
+        a turn with tool calls. DeepSeek's thinking mode: "between two user messages", a
+        turn with tool calls must get its `reasoning_content` back in every later request
+        (else 400); one without is ignored (deepseek-reasoner, which took no tools,
+        answered 400). This does not wait for reasoning to be on in the request: DeepSeek
+        thinks by default, golem sends it no switch (`reasoning_param = "none"`) and its
+        models' table need not flag reasoning, so a turn that came with the text was a
+        thinking turn, and the API requires it back whatever this request asks."""
         messages = super().messages(request, caps)
-        if not (caps.reasoning and request.reasoning.enabled):
-            return messages
+        details_back = caps.reasoning and request.reasoning.enabled
         for sent, message in zip(messages, request.messages, strict=True):
             chain = message.reasoning
             if message.role is not Role.ASSISTANT or chain is None:
                 continue
-            if chain.provider == self.profile.name and (details := _reasoning_details(chain)):
+            if chain.provider != self.profile.name:
+                continue
+            if details_back and (details := _reasoning_details(chain)):
                 sent["reasoning_details"] = details
+            elif self._fields_with_calls and message.tool_calls:
+                sent.update(_reasoning_fields(chain))
         return messages
 
     def reasoning_params(self, request: Request, model: str, caps: Capabilities) -> dict[str, Any]:
@@ -159,7 +174,7 @@ class OpenAICompatCodec(OpenAIChatCodec):
             for name in self._fields:
                 text = delta.get(name)
                 if text:
-                    builder.reasoning(text)
+                    builder.reasoning(text, field=name)
                     break
         super().apply_delta(delta, builder)
 
@@ -201,6 +216,16 @@ def _reasoning_details(chain: ReasoningChain) -> list[dict[str, Any]]:
             detail["signature"] = step.signature
         details.append(detail)
     return details
+
+
+def _reasoning_fields(chain: ReasoningChain) -> dict[str, str]:
+    """The plain reasoning text of the chain by the message field it came in, each
+    field's steps joined as received (a stream's deltas, in their order)."""
+    fields: dict[str, str] = {}
+    for step in chain.steps:
+        if step.field is not None:
+            fields[step.field] = fields.get(step.field, "") + step.text
+    return fields
 
 
 class _ThinkTagBuilder(ResponseBuilder):

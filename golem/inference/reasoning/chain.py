@@ -42,6 +42,10 @@ class ReasoningStep:
     # from (its type, id, format, index, ... as received; its text, summary or data and its
     # signature are the step's own): the entry goes back to its provider rebuilt from both.
     detail: Mapping[str, Any] | None = None
+    # The plain message field this step's text came in (Chat Completions'
+    # `reasoning_content`, `reasoning`), not a reasoning_details entry or `<think>` tags:
+    # the text goes back under it to a vendor that requires it (DeepSeek, with tool calls).
+    field: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
