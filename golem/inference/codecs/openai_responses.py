@@ -264,9 +264,9 @@ def _reasoning_items(chain: ReasoningChain) -> list[dict[str, Any]]:
     'rs_...' of type 'reasoning' was provided without its required following item"); a
     re-ask sends the turn back as a plain assistant message and only the call it corrects,
     so that pairing cannot hold. Without an id an item stands on its encrypted_content,
-    as in stateless use (OpenAI's reasoning-items cookbook; OpenAI's Codex client sends its
-    reasoning items so); an item whose encrypted_content never came has nothing to go
-    back with and is left out."""
+    as in stateless use (OpenAI's reasoning-items cookbook; xAI's Responses guide shows
+    the same item, `{"type": "reasoning", "summary": [], "encrypted_content": ...}`); an
+    item whose encrypted_content never came has nothing to go back with and is left out."""
     items: list[dict[str, Any]] = []
     for item_id, group in itertools.groupby(chain.steps, key=lambda step: step.item_id):
         steps = list(group)
