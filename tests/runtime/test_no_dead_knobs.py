@@ -6,6 +6,7 @@ path, a portfolio's fill, a log line, or a summary figure of a short simulated l
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import io
 import tempfile
@@ -154,8 +155,14 @@ def golem_of(config: GolemConfig) -> Iterator[Golem]:
 def life_of(
     config: GolemConfig, subscribers: Sequence[Any] = ()
 ) -> Iterator[tuple[Life, VirtualClock]]:
-    """A life of `config` on a virtual clock at NOW, its state in a temporary directory."""
-    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+    """A life of `config` on a virtual clock at NOW, its state in a temporary directory,
+    which is also the working directory: a death writes its testament to the config's
+    relative `state_dir` ("state"), which must not be the checkout's."""
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        contextlib.chdir(tmp),
+        StateStore.open(Path(tmp)) as store,
+    ):
         clock = VirtualClock(NOW)
         life, _ = assemble(
             config,
@@ -259,16 +266,9 @@ def decisions(config: GolemConfig) -> object:
 def terminal_end(config: GolemConfig) -> object:
     """A golem drained into Terminal at birth, its heartbeats an hour apart for three days:
     the tick it dies at and of what."""
-    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
-        clock = VirtualClock(NOW)
-        life, _ = assemble(
-            config,
-            clock=clock,
-            store=store,
-            routes=build_routes(ProviderPool(config, {})),
-            market=make_market(config),
-        )
+    with life_of(config) as (life, clock):
         golem = life.golem
+        store = golem.store
         store.ledger.record(charge(SubsystemName.OPERATOR, 0.98 * store.credits()))
         for _ in range(72):
             trio.run(golem.tick)
