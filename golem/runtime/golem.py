@@ -20,14 +20,10 @@ from msgspec.structs import replace
 
 from golem.mortality import (
     DeathCause,
-    Epistemic,
     ModelTier,
     MortalityState,
-    Phase,
     PipelineProfile,
     Vitals,
-    assess,
-    epistemic_of,
     utc_day,
 )
 from golem.runtime.config.sections import GolemConfig
@@ -39,15 +35,16 @@ from golem.runtime.decide import (
     ThinkingWatch,
     decide,
 )
+from golem.runtime.episodes import EpisodeBook, forecast
+from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.provenance import Vetting, untraded
 from golem.runtime.replay import RequestKeeper
-from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
-from golem.runtime.stream import RecordStream, Subscriber, VitalityRecord
+from golem.runtime.stream import RecordStream, Subscriber
+from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
-    GrimoireEntry,
     Mood,
     Outcome,
     PortfolioView,
@@ -74,29 +71,19 @@ from golem.subsystems.risk import Provenance, Risk
 from golem.subsystems.risk.provenance import KEY as PROVENANCE
 from golem.subsystems.risk.provenance import check_fields
 from golem.world import (
-    DecisionSummary,
-    Episode,
     EpisodeLog,
-    EpisodeOutcome,
     MarketSource,
     MarketSummary,
     MarketWindow,
-    Observation,
     PaperPortfolio,
     ResumableSource,
     SimulatedMarket,
     Truth,
 )
-from golem.world.feed import FeedItem, ScheduledFeed
 
 __all__ = ["HORIZON_TICKS", "Golem", "LifeOptions"]
 
 log = structlog.get_logger("golem")
-
-_VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
-_VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
-_IMPLIED_DIRECTION = {"exit": -1.0, "hedge": -0.5, "rebalance": 0.5}
-_TERMINAL = Phase.TERMINAL  # read every tick: `Enum.MEMBER` is a slow read on Python 3.11
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +145,6 @@ class Golem:
             hb.interval.total_seconds(), hb.conservation_factor
         )
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
-        self._feed = tuple(config.world.feed)
         # Income is state: the declared rate until the runtime credits some.
         self.income_usd_per_day = config.mortality.income_usd_per_day
         self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
@@ -178,30 +164,25 @@ class Golem:
         self.dead = resumed.death is not None
         self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
-        self.episodes = EpisodeLog()
+        episodes = EpisodeLog()
         for episode in resumed.episodes:
-            self.episodes.append(episode)
+            episodes.append(episode)
         # What the context layers retrieve from, indexed; kept in step with the above.
-        self.memory = Memory.of(self.grimoire.values(), self.episodes)
-        self.feed = ScheduledFeed()  # items placed on the clock at the first tick
-        self._heard_until: datetime | None = None
+        self.memory = Memory.of(self.grimoire.values(), episodes)
+        self.episodes = EpisodeBook(episodes, store, self.memory)
+        self.knowledge = Knowledge(self.grimoire, store, self.memory, config.world.feed)
         self.portfolio = (
             PaperPortfolio.from_dict(resumed.portfolio)
             if resumed.portfolio
             else PaperPortfolio(config.world.cash_usd, config.world.portfolio)
         )
-        last = resumed.vitality
-        self.vitals = Vitals(
-            vitality=last.vitality if last else 1.0,
-            phase=Phase(last.phase) if last else Phase.THRIVING,
-            economic=last.economic if last else 1.0,
-            epistemic=last.epistemic if last else 0.5,
-            burn_rate_usd=float(store.get_meta("burn_rate_usd") or 0.0),
-        )
-        # When the golem entered Terminal, if it is there: its grace runs from then, across
-        # restarts (read from the vitality rows, so nothing more is written per tick).
-        self._terminal_since = (
-            store.phase_since(str(_TERMINAL)) if self.vitals.phase is _TERMINAL else None
+        self.chart = VitalsChart(
+            store,
+            self.policy,
+            golem_id=self._golem_id,
+            now=now,
+            publish=self.stream.publish,
+            last=resumed.vitality,
         )
         self.confidence: float | None = store.get_meta("last_confidence")
         self.window = MarketWindow()
@@ -217,15 +198,12 @@ class Golem:
             None if self._seer is None or quality is None else Foresight(self.truth, quality)
         )
         self._resume_market(store.get_meta("market"))
-        self._epistemic: Epistemic | None = None  # kept until the scored episodes change
-        # The first tick of the current run with fitness below the senescence threshold
-        # (None: not below), across restarts; written only when the run starts or ends.
-        self._senescent_since: int | None = store.get_meta("senescent_since")
         self._context_settings = config.context.settings()
-        self._vitality_logged: tuple[int, float] | None = None  # (tick, vitality) last logged
-        # The tuples a Situation holds, rebuilt only after what they show has changed.
-        self._grimoire_tuple: tuple[GrimoireEntry, ...] | None = None
-        self._episodes_tuple: tuple[Episode, ...] | None = None
+
+    @property
+    def vitals(self) -> Vitals:
+        """The last vitality reading (`chart` keeps it)."""
+        return self.chart.vitals
 
     # --- the context every subsystem reads ---------------------------------------------
 
@@ -276,22 +254,12 @@ class Golem:
                 exposure_usd=equity - cash,
             ),
             mood=self.mood,
-            grimoire=self._grimoire_tuple or self._grimoire_view(),
-            episodes=self._episodes_tuple or self._episodes_view(),
+            grimoire=self.knowledge.entries(),
+            episodes=self.episodes.recent(),
             wallet=self._wallet,
             memory=self.memory,
             **changes,
         )
-
-    def _grimoire_view(self) -> tuple[GrimoireEntry, ...]:
-        if self._grimoire_tuple is None:
-            self._grimoire_tuple = tuple(self.grimoire.values())
-        return self._grimoire_tuple
-
-    def _episodes_view(self) -> tuple[Episode, ...]:
-        if self._episodes_tuple is None:
-            self._episodes_tuple = tuple(self.episodes.recent(50))
-        return self._episodes_tuple
 
     def truth(self) -> Truth | None:
         """The world's truth at this tick (the regime and the move over the episode horizon),
@@ -313,10 +281,10 @@ class Golem:
         now = self._now()
         observation = self.market.observe(now)
         self.window.push(observation)
-        self._hear(observation)
+        self.knowledge.hear(observation)
         market = self.window.summary()
         self.portfolio.mark(observation.price)
-        self._resolve_episodes(market)
+        self.episodes.resolve(market, self.portfolio)
         # A newborn golem appraises its own birth: its first feeling comes from a model.
         events: list[str] = ["birth"] if self.tick_no == 0 else []
         probes = compute_probes(
@@ -444,7 +412,7 @@ class Golem:
         if self.dead or self.window.latest is None:
             return
         record = await self._run(self.curator, self.context(self.window.summary()))
-        self._apply_knowledge(record.outcome)
+        self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
         if self.dead or self.window.latest is None:
@@ -454,7 +422,7 @@ class Golem:
         if record.source != "skipped":
             self.dreams += 1
             self.store.set_meta("dreams", self.dreams)
-        self._apply_knowledge(record.outcome)
+        self.knowledge.apply(record.outcome)
 
     async def die(self, cause: DeathCause | str, market: MarketSummary | None = None) -> None:
         """Thanatopsis: the testament (from the model, or the records), settle, legacy."""
@@ -534,174 +502,20 @@ class Golem:
         """An episode for every model-made decision, and one per horizon otherwise (the
         caller asks on those ticks only): the last 100 scored episodes then span hours,
         so the epistemic clock's skill measures forecasts against real moves rather than
-        against a few minutes of noise. Its prediction is the decision's `expected_move`
-        when it states one, else the move its action implies."""
-        decision = record.decision
-        action = str(getattr(decision, "action", "observe"))
-        confidence = float(getattr(decision, "confidence", 0.5))
-        stated = getattr(decision, "expected_move", None)
-        if stated is not None:  # the model's own forecast of the move over the horizon
-            predicted = float(stated)
-        else:
-            # None stated (the rules, or a model with no view): the move the action implies,
-            # a hedge or an exit a fall, a rebalance a rise, of about one horizon's
-            # volatility; observing expects the price to stay.
-            volatility = (market.return_volatility or 0.0) * HORIZON_TICKS**0.5
-            predicted = _IMPLIED_DIRECTION.get(action, 0.0) * confidence * volatility
-        if self.options.forecast_bias is not None:
-            predicted += self.options.forecast_bias(self._now())
-        summary = DecisionSummary(
-            action=action,
-            tier=str(record.tier).lower(),
-            confidence=confidence,
-            predicted_delta=predicted,
-            horizon_ticks=HORIZON_TICKS,
-            rationale=record.outcome.summary[:200] if record.outcome else "",
-        )
-        episode = self.episodes.record(market, summary)
-        self.store.save_episode(episode)
-        self.memory.put_episode(episode)
-        self._episodes_tuple = None  # the epistemic clock reads only scored ones: still fresh
-
-    def _resolve_episodes(self, market: MarketSummary) -> None:
-        """Score the episodes whose horizon has come: the epistemic clock reads them."""
-        for episode in self.episodes.due(market.tick):
-            actual = market.price / episode.observation.price - 1.0
-            exposure = self.portfolio.equity() - self.portfolio.cash
-            outcome = EpisodeOutcome(episode.decision.horizon_ticks, actual, exposure * actual)
-            resolved = self.episodes.resolve(episode.id, outcome)
-            self.store.save_episode(resolved)
-            self.memory.put_episode(resolved)
-            self._episodes_tuple = None
-            self._epistemic = None
+        against a few minutes of noise."""
+        biased = self.options.forecast_bias
+        bias = None if biased is None else biased(self._now())
+        self.episodes.record(market, forecast(record, market, bias))
 
     def _update_vitals(self, spent: float) -> list[str]:
-        """Vitality after this tick's spending, recorded; the events its change makes.
-        (A clock that ran out is `self.vitals.cause`: the caller dies of it.)"""
-        policy = self.policy
-        decay = policy.burn_decay
-        burn = decay * self.vitals.burn_rate_usd + (1 - decay) * spent
+        """Vitality after this tick's spending (`chart.update`); no decision is reused
+        across a phase change."""
         previous = self.vitals.phase
-        if self._epistemic is None:
-            predictions = self.episodes.prediction_pairs(policy.epistemic_window)
-            self._epistemic = epistemic_of(predictions, policy)
-        credits, now, since = self.store.credits(), self._now(), self._terminal_since
-        self.vitals = assess(
-            golem_id=self._golem_id,
-            tick=self.tick_no,
-            credits_usd=credits,
-            initial_credits_usd=self.store.initial_credits() or policy.initial_credits_usd,
-            burn_rate_usd=burn,
-            epistemic=self._epistemic,
-            previous=previous,
-            params=policy,
-            in_terminal=None if since is None else now - since,
-            senescent_since=self._senescent_since,
-        )
-        vitals = self.vitals
-        if self._epistemic.below(policy):
-            if self._senescent_since is None:
-                self._senescent_since = self.tick_no  # senescence's grace runs from here
-                self.store.set_meta("senescent_since", self.tick_no)
-        elif self._senescent_since is not None:
-            self._senescent_since = None  # fitness recovered: a later fall starts it again
-            self.store.set_meta("senescent_since", None)
-        if vitals.phase is _TERMINAL:
-            if since is None:
-                self._terminal_since = now  # Terminal's grace runs from here
-        elif since is not None:
-            self._terminal_since = None  # left Terminal: a later entry starts it again
-        self.store.record_vitality(
-            VitalityRow(
-                self.tick_no,
-                now,
-                vitals.vitality,
-                str(vitals.phase),
-                vitals.economic,
-                vitals.epistemic,
-            )
-        )
-        if self._vitality_news(spent, previous):
-            self.stream.publish(
-                VitalityRecord(
-                    golem=self._golem_id,
-                    tick=self.tick_no,
-                    time=now,
-                    vitality=vitals.vitality,
-                    phase=vitals.phase,
-                    economic=vitals.economic,
-                    epistemic=vitals.epistemic,
-                    burn_rate_usd=vitals.burn_rate_usd,
-                    credits_usd=credits,
-                    equity_usd=self.portfolio.equity(),
-                )
-            )
-        events: list[str] = []
-        if vitals.phase is not previous:
-            worse = vitals.phase.rank < previous.rank  # rank: higher is healthier
-            log.info(
-                "phase_change",
-                golem=self._golem_id,
-                tick=self.tick_no,
-                previous=str(previous),
-                phase=str(vitals.phase),
-            )
-            events.append("phase_decline" if worse else "phase_recovery")
-            if self.memo is not None:
-                self.memo.forget()  # no decision is reused across a phase change
-        if vitals.phase is _TERMINAL and previous is not _TERMINAL:
-            # Once, on entering Terminal: the daimon feels the end coming, not every tick.
-            events.append("death_approach")
+        epistemic = self.episodes.epistemic(self.policy)
+        events = self.chart.update(self.tick_no, spent, epistemic, self.portfolio.equity)
+        if self.memo is not None and self.vitals.phase is not previous:
+            self.memo.forget()
         return events
-
-    def _vitality_news(self, spent: float, previous: Phase) -> bool:
-        """Whether this tick's vitality is news (published, so logged): money was spent, the phase
-        changed, a clock ran out, vitality moved by 0.001 since the last line, or ten
-        minutes of ticks passed. (The store keeps every tick's; the log keeps the story.)"""
-        vitals, last = self.vitals, self._vitality_logged
-        news = (
-            last is None
-            or spent > 0
-            or vitals.phase is not previous
-            or vitals.cause is not None
-            or abs(vitals.vitality - last[1]) >= _VITALITY_STEP
-            or self.tick_no - last[0] >= _VITALITY_EVERY
-        )
-        if news:
-            self._vitality_logged = (self.tick_no, vitals.vitality)
-        return news
-
-    def _apply_knowledge(self, outcome: Outcome | None) -> None:
-        if outcome is None:
-            return
-        self._grimoire_tuple = None
-        for entry in outcome.grimoire_upserts:
-            self.grimoire[entry.id] = entry
-            self.store.save_grimoire_entry(entry)
-            self.memory.put_entry(entry)
-        for entry_id in outcome.grimoire_archive:
-            if entry_id in self.grimoire:
-                archived = replace(self.grimoire[entry_id], archived=True)
-                self.grimoire[entry_id] = archived
-                self.store.save_grimoire_entry(archived)
-                self.memory.put_entry(archived)
-
-    def _hear(self, observation: Observation) -> None:
-        """The observation and whatever the world feed said since the last tick, into the
-        memory the context layers read. Feed times count from the golem's birth."""
-        self.memory.observe(observation)
-        entries = self._feed
-        if not entries:
-            return
-        if self._heard_until is None:
-            born = self.store.get_meta("born")
-            origin = datetime.fromisoformat(born) if born else observation.time
-            self.feed = ScheduledFeed(
-                FeedItem(origin + e.at, e.source, e.text, e.asks) for e in entries
-            )
-        for item in self.feed.between(self._heard_until, observation.time):
-            self.memory.hear(item)
-        self._heard_until = observation.time
 
     def credit_income(self, key: str, usd: float) -> None:
         """Income arrives: `usd` a day from now on (the sustainability ratio's), credited

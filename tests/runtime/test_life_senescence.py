@@ -32,7 +32,7 @@ async def live_until(golem: Golem, clock: VirtualClock, stop: int | None) -> Non
     for _ in range(2000):
         if golem.dead:
             return
-        since = golem._senescent_since
+        since = golem.chart.senescent_since
         if stop is not None and since is not None and golem.tick_no - since >= stop:
             return
         await golem.tick()
@@ -53,11 +53,11 @@ async def test_senescence_kills_after_its_grace_across_a_restart(tmp_path: Path)
         golem = wrong(life(cfg, clock, store).golem)
         await live_until(golem, clock, stop=GRACE // 2)
         assert not golem.dead  # half the grace: alive
-        since = golem._senescent_since
+        since = golem.chart.senescent_since
         assert since is not None and golem.vitals.epistemic < 0.35
     with StateStore.open(cfg.golem.state_dir) as store:
         golem = wrong(life(cfg, clock, store).golem)
-        assert golem._senescent_since == since  # the restart does not reset the grace
+        assert golem.chart.senescent_since == since  # the restart does not reset the grace
         await live_until(golem, clock, stop=None)
         death = store.death()
     assert death is not None and death["cause"] == DeathCause.EPISTEMIC

@@ -108,7 +108,7 @@ async def test_leaving_terminal_restarts_the_grace(tmp_path: Path) -> None:
         first = entered_terminal(store)
         golem.credit_income("patron", 4.9)
         await live(2)
-        assert golem.vitals.phase != "terminal" and golem._terminal_since is None
+        assert golem.vitals.phase != "terminal" and golem.chart.terminal_since is None
         drain(store, 4.9, clock.now(), "drain-again")
         await live(48)
         second = entered_terminal(store)
@@ -131,7 +131,7 @@ async def test_a_resumed_golem_keeps_the_time_it_entered_terminal(tmp_path: Path
         since = entered_terminal(store)
     with StateStore.open(cfg.golem.state_dir) as store:
         again: Life = life(cfg, clock, store)
-        assert again.golem._terminal_since == since
+        assert again.golem.chart.terminal_since == since
         assert await again.run(duration=timedelta(days=2)) == "died"
         death = store.death()
     assert death is not None and death["cause"] == DeathCause.TERMINAL

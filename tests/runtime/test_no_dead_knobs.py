@@ -324,7 +324,7 @@ def context(config: GolemConfig) -> object:
     with golem_of(config) as golem:
         observation = golem.market.observe(NOW)
         golem.window.push(observation)
-        golem._hear(golem.market.observe(NOW + timedelta(days=1)))
+        golem.knowledge.hear(golem.market.observe(NOW + timedelta(days=1)))
         ctx = golem.context(golem.window.summary())
         feed = [item.text for item in golem.memory.feed(100)]
         settings = golem.budgeting().context

@@ -1,0 +1,145 @@
+"""A life's vitals chart: vitality assessed after each tick's spending, recorded every tick
+and published when it is news, and the grace clocks of senescence and Terminal, which run
+from when the golem entered them, across restarts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+import structlog
+
+from golem.mortality import Epistemic, MortalityPolicy, Phase, Vitals, assess
+from golem.runtime.store.rows import VitalityRow
+from golem.runtime.store.state import StateStore
+from golem.runtime.stream import VitalityRecord
+
+__all__ = ["VitalsChart"]
+
+log = structlog.get_logger("golem")
+
+_VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
+_VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
+_TERMINAL = Phase.TERMINAL  # read every tick: `Enum.MEMBER` is a slow read on Python 3.11
+
+
+class VitalsChart:
+    """The golem's `vitals`, when its senescence and its Terminal began (None: not in
+    them), and the last reading published. `update` is called once a tick."""
+
+    def __init__(
+        self,
+        store: StateStore,
+        policy: MortalityPolicy,
+        *,
+        golem_id: str,
+        now: Callable[[], datetime],
+        publish: Callable[[VitalityRecord], None],
+        last: VitalityRow | None,
+    ) -> None:
+        self._store, self._policy, self._golem_id = store, policy, golem_id
+        self._now, self._publish = now, publish
+        self.vitals = Vitals(
+            vitality=last.vitality if last else 1.0,
+            phase=Phase(last.phase) if last else Phase.THRIVING,
+            economic=last.economic if last else 1.0,
+            epistemic=last.epistemic if last else 0.5,
+            burn_rate_usd=float(store.get_meta("burn_rate_usd") or 0.0),
+        )
+        # When the golem entered Terminal, if it is there: its grace runs from then, across
+        # restarts (read from the vitality rows, so nothing more is written per tick).
+        self.terminal_since = (
+            store.phase_since(str(_TERMINAL)) if self.vitals.phase is _TERMINAL else None
+        )
+        # The first tick of the current run with fitness below the senescence threshold
+        # (None: not below), across restarts; written only when the run starts or ends.
+        self.senescent_since: int | None = store.get_meta("senescent_since")
+        self._logged: tuple[int, float] | None = None  # (tick, vitality) last published
+
+    def update(
+        self, tick: int, spent: float, epistemic: Epistemic, equity: Callable[[], float]
+    ) -> list[str]:
+        """Vitality after this tick's spending, recorded; the events its change makes.
+        (A clock that ran out is `self.vitals.cause`: the caller dies of it.)"""
+        policy, store = self._policy, self._store
+        decay = policy.burn_decay
+        burn = decay * self.vitals.burn_rate_usd + (1 - decay) * spent
+        previous = self.vitals.phase
+        credits, now, since = store.credits(), self._now(), self.terminal_since
+        self.vitals = vitals = assess(
+            golem_id=self._golem_id,
+            tick=tick,
+            credits_usd=credits,
+            initial_credits_usd=store.initial_credits() or policy.initial_credits_usd,
+            burn_rate_usd=burn,
+            epistemic=epistemic,
+            previous=previous,
+            params=policy,
+            in_terminal=None if since is None else now - since,
+            senescent_since=self.senescent_since,
+        )
+        if epistemic.below(policy):
+            if self.senescent_since is None:
+                self.senescent_since = tick  # senescence's grace runs from here
+                store.set_meta("senescent_since", tick)
+        elif self.senescent_since is not None:
+            self.senescent_since = None  # fitness recovered: a later fall starts it again
+            store.set_meta("senescent_since", None)
+        if vitals.phase is _TERMINAL:
+            if since is None:
+                self.terminal_since = now  # Terminal's grace runs from here
+        elif since is not None:
+            self.terminal_since = None  # left Terminal: a later entry starts it again
+        store.record_vitality(
+            VitalityRow(
+                tick, now, vitals.vitality, str(vitals.phase), vitals.economic, vitals.epistemic
+            )
+        )
+        if self._news(tick, spent, previous):
+            self._publish(
+                VitalityRecord(
+                    golem=self._golem_id,
+                    tick=tick,
+                    time=now,
+                    vitality=vitals.vitality,
+                    phase=vitals.phase,
+                    economic=vitals.economic,
+                    epistemic=vitals.epistemic,
+                    burn_rate_usd=vitals.burn_rate_usd,
+                    credits_usd=credits,
+                    equity_usd=equity(),
+                )
+            )
+        events: list[str] = []
+        if vitals.phase is not previous:
+            worse = vitals.phase.rank < previous.rank  # rank: higher is healthier
+            log.info(
+                "phase_change",
+                golem=self._golem_id,
+                tick=tick,
+                previous=str(previous),
+                phase=str(vitals.phase),
+            )
+            events.append("phase_decline" if worse else "phase_recovery")
+        if vitals.phase is _TERMINAL and previous is not _TERMINAL:
+            # Once, on entering Terminal: the daimon feels the end coming, not every tick.
+            events.append("death_approach")
+        return events
+
+    def _news(self, tick: int, spent: float, previous: Phase) -> bool:
+        """Whether this tick's vitality is news (published, so logged): money was spent,
+        the phase changed, a clock ran out, vitality moved by 0.001 since the last line, or
+        ten minutes of ticks passed. (The store keeps every tick's; the log keeps the story.)"""
+        vitals, last = self.vitals, self._logged
+        news = (
+            last is None
+            or spent > 0
+            or vitals.phase is not previous
+            or vitals.cause is not None
+            or abs(vitals.vitality - last[1]) >= _VITALITY_STEP
+            or tick - last[0] >= _VITALITY_EVERY
+        )
+        if news:
+            self._logged = (tick, vitals.vitality)
+        return news
