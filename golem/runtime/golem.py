@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import structlog
-from msgspec.structs import replace
 
 from golem.mortality import (
     DeathCause,
@@ -38,17 +37,16 @@ from golem.runtime.decide import (
 from golem.runtime.episodes import EpisodeBook, forecast
 from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo, MemoPolicy
-from golem.runtime.provenance import Vetting, untraded
+from golem.runtime.provenance import untraded
 from golem.runtime.replay import RequestKeeper
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber
+from golem.runtime.trading import TradingDesk
 from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
     Mood,
-    Outcome,
     PortfolioView,
-    ProposedTrade,
     Situation,
     Subsystem,
 )
@@ -67,9 +65,7 @@ from golem.subsystems.heartbeat import (
     escalated,
 )
 from golem.subsystems.heartbeat.probes import GateParams
-from golem.subsystems.risk import Provenance, Risk
-from golem.subsystems.risk.provenance import KEY as PROVENANCE
-from golem.subsystems.risk.provenance import check_fields
+from golem.subsystems.risk import Risk
 from golem.world import (
     EpisodeLog,
     MarketSource,
@@ -175,6 +171,16 @@ class Golem:
             PaperPortfolio.from_dict(resumed.portfolio)
             if resumed.portfolio
             else PaperPortfolio(config.world.cash_usd, config.world.portfolio)
+        )
+        self.desk = TradingDesk(
+            heartbeat=self.heartbeat,
+            risk=self.risk,
+            run=self._run,
+            budgeting=self.budgeting,
+            publish=self.stream.publish,
+            portfolio=self.portfolio,
+            memory=self.memory,
+            golem_id=self._golem_id,
         )
         self.chart = VitalsChart(
             store,
@@ -310,20 +316,7 @@ class Golem:
         if outcome is not None and outcome.events:
             events += outcome.events
         if outcome is not None and (outcome.trades or untraded(record, self.risk)):
-            vetting = Vetting(
-                self.heartbeat, record, self.risk, self.budgeting, self.stream.publish
-            )
-            for run, trade in enumerate(outcome.trades, start=1):
-                vetted = await vetting.vet(trade, run - 1)  # before risk is asked
-                spent += await self._assess(ctx, vetted.goes_ahead or trade, vetted, run, events)
-            # A decision that asked for a trade and traded none: what it would have done
-            # without the external text goes ahead (an attack may not stop an action).
-            for run, vetted in enumerate(() if outcome.trades else await vetting.instead(), 1):
-                assert vetted.goes_ahead is not None
-                spent += await self._assess(ctx, vetted.goes_ahead, vetted, run, events)
-            spent += vetting.spent
-            self._withhold(vetting)
-            record = vetting.standing  # the clean re-ask's decision, when it was asked
+            record, spent = await self.desk.trade(ctx, record, events, spent)
         if record.decision is not None:
             self.confidence = float(getattr(record.decision, "confidence", 0.5))
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
@@ -339,36 +332,6 @@ class Golem:
         self.tick_no += 1
         if self.options.resumable:
             self.snapshot()
-
-    def _withhold(self, vetting: Vetting) -> None:
-        """Feed items that changed a decision (its clean re-ask answered otherwise) are
-        shown to no later prompt: an attack sways, and costs a re-ask, once."""
-        refs = vetting.contradicted
-        if refs:
-            self.memory.withhold(refs)
-            log.warning(
-                "feed_withheld",
-                golem=self._golem_id,
-                tick=self.tick_no,
-                feed=list(refs),
-                decision=vetting.proposal.decision_id,
-                reason="the same decision without them answered otherwise",
-            )
-
-    async def _assess(
-        self,
-        ctx: Situation,
-        proposed: ProposedTrade,
-        vetted: Provenance,
-        run: int,
-        events: list[str],
-    ) -> float:
-        """Risk's verdict on one trade (the clean re-ask's, when the check chose it) and
-        its execution; the events it makes join `events`. Returns what risk cost."""
-        situation = replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
-        verdict = await self._run(self.risk, situation)
-        events += self._execute(verdict.outcome, ctx.observation.price, ctx.market)
-        return verdict.cost_usd
 
     def snapshot(self) -> None:
         """What a restart resumes from, the tick counter with it: written every tick
@@ -462,41 +425,6 @@ class Golem:
         record = await decide(subsystem, ctx, self.budgeting, self.memo)
         self.stream.publish(record)
         return record
-
-    def _execute(self, verdict: Outcome | None, price: float, market: MarketSummary) -> list[str]:
-        if verdict is None:
-            return []
-        if verdict.blocked is not None:
-            provenance = check_fields(verdict.details)
-            if provenance.get("blocked"):  # external text would have moved the money
-                log.warning(
-                    "action_blocked",
-                    golem=self._golem_id,
-                    tick=self.tick_no,
-                    action=str(verdict.blocked.action),
-                    check="provenance",
-                    reason=provenance.get("reason", ""),
-                    feed=provenance.get("external", []),
-                    proposed_by=provenance.get("proposed_by"),
-                )
-                # Not a frustration for the daimon to feel: without the text the golem's
-                # own decision did not want this trade.
-                return []
-            return ["trade_blocked"]
-        trade = verdict.approved
-        if trade is None:
-            return []
-        before = self.portfolio.equity()
-        fill = self.portfolio.apply(
-            trade.action, price, trade.size_usd, volatility=market.return_volatility or 0.0
-        )
-        log.info("trade", golem=self.config.golem.id, tick=self.tick_no, **fill.to_dict())
-        change = (self.portfolio.equity() - before) / before if before > 0 else 0.0
-        if fill.realised_pnl_usd > 0:
-            return ["trade_profit"]
-        if fill.realised_pnl_usd < 0:
-            return [f"trade_loss:{abs(change):.4f}"]
-        return []
 
     def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
         """An episode for every model-made decision, and one per horizon otherwise (the

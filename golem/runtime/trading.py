@@ -1,0 +1,139 @@
+"""A heartbeat decision's trades, carried out: each vetted for what external text moved
+(`Vetting`), judged by risk and executed on the paper portfolio, with the events they make
+for the daimon. Feed items that swayed a decision are withheld from every later prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import structlog
+from msgspec.structs import replace
+
+from golem.runtime.decide import Budgeting, DecisionRecord
+from golem.runtime.provenance import Vetting
+from golem.subsystems.context import Memory
+from golem.subsystems.contract import Outcome, ProposedTrade, Situation, Subsystem
+from golem.subsystems.heartbeat import Heartbeat
+from golem.subsystems.risk import Provenance, Risk
+from golem.subsystems.risk.provenance import KEY as PROVENANCE
+from golem.subsystems.risk.provenance import check_fields
+from golem.world import MarketSummary, PaperPortfolio
+
+__all__ = ["TradingDesk"]
+
+log = structlog.get_logger("golem")
+
+Run = Callable[[Subsystem, Situation], Awaitable[DecisionRecord]]
+
+
+class TradingDesk:
+    """Where a golem's heartbeat decisions trade: `run` asks a subsystem (and publishes
+    its record), `budgeting` is what the provenance check's re-asks are paid from."""
+
+    def __init__(
+        self,
+        *,
+        heartbeat: Heartbeat,
+        risk: Risk,
+        run: Run,
+        budgeting: Callable[[], Budgeting],
+        publish: Callable[[DecisionRecord], None],
+        portfolio: PaperPortfolio,
+        memory: Memory,
+        golem_id: str,
+    ) -> None:
+        self._heartbeat, self._risk, self._run = heartbeat, risk, run
+        self._budgeting, self._publish = budgeting, publish
+        self._portfolio, self._memory, self._golem_id = portfolio, memory, golem_id
+
+    async def trade(
+        self, ctx: Situation, record: DecisionRecord, events: list[str], spent: float
+    ) -> tuple[DecisionRecord, float]:
+        """The trades `record` (the heartbeat's decision on `ctx`) proposes, each vetted,
+        judged and executed; a decision that asked for a trade and proposed none: what it
+        would have done without the external text (an attack may not stop an action).
+        Returns the decision that stands (the clean re-ask's, when it was asked) and
+        `spent` (the tick's so far) with what the checks and risk cost; the events the
+        trades make join `events`."""
+        outcome = record.outcome
+        assert outcome is not None, "only a decision with an outcome trades"
+        vetting = Vetting(self._heartbeat, record, self._risk, self._budgeting, self._publish)
+        for run, trade in enumerate(outcome.trades, start=1):
+            vetted = await vetting.vet(trade, run - 1)  # before risk is asked
+            spent += await self._assess(ctx, vetted.goes_ahead or trade, vetted, run, events)
+        for run, vetted in enumerate(() if outcome.trades else await vetting.instead(), 1):
+            assert vetted.goes_ahead is not None
+            spent += await self._assess(ctx, vetted.goes_ahead, vetted, run, events)
+        spent += vetting.spent
+        self._withhold(vetting, ctx.tick)
+        return vetting.standing, spent
+
+    def _withhold(self, vetting: Vetting, tick: int) -> None:
+        """Feed items that changed a decision (its clean re-ask answered otherwise) are
+        shown to no later prompt: an attack sways, and costs a re-ask, once."""
+        refs = vetting.contradicted
+        if refs:
+            self._memory.withhold(refs)
+            log.warning(
+                "feed_withheld",
+                golem=self._golem_id,
+                tick=tick,
+                feed=list(refs),
+                decision=vetting.proposal.decision_id,
+                reason="the same decision without them answered otherwise",
+            )
+
+    async def _assess(
+        self,
+        ctx: Situation,
+        proposed: ProposedTrade,
+        vetted: Provenance,
+        run: int,
+        events: list[str],
+    ) -> float:
+        """Risk's verdict on one trade (the clean re-ask's, when the check chose it) and
+        its execution; the events it makes join `events`. Returns what risk cost."""
+        situation = replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
+        verdict = await self._run(self._risk, situation)
+        events += self._execute(verdict.outcome, ctx.tick, ctx.observation.price, ctx.market)
+        return verdict.cost_usd
+
+    def _execute(
+        self, verdict: Outcome | None, tick: int, price: float, market: MarketSummary
+    ) -> list[str]:
+        """Risk's verdict carried out on the portfolio; the events it makes."""
+        if verdict is None:
+            return []
+        if verdict.blocked is not None:
+            provenance = check_fields(verdict.details)
+            if provenance.get("blocked"):  # external text would have moved the money
+                log.warning(
+                    "action_blocked",
+                    golem=self._golem_id,
+                    tick=tick,
+                    action=str(verdict.blocked.action),
+                    check="provenance",
+                    reason=provenance.get("reason", ""),
+                    feed=provenance.get("external", []),
+                    proposed_by=provenance.get("proposed_by"),
+                )
+                # Not a frustration for the daimon to feel: without the text the golem's
+                # own decision did not want this trade.
+                return []
+            return ["trade_blocked"]
+        trade = verdict.approved
+        if trade is None:
+            return []
+        portfolio = self._portfolio
+        before = portfolio.equity()
+        fill = portfolio.apply(
+            trade.action, price, trade.size_usd, volatility=market.return_volatility or 0.0
+        )
+        log.info("trade", golem=self._golem_id, tick=tick, **fill.to_dict())
+        change = (portfolio.equity() - before) / before if before > 0 else 0.0
+        if fill.realised_pnl_usd > 0:
+            return ["trade_profit"]
+        if fill.realised_pnl_usd < 0:
+            return [f"trade_loss:{abs(change):.4f}"]
+        return []
