@@ -5,6 +5,8 @@ the episode, recompute vitality, appraise, and die when a clock runs out. `curat
 `dream()` are the scheduled jobs. Each decision and each vitality reading worth telling is
 published on `stream` (the log file and the simulator's tally subscribe). The daemon and
 the simulator drive the same object; they differ only in clock, providers and world.
+Its bookkeeping lives beside it: trades in `trading.py`, vitality and its grace clocks in
+`vitals.py`, episodes in `episodes.py`, the grimoire and what it hears in `knowledge.py`.
 """
 
 from __future__ import annotations
@@ -163,7 +165,8 @@ class Golem:
         episodes = EpisodeLog()
         for episode in resumed.episodes:
             episodes.append(episode)
-        # What the context layers retrieve from, indexed; kept in step with the above.
+        # What the context layers retrieve from, indexed; the book and the knowledge below
+        # keep it in step with the episodes and the grimoire.
         self.memory = Memory.of(self.grimoire.values(), episodes)
         self.episodes = EpisodeBook(episodes, store, self.memory)
         self.knowledge = Knowledge(self.grimoire, store, self.memory, config.world.feed)
