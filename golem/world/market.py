@@ -88,6 +88,7 @@ class SimulatedMarket:
         "_elapsed",
         "_hf_per_price",
         "_interval_s",
+        "_last",
         "_last_step",
         "_next_event",
         "_next_random",
@@ -118,6 +119,7 @@ class SimulatedMarket:
         self._regime = self._params.initial_regime
         self._tick = -1
         self._start: datetime | None = None
+        self._last: Observation | None = None  # the latest observation, asked again at its time
         self._elapsed = 0.0
         self._last_step = self._interval_s
         self._steps: dict[tuple[Regime, float], _Step] = {}
@@ -203,6 +205,7 @@ class SimulatedMarket:
             ) from exc
         self._tick = saved.tick
         self._start = saved.start
+        self._last = None
         self._elapsed = saved.elapsed
         self._price = saved.price
         self._regime = saved.regime
@@ -242,7 +245,9 @@ class SimulatedMarket:
         return twin
 
     def observe(self, time: datetime) -> Observation:
-        """Advance the market to `time`, which must be later than the previous call's."""
+        """Advance the market to `time`, which must not be earlier than the previous call's;
+        asked again at that time, the market shows what it showed (a lineage's heir is born
+        at the instant its predecessor last looked)."""
         if self._start is None:
             return self._first(time)
         return self._advance(time, (time - self._start).total_seconds())
@@ -272,7 +277,7 @@ class SimulatedMarket:
         self._start = time
         self._tick = 0
         step = self._step(self._regime, self._interval_s)
-        return Observation(
+        self._last = first = Observation(
             tick=0,
             time=time,
             price=self._price,
@@ -281,11 +286,15 @@ class SimulatedMarket:
             funding_rate=step.funding,
             regime=self._regime,
         )
+        return first
 
     def _advance(self, time: datetime, elapsed: float) -> Observation:
         t0 = self._elapsed
         dt = elapsed - t0
         if dt <= 0.0:
+            last = self._last
+            if dt == 0.0 and last is not None and last.time == time:
+                return last
             raise ValueError(f"time must move forward: {time.isoformat()} is not after the last")
         self._elapsed = elapsed
         self._last_step = dt
@@ -311,9 +320,10 @@ class SimulatedMarket:
         )
         self._tick = tick = self._tick + 1
         hf = self._hf_per_price
-        return Observation(
+        self._last = seen = Observation(
             tick, time, price, volume, None if hf is None else hf * price, step.funding, regime
         )
+        return seen
 
     def _events(self, t0: float, t1: float) -> tuple[float, Regime | None]:
         """Regime switches and shocks due in (t0, t1]: the shocks' log move over the step

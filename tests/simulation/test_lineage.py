@@ -102,6 +102,12 @@ def test_a_successor_inherits_the_lessons_and_the_money_left(tmp_path: Path) -> 
         (e.id, e.text, e.confidence, e.tier) for e in expected
     ]
     assert len(born_with) == lives[1]["inherited_lessons"] > 0
+    # Each heir's first heartbeat is at its birth, the instant its predecessor last looked
+    # at the shared market: it sees what that one saw, and no job fails.
+    for number in range(2, len(lives) + 1):
+        log = (out / f"generation-{number}" / "golem.log").read_text()
+        assert '"event":"job_failed"' not in log
+        assert log.startswith('{"timestamp"') and '"tick":0,"subsystem":"heartbeat"' in log
 
 
 def test_the_inherited_confidence_is_configured(tmp_path: Path) -> None:

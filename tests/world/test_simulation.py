@@ -87,8 +87,23 @@ def test_time_must_move_forward_and_be_aware() -> None:
     with pytest.raises(ValueError, match="timezone"):
         market.observe(datetime(2025, 1, 1))
     market.observe(T0)
+    market.observe(T0 + timedelta(seconds=15))
     with pytest.raises(ValueError, match="forward"):
         market.observe(T0)
+
+
+def test_asked_again_at_its_time_the_market_shows_the_same() -> None:
+    """A lineage's heir is born at the instant its predecessor last looked: the same
+    observation, and the walk goes on from it as if it had been asked once."""
+    once, twice = SimulatedMarket(1), SimulatedMarket(1)
+    for market in (once, twice):
+        market.observe(T0)
+    assert twice.observe(T0) == once.observe(T0)
+    step = T0 + timedelta(seconds=15)
+    seen = twice.observe(step)
+    assert twice.observe(step) is seen
+    assert seen == once.observe(step)
+    assert twice.observe(step + timedelta(seconds=15)) == once.observe(step + timedelta(seconds=15))
 
 
 def test_irregular_intervals_scale_the_noise() -> None:
