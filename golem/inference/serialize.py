@@ -69,6 +69,7 @@ def reasoning_to_dict(chain: ReasoningChain) -> dict[str, Any]:
                 "part": step.part,
                 "item_id": step.item_id,
                 "detail": None if step.detail is None else dict(step.detail),
+                "field": step.field,
             }
             for step in chain.steps
         ],
