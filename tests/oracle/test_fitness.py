@@ -181,3 +181,31 @@ def test_the_composite_renormalises_over_the_domains_claimed() -> None:
     price = fitness.domain_level(Category.PRICE_DIRECTION)
     assert fitness.level == pytest.approx((0.35 * price + 0.25 * 1.0) / 0.60)
     assert price == pytest.approx(0.0, abs=0.05)
+
+
+def test_no_golem_grows_senescent_by_claiming_more() -> None:
+    """Two golems of the same skill (informed half the time) over the same two days, one
+    resolving a claim every 10 minutes and one every minute: neither is ever confirmed
+    senescent; a chance forecaster at either rate is."""
+    from datetime import timedelta
+
+    from golem.mortality.senescence import Senescence, SenescenceParams, Stage
+
+    params = SenescenceParams()
+
+    def stages(every: timedelta, informed: float) -> set[Stage]:
+        rng, fitness, state = random.Random(5), EpistemicFitness(), Senescence()
+        seen, t = set(), timedelta(0)
+        while t <= timedelta(days=2):
+            [(f, o)] = _regime_stream(rng, 1, informed)
+            fitness.record(_resolution(Category.VOLATILITY_REGIME, f, o))
+            state = state.step(
+                T0 + t, fitness.level, regime_samples=fitness.regime_samples("calm"), params=params
+            )
+            seen.add(state.stage)
+            t += every
+        return seen
+
+    for every in (timedelta(minutes=10), timedelta(minutes=1)):
+        assert Stage.SENESCENT not in stages(every, 0.5)
+        assert Stage.SENESCENT in stages(every, 0.0)
