@@ -18,6 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
 
+from golem.inference.durations import parse_duration
 from golem.mortality import Allocation, ModelTier, Phase, SubsystemName
 from golem.world import Regime
 
@@ -51,6 +52,8 @@ def holds(effect: Effect, before: Any, after: Any, default: Any, value: Any) -> 
 
 
 def _number(value: Any) -> float:
+    if isinstance(value, str):  # a duration as config writes it ("1h")
+        value = parse_duration(value)
     if isinstance(value, timedelta):
         return value.total_seconds()
     if value is None:
@@ -458,9 +461,7 @@ EFFECTS: dict[str, Effect] = {
     "mortality.senescence_threshold": Effect(
         "fewer golems are senescent", deaths("epistemic"), "with"
     ),
-    "mortality.senescence_grace_ticks": Effect(
-        "senescence kills later", deaths("epistemic"), "against"
-    ),
+    "mortality.senescence_grace": Effect("senescence kills later", deaths("epistemic"), "against"),
     "mortality.terminal_grace": Effect("Terminal kills sooner", lambda s: s["tick"], "falls"),
     "mortality.fit_depth": Effect(
         "no depth is fitted to the money", granted(lambda g, a: a.fitted_from is not None), "falls"
@@ -488,6 +489,9 @@ EFFECTS: dict[str, Effect] = {
     "mortality.hazard.ageing": Effect("death is less likely", death_chance, "with"),
     "mortality.hazard.max_fitness_multiplier": Effect("death is less likely", death_chance, "with"),
     "mortality.hazard.cap": Effect("death is less likely", death_chance, "with"),
+    # the parameters are per reference tick: the same values over a shorter tick are a
+    # faster rate, so over the same interval death is likelier
+    "mortality.hazard.reference_tick": Effect("death is likelier", death_chance, "against"),
     "mortality.phases.thriving": Effect(
         "more readings are Thriving", in_phase(Phase.THRIVING), "against"
     ),
