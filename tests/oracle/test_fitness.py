@@ -6,7 +6,7 @@ the prior, in Thriving."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -164,7 +164,7 @@ def test_claiming_ten_times_as_often_does_not_move_fitness() -> None:
 def test_a_newborn_sits_at_the_prior_in_thriving() -> None:
     fitness = EpistemicFitness()
     assert fitness.level == 0.6
-    vitality = composite_vitality(1.0, fitness.level, 0)
+    vitality = composite_vitality(1.0, fitness.level, timedelta(0))
     assert phase_of(vitality) is Phase.THRIVING
     # inaction's claims count toward the regime's samples but are not scored
     fitness.record(_resolution(Category.INACTION, "true", "true"))
@@ -187,7 +187,6 @@ def test_no_golem_grows_senescent_by_claiming_more() -> None:
     """Two golems of the same skill (informed half the time) over the same two days, one
     resolving a claim every 10 minutes and one every minute: neither is ever confirmed
     senescent; a chance forecaster at either rate is."""
-    from datetime import timedelta
 
     from golem.mortality.senescence import Senescence, SenescenceParams, Stage
 
