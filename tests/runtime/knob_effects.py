@@ -177,8 +177,9 @@ def mean_funding(regime: Regime) -> Callable[[Any], float]:
     return lambda path: statistics.fmean(o.funding_rate for o in path if o.regime is regime)
 
 
-def regime_changes(path: list[Any]) -> int:
-    return sum(1 for a, b in itertools.pairwise(path) if a.regime is not b.regime)
+def first_stay(path: list[Any]) -> int:
+    """Observations until the regime first changes (the length of the first stay)."""
+    return next((i for i, o in enumerate(path) if o.regime is not path[0].regime), len(path))
 
 
 def next_regime(path: list[Any]) -> Regime:
@@ -252,7 +253,8 @@ def _regime_effects(regime: Regime) -> dict[str, Effect]:
         f"{at}.volatility": Effect(
             f"returns in {regime} spread with the volatility", return_spread(regime), "with"
         ),
-        f"{at}.mean_duration": Effect("regimes change more often", regime_changes, "against"),
+        # The first stay (the path starts in this regime): the same draw scaled by the mean.
+        f"{at}.mean_duration": Effect("the first stay is shorter", first_stay, "with"),
         f"{at}.volume_multiplier": Effect(
             f"volume in {regime} follows the multiplier", mean_volume(regime), "with"
         ),
