@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from golem.mortality import composite_vitality, phase_of
+from golem.mortality.senescence import Senescence, SenescenceParams, Stage
 from golem.mortality.vitality import Phase
 from golem.oracle import Category, EpistemicFitness, FitnessParams, Resolution, peirce
 
@@ -187,9 +188,6 @@ def test_no_golem_grows_senescent_by_claiming_more() -> None:
     """Two golems of the same skill (informed half the time) over the same two days, one
     resolving a claim every 10 minutes and one every minute: neither is ever confirmed
     senescent; a chance forecaster at either rate is."""
-
-    from golem.mortality.senescence import Senescence, SenescenceParams, Stage
-
     params = SenescenceParams()
 
     def stages(every: timedelta, informed: float) -> set[Stage]:

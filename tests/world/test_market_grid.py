@@ -8,7 +8,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from golem.world import MarketParams, RandomShocks, ScheduledShock, SimulatedMarket
+from golem.world import (
+    EXAMPLE_CSV,
+    CSVReplay,
+    MarketParams,
+    RandomShocks,
+    ScheduledShock,
+    SimulatedMarket,
+)
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
 PARAMS = MarketParams(
@@ -70,3 +77,15 @@ def test_a_restored_market_continues_on_the_grid() -> None:
     later = T0 + timedelta(hours=6)
     assert resumed.observe(later) == market.observe(later)
     assert resumed.observe(later).price == prices([T0, later], seed=4)[later]
+
+
+def test_a_replay_gives_every_observer_the_row_in_force() -> None:
+    """CSV replay was already a pure function of time: the row in force at each instant,
+    whoever asks and however often (unchanged here; the markets helper owns replay.py)."""
+    replay, other = CSVReplay(EXAMPLE_CSV), CSVReplay(EXAMPLE_CSV)
+    span = replay.end - replay.start
+    fast = {replay.start + span * k / 90: 0.0 for k in range(91)}
+    for t in fast:
+        fast[t] = replay.observe(t).price
+    for t in list(fast)[::3]:
+        assert other.observe(t).price == fast[t]
