@@ -31,8 +31,13 @@ function el(tag, attrs = {}, ...children) {
 }
 
 const usd = (v, digits = 4) =>
-  typeof v === "number" ? "$" + v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: 2 }) : "–";
+  typeof v === "number" ? "$" + v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: Math.min(2, digits) }) : "–";
 const num = (v, digits = 3) => (typeof v === "number" ? v.toFixed(digits) : "–");
+// A time on an axis: its clock time for a span within a day, with its date beyond.
+const axisTime = (t, span) => {
+  const text = shortTime(new Date(t).toISOString());
+  return span < 86400000 ? text.slice(11, 16) : text.slice(0, 16);
+};
 const shortTime = (iso) => (iso ? iso.replace("T", " ").replace(/(\.\d+)?(\+00:00|Z)$/, "") : "");
 
 async function getJSON(path) {
@@ -43,10 +48,13 @@ async function getJSON(path) {
 
 // --- charts --------------------------------------------------------------------------
 
+// Drawn at the width shown (one SVG unit a pixel: text is never stretched); redrawn when
+// the window's width changes.
+const drawnWidth = (svg) => Math.max(240, Math.round(svg.getBoundingClientRect().width) || 600);
+
 function lineChart(svg, series, { min = null, max = null, format = (v) => num(v, 2) } = {}) {
-  const width = 600, height = 180, left = 52, right = 8, top = 8, bottom = 22;
+  const width = drawnWidth(svg), height = 180, left = 56, right = 8, top = 8, bottom = 22;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("preserveAspectRatio", "none");
   for (const child of [...svg.childNodes]) if (child.nodeName !== "title") child.remove();
   const points = series.flatMap((s) => s.points);
   svg.dataset.points = String(points.length);
@@ -67,8 +75,8 @@ function lineChart(svg, series, { min = null, max = null, format = (v) => num(v,
     el("svg:line", { class: "axis", x1: left, x2: left, y1: top, y2: height - bottom }),
     el("svg:text", { x: left - 4, y: y(hi) + 10, "text-anchor": "end" }, format(hi)),
     el("svg:text", { x: left - 4, y: y(lo), "text-anchor": "end" }, format(lo)),
-    el("svg:text", { x: left, y: height - 6 }, shortTime(new Date(t0).toISOString())),
-    el("svg:text", { x: width - right, y: height - 6, "text-anchor": "end" }, shortTime(new Date(t1).toISOString())),
+    el("svg:text", { x: left, y: height - 6 }, axisTime(t0, t1 - t0)),
+    el("svg:text", { x: width - right, y: height - 6, "text-anchor": "end" }, axisTime(t1, t1 - t0)),
   );
   for (const s of series) {
     if (s.points.length === 0) continue;
@@ -84,14 +92,13 @@ function legend(node, series) {
 }
 
 function phaseBand(svg, readings) {
-  const width = 600, height = 28;
+  const width = drawnWidth(svg), height = 28;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("preserveAspectRatio", "none");
   for (const child of [...svg.childNodes]) if (child.nodeName !== "title") child.remove();
   if (readings.length === 0) return;
   const t = readings.map((r) => Date.parse(r.time));
   const t0 = t[0], t1 = Math.max(t[t.length - 1], t0 + 1);
-  const x = (v) => 52 + ((v - t0) / (t1 - t0)) * (width - 60);
+  const x = (v) => 56 + ((v - t0) / (t1 - t0)) * (width - 64);
   readings.forEach((r, i) => {
     const end = i + 1 < readings.length ? t[i + 1] : t1;
     svg.append(el("svg:rect", {
@@ -253,7 +260,8 @@ function decisionItem(d, fresh) {
     el("span", { class: "tag" }, `${d.subsystem} · ${d.source}`),
     el("span", { class: "what" }, d.summary || d.skip_reason || d.error || "–"),
     el("span", { class: "tag" }, usd(d.cost_usd, 6)));
-  return el("li", { class: fresh ? "new" : null, "data-id": d.id || null },
+  const attrs = { class: fresh ? "new" : null, "data-id": d.id || null, "data-tick": d.tick, "data-subsystem": d.subsystem };
+  return el("li", attrs,
     el("details", {}, summary, body));
 }
 
@@ -266,12 +274,21 @@ function addDecision(d, fresh) {
 
 // --- start -------------------------------------------------------------------------------
 
+let drawn = null; // the last history drawn, to draw again at a new width
+
 async function refresh() {
   const [status, history] = await Promise.all([getJSON("/status"), getJSON("/history")]);
   drawStatus(status);
   drawHistory(history);
+  drawn = history;
   return status;
 }
+
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => drawn && drawHistory(drawn), 150);
+});
 
 async function start() {
   let status;
