@@ -26,8 +26,14 @@ import trio
 from golem.mortality import SubsystemName
 from golem.runtime.clock import VirtualClock
 from golem.runtime.decide import DecisionRecord
-from golem.runtime.http import HttpAddress, RecordedLife, StatusEndpoint, serve_app, status_app
-from golem.runtime.http import url_of
+from golem.runtime.http import (
+    HttpAddress,
+    RecordedLife,
+    StatusEndpoint,
+    serve_app,
+    status_app,
+    url_of,
+)
 from golem.runtime.life import assemble
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record
