@@ -30,8 +30,11 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const usd = (v, digits = 4) =>
-  typeof v === "number" ? "$" + v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: Math.min(2, digits) }) : "–";
+const usd = (v, digits = 4) => {
+  if (typeof v !== "number") return "–";
+  const text = Math.abs(v).toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: Math.min(2, digits) });
+  return (v < 0 && Number(text.replace(/,/g, "")) !== 0 ? "−$" : "$") + text;
+};
 const num = (v, digits = 3) => (typeof v === "number" ? v.toFixed(digits) : "–");
 // A time on an axis: its clock time for a span within a day, with its date beyond.
 const axisTime = (t, span) => {
@@ -102,7 +105,7 @@ function phaseBand(svg, readings) {
   readings.forEach((r, i) => {
     const end = i + 1 < readings.length ? t[i + 1] : t1;
     svg.append(el("svg:rect", {
-      x: x(t[i]), y: 4, height: 20, width: Math.max(1, x(end) - x(t[i])),
+      x: x(t[i]), y: 4, height: 20, width: Math.max(1, x(end) - x(t[i])), "shape-rendering": "crispEdges",
       fill: PHASE_COLOURS[r.phase] || "#777",
     }, el("svg:title", {}, `${r.phase} from ${shortTime(r.time)}`)));
   });
@@ -274,11 +277,24 @@ function addDecision(d, fresh) {
 
 // --- start -------------------------------------------------------------------------------
 
+// The golem as /status has it now: the last point of each chart (readings are logged
+// only when they are news, every ten minutes or at a change of phase).
+function nowReading(status, history) {
+  const portfolio = history.portfolio;
+  const price = portfolio ? portfolio.marks[portfolio.config.asset] : null;
+  return {
+    time: status.time, tick: status.tick, vitality: status.vitality, phase: status.alive ? status.phase : "dead",
+    economic: status.clocks.economic, epistemic: status.clocks.epistemic, credits_usd: status.credits_usd,
+    burn_rate_usd: status.burn_rate_usd, equity_usd: status.equity_usd, price: price ?? null,
+  };
+}
+
 let drawn = null; // the last history drawn, to draw again at a new width
 
 async function refresh() {
   const [status, history] = await Promise.all([getJSON("/status"), getJSON("/history")]);
   drawStatus(status);
+  history.readings.push(nowReading(status, history));
   drawHistory(history);
   drawn = history;
   return status;
