@@ -137,10 +137,13 @@ function drawStatus(status) {
     ["death probability", status.death_probability == null ? "–" : num(status.death_probability, 4)],
   ]);
   const budgets = status.budgets;
+  // A finished life's budgets are not kept: what each line spent on its last day is.
+  $("budget-title").textContent = status.recorded ? "Spent on the last day logged" : "Budget lines today";
   $("budget-day").textContent = budgets.day ? `(${budgets.day})` : "";
+  const unbounded = status.recorded ? "not kept" : "unlimited";
   const row = (name, line) => el("tr", {},
     el("th", { scope: "row" }, name),
-    el("td", {}, line.budget_usd == null ? "unlimited" : usd(line.budget_usd)),
+    el("td", {}, line.budget_usd == null ? unbounded : usd(line.budget_usd)),
     el("td", {}, usd(line.spent_usd)),
     el("td", {}, line.left_usd == null ? "–" : usd(line.left_usd)));
   const rows = Object.entries(budgets.subsystems).map(([name, line]) => row(name, line));
