@@ -152,6 +152,7 @@ async def _live(
                     console=config.logging.console,
                     console_stream=None if line is None else line.stream,
                     secrets=secrets,
+                    owner=config.golem.id,
                 )
             )
             born = store.get_meta("born") is None

@@ -19,6 +19,7 @@ import structlog
 from structlog.typing import EventDict, Processor, WrappedLogger
 
 from golem.runtime.logs.console import ConsoleLine
+from golem.runtime.logs.logfile import open_log
 
 __all__ = [
     "LEVELS",
@@ -34,7 +35,6 @@ LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 REDACTED = "[redacted]"
 _SECRET_KEY = re.compile(r"api[_-]?key|authorization|password|secret", re.IGNORECASE)
 _MIN_SUBSTRING_SECRET = 8  # shorter secrets are masked only where a value equals them
-_BUFFER = 1 << 20  # a buffered log file's buffer: a simulated month writes about 140 MB
 
 
 Console = Literal["auto", "pretty", "json", "off"]
@@ -147,13 +147,12 @@ class LogSinks:
         level: str = "info",
         redaction: Redaction | None = None,
         buffered: bool = False,
+        owner: str | None = None,
     ) -> None:
         self.path = file
         self._file: BinaryIO | None = None
         if file is not None:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            # Closed by close(); buffered only for a writer nobody tails (the simulator).
-            self._file = open(file, "ab", buffering=_BUFFER if buffered else 0)  # noqa: SIM115
+            self._file = open_log(file, owner=owner, buffered=buffered)
         self._console = console
         self._pretty = ConsoleLine() if console is not None and console_format == "pretty" else None
         self._redaction = redaction
@@ -211,11 +210,13 @@ def configure_logging(
     console_stream: ConsoleStream | None = None,
     secrets: Iterable[str] = (),
     buffered: bool = False,
+    owner: str | None = None,
 ) -> LogSinks:
     """Configure structlog for the process: events at `level` and above go, redacted of
     `secrets`, to `file` as JSON lines and to `console_stream` (default stderr): pretty
     on a TTY when `console` is "auto", JSON otherwise, nothing when "off". `buffered`
-    buffers the file (for a writer nobody tails). Returns the sinks: subscribe
+    buffers the file (for a writer nobody tails). `owner` (a golem's id) takes the file
+    for that golem alone (see `open_log`). Returns the sinks: subscribe
     `sinks.publish` to a golem's records, and close the sinks at exit. Under trio, use
     the sync methods (`log.info`)."""
     stream = console_stream if console_stream is not None else sys.stderr
@@ -229,6 +230,7 @@ def configure_logging(
         level=level,
         redaction=Redaction(secrets),
         buffered=buffered,
+        owner=owner,
     )
 
     def factory(*_args: Any) -> LogSinks:

@@ -1,0 +1,72 @@
+"""Opening a golem's log file to append to it: private to its owner (0600), started on a
+new line when a killed writer left a torn last line (else the next event would be glued to
+the fragment and lost with it), and, for a golem that names itself, held by that golem
+alone: another golem holding it (an OS lock, dropped when its holder ends) or having
+written it (its lines name their golem) is refused with one line.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from typing import BinaryIO
+
+import orjson
+
+from golem.runtime.store import StateError
+
+__all__ = ["FILE_MODE", "open_log"]
+
+FILE_MODE = 0o600  # a log holds decisions and prompts' outlines: the owner's only
+_BUFFER = 1 << 20  # a buffered log file's buffer: a simulated month writes about 140 MB
+
+
+def open_log(path: Path, *, owner: str | None = None, buffered: bool = False) -> BinaryIO:
+    """`path` opened to append (made, with its directory, if need be). With `owner` (a
+    golem's id), the file is locked for it and refused (StateError) when another golem
+    holds it or wrote it. Unbuffered unless `buffered` (for a writer nobody tails)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    try:
+        if owner is not None:
+            _take(fd, path, owner)
+        os.fchmod(fd, FILE_MODE)
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            os.write(fd, b"\n")  # the torn fragment ends here, as a line of its own
+    except BaseException:
+        os.close(fd)
+        raise
+    # Closed by the caller (LogSinks.close); buffered only for a writer nobody tails.
+    return os.fdopen(fd, "ab", buffering=_BUFFER if buffered else 0)
+
+
+def _take(fd: int, path: Path, owner: str) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise StateError(
+            f"log file {path}: in use by another golem; give this one its own [logging] file"
+        ) from None
+    writer = _writer(path)
+    if writer is not None and writer != owner:
+        raise StateError(
+            f"log file {path}: written by golem {writer!r}, not {owner!r}; "
+            "give this one its own [logging] file"
+        )
+
+
+def _writer(path: Path) -> str | None:
+    """The golem the first line naming one names, if any line does."""
+    with path.open("rb") as file:
+        for line in file:
+            if b'"golem"' not in line:
+                continue
+            try:
+                event = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(event, dict) and isinstance(event.get("golem"), str):
+                return str(event["golem"])
+    return None
