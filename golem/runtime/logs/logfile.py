@@ -14,11 +14,10 @@ from typing import BinaryIO
 
 import orjson
 
-from golem.runtime.store import StateError
+from golem.runtime.store import PRIVATE_FILE, StateError, private_dir
 
-__all__ = ["FILE_MODE", "open_log"]
+__all__ = ["open_log"]
 
-FILE_MODE = 0o600  # a log holds decisions and prompts' outlines: the owner's only
 _BUFFER = 1 << 20  # a buffered log file's buffer: a simulated month writes about 140 MB
 
 
@@ -26,12 +25,12 @@ def open_log(path: Path, *, owner: str | None = None, buffered: bool = False) ->
     """`path` opened to append (made, with its directory, if need be). With `owner` (a
     golem's id), the file is locked for it and refused (StateError) when another golem
     holds it or wrote it. Unbuffered unless `buffered` (for a writer nobody tails)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    private_dir(path.parent)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
     try:
         if owner is not None:
             _take(fd, path, owner)
-        os.fchmod(fd, FILE_MODE)
+        os.fchmod(fd, PRIVATE_FILE)
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             os.write(fd, b"\n")  # the torn fragment ends here, as a line of its own

@@ -1,7 +1,7 @@
 """A golem's state on disk: the SQLite store a tick commits to (`state`), its plain rows
 (`rows`), the spend ledger over its `charges` table (`ledger`), the schema's migrations
-(`migrations`), the requests kept for replay (`requests`), and the state directory as
-`golem run` takes it (`directory`).
+(`migrations`), the requests kept for replay (`requests`), the state directory as
+`golem run` takes it (`directory`), and the modes that keep it the owner's (`private`).
 """
 
 from golem.runtime.store.directory import (
@@ -13,6 +13,7 @@ from golem.runtime.store.directory import (
     check_file,
 )
 from golem.runtime.store.ledger import SQLiteLedger
+from golem.runtime.store.private import PRIVATE_DIR, PRIVATE_FILE, private_dir, private_file
 from golem.runtime.store.migrations import SCHEMA_VERSION, SchemaTooNew
 from golem.runtime.store.requests import Answer, KeptRequest, RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
@@ -21,6 +22,8 @@ from golem.runtime.store.state import DB_NAME, StateError, StateStore
 __all__ = [
     "DB_NAME",
     "LOCK_NAME",
+    "PRIVATE_DIR",
+    "PRIVATE_FILE",
     "SCHEMA_VERSION",
     "Answer",
     "KeptRequest",
@@ -36,4 +39,6 @@ __all__ = [
     "check_db",
     "check_dir",
     "check_file",
+    "private_dir",
+    "private_file",
 ]

@@ -20,6 +20,7 @@ from msgspec.structs import astuple
 
 from golem.runtime.store.ledger import SQLiteLedger
 from golem.runtime.store.migrations import SchemaTooNew, migrate
+from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
@@ -102,9 +103,14 @@ class StateStore:
         synchronous: Literal["FULL", "NORMAL", "OFF"] = "FULL",
         commit_every: int = 1,
     ) -> StateStore:
-        """Open (creating the directory and database if needed) and migrate the schema."""
+        """Open (creating the directory and database if needed, private to the owner) and
+        migrate the schema."""
         path = Path(state_dir) / DB_NAME
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
+        # SQLite makes the WAL and shared-memory files with the database's own mode.
+        for file in (path, *(path.with_name(f"{DB_NAME}-{end}") for end in ("wal", "shm"))):
+            if file is path or file.exists():
+                private_file(file)
         conn = sqlite3.connect(path, isolation_level=None)
         try:
             conn.execute("PRAGMA busy_timeout = 5000")
