@@ -194,8 +194,12 @@ class Golem:
             last=resumed.vitality,
         )
         self.confidence: float | None = store.get_meta("last_confidence")
+        # The probes see the ticks before a restart at once: the window is saved each tick.
         self.window = MarketWindow()
-        self.previous: MarketSummary | None = None
+        for observation in store.observations(self.window.capacity):
+            self.window.push(observation)
+        self.previous: MarketSummary | None = self.window.summary() if len(self.window) else None
+        self._unsaved = 0  # observations pushed since the last snapshot
         self.dreams = int(store.get_meta("dreams") or 0)
         self._resumable_market = market if isinstance(market, ResumableSource) else None
         # The market a simulation can look ahead in, when a quality table asks for truth.
@@ -290,6 +294,7 @@ class Golem:
         now = self._now()
         observation = self.market.observe(now)
         self.window.push(observation)
+        self._unsaved += 1
         self.knowledge.hear(observation)
         market = self.window.summary()
         self.portfolio.mark(observation.price)
@@ -337,10 +342,14 @@ class Golem:
             self.snapshot()
 
     def snapshot(self) -> None:
-        """What a restart resumes from, the tick counter with it: written every tick
-        when the life is resumable, else at death and when the life ends (`Life.run`).
+        """What a restart resumes from, the tick counter and the market window's new
+        observations with it: written every tick when the life is resumable, else at
+        death and when the life ends (`Life.run`).
         A simulated market's state goes with the portfolio it marks, in one commit."""
         self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
+        window = self.window
+        self.store.save_observations(window.newest(self._unsaved), keep=window.capacity)
+        self._unsaved = 0
         values: dict[str, Any] = {
             "last_confidence": self.confidence,
             "burn_rate_usd": self.vitals.burn_rate_usd,

@@ -1,6 +1,6 @@
 """The daemon's state in SQLite (WAL) under state_dir/golem.db: wallet, ledger, vitality,
-episodes, grimoire, mood, portfolio, job fire times, golem meta and the requests of
-model decisions (`requests`, for `golem replay`).
+episodes, grimoire, mood, portfolio, the market window's observations, job fire times,
+golem meta and the requests of model decisions (`requests`, for `golem replay`).
 `transaction()` makes a tick's writes one commit, so a killed daemon resumes where it was.
 """
 
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import compress, count, groupby
 from operator import eq, itemgetter
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
 import orjson
 from msgspec.structs import astuple
 
@@ -24,7 +25,7 @@ from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
-from golem.world import Episode
+from golem.world import Episode, Observation
 
 __all__ = ["DB_NAME", "Resumed", "StateError", "StateStore", "VitalityRow"]
 
@@ -403,6 +404,29 @@ class StateStore:
     def portfolio(self) -> dict[str, Any] | None:
         row = self._read("SELECT data FROM portfolio WHERE id = 1").fetchone()
         return None if row is None else dict(orjson.loads(row[0]))
+
+    def save_observations(self, observations: Sequence[Observation], *, keep: int) -> None:
+        """Append the market window's newest `observations` (oldest first), keeping the
+        newest `keep` stored."""
+        for observation in observations:
+            self._write(
+                "observations",
+                "INSERT INTO observations (data) VALUES (?)",
+                (msgspec.json.encode(observation),),
+            )
+        if observations:
+            self._write(
+                "observations",
+                "DELETE FROM observations WHERE seq <= (SELECT MAX(seq) FROM observations) - ?",
+                (keep,),
+            )
+
+    def observations(self, limit: int) -> list[Observation]:
+        """The newest `limit` observations saved, oldest first."""
+        rows = self._read(
+            "SELECT data FROM observations ORDER BY seq DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [msgspec.json.decode(data, type=Observation) for (data,) in reversed(rows)]
 
     # --- job fire times: the scheduler's FireTimes --------------------------------------
 
