@@ -19,6 +19,7 @@ from typing import Any
 
 import structlog
 
+from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
     ModelTier,
@@ -97,12 +98,15 @@ class LifeOptions:
     reasoning tokens granted and context profile (the simulator's quality table, over a
     simulated market only); None, the daemon's: no answer ever is.
     `watch`: told how each model call's thinking goes while it runs (the console of
-    `golem run`); None, nobody watches and the calls pay nothing for it."""
+    `golem run`); None, nobody watches and the calls pay nothing for it.
+    `secrets`: the key values no prompt may carry, masked by value in every prompt (and
+    so in every request kept); `assemble` fills them in from its environment."""
 
     resumable: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
     quality: Callable[[ModelTier, int, PipelineProfile], float] | None = None
     watch: ThinkingWatch | None = None
+    secrets: tuple[str, ...] = ()
 
 
 class Golem:
@@ -212,6 +216,7 @@ class Golem:
         )
         self._resume_market(store.get_meta("market"))
         self._context_settings = config.context.settings()
+        self._secrets = Redaction(self.options.secrets) if self.options.secrets else None
 
     @property
     def vitals(self) -> Vitals:
@@ -242,6 +247,7 @@ class Golem:
             context=self._context_settings,
             foresight=self._foresight,
             watch=self.options.watch,
+            secrets=self._secrets,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Situation:
