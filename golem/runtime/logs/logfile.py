@@ -14,7 +14,7 @@ from typing import BinaryIO
 
 import orjson
 
-from golem.runtime.store import PRIVATE_FILE, StateError, private_dir
+from golem.runtime.store import PRIVATE_FILE, StateError, make_private, private_dir
 
 __all__ = ["open_log"]
 
@@ -30,7 +30,7 @@ def open_log(path: Path, *, owner: str | None = None, buffered: bool = False) ->
     try:
         if owner is not None:
             _take(fd, path, owner)
-        os.fchmod(fd, PRIVATE_FILE)
+        make_private(fd)
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             os.write(fd, b"\n")  # the torn fragment ends here, as a line of its own

@@ -14,7 +14,13 @@ from golem.runtime.store.directory import (
 )
 from golem.runtime.store.ledger import SQLiteLedger
 from golem.runtime.store.migrations import SCHEMA_VERSION, SchemaTooNew
-from golem.runtime.store.private import PRIVATE_DIR, PRIVATE_FILE, private_dir, private_file
+from golem.runtime.store.private import (
+    PRIVATE_DIR,
+    PRIVATE_FILE,
+    make_private,
+    private_dir,
+    private_file,
+)
 from golem.runtime.store.requests import Answer, KeptRequest, RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.runtime.store.state import DB_NAME, StateError, StateStore
@@ -39,6 +45,7 @@ __all__ = [
     "check_db",
     "check_dir",
     "check_file",
+    "make_private",
     "private_dir",
     "private_file",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["PRIVATE_DIR", "PRIVATE_FILE", "private_dir", "private_file"]
+__all__ = ["PRIVATE_DIR", "PRIVATE_FILE", "make_private", "private_dir", "private_file"]
 
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
@@ -28,6 +28,13 @@ def private_file(path: Path) -> None:
     """Make `path` an empty file if it is missing; make it 0600 either way."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
     try:
-        os.fchmod(fd, PRIVATE_FILE)
+        make_private(fd)
     finally:
         os.close(fd)
+
+
+def make_private(fd: int) -> None:
+    """The open file `fd` made 0600, if this user owns it (only its owner may change its
+    mode; another's file that this user may write is left as it is)."""
+    if os.fstat(fd).st_uid == os.geteuid():
+        os.fchmod(fd, PRIVATE_FILE)
