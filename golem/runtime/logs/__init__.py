@@ -1,5 +1,6 @@
 """A golem's log: structlog and the golem's records written as JSON lines to the log file and
-a readable line to the console (`sinks`, `console`), and the log read back for
+a readable line to the console (`sinks`, `console`; the file opened by `logfile`: private,
+one golem's, started on a new line after a torn one), and the log read back for
 `golem inspect`: events streamed, followed and filtered (`read`), and summarized (`summary`).
 """
 
