@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import structlog
 
+from golem.runtime.logs.logfile import LogFileTaken
 from golem.runtime.logs.read import Malformed, read_events
 from golem.runtime.logs.sinks import configure_logging
-from golem.runtime.store import StateError
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -61,7 +61,7 @@ def test_a_log_written_by_another_golem_is_refused_and_left_as_it_was(tmp_path: 
     log = tmp_path / "golem.log"
     _log(log, owner="g-a", golem="g-a", tick=0)
     before = log.read_bytes()
-    with pytest.raises(StateError, match=f"log file {log}: written by golem 'g-a', not 'g-b'"):
+    with pytest.raises(LogFileTaken, match=f"log file {log}: written by golem 'g-a', not 'g-b'"):
         _log(log, owner="g-b", golem="g-b")
     assert log.read_bytes() == before
     _log(log, owner="g-a", golem="g-a", tick=1)  # its own golem goes on writing it
@@ -72,7 +72,7 @@ def test_a_log_another_golem_holds_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "golem.log"
     with (
         configure_logging(now=lambda: NOW, file=log, console="off", owner="g-a"),
-        pytest.raises(StateError, match=f"log file {log}: in use by another golem"),
+        pytest.raises(LogFileTaken, match=f"log file {log}: in use by another golem"),
     ):
         configure_logging(now=lambda: NOW, file=log, console="off", owner="g-b")
     _log(log, owner="g-b", golem="g-b")  # released when its holder closed it

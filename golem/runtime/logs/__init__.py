@@ -5,6 +5,7 @@ one golem's, started on a new line after a torn one), and the log read back for
 """
 
 from golem.runtime.logs.console import ConsoleLine
+from golem.runtime.logs.logfile import LogFileTaken
 from golem.runtime.logs.read import (
     DEGRADED_SOURCES,
     KNOWN_VALUES,
@@ -45,6 +46,7 @@ __all__ = [
     "ConsoleLine",
     "Event",
     "EventFilter",
+    "LogFileTaken",
     "LogReader",
     "LogRecord",
     "LogSinks",
