@@ -18,9 +18,9 @@ import pytest
 from golem.cli import main
 from golem.runtime.agreement import agree
 from golem.runtime.store import DB_NAME, StateStore
+from tests.fixtures import PROVIDERS
 
 SIMULATIONS = Path(__file__).parents[1] / "simulations"
-RECORDED = Path(__file__).parent / "data" / "providers" / "openai" / "chat-json-schema-strict.json"
 ANSWER = {
     "severity": "low",
     "action": "observe",
@@ -58,7 +58,7 @@ def life(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def recorded_body(content: dict[str, Any]) -> dict[str, Any]:
     """The recorded OpenAI chat completion with `content` as its answer."""
-    body: dict[str, Any] = orjson.loads(RECORDED.read_bytes())
+    body: dict[str, Any] = orjson.loads(PROVIDERS.read("openai/chat-json-schema-strict.json"))
     body["choices"][0]["message"]["content"] = orjson.dumps(content).decode()
     body["model"] = "gpt-4o-mini-2024-07-18"
     return body
@@ -67,6 +67,7 @@ def recorded_body(content: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture
 def openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[httpx.Request]]:
     """OpenAI at the network edge: every request answered with the recorded body."""
+    PROVIDERS.require()
     sent: list[httpx.Request] = []
 
     def handler(request: httpx.Request) -> httpx.Response:

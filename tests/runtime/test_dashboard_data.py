@@ -79,7 +79,7 @@ def test_view_refuses_what_is_not_a_finished_life(
     assert "not a directory" in capsys.readouterr().err
     assert main(["view", str(tmp_path)]) == 2
     assert "no golem.log" in capsys.readouterr().err
-    (tmp_path / "golem.log").write_text('{"event": "vitality"\n{"event": "decision"}\n')
+    (tmp_path / "golem.log").write_text('not JSON\n{"event": "decision"}\n')
     assert main(["view", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and f"{tmp_path / 'golem.log'}:1: not valid JSON" in err
