@@ -57,7 +57,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "Read a golem's JSON-lines log. Filters combine (all must match); a filter given "
             "several times (or comma-separated) matches any of its values, and a value that "
             "names no subsystem, phase, source, tier or profile is an error. Malformed or "
-            "torn lines are reported on stderr and skipped. The table streams one line per "
+            "torn lines are reported on stderr and skipped; a file none of whose first lines is a "
+            "golem event is not a golem log (exit 2). When no event matches, that is said "
+            "on stderr, exit 1 (as grep). The table streams one line per "
             "event with the columns that fit the terminal's width (COLUMNS or --width); "
             "written to a file or a pipe it has every column and whole summaries."
         ),
@@ -165,19 +167,33 @@ def inspect_log(args: argparse.Namespace, *, sleep: Callable[[float], None]) -> 
     else:
         events = read_events(args.log, report)
     matching = selected.select(events)
+    shown = None
     try:
         if args.summary:
             _print_summary(summarize(matching), args.json, args.width)
         elif args.json:
-            _print_json(matching)
+            shown = _print_json(matching)
         else:
-            _print_table(matching, layout_for(_table_width(args.width)))
+            shown = _print_table(matching, layout_for(_table_width(args.width)))
         sys.stdout.flush()
     except KeyboardInterrupt:
         pass
     except BrokenPipeError:  # the reader left (`| head`): what it read is what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if shown == 0 and not args.follow:  # as grep: nothing found is said, and exit 1
+        print(f"golem inspect: no event in {args.log} {_matching(args)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _matching(args: argparse.Namespace) -> str:
+    given = [f"--{name} {','.join(getattr(args, name))}" for name, _ in _FILTERS]
+    given = [g for g, (name, _) in zip(given, _FILTERS, strict=True) if getattr(args, name)]
+    given += [f"--{name}" for name in ("degraded", "quarantined") if getattr(args, name)]
+    given += [
+        f"--{name} {getattr(args, name)}" for name in ("since", "until") if getattr(args, name)
+    ]
+    return f"matches {' '.join(given)}" if given else "(the log has no events)"
 
 
 def _show_decision(args: argparse.Namespace) -> int:
@@ -217,11 +233,40 @@ def _check_log(path: Path) -> None:
         return
     with path.open("rb") as file:
         is_database = file.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+        file.seek(0)
+        heads = [file.readline(_LONGEST_LINE) for _ in range(_FIRST_LINES)]
+    if not is_database and not _any_event(heads):
+        raise UsageError(
+            f"LOG {path} is not a golem log: none of its first lines is a JSON event as "
+            "golem writes them (give the golem.log of a state directory or --out)"
+        )
     if is_database:  # golem.db: its log is beside it (golem run) or a level up (simulate)
         logs = [p / "golem.log" for p in (path.parent, path.parent.parent)]
         near = [log for log in logs if log.is_file()]
         where = f"did you mean {near[0]}?" if near else "the log is the golem.log beside it"
         raise UsageError(f"LOG {path} is a golem's SQLite state, not its decision log: {where}")
+
+
+# A file is taken for a golem log when one of its first lines is an event: a log may
+# start with a torn or damaged line, which is then reported and skipped as any other.
+_FIRST_LINES = 8
+_LONGEST_LINE = 1 << 22
+
+
+def _any_event(heads: list[bytes]) -> bool:
+    """Whether one of a file's first lines is a golem event; an empty file may be a log
+    not yet written."""
+    lines = [line for line in heads if line.strip()]
+    if not lines:
+        return True
+    for line in lines:
+        try:
+            parsed = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(parsed, dict) and isinstance(parsed.get("event"), str):
+            return True
+    return False
 
 
 def _check_known(filters: dict[str, list[str]]) -> None:
@@ -244,22 +289,29 @@ def _table_width(asked: int | None) -> int | None:
     return None
 
 
-def _print_table(events: Iterator[Event], layout: Layout) -> None:
-    """The header with the first matching event (none: nothing), then a line per event."""
+def _print_table(events: Iterator[Event], layout: Layout) -> int:
+    """The header with the first matching event (none: nothing), then a line per event;
+    how many."""
     first = next(events, None)
     if first is None:
-        return
+        return 0
     write = sys.stdout.write
     write(layout.header() + "\n")
     write(layout.line(first) + "\n")
+    shown = 1
     for event in events:
         write(layout.line(event) + "\n")
+        shown += 1
+    return shown
 
 
-def _print_json(events: Iterator[Event]) -> None:
+def _print_json(events: Iterator[Event]) -> int:
     write = sys.stdout.write
+    shown = 0
     for event in events:
         write(orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE).decode())
+        shown += 1
+    return shown
 
 
 def _split(values: list[str]) -> list[str]:
