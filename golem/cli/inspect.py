@@ -328,30 +328,21 @@ def _print_summary(summary: Summary, as_json: bool, width: int | None) -> None:
         f"[bold]{sum(summary.events.values())} events[/] from {summary.first_time or '?'} "
         f"to {summary.last_time or '?'}; spend ${summary.spend_usd:.6f}"
     )
-    table = Table(title="decisions per subsystem", title_justify="left")
-    for column in ("subsystem", "decisions", "sources", "modes", "re-asks", "fallbacks"):
-        table.add_column(column)
-    for column in ("skipped", "degraded", "spend $"):
-        table.add_column(column, justify="right")
-    table.add_column("profiles")
-    for column in ("masked", "quarantined", "max prompt"):
-        table.add_column(column, justify="right")
-    for name, row in document["subsystems"].items():
-        table.add_row(
-            name,
-            str(row["decisions"]),
-            _counts(row["sources"]),
-            _counts(row["modes"]),
-            str(row["reasks"]),
-            str(row["fallbacks"]),
-            str(row["skipped"]),
-            str(row["degradations"]),
-            f"{row['spend_usd']:.6f}",
-            _counts(row["profiles"]),
-            str(row["masked"]),
-            str(row["quarantined"]),
-            str(row["prompt_tokens_max"] or ""),
-        )
+    rows = [_summary_row(name, row) for name, row in document["subsystems"].items()]
+    shown, hidden = _columns_that_fit(rows, console.width)
+    caption = None
+    if hidden:
+        caption = f"not shown at this width: {', '.join(hidden)} (--width 0 or --json: all)"
+    table = Table(
+        title="decisions per subsystem",
+        title_justify="left",
+        caption=caption,
+        caption_justify="left",
+    )
+    for column in shown:
+        table.add_column(column, justify="right" if column in _RIGHT else "left", no_wrap=True)
+    for row in rows:
+        table.add_row(*(row[column] for column in shown))
     console.print(table)
     vitality = document["vitality"]
     if vitality["samples"]:
@@ -374,6 +365,73 @@ def _print_summary(summary: Summary, as_json: bool, width: int | None) -> None:
         console.print(
             f"[bold red]died[/] at {summary.death.get('time', '?')}: {details(summary.death)}"
         )
+
+
+# The summary table's columns, most wanted first: a narrow terminal shows a prefix of
+# this order, each taken when it fits whole (shown in the table's order), rather than
+# every column squeezed to "su…".
+_COLUMNS = (
+    "subsystem",
+    "decisions",
+    "spend $",
+    "fallbacks",
+    "degraded",
+    "skipped",
+    "sources",
+    "re-asks",
+    "modes",
+    "max prompt",
+    "profiles",
+    "masked",
+    "quarantined",
+)
+_ORDER = (
+    "subsystem",
+    "decisions",
+    "sources",
+    "modes",
+    "re-asks",
+    "fallbacks",
+    "skipped",
+    "degraded",
+    "spend $",
+    "profiles",
+    "masked",
+    "quarantined",
+    "max prompt",
+)
+_RIGHT = frozenset({"skipped", "degraded", "spend $", "masked", "quarantined", "max prompt"})
+
+
+def _summary_row(name: str, row: dict[str, Any]) -> dict[str, str]:
+    return {
+        "subsystem": name,
+        "decisions": str(row["decisions"]),
+        "sources": _counts(row["sources"]),
+        "modes": _counts(row["modes"]),
+        "re-asks": str(row["reasks"]),
+        "fallbacks": str(row["fallbacks"]),
+        "skipped": str(row["skipped"]),
+        "degraded": str(row["degradations"]),
+        "spend $": f"{row['spend_usd']:.6f}",
+        "profiles": _counts(row["profiles"]),
+        "masked": str(row["masked"]),
+        "quarantined": str(row["quarantined"]),
+        "max prompt": str(row["prompt_tokens_max"] or ""),
+    }
+
+
+def _columns_that_fit(rows: list[dict[str, str]], width: int) -> tuple[list[str], list[str]]:
+    """The columns shown at `width` (in the table's order) and those left out: the most
+    wanted ones whose widest cell fits whole (rich's box: 3 characters a column, 1 more)."""
+    used, chosen = 1, set()
+    for column in _COLUMNS:
+        need = max(len(column), *(len(row[column]) for row in rows)) + 3
+        if used + need <= width:
+            chosen.add(column)
+            used += need
+    shown = [column for column in _ORDER if column in chosen]
+    return shown, [column for column in _ORDER if column not in chosen]
 
 
 def _verification_line(verification: dict[str, Any]) -> str:
