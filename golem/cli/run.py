@@ -178,11 +178,33 @@ async def _live(
 
         try:
             async with run_http.serving(listening, life, secrets) as url:
-                ended = await life.run(duration=duration, signals=True, on_start=started)
+                ended = await life.run(
+                    duration=duration, signals=True, on_start=started, on_signal=_on_signal
+                )
         finally:
             if pool is not None:
                 await pool.aclose()
         _say(farewell(config, life, ended, resume))
+
+
+def _on_signal(count: int, running: str | None) -> None:
+    """What a Ctrl-C (or SIGTERM) does, said as it comes: the log's "signal" line alone
+    left a user waiting up to 46 s on a local model's call without a word."""
+    _say([signalled(count, running)])
+
+
+def signalled(count: int, running: str | None) -> str:
+    if running is None:
+        return "stopping" if count == 1 else "stopping (no job is running)"
+    if count == 1:
+        return (
+            f"stopping once the running {running} finishes (a model call may take a "
+            f"minute); Ctrl-C again abandons it: what it did is not saved and it runs "
+            "again on resume"
+        )
+    if count == 2:
+        return f"abandoning the running {running}: what it did is not saved"
+    return f"stopping: the {running} is being abandoned"
 
 
 def _say(lines: list[str]) -> None:
@@ -216,11 +238,18 @@ def banner(config: GolemConfig, life: Life, *, born: bool, now: datetime) -> lis
 def farewell(config: GolemConfig, life: Life, ended: str, resume: str) -> list[str]:
     """What was saved when the life ended, and how to go on."""
     golem, store = config.golem, life.golem.store
-    saved = f"tick {store.tick()}, credits ${store.credits():.4f}"
+    ticks = store.tick()  # the ticks committed, so the number of the next one
+    saved = f"{ticks} {'tick' if ticks == 1 else 'ticks'} (next: tick {ticks}), credits "
+    saved += f"${store.credits():.4f}"
     if ended == "died" or life.golem.dead:
         return [f"{golem.id} died; saved {saved} in {store.path} (a dead golem does not resume)"]
     why = _ENDED.get(ended, ended)
-    return [f"{golem.id} {why}; saved {saved} in {store.path}", f"resume with: {resume}"]
+    if life.abandoned is not None:
+        why += f" (the running {life.abandoned} abandoned: it runs again on resume)"
+    said = f"{golem.id} {why}; saved {saved} in {store.path}"
+    if ended == "data_ended":  # resumed now, it would be refused: its data ends before now
+        return [said, "to go on, give it market data that covers the time from now on"]
+    return [said, f"resume with: {resume}"]
 
 
 _NOW = timedelta(seconds=1)
