@@ -14,6 +14,7 @@ from pathlib import Path
 import trio
 
 from golem.cli import run_http
+from golem.cli.config import is_scenario
 from golem.cli.thinking import watching
 from golem.runtime import Life, LifeOptions, RealClock, assemble, make_market
 from golem.runtime.config import (
@@ -67,6 +68,13 @@ def run(args: argparse.Namespace) -> int:
         duration = parse_duration(args.duration) if args.duration else None
     except ValueError as exc:
         print(f"golem run: --for: {exc}", file=sys.stderr)
+        return 2
+    if is_scenario(args.config):  # its [simulation] table would be "unknown key"
+        print(
+            f"golem run: {args.config} is a simulation scenario (it has a [simulation] "
+            f"table): run it with `golem simulate {args.config}`",
+            file=sys.stderr,
+        )
         return 2
     try:
         config = load_config(args.config, os.environ)

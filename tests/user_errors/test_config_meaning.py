@@ -69,3 +69,14 @@ def test_a_huge_run_for_is_a_usage_error(tmp_path: Path, text: str) -> None:
     config = _config(tmp_path, "")
     line = golem("run", config, "--for", text, cwd=tmp_path).one_line_error(code=2)
     assert line == f"golem run: --for: a duration must be at most 36500d (a century), got {text!r}"
+
+
+def test_running_a_scenario_points_at_golem_simulate(tmp_path: Path) -> None:
+    """It said "simulation: unknown key", naming no way on (issue 33, item 20)."""
+    scenario = Path(__file__).parents[2] / "simulations" / "decline.toml"
+    line = golem("run", scenario, cwd=tmp_path).one_line_error(code=2)
+    assert line == (
+        f"golem run: {scenario} is a simulation scenario (it has a [simulation] table): "
+        f"run it with `golem simulate {scenario}`"
+    )
+    assert not (tmp_path / "state").exists()
