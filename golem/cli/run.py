@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import shlex
 import socket
+import sqlite3
 import sys
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -30,6 +33,7 @@ from golem.runtime.store import (
     DB_NAME,
     LOCK_NAME,
     StartFootprint,
+    StateError,
     StateLock,
     StateStore,
     check_db,
@@ -84,11 +88,29 @@ def run(args: argparse.Namespace) -> int:
     config = _overridden(config, args.state_dir, args.log_file)
     listening = run_http.bind(args)  # before anything is made: a taken port changes nothing
     try:
-        trio.run(_live, config, duration, _resume_command(args), listening)
+        with _naming_the_files(config.golem.state_dir / DB_NAME, config.log_file):
+            trio.run(_live, config, duration, _resume_command(args), listening)
     finally:
         if listening is not None:
             listening.close()
     return 0
+
+
+@contextmanager
+def _naming_the_files(db: Path, log_file: Path) -> Iterator[None]:
+    """SQLite's errors ("no such table: charges") and a full disk's name no file: say
+    which (a full disk: the log's or the state's, whichever was being written)."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise StateError(f"state database {db}: {exc}") from exc
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in _DISK_ERRORS:
+            raise
+        raise StateError(f"{exc.strerror} (writing the log {log_file} or the state {db})") from exc
+
+
+_DISK_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
 def _overridden(config: GolemConfig, state_dir: Path | None, log_file: Path | None) -> GolemConfig:
