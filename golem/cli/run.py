@@ -61,10 +61,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("config", type=Path, help="the golem's TOML config")
     parser.add_argument("--for", dest="duration", help="stop after this long, e.g. 90s, 10m, 2h")
-    parser.add_argument("--state-dir", type=Path, help="override [golem] state_dir")
-    parser.add_argument("--log-file", type=Path, help="override [logging] file")
+    parser.add_argument("--state-dir", type=_named_path, help="override [golem] state_dir")
+    parser.add_argument("--log-file", type=_named_path, help="override [logging] file")
     run_http.add_arguments(parser)
     parser.set_defaults(handler=run)
+
+
+def _named_path(text: str) -> Path:
+    if not text.strip():  # Path("") is the working directory
+        raise argparse.ArgumentTypeError("an empty path (it would mean the working directory)")
+    return Path(text)
 
 
 def run(args: argparse.Namespace) -> int:

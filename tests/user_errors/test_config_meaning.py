@@ -80,3 +80,12 @@ def test_running_a_scenario_points_at_golem_simulate(tmp_path: Path) -> None:
         f"run it with `golem simulate {scenario}`"
     )
     assert not (tmp_path / "state").exists()
+
+
+@pytest.mark.parametrize("option", ["--state-dir", "--log-file"])
+def test_an_empty_path_option_is_refused(tmp_path: Path, option: str) -> None:
+    config = _config(tmp_path, "")
+    before = tree(tmp_path)
+    line = golem("run", config, option, "", cwd=tmp_path).one_line_error(code=2)
+    assert f"argument {option}: an empty path (it would mean the working directory)" in line
+    assert tree(tmp_path) == before
