@@ -15,20 +15,26 @@ _PER_TOKEN = 1e-6  # prices are quoted in USD per million tokens
 @dataclass(frozen=True, slots=True)
 class Price:
     """USD per million tokens. `cached_input` defaults to `input`; `reasoning` defaults to
-    `output` (providers that bill thinking as output: Anthropic, DeepSeek, Qwen)."""
+    `output` (providers that bill thinking as output: Anthropic, DeepSeek, Qwen);
+    `cache_write` (input written to the cache, which Anthropic bills above `input`)
+    defaults to `input`."""
 
     input: float
     output: float
     cached_input: float | None = None
     reasoning: float | None = None
+    cache_write: float | None = None
 
     def cost(self, usage: Usage) -> float:
         cached = min(usage.cached_input_tokens, usage.input_tokens)
+        written = min(usage.cache_write_tokens, usage.input_tokens - cached)
         cached_price = self.input if self.cached_input is None else self.cached_input
+        write_price = self.input if self.cache_write is None else self.cache_write
         reasoning_price = self.output if self.reasoning is None else self.reasoning
         usd = (
-            (usage.input_tokens - cached) * self.input
+            (usage.input_tokens - cached - written) * self.input
             + cached * cached_price
+            + written * write_price
             + usage.output_tokens * self.output
             + usage.reasoning_tokens * reasoning_price
         )

@@ -78,10 +78,11 @@ PROFILE = ProviderProfile(
 
 # USD per million tokens; cached = cache reads.
 PRICES: Mapping[str, Price] = {
-    "claude-opus-4": Price(15.0, 75.0, cached_input=1.5),
-    "claude-opus-4-5": Price(5.0, 25.0, cached_input=0.5),
-    "claude-sonnet-4": Price(3.0, 15.0, cached_input=0.3),
-    "claude-haiku-4-5": Price(1.0, 5.0, cached_input=0.1),
+    # A 5-minute cache write is billed at 1.25x the input price, a read at 0.1x.
+    "claude-opus-4": Price(15.0, 75.0, cached_input=1.5, cache_write=18.75),
+    "claude-opus-4-5": Price(5.0, 25.0, cached_input=0.5, cache_write=6.25),
+    "claude-sonnet-4": Price(3.0, 15.0, cached_input=0.3, cache_write=3.75),
+    "claude-haiku-4-5": Price(1.0, 5.0, cached_input=0.1, cache_write=1.25),
 }
 
 _STOP_REASONS = {
@@ -384,6 +385,7 @@ def _usage(usage: Mapping[str, Any] | None, builder: ResponseBuilder) -> None:
         builder.usage(
             input_tokens=(usage["input_tokens"] or 0) + cached + written,
             cached_input_tokens=cached,
+            cache_write_tokens=written,
         )
     output = usage.get("output_tokens")
     if output is None:
@@ -401,4 +403,4 @@ def _stop(reason: str | None, builder: ResponseBuilder) -> None:
         return
     if reason == "refusal":
         builder.refusal("the model stopped with stop_reason 'refusal'")
-    builder.finish(_STOP_REASONS.get(reason, FinishReason.UNKNOWN))
+    builder.finish(_STOP_REASONS.get(reason, FinishReason.UNKNOWN), reason)
