@@ -40,12 +40,21 @@ class Price:
         )
         return usd * _PER_TOKEN
 
-    def worst_case(self, input_tokens: int, max_output_tokens: int) -> float:
-        """The most a call can cost: every input token uncached, every output token at the
-        dearer of the output and reasoning prices."""
+    def worst_case(
+        self, input_tokens: int, max_output_tokens: int, cached_tokens: int = 0
+    ) -> float:
+        """The most a call can cost: every output token at the dearer of the output and
+        reasoning prices, and every input token at the dearer of the input and cache-write
+        prices (a prompt-cache miss writes the prefix), but `cached_tokens` of them, which
+        the caller expects served from the cache (a hit it has reason to call likely), at
+        the cached price."""
         reasoning_price = self.output if self.reasoning is None else self.reasoning
         dearest = max(self.output, reasoning_price)
-        return (input_tokens * self.input + max_output_tokens * dearest) * _PER_TOKEN
+        write = self.input if self.cache_write is None else max(self.input, self.cache_write)
+        cached = min(max(cached_tokens, 0), input_tokens)
+        cached_price = self.input if self.cached_input is None else self.cached_input
+        usd = (input_tokens - cached) * write + cached * cached_price
+        return (usd + max_output_tokens * dearest) * _PER_TOKEN
 
 
 FREE = Price(0.0, 0.0)

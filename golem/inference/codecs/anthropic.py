@@ -72,9 +72,12 @@ PROFILE = ProviderProfile(
     quirks={
         # Largest max_tokens per model (longest matching prefix wins); thinking budgets
         # are clamped to fit under it.
-        "max_output_tokens": {"claude": 64000, "claude-opus-4-0": 32000, "claude-opus-4-1": 32000}
+        "max_output_tokens": {"claude": 64000, "claude-opus-4-0": 32000, "claude-opus-4-1": 32000},
+        # A cache_control breakpoint on the stable prefix (tools, then system): see encode.
+        "prompt_cache": True,
     },
 )
+_EPHEMERAL = {"type": "ephemeral"}  # the 5-minute cache, refreshed by each hit
 
 # USD per million tokens; cached = cache reads.
 PRICES: Mapping[str, Price] = {
@@ -124,6 +127,10 @@ class AnthropicCodec(Codec):
     format_markers = "Messages 'type' (message, message_start, content_block_delta, ...)"
     stream_end = "message_stop"
 
+    def __init__(self, profile: ProviderProfile) -> None:
+        super().__init__(profile)
+        self._prompt_cache = bool(profile.quirks.get("prompt_cache", False))
+
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
         thinking = request.reasoning.enabled and capabilities.reasoning
@@ -160,6 +167,8 @@ class AnthropicCodec(Codec):
         if request.mode is Mode.SCHEMA_ENFORCED and request.response_schema is not None:
             schema = request.response_schema.schema
             body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
+        if self._prompt_cache:
+            _cache_breakpoint(body)
         if request.stream:
             body["stream"] = True
         headers = {"anthropic-version": API_VERSION, "content-type": "application/json"}
@@ -242,6 +251,19 @@ class AnthropicCodec(Codec):
         if cls is RateLimited:
             return RateLimited(detail, retry_after=retry_after_seconds(headers), **common)
         return cls(detail, **common)
+
+
+def _cache_breakpoint(body: dict[str, Any]) -> None:
+    """Mark the end of the stable prefix for Anthropic's prompt cache: the prefix is read in
+    the order tools, system, messages, so a breakpoint on the system text caches the tools
+    (a respond tool's schema among them) and the system text together; without a system
+    text, on the last tool. The turns that follow change every call and are left out. A
+    prefix under the model's minimum (1024 tokens for Sonnet 4, 4096 for Haiku 4.5) is
+    simply not cached, and costs nothing more."""
+    if body.get("system"):
+        body["system"] = [{"type": "text", "text": body["system"], "cache_control": _EPHEMERAL}]
+    elif body.get("tools"):
+        body["tools"][-1] = {**body["tools"][-1], "cache_control": _EPHEMERAL}
 
 
 def _messages(

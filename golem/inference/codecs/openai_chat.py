@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 import orjson
 
+from golem.inference.codecs._cache import prefix_key
 from golem.inference.codecs._errors import event_json
 from golem.inference.codecs._openai_errors import error_for, status_of
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
@@ -69,7 +70,9 @@ class OpenAIChatCodec(Codec):
     usage in the last chunk), `extra_body` (fields added to every request body),
     `reasoning_in_completion` (default true, as OpenAI documents: `completion_tokens`
     includes the reasoning tokens; false for a vendor whose count excludes them, such as
-    xAI; a usage's `total_tokens` decides over it when it settles the question).
+    xAI; a usage's `total_tokens` decides over it when it settles the question),
+    `prompt_cache_key` (default false: send OpenAI's `prompt_cache_key`, a hash of the
+    request's stable prefix, so calls that share it reach the same prompt cache).
     """
 
     path: ClassVar[str] = "/chat/completions"
@@ -87,6 +90,7 @@ class OpenAIChatCodec(Codec):
         self._stream_usage = bool(quirks.get("stream_usage", True))
         self._extra_body: Mapping[str, Any] = quirks.get("extra_body", {})
         self._reasoning_in_completion = bool(quirks.get("reasoning_in_completion", True))
+        self._prompt_cache_key = bool(quirks.get("prompt_cache_key", False))
         self._capabilities: dict[str, Capabilities] = {}  # the profile is immutable
 
     def capabilities_for(self, model: str) -> Capabilities:
@@ -113,6 +117,8 @@ class OpenAIChatCodec(Codec):
             body["temperature"] = request.temperature
         if caps.reasoning:
             body.update(self.reasoning_params(request, model, caps))
+        if self._prompt_cache_key:
+            body["prompt_cache_key"] = prefix_key(model, request)
         if self._extra_body:
             body.update(self._extra_body)
         if request.stream:

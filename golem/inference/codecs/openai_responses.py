@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from golem.inference.codecs import _openai_errors
+from golem.inference.codecs._cache import prefix_key
 from golem.inference.codecs._errors import event_json
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
@@ -54,6 +55,8 @@ PROFILE = ProviderProfile(
             "gpt-5.1": ["none", "low", "medium", "high"],
             "gpt-5.2": ["none", "low", "medium", "high", "xhigh"],
         },
+        # Send `prompt_cache_key` (a hash of the stable prefix), as the chat codec's quirk.
+        "prompt_cache_key": True,
     },
 )
 
@@ -82,6 +85,7 @@ class OpenAIResponsesCodec(Codec):
         super().__init__(profile)
         # As the chat codec's `reasoning_in_completion`: does output_tokens include them.
         self._reasoning_in_output = bool(profile.quirks.get("reasoning_in_completion", True))
+        self._prompt_cache_key = bool(profile.quirks.get("prompt_cache_key", False))
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
@@ -128,6 +132,8 @@ class OpenAIResponsesCodec(Codec):
             ]
             if request.tool_choice is not None:
                 body["tool_choice"] = _tool_choice(request.tool_choice)
+        if self._prompt_cache_key:
+            body["prompt_cache_key"] = prefix_key(model, request)
         if request.stream:
             body["stream"] = True
         headers = {"content-type": "application/json"}
