@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from datetime import datetime
 
+import httpx
 import structlog
 import trio
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,6 +24,11 @@ log = structlog.get_logger(__name__)
 WINDOW_S = 60.0
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 _UNIT_S = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+_PREFIXES = (b"x-ratelimit-", b"anthropic-ratelimit-")
+
+
+def _raw(headers: Mapping[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
 
 
 class RateLimit(BaseModel):
@@ -139,7 +145,17 @@ class RateLimiter:
         (an httpx.Headers, or names in lower case); `now` reads a reset given as a time."""
         if not self.learn:
             return
-        get = headers.get
+        # One pass over the raw headers (a lookup by name costs more, and most responses
+        # of a local server carry none of these).
+        pairs = headers.raw if isinstance(headers, httpx.Headers) else _raw(headers)
+        found = {
+            name.lower().decode("latin-1"): value.decode("latin-1")
+            for name, value in pairs
+            if name.lower().startswith(_PREFIXES)
+        }
+        if not found:
+            return
+        get = found.get
         for quota, name in ((self._requests, "requests"), (self._tokens, "tokens")):
             remaining = get(f"x-ratelimit-remaining-{name}") or get(
                 f"anthropic-ratelimit-{name}-remaining"
