@@ -593,6 +593,12 @@ def transport(config: GolemConfig) -> object:
     return provider._timeouts, provider._config
 
 
+def limiter(config: GolemConfig) -> object:
+    """The rate limiter an HTTP provider is made with: its limits, and whether it learns."""
+    provider: Any = ProviderPool(config, {}).provider(ChainEntry.parse("openai:gpt-4o-mini"))
+    return provider.limiter.limit, provider.limiter.learn
+
+
 # --- the table ----------------------------------------------------------------------------
 
 
@@ -676,6 +682,8 @@ KNOBS: dict[str, Knob] = {
     "inference.structured_outputs.validation": Knob(False, checked),
     "inference.transport.*": Knob(None, transport),
     "inference.transport.proxy": Knob("http://proxy.local:3128", transport),
+    "inference.transport.rate_limits": Knob({"openai": {"requests_per_minute": 5}}, limiter),
+    "inference.transport.learn_rate_limits": Knob(None, limiter),
     # [mortality]
     "mortality.*": Knob(None, decisions),
     "mortality.seed": Knob(
