@@ -19,8 +19,16 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
+from golem.inference.secrets import Redaction
 from golem.runtime import RealClock, make_market
-from golem.runtime.config import TIERS, ConfigError, GolemConfig, key_statuses, load_config
+from golem.runtime.config import (
+    TIERS,
+    ConfigError,
+    GolemConfig,
+    key_statuses,
+    load_config,
+    secret_values,
+)
 from golem.simulation import load_scenario
 from golem.world import CSVReplay, MarketSource
 
@@ -66,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    document = resolved(config, os.environ)
+    # A key's value is never printed: not in a feed item's text, nor anything shaped
+    # like a key (the key table says whether each is set, never what it is).
+    secrets = Redaction(secret_values(config, os.environ))
+    document = secrets.clean(resolved(config, os.environ), names=False, shapes=True)
     if isinstance(market, CSVReplay):
         document["resolved"]["market_data"] = {
             "csv": str(market.path),

@@ -33,6 +33,7 @@ from golem.runtime.store import (
     StateStore,
     check_db,
     check_file,
+    private_dir,
 )
 
 
@@ -136,7 +137,7 @@ async def _live(
             log_file,
         ),
     )
-    state_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(state_dir)
     line = watching(config.logging.console, sys.stderr)
     with StateLock(state_dir), ExitStack() as opened:
         if line is not None:
@@ -152,6 +153,7 @@ async def _live(
                     console=config.logging.console,
                     console_stream=None if line is None else line.stream,
                     secrets=secrets,
+                    owner=config.golem.id,
                 )
             )
             born = store.get_meta("born") is None

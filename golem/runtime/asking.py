@@ -18,6 +18,7 @@ from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
 from golem.inference.progress import Thinking
 from golem.inference.reasoning import ReasoningConfig
+from golem.inference.secrets import Redaction
 from golem.mortality import (
     Allocation,
     AllocatorPolicy,
@@ -107,6 +108,7 @@ class Budgeting:
     # Which prompts the providers likely still cache (the golem's, kept across ticks):
     # a likely hit lets the allocator price that part of the input at the cached rate.
     prompt_cache: PromptCache | None = None
+    secrets: Redaction | None = None  # the key values no prompt may carry (masked by value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +158,7 @@ def prompt_for(subsystem: Subsystem, ctx: Situation, call: Call, env: Budgeting)
         settings=env.context or _DEFAULT_CONTEXT,
         tokenizer=call.route.tokenizer,
         task_first=call.route.provider.capabilities.task_first,
+        secrets=env.secrets,
     )
 
 

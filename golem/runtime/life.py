@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 import structlog
@@ -16,6 +16,7 @@ import trio
 
 from golem.runtime.clock import SleepingClock
 from golem.runtime.collector import long_lived
+from golem.runtime.config.load import secret_values
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import Routes
 from golem.runtime.golem import Golem, LifeOptions
@@ -167,6 +168,9 @@ def assemble(
     the returned pool must be closed (`await pool.aclose()`). `market`: the config's, made
     (and checked) by `make_market`, by default unchecked. `options`: see `LifeOptions`."""
     pool = None
+    if environ is not None and (options is None or not options.secrets):
+        # The key values of its environment: masked in every prompt, as in the log.
+        options = replace(options or LifeOptions(), secrets=secret_values(config, environ))
     if routes is None:
         pool = ProviderPool(config, environ or {})
         routes = build_routes(pool)

@@ -107,6 +107,8 @@ def _since(text: str | None, now: datetime) -> datetime | None:
         return now - parse_duration(text)
     except ValueError:
         pass
+    except OverflowError:
+        raise _BadQuery(f"since: {text!r} goes back before the year 1") from None
     try:
         return parse_time(text)
     except ValueError:
@@ -116,6 +118,7 @@ def _since(text: str | None, now: datetime) -> datetime | None:
 def _limit(text: str | None) -> int:
     if not text:
         return DEFAULT_LIMIT
-    if not text.isdigit() or not 1 <= int(text) <= RECENT:
+    # ASCII digits only: isdigit() also takes '²' and '⑤', which int() refuses.
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= RECENT:
         raise _BadQuery(f"limit: a whole number from 1 to {RECENT}, not {text!r}")
     return int(text)

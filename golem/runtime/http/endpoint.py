@@ -12,9 +12,11 @@ import trio
 from hypercorn.config import Config
 from hypercorn.trio import serve
 from hypercorn.typing import ASGIFramework
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from golem.runtime.http.app import status_app
 from golem.runtime.http.feed import DecisionFeed
+from golem.runtime.http.guard import allowed_hosts, quiet_accept_errors
 from golem.runtime.http.metrics import GolemMetrics
 from golem.runtime.life import Life
 
@@ -39,11 +41,16 @@ class StatusEndpoint:
         task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Serve on `listening` (a bound, listening socket, which Hypercorn takes over)
-        until cancelled; `task_status.started` gets the URLs served."""
+        until cancelled; `task_status.started` gets the URLs served. A request whose Host
+        is not one of the names it was bound to is a 400 (`allowed_hosts`); running out
+        of file descriptors is one line a minute (`quiet_accept_errors`)."""
+        hosts = allowed_hosts(listening)
         config = Config()
         config.bind = [f"fd://{listening.detach()}"]
         config.accesslog = None
         config.loglevel = "WARNING"  # not its "Running on" line: `golem run` says where
+        guarded = TrustedHostMiddleware(self.app, allowed_hosts=hosts, www_redirect=False)
         # Starlette types its ASGI interface loosely, Hypercorn precisely: the same protocol.
-        app = cast(ASGIFramework, self.app)
-        await serve(app, config, task_status=task_status)
+        app = cast(ASGIFramework, guarded)
+        with quiet_accept_errors(trio.current_time):
+            await serve(app, config, task_status=task_status)
