@@ -3,9 +3,10 @@ which tier, with which profile and reasoning, and how many attempts (re-asks inc
 today's money can pay for, or which degradation to take instead.
 
 The guarantee: the USD charged on one UTC day by every subsystem but death never exceeds
-the state's daily budget (the cap), provided each attempt costs no more than its worst
-case (`CallEstimate`) and each allocation's charges are recorded before the next one is
-made. Death is always funded and its charges are not bounded by the cap.
+the state's daily budget (the cap), nor the credits ever go below the apoptotic reserve
+by their charges, provided each attempt costs no more than its worst case
+(`CallEstimate`) and each allocation's charges are recorded before the next one is made.
+Death is always funded (from the reserve) and its charges are bounded by neither.
 """
 
 from __future__ import annotations
@@ -151,8 +152,9 @@ class MortalityState:
     """What the allocator reads of the golem. `daily_budget_usd` is also the day's hard cost
     cap; `sustainability_ratio` is income ÷ spend (None when unknown); `security` is the
     high-security mode (every model call through the Full profile). `wallet_usd`: the
-    credits left, when nothing else bounds them (an immortal golem has no economic clock):
-    no call but death's is granted beyond it."""
+    credits left (None: unknown, unbounded); `reserve_usd`: the apoptotic reserve held
+    back from them for death. No call but death's is granted beyond the wallet less the
+    reserve: a wallet no larger than the reserve grants nothing but death's call."""
 
     vitality: float
     phase: Phase
@@ -161,11 +163,12 @@ class MortalityState:
     diem_allowance: float = 0.0
     security: bool = False
     wallet_usd: float | None = None
+    reserve_usd: float = 0.0
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.vitality <= 1.0:
             raise ValueError(f"vitality must be in [0, 1], got {self.vitality}")
-        for name in ("daily_budget_usd", "diem_allowance"):
+        for name in ("daily_budget_usd", "diem_allowance", "reserve_usd"):
             amount = getattr(self, name)
             if not (math.isfinite(amount) and amount >= 0):
                 raise ValueError(f"{name} must be a finite amount >= 0, got {amount}")
@@ -248,7 +251,8 @@ def allocate(
     the profile table's after mortality pressure, no deeper than `at_most` (what the caller
     says the call is worth: risk's small stakes), and the worst case prices the granted
     depth's thinking budget on top of the answer. The rules-only policy grants no call
-    but a T0 one (death's included); the state's wallet, when it has one, bounds the cap."""
+    but a T0 one (death's included); the state's wallet less its reserve, when it has
+    one, bounds the cap: every attempt's worst case must fit in it."""
     policy = policy or _DEFAULT_POLICY
     if not policy.mortal:
         state = replace(state, vitality=1.0, phase=Phase.THRIVING)
@@ -298,8 +302,8 @@ def allocate(
     cap = state.daily_budget_usd
     spent = ledger.spent_usd(day)
     cap_left = max(0.0, cap - spent - cap * _ROUNDING_SLACK)
-    if state.wallet_usd is not None:
-        cap_left = min(cap_left, max(0.0, state.wallet_usd))
+    if state.wallet_usd is not None:  # the reserve is death's alone
+        cap_left = min(cap_left, max(0.0, state.wallet_usd - state.reserve_usd))
     cap_tier = cost_cap_tier(spent, cap, policy.cost_cap)
     diem_left = max(0.0, state.diem_allowance - ledger.spent_diem(day)) if call.diem else 0.0
 

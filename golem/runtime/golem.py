@@ -208,6 +208,8 @@ class Golem:
         )
         self._resume_market(store.get_meta("market"))
         self._context_settings = config.context.settings()
+        self.reserve_usd = 0.0  # the apoptotic reserve, death's: locked now, at birth
+        self._lock_reserve()
 
     @property
     def vitals(self) -> Vitals:
@@ -225,8 +227,8 @@ class Golem:
             sustainability_ratio=self._sustainability(),
             diem_allowance=policy.diem_allowance,
             security=policy.security,
-            # No economic clock ends an immortal golem: its wallet bounds what it spends.
-            wallet_usd=self.store.credits() if policy.immortal else None,
+            wallet_usd=self.store.credits(),
+            reserve_usd=self.reserve_usd,
         )
         return Budgeting(
             routes=self.routes,
@@ -294,6 +296,8 @@ class Golem:
         market = self.window.summary()
         self.portfolio.mark(observation.price)
         self.episodes.resolve(market, self.portfolio)
+        if self.tick_no and not self.tick_no % self.policy.reserve.recalculate_ticks:
+            self._lock_reserve()
         # A newborn golem appraises its own birth: its first feeling comes from a model.
         events: list[str] = ["birth"] if self.tick_no == 0 else []
         probes = compute_probes(
@@ -447,6 +451,23 @@ class Golem:
         if self.memo is not None and self.vitals.phase is not previous:
             self.memo.forget()
         return events
+
+    def _lock_reserve(self) -> None:
+        """The apoptotic reserve on the initial funding and the positions open now; its
+        amount is logged when it changes."""
+        positions = sum(1 for quantity in self.portfolio.quantities().values() if quantity)
+        initial = self.store.initial_credits() or self.policy.initial_credits_usd
+        reserve = self.policy.reserve.amount(initial, positions)
+        if reserve != self.reserve_usd:
+            self.reserve_usd = reserve
+            log.info(
+                "apoptotic_reserve",
+                golem=self._golem_id,
+                tick=self.tick_no,
+                usd=reserve,
+                initial_credits_usd=initial,
+                open_positions=positions,
+            )
 
     def credit_income(self, key: str, usd: float) -> None:
         """Income arrives: `usd` a day from now on (the sustainability ratio's), credited

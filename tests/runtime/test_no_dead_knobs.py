@@ -278,6 +278,21 @@ def terminal_end(config: GolemConfig) -> object:
         return golem.tick_no, golem.vitals.phase, store.death()
 
 
+def reserve(config: GolemConfig) -> object:
+    """The apoptotic reserve a golem holds back: at birth, with no position, and then over
+    twelve heartbeats a minute apart with a position open from the first (recomputed every
+    `recalculate_ticks`)."""
+    with life_of(config) as (life, clock):
+        golem = life.golem
+        seen: list[object] = [golem.reserve_usd]
+        golem.portfolio.apply("buy", 3000.0, 100.0)
+        for _ in range(12):
+            trio.run(golem.tick)
+            seen.append(golem.reserve_usd)
+            clock.advance(timedelta(minutes=1))
+        return seen
+
+
 def probes(config: GolemConfig) -> object:
     """The heartbeat's probes and gate, on the golem's compiled ProbePolicy, over a grid."""
     seen: list[object] = []
@@ -691,6 +706,15 @@ KNOBS: dict[str, Knob] = {
     "mortality.terminal_grace": Knob("6h", terminal_end, {"mortality.stochastic_death": False}),
     "mortality.policy": Knob("rules", decisions),
     "mortality.fit_depth": Knob([], decisions),
+    # The reserve is max(floor, rate x funding) unless settle + review + legacy exceed it.
+    "mortality.reserve.*": Knob(1.0, reserve),
+    "mortality.reserve.proportional_rate": Knob(0.5, reserve),
+    "mortality.reserve.per_position_usd": Knob(
+        1.0, reserve, along={"mortality.reserve.recalculate_ticks": 5}
+    ),
+    "mortality.reserve.recalculate_ticks": Knob(
+        5, reserve, along={"mortality.reserve.per_position_usd": 1.0}
+    ),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),

@@ -1,0 +1,115 @@
+"""The apoptotic reserve (Bardo prd/02-mortality/04-economic-mortality.md §3): its amount,
+each parameter's direction, and the allocator holding it back from every call but death's."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from golem.inference.pricing import Price
+from golem.mortality import (
+    Allocation,
+    CallEstimate,
+    Degradation,
+    DegradationReason,
+    FixedClock,
+    InMemoryLedger,
+    ModelTier,
+    MortalityParams,
+    MortalityState,
+    Phase,
+    ReserveParams,
+    SubsystemName,
+    allocate,
+)
+
+NOON = datetime(2026, 5, 4, 12, tzinfo=UTC)
+CALL = CallEstimate(Price(1.0, 4.0), input_tokens=10_000, max_output_tokens=1_000)  # $0.014
+
+
+@pytest.mark.parametrize(
+    ("funding", "reserve"), [(10.0, 0.30), (50.0, 1.00), (100.0, 2.00), (500.0, 10.00)]
+)
+def test_bardos_examples(funding: float, reserve: float) -> None:
+    assert ReserveParams().amount(funding, 0) == pytest.approx(reserve)
+
+
+def test_the_death_floor_binds_with_many_positions() -> None:
+    # settle 6 x 0.02 + 0.02, life review 0.15, legacy 0.05: $0.34 above the $0.30 floor.
+    assert ReserveParams().amount(10.0, 6) == pytest.approx(0.34)
+    assert ReserveParams().amount(10.0, 4) == pytest.approx(0.30)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "funding", "positions"),
+    [
+        ("floor_usd", 0.60, 10.0, 0),
+        ("proportional_rate", 0.05, 10.0, 0),
+        ("per_position_usd", 0.10, 10.0, 3),
+        ("settle_usd", 0.20, 10.0, 0),
+        ("life_review_usd", 0.30, 10.0, 0),
+        ("legacy_usd", 0.20, 10.0, 0),
+    ],
+)
+def test_raising_a_parameter_raises_the_reserve(
+    key: str, value: float, funding: float, positions: int
+) -> None:
+    default = ReserveParams()
+    assert getattr(default, key) < value
+    raised = default.model_copy(update={key: value})
+    assert raised.amount(funding, positions) > default.amount(funding, positions)
+
+
+def test_all_zero_is_no_reserve() -> None:
+    zero = dict.fromkeys(
+        ("floor_usd", "proportional_rate", "settle_usd", "life_review_usd", "legacy_usd"), 0.0
+    )
+    assert ReserveParams.model_validate(zero).amount(100.0, 0) == 0.0
+
+
+def test_the_section_compiles_into_the_policy() -> None:
+    params = MortalityParams.model_validate({"reserve": {"floor_usd": 1.5}})
+    assert params.compile(seed=1).reserve.amount(10.0, 0) == 1.5
+
+
+def ask(
+    subsystem: SubsystemName, wallet: float, reserve: float, tier: ModelTier = ModelTier.T1
+) -> Allocation | Degradation:
+    state = MortalityState(1.0, Phase.THRIVING, 10.0, wallet_usd=wallet, reserve_usd=reserve)
+    policy = MortalityParams().compile(seed=3).allocator
+    return allocate(
+        subsystem, tier, state, InMemoryLedger(), FixedClock(NOON), call=CALL, policy=policy
+    )
+
+
+@pytest.mark.parametrize("subsystem", [SubsystemName.HEARTBEAT, SubsystemName.RISK])
+def test_no_call_but_deaths_is_granted_beyond_the_wallet_less_the_reserve(
+    subsystem: SubsystemName,
+) -> None:
+    rich = ask(subsystem, 5.0, 0.3)
+    assert isinstance(rich, Allocation) and rich.max_attempts == 3
+    one = rich.worst_case_cost_usd
+    # Less the reserve, the wallet pays for one attempt; without it, for more.
+    granted = ask(subsystem, 0.3 + 1.5 * one, 0.3)
+    assert isinstance(granted, Allocation) and granted.max_attempts == 1
+    assert granted.worst_case_total_usd <= 1.5 * one
+    unreserved = ask(subsystem, 0.3 + 1.5 * one, 0.0)
+    assert isinstance(unreserved, Allocation) and unreserved.max_attempts > 1
+    if subsystem is SubsystemName.HEARTBEAT:
+        held = ask(subsystem, 0.3 + 0.5 * one, 0.3)
+        assert isinstance(held, Degradation)
+        assert held.reason is DegradationReason.COST_CAP_EXHAUSTED
+    else:  # risk thinks less to fit, never beyond what is left above the reserve
+        held = ask(subsystem, 0.3 + 0.5 * one, 0.3)
+        assert isinstance(held, Allocation) and held.worst_case_total_usd <= 0.5 * one
+
+
+def test_a_wallet_smaller_than_the_reserve_grants_nothing_but_deaths_call() -> None:
+    for subsystem in SubsystemName:
+        granted = ask(subsystem, 0.02, 0.3)
+        if subsystem is SubsystemName.DEATH:
+            assert isinstance(granted, Allocation)  # always funded: the reserve is its
+        else:
+            assert isinstance(granted, Degradation), subsystem
+    assert isinstance(ask(SubsystemName.DEATH, 0.0, 0.3, ModelTier.T2), Allocation)
