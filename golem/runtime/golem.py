@@ -197,6 +197,9 @@ class Golem:
         self.window = MarketWindow()
         self.previous: MarketSummary | None = None
         self.dreams = int(store.get_meta("dreams") or 0)
+        # (tick, run) of each scheduled job's last run: see `_job_run`.
+        saved_runs = store.get_meta("job_runs") or {}
+        self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
         self._resumable_market = market if isinstance(market, ResumableSource) else None
         # The market a simulation can look ahead in, when a quality table asks for truth.
         quality = self.options.quality
@@ -381,13 +384,15 @@ class Golem:
     async def curate(self, *_: object) -> None:
         if self.dead or self.window.latest is None:
             return
-        record = await self._run(self.curator, self.context(self.window.summary()))
+        ctx = self.context(self.window.summary(), run=self._job_run("curator"))
+        record = await self._run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
         if self.dead or self.window.latest is None:
             return
-        ctx = self.context(self.window.summary(), extra={"dream_cycle": self.dreams})
+        extra = {"dream_cycle": self.dreams}
+        ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
         record = await self._run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1
@@ -425,6 +430,17 @@ class Golem:
         self.snapshot()
         log.info("death", golem=self.config.golem.id, **death)
         self.on_death()
+
+    def _job_run(self, job: str) -> int:
+        """Which run of `job` this is at the coming tick: a job whose schedule is shorter
+        than the heartbeat's runs several times between ticks, each run its own decision
+        (its own id and charge key). Saved with the run, so a restart that runs an
+        uncommitted run again gives it the same number (and its charge the same key)."""
+        last = self._job_runs.get(job)
+        run = last[1] + 1 if last is not None and last[0] == self.tick_no else 0
+        self._job_runs[job] = (self.tick_no, run)
+        self.store.set_meta("job_runs", self._job_runs)
+        return run
 
     # --- pieces of a tick ---------------------------------------------------------------
 
