@@ -5,6 +5,7 @@ uncommitted run again gives it the same id and key (charged once)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,9 +19,10 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import DecisionRecord, Route, Routes
+from golem.runtime.http.feed import DecisionFeed
 from golem.runtime.life import Life, assemble
 from golem.runtime.store.state import StateStore
-from golem.runtime.stream import Record
+from golem.runtime.stream import Record, Subscriber
 from golem.subsystems.contract import GrimoireEntry
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
@@ -44,7 +46,12 @@ def answer(request: Request) -> Response | str:
 def config(tmp_path: Path, heartbeat: str, curator: str) -> GolemConfig:
     return parse_config(
         {
-            "golem": {"id": "g-jobs", "state_dir": str(tmp_path / "state"), "seed": 3},
+            "golem": {
+                "id": "g-jobs",
+                "state_dir": str(tmp_path / "state"),
+                "seed": 3,
+                "keep_requests": "1h",
+            },
             "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 1.0},
             "heartbeat": {"interval": heartbeat},
             "subsystems": {
@@ -56,11 +63,19 @@ def config(tmp_path: Path, heartbeat: str, curator: str) -> GolemConfig:
     )
 
 
-def life(cfg: GolemConfig, clock: VirtualClock, store: StateStore, out: list[Record]) -> Life:
+def life(
+    cfg: GolemConfig,
+    clock: VirtualClock,
+    store: StateStore,
+    out: list[Record],
+    subscribers: Sequence[Subscriber] = (),
+) -> Life:
     provider = ScriptedProvider([answer] * 10_000, price=PRICE)
     route = Route(provider, "scripted-1", PRICE)
     routes = Routes({ModelTier.T1: route, ModelTier.T2: route}, death=route)
-    made, _ = assemble(cfg, clock=clock, store=store, routes=routes, subscribers=[out.append])
+    made, _ = assemble(
+        cfg, clock=clock, store=store, routes=routes, subscribers=[out.append, *subscribers]
+    )
     return made
 
 
@@ -81,10 +96,13 @@ async def test_every_curator_run_between_two_heartbeats_is_charged(tmp_path: Pat
     # The issue's case: heartbeat 20 s, curator 3 s (some 6 curator runs a heartbeat).
     cfg = config(tmp_path, "20s", "3s")
     published: list[Record] = []
+    feed = DecisionFeed()  # what /decisions?id= answers from
     with StateStore.open(cfg.golem.state_dir) as store:
         with_an_entry(store)
-        await life(cfg, VirtualClock(START), store, published).run(duration=timedelta(minutes=2))
+        living = life(cfg, VirtualClock(START), store, published, [feed.publish])
+        await living.run(duration=timedelta(minutes=2))
         charges = [c for c in store.ledger.charges(START.date()) if c.subsystem == "curator"]
+        archived = store.requests.select(["curator"])
     paid = [r for r in curator_runs(published) if r.source == "model"]
     assert len(paid) >= 30  # 2 minutes of 3 s runs (33)
     ids = Counter(r.decision_id for r in paid)
@@ -95,6 +113,9 @@ async def test_every_curator_run_between_two_heartbeats_is_charged(tmp_path: Pat
     assert {c.idempotency_key for c in charges} == {
         f"g-jobs:{r.tick}:{r.run}:curator:{r.tier}" for r in paid
     }
+    # The replay archive keeps each run's request, and /decisions?id= finds each alone.
+    assert sorted(kept.id for kept in archived) == sorted(ids)
+    assert all(len(feed.recent(decision_id=id)) == 1 for id in ids)
 
 
 async def test_a_restart_gives_an_uncommitted_run_the_same_id(tmp_path: Path) -> None:
