@@ -6,7 +6,8 @@ The guarantee: the USD charged on one UTC day by every subsystem but death never
 the state's daily budget (the cap), nor the credits ever go below the apoptotic reserve
 by their charges, provided each attempt costs no more than its worst case
 (`CallEstimate`) and each allocation's charges are recorded before the next one is made.
-Death is always funded (from the reserve) and its charges are bounded by neither.
+Death is always funded: the reserve is its, and it may spend the credits left (or the
+reserve, when they are less), not the cap.
 """
 
 from __future__ import annotations
@@ -244,7 +245,8 @@ def allocate(
     at_most: ReasoningDepth | None = None,
 ) -> Allocation | Degradation:
     """May `subsystem` call a model at `tier` now, and how? In order: a T0 call is no model
-    call and always allowed (it carries no money); death is always funded; in Terminal
+    call and always allowed (it carries no money); death is always funded (within the
+    credits, or the reserve when they are less); in Terminal
     nothing else calls a model; risk is held only by what is left of its budget line and
     the cap (no tier ceiling); everyone else by the phase's and the cost cap's tier
     ceilings, then by what is left of both its budget line and the cap. The reasoning is
@@ -265,8 +267,10 @@ def allocate(
     if at_most is not None and reasoning.depth > at_most:
         reasoning = replace(reasoning, depth=at_most) if at_most else ReasoningConfig.none()
 
-    def grant(ceiling: ModelTier, available: float, diem_left: float) -> Allocation | None:
-        fitted, fit = reasoning, subsystem in policy.fit_depth
+    def grant(
+        ceiling: ModelTier, available: float, diem_left: float, *, fit: bool = False
+    ) -> Allocation | None:
+        fitted, fit = reasoning, fit or subsystem in policy.fit_depth
         while True:
             attempts, total = _affordable(call, fitted, available, diem_left, policy.max_attempts)
             if attempts or not fit or not fitted.enabled:
@@ -290,11 +294,18 @@ def allocate(
     if not policy.models:
         return Degradation(subsystem, tier, DegradationReason.RULES_ONLY, Fallback.DETERMINISTIC)
     if subsystem is _S.DEATH:
-        first = call.attempt_cost(1, reasoning)
-        total = sum(call.attempt_cost(n, reasoning) for n in range(1, policy.max_attempts + 1))
-        return Allocation(
-            subsystem, tier, tier, math.inf, profile, reasoning, first, total, policy.max_attempts
-        )
+        # The death protocol unlocks the reserve: death may spend the credits left, or the
+        # reserve when they are less (a wallet smaller than it is all reserve), its depth
+        # and re-asks fitted to that; when not one attempt without reasoning fits, that
+        # attempt is granted all the same. Without a wallet: every attempt, at its depth.
+        budget = math.inf if state.wallet_usd is None else max(state.wallet_usd, state.reserve_usd)
+        granted = grant(tier, budget, 0.0, fit=True)
+        if granted is not None:
+            return granted
+        bare = ReasoningConfig.none()
+        first = call.attempt_cost(1, bare)
+        cut = reasoning.depth if reasoning.enabled else None
+        return Allocation(subsystem, tier, tier, budget, profile, bare, first, first, 1, cut)
     if state.phase is Phase.TERMINAL:
         return degrade(DegradationReason.TERMINAL)
 

@@ -113,3 +113,18 @@ def test_a_wallet_smaller_than_the_reserve_grants_nothing_but_deaths_call() -> N
         else:
             assert isinstance(granted, Degradation), subsystem
     assert isinstance(ask(SubsystemName.DEATH, 0.0, 0.3, ModelTier.T2), Allocation)
+
+
+def test_death_spends_the_credits_left_or_the_reserve_when_they_are_less() -> None:
+    rich = ask(SubsystemName.DEATH, 5.0, 0.3, ModelTier.T2)
+    assert isinstance(rich, Allocation) and rich.max_attempts == 3
+    assert rich.fitted_from is None
+    for wallet, budget in ((0.5 * rich.worst_case_total_usd, None), (0.02, 0.3)):
+        granted = ask(SubsystemName.DEATH, wallet, 0.3, ModelTier.T2)
+        assert isinstance(granted, Allocation)
+        assert granted.worst_case_total_usd <= (budget or wallet)
+        assert granted.worst_case_total_usd < rich.worst_case_total_usd
+    # Not one bare attempt fits: it is granted all the same, thinking nothing.
+    broke = ask(SubsystemName.DEATH, 0.0, 0.0, ModelTier.T2)
+    assert isinstance(broke, Allocation) and broke.max_attempts == 1
+    assert not broke.reasoning.enabled and broke.fitted_from is not None
