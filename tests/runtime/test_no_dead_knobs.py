@@ -325,13 +325,12 @@ def reserve(config: GolemConfig) -> object:
     `recalculate_ticks`)."""
     with life_of(config) as (life, clock):
         golem = life.golem
-        seen: list[object] = [golem.reserve_usd]
+        born = golem.reserve_usd
         golem.portfolio.apply("buy", 3000.0, 100.0)
         for _ in range(12):
             trio.run(golem.tick)
-            seen.append(golem.reserve_usd)
             clock.advance(timedelta(minutes=1))
-        return seen
+        return {"born": born, "later": golem.reserve_usd}
 
 
 def probes(config: GolemConfig) -> object:
