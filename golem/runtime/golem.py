@@ -211,8 +211,10 @@ class Golem:
         )
         self._resume_market(store.get_meta("market"))
         self._context_settings = config.context.settings()
-        self.reserve_usd = 0.0  # the apoptotic reserve, death's: locked now, at birth
-        self._lock_reserve()
+        # The apoptotic reserve, death's: locked now, logged by the first tick (after the
+        # console's banner), computed again on the positions then open now and then.
+        self.reserve_usd, _ = self._reserve()
+        self._reserve_logged = False
 
     @property
     def vitals(self) -> Vitals:
@@ -299,7 +301,7 @@ class Golem:
         market = self.window.summary()
         self.portfolio.mark(observation.price)
         self.episodes.resolve(market, self.portfolio)
-        if self.tick_no and not self.tick_no % self.policy.reserve.recalculate_ticks:
+        if not self._reserve_logged or not self.tick_no % self.policy.reserve.recalculate_ticks:
             self._lock_reserve()
         # A newborn golem appraises its own birth: its first feeling comes from a model.
         events: list[str] = ["birth"] if self.tick_no == 0 else []
@@ -468,20 +470,24 @@ class Golem:
             self.memo.forget()
         return events
 
-    def _lock_reserve(self) -> None:
-        """The apoptotic reserve on the initial funding and the positions open now; its
-        amount is logged when it changes."""
+    def _reserve(self) -> tuple[float, int]:
+        """The apoptotic reserve on the initial funding and the positions open now, and
+        how many those are."""
         positions = sum(1 for quantity in self.portfolio.quantities().values() if quantity)
         initial = self.store.initial_credits() or self.policy.initial_credits_usd
-        reserve = self.policy.reserve.amount(initial, positions)
-        if reserve != self.reserve_usd:
-            self.reserve_usd = reserve
+        return self.policy.reserve.amount(initial, positions), positions
+
+    def _lock_reserve(self) -> None:
+        """Compute the reserve again; log it the first time and whenever it changes."""
+        reserve, positions = self._reserve()
+        if reserve != self.reserve_usd or not self._reserve_logged:
+            self.reserve_usd, self._reserve_logged = reserve, True
             log.info(
                 "apoptotic_reserve",
                 golem=self._golem_id,
                 tick=self.tick_no,
                 usd=reserve,
-                initial_credits_usd=initial,
+                initial_credits_usd=self.store.initial_credits(),
                 open_positions=positions,
             )
 
