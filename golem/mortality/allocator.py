@@ -6,8 +6,8 @@ The guarantee: the USD charged on one UTC day by every subsystem but death never
 the state's daily budget (the cap), nor the credits ever go below the apoptotic reserve
 by their charges, provided each attempt costs no more than its worst case
 (`CallEstimate`) and each allocation's charges are recorded before the next one is made.
-Death is always funded: the reserve is its, and it may spend the credits left (or the
-reserve, when they are less), not the cap.
+Death is always funded: the reserve is its, it may spend every credit left (not bounded
+by the cap), and when they cannot pay for one attempt without reasoning it is granted one.
 """
 
 from __future__ import annotations
@@ -246,7 +246,7 @@ def allocate(
 ) -> Allocation | Degradation:
     """May `subsystem` call a model at `tier` now, and how? In order: a T0 call is no model
     call and always allowed (it carries no money); death is always funded (within the
-    credits, or the reserve when they are less); in Terminal
+    credits left, or one attempt without reasoning); in Terminal
     nothing else calls a model; risk is held only by what is left of its budget line and
     the cap (no tier ceiling); everyone else by the phase's and the cost cap's tier
     ceilings, then by what is left of both its budget line and the cap. The reasoning is
@@ -294,11 +294,10 @@ def allocate(
     if not policy.models:
         return Degradation(subsystem, tier, DegradationReason.RULES_ONLY, Fallback.DETERMINISTIC)
     if subsystem is _S.DEATH:
-        # The death protocol unlocks the reserve: death may spend the credits left, or the
-        # reserve when they are less (a wallet smaller than it is all reserve), its depth
-        # and re-asks fitted to that; when not one attempt without reasoning fits, that
-        # attempt is granted all the same. Without a wallet: every attempt, at its depth.
-        budget = math.inf if state.wallet_usd is None else max(state.wallet_usd, state.reserve_usd)
+        # The death protocol unlocks the reserve: death may spend every credit left, its
+        # depth and re-asks fitted to them; when not one attempt without reasoning fits,
+        # that attempt is granted all the same. Without a wallet: every attempt, at depth.
+        budget = math.inf if state.wallet_usd is None else max(0.0, state.wallet_usd)
         granted = grant(tier, budget, 0.0, fit=True)
         if granted is not None:
             return granted

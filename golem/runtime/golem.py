@@ -465,7 +465,9 @@ class Golem:
         across a phase change."""
         previous = self.vitals.phase
         epistemic = self.episodes.epistemic(self.policy)
-        events = self.chart.update(self.tick_no, spent, epistemic, self.portfolio.equity)
+        events = self.chart.update(
+            self.tick_no, spent, epistemic, self.portfolio.equity, self.reserve_usd
+        )
         if self.memo is not None and self.vitals.phase is not previous:
             self.memo.forget()
         return events

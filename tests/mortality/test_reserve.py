@@ -11,8 +11,10 @@ from golem.inference.pricing import Price
 from golem.mortality import (
     Allocation,
     CallEstimate,
+    DeathCause,
     Degradation,
     DegradationReason,
+    Epistemic,
     FixedClock,
     InMemoryLedger,
     ModelTier,
@@ -22,6 +24,7 @@ from golem.mortality import (
     ReserveParams,
     SubsystemName,
     allocate,
+    assess,
 )
 
 NOON = datetime(2026, 5, 4, 12, tzinfo=UTC)
@@ -109,22 +112,57 @@ def test_a_wallet_smaller_than_the_reserve_grants_nothing_but_deaths_call() -> N
     for subsystem in SubsystemName:
         granted = ask(subsystem, 0.02, 0.3)
         if subsystem is SubsystemName.DEATH:
-            assert isinstance(granted, Allocation)  # always funded: the reserve is its
+            assert isinstance(granted, Allocation)  # always funded
         else:
             assert isinstance(granted, Degradation), subsystem
     assert isinstance(ask(SubsystemName.DEATH, 0.0, 0.3, ModelTier.T2), Allocation)
 
 
-def test_death_spends_the_credits_left_or_the_reserve_when_they_are_less() -> None:
+def test_death_spends_the_credits_left_its_reserve_among_them() -> None:
     rich = ask(SubsystemName.DEATH, 5.0, 0.3, ModelTier.T2)
     assert isinstance(rich, Allocation) and rich.max_attempts == 3
     assert rich.fitted_from is None
-    for wallet, budget in ((0.5 * rich.worst_case_total_usd, None), (0.02, 0.3)):
+    for wallet in (0.5 * rich.worst_case_total_usd, 0.02):  # fewer re-asks, then less depth
         granted = ask(SubsystemName.DEATH, wallet, 0.3, ModelTier.T2)
         assert isinstance(granted, Allocation)
-        assert granted.worst_case_total_usd <= (budget or wallet)
-        assert granted.worst_case_total_usd < rich.worst_case_total_usd
+        assert granted.worst_case_total_usd <= wallet < rich.worst_case_total_usd
     # Not one bare attempt fits: it is granted all the same, thinking nothing.
     broke = ask(SubsystemName.DEATH, 0.0, 0.0, ModelTier.T2)
     assert isinstance(broke, Allocation) and broke.max_attempts == 1
     assert not broke.reasoning.enabled and broke.fitted_from is not None
+    assert broke.worst_case_total_usd == CALL.attempt_cost(1, broke.reasoning)
+
+
+@pytest.mark.parametrize(
+    ("credits", "economic"), [(8.0, 1.0), (4.15, 0.5), (0.30, 0.0), (0.02, 0.0)]
+)
+def test_the_economic_clock_reads_the_credits_above_the_reserve(
+    credits: float, economic: float
+) -> None:
+    policy = MortalityParams(stochastic_death=False).compile(seed=3)
+    vitals = assess(
+        golem_id="g",
+        tick=10,
+        credits_usd=credits,
+        initial_credits_usd=8.0,
+        burn_rate_usd=0.0,
+        epistemic=Epistemic(0.5, False),
+        previous=None,
+        params=policy,
+        reserve_usd=0.3,
+    )
+    assert vitals.economic == pytest.approx(economic)
+    assert (vitals.cause is DeathCause.ECONOMIC) is (economic == 0.0)
+    # Funded with no more than the reserve: nothing to live on, whatever is left.
+    born_poor = assess(
+        golem_id="g",
+        tick=0,
+        credits_usd=0.02,
+        initial_credits_usd=0.02,
+        burn_rate_usd=0.0,
+        epistemic=Epistemic(0.5, False),
+        previous=None,
+        params=policy,
+        reserve_usd=0.3,
+    )
+    assert born_poor.economic == 0.0 and born_poor.cause is DeathCause.ECONOMIC

@@ -6,8 +6,8 @@ need re-asks, and sometimes a death at the end. Whatever they are:
 - the ledger's total is what the providers billed for every call made (each attempt);
 - no charge but death's takes the credits below the apoptotic reserve (a wallet smaller
   than the reserve pays for no call but death's);
-- death's testament spends the credits left, or the reserve when they are less: the
-  credits never go below zero but by what a wallet smaller than the reserve lacked of it.
+- death's testament spends the credits left, the reserve among them: the credits never
+  go below zero but by one attempt without reasoning, granted when not even that fits.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ from golem.runtime.store.state import StateStore
 from golem.subsystems.contract import GrimoireEntry
 
 START = datetime(2026, 1, 5, tzinfo=UTC)
+# More than one attempt of death's route without reasoning can cost (claude-sonnet-4 at
+# $3 and $15 a million tokens: some 1,500 tokens in and the 800 out allowed, $0.0165).
+BARE_TESTAMENT = 0.02
 
 
 class Billed:
@@ -161,6 +164,8 @@ def test_every_call_is_charged_and_none_but_deaths_spends_the_reserve(spec: Spec
         left -= charge.usd
     if initial <= reserve:
         assert all(c.subsystem is SubsystemName.DEATH for c in charges if c.usd)
-    if before_death is not None:  # death spent the credits left, or the reserve if more
-        assert left >= min(0.0, before_death - reserve) - 1e-12, (before_death, left)
-    assert left >= -reserve - 1e-12
+    if before_death is not None:  # death spends the credits left, reserve and all
+        if before_death >= BARE_TESTAMENT:
+            assert left >= -1e-12, (before_death, left)
+        else:  # one attempt without reasoning is granted all the same
+            assert left >= before_death - BARE_TESTAMENT, (before_death, left)

@@ -310,7 +310,9 @@ def terminal_end(config: GolemConfig) -> object:
     with life_of(config) as (life, clock):
         golem = life.golem
         store = golem.store
-        store.ledger.record(charge(SubsystemName.OPERATOR, 0.98 * store.credits()))
+        # $0.10 left above the apoptotic reserve: Terminal, not the economic clock's end.
+        drained = store.credits() - golem.reserve_usd - 0.10
+        store.ledger.record(charge(SubsystemName.OPERATOR, drained))
         for _ in range(72):
             trio.run(golem.tick)
             if golem.dead:

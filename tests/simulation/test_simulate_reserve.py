@@ -1,5 +1,6 @@
 """The apoptotic reserve in simulated lives of decline.toml (seed 1): no call but death's is
-granted beyond the credits less the reserve, and death's testament is paid from it."""
+granted beyond the credits less the reserve, death's testament is paid from it, and a
+golem funded with no more than the reserve has nothing to live on."""
 
 from __future__ import annotations
 
@@ -31,19 +32,25 @@ def lived(tmp_path: Path, credits: str, days: float, extra: str = "") -> LifeRes
     return trio.run(live, load_scenario(path), spec)
 
 
-def test_two_cents_are_all_reserve_no_model_is_asked(tmp_path: Path) -> None:
+def test_two_cents_are_all_reserve_the_golem_dies_at_birth(tmp_path: Path) -> None:
     # Before the reserve: risk was granted a T2 call ($0.014) with $0.0017 left, and the
-    # credits went to -$0.0123 before death, -$0.17 after its testament.
+    # credits went to -$0.0123 before death, -$0.17 after its testament. Now nothing is
+    # spendable: the economic clock reads 0 at the first tick, and the only call is the
+    # testament's, fitted to the two cents (no heir: the group's money is spent).
     summary = lived(tmp_path, "0.02", 1.0).summary
-    assert "model" not in summary["decisions_by_source"]
-    assert summary["spend_usd"] == 0.0 and summary["final"]["credits_usd"] == 0.02
-    assert summary["degradations_by_reason"]["cost_cap_exhausted"] > 0
+    assert (summary["cause_of_death"], summary["generations"]) == ("economic", 1)
+    assert summary["lifespan_days"] == 0.0 and summary["death_testament_by_model"] is True
+    assert set(summary["spend_usd_by_subsystem"]) == {"death"}
+    assert 0.0 < summary["spend_usd"] <= 0.02 and summary["final"]["credits_usd"] >= 0.0
 
 
 def test_a_wallet_of_nothing_grants_the_daimon_no_call_at_birth(tmp_path: Path) -> None:
-    result = lived(tmp_path, "1e-9", 0.01)
-    assert "model" not in result.summary["decisions_by_source"]
-    assert result.summary["spend_usd"] == 0.0
+    # Before: the daimon was granted a call at tick 0. Now death's testament is the one
+    # call, one attempt without reasoning, the only overdraw there is.
+    summary = lived(tmp_path, "1e-9", 0.01).summary
+    assert summary["decisions_by_source"]["model"] == 1
+    assert set(summary["spend_usd_by_subsystem"]) == {"death"}
+    assert summary["spend_usd"] < 0.01
 
 
 def test_the_reserve_is_held_for_death_and_pays_its_testament(tmp_path: Path) -> None:
