@@ -3,7 +3,7 @@ each parameter's direction, and the allocator holding it back from every call bu
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -143,6 +143,9 @@ def test_the_economic_clock_reads_the_credits_above_the_reserve(
     vitals = assess(
         golem_id="g",
         tick=10,
+        now=NOON,
+        age=timedelta(minutes=10),
+        interval=timedelta(seconds=15),
         credits_usd=credits,
         initial_credits_usd=8.0,
         burn_rate_usd=0.0,
@@ -157,6 +160,9 @@ def test_the_economic_clock_reads_the_credits_above_the_reserve(
     born_poor = assess(
         golem_id="g",
         tick=0,
+        now=NOON,
+        age=timedelta(0),
+        interval=timedelta(0),
         credits_usd=0.02,
         initial_credits_usd=0.02,
         burn_rate_usd=0.0,
