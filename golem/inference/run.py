@@ -157,7 +157,7 @@ async def _structured(
     resolution = _resolve(schema, provider.capabilities, config, request.reasoning.enabled)
     mode, force_tool = resolution.mode, resolution.force_tool
     downgrades = list(resolution.downgrades)
-    allowed = 1 + (config.max_retries if config.retry_on_validation_failure else 0)
+    allowed = config.max_attempts
     if max_attempts is not None:
         allowed = max(1, min(allowed, max_attempts))
 

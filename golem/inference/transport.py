@@ -20,7 +20,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference._http import Enough, KeySource, consume, retry_after_seconds, safe_headers
 from golem.inference.clock import utc_now
-from golem.inference.codecs.base import Codec, CodecStream, ProviderProfile
+from golem.inference.codecs.base import (
+    SHAPE_ERRORS,
+    Codec,
+    CodecStream,
+    ProviderProfile,
+    shape_error,
+)
 from golem.inference.errors import (
     BODY_EXCERPT_CHARS,
     AuthError,
@@ -371,11 +377,9 @@ class HTTPProvider:
             raise ConnectionFailed(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
         except httpx.HTTPError as exc:  # a body that cannot be decompressed, for instance
             raise InvalidResponse(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
+        except SHAPE_ERRORS as exc:
             # Raised by a codec reading a 2xx body whose JSON lacks the shape it expects.
-            raise InvalidResponse(
-                f"unexpected response shape: {type(exc).__name__}: {exc}", provider=self.name
-            ) from exc
+            raise shape_error(exc, self.name) from exc
 
     def _status_error(self, status: int, headers: httpx.Headers, body: bytes) -> ProviderError:
         """The typed error for a non-2xx answer: the codec reads its family's error body

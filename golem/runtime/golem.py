@@ -137,22 +137,24 @@ class Golem:
         self.on_death: Callable[[], None] = lambda: None
         # The config compiled once for this life: what ticks and decisions read of it.
         structured = config.inference.structured_outputs
-        retries = structured.max_retries if structured.retry_on_validation_failure else 0
-        self.policy = config.mortality.compile(seed=config.mortality_seed, max_attempts=1 + retries)
+        self.policy = config.mortality.compile(
+            seed=config.mortality_seed, max_attempts=structured.max_attempts
+        )
+        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
+        sizing = self.risk.config.limits.sizing  # the heartbeat's trades and the memo's keys
         hb = config.heartbeat
         gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
         probes = ProbeConfig(gate=gate)
         self.probes = ProbePolicy.of(probes)
-        self.heartbeat = Heartbeat(HeartbeatConfig(probes=probes))
+        self.heartbeat = Heartbeat(HeartbeatConfig(probes=probes, sizing=sizing))
         self.schedule = HeartbeatSchedule.conserving(
             hb.interval.total_seconds(), hb.conservation_factor
         )
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
         # Income is state: the declared rate until the runtime credits some.
         self.income_usd_per_day = config.mortality.income_usd_per_day
-        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
         # Model decisions reused instead of asked again ([cache], risk's verdict_window).
-        memo = MemoPolicy.of(config)
+        memo = MemoPolicy.of(config, sizing)
         self.memo = DecisionMemo(memo) if memo.active else None
         # Without the daimon a golem has no emotional appraisal: its mood stays neutral.
         self._appraises = config.subsystems.daimon.enabled

@@ -25,7 +25,7 @@ from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Subscriber
-from golem.subsystems.heartbeat import interval_multiplier
+from golem.subsystems.heartbeat import interval
 from golem.world import CSVReplay, MarketSource, SimulatedMarket
 
 __all__ = ["Life", "assemble", "make_market"]
@@ -227,9 +227,8 @@ def assemble(
         born = clock.now().isoformat()
         store.set_meta("born", born)
     start = datetime.fromisoformat(born)
-    base = config.heartbeat.interval
-    beat = golem.schedule
-    current = {"multiplier": interval_multiplier(golem.vitals.phase, beat)}
+    beat = golem.schedule  # the heartbeat's interval by phase, compiled once by the Golem
+    current = {"every": interval(golem.vitals.phase, beat)}
 
     async def heartbeat(*_: object) -> None:
         if replay is not None and clock.now() > replay.end:
@@ -240,14 +239,14 @@ def assemble(
         await golem.tick()
         if golem.vitals.phase is phase:
             return
-        multiplier = interval_multiplier(golem.vitals.phase, beat)
-        if multiplier != current["multiplier"]:
+        now_every = interval(golem.vitals.phase, beat)
+        if now_every != current["every"]:
             # Conservation slows the heartbeat (and recovery speeds it up again).
-            current["multiplier"] = multiplier
-            scheduler.reschedule("heartbeat", every(base * multiplier, start=start))
-            log.info("heartbeat_interval", seconds=(base * multiplier).total_seconds())
+            current["every"] = now_every
+            scheduler.reschedule("heartbeat", every(now_every, start=start))
+            log.info("heartbeat_interval", seconds=now_every.total_seconds())
 
-    scheduler.add(Job("heartbeat", every(base * current["multiplier"], start=start), heartbeat))
+    scheduler.add(Job("heartbeat", every(current["every"], start=start), heartbeat))
     jobs = {"curator": golem.curate, "dream": golem.dream}
     for name, section in config.subsystems.jobs():
         if not section.enabled:

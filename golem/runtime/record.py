@@ -12,6 +12,7 @@ from golem.inference import NO_USAGE, Request, Response, StructuredOutput, Usage
 from golem.mortality import Allocation, Degradation, ModelTier, Phase, SubsystemName
 from golem.runtime.logs.reasoning import reasoning_fields
 from golem.runtime.memo import Reuse
+from golem.runtime.store.ids import DecisionId
 from golem.runtime.verify import Verification
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation
@@ -61,7 +62,7 @@ class DecisionRecord(Struct, frozen=True):
     @property
     def decision_id(self) -> str:
         """What names this decision in the log (`id` on a model's, `reused_from` on a reuse)."""
-        return f"{self.subsystem}@{self.tick}.{self.run}"
+        return str(DecisionId(str(self.subsystem), self.tick, self.run))
 
     def fields(self) -> dict[str, Any]:
         response, allocation, usage = self.response, self.allocation, self.usage

@@ -40,6 +40,7 @@ from golem.runtime.asking import (
     prompt_for,
     request_for,
 )
+from golem.runtime.store.ids import DecisionId
 from golem.subsystems.ask import Ask
 from golem.subsystems.context import Prompt, WithoutFeed
 from golem.subsystems.contract import Situation
@@ -201,7 +202,7 @@ async def second_opinion(
             disagreement,
             golem=ctx.golem_id,
             tick=ctx.tick,
-            id=f"{SubsystemName.RISK}@{ctx.tick}.{ctx.run}",
+            id=str(DecisionId(str(SubsystemName.RISK), ctx.tick, ctx.run)),
             action=str(trade.action),
             first_model=first.by,
             first_approved=first.decision.approved,
