@@ -49,10 +49,9 @@ from golem.runtime.asking import (
 )
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
 from golem.runtime.record import DecisionRecord
-from golem.runtime.verify import Pay, Verification, verified, without_text
+from golem.runtime.verify import Pay, Verification, judge
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation, Subsystem
-from golem.subsystems.risk import Risk
 
 __all__ = [
     "Budgeting",
@@ -254,33 +253,20 @@ async def _call(
         answered=(response.provider, response.model),
     )
     decision = prompt.restore(response.parsed)
-    usage, verification, unswayed = response.usage, None, None
-    if isinstance(subsystem, Risk) and subsystem.swayable(decision, prompt.report.feed):
-        checked = await without_text(
-            subsystem,
-            paid,
-            call,
-            decision,
-            response=response,
-            foreseen=(truth, informed),
-            pay=_pay_for(subsystem, call, "without_text"),
-        )
-        decision, paid, unswayed = checked.decision, checked.ctx, checked.verification
-        cost, usage = cost + unswayed.cost_usd, usage + unswayed.usage
-    verify = env.routes.verify
-    if verify is not None and isinstance(subsystem, Risk) and subsystem.verifies(ctx):
-        checked = await verified(
-            subsystem,
-            paid,
-            call,
-            decision,
-            request=request,
-            response=response,
-            prompt=prompt,
-            pay=_pay_for(subsystem, call, "verify"),
-        )
-        decision, paid, verification = checked.decision, checked.ctx, checked.verification
-        cost, usage = cost + verification.cost_usd, usage + verification.usage
+    judged = await judge(
+        subsystem,
+        paid,
+        call,
+        decision,
+        subsystem.judges(ctx, decision, prompt.report.feed),
+        request=request,
+        response=response,
+        prompt=prompt,
+        foreseen=(truth, informed),
+        spent=(cost, response.usage),
+        pay_as=lambda role: _pay_for(subsystem, call, role),
+    )
+    decision, paid = judged.decision, judged.ctx
     return _record(
         ctx,
         subsystem.name,
@@ -292,17 +278,17 @@ async def _call(
         response=response,
         allocation=allocation,
         degradations=degradations,
-        cost_usd=cost,
-        usage=usage,
+        cost_usd=judged.cost_usd,
+        usage=judged.usage,
         context=prompt.report,
-        verification=verification,
+        verification=judged.verification,
         request=request,
-        without_text=unswayed,
+        without_text=judged.without_text,
     )
 
 
-def _pay_for(risk: Risk, call: Call, role: str) -> Pay:
-    """How a second call of risk's run is charged: under its own `role`."""
+def _pay_for(subsystem: Subsystem, call: Call, role: str) -> Pay:
+    """How a judge's call in `subsystem`'s run is charged: under its own `role`."""
 
     def pay(
         paid: Situation,
@@ -315,7 +301,14 @@ def _pay_for(risk: Risk, call: Call, role: str) -> Pay:
     ) -> Situation:
         second = Call(call.asked, call.tier, route, granted, call.env, ())
         return _charge(
-            call.env, paid, risk.name, second, usage=usage, cost=cost, answered=answered, role=role
+            call.env,
+            paid,
+            subsystem.name,
+            second,
+            usage=usage,
+            cost=cost,
+            answered=answered,
+            role=role,
         )
 
     return pay
