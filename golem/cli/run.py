@@ -179,7 +179,9 @@ async def _live(
                 _say([f"status endpoint at {url} (/health /status /decisions /events /metrics)"])
 
         try:
-            async with run_http.serving(listening, life, secrets) as url:
+            token_env = config.control.token_env
+            token = os.environ.get(token_env) if token_env else None
+            async with run_http.serving(listening, life, secrets, token or None) as url:
                 ended = await life.run(duration=duration, signals=True, on_start=started)
         finally:
             if pool is not None:

@@ -1,5 +1,6 @@
 """`golem run`: a Golem on a clock, its jobs on the scheduler, until it dies, is stopped
-(SIGINT / SIGTERM finish the running job, then exit 0), its `--for` runs out, its
+(SIGINT / SIGTERM finish the running job, then exit 0; SIGUSR1 queues the kill switch,
+applied at the next tick: runtime/control.py), its `--for` runs out, its
 recorded market data ends, or a job keeps failing (`JobFailing`, raised by `Life.run`).
 
 The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
@@ -7,6 +8,7 @@ The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 from __future__ import annotations
 
 import signal
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -22,6 +24,7 @@ from golem.runtime.decide import Routes
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
+from golem.runtime.store.control import Command, queue_command
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Subscriber
 from golem.subsystems.heartbeat import interval_multiplier
@@ -125,14 +128,28 @@ class Life:
     async def _watch_signals(
         self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
     ) -> None:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGUSR1) as received:
             task_status.started()
             async for signum in received:
                 log.info("signal", signal=signal.Signals(signum).name)
+                if signum == signal.SIGUSR1:  # a host that only speaks signals: the kill switch
+                    await self._queue_kill()
+                    continue
                 self._signalled = True
                 # Let the running job finish: the scheduler returns once it is done.
                 self.scheduler.stop()
                 return
+
+    async def _queue_kill(self) -> None:
+        store = self.golem.store
+        try:
+            queued = await trio.to_thread.run_sync(
+                queue_command, store.path, Command.KILL, None, "signal", self.clock.now()
+            )
+        except sqlite3.Error as exc:
+            log.error("control_not_queued", command="kill", source="signal", reason=str(exc))
+            return
+        log.info("control_queued", id=queued, command="kill", value=None, source="signal")
 
 
 class _Once:

@@ -1,6 +1,7 @@
 """The status endpoint's ASGI app (Starlette), read-only: GET /health, /status,
 /decisions, /events (server-sent events) and /metrics (Prometheus text). Every answer is
-read from the running golem or its feed when asked; no request changes anything.
+read from the running golem or its feed when asked; no such request changes anything.
+The control routes (POST /control/..., control.py) are there only with a token.
 
 /decisions carries `X-Golem-Reasoning-Tokens`: the reasoning tokens of the decisions it
 returns, summed; with `id=`, which names one decision, that decision's count."""
@@ -19,6 +20,7 @@ from starlette.routing import Route
 
 from golem.inference.durations import parse_duration
 from golem.mortality import SubsystemName
+from golem.runtime.http.control import control_routes
 from golem.runtime.http.events import DecisionEvents
 from golem.runtime.http.feed import RECENT, DecisionFeed
 from golem.runtime.http.metrics import GolemMetrics
@@ -37,8 +39,10 @@ class _BadQuery(ValueError):
     """A query parameter that cannot be used: a 400 naming it."""
 
 
-def status_app(life: Life, feed: DecisionFeed, metrics: GolemMetrics) -> Starlette:
-    """The app for one golem's life."""
+def status_app(
+    life: Life, feed: DecisionFeed, metrics: GolemMetrics, control_token: str | None = None
+) -> Starlette:
+    """The app for one golem's life; the control routes (control.py) with a token."""
 
     async def get_health(_: Request) -> Response:
         body = health(life)
@@ -83,6 +87,7 @@ def status_app(life: Life, feed: DecisionFeed, metrics: GolemMetrics) -> Starlet
             Route("/decisions", get_decisions, methods=["GET"]),
             Route("/events", get_events, methods=["GET"]),
             Route("/metrics", get_metrics, methods=["GET"]),
+            *control_routes(life, control_token),
         ]
     )
 

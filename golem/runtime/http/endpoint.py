@@ -25,14 +25,16 @@ __all__ = ["StatusEndpoint"]
 
 class StatusEndpoint:
     """Made before the life runs, so that it sees every record from the first. `secrets`
-    are masked in what it serves, as in the log."""
+    are masked in what it serves, as in the log; `control_token` opens the control API."""
 
-    def __init__(self, life: Life, *, secrets: Iterable[str] = ()) -> None:
+    def __init__(
+        self, life: Life, *, secrets: Iterable[str] = (), control_token: str | None = None
+    ) -> None:
         self.feed = DecisionFeed(secrets)
         self.metrics = GolemMetrics(life)
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
-        self.app = status_app(life, self.feed, self.metrics)
+        self.app = status_app(life, self.feed, self.metrics, control_token)
 
     async def serve(
         self,
