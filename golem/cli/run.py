@@ -25,6 +25,7 @@ from golem.runtime.config import (
     secret_values,
 )
 from golem.runtime.logs import configure_logging
+from golem.runtime.notify import Notifier
 from golem.runtime.store import (
     DB_NAME,
     LOCK_NAME,
@@ -157,15 +158,20 @@ async def _live(
                 )
             )
             born = store.get_meta("born") is None
+            notifier = Notifier.of(config.notify, config.golem.id, os.environ)
+            if notifier is not None:
+                opened.callback(notifier.close)  # the last notices (a death's) go out
             life, pool = assemble(
                 config,
                 clock=clock,
                 store=store,
                 environ=os.environ,
                 market=market,
-                subscribers=[sinks.publish],
+                subscribers=[sinks.publish, *([notifier.publish] if notifier else [])],
                 options=LifeOptions(watch=line),
             )
+            if notifier is not None:
+                life.scheduler.on_failed = notifier.job_failed
         except BaseException:
             opened.close()
             made.undo()

@@ -13,10 +13,17 @@ from datetime import datetime
 import structlog
 
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.store.control import Command, ControlRow
+from golem.runtime.store.control import Command, ControlRow, queue_command
 from golem.runtime.store.state import StateStore
 
-__all__ = ["Control", "Orders", "budget_bounds"]
+__all__ = [
+    "Command",
+    "Control",
+    "Orders",
+    "budget_bounds",
+    "budget_refusal",
+    "queue_command",
+]
 
 log = structlog.get_logger("golem")
 

@@ -146,6 +146,7 @@ def secret_values(config: GolemConfig, environ: Mapping[str, str]) -> tuple[str,
     registry = build_registry(config)
     envs = {_key_env(registry, name) for name in [*registry.names(), *config.providers.names()]}
     envs.add(config.control.token_env)  # the control API's bearer token
+    envs |= {url.removeprefix("env:") for url in config.notify.urls if url.startswith("env:")}
     return tuple(sorted({environ[e] for e in envs if e and environ.get(e)}))
 
 

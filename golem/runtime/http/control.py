@@ -18,9 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from golem.runtime.control import budget_refusal
+from golem.runtime.control import Command, budget_refusal, queue_command
 from golem.runtime.life import Life
-from golem.runtime.store.control import Command, queue_command
 
 __all__ = ["control_routes"]
 
