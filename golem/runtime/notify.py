@@ -6,7 +6,9 @@ The tick only puts a notice in a bounded queue (`publish` never blocks: beyond
 `queue_max` waiting the newest are dropped, with a warning). One worker thread sends:
 a message, then a wait of `min_interval`, then whatever gathered meanwhile (at most
 `batch_max` notices) as the next message, so the owner gets at most one message per
-interval whatever the golem does. A failed send is a warning line, never a failure.
+interval whatever the golem does. A failed send is a warning line, never a failure:
+written by the golem's own thread at its next record (the log's sinks are its), not by
+the worker.
 Not yet notices: a trade blocked by the gate, an approval waiting and a risk
 disagreement (they come with the gate and the approvals of issue 38's item 2).
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections import deque
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from types import TracebackType
@@ -121,6 +124,7 @@ class Notifier:
         self._thread.start()
         self.sent = 0  # messages apprise accepted
         self.failed = 0  # messages it did not
+        self._failures: deque[tuple[int, str]] = deque()  # (notices, reason), to be logged
 
     @classmethod
     def of(
@@ -133,6 +137,8 @@ class Notifier:
     def publish(self, record: Record) -> None:
         """The record stream's subscriber: queue the notices `record` makes."""
         self._put(n for n in notices(record, self._seen) if n.event in self._events)
+        if self._failures:
+            self._warn()
 
     def job_failed(self, job: str, in_a_row: int, error: str, time: datetime) -> None:
         """The scheduler's: a job failed `in_a_row` times; news once it repeats."""
@@ -186,7 +192,12 @@ class Notifier:
             self.sent += 1
         else:
             self.failed += 1
-            log.warning("notice_failed", notices=len(batch), reason=reason)
+            self._failures.append((len(batch), reason))
+
+    def _warn(self) -> None:
+        while self._failures:
+            count, reason = self._failures.popleft()
+            log.warning("notice_failed", golem=self._golem, notices=count, reason=reason)
 
     def close(self) -> None:
         """Send what is queued (without waiting out the interval) and stop the thread."""
@@ -197,6 +208,7 @@ class Notifier:
             log.warning("notices_unsent", reason="the queue stayed full")
             return
         self._thread.join(_CLOSE_S)
+        self._warn()
         if self._thread.is_alive():
             log.warning("notices_unsent", reason=f"still sending after {_CLOSE_S:g} s")
 
