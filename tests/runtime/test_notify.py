@@ -27,7 +27,7 @@ class Webhook:
         bodies: list[dict[str, Any]] = []
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 bodies.append(json.loads(self.rfile.read(length)))
                 self.send_response(200)
