@@ -24,6 +24,7 @@ from golem.runtime.config import (
     parse_duration,
     secret_values,
 )
+from golem.runtime.control import control_token
 from golem.runtime.logs import configure_logging
 from golem.runtime.notify import Notifier
 from golem.runtime.store import (
@@ -185,9 +186,8 @@ async def _live(
                 _say([f"status endpoint at {url} (/health /status /decisions /events /metrics)"])
 
         try:
-            token_env = config.control.token_env
-            token = os.environ.get(token_env) if token_env else None
-            async with run_http.serving(listening, life, secrets, token or None) as url:
+            token = control_token(config, os.environ)
+            async with run_http.serving(listening, life, secrets, token) as url:
                 ended = await life.run(duration=duration, signals=True, on_start=started)
         finally:
             if pool is not None:

@@ -7,6 +7,7 @@ out (`Orders`): unwind the positions, or run the death protocol with cause kill_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,10 +23,18 @@ __all__ = [
     "Orders",
     "budget_bounds",
     "budget_refusal",
+    "control_token",
     "queue_command",
 ]
 
 log = structlog.get_logger("golem")
+
+
+def control_token(config: GolemConfig, environ: Mapping[str, str]) -> str | None:
+    """The control API's bearer token: [control] token_env's value in `environ` (None
+    when no variable is named or it is unset or empty: then there is no control API)."""
+    name = config.control.token_env
+    return (environ.get(name) or None) if name else None
 
 
 def budget_bounds(config: GolemConfig) -> tuple[float, float]:

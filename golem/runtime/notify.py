@@ -3,12 +3,12 @@ stream (a trade, a phase change, a budget line exhausted, a senescence stage, a 
 with its testament's summary) and of the scheduler's failures (a job failing repeatedly).
 
 The tick only puts a notice in a bounded queue (`publish` never blocks: beyond
-`queue_max` waiting the newest are dropped, with a warning). One worker thread sends:
-a message, then a wait of `min_interval`, then whatever gathered meanwhile (at most
-`batch_max` notices) as the next message, so the owner gets at most one message per
-interval whatever the golem does. A failed send is a warning line, never a failure:
-written by the golem's own thread at its next record (the log's sinks are its), not by
-the worker.
+QUEUE_MAX waiting the newest are dropped, with a warning). One worker thread sends: a
+message, then a wait of MIN_INTERVAL_S, then whatever gathered meanwhile (at most
+BATCH_MAX notices) as the next message, so the owner gets at most one message per
+interval whatever the golem does (a simulated life's day arrives in a few messages).
+A failed send is a warning line, never a failure: written by the golem's own thread at
+its next record (the log's sinks are its), not by the worker.
 Not yet notices: a trade blocked by the gate, an approval waiting and a risk
 disagreement (they come with the gate and the approvals of issue 38's item 2).
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from types import TracebackType
@@ -32,12 +32,24 @@ from golem.runtime.config.owner import NotifyEvent, NotifySection
 from golem.runtime.decide import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 
-__all__ = ["ENV_PREFIX", "REPEATED_FAILURES", "Notice", "Notifier", "notices"]
+__all__ = [
+    "BATCH_MAX",
+    "ENV_PREFIX",
+    "MIN_INTERVAL_S",
+    "QUEUE_MAX",
+    "REPEATED_FAILURES",
+    "Notice",
+    "Notifier",
+    "notices",
+]
 
 log = structlog.get_logger("golem")
 
 ENV_PREFIX = "env:"
 REPEATED_FAILURES = 3  # a job failing this many times in a row is news
+MIN_INTERVAL_S = 10.0  # at most one message per 10 s: chat services limit bots to about that
+BATCH_MAX = 20  # notices in one message
+QUEUE_MAX = 1000  # notices waiting; beyond, the newest are dropped
 _CLOSE_S = 30.0  # how long closing waits for the last messages to go
 _EXHAUSTED = frozenset({DegradationReason.BUDGET_EXHAUSTED, DegradationReason.COST_CAP_EXHAUSTED})
 
@@ -111,7 +123,7 @@ class Notifier:
         self._section, self._golem = section, golem
         self._events = frozenset(section.events)
         self._seen = _Seen()
-        self._queue: queue.Queue[Notice | None] = queue.Queue(section.queue_max)
+        self._queue: queue.Queue[Notice | None] = queue.Queue(QUEUE_MAX)
         self._closing = threading.Event()
         self._apprise = apprise.Apprise()
         for position, written in enumerate(section.urls):
@@ -122,6 +134,7 @@ class Notifier:
                 log.warning("notify_url_refused", position=position)
         self._thread = threading.Thread(target=self._send_loop, name="golem-notify", daemon=True)
         self._thread.start()
+        self.queued: Counter[str] = Counter()  # notices queued, by event
         self.sent = 0  # messages apprise accepted
         self.failed = 0  # messages it did not
         self._failures: deque[tuple[int, str]] = deque()  # (notices, reason), to be logged
@@ -150,11 +163,11 @@ class Notifier:
         for notice in found:
             try:
                 self._queue.put_nowait(notice)
+                self.queued[notice.event] += 1
             except queue.Full:
                 log.warning("notice_dropped", event=notice.event, reason="the queue is full")
 
     def _send_loop(self) -> None:
-        batch_max, interval = self._section.batch_max, self._section.min_interval
         stopping = False
         while not stopping:
             first = self._queue.get()
@@ -163,7 +176,7 @@ class Notifier:
                 stopping = True
             else:
                 batch.append(first)
-            while len(batch) < batch_max and not stopping:
+            while len(batch) < BATCH_MAX and not stopping:
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
@@ -175,7 +188,7 @@ class Notifier:
             if batch:
                 self._send(batch)
             if not stopping and not self._closing.is_set():
-                self._closing.wait(interval.total_seconds())  # at most one message an interval
+                self._closing.wait(MIN_INTERVAL_S)  # at most one message an interval
 
     def _send(self, batch: list[Notice]) -> None:
         title = f"golem {self._golem}: " + (

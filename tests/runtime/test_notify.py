@@ -76,7 +76,7 @@ def scenario(tmp_path: Path, url: str, **notify: str) -> Path:
     text = eventful((SIMULATIONS / "decline.toml").read_text())
     extra = "".join(f"{key} = {value}\n" for key, value in notify.items())
     path = tmp_path / "decline-notify.toml"
-    path.write_text(f'{text}\n[notify]\nurls = ["{url}"]\nmin_interval = "50ms"\n{extra}')
+    path.write_text(f'{text}\n[notify]\nurls = ["{url}"]\n{extra}')
     return path
 
 
@@ -169,7 +169,6 @@ console = "off"
 
 [notify]
 urls = ["{url}"]
-min_interval = "50ms"
 """
 
 

@@ -3,12 +3,10 @@ of the daily budget it may set) and `[notify]` (where and which notices go)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Literal, Self
 
 from pydantic import Field, model_validator
 
-from golem.inference.durations import Duration
 from golem.runtime.config.providers import Section
 
 __all__ = ["NOTIFY_EVENTS", "ControlSection", "NotifyEvent", "NotifySection"]
@@ -44,13 +42,9 @@ NOTIFY_EVENTS: tuple[NotifyEvent, ...] = (
 
 
 class NotifySection(Section):
-    """Notices through apprise: `urls` (apprise URLs; none: no notices), `events` (which
-    of NOTIFY_EVENTS), at most one message per `min_interval` (the notices in between
-    go together in the next, `batch_max` at most; beyond `queue_max` waiting, the newest
-    are dropped with a warning)."""
+    """Notices through apprise: `urls` (apprise URLs, or `env:NAME` for one held in the
+    environment variable NAME, as a URL with a token should be; none: no notices) and
+    `events` (which of NOTIFY_EVENTS). The rate limit and batching are runtime/notify.py's."""
 
     urls: tuple[str, ...] = ()
     events: tuple[NotifyEvent, ...] = NOTIFY_EVENTS
-    min_interval: Duration = timedelta(seconds=10)
-    batch_max: int = Field(default=20, ge=1, le=1000)
-    queue_max: int = Field(default=1000, ge=1, le=1_000_000)
