@@ -14,6 +14,7 @@ from pathlib import Path
 import trio
 
 from golem.cli import run_http
+from golem.cli.successor import INHERITED_CONFIDENCE, Succession, inherit, predecessor
 from golem.cli.thinking import watching
 from golem.runtime import Life, LifeOptions, RealClock, assemble, make_market
 from golem.runtime.config import (
@@ -61,6 +62,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--for", dest="duration", help="stop after this long, e.g. 90s, 10m, 2h")
     parser.add_argument("--state-dir", type=Path, help="override [golem] state_dir")
     parser.add_argument("--log-file", type=Path, help="override [logging] file")
+    parser.add_argument(
+        "--successor-of",
+        type=Path,
+        metavar="OLD_STATE_DIR",
+        help=(
+            "start a successor of the dead golem in OLD_STATE_DIR, born with its testament's "
+            f"lessons at {INHERITED_CONFIDENCE:g}× their confidence per generation (in a new "
+            "state dir)"
+        ),
+    )
     run_http.add_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -77,9 +88,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"golem run: {exc}", file=sys.stderr)
         return 2
     config = _overridden(config, args.state_dir, args.log_file)
+    succession = None
+    if args.successor_of is not None:  # refused before anything is made
+        succession = predecessor(args.successor_of, successor_state=config.golem.state_dir)
     listening = run_http.bind(args)  # before anything is made: a taken port changes nothing
     try:
-        trio.run(_live, config, duration, _resume_command(args), listening)
+        trio.run(_live, config, duration, _resume_command(args), listening, succession)
     finally:
         if listening is not None:
             listening.close()
@@ -118,6 +132,7 @@ async def _live(
     duration: timedelta | None,
     resume: str,
     listening: socket.socket | None = None,
+    succession: Succession | None = None,
 ) -> None:
     """Check the paths, take the state dir, start the golem and live. Nothing is made
     before the paths are known to be usable, and a start that fails removes what it made."""
@@ -159,6 +174,8 @@ async def _live(
                 )
             )
             born = store.get_meta("born") is None
+            if succession is not None:
+                inherit(store, succession)
             notifier = Notifier.of(config.notify, config.golem.id, os.environ)
             if notifier is not None:
                 opened.callback(notifier.close)  # the last notices (a death's) go out
