@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+import trio
 from structlog.testing import capture_logs
 
 from golem.mortality import utc_day
@@ -22,7 +23,7 @@ from golem.runtime.clock import SleepingClock, VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import DecisionRecord
-from golem.runtime.http import StatusEndpoint
+from golem.runtime.http import HttpAddress, StatusEndpoint, url_of
 from golem.runtime.life import Life, assemble
 from golem.runtime.store.control import Command, queue_command
 from golem.runtime.store.state import DB_NAME, StateStore
@@ -300,3 +301,27 @@ def test_golem_ctl_queues_into_a_state_dir(tmp_path: Path) -> None:
         (Command.PAUSE, None, "ctl"),
         (Command.BUDGET, 0.5, "ctl"),
     ]
+
+
+async def test_golem_ctl_posts_to_the_control_api(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from golem.cli import main
+
+    async with owner(config(tmp_path)) as o:
+        endpoint = StatusEndpoint(o.life, control_token=TOKEN)
+        listening = HttpAddress.parse("127.0.0.1:0").bind()
+        url = url_of(listening)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(endpoint.serve, listening)
+            monkeypatch.setenv("GOLEM_CONTROL_TOKEN", TOKEN)
+            assert await trio.to_thread.run_sync(main, ["ctl", url, "budget", "0.5"]) == 0
+            assert await trio.to_thread.run_sync(main, ["ctl", url, "pause"]) == 0
+            monkeypatch.setenv("GOLEM_CONTROL_TOKEN", "wrong")
+            assert await trio.to_thread.run_sync(main, ["ctl", url, "kill"]) == 2
+            assert "401" in capsys.readouterr().err
+            nursery.cancel_scope.cancel()
+        await o.tick()
+        assert o.golem.control.paused and not o.golem.dead
+        assert o.golem.budgeting().state.daily_budget_usd == 0.5
+        assert [row["source"] for row in o.store.control.history()] == ["api", "api"]
