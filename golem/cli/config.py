@@ -32,7 +32,7 @@ from golem.runtime.config import (
 from golem.simulation import load_scenario
 from golem.world import CSVReplay, MarketSource
 
-__all__ = ["register", "resolved"]
+__all__ = ["is_scenario", "register", "resolved"]
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,7 +63,7 @@ def _help(parser: argparse.ArgumentParser) -> int:
 def run(args: argparse.Namespace) -> int:
     market: MarketSource | None
     try:
-        if _is_scenario(args.file):
+        if is_scenario(args.file):
             scenario = load_scenario(args.file)  # reads the CSV, checked from its start
             config, market = scenario.config, scenario.replay
         else:
@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _is_scenario(path: Path) -> bool:
+def is_scenario(path: Path) -> bool:
+    """Whether `path` is a simulation scenario: a config with a [simulation] table."""
     try:
         return "simulation" in tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -25,10 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--http",
         metavar="HOST:PORT",
         help=(
-            "serve a read-only status endpoint: GET /health, /status, /decisions"
-            "?subsystem=&since=&id=&limit=, /events (server-sent decisions), /metrics "
-            "(Prometheus); e.g. 127.0.0.1:8787 (port 0: any free port); with [control] "
-            "token_env set, also POST /control/pause|resume|exit|kill|budget"
+            "serve a read-only status endpoint: the dashboard at /, GET /health, /status, "
+            "/history, /decisions?subsystem=&since=&id=&limit=, /events (server-sent "
+            "decisions), /metrics (Prometheus); e.g. 127.0.0.1:8787 (port 0: any free port); "
+            "with [control] token_env set, also POST /control/pause|resume|exit|kill|budget"
         ),
     )
     parser.add_argument(

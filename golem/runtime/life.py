@@ -1,7 +1,8 @@
 """`golem run`: a Golem on a clock, its jobs on the scheduler, until it dies, is stopped
-(SIGINT / SIGTERM finish the running job, then exit 0; SIGUSR1 queues the kill switch,
-applied at the next tick: runtime/control.py), its `--for` runs out, its
-recorded market data ends, or a job keeps failing (`JobFailing`, raised by `Life.run`).
+(SIGINT / SIGTERM finish the running job, then exit 0; a second one abandons it;
+SIGUSR1 queues the kill switch, applied at the next tick: runtime/control.py), its
+`--for` runs out, its recorded market data ends, or a job keeps failing (`JobFailing`,
+raised by `Life.run`).
 
 The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 
@@ -59,6 +60,8 @@ class Life:
     clock: SleepingClock
     _signalled: bool = field(default=False, init=False)
     _ended: str | None = field(default=None, init=False)
+    # The job a second signal abandoned (its work unsaved: it runs again on resume).
+    abandoned: str | None = field(default=None, init=False)
 
     def end(self, reason: str) -> None:
         """End the life once the running job is done; `run()` returns `reason`."""
@@ -71,13 +74,16 @@ class Life:
         duration: timedelta | None = None,
         signals: bool = False,
         on_start: Callable[[], None] | None = None,
+        on_signal: OnSignal | None = None,
     ) -> str:
         """Live until death, `stop()`, `end(reason)`, a signal (when `signals`), or
         `duration` of the clock's time. Returns why it ended: died, stopped, signal,
         duration, or the reason given to `end` (data_ended: the market data ran out).
         Raises JobFailing, once the state is saved, when a job kept failing. `on_start`
         is called as the life starts: once signals are watched, before the first job
-        runs (at once for a golem already dead)."""
+        runs (at once for a golem already dead). A first signal lets the running job
+        finish, a second abandons it; `on_signal(count, job)` hears of each with the job
+        running then (None: none)."""
         ended = "stopped"
         deadline = self.clock.now() + duration if duration is not None else None
 
@@ -93,7 +99,7 @@ class Life:
                 on_start()
             return "died"
         with long_lived():
-            await self._live(signals, deadline, on_start)
+            await self._live(signals, deadline, on_start, on_signal)
         if not self.golem.dead and not self.golem.options.resumable:
             with self.golem.store.transaction():
                 self.golem.snapshot()  # a life not snapshotted every tick, as it ends
@@ -108,37 +114,63 @@ class Life:
         return ended
 
     async def _live(
-        self, signals: bool, deadline: datetime | None, on_start: Callable[[], None] | None
+        self,
+        signals: bool,
+        deadline: datetime | None,
+        on_start: Callable[[], None] | None,
+        on_signal: OnSignal | None,
     ) -> None:
+        jobs = trio.CancelScope()  # cancelled by a second signal: the running job abandoned
         async with trio.open_nursery() as nursery:
             if signals:
-                await nursery.start(self._watch_signals)
+                await nursery.start(self._watch_signals, jobs, on_signal)
             if deadline is not None:
                 # Named for its deadline: the store keeps fire times across restarts, and
                 # a later run's `--for` must not find this one already fired.
                 self.scheduler.add(Job(f"end@{deadline.isoformat()}", _once(deadline), self._end))
             if on_start is not None:
                 on_start()
-            await self.scheduler.run()
+            with jobs:
+                await self.scheduler.run()
             nursery.cancel_scope.cancel()
 
     async def _end(self, *_: object) -> None:
         self.scheduler.stop()
 
     async def _watch_signals(
-        self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+        self,
+        jobs: trio.CancelScope,
+        on_signal: OnSignal | None,
+        *,
+        task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
     ) -> None:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGUSR1) as received:
+        """The first signal stops the life once the running job is done (the scheduler
+        returns then); a second abandons the running job (a local model's call may take
+        a minute): its writes are rolled back, and its fire time unrecorded, so it runs
+        again on resume. SIGUSR1 queues the kill switch instead (a host that only speaks
+        signals). Watched until the life ends."""
+        count = 0
+        stopping = (signal.SIGINT, signal.SIGTERM)
+        with trio.open_signal_receiver(*stopping, signal.SIGUSR1) as received:
             task_status.started()
             async for signum in received:
-                log.info("signal", signal=signal.Signals(signum).name)
-                if signum == signal.SIGUSR1:  # a host that only speaks signals: the kill switch
+                if signum == signal.SIGUSR1:
+                    log.info("signal", signal="SIGUSR1", means="kill switch")
                     await self._queue_kill()
                     continue
-                self._signalled = True
-                # Let the running job finish: the scheduler returns once it is done.
-                self.scheduler.stop()
-                return
+                count += 1
+                running = self.scheduler.running
+                name = signal.Signals(signum).name
+                if count == 1:
+                    log.info("signal", signal=name, running=running)
+                    self._signalled = True
+                    self.scheduler.stop()
+                elif running is not None and self.abandoned is None:
+                    log.warning("job_abandoned", signal=name, job=running)
+                    self.abandoned = running
+                    jobs.cancel()
+                if on_signal is not None:
+                    on_signal(count, running)
 
     async def _queue_kill(self) -> None:
         store = self.golem.store
@@ -150,6 +182,10 @@ class Life:
             log.error("control_not_queued", command="kill", source="signal", reason=str(exc))
             return
         log.info("control_queued", id=queued, command="kill", value=None, source="signal")
+
+
+# Hears of each signal: how many so far, and the job running as it came (None: none).
+OnSignal = Callable[[int, str | None], None]
 
 
 class _Once:

@@ -871,6 +871,9 @@ KNOBS: dict[str, Knob] = {
         "10s", decisions, {"mortality.hazard.makeham": 0.001, "mortality.hazard.cap": 0.9}
     ),
     "mortality.policy": Knob("rules", decisions),
+    # Lowered, but above the floor below it: floors out of order are refused.
+    "mortality.phases.thriving": Knob(0.6, decisions),
+    "mortality.phases.stable": Knob(0.4, decisions),
     "mortality.stochastic_death": Knob(
         False, decisions, {"mortality.hazard.makeham": 0.7, "mortality.hazard.cap": 0.9}
     ),

@@ -237,7 +237,15 @@ class StateStore:
 
     def get_meta(self, key: str) -> Any:
         row = self._read("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else orjson.loads(row[0])
+        if row is None:
+            return None
+        try:
+            return orjson.loads(row[0])
+        except orjson.JSONDecodeError:
+            raise StateError(
+                f"{self.path}: meta value {key!r} is not JSON ({str(row[0])[:40]!r}): "
+                "the state is damaged"
+            ) from None
 
     def set_meta(self, key: str, value: Any) -> None:
         self._write("meta", _SET_META, (key, _json(value)), replaces=key)
