@@ -236,10 +236,13 @@ async def _live(
         def started() -> None:
             _say(banner(config, life, born=born, now=clock.now()))
             if url is not None:
-                _say([f"status endpoint at {url} (/health /status /decisions /events /metrics)"])
+                routes = "/health /status /decisions /events /metrics"
+                if token is not None:
+                    routes += f"; control API with the token in ${config.control.token_env}"
+                _say([f"status endpoint at {url} ({routes})"])
 
+        token = control_token(config, os.environ)
         try:
-            token = control_token(config, os.environ)
             async with run_http.serving(listening, life, secrets, token) as url:
                 ended = await life.run(
                     duration=duration, signals=True, on_start=started, on_signal=_on_signal

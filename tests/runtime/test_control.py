@@ -325,3 +325,10 @@ async def test_golem_ctl_posts_to_the_control_api(
         assert o.golem.control.paused and not o.golem.dead
         assert o.golem.budgeting().state.daily_budget_usd == 0.5
         assert [row["source"] for row in o.store.control.history()] == ["api", "api"]
+
+
+def test_the_token_is_masked_like_a_key(tmp_path: Path) -> None:
+    from golem.runtime.config.load import secret_values
+
+    assert TOKEN in secret_values(config(tmp_path), {"GOLEM_CONTROL_TOKEN": TOKEN})
+    assert TOKEN not in secret_values(config(tmp_path), {"OTHER": TOKEN})
