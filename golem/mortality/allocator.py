@@ -131,19 +131,22 @@ class CallEstimate:
     cap; the reasoning budget of the granted depth is priced on top. A re-ask re-sends the
     previous answer plus the error list (at most `reask_tokens`), so each attempt's input
     grows; re-asks carry no reasoning blocks. `diem`: routed through Venice, paid in DIEM
-    first while today's allowance lasts."""
+    first while today's allowance lasts. `cached_tokens`: the part of the input the caller
+    expects served from the provider's prompt cache, set only when a hit is likely (see
+    golem.inference.caching), priced at the cached rate; 0 prices every token uncached."""
 
     price: Price
     input_tokens: int
     max_output_tokens: int
     reask_tokens: int = 1024
     diem: bool = False
+    cached_tokens: int = 0
 
     def attempt_cost(self, attempt: int, reasoning: ReasoningConfig) -> float:
         """The most attempt number `attempt` (1 for the first call) can cost in USD."""
         grown = (attempt - 1) * (self.max_output_tokens + self.reask_tokens)
         output = self.max_output_tokens + reasoning.depth.budget_tokens()
-        return self.price.worst_case(self.input_tokens + grown, output)
+        return self.price.worst_case(self.input_tokens + grown, output, self.cached_tokens)
 
 
 @dataclass(frozen=True, slots=True)

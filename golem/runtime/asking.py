@@ -13,6 +13,7 @@ from functools import lru_cache, partial
 import orjson
 
 from golem.inference import Provider, Request, StructuredOutput, StructuredOutputConfig
+from golem.inference.caching import PromptCache
 from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
 from golem.inference.progress import Thinking
@@ -104,6 +105,9 @@ class Budgeting:
     context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
     foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
+    # Which prompts the providers likely still cache (the golem's, kept across ticks):
+    # a likely hit lets the allocator price that part of the input at the cached rate.
+    prompt_cache: PromptCache | None = None
     secrets: Redaction | None = None  # the key values no prompt may carry (masked by value)
 
 

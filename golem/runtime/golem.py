@@ -19,6 +19,7 @@ from typing import Any
 
 import structlog
 
+from golem.inference.caching import PromptCache
 from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
@@ -213,6 +214,7 @@ class Golem:
         self._seer = market if quality is not None and isinstance(market, SimulatedMarket) else None
         self._truth: Truth | None = None  # the last tick's, kept for the tick's other calls
         self._costs = config.world.portfolio.costs
+        self._prompt_cache = PromptCache()  # the prompts providers likely still cache
         self._foresight = (
             None if self._seer is None or quality is None else Foresight(self.truth, quality)
         )
@@ -249,6 +251,7 @@ class Golem:
             context=self._context_settings,
             foresight=self._foresight,
             watch=self.options.watch,
+            prompt_cache=self._prompt_cache,
             secrets=self._secrets,
         )
 

@@ -432,6 +432,17 @@ EFFECTS: dict[str, Effect] = {
     "inference.transport.proxy": Effect(
         "connections go through the proxy", lambda s: s["proxy"], "becomes", str
     ),
+    "inference.transport.rate_limits": Effect(
+        "a second request in the minute waits for the first's to pass",
+        lambda s: s["waited_s"],
+        "becomes",
+        60.0,
+    ),
+    "inference.transport.learn_rate_limits": Effect(
+        "the provider's word that none remain holds the next request back",
+        lambda s: s["waited_s"],
+        "with",
+    ),
     # [mortality]
     "mortality.policy": Effect("no model call is granted", granted(), "becomes", 0),
     "mortality.initial_credits_usd": Effect(

@@ -766,6 +766,39 @@ def transport(config: GolemConfig) -> object:
     return seen
 
 
+def limiter(config: GolemConfig) -> object:
+    """Two requests through an HTTP provider made with the config's [inference.transport],
+    on a virtual clock, to a server whose headers say no request remains for 30 s: how
+    long the second waited before it was sent (the rate limiter's doing)."""
+    import httpx
+    from trio.testing import MockClock
+
+    from golem.inference.transport import HTTPProvider
+
+    registry = ProviderPool(config, {}).registry
+    sent: list[float] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(trio.current_time())
+        headers = {"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "30s"}
+        return httpx.Response(200, headers=headers, content=_ANSWER)
+
+    async def twice() -> None:
+        provider = HTTPProvider(
+            registry.profile("openai"),
+            "gpt-4o-mini",
+            registry.codec("openai"),
+            config=config.inference.transport,
+            transport=httpx.MockTransport(handler),
+            environ={"OPENAI_API_KEY": "sk-knobs"},
+        )
+        for _ in range(2):
+            await provider.complete(Request(messages=(Message.user("hi"),)))
+
+    trio.run(twice, clock=MockClock(autojump_threshold=0))
+    return {"waited_s": sent[1] - sent[0]}
+
+
 # --- the table ----------------------------------------------------------------------------
 
 
@@ -852,6 +885,8 @@ KNOBS: dict[str, Knob] = {
     "inference.transport.max_response_bytes": Knob(50_000, transport),
     "inference.transport.backoff_max_s": Knob(0.6, transport),
     "inference.transport.max_retry_after_s": Knob(20.0, transport),
+    "inference.transport.rate_limits": Knob({"openai": {"requests_per_minute": 1}}, limiter),
+    "inference.transport.learn_rate_limits": Knob(None, limiter),
     # [mortality]
     "mortality.*": Knob(None, decisions),
     "mortality.seed": Knob(
