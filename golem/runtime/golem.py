@@ -208,6 +208,9 @@ class Golem:
         self.previous: MarketSummary | None = self.window.summary() if len(self.window) else None
         self._unsaved = 0  # observations pushed since the last snapshot
         self.dreams = int(store.get_meta("dreams") or 0)
+        # (tick, run) of each scheduled job's last run: see `_job_run`.
+        saved_runs = store.get_meta("job_runs") or {}
+        self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
         self._resumable_market = market if isinstance(market, ResumableSource) else None
         # The market a simulation can look ahead in, when a quality table asks for truth.
         quality = self.options.quality
@@ -221,6 +224,10 @@ class Golem:
         self._resume_market(store.get_meta("market"))
         self._context_settings = config.context.settings()
         self._secrets = Redaction(self.options.secrets) if self.options.secrets else None
+        # The apoptotic reserve, death's: locked now, logged by the first tick (after the
+        # console's banner), computed again on the positions then open now and then.
+        self.reserve_usd, _ = self._reserve()
+        self._reserve_logged = False
 
     @property
     def vitals(self) -> Vitals:
@@ -238,8 +245,8 @@ class Golem:
             sustainability_ratio=self._sustainability(),
             diem_allowance=policy.diem_allowance,
             security=policy.security,
-            # No economic clock ends an immortal golem: its wallet bounds what it spends.
-            wallet_usd=self.store.credits() if policy.immortal else None,
+            wallet_usd=self.store.credits(),
+            reserve_usd=self.reserve_usd,
         )
         return Budgeting(
             routes=self.routes,
@@ -310,6 +317,8 @@ class Golem:
         market = self.window.summary()
         self.portfolio.mark(observation.price)
         self.episodes.resolve(market, self.portfolio)
+        if not self._reserve_logged or not self.tick_no % self.policy.reserve.recalculate_ticks:
+            self._lock_reserve()
         if await self._obey(now, market):
             return
         # A newborn golem appraises its own birth: its first feeling comes from a model.
@@ -422,13 +431,15 @@ class Golem:
     async def curate(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        record = await self._run(self.curator, self.context(self.window.summary()))
+        ctx = self.context(self.window.summary(), run=self._job_run("curator"))
+        record = await self._run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        ctx = self.context(self.window.summary(), extra={"dream_cycle": self.dreams})
+        extra = {"dream_cycle": self.dreams}
+        ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
         record = await self._run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1
@@ -467,6 +478,17 @@ class Golem:
         log.info("death", golem=self.config.golem.id, **death)
         self.on_death()
 
+    def _job_run(self, job: str) -> int:
+        """Which run of `job` this is at the coming tick: a job whose schedule is shorter
+        than the heartbeat's runs several times between ticks, each run its own decision
+        (its own id and charge key). Saved with the run, so a restart that runs an
+        uncommitted run again gives it the same number (and its charge the same key)."""
+        last = self._job_runs.get(job)
+        run = last[1] + 1 if last is not None and last[0] == self.tick_no else 0
+        self._job_runs[job] = (self.tick_no, run)
+        self.store.set_meta("job_runs", self._job_runs)
+        return run
+
     # --- pieces of a tick ---------------------------------------------------------------
 
     async def _run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
@@ -488,10 +510,33 @@ class Golem:
         across a phase change."""
         previous = self.vitals.phase
         epistemic = self.episodes.epistemic(self.policy)
-        events = self.chart.update(self.tick_no, spent, epistemic, self.portfolio.equity)
+        events = self.chart.update(
+            self.tick_no, spent, epistemic, self.portfolio.equity, self.reserve_usd
+        )
         if self.memo is not None and self.vitals.phase is not previous:
             self.memo.forget()
         return events
+
+    def _reserve(self) -> tuple[float, int]:
+        """The apoptotic reserve on the initial funding and the positions open now, and
+        how many those are."""
+        positions = sum(1 for quantity in self.portfolio.quantities().values() if quantity)
+        initial = self.store.initial_credits() or self.policy.initial_credits_usd
+        return self.policy.reserve.amount(initial, positions), positions
+
+    def _lock_reserve(self) -> None:
+        """Compute the reserve again; log it the first time and whenever it changes."""
+        reserve, positions = self._reserve()
+        if reserve != self.reserve_usd or not self._reserve_logged:
+            self.reserve_usd, self._reserve_logged = reserve, True
+            log.info(
+                "apoptotic_reserve",
+                golem=self._golem_id,
+                tick=self.tick_no,
+                usd=reserve,
+                initial_credits_usd=self.store.initial_credits(),
+                open_positions=positions,
+            )
 
     def credit_income(self, key: str, usd: float) -> None:
         """Income arrives: `usd` a day from now on (the sustainability ratio's), credited

@@ -476,6 +476,13 @@ EFFECTS: dict[str, Effect] = {
     ),
     "mortality.senescence_grace": Effect("senescence kills later", deaths("epistemic"), "against"),
     "mortality.terminal_grace": Effect("Terminal kills sooner", lambda s: s["tick"], "falls"),
+    "mortality.reserve.*": Effect("more is held back for death", lambda s: s["born"], "with"),
+    "mortality.reserve.per_position_usd": Effect(
+        "an open position holds more back", lambda s: s["later"], "with"
+    ),
+    "mortality.reserve.recalculate_ticks": Effect(
+        "the reserve follows the open position later", lambda s: s["later"], "against"
+    ),
     "mortality.fit_depth": Effect(
         "no depth is fitted to the money", granted(lambda g, a: a.fitted_from is not None), "falls"
     ),

@@ -333,3 +333,19 @@ def test_the_token_is_masked_like_a_key(tmp_path: Path) -> None:
 
     assert TOKEN in secret_values(config(tmp_path), {"GOLEM_CONTROL_TOKEN": TOKEN})
     assert TOKEN not in secret_values(config(tmp_path), {"OTHER": TOKEN})
+
+
+async def test_the_kill_switch_is_funded_by_the_reserve(tmp_path: Path) -> None:
+    cfg = config(tmp_path)
+    poor = cfg.model_copy(
+        update={"mortality": cfg.mortality.model_copy(update={"initial_credits_usd": 0.31})}
+    )
+    async with owner(poor) as o:
+        await o.tick(WARM)
+        assert o.store.credits() > o.golem.reserve_usd > 0.29  # all but a cent is reserve
+        assert (await o.post("kill")).status_code == 202
+        await o.tick()
+        [death] = [r for r in o.records if r.subsystem == "death"]
+        assert death.source == "model" and death.cost_usd > 0  # asked and paid for
+        assert o.store.ledger.spent_usd(utc_day(START), "death") == death.cost_usd
+        assert o.store.death()["cause"] == "kill_switch"  # type: ignore[index]

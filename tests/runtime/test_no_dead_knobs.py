@@ -320,13 +320,29 @@ def terminal_end(config: GolemConfig) -> object:
     with life_of(config) as (life, clock):
         golem = life.golem
         store = golem.store
-        store.ledger.record(charge(SubsystemName.OPERATOR, 0.98 * store.credits()))
+        # $0.10 left above the apoptotic reserve: Terminal, not the economic clock's end.
+        drained = store.credits() - golem.reserve_usd - 0.10
+        store.ledger.record(charge(SubsystemName.OPERATOR, drained))
         for _ in range(72):
             trio.run(golem.tick)
             if golem.dead:
                 break
             clock.advance(timedelta(hours=1))
         return {"tick": golem.tick_no, "phase": golem.vitals.phase, "death": store.death()}
+
+
+def reserve(config: GolemConfig) -> object:
+    """The apoptotic reserve a golem holds back: at birth, with no position, and then over
+    twelve heartbeats a minute apart with a position open from the first (recomputed every
+    `recalculate_ticks`)."""
+    with life_of(config) as (life, clock):
+        golem = life.golem
+        born = golem.reserve_usd
+        golem.portfolio.apply("buy", 3000.0, 100.0)
+        for _ in range(12):
+            trio.run(golem.tick)
+            clock.advance(timedelta(minutes=1))
+        return {"born": born, "later": golem.reserve_usd}
 
 
 def probes(config: GolemConfig) -> object:
@@ -913,6 +929,15 @@ KNOBS: dict[str, Knob] = {
         False, decisions, {"mortality.hazard.makeham": 0.7, "mortality.hazard.cap": 0.9}
     ),
     "mortality.fit_depth": Knob([], decisions),
+    # The reserve is max(floor, rate x funding) unless settle + review + legacy exceed it.
+    "mortality.reserve.*": Knob(1.0, reserve),
+    "mortality.reserve.proportional_rate": Knob(0.5, reserve),
+    "mortality.reserve.per_position_usd": Knob(
+        1.0, reserve, along={"mortality.reserve.recalculate_ticks": 5}
+    ),
+    "mortality.reserve.recalculate_ticks": Knob(
+        5, reserve, along={"mortality.reserve.per_position_usd": 1.0}
+    ),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),
