@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from golem import __version__
-from golem.cli import ask, budget, config, inspect, replay, run, schemas, simulate, view, wire
+from golem.cli import ask, budget, config, ctl, inspect, replay, run, schemas, simulate, view, wire
 from golem.cli.failure import DEBUG_ENV, guarded
 
 __all__ = ["main"]
@@ -24,6 +24,7 @@ _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     ask.register,
     replay.register,
     run.register,
+    ctl.register,
     simulate.register,
     view.register,
 )

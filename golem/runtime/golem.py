@@ -30,6 +30,7 @@ from golem.mortality import (
     utc_day,
 )
 from golem.runtime.config.sections import GolemConfig
+from golem.runtime.control import Control
 from golem.runtime.decide import (
     Budgeting,
     DecisionRecord,
@@ -167,6 +168,7 @@ class Golem:
         resumed = store.resume()
         self.tick_no = resumed.tick
         self.dead = resumed.death is not None
+        self.control = Control(config, store)  # paused, and the owner's daily budget
         self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
         episodes = EpisodeLog()
@@ -241,7 +243,7 @@ class Golem:
         state = MortalityState(
             vitality=self.vitals.vitality,
             phase=self.vitals.phase,
-            daily_budget_usd=policy.daily_budget_usd,
+            daily_budget_usd=self.control.daily_budget_usd or policy.daily_budget_usd,
             sustainability_ratio=self._sustainability(),
             diem_allowance=policy.diem_allowance,
             security=policy.security,
@@ -319,6 +321,8 @@ class Golem:
         self.episodes.resolve(market, self.portfolio)
         if not self._reserve_logged or not self.tick_no % self.policy.reserve.recalculate_ticks:
             self._lock_reserve()
+        if await self._obey(now, market):
+            return
         # A newborn golem appraises its own birth: its first feeling comes from a model.
         events: list[str] = ["birth"] if self.tick_no == 0 else []
         probes = compute_probes(
@@ -403,15 +407,38 @@ class Golem:
 
     # --- the scheduled jobs -------------------------------------------------------------
 
+    async def _obey(self, now: datetime, market: MarketSummary) -> bool:
+        """The owner's commands (`Control`); True when they leave nothing more for this
+        tick to do: the golem was killed, or is paused (its clocks go on: vitality,
+        age and hazard are read on no spending, and may still end it)."""
+        if not self.options.resumable:  # a simulation: nobody steers it (and a read
+            return False  # here would send a batch's held writes every tick)
+        orders = self.control.apply(self.tick_no, now)
+        if orders.unwind and self.portfolio.quantities():
+            fills = self.portfolio.settle()
+            log.info("unwound", golem=self._golem_id, tick=self.tick_no, fills=len(fills))
+        if orders.kill:
+            await self.die(DeathCause.KILL_SWITCH, market)
+        elif self.control.paused:
+            self._update_vitals(0.0)
+            if self.vitals.cause is not None:
+                await self.die(self.vitals.cause, market)
+        else:
+            return False
+        self.tick_no += 1
+        if self.options.resumable:
+            self.snapshot()
+        return True
+
     async def curate(self, *_: object) -> None:
-        if self.dead or self.window.latest is None:
+        if self.dead or self.control.paused or self.window.latest is None:
             return
         ctx = self.context(self.window.summary(), run=self._job_run("curator"))
         record = await self._run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
-        if self.dead or self.window.latest is None:
+        if self.dead or self.control.paused or self.window.latest is None:
             return
         extra = {"dream_cycle": self.dreams}
         ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))

@@ -1,5 +1,6 @@
 """`golem run`: a Golem on a clock, its jobs on the scheduler, until it dies, is stopped
-(SIGINT / SIGTERM finish the running job, then exit 0; a second one abandons it), its
+(SIGINT / SIGTERM finish the running job, then exit 0; a second one abandons it;
+SIGUSR1 queues the kill switch, applied at the next tick: runtime/control.py), its
 `--for` runs out, its recorded market data ends, or a job keeps failing (`JobFailing`,
 raised by `Life.run`).
 
@@ -8,6 +9,7 @@ The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 from __future__ import annotations
 
 import signal
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -23,6 +25,7 @@ from golem.runtime.decide import Routes
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
+from golem.runtime.store.control import Command, queue_command
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Subscriber
 from golem.subsystems.heartbeat import interval
@@ -144,11 +147,17 @@ class Life:
         """The first signal stops the life once the running job is done (the scheduler
         returns then); a second abandons the running job (a local model's call may take
         a minute): its writes are rolled back, and its fire time unrecorded, so it runs
-        again on resume. Watched until the life ends."""
+        again on resume. SIGUSR1 queues the kill switch instead (a host that only speaks
+        signals). Watched until the life ends."""
         count = 0
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+        stopping = (signal.SIGINT, signal.SIGTERM)
+        with trio.open_signal_receiver(*stopping, signal.SIGUSR1) as received:
             task_status.started()
             async for signum in received:
+                if signum == signal.SIGUSR1:
+                    log.info("signal", signal="SIGUSR1", means="kill switch")
+                    await self._queue_kill()
+                    continue
                 count += 1
                 running = self.scheduler.running
                 name = signal.Signals(signum).name
@@ -162,6 +171,17 @@ class Life:
                     jobs.cancel()
                 if on_signal is not None:
                     on_signal(count, running)
+
+    async def _queue_kill(self) -> None:
+        store = self.golem.store
+        try:
+            queued = await trio.to_thread.run_sync(
+                queue_command, store.path, Command.KILL, None, "signal", self.clock.now()
+            )
+        except sqlite3.Error as exc:
+            log.error("control_not_queued", command="kill", source="signal", reason=str(exc))
+            return
+        log.info("control_queued", id=queued, command="kill", value=None, source="signal")
 
 
 # Hears of each signal: how many so far, and the job running as it came (None: none).

@@ -34,6 +34,7 @@ class VitalityRecord(Struct, frozen=True, kw_only=True):
     burn_rate_usd: float
     credits_usd: float
     equity_usd: float
+    senescent: bool = False  # its forecasts below the threshold (senescence's stage 1 on)
 
     def fields(self) -> dict[str, Any]:
         return {

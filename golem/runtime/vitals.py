@@ -129,6 +129,7 @@ class VitalsChart:
                     burn_rate_usd=vitals.burn_rate_usd,
                     credits_usd=credits,
                     equity_usd=equity(),
+                    senescent=self.senescent_since is not None,
                 )
             )
         events: list[str] = []

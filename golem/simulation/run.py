@@ -8,9 +8,11 @@ the logs, and the data for the plots, over the whole lineage's time.
 from __future__ import annotations
 
 import math
+import os
 import shutil
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -34,6 +36,7 @@ from golem.runtime import (
 )
 from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
+from golem.runtime.notify import Notifier
 from golem.runtime.store import StateStore
 from golem.simulation.adaptation import Shock, regime_adaptation
 from golem.simulation.injection import InjectionTally
@@ -193,7 +196,10 @@ async def _generation(
         quality=world.scenario.quality.accuracy(),
     )
     born = clock.now()
+    # [notify]: the life's notices go out as they happen, in real time, rate-limited.
+    notifier = Notifier.of(config.notify, config.golem.id, os.environ)
     with (
+        notifier or nullcontext(),
         StateStore.open(
             config.golem.state_dir, synchronous="OFF", commit_every=_COMMIT_EVERY
         ) as store,
@@ -221,8 +227,11 @@ async def _generation(
                 world.outcomes,
                 world.judgement,
                 *([world.injection] if world.injection is not None else []),
+                *([notifier.publish] if notifier is not None else []),
             ],
         )
+        if notifier is not None:
+            life.scheduler.on_failed = notifier.job_failed
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
 

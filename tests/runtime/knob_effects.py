@@ -748,6 +748,26 @@ EFFECTS: dict[str, Effect] = {
         for profile in ("minimal", "fast", "standard", "full")
         for field in ("max_tokens", "observations", "feed_items", "knowledge", "episodes")
     },
+    # [control], [notify]
+    "control.token_env": Effect(
+        "the token is read from that variable: the control API opens",
+        lambda s: s["token_read"],
+        "becomes",
+        True,
+    ),
+    "control.budget_min_usd": Effect(
+        "the lowest daily budget an owner may set follows", lambda s: s["bounds"][0], "with"
+    ),
+    "control.budget_max_usd": Effect(
+        "the highest daily budget an owner may set is it",
+        lambda s: s["bounds"][1],
+        "becomes",
+        lambda value: value,
+    ),
+    "notify.urls": Effect("a notifier sends to them", lambda s: s["notifier"], "becomes", True),
+    "notify.events": Effect(
+        "only the events named are queued", lambda s: sum(s["queued"].values()), "falls"
+    ),
     # [logging]
     "logging.file": Effect("the log is written there", lambda s: s[0], "becomes", str),
     "logging.level": Effect("debug lines are written too", lambda s: s[1], "rises"),

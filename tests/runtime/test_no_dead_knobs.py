@@ -47,12 +47,15 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
+from golem.runtime.control import budget_bounds, control_token
 from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
 from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
+from golem.runtime.notify import Notifier
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
+from golem.runtime.stream import VitalityRecord
 from golem.simulation.quality import QualityTable
 from golem.simulation.scenario import SimulationSection, load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade
@@ -62,6 +65,7 @@ from golem.subsystems.risk import ProvenanceCheck
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
 from tests.runtime.knob_effects import Effect, effect_for, holds
+from tests.runtime.records import decision
 from tests.subsystems.support import market
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
@@ -639,6 +643,43 @@ def _first_hour(config: GolemConfig, subscribers: list[Any], *, kept: bool = Fal
         return [request.id for request in store.requests.select()] if kept else None
 
 
+def owner_hand(config: GolemConfig) -> object:
+    """Whether the control API opens with a token in OWNER_TOKEN, and the daily budgets
+    an owner may set."""
+    token = control_token(config, {"OWNER_TOKEN": "0wner-t0ken"})
+    return {"token_read": token is not None, "bounds": budget_bounds(config)}
+
+
+DEAD_HOOK = "json://127.0.0.1:9/nobody"  # the discard port: refused at once
+
+
+def notices_queued(config: GolemConfig) -> object:
+    """Whether a notifier is made, and the notices it queues of a phase change, a
+    senescence and a death."""
+    notifier = Notifier.of(config.notify, "g", {})
+    if notifier is None:
+        return {"notifier": False, "queued": {}}
+    with notifier:
+        for phase, senescent in ((Phase.STABLE, False), (Phase.DECLINING, True)):
+            notifier.publish(
+                VitalityRecord(
+                    golem="g",
+                    tick=0,
+                    time=NOW,
+                    vitality=0.5,
+                    phase=phase,
+                    economic=0.5,
+                    epistemic=0.5,
+                    burn_rate_usd=0.0,
+                    credits_usd=1.0,
+                    equity_usd=1.0,
+                    senescent=senescent,
+                )
+            )
+        notifier.publish(decision(NOW, "death"))
+    return {"notifier": True, "queued": dict(notifier.queued)}
+
+
 def log_lines(config: GolemConfig) -> object:
     """What the logging section makes of a debug and an info event."""
     stream = io.StringIO()
@@ -961,6 +1002,12 @@ KNOBS: dict[str, Knob] = {
     "world.feed": Knob([{"at": "1h", "text": "ETH upgrade ships"}], context),
     # [context]
     "context.*": Knob(bump(0.5), context),
+    # [control], [notify]
+    "control.token_env": Knob("OWNER_TOKEN", owner_hand),
+    "control.budget_min_usd": Knob(None, owner_hand),
+    "control.budget_max_usd": Knob(2.0, owner_hand),
+    "notify.urls": Knob([DEAD_HOOK], notices_queued),
+    "notify.events": Knob(["death"], notices_queued, {"notify.urls": [DEAD_HOOK]}),
     # [logging]
     "logging.file": Knob("other.log", log_lines),
     "logging.level": Knob("debug", log_lines),

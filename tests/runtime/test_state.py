@@ -23,6 +23,7 @@ from tests.runtime.state_writer import tick_charge, tick_episode
 T0 = datetime(2026, 5, 4, 12, 0, tzinfo=UTC)
 TABLES = {
     "meta",
+    "control",
     "charges",
     "wallet",
     "vitality",

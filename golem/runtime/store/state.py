@@ -19,6 +19,7 @@ import msgspec
 import orjson
 from msgspec.structs import astuple
 
+from golem.runtime.store.control import ControlLog
 from golem.runtime.store.ledger import SQLiteLedger
 from golem.runtime.store.migrations import SchemaTooNew, migrate
 from golem.runtime.store.private import private_dir, private_file
@@ -78,6 +79,9 @@ class StateStore:
         self.ledger = SQLiteLedger(conn, before_use=self._sync)
         self.requests = RequestArchive(
             self._read, lambda sql, params: self._write("requests", sql, params), self._iso
+        )
+        self.control = ControlLog(
+            self._read, lambda sql, params: self._write("control", sql, params), self._iso
         )
         self._depth = 0
         self._commit_every = commit_every
