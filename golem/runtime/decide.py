@@ -39,10 +39,7 @@ from golem.mortality import (
 from golem.runtime.asking import (
     Budgeting,
     Call,
-    Foresight,
     Route,
-    Routes,
-    ThinkingWatch,
     estimate_input_tokens,
     prompt_for,
     request_for,
@@ -53,15 +50,7 @@ from golem.runtime.verify import Pay, Verification, judge
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation, Subsystem
 
-__all__ = [
-    "Budgeting",
-    "DecisionRecord",
-    "Foresight",
-    "Route",
-    "Routes",
-    "ThinkingWatch",
-    "decide",
-]
+__all__ = ["DecisionRecord", "decide"]
 
 log = structlog.get_logger("golem")
 

@@ -29,20 +29,15 @@ from golem.mortality import (
     Vitals,
     utc_day,
 )
+from golem.runtime.asking import Budgeting, Foresight, Routes, ThinkingWatch
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
-from golem.runtime.decide import (
-    Budgeting,
-    DecisionRecord,
-    Foresight,
-    Routes,
-    ThinkingWatch,
-    decide,
-)
+from golem.runtime.decide import decide
 from golem.runtime.episodes import EpisodeBook, forecast
 from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.provenance import untraded
+from golem.runtime.record import DecisionRecord
 from golem.runtime.replay import RequestKeeper
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber

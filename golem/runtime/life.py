@@ -17,11 +17,11 @@ from datetime import datetime, timedelta
 import structlog
 import trio
 
+from golem.runtime.asking import Routes
 from golem.runtime.clock import SleepingClock
 from golem.runtime.collector import long_lived
 from golem.runtime.config.load import secret_values
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.decide import Routes
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every

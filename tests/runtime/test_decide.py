@@ -30,7 +30,8 @@ from golem.mortality import (
     SubsystemName,
     utc_day,
 )
-from golem.runtime.decide import Budgeting, Foresight, Route, Routes, decide
+from golem.runtime.asking import Budgeting, Foresight, Route, Routes
+from golem.runtime.decide import decide
 from golem.subsystems.ask import Ask
 from golem.subsystems.contract import Brief, Judge, Outcome, PortfolioView, Situation
 from golem.world import MarketSummary, Observation, Regime, Truth

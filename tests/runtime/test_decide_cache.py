@@ -13,7 +13,9 @@ from golem.inference.caching import PromptCache
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider
 from golem.inference.types import Usage
-from golem.runtime.decide import Allocation, Budgeting, decide
+from golem.mortality import Allocation
+from golem.runtime.asking import Budgeting
+from golem.runtime.decide import decide
 from tests.inference.decisions import VALID
 from tests.runtime.test_decide import NOW, Toy, budgeting, context
 

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 from golem.inference import Request, Response
 from golem.mortality import DeathCause, SubsystemName
+from golem.runtime.asking import Routes
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
-from golem.runtime.decide import Routes
 from golem.runtime.life import assemble
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
