@@ -264,20 +264,21 @@ async def judge(
     each of `judges` in turn; a second model is asked only when a verifier is routed."""
     judged = Judged(decision, ctx, *spent)
     for declared in judges:
+        first = _first(
+            subsystem,
+            judged.ctx,
+            call,
+            judged.decision,
+            declared=declared,
+            request=request,
+            response=response,
+        )
         if declared.kind is JudgeKind.WITHOUT_TEXT:
             checked = await _without_text(
                 subsystem,
                 judged.ctx,
                 call,
-                _first(
-                    subsystem,
-                    judged.ctx,
-                    call,
-                    judged.decision,
-                    declared=declared,
-                    request=request,
-                    response=response,
-                ),
+                first,
                 response=response,
                 foreseen=foreseen,
                 pay=pay_as("without_text"),
@@ -287,15 +288,7 @@ async def judge(
             checked = await second_opinion(
                 subsystem,
                 judged.ctx,
-                _first(
-                    subsystem,
-                    judged.ctx,
-                    call,
-                    judged.decision,
-                    declared=declared,
-                    request=request,
-                    response=response,
-                ),
+                first,
                 route=call.env.routes.verify,
                 env=call.env,
                 pay=pay_as("verify"),
