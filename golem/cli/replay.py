@@ -31,8 +31,8 @@ from golem.inference.reasoning import ReasoningDepth
 from golem.inference.transport import HTTPProvider
 from golem.runtime.agreement import Agreement, differing, flatten, tally, verdict_fields
 from golem.runtime.config import load_config
+from golem.runtime.kept_requests import replay
 from golem.runtime.logs import configure_logging
-from golem.runtime.replay import replay
 from golem.runtime.store import (
     DB_NAME,
     Answer,

@@ -34,11 +34,11 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
 from golem.runtime.decide import decide
 from golem.runtime.episodes import EpisodeBook, forecast
+from golem.runtime.kept_requests import RequestKeeper
 from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.provenance import untraded
 from golem.runtime.record import DecisionRecord
-from golem.runtime.replay import RequestKeeper
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber
 from golem.runtime.trading import TradingDesk
