@@ -53,6 +53,7 @@ from golem.inference.synthetic import SyntheticConfig, SyntheticProvider
 from golem.inference.transport import HTTPProvider, TransportConfig
 from golem.inference.types import (
     NO_USAGE,
+    AttemptUsage,
     FinishReason,
     Message,
     Mode,
@@ -68,6 +69,7 @@ from golem.inference.wire import StreamDecoder, decode
 
 __all__ = [
     "NO_USAGE",
+    "AttemptUsage",
     "AuthError",
     "Capabilities",
     "ConnectionFailed",

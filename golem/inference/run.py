@@ -33,6 +33,7 @@ from golem.inference.progress import (
 from golem.inference.schema import ResponseSchema
 from golem.inference.structured import StructuredOutput, shown_before
 from golem.inference.types import (
+    AttemptUsage,
     Message,
     Mode,
     Request,
@@ -164,6 +165,7 @@ async def _structured(
     messages = request.messages
     examples = provider.capabilities.worked_examples
     usage, cost, attempt = Usage(), 0.0, 0
+    failed: tuple[AttemptUsage, ...] = ()  # attempts billed though they failed, so far
     while True:
         attempt += 1
         wire = _prepare(request, messages, decision, mode, force_tool, examples=examples)
@@ -173,16 +175,20 @@ async def _structured(
             answer = await provider.complete(wire)
         except ResponseFormatRejected as exc:
             if mode is not Mode.SCHEMA_ENFORCED:
-                _spent(exc, usage, cost, attempt - 1)
+                _spent(exc, usage, cost, attempt - 1, failed)
                 raise
+            # Asked again in another mode: what the rejected call was billed for stays.
+            usage, cost = usage + (exc.usage or Usage()), cost + exc.cost_usd
+            failed = (*failed, *exc.failed_attempts)
             mode = Mode.PROMPT_GUIDED
             downgrades.append("provider rejected response_format: prompt guidance instead")
             attempt -= 1
             continue
         except ProviderError as exc:
-            _spent(exc, usage, cost, attempt - 1)
+            _spent(exc, usage, cost, attempt - 1, failed)
             raise
         usage, cost = usage + answer.usage, cost + answer.cost_usd
+        failed = (*failed, *answer.failed_attempts)
 
         summary = {
             "usage": usage,
@@ -190,6 +196,7 @@ async def _structured(
             "mode": mode,
             "attempts": attempt,
             "downgrades": (*downgrades, *answer.downgrades),
+            "failed_attempts": failed,
         }
         if _called_user_tool(answer, request, schema):
             return answer.evolve(parsed=None, repairs=(), **summary)
@@ -207,6 +214,7 @@ async def _structured(
                 attempts=attempt,
                 usage=usage,
                 cost_usd=cost,
+                failed_attempts=failed,
             )
         messages = (*messages, *_reask(answer, raw, errors, schema, mode))
 
@@ -222,9 +230,19 @@ def _after(progress: ThinkingSink, prior: int) -> ThinkingSink:
     return shifted
 
 
-def _spent(exc: ProviderError, usage: Usage, cost: float, answered: int) -> None:
-    """Let `exc` carry what the attempts answered before it used and cost."""
-    exc.usage, exc.cost_usd, exc.attempts = usage, cost, answered
+def _spent(
+    exc: ProviderError,
+    usage: Usage,
+    cost: float,
+    answered: int,
+    failed: tuple[AttemptUsage, ...],
+) -> None:
+    """Let `exc` carry what the attempts answered before it used and cost, beside what its
+    own call was billed for (its attempts cut mid-answer): the caller pays for them all."""
+    exc.usage = usage + (exc.usage or Usage())
+    exc.cost_usd = cost + exc.cost_usd
+    exc.attempts = answered
+    exc.failed_attempts = (*failed, *exc.failed_attempts)
 
 
 @lru_cache(maxsize=512)

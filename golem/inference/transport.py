@@ -19,6 +19,7 @@ import trio
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference._http import Enough, KeySource, consume, retry_after_seconds, safe_headers
+from golem.inference.billing import attempt_bill, summed
 from golem.inference.clock import utc_now
 from golem.inference.codecs.base import Codec, CodecStream, ProviderProfile
 from golem.inference.errors import (
@@ -35,7 +36,7 @@ from golem.inference.errors import (
 from golem.inference.modes import Capabilities
 from golem.inference.progress import ReasoningMeter, ThinkingSink
 from golem.inference.providers import Registry, default_registry
-from golem.inference.types import Request, Response
+from golem.inference.types import AttemptUsage, Request, Response
 
 __all__ = ["HTTPProvider", "TransportConfig", "retry_after_seconds"]
 
@@ -86,11 +87,16 @@ class HTTPProvider:
 
     Streams: a streamed answer is returned only once complete, so a stream cut mid-way
     (ConnectionFailed) is retried from scratch like any transient failure and never hands
-    the caller a partial answer; the cut attempt's tokens go unreported, hence uncharged.
-    A stream that ends cleanly but without its final event (truncated SSE) is the same
-    cut seen from the other side: the codec raises IncompleteStream, a ConnectionFailed,
-    retried the same way (its `partial` Response is for a person to read, never used:
-    even a complete-looking JSON answer in it lacks the usage it must be charged for).
+    the caller a partial answer. A stream that ends cleanly but without its final event
+    (truncated SSE) is the same cut seen from the other side: the codec raises
+    IncompleteStream, a ConnectionFailed, retried the same way (its `partial` Response is
+    for a person to read, never used as the answer).
+
+    Bills: the provider bills a cut (or timed-out) stream for what it processed and sent.
+    Each such attempt becomes an AttemptUsage (golem.inference.billing: what the stream
+    reported, plus an estimate of what it streamed beyond that), returned with the answer
+    of a later attempt (`Response.failed_attempts`, summed into its usage and cost) or with
+    the error that ends the call (`ProviderError.failed_attempts`, `usage`, `cost_usd`).
 
     Watched calls: a request that carries a `progress` sink and asks for reasoning is
     streamed, so its reasoning can be counted as it arrives (ThinkingTokens events); the
@@ -193,13 +199,20 @@ class HTTPProvider:
         if transport is None:
             transport = self._transport = httpx.AsyncHTTPTransport(proxy=self._config.proxy)
         retries = 0
+        failed: list[AttemptUsage] = []  # attempts the provider bills though they failed
         while True:
             try:
-                answer = await self._attempt(transport, outgoing, wire.stream, progress)
+                answer = await self._attempt(
+                    transport, outgoing, (request, model), wire.stream, progress
+                )
                 break
             except ProviderError as exc:
+                failed.extend(exc.failed_attempts)
                 delay = self._retry_delay(exc, retries)
                 if delay is None:
+                    exc.failed_attempts = tuple(failed)
+                    if failed:
+                        exc.usage, exc.cost_usd = summed(failed)
                     raise
                 retries += 1
                 log.warning(
@@ -217,7 +230,15 @@ class HTTPProvider:
             model=answer.model or model,
             latency_s=trio.current_time() - started,
         )
-        return self._registry.with_cost(stamped, model)
+        answer = self._registry.with_cost(stamped, model)
+        if not failed:
+            return answer
+        usage, cost = summed(failed)
+        return answer.evolve(
+            usage=answer.usage + usage,
+            cost_usd=answer.cost_usd + cost,
+            failed_attempts=(*answer.failed_attempts, *failed),
+        )
 
     def _url(self, path: str) -> httpx.URL:
         url = self._urls.get(path)
@@ -253,19 +274,42 @@ class HTTPProvider:
         self,
         transport: httpx.AsyncBaseTransport,
         outgoing: httpx.Request,
+        asked: tuple[Request, str],
         stream: bool,
         progress: ThinkingSink | None = None,
     ) -> Response:
+        """One attempt; a failure after a stream began carries the attempt's bill."""
         limit = self._config.max_stream_s if stream else self._config.total_timeout_s
-        with trio.move_on_after(limit), self._translated_errors():
-            return await self._exchange(transport, outgoing, stream, progress)
-        raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
+        decoder = self._codec.stream() if stream else None
+        try:
+            with trio.move_on_after(limit), self._translated_errors():
+                return await self._exchange(transport, outgoing, decoder, progress)
+            raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
+        except ProviderError as exc:
+            if decoder is not None:
+                self._bill(exc, decoder, *asked)
+            raise
+
+    def _bill(self, exc: ProviderError, decoder: CodecStream, request: Request, model: str) -> None:
+        """Add to `exc` what the provider bills for the stream `decoder` read before it."""
+        builder = decoder.builder
+        answered = builder.model if isinstance(builder.model, str) and builder.model else model
+        bill = attempt_bill(
+            builder,
+            request,
+            provider=self.name,
+            model=answered,
+            error=exc.code,
+            price=self._registry.price_of(Response(provider=self.name, model=answered), model),
+        )
+        if bill is not None:
+            exc.failed_attempts = (*exc.failed_attempts, bill)
 
     async def _exchange(
         self,
         transport: httpx.AsyncBaseTransport,
         outgoing: httpx.Request,
-        stream: bool,
+        decoder: CodecStream | None,
         progress: ThinkingSink | None = None,
     ) -> Response:
         response = await transport.handle_async_request(outgoing)
@@ -273,8 +317,7 @@ class HTTPProvider:
             status = response.status_code
             if not 200 <= status < 300:
                 raise self._status_error(status, response.headers, await self._excerpt(response))
-            if stream:
-                decoder = self._codec.stream()
+            if decoder is not None:
                 feed = decoder.feed if progress is None else _metered(decoder, progress)
                 await self._read(response, feed)
                 return decoder.finish()

@@ -223,6 +223,7 @@ async def _call(
             usage=usage,
             cost_usd=cost,
             context=prompt.report,
+            failed_attempts=exc.failed_attempts,
         )
     cost = response.cost_usd  # the answering provider's own price, 0.0 when it is free
     paid = _charge(
