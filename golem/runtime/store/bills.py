@@ -1,0 +1,147 @@
+"""Charges that must outlive the transaction they were recorded in.
+
+A tick's charges commit with the tick. But the call behind a charge was made and billed
+the moment the provider answered: when the tick then rolls back (a job that raised, a
+daemon killed before its commit), the provider's bill stands while the ledger row goes.
+So every charge recorded inside a transaction is also appended to a journal file beside
+the database (`golem.bills`, one JSON line a charge, written before the transaction can
+end), which the outermost commit removes. What a rollback undid comes back as a voided
+charge: at once when the rollback happens in the process, from the journal when the
+store is next opened after a kill (`StateStore.settle_bills`). A voided charge is the same
+charge under its own key (`<key>:void:<entry>`), so that the run, asked again, is charged
+for its new call too, and settling twice records nothing twice.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from golem.inference.types import Usage
+from golem.mortality import Charge, SubsystemName
+from golem.runtime.store.ledger import SQLiteLedger
+
+__all__ = ["BILLS_NAME", "BillJournal", "JournaledLedger", "voided"]
+
+BILLS_NAME = "golem.bills"
+
+
+def voided(entry: str, charge: Charge) -> Charge:
+    """`charge` again, for a call whose tick rolled back: under a key of its own."""
+    return replace(charge, idempotency_key=f"{charge.idempotency_key}:void:{entry}")
+
+
+class BillJournal:
+    """The journal file of charges not yet committed, and which transaction level holds
+    each (`level`: how many transactions were open when it was recorded)."""
+
+    def __init__(self, path: Path, *, durable: bool = True) -> None:
+        self.path = path
+        self._durable = durable  # fsync each line, as the database syncs each commit
+        self._held: list[tuple[int, str, Charge]] = []
+
+    def hold(self, charge: Charge, level: int) -> None:
+        entry = uuid.uuid4().hex[:16]
+        line = orjson.dumps({"entry": entry, "charge": _fields(charge)}) + b"\n"
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line)
+            if self._durable:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        self._held.append((level, entry, charge))
+
+    def released(self, level: int) -> None:
+        """The transaction at `level` + 1 committed: what it held now belongs to the
+        one around it, or, at level 0, is committed and leaves the journal."""
+        if level == 0:
+            self._held.clear()
+            self.path.unlink(missing_ok=True)
+        else:
+            self._held = [(min(held, level), e, c) for held, e, c in self._held]
+
+    def rolled_back(self, level: int) -> list[Charge]:
+        """The transactions above `level` rolled back: the charges they held, voided."""
+        undone = [voided(e, c) for held, e, c in self._held if held > level]
+        self._held = [item for item in self._held if item[0] <= level]
+        return undone
+
+    def left(self) -> list[tuple[str, Charge]]:
+        """What the file holds (a process killed before its commit left it): entries whose
+        line is whole (a kill may tear the last one, written before its call was paid for
+        by anything)."""
+        try:
+            text = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        entries = []
+        for line in text.split(b"\n"):
+            try:
+                value = orjson.loads(line)
+                entries.append((str(value["entry"]), _charge(value["charge"])))
+            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+                continue  # the torn last line
+        return entries
+
+
+class JournaledLedger(SQLiteLedger):
+    """The store's ledger: a charge newly recorded inside a transaction is also held in
+    the journal (`level()` says how many transactions are open)."""
+
+    def __init__(
+        self,
+        conn: Any,
+        journal: BillJournal,
+        level: Callable[[], int],
+        before_use: Callable[[], None] = lambda: None,
+    ) -> None:
+        super().__init__(conn, before_use=before_use)
+        self.journal = journal
+        self._level = level
+
+    def record(self, charge: Charge) -> Charge:
+        stored = super().record(charge)
+        level = self._level()
+        if stored is charge and level:
+            self.journal.hold(charge, level)
+        return stored
+
+
+def _fields(charge: Charge) -> dict[str, Any]:
+    tokens = charge.tokens
+    return {
+        "key": charge.idempotency_key,
+        "subsystem": str(charge.subsystem),
+        "provider": charge.provider,
+        "model": charge.model,
+        "tokens": [
+            tokens.input_tokens,
+            tokens.cached_input_tokens,
+            tokens.output_tokens,
+            tokens.reasoning_tokens,
+        ],
+        "usd": charge.usd,
+        "diem": charge.diem,
+        "time": charge.time.isoformat(),
+    }
+
+
+def _charge(value: dict[str, Any]) -> Charge:
+    return Charge(
+        subsystem=SubsystemName(value["subsystem"]),
+        provider=str(value["provider"]),
+        model=str(value["model"]),
+        tokens=Usage(*(int(n) for n in value["tokens"])),
+        usd=float(value["usd"]),
+        diem=float(value["diem"]),
+        time=datetime.fromisoformat(value["time"]),
+        idempotency_key=str(value["key"]),
+    )
