@@ -41,7 +41,14 @@ from golem.inference.reasoning import (
     ReasoningDepth,
     Visibility,
 )
-from golem.inference.run import CountsTokens, Provider, complete, respond_tool, run_structured
+from golem.inference.run import (
+    BillSink,
+    CountsTokens,
+    Provider,
+    complete,
+    respond_tool,
+    run_structured,
+)
 from golem.inference.schema import ResponseSchema, SchemaIssue, strict_preflight
 from golem.inference.structured import (
     StructuredOutput,
@@ -71,6 +78,7 @@ __all__ = [
     "NO_USAGE",
     "AttemptUsage",
     "AuthError",
+    "BillSink",
     "Capabilities",
     "ConnectionFailed",
     "CountsTokens",

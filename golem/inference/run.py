@@ -3,6 +3,7 @@ bounded loop of re-asks that never mutates the caller's request."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -45,6 +46,7 @@ from golem.inference.types import (
 )
 
 __all__ = [
+    "BillSink",
     "CountsTokens",
     "Provider",
     "complete",
@@ -56,6 +58,9 @@ __all__ = [
 T = TypeVar("T", bound=StructuredOutput)
 
 _DEFAULT_CONFIG = StructuredOutputConfig()
+
+BillSink = Callable[[Usage, float, str, str], None]
+"""Told each attempt's bill as the provider answers it: (usage, cost_usd, provider, model)."""
 
 
 class Provider(Protocol):
@@ -115,6 +120,7 @@ async def run_structured(
     config: StructuredOutputConfig | None = None,
     *,
     max_attempts: int | None = None,
+    billed: BillSink | None = None,
 ) -> Response:
     """Ask `provider` for a `decision`; re-ask with the errors until it is valid.
 
@@ -127,14 +133,17 @@ async def run_structured(
     A request's `progress` sink hears ThinkingStarted before the first attempt, the
     reasoning tokens so far (counted over every attempt) from a provider that streams
     them, and ThinkingDone once the call is answered or has failed.
+
+    `billed`, when given, is told each attempt's bill as soon as it is known (before the
+    sum above is returned or raised): a caller that may be killed mid-call keeps them.
     """
     progress = request.progress
     if progress is None:
-        return await _structured(provider, request, decision, config, max_attempts)
+        return await _structured(provider, request, decision, config, max_attempts, billed)
     progress(ThinkingStarted())
     tokens = 0
     try:
-        response = await _structured(provider, request, decision, config, max_attempts)
+        response = await _structured(provider, request, decision, config, max_attempts, billed)
         tokens = response.usage.reasoning_tokens
         return response
     except (ProviderError, StructuredOutputInvalid) as exc:
@@ -144,12 +153,13 @@ async def run_structured(
         progress(ThinkingDone(tokens))
 
 
-async def _structured(
+async def _structured(  # noqa: PLR0917 (run_structured's, passed on)
     provider: Provider,
     request: Request,
     decision: type[T],
     config: StructuredOutputConfig | None,
     max_attempts: int | None,
+    billed: BillSink | None = None,
 ) -> Response:
     if decision is None or not issubclass(decision, StructuredOutput):
         raise MissingResponseFormat("run_structured needs a StructuredOutput decision type")
@@ -173,8 +183,10 @@ async def _structured(
             wire = wire.evolve(progress=_after(request.progress, usage.reasoning_tokens))
         try:
             answer = await provider.complete(wire)
-        except ResponseFormatRejected as exc:
-            if mode is not Mode.SCHEMA_ENFORCED:
+        except ProviderError as exc:
+            if billed is not None and exc.usage is not None:
+                billed(exc.usage, exc.cost_usd, exc.provider, "")
+            if not isinstance(exc, ResponseFormatRejected) or mode is not Mode.SCHEMA_ENFORCED:
                 _spent(exc, usage, cost, attempt - 1, failed)
                 raise
             # Asked again in another mode: what the rejected call was billed for stays.
@@ -184,9 +196,8 @@ async def _structured(
             downgrades.append("provider rejected response_format: prompt guidance instead")
             attempt -= 1
             continue
-        except ProviderError as exc:
-            _spent(exc, usage, cost, attempt - 1, failed)
-            raise
+        if billed is not None:
+            billed(answer.usage, answer.cost_usd, answer.provider, answer.model)
         usage, cost = usage + answer.usage, cost + answer.cost_usd
         failed = (*failed, *answer.failed_attempts)
 

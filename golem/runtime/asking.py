@@ -20,6 +20,7 @@ from golem.inference.reasoning import ReasoningConfig
 from golem.mortality import (
     Allocation,
     AllocatorPolicy,
+    Charge,
     Clock,
     Degradation,
     Ledger,
@@ -103,6 +104,9 @@ class Budgeting:
     context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
     foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
+    # Keeps each attempt's bill, as the provider answers it, where a rollback or a kill
+    # of the tick cannot lose it (StateStore.hold_bill): the daemon's.
+    hold_bill: Callable[[Charge], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -240,6 +240,7 @@ class Golem:
             context=self._context_settings,
             foresight=self._foresight,
             watch=self.options.watch,
+            hold_bill=self.store.hold_bill,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Situation:

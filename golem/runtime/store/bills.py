@@ -5,11 +5,14 @@ the moment the provider answered: when the tick then rolls back (a job that rais
 daemon killed before its commit), the provider's bill stands while the ledger row goes.
 So every charge recorded inside a transaction is also appended to a journal file beside
 the database (`golem.bills`, one JSON line a charge, written before the transaction can
-end), which the outermost commit removes. What a rollback undid comes back as a voided
-charge: at once when the rollback happens in the process, from the journal when the
-store is next opened after a kill (`StateStore.settle_bills`). A voided charge is the same
-charge under its own key (`<key>:void:<entry>`), so that the run, asked again, is charged
-for its new call too, and settling twice records nothing twice.
+end), which the outermost commit removes. So is each attempt of a call as the provider
+answers it (`hold(..., attempt=True)`), before the call's charge sums them: a kill between
+two re-asks leaves the bills of those answered. What a rollback undid comes back as a
+voided charge (a call's charge, else the sum of its attempts held): at once when the
+rollback happens in the process, from the journal when the store is next opened after a
+kill (`StateStore.settle_bills`). A voided charge is the same charge under its own key
+(`<key>:void:<entry>`), so that the run, asked again, is charged for its new call too,
+and settling twice records nothing twice.
 """
 
 from __future__ import annotations
@@ -45,11 +48,15 @@ class BillJournal:
     def __init__(self, path: Path, *, durable: bool = True) -> None:
         self.path = path
         self._durable = durable  # fsync each line, as the database syncs each commit
-        self._held: list[tuple[int, str, Charge]] = []
+        self._held: list[_Held] = []
 
-    def hold(self, charge: Charge, level: int) -> None:
+    def hold(self, charge: Charge, level: int, *, attempt: bool = False) -> None:
+        """Keep `charge` until the transaction at `level` and those around it commit;
+        `attempt`: one attempt's bill, which the call's charge under the same key (when
+        it comes) replaces."""
         entry = uuid.uuid4().hex[:16]
-        line = orjson.dumps({"entry": entry, "charge": _fields(charge)}) + b"\n"
+        value = {"entry": entry, "charge": _fields(charge), "attempt": attempt}
+        line = orjson.dumps(value) + b"\n"
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, line)
@@ -57,7 +64,7 @@ class BillJournal:
                 os.fsync(fd)
         finally:
             os.close(fd)
-        self._held.append((level, entry, charge))
+        self._held.append((level, entry, charge, attempt))
 
     def released(self, level: int) -> None:
         """The transaction at `level` + 1 committed: what it held now belongs to the
@@ -66,18 +73,17 @@ class BillJournal:
             self._held.clear()
             self.path.unlink(missing_ok=True)
         else:
-            self._held = [(min(held, level), e, c) for held, e, c in self._held]
+            self._held = [(min(held, level), e, c, a) for held, e, c, a in self._held]
 
     def rolled_back(self, level: int) -> list[Charge]:
         """The transactions above `level` rolled back: the charges they held, voided."""
-        undone = [voided(e, c) for held, e, c in self._held if held > level]
+        undone = [item[1:] for item in self._held if item[0] > level]
         self._held = [item for item in self._held if item[0] <= level]
-        return undone
+        return billed(undone)
 
-    def left(self) -> list[tuple[str, Charge]]:
-        """What the file holds (a process killed before its commit left it): entries whose
-        line is whole (a kill may tear the last one, written before its call was paid for
-        by anything)."""
+    def left(self) -> list[Charge]:
+        """What the file holds (a process killed before its commit left it), voided:
+        entries whose line is whole (a kill may tear the last one)."""
         try:
             text = self.path.read_bytes()
         except FileNotFoundError:
@@ -86,10 +92,31 @@ class BillJournal:
         for line in text.split(b"\n"):
             try:
                 value = orjson.loads(line)
-                entries.append((str(value["entry"]), _charge(value["charge"])))
+                entry = (str(value["entry"]), _charge(value["charge"]), bool(value["attempt"]))
             except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
                 continue  # the torn last line
-        return entries
+            entries.append(entry)
+        return billed(entries)
+
+
+_Held = tuple[int, str, Charge, bool]  # (level, entry, charge, an attempt's bill)
+
+
+def billed(entries: list[tuple[str, Charge, bool]]) -> list[Charge]:
+    """What `entries` bill, voided: each call's charge, or, for a call whose charge was
+    never recorded, the sum of its attempts' bills (as the charge would have been)."""
+    charged = {c.idempotency_key for _, c, attempt in entries if not attempt}
+    sums: dict[str, tuple[str, Charge]] = {}  # per call: its first entry, its bills' sum
+    for entry, bill, attempt in entries:
+        key = bill.idempotency_key
+        if not attempt or key in charged:
+            continue
+        first, total = sums.get(key, (entry, None))
+        if total is not None:
+            bill = replace(total, tokens=total.tokens + bill.tokens, usd=total.usd + bill.usd)  # noqa: PLW2901
+        sums[key] = (first, bill)
+    charges = [voided(e, c) for e, c, attempt in entries if not attempt]
+    return charges + [voided(e, c) for e, c in sums.values()]
 
 
 class JournaledLedger(SQLiteLedger):

@@ -22,7 +22,7 @@ import structlog
 from msgspec.structs import astuple
 
 from golem.mortality import Charge
-from golem.runtime.store.bills import BILLS_NAME, BillJournal, JournaledLedger, voided
+from golem.runtime.store.bills import BILLS_NAME, BillJournal, JournaledLedger
 from golem.runtime.store.migrations import SchemaTooNew, migrate
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
@@ -164,11 +164,22 @@ class StateStore:
         if not left:
             return []
         ledger = self.ledger
-        undone = [voided(e, c) for e, c in left if ledger.get(c.idempotency_key) is None]
+
+        def original(charge: Charge) -> str:
+            return charge.idempotency_key.rpartition(":void:")[0]
+
+        # A call whose charge committed was not undone; one settled already, neither.
+        undone = [c for c in left if ledger.get(original(c)) is None]
         undone = [c for c in undone if ledger.get(c.idempotency_key) is None]
         self._void(undone, "the process stopped before its tick committed")
         self.bills.path.unlink(missing_ok=True)
         return undone
+
+    def hold_bill(self, charge: Charge) -> None:
+        """An attempt's bill, as the provider answers it: kept in the journal until the
+        tick commits with the call's charge (bills.py)."""
+        if self._depth:
+            self.bills.hold(charge, self._depth, attempt=True)
 
     def _void(self, charges: list[Charge], why: str) -> None:
         """Record `charges` (voided), each told first: a kill between the two leaves a
