@@ -7,7 +7,7 @@ The provider is a local 127.0.0.1 HTTP server replaying a recorded Anthropic res
 that kills land mid-call. Every kill waits for a new request to reach the server, then a
 random part of the delay.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/kill_trial.py --kills 50
+    PYTHONPATH=. .venv/bin/python tests/runtime/kill_calls.py --kills 50
 
 tests/runtime/test_kill_calls.py runs it with 5 kills.
 """
@@ -31,7 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 RECORDED = REPO.parent / "shared/fixtures/providers/anthropic/messages-forced-tool-use.json"
 DEADLINE = 60.0  # seconds for a new life's first model call, on a loaded machine
 
@@ -138,6 +138,13 @@ class Trial:
     decision_lines: int
     duplicate_ids: int
     seconds: float
+    answer_usd: float  # what the provider bills for one answer sent in full
+
+    @property
+    def billed_floor_usd(self) -> float:
+        """The least the provider billed that the golem can know of: every answer sent
+        in full, but one per kill (sent, then killed before it was read)."""
+        return max(0, self.answered - self.kills) * self.answer_usd
 
     @property
     def reconciled(self) -> bool:
@@ -148,7 +155,9 @@ class Trial:
             f"kills: {self.kills} in {self.seconds:.0f} s; provider requests {self.requests}, "
             f"answered in full {self.answered}",
             f"ledger: {self.charges} charges, ${self.ledger_usd:.6f} "
-            f"({self.voided} voided: billed, their ticks killed)",
+            f"({self.voided} voided: billed, their ticks killed); answers sent in full bill "
+            f"${self.answered * self.answer_usd:.6f}, at least ${self.billed_floor_usd:.6f} "
+            "of it read before a kill",
             f"inspect --summary: ${self.logged_usd:.6f} over {self.decision_lines} decision "
             f"lines; duplicate decision ids {self.duplicate_ids}",
             f"difference ${abs(self.ledger_usd - self.logged_usd):.9f}: "
@@ -237,7 +246,18 @@ def run_trial(folder: Path, kills: int, *, delay: float = 1.0, seed: int = 1) ->
         decision_lines=decisions,
         duplicate_ids=sum(n - 1 for n in ids.values() if n > 1),
         seconds=time.monotonic() - started,
+        answer_usd=answer_usd(),
     )
+
+
+def answer_usd() -> float:
+    """The recorded answer's price, as the golem prices it (the model that answered)."""
+    sys.path.insert(0, str(REPO))
+    from golem.inference import decode
+    from golem.inference.providers import default_registry
+
+    answer = decode("anthropic", RECORDED.read_bytes())
+    return default_registry().with_cost(answer, "claude-haiku-4-5").cost_usd
 
 
 def main() -> int:
@@ -258,7 +278,8 @@ def main() -> int:
     else:
         trial = run_trial(args.dir, args.kills, delay=args.delay, seed=args.seed)
     print("\n".join(trial.lines()))
-    return 0 if trial.reconciled and not trial.duplicate_ids else 1
+    billed = trial.ledger_usd >= trial.billed_floor_usd - 1e-9
+    return 0 if trial.reconciled and billed and not trial.duplicate_ids else 1
 
 
 if __name__ == "__main__":
