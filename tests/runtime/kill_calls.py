@@ -139,12 +139,13 @@ class Trial:
     duplicate_ids: int
     seconds: float
     answer_usd: float  # what the provider bills for one answer sent in full
+    read: int  # answers the golem surely read (it asked again after them, or ended cleanly)
 
     @property
     def billed_floor_usd(self) -> float:
-        """The least the provider billed that the golem can know of: every answer sent
-        in full, but one per kill (sent, then killed before it was read)."""
-        return max(0, self.answered - self.kills) * self.answer_usd
+        """What the provider billed for the answers the golem surely read: the least the
+        ledger must hold (an answer sent just before a kill may never have been read)."""
+        return self.read * self.answer_usd
 
     @property
     def reconciled(self) -> bool:
@@ -156,8 +157,8 @@ class Trial:
             f"answered in full {self.answered}",
             f"ledger: {self.charges} charges, ${self.ledger_usd:.6f} "
             f"({self.voided} voided: billed, their ticks killed); answers sent in full bill "
-            f"${self.answered * self.answer_usd:.6f}, at least ${self.billed_floor_usd:.6f} "
-            "of it read before a kill",
+            f"${self.answered * self.answer_usd:.6f}, ${self.billed_floor_usd:.6f} of it "
+            f"surely read ({self.read} answers)",
             f"inspect --summary: ${self.logged_usd:.6f} over {self.decision_lines} decision "
             f"lines; duplicate decision ids {self.duplicate_ids}",
             f"difference ${abs(self.ledger_usd - self.logged_usd):.9f}: "
@@ -184,8 +185,9 @@ def run_trial(folder: Path, kills: int, *, delay: float = 1.0, seed: int = 1) ->
         config = folder / "golem.toml"
         config.write_text(config_text(folder, server.port))
         env = environment()
+        read = 0  # answers the golem surely read: a later request of the same life came
         for kill in range(kills):
-            seen = server.received
+            seen = born = server.received
             with (folder / "stderr.txt").open("ab") as err:
                 process = subprocess.Popen(
                     golem(folder, "run", str(config), "--for", "1h"),
@@ -203,6 +205,8 @@ def run_trial(folder: Path, kills: int, *, delay: float = 1.0, seed: int = 1) ->
             finally:
                 process.send_signal(signal.SIGKILL)
                 process.wait(timeout=DEADLINE)
+            read += max(0, server.received - born - 1)
+        before = server.answered
         # One more life, ended cleanly: it settles what the last kill left.
         final = subprocess.run(
             golem(folder, "run", str(config), "--for", "3s"),
@@ -214,6 +218,7 @@ def run_trial(folder: Path, kills: int, *, delay: float = 1.0, seed: int = 1) ->
         if final.returncode not in (0, 3):
             raise RuntimeError(f"the last life exited {final.returncode}: {final.stderr[-600:]!r}")
         requests, answered = server.received, server.answered
+        read += answered - before  # a life ended cleanly reads every answer
     summary = subprocess.run(
         golem(folder, "inspect", str(folder / "golem.log"), "--summary", "--json"),
         env=env,
@@ -247,6 +252,7 @@ def run_trial(folder: Path, kills: int, *, delay: float = 1.0, seed: int = 1) ->
         duplicate_ids=sum(n - 1 for n in ids.values() if n > 1),
         seconds=time.monotonic() - started,
         answer_usd=answer_usd(),
+        read=read,
     )
 
 
