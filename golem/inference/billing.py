@@ -6,22 +6,29 @@ billed for its input and for every token streamed before the cut. `attempt_bill`
 the AttemptUsage the transport hands back (with the error, or with the answer of a later
 attempt): what the stream reported, plus an estimate (golem.inference.tokens) of what it
 streamed beyond that, and of the input when the stream began without reporting it (an
-OpenAI-style stream reports usage only in its last chunk). An attempt of which nothing of
-the answer arrived is billed nothing here: there is nothing to say what the provider did.
+OpenAI-style stream reports usage only in its last chunk). A whole body cut on its way is
+read as far as it came (`body_read`), its usage at the end most often missing: then the
+input and the output that arrived are estimated, the least the provider billed. An attempt
+of which nothing of the answer arrived is billed nothing here: there is nothing to say
+what the provider did.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import suppress
 
+import json_repair
 import orjson
 
+from golem.inference.codecs.base import Codec
 from golem.inference.codecs.builder import ResponseBuilder
+from golem.inference.errors import GolemError
 from golem.inference.pricing import Price
 from golem.inference.tokens import estimate_tokens
 from golem.inference.types import NO_USAGE, AttemptUsage, Request, Usage
 
-__all__ = ["attempt_bill", "prompt_tokens", "summed"]
+__all__ = ["attempt_bill", "body_read", "prompt_tokens", "summed"]
 
 
 def attempt_bill(
@@ -62,6 +69,19 @@ def attempt_bill(
         cost_usd=0.0 if price is None else price.cost(reported + estimated),
         estimated_usd=0.0 if price is None else price.cost(estimated),
     )
+
+
+def body_read(codec: Codec, body: bytes) -> ResponseBuilder:
+    """What a whole (non-streamed) 2xx body cut short, or refused, held as far as it can
+    be read. The provider bills such an answer in full, however much of it arrived: what
+    arrived is the least of it (json-repair closes what the cut left open)."""
+    builder = codec.new_builder()
+    builder.recognise()  # a 2xx body began: the provider answered
+    with suppress(GolemError, KeyError, IndexError, TypeError, ValueError):
+        value = json_repair.loads(body.decode("utf-8", "replace"), skip_json_loads=True)
+        if isinstance(value, dict):
+            codec.apply_body(value, builder)
+    return builder
 
 
 def prompt_tokens(request: Request) -> int:

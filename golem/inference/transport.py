@@ -19,9 +19,10 @@ import trio
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference._http import Enough, KeySource, consume, retry_after_seconds, safe_headers
-from golem.inference.billing import attempt_bill, summed
+from golem.inference.billing import attempt_bill, body_read, summed
 from golem.inference.clock import utc_now
 from golem.inference.codecs.base import Codec, CodecStream, ProviderProfile
+from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
     BODY_EXCERPT_CHARS,
     AuthError,
@@ -31,6 +32,7 @@ from golem.inference.errors import (
     InvalidResponse,
     ProviderError,
     RateLimited,
+    Refusal,
     Timeout,
 )
 from golem.inference.modes import Capabilities
@@ -92,9 +94,10 @@ class HTTPProvider:
     IncompleteStream, a ConnectionFailed, retried the same way (its `partial` Response is
     for a person to read, never used as the answer).
 
-    Bills: the provider bills a cut (or timed-out) stream for what it processed and sent.
-    Each such attempt becomes an AttemptUsage (golem.inference.billing: what the stream
-    reported, plus an estimate of what it streamed beyond that), returned with the answer
+    Bills: the provider bills a cut (or timed-out) stream for what it processed and sent,
+    and a whole body cut on its way (or refused) in full. Each such attempt becomes an
+    AttemptUsage (golem.inference.billing: what the answer reported, plus an estimate of
+    what it sent beyond that, of a cut body what arrived), returned with the answer
     of a later attempt (`Response.failed_attempts`, summed into its usage and cost) or with
     the error that ends the call (`ProviderError.failed_attempts`, `usage`, `cost_usd`).
 
@@ -278,21 +281,25 @@ class HTTPProvider:
         stream: bool,
         progress: ThinkingSink | None = None,
     ) -> Response:
-        """One attempt; a failure after a stream began carries the attempt's bill."""
+        """One attempt; a failure after the answer began carries the attempt's bill."""
         limit = self._config.max_stream_s if stream else self._config.total_timeout_s
         decoder = self._codec.stream() if stream else None
+        received: list[bytes] = []  # a whole body's bytes as they arrive
         try:
             with trio.move_on_after(limit), self._translated_errors():
-                return await self._exchange(transport, outgoing, decoder, progress)
+                return await self._exchange(transport, outgoing, decoder, progress, received)
             raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
         except ProviderError as exc:
             if decoder is not None:
-                self._bill(exc, decoder, *asked)
+                self._bill(exc, decoder.builder, *asked)
+            elif received and (exc.transient or isinstance(exc, Refusal)):
+                self._bill(exc, body_read(self._codec, b"".join(received)), *asked)
             raise
 
-    def _bill(self, exc: ProviderError, decoder: CodecStream, request: Request, model: str) -> None:
-        """Add to `exc` what the provider bills for the stream `decoder` read before it."""
-        builder = decoder.builder
+    def _bill(
+        self, exc: ProviderError, builder: ResponseBuilder, request: Request, model: str
+    ) -> None:
+        """Add to `exc` what the provider bills for what `builder` read before it."""
         answered = builder.model if isinstance(builder.model, str) and builder.model else model
         bill = attempt_bill(
             builder,
@@ -310,7 +317,8 @@ class HTTPProvider:
         transport: httpx.AsyncBaseTransport,
         outgoing: httpx.Request,
         decoder: CodecStream | None,
-        progress: ThinkingSink | None = None,
+        progress: ThinkingSink | None,
+        received: list[bytes],
     ) -> Response:
         response = await transport.handle_async_request(outgoing)
         try:
@@ -321,21 +329,22 @@ class HTTPProvider:
                 feed = decoder.feed if progress is None else _metered(decoder, progress)
                 await self._read(response, feed)
                 return decoder.finish()
-            body = await self._read_body(response)
+            body = await self._read_body(response, received)
             return self._codec.decode(status, safe_headers(response.headers), body)
         finally:
             await response.aclose()
 
-    async def _read_body(self, response: httpx.Response) -> bytes:
-        """A whole non-streamed body, at most `max_response_bytes` of it."""
+    async def _read_body(self, response: httpx.Response, parts: list[bytes]) -> bytes:
+        """A whole non-streamed body, at most `max_response_bytes` of it; its chunks are
+        kept in `parts` as they arrive (what a cut leaves is billed)."""
         declared = response.headers.get("content-length", "")
         encoded = response.headers.get("content-encoding", "identity") != "identity"
         if declared.isdigit() and not encoded and int(declared) <= self._config.max_response_bytes:
             # HTTP framing stops the read at the declared length: no need to count.
-            return await response.aread()
-        parts: list[bytes] = []
-        await self._read(response, parts.append)
-        return b"".join(parts)
+            await consume(response, parts.append)
+        else:
+            await self._read(response, parts.append)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
 
     async def _read(self, response: httpx.Response, sink: Callable[[bytes], object]) -> None:
         """Pass the body to `sink` chunk by chunk; past `max_response_bytes`, stop reading

@@ -17,10 +17,12 @@ from golem.inference import (
     ConnectionFailed,
     IncompleteStream,
     Message,
+    ProviderError,
     Request,
     Timeout,
     Usage,
 )
+from golem.inference.billing import prompt_tokens
 from golem.inference.providers import default_registry
 from golem.inference.tokens import estimate_tokens
 from golem.inference.transport import HTTPProvider, TransportConfig
@@ -174,3 +176,54 @@ async def test_a_cut_before_the_answer_began_is_billed_nothing(autojump_clock: M
             await anthropic.complete(REQUEST)
     assert caught.value.failed_attempts == ()
     assert caught.value.usage is None and caught.value.cost_usd == 0.0
+
+
+WHOLE = SHARED / "anthropic" / "messages-forced-tool-use.json"
+
+
+def whole_body_cut(prefix: bytes) -> httpx.Response:
+    """A non-streamed body whose first `prefix` bytes arrive, then the connection resets."""
+    body = ChunkedBody([prefix], error=httpx.ReadError("connection reset"))
+    return httpx.Response(200, stream=body, headers={"content-type": "application/json"})
+
+
+@pytest.mark.skipif(not WHOLE.exists(), reason=f"{WHOLE} is absent")
+async def test_a_whole_body_cut_before_its_usage_is_billed_by_estimate(
+    autojump_clock: MockClock,
+) -> None:
+    body = WHOLE.read_bytes()
+    cut = body.index(b'"rating"')  # the answer half read, its usage not yet
+    script = Script([whole_body_cut(body[:cut]), httpx.Response(200, content=body)])
+    request = REQUEST.evolve(stream=False)
+    async with provider(script, retries=1) as anthropic:
+        response = await anthropic.complete(request)
+    (attempt,) = response.failed_attempts
+    assert attempt.reported == Usage()  # Anthropic's usage comes last
+    assert attempt.estimated.input_tokens == prompt_tokens(request) > 0
+    assert attempt.estimated.output_tokens > 0  # the tool's name and input that arrived
+    assert attempt.estimated_usd == attempt.cost_usd > 0
+    assert response.usage == Usage(input_tokens=563, output_tokens=81) + attempt.usage
+
+
+@pytest.mark.skipif(not WHOLE.exists(), reason=f"{WHOLE} is absent")
+async def test_a_whole_body_cut_after_its_usage_is_billed_as_reported(
+    autojump_clock: MockClock,
+) -> None:
+    body = WHOLE.read_bytes()
+    script = Script([whole_body_cut(body[:-3])])
+    async with provider(script, retries=0) as anthropic:
+        with pytest.raises(ConnectionFailed) as caught:
+            await anthropic.complete(REQUEST.evolve(stream=False))
+    (attempt,) = caught.value.failed_attempts
+    assert attempt.reported == Usage(input_tokens=563, output_tokens=81)
+    assert attempt.estimated == Usage() and attempt.estimated_usd == 0.0
+    assert PRICE is not None and attempt.cost_usd == pytest.approx(PRICE.cost(attempt.reported))
+
+
+async def test_an_error_status_is_billed_nothing(autojump_clock: MockClock) -> None:
+    overloaded = httpx.Response(529, json={"type": "error", "error": {"type": "overloaded_error"}})
+    script = Script([overloaded])
+    async with provider(script, retries=0) as anthropic:
+        with pytest.raises(ProviderError) as caught:
+            await anthropic.complete(REQUEST.evolve(stream=False))
+    assert caught.value.failed_attempts == () and caught.value.cost_usd == 0.0
