@@ -5,10 +5,14 @@ The real Golem, StateStore, journal file and log summary; a scripted provider.""
 
 from __future__ import annotations
 
+import math
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from structlog.testing import capture_logs
 
 from golem.inference import Usage
@@ -125,3 +129,56 @@ def test_records_wait_for_the_commit(tmp_path: Path) -> None:
             raise ValueError
         store.at_commit(lambda: told.append("at once"))
     assert told == ["kept", "at once"]
+
+
+# -- the property: over random ticks that commit, raise or are killed ---------------------
+
+calls = st.lists(  # a call's attempts, each billed; the call charged once they are all in
+    st.lists(st.integers(1, 10_000).map(lambda n: n / 1e6), min_size=1, max_size=3),
+    min_size=0,
+    max_size=3,
+)
+ticks = st.lists(
+    st.tuples(calls, st.sampled_from(["commit", "raise", "kill"]), st.booleans()),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ticks)
+def test_the_ledger_holds_every_bill_whatever_becomes_of_the_ticks(
+    plan: list[tuple[list[list[float]], str, bool]],
+) -> None:
+    """Each tick makes its calls (each attempt's bill held as it comes, the call charged
+    with their sum), then commits, raises, or is killed; a tick killed may be killed before
+    its last call is charged. A tick that did not commit runs again under its number, as a
+    golem's does. Whatever happened, the ledger holds every attempt's bill."""
+    billed: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        state = Path(folder)
+        store = StateStore.open(state)
+        tick = 0
+        for made, end, mid_call in plan:
+            transaction = store.transaction()
+            transaction.__enter__()
+            for number, attempts in enumerate(made):
+                key = f"g:{tick}:0:heartbeat:T{number}"
+                for usd in attempts:
+                    store.hold_bill(charge(key, usd))
+                    billed.append(usd)
+                if end == "kill" and mid_call and number == len(made) - 1:
+                    break  # killed before this call's charge was recorded
+                store.ledger.record(charge(key, math.fsum(attempts)))
+            if end == "commit":
+                transaction.__exit__(None, None, None)
+                tick += 1
+            elif end == "raise":
+                transaction.__exit__(RuntimeError, RuntimeError("bug"), None)
+            else:
+                store._conn.close()
+                store = StateStore.open(state)
+                store.settle_bills()
+        total = store.ledger.total_usd()
+        store.close()
+    assert total == pytest.approx(math.fsum(billed), abs=1e-12)

@@ -49,6 +49,7 @@ class BillJournal:
         self.path = path
         self._durable = durable  # fsync each line, as the database syncs each commit
         self._held: list[_Held] = []
+        self._written = False  # a line was written since the file was last removed
 
     def hold(self, charge: Charge, level: int, *, attempt: bool = False) -> None:
         """Keep `charge` until the transaction at `level` and those around it commit;
@@ -65,13 +66,16 @@ class BillJournal:
         finally:
             os.close(fd)
         self._held.append((level, entry, charge, attempt))
+        self._written = True
 
     def released(self, level: int) -> None:
         """The transaction at `level` + 1 committed: what it held now belongs to the
         one around it, or, at level 0, is committed and leaves the journal."""
         if level == 0:
             self._held.clear()
-            self.path.unlink(missing_ok=True)
+            if self._written:  # else the file was removed already (one call less a tick)
+                self.path.unlink(missing_ok=True)
+                self._written = False
         else:
             self._held = [(min(held, level), e, c, a) for held, e, c, a in self._held]
 
