@@ -43,12 +43,15 @@ def voided(entry: str, charge: Charge) -> Charge:
 
 class BillJournal:
     """The journal file of charges not yet committed, and which transaction level holds
-    each (`level`: how many transactions were open when it was recorded)."""
+    each (`level`: how many transactions were open when it was recorded). With `file`
+    False the charges are held in memory only, for a rollback in the process: a store
+    that batches its commits is not one a killed process resumes (its batch is lost)."""
 
-    def __init__(self, path: Path, *, durable: bool = True) -> None:
+    def __init__(self, path: Path, *, durable: bool = True, file: bool = True) -> None:
         self.path = path
         self._durable = durable  # fsync each line, as the database syncs each commit
-        self._held: list[_Held] = []
+        self._file = file
+        self._held: dict[int, list[_Held]] = {}  # by level
         self._written = False  # a line was written since the file was last removed
 
     def hold(self, charge: Charge, level: int, *, attempt: bool = False) -> None:
@@ -56,17 +59,17 @@ class BillJournal:
         `attempt`: one attempt's bill, which the call's charge under the same key (when
         it comes) replaces."""
         entry = uuid.uuid4().hex[:16]
-        value = {"entry": entry, "charge": _fields(charge), "attempt": attempt}
-        line = orjson.dumps(value) + b"\n"
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, line)
-            if self._durable:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
-        self._held.append((level, entry, charge, attempt))
-        self._written = True
+        if self._file:
+            value = {"entry": entry, "charge": _fields(charge), "attempt": attempt}
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, orjson.dumps(value) + b"\n")
+                if self._durable:
+                    os.fsync(fd)
+            finally:
+                os.close(fd)
+            self._written = True
+        self._held.setdefault(level, []).append((entry, charge, attempt))
 
     def released(self, level: int) -> None:
         """The transaction at `level` + 1 committed: what it held now belongs to the
@@ -76,14 +79,19 @@ class BillJournal:
             if self._written:  # else the file was removed already (one call less a tick)
                 self.path.unlink(missing_ok=True)
                 self._written = False
-        else:
-            self._held = [(min(held, level), e, c, a) for held, e, c, a in self._held]
+            return
+        if self._held:
+            for deeper in [held for held in self._held if held > level]:
+                self._held.setdefault(level, []).extend(self._held.pop(deeper))
 
     def rolled_back(self, level: int) -> list[Charge]:
         """The transactions above `level` rolled back: the charges they held, voided."""
-        undone = [item[1:] for item in self._held if item[0] > level]
-        self._held = [item for item in self._held if item[0] <= level]
-        return billed(undone)
+        if not self._held:
+            return []
+        undone: list[_Held] = []
+        for deeper in sorted(held for held in self._held if held > level):
+            undone.extend(self._held.pop(deeper))
+        return billed(undone) if undone else []
 
     def left(self) -> list[Charge]:
         """What the file holds (a process killed before its commit left it), voided:
@@ -92,7 +100,7 @@ class BillJournal:
             text = self.path.read_bytes()
         except FileNotFoundError:
             return []
-        entries = []
+        entries: list[_Held] = []
         for line in text.split(b"\n"):
             try:
                 value = orjson.loads(line)
@@ -103,10 +111,10 @@ class BillJournal:
         return billed(entries)
 
 
-_Held = tuple[int, str, Charge, bool]  # (level, entry, charge, an attempt's bill)
+_Held = tuple[str, Charge, bool]  # (entry, charge, an attempt's bill)
 
 
-def billed(entries: list[tuple[str, Charge, bool]]) -> list[Charge]:
+def billed(entries: list[_Held]) -> list[Charge]:
     """What `entries` bill, voided: each call's charge, or, for a call whose charge was
     never recorded, the sum of its attempts' bills (as the charge would have been)."""
     charged = {c.idempotency_key for _, c, attempt in entries if not attempt}

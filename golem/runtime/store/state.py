@@ -81,7 +81,9 @@ class StateStore:
         self._conn = conn
         self.path = path
         self._pending = _Pending(conn) if commit_every > 1 else None
-        self.bills = BillJournal(path.with_name(BILLS_NAME), durable=durable)
+        self.bills = BillJournal(
+            path.with_name(BILLS_NAME), durable=durable, file=commit_every == 1
+        )
         self.ledger = JournaledLedger(conn, self.bills, lambda: self._depth, self._sync)
         self._at_commit: list[tuple[int, Callable[[], None]]] = []  # (level, callback)
         self.requests = RequestArchive(
@@ -264,13 +266,16 @@ class StateStore:
     def _undone(self, depth: int) -> None:
         """The transactions above `depth` rolled back: nothing of theirs is told, and the
         charges they recorded come back voided."""
-        self._at_commit = [(level, told) for level, told in self._at_commit if level <= depth]
+        if self._at_commit:
+            self._at_commit = [(level, told) for level, told in self._at_commit if level <= depth]
         self._void(self.bills.rolled_back(depth), "its tick rolled back")
 
     def _committed(self, depth: int, top: int) -> None:
         """The transaction above `depth` committed (`top`: the depth at which a tick's
         transaction ends: 1 in a batch, else 0)."""
         self.bills.released(depth)
+        if not self._at_commit:
+            return
         if depth > top:
             self._at_commit = [(min(level, depth), told) for level, told in self._at_commit]
             return
