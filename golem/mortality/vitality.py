@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import functools
 import math
+from datetime import timedelta
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference.durations import Duration
 
 __all__ = [
     "DeathCause",
@@ -23,7 +26,8 @@ __all__ = [
 
 
 class VitalityParams(BaseModel):
-    """sigmoid(economic) × sigmoid(epistemic) × max(0, 1 − age_weight·age/age_horizon)."""
+    """sigmoid(economic) × sigmoid(epistemic) × max(0, 1 − age_weight·age/age_horizon), age
+    a duration: Bardo's 200,000 ticks at its ~40 s tick, about 92.6 days."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -32,7 +36,7 @@ class VitalityParams(BaseModel):
     epistemic_centre: float = 0.4
     epistemic_steepness: float = Field(default=8.0, gt=0)
     age_weight: float = Field(default=0.3, ge=0)
-    age_horizon: float = Field(default=200_000.0, gt=0)  # ticks
+    age_horizon: Duration = timedelta(seconds=200_000 * 40)
 
 
 def _sigmoid(x: float, centre: float, steepness: float) -> float:
@@ -46,23 +50,22 @@ def _sigmoid(x: float, centre: float, steepness: float) -> float:
 def composite_vitality(
     economic: float,
     epistemic: float,
-    age_ticks: int,
+    age: timedelta,
     params: VitalityParams | None = None,
 ) -> float:
-    """Vitality in [0, 1] from the two clock levels (each in [0, 1]) and the age in ticks."""
+    """Vitality in [0, 1] from the two clock levels (each in [0, 1]) and the age."""
     params = params or _DEFAULT_VITALITY
     if not 0.0 <= economic <= 1.0:
         raise ValueError(f"economic must be in [0, 1], got {economic}")
     if not 0.0 <= epistemic <= 1.0:
         raise ValueError(f"epistemic must be in [0, 1], got {epistemic}")
-    if age_ticks < 0:
-        raise ValueError("age_ticks must be non-negative")
-    age = 1.0 - params.age_weight * age_ticks / params.age_horizon
-    age = max(0.0, age)
+    if age < timedelta(0):
+        raise ValueError("age must be non-negative")
+    ageing = max(0.0, 1.0 - params.age_weight * (age / params.age_horizon))
     clocks = _sigmoid(economic, params.economic_centre, params.economic_steepness) * _sigmoid(
         epistemic, params.epistemic_centre, params.epistemic_steepness
     )
-    return min(1.0, max(0.0, clocks * age))
+    return min(1.0, max(0.0, clocks * ageing))
 
 
 class Phase(StrEnum):
