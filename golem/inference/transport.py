@@ -38,6 +38,7 @@ from golem.inference.errors import (
 from golem.inference.modes import Capabilities
 from golem.inference.progress import ReasoningMeter, ThinkingSink
 from golem.inference.providers import Registry, default_registry
+from golem.inference.ratelimit import RateLimit, RateLimiter
 from golem.inference.types import AttemptUsage, Request, Response
 
 __all__ = ["HTTPProvider", "TransportConfig", "retry_after_seconds"]
@@ -66,6 +67,14 @@ class TransportConfig(BaseModel):
     backoff_max_s: float = Field(default=20.0, ge=0)
     max_retry_after_s: float = Field(default=60.0, ge=0)  # a longer Retry-After: give up
     proxy: str | None = None  # an HTTP(S) proxy URL for the provider's own connection pool
+    # Client-side limits by "provider" or "provider:model" (the model's entry wins), and
+    # whether the providers' x-ratelimit-* / anthropic-ratelimit-* headers are obeyed too.
+    rate_limits: dict[str, RateLimit] = Field(default_factory=dict)
+    learn_rate_limits: bool = True
+
+    def rate_limit(self, provider: str, model: str) -> RateLimit | None:
+        limits = self.rate_limits
+        return limits.get(f"{provider}:{model}") or limits.get(provider)
 
     def httpx_timeout(self) -> httpx.Timeout:
         return httpx.Timeout(
@@ -141,6 +150,12 @@ class HTTPProvider:
         self._now = now
         self._jitter = jitter
         self._capabilities = profile.capabilities_for(model)
+        self.limiter = RateLimiter(
+            profile.name,
+            model,
+            self._config.rate_limit(profile.name, model),
+            learn=self._config.learn_rate_limits,
+        )
 
     @classmethod
     def named(
@@ -203,8 +218,11 @@ class HTTPProvider:
             transport = self._transport = httpx.AsyncHTTPTransport(proxy=self._config.proxy)
         retries = 0
         failed: list[AttemptUsage] = []  # attempts the provider bills though they failed
+        # The request's tokens for the limiter: its bytes / 4, and the answer's room.
+        tokens = len(outgoing.content) // 4 + (request.max_tokens or 0)
         while True:
             try:
+                await self.limiter.acquire(tokens)
                 answer = await self._attempt(
                     transport, outgoing, (request, model), wire.stream, progress
                 )
@@ -321,6 +339,7 @@ class HTTPProvider:
         received: list[bytes],
     ) -> Response:
         response = await transport.handle_async_request(outgoing)
+        self.limiter.observe(response.headers, self._now)
         try:
             status = response.status_code
             if not 200 <= status < 300:

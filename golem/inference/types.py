@@ -158,6 +158,7 @@ class Usage:
     cached_input_tokens: int = 0  # part of input_tokens served from the provider's cache
     output_tokens: int = 0  # visible output; reasoning_tokens are counted separately
     reasoning_tokens: int = 0
+    cache_write_tokens: int = 0  # part of input_tokens written to the cache (Anthropic)
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -165,6 +166,7 @@ class Usage:
             self.cached_input_tokens + other.cached_input_tokens,
             self.output_tokens + other.output_tokens,
             self.reasoning_tokens + other.reasoning_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
         )
 
     @property
@@ -276,6 +278,9 @@ class Response:
     tool_calls: tuple[ToolCall, ...] = ()  # for the caller to execute
     server_tool_calls: tuple[ServerToolCall, ...] = ()  # already executed by the provider
     finish_reason: FinishReason = FinishReason.UNKNOWN
+    # The provider's own value for it, as text ("end_turn", "eos", "1"): None when it gave
+    # none (or the Response was not decoded from a wire).
+    finish_reason_raw: str | None = None
     usage: Usage = field(default_factory=Usage)
     reasoning: ReasoningChain = field(default_factory=ReasoningChain)
     provider: str = ""

@@ -10,7 +10,7 @@ import math
 from datetime import timedelta
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from golem.inference.durations import Duration
 
@@ -87,6 +87,9 @@ class Phase(StrEnum):
 _RANKS = {phase: rank for rank, phase in enumerate(reversed(Phase))}
 
 
+_FLOOR_NAMES = ("thriving", "stable", "conservation", "declining")
+
+
 class PhaseThresholds(BaseModel):
     """The lowest vitality of each phase; moving up also needs `hysteresis` more."""
 
@@ -97,6 +100,18 @@ class PhaseThresholds(BaseModel):
     conservation: float = 0.30
     declining: float = 0.10
     hysteresis: float = Field(default=0.05, ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PhaseThresholds:
+        # Out of order, a golem would be "thriving" below its stable floor.
+        floors = (self.thriving, self.stable, self.conservation, self.declining)
+        if not 1 >= floors[0] > floors[1] > floors[2] > floors[3] > 0:
+            given = ", ".join(f"{p} = {f:g}" for p, f in zip(_FLOOR_NAMES, floors, strict=True))
+            raise ValueError(
+                "the floors must fall from thriving to declining, within (0, 1]: need "
+                f"1 >= thriving > stable > conservation > declining > 0, got {given}"
+            )
+        return self
 
     @functools.cached_property
     def floors(self) -> tuple[tuple[Phase, float], ...]:

@@ -143,6 +143,7 @@ def _plan(
             input_tokens=estimate_input_tokens(ctx, subsystem, tier, env),
             max_output_tokens=route.max_output_tokens,
             diem=route.diem,
+            cached_tokens=_likely_cached(env, route, subsystem, ctx),
         )
         granted = allocate(
             name,
@@ -172,6 +173,20 @@ def _plan(
             )
         break
     return _deterministic(subsystem, ctx, asked, "deterministic", tuple(degradations))
+
+
+def _prompt_key(subsystem: Subsystem, ctx: Situation) -> str:
+    """A subsystem's stable prefix (its system text and schema) by the decision it asks."""
+    return f"{subsystem.name}:{subsystem.decision_type(ctx).__name__}"
+
+
+def _likely_cached(env: Budgeting, route: Route, subsystem: Subsystem, ctx: Situation) -> int:
+    """The input tokens the call will likely read from the provider's prompt cache: what the
+    last such call reported cached, when it was answered within the cache's lifetime."""
+    if env.prompt_cache is None:
+        return 0
+    key, at = _prompt_key(subsystem, ctx), ctx.now.timestamp()
+    return env.prompt_cache.likely_cached(route.provider.name, route.model, key, at)
 
 
 async def _call(
@@ -227,6 +242,10 @@ async def _call(
             context=prompt.report,
             failed_attempts=exc.failed_attempts,
         )
+    if env.prompt_cache is not None and response.provider == route.provider.name:
+        # The route's own provider answered (not a fallback's member): its cache is warm.
+        key, at = _prompt_key(subsystem, ctx), ctx.now.timestamp()
+        env.prompt_cache.sent(route.provider.name, route.model, key, at, response.usage)
     cost = response.cost_usd  # the answering provider's own price, 0.0 when it is free
     paid = _charge(
         env,

@@ -19,6 +19,8 @@ from typing import Any
 
 import structlog
 
+from golem.inference.caching import PromptCache
+from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
     ModelTier,
@@ -97,12 +99,15 @@ class LifeOptions:
     reasoning tokens granted and context profile (the simulator's quality table, over a
     simulated market only); None, the daemon's: no answer ever is.
     `watch`: told how each model call's thinking goes while it runs (the console of
-    `golem run`); None, nobody watches and the calls pay nothing for it."""
+    `golem run`); None, nobody watches and the calls pay nothing for it.
+    `secrets`: the key values no prompt may carry, masked by value in every prompt (and
+    so in every request kept); `assemble` fills them in from its environment."""
 
     resumable: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
     quality: Callable[[ModelTier, int, PipelineProfile], float] | None = None
     watch: ThinkingWatch | None = None
+    secrets: tuple[str, ...] = ()
 
 
 class Golem:
@@ -196,20 +201,33 @@ class Golem:
             last=resumed.vitality,
         )
         self.confidence: float | None = store.get_meta("last_confidence")
+        # The probes see the ticks before a restart at once: the window is saved each tick.
         self.window = MarketWindow()
-        self.previous: MarketSummary | None = None
+        for observation in store.observations(self.window.capacity):
+            self.window.push(observation)
+        self.previous: MarketSummary | None = self.window.summary() if len(self.window) else None
+        self._unsaved = 0  # observations pushed since the last snapshot
         self.dreams = int(store.get_meta("dreams") or 0)
+        # (tick, run) of each scheduled job's last run: see `_job_run`.
+        saved_runs = store.get_meta("job_runs") or {}
+        self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
         self._resumable_market = market if isinstance(market, ResumableSource) else None
         # The market a simulation can look ahead in, when a quality table asks for truth.
         quality = self.options.quality
         self._seer = market if quality is not None and isinstance(market, SimulatedMarket) else None
         self._truth: Truth | None = None  # the last tick's, kept for the tick's other calls
         self._costs = config.world.portfolio.costs
+        self._prompt_cache = PromptCache()  # the prompts providers likely still cache
         self._foresight = (
             None if self._seer is None or quality is None else Foresight(self.truth, quality)
         )
         self._resume_market(store.get_meta("market"))
         self._context_settings = config.context.settings()
+        self._secrets = Redaction(self.options.secrets) if self.options.secrets else None
+        # The apoptotic reserve, death's: locked now, logged by the first tick (after the
+        # console's banner), computed again on the positions then open now and then.
+        self.reserve_usd, _ = self._reserve()
+        self._reserve_logged = False
 
     @property
     def vitals(self) -> Vitals:
@@ -227,8 +245,8 @@ class Golem:
             sustainability_ratio=self._sustainability(),
             diem_allowance=policy.diem_allowance,
             security=policy.security,
-            # No economic clock ends an immortal golem: its wallet bounds what it spends.
-            wallet_usd=self.store.credits() if policy.immortal else None,
+            wallet_usd=self.store.credits(),
+            reserve_usd=self.reserve_usd,
         )
         return Budgeting(
             routes=self.routes,
@@ -240,6 +258,8 @@ class Golem:
             context=self._context_settings,
             foresight=self._foresight,
             watch=self.options.watch,
+            prompt_cache=self._prompt_cache,
+            secrets=self._secrets,
             hold_bill=self.store.hold_bill,
         )
 
@@ -293,10 +313,13 @@ class Golem:
         now = self._now()
         observation = self.market.observe(now)
         self.window.push(observation)
+        self._unsaved += 1
         self.knowledge.hear(observation)
         market = self.window.summary()
         self.portfolio.mark(observation.price)
         self.episodes.resolve(market, self.portfolio)
+        if not self._reserve_logged or not self.tick_no % self.policy.reserve.recalculate_ticks:
+            self._lock_reserve()
         # A newborn golem appraises its own birth: its first feeling comes from a model.
         events: list[str] = ["birth"] if self.tick_no == 0 else []
         probes = compute_probes(
@@ -340,10 +363,14 @@ class Golem:
             self.snapshot()
 
     def snapshot(self) -> None:
-        """What a restart resumes from, the tick counter with it: written every tick
-        when the life is resumable, else at death and when the life ends (`Life.run`).
+        """What a restart resumes from, the tick counter and the market window's new
+        observations with it: written every tick when the life is resumable, else at
+        death and when the life ends (`Life.run`).
         A simulated market's state goes with the portfolio it marks, in one commit."""
         self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
+        window = self.window
+        self.store.save_observations(window.newest(self._unsaved), keep=window.capacity)
+        self._unsaved = 0
         values: dict[str, Any] = {
             "last_confidence": self.confidence,
             "burn_rate_usd": self.vitals.burn_rate_usd,
@@ -380,13 +407,15 @@ class Golem:
     async def curate(self, *_: object) -> None:
         if self.dead or self.window.latest is None:
             return
-        record = await self._run(self.curator, self.context(self.window.summary()))
+        ctx = self.context(self.window.summary(), run=self._job_run("curator"))
+        record = await self._run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
         if self.dead or self.window.latest is None:
             return
-        ctx = self.context(self.window.summary(), extra={"dream_cycle": self.dreams})
+        extra = {"dream_cycle": self.dreams}
+        ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
         record = await self._run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1
@@ -425,6 +454,17 @@ class Golem:
         log.info("death", golem=self.config.golem.id, **death)
         self.on_death()
 
+    def _job_run(self, job: str) -> int:
+        """Which run of `job` this is at the coming tick: a job whose schedule is shorter
+        than the heartbeat's runs several times between ticks, each run its own decision
+        (its own id and charge key). Saved with the run, so a restart that runs an
+        uncommitted run again gives it the same number (and its charge the same key)."""
+        last = self._job_runs.get(job)
+        run = last[1] + 1 if last is not None and last[0] == self.tick_no else 0
+        self._job_runs[job] = (self.tick_no, run)
+        self.store.set_meta("job_runs", self._job_runs)
+        return run
+
     # --- pieces of a tick ---------------------------------------------------------------
 
     async def _run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
@@ -446,10 +486,33 @@ class Golem:
         across a phase change."""
         previous = self.vitals.phase
         epistemic = self.episodes.epistemic(self.policy)
-        events = self.chart.update(self.tick_no, spent, epistemic, self.portfolio.equity)
+        events = self.chart.update(
+            self.tick_no, spent, epistemic, self.portfolio.equity, self.reserve_usd
+        )
         if self.memo is not None and self.vitals.phase is not previous:
             self.memo.forget()
         return events
+
+    def _reserve(self) -> tuple[float, int]:
+        """The apoptotic reserve on the initial funding and the positions open now, and
+        how many those are."""
+        positions = sum(1 for quantity in self.portfolio.quantities().values() if quantity)
+        initial = self.store.initial_credits() or self.policy.initial_credits_usd
+        return self.policy.reserve.amount(initial, positions), positions
+
+    def _lock_reserve(self) -> None:
+        """Compute the reserve again; log it the first time and whenever it changes."""
+        reserve, positions = self._reserve()
+        if reserve != self.reserve_usd or not self._reserve_logged:
+            self.reserve_usd, self._reserve_logged = reserve, True
+            log.info(
+                "apoptotic_reserve",
+                golem=self._golem_id,
+                tick=self.tick_no,
+                usd=reserve,
+                initial_credits_usd=self.store.initial_credits(),
+                open_positions=positions,
+            )
 
     def credit_income(self, key: str, usd: float) -> None:
         """Income arrives: `usd` a day from now on (the sustainability ratio's), credited

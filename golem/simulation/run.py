@@ -161,6 +161,7 @@ async def live(
             golem.portfolio.to_dict(),
             sim.succession,
             time_left=world.clock.now() < world.end,
+            reserve=config.mortality.reserve,
         )
         if heir is None:
             break

@@ -432,6 +432,17 @@ EFFECTS: dict[str, Effect] = {
     "inference.transport.proxy": Effect(
         "connections go through the proxy", lambda s: s["proxy"], "becomes", str
     ),
+    "inference.transport.rate_limits": Effect(
+        "a second request in the minute waits for the first's to pass",
+        lambda s: s["waited_s"],
+        "becomes",
+        60.0,
+    ),
+    "inference.transport.learn_rate_limits": Effect(
+        "the provider's word that none remain holds the next request back",
+        lambda s: s["waited_s"],
+        "with",
+    ),
     # [mortality]
     "mortality.policy": Effect("no model call is granted", granted(), "becomes", 0),
     "mortality.initial_credits_usd": Effect(
@@ -465,6 +476,13 @@ EFFECTS: dict[str, Effect] = {
     ),
     "mortality.senescence_grace": Effect("senescence kills later", deaths("epistemic"), "against"),
     "mortality.terminal_grace": Effect("Terminal kills sooner", lambda s: s["tick"], "falls"),
+    "mortality.reserve.*": Effect("more is held back for death", lambda s: s["born"], "with"),
+    "mortality.reserve.per_position_usd": Effect(
+        "an open position holds more back", lambda s: s["later"], "with"
+    ),
+    "mortality.reserve.recalculate_ticks": Effect(
+        "the reserve follows the open position later", lambda s: s["later"], "against"
+    ),
     "mortality.fit_depth": Effect(
         "no depth is fitted to the money", granted(lambda g, a: a.fitted_from is not None), "falls"
     ),

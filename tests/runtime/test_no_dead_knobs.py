@@ -316,13 +316,29 @@ def terminal_end(config: GolemConfig) -> object:
     with life_of(config) as (life, clock):
         golem = life.golem
         store = golem.store
-        store.ledger.record(charge(SubsystemName.OPERATOR, 0.98 * store.credits()))
+        # $0.10 left above the apoptotic reserve: Terminal, not the economic clock's end.
+        drained = store.credits() - golem.reserve_usd - 0.10
+        store.ledger.record(charge(SubsystemName.OPERATOR, drained))
         for _ in range(72):
             trio.run(golem.tick)
             if golem.dead:
                 break
             clock.advance(timedelta(hours=1))
         return {"tick": golem.tick_no, "phase": golem.vitals.phase, "death": store.death()}
+
+
+def reserve(config: GolemConfig) -> object:
+    """The apoptotic reserve a golem holds back: at birth, with no position, and then over
+    twelve heartbeats a minute apart with a position open from the first (recomputed every
+    `recalculate_ticks`)."""
+    with life_of(config) as (life, clock):
+        golem = life.golem
+        born = golem.reserve_usd
+        golem.portfolio.apply("buy", 3000.0, 100.0)
+        for _ in range(12):
+            trio.run(golem.tick)
+            clock.advance(timedelta(minutes=1))
+        return {"born": born, "later": golem.reserve_usd}
 
 
 def probes(config: GolemConfig) -> object:
@@ -725,6 +741,39 @@ def transport(config: GolemConfig) -> object:
     return seen
 
 
+def limiter(config: GolemConfig) -> object:
+    """Two requests through an HTTP provider made with the config's [inference.transport],
+    on a virtual clock, to a server whose headers say no request remains for 30 s: how
+    long the second waited before it was sent (the rate limiter's doing)."""
+    import httpx
+    from trio.testing import MockClock
+
+    from golem.inference.transport import HTTPProvider
+
+    registry = ProviderPool(config, {}).registry
+    sent: list[float] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(trio.current_time())
+        headers = {"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "30s"}
+        return httpx.Response(200, headers=headers, content=_ANSWER)
+
+    async def twice() -> None:
+        provider = HTTPProvider(
+            registry.profile("openai"),
+            "gpt-4o-mini",
+            registry.codec("openai"),
+            config=config.inference.transport,
+            transport=httpx.MockTransport(handler),
+            environ={"OPENAI_API_KEY": "sk-knobs"},
+        )
+        for _ in range(2):
+            await provider.complete(Request(messages=(Message.user("hi"),)))
+
+    trio.run(twice, clock=MockClock(autojump_threshold=0))
+    return {"waited_s": sent[1] - sent[0]}
+
+
 # --- the table ----------------------------------------------------------------------------
 
 
@@ -811,6 +860,8 @@ KNOBS: dict[str, Knob] = {
     "inference.transport.max_response_bytes": Knob(50_000, transport),
     "inference.transport.backoff_max_s": Knob(0.6, transport),
     "inference.transport.max_retry_after_s": Knob(20.0, transport),
+    "inference.transport.rate_limits": Knob({"openai": {"requests_per_minute": 1}}, limiter),
+    "inference.transport.learn_rate_limits": Knob(None, limiter),
     # [mortality]
     "mortality.*": Knob(None, decisions),
     "mortality.seed": Knob(
@@ -830,10 +881,22 @@ KNOBS: dict[str, Knob] = {
         "10s", decisions, {"mortality.hazard.makeham": 0.001, "mortality.hazard.cap": 0.9}
     ),
     "mortality.policy": Knob("rules", decisions),
+    # Lowered, but above the floor below it: floors out of order are refused.
+    "mortality.phases.thriving": Knob(0.6, decisions),
+    "mortality.phases.stable": Knob(0.4, decisions),
     "mortality.stochastic_death": Knob(
         False, decisions, {"mortality.hazard.makeham": 0.7, "mortality.hazard.cap": 0.9}
     ),
     "mortality.fit_depth": Knob([], decisions),
+    # The reserve is max(floor, rate x funding) unless settle + review + legacy exceed it.
+    "mortality.reserve.*": Knob(1.0, reserve),
+    "mortality.reserve.proportional_rate": Knob(0.5, reserve),
+    "mortality.reserve.per_position_usd": Knob(
+        1.0, reserve, along={"mortality.reserve.recalculate_ticks": 5}
+    ),
+    "mortality.reserve.recalculate_ticks": Knob(
+        5, reserve, along={"mortality.reserve.per_position_usd": 1.0}
+    ),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),

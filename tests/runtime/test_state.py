@@ -33,6 +33,7 @@ TABLES = {
     "portfolio",
     "job_fires",
     "requests",
+    "observations",
     "schema_version",
 }
 
