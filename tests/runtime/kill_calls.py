@@ -140,6 +140,7 @@ class Trial:
     seconds: float
     answer_usd: float  # what the provider bills for one answer sent in full
     read: int  # answers the golem surely read (it asked again after them, or ended cleanly)
+    idle: int  # lives killed with no model call in flight (none came within DEADLINE)
 
     @property
     def billed_floor_usd(self) -> float:
@@ -153,8 +154,8 @@ class Trial:
 
     def lines(self) -> list[str]:
         return [
-            f"kills: {self.kills} in {self.seconds:.0f} s; provider requests {self.requests}, "
-            f"answered in full {self.answered}",
+            f"kills: {self.kills} in {self.seconds:.0f} s ({self.idle} with no call in "
+            f"flight); provider requests {self.requests}, answered in full {self.answered}",
             f"ledger: {self.charges} charges, ${self.ledger_usd:.6f} "
             f"({self.voided} voided: billed, their ticks killed); answers sent in full bill "
             f"${self.answered * self.answer_usd:.6f}, ${self.billed_floor_usd:.6f} of it "
@@ -186,6 +187,7 @@ def run_trial(folder: Path, kills: int, *, delay: float = 1.0, seed: int = 1) ->
         config.write_text(config_text(folder, server.port))
         env = environment()
         read = 0  # answers the golem surely read: a later request of the same life came
+        idle = 0  # lives killed without a model call in DEADLINE seconds
         for kill in range(kills):
             seen = born = server.received
             with (folder / "stderr.txt").open("ab") as err:
@@ -197,7 +199,10 @@ def run_trial(folder: Path, kills: int, *, delay: float = 1.0, seed: int = 1) ->
                 )
             try:
                 if not server.wait_for_request(seen, DEADLINE):
-                    raise RuntimeError(f"life {kill}: no model call within {DEADLINE:g} s")
+                    if process.poll() is not None:
+                        raise RuntimeError(f"life {kill} exited {process.returncode} early")
+                    idle += 1  # a life with no call to make (no event to appraise): killed
+                    continue
                 # Then up to three more calls: a tick's calls are its re-asks (the recorded
                 # answer is no decision of golem's), so after the third its tick commits,
                 # and a kill may land between calls or ticks as well as within a call.
@@ -262,6 +267,7 @@ def run_trial(folder: Path, kills: int, *, delay: float = 1.0, seed: int = 1) ->
         seconds=time.monotonic() - started,
         answer_usd=answer_usd(),
         read=read,
+        idle=idle,
     )
 
 
