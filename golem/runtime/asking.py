@@ -22,6 +22,7 @@ from golem.inference.secrets import Redaction
 from golem.mortality import (
     Allocation,
     AllocatorPolicy,
+    Charge,
     Clock,
     Degradation,
     Ledger,
@@ -109,6 +110,9 @@ class Budgeting:
     # a likely hit lets the allocator price that part of the input at the cached rate.
     prompt_cache: PromptCache | None = None
     secrets: Redaction | None = None  # the key values no prompt may carry (masked by value)
+    # Keeps each attempt's bill, as the provider answers it, where a rollback or a kill
+    # of the tick cannot lose it (StateStore.hold_bill): the daemon's.
+    hold_bill: Callable[[Charge], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

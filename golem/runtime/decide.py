@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from golem.inference import (
     NO_USAGE,
+    BillSink,
     ProviderError,
     Request,
     Response,
@@ -196,6 +197,7 @@ async def _call(
             decision_type,
             env.config,
             max_attempts=allocation.max_attempts,
+            billed=_held(env, ctx, subsystem.name, call),
         )
     except (StructuredOutputInvalid, ProviderError) as exc:
         # Every attempt answered so far is paid, at what the provider that answered it
@@ -226,6 +228,7 @@ async def _call(
             usage=usage,
             cost_usd=cost,
             context=prompt.report,
+            failed_attempts=exc.failed_attempts,
         )
     if env.prompt_cache is not None and response.provider == route.provider.name:
         # The route's own provider answered (not a fallback's member): its cache is warm.
@@ -382,6 +385,36 @@ def _record(
     )
 
 
+def _held(env: Budgeting, ctx: Situation, subsystem: SubsystemName, call: Call) -> BillSink | None:
+    """Where each attempt's bill goes as the provider answers it (`env.hold_bill`),
+    under the key the call's charge will have: a tick killed mid-call keeps them."""
+    hold = env.hold_bill
+    if hold is None:
+        return None
+
+    def held(usage: Usage, cost: float, provider: str, model: str) -> None:
+        if cost > 0 or usage.total_tokens:
+            bill = Charge(
+                subsystem=subsystem,
+                provider=provider or call.route.provider.name,
+                model=model or call.route.model,
+                tokens=usage,
+                usd=max(0.0, cost),
+                diem=0.0,
+                time=ctx.now,
+                idempotency_key=_key(ctx, subsystem, call),
+            )
+            hold(bill)
+
+    return held
+
+
+def _key(ctx: Situation, subsystem: SubsystemName, call: Call, role: str | None = None) -> str:
+    """What names this run of this subsystem's call in the ledger."""
+    key = f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}"
+    return f"{key}:{role}" if role else key
+
+
 def _charge(
     env: Budgeting,
     ctx: Situation,
@@ -418,8 +451,7 @@ def _charge(
         usd=usd,
         diem=diem,
         time=ctx.now,
-        idempotency_key=f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}"
-        + (f":{role}" if role else ""),
+        idempotency_key=_key(ctx, subsystem, call, role),
     )
     if env.ledger.record(charge) is not charge or not usd:
         return ctx  # a replay of a run already charged: `ctx`'s credits count it already

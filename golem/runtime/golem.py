@@ -121,9 +121,11 @@ class Golem:
         subscribers: Iterable[Subscriber] = (),
     ) -> None:
         self.config = config
-        self.stream = RecordStream(subscribers)
+        self.stream = RecordStream(subscribers, hold=store.at_commit)
         if config.golem.keep_requests is not None:  # each model decision's, for replay
-            self.stream.subscribe(RequestKeeper(store.requests, config.golem.keep_requests))
+            keeper = RequestKeeper(store.requests, config.golem.keep_requests)
+            self.stream.subscribe(keeper, within=True)
+        store.settle_bills()  # what a killed life was billed for, in the tick it lost
         self.store = store
         self.market = market
         self.routes = routes
@@ -257,6 +259,7 @@ class Golem:
             watch=self.options.watch,
             prompt_cache=self._prompt_cache,
             secrets=self._secrets,
+            hold_bill=self.store.hold_bill,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Situation:

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 from msgspec import Struct
 
-from golem.inference import NO_USAGE, Request, Response, StructuredOutput, Usage
+from golem.inference import (
+    NO_USAGE,
+    AttemptUsage,
+    Request,
+    Response,
+    StructuredOutput,
+    Usage,
+)
 from golem.mortality import Allocation, Degradation, ModelTier, Phase, SubsystemName
 from golem.runtime.logs.reasoning import reasoning_fields
 from golem.runtime.memo import Reuse
@@ -58,6 +65,9 @@ class DecisionRecord(Struct, frozen=True):
     counterfactual_of: str | None = None
     # Risk's assessment asked again with external text withheld (the stricter stands).
     without_text: Verification | None = None
+    # A failed call's attempts billed though cut mid-answer (a model decision's are its
+    # response's): `cost_usd` counts them, partly by estimate.
+    failed_attempts: tuple[AttemptUsage, ...] = ()
 
     @property
     def decision_id(self) -> str:
@@ -119,6 +129,11 @@ class DecisionRecord(Struct, frozen=True):
                 {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
                 for d in self.degradations
             ]
+        billed = self.failed_attempts or (response.failed_attempts if response else ())
+        if billed:
+            # Part of the charge is an estimate: what cut streams sent but never counted.
+            fields["failed_attempts"] = [attempt.fields() for attempt in billed]
+            fields["cost_estimated_usd"] = sum(attempt.estimated_usd for attempt in billed)
         if self.verification is not None:
             fields |= self.verification.fields()
         if self.without_text is not None:

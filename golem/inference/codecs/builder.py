@@ -290,6 +290,20 @@ class ResponseBuilder:
         """The reasoning tokens the provider reported so far, if it reported any."""
         return self._usage.get("reasoning_tokens")
 
+    def delivered(self) -> tuple[Usage, str, str]:
+        """What the answer had delivered so far, for the bill of an attempt cut short:
+        the usage reported, the output text (answer, refusal, the tool calls' names and
+        arguments) and the reasoning text."""
+        calls = (*self._calls.values(), *self._server_calls.values())
+        output = [*self._text, *self._refusal]
+        for call in calls:
+            output.append(call.name)
+            if call.arguments is not None:
+                output.append(orjson.dumps(call.arguments).decode())
+            output.extend(call.fragments)
+        reasoning = "".join(part for step in self._steps.values() for part in step.parts)
+        return Usage(**self._usage), "".join(output), reasoning
+
     def recognise(self) -> None:
         """The body or event carries a marker of the codec's wire format (OpenAI's
         `choices`, Anthropic's message events, ...): it is not another provider's."""
