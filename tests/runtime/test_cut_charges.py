@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from golem.inference import Capabilities, Request, Response, Usage
 from golem.inference.transport import HTTPProvider, TransportConfig
-from golem.runtime.decide import Route, decide
+from golem.runtime.asking import Route
+from golem.runtime.decide import decide
 from golem.runtime.store.state import StateStore
 from tests.inference.decisions import VALID
 from tests.inference.test_cut_billing import (

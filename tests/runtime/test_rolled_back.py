@@ -18,8 +18,9 @@ from structlog.testing import capture_logs
 from golem.inference import Usage
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import Charge, ModelTier, SubsystemName
+from golem.runtime.asking import Route, Routes
 from golem.runtime.clock import VirtualClock
-from golem.runtime.decide import DecisionRecord, Route, Routes
+from golem.runtime.decide import DecisionRecord
 from golem.runtime.life import assemble
 from golem.runtime.logs.summary import summarize
 from golem.runtime.store.bills import BILLS_NAME
