@@ -65,7 +65,10 @@ def test_the_commands_in_a_scenario_header_run_and_make_the_files_it_names(
     shutil.copytree(SIMULATIONS, tmp_path / "simulations")
     for args in shown:
         ran = golem(*capped(args), cwd=tmp_path)
-        assert ran.code == 0, (args, ran.err)
+        # `golem inspect` exits 1 when no event matches, as grep does; on a capped horizon
+        # the events a filter looks for may not have happened yet.
+        quiet = args[0] == "inspect" and ran.code == 1 and "no event in" in ran.err
+        assert ran.code == 0 or quiet, (args, ran.err)
         assert "Traceback" not in ran.err, ran.err
     everything = {p.name for p in tmp_path.rglob("*")}
     for named in _FILE.findall(text):
