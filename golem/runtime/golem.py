@@ -70,12 +70,12 @@ from golem.subsystems.heartbeat.probes import GateParams
 from golem.subsystems.risk import Risk
 from golem.world import (
     EpisodeLog,
+    ForeseeableSource,
     MarketSource,
     MarketSummary,
     MarketWindow,
     PaperPortfolio,
     ResumableSource,
-    SimulatedMarket,
     Truth,
 )
 
@@ -200,7 +200,9 @@ class Golem:
         self._resumable_market = market if isinstance(market, ResumableSource) else None
         # The market a simulation can look ahead in, when a quality table asks for truth.
         quality = self.options.quality
-        self._seer = market if quality is not None and isinstance(market, SimulatedMarket) else None
+        self._seer = (
+            market if quality is not None and isinstance(market, ForeseeableSource) else None
+        )
         self._truth: Truth | None = None  # the last tick's, kept for the tick's other calls
         self._costs = config.world.portfolio.costs
         self._foresight = (

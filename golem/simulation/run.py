@@ -137,7 +137,7 @@ async def live(
         scenario,
         spec,
         VirtualClock(sim.start),
-        scenario.replay or make_market(config),
+        scenario.replay or make_market(config, candles=scenario.candles),
         build_routes(ProviderPool(config, {})),
         Tally(sim.start, on_tick),
         Outcomes(sim.start),

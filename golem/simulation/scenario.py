@@ -2,12 +2,14 @@
 `[simulation]` table saying when the life starts, how long it may last, what income
 arrives and when, and whether forecasts go bad, and an optional `[quality]` table (how
 often a model's answer is informed by the world's truth: golem.simulation.quality).
-Errors are ConfigErrors naming the key, or WorldDataErrors naming the market CSV (a bad
-row, or data that cannot serve the life).
+Errors are ConfigErrors naming the key (a candle file that is nowhere: with the
+`golem data fetch` command that makes it), or WorldDataErrors naming the market data (a
+bad row, or data that cannot serve the life).
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,8 +21,9 @@ from pydantic import AwareDatetime, Field, ValidationError, model_validator
 
 from golem.inference.seed import Seed
 from golem.runtime.config import SYNTHETIC, ConfigError, GolemConfig, Problem, Section, parse_config
+from golem.runtime.life import find_candles
 from golem.simulation.quality import QualityTable
-from golem.world import CSVReplay
+from golem.world import CandleReplay, Candles, CSVReplay, read_candles
 
 __all__ = [
     "IncomeStep",
@@ -100,6 +103,7 @@ class Scenario:
     simulation: SimulationSection
     replay: CSVReplay | None = None  # the recorded market ([world] source = "csv"), checked
     quality: QualityTable = _DEFAULT_QUALITY
+    candles: Candles | None = None  # real candles ([world] source = "candles"), checked
 
     @property
     def start(self) -> datetime:
@@ -156,7 +160,12 @@ def load_scenario(path: Path | str, overrides: Mapping[str, Any] | None = None) 
         replay = CSVReplay(config.world.csv)
         start = simulation.start
         replay.check_serves(start, start + timedelta(days=simulation.horizon_days))
-    return Scenario(path.stem, path, config, simulation, replay, quality)
+    candles = None
+    if config.world.source == "candles":
+        start, end = simulation.start, simulation.start + timedelta(days=simulation.horizon_days)
+        candles = read_candles(find_candles(config, os.environ, start, end))
+        CandleReplay(candles, config.heartbeat.interval).check_serves(start, end)
+    return Scenario(path.stem, path, config, simulation, replay, quality, candles)
 
 
 def _set(data: dict[str, Any], key: str, value: Any, path: Path) -> None:

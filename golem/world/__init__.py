@@ -1,14 +1,31 @@
-"""The world the golem watches: market observation sources (a seeded simulation and CSV
-replay), the rolling window the heartbeat probes, the paper portfolio and the episode log.
+"""The world the golem watches: market observation sources (a seeded simulation, CSV
+replay, real candles in virtual time), the rolling window the heartbeat probes, the paper
+portfolio and the episode log.
 
 Pure and deterministic; imports nothing else of golem.
 """
 
+from golem.world.candles import (
+    CANDLE_COLUMNS,
+    CandleReplay,
+    Candles,
+    Gap,
+    market_data_dirs,
+    read_candles,
+    resolve_candles,
+)
 from golem.world.costs import CostModel
 from golem.world.episodes import DecisionSummary, Episode, EpisodeLog, EpisodeOutcome, features
 from golem.world.errors import DataProblem, WorldDataError, WorldError
 from golem.world.market import SimulatedMarket
-from golem.world.observation import MarketSource, Observation, Regime, ResumableSource
+from golem.world.observation import (
+    ForeseeableSource,
+    MarketSource,
+    Observation,
+    RecordedSource,
+    Regime,
+    ResumableSource,
+)
 from golem.world.portfolio import (
     Fill,
     PaperPortfolio,
@@ -36,11 +53,14 @@ from golem.world.truth import MoveSize, Truth
 from golem.world.window import MarketSummary, MarketWindow, PriceBand
 
 __all__ = [
+    "CANDLE_COLUMNS",
     "COLUMNS",
     "DEFAULT_REGIMES",
     "EXAMPLE_CSV",
     "REQUIRED_COLUMNS",
     "CSVReplay",
+    "CandleReplay",
+    "Candles",
     "CostModel",
     "DataProblem",
     "DecisionSummary",
@@ -48,6 +68,8 @@ __all__ = [
     "EpisodeLog",
     "EpisodeOutcome",
     "Fill",
+    "ForeseeableSource",
+    "Gap",
     "LendingParams",
     "MarketParams",
     "MarketSource",
@@ -60,6 +82,7 @@ __all__ = [
     "Position",
     "PriceBand",
     "RandomShocks",
+    "RecordedSource",
     "Regime",
     "RegimeParams",
     "ResumableSource",
@@ -71,5 +94,8 @@ __all__ = [
     "WorldDataError",
     "WorldError",
     "features",
+    "market_data_dirs",
+    "read_candles",
     "read_observations",
+    "resolve_candles",
 ]

@@ -41,7 +41,7 @@ from golem.mortality import (
     phase_of,
 )
 from golem.runtime.clock import VirtualClock
-from golem.runtime.config.load import parse_config
+from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import DecisionRecord
@@ -474,6 +474,16 @@ def market_path(config: GolemConfig) -> object:
     return [source.observe(NOW + timedelta(seconds=15 * i)) for i in range(0, 11_520, 7)]
 
 
+CANDLES = {"world.source": "candles", "world.candles": "nowhere.csv", "world.market": DROP}
+
+
+def candle_hint(config: GolemConfig) -> object:
+    """What a missing candle file's error says (the `golem data fetch` that makes it)."""
+    with pytest.raises(ConfigError) as caught:
+        make_market(config, environ={})
+    return str(caught.value)
+
+
 def fills(config: GolemConfig) -> object:
     """The golem's paper portfolio: its start and the fills of a few trades."""
     with golem_of(config) as golem:
@@ -733,6 +743,10 @@ KNOBS: dict[str, Knob] = {
         for regime in ("calm", "trending", "volatile", "crash")
         for pattern, value in (("*", None), ("transitions", _reversed))
     },
+    "world.candles": Knob("elsewhere.csv", candle_hint, base=CANDLES),
+    "world.exchange": Knob("kraken", candle_hint, base=CANDLES),
+    "world.symbol": Knob("BTC/USDT", candle_hint, base=CANDLES),
+    "world.timeframe": Knob("1h", candle_hint, base=CANDLES),
     "world.portfolio.asset": Knob("BTC", fills),
     "world.portfolio.max_order_usd": Knob(100.0, fills),
     "world.seed": Knob(11, market_path),

@@ -349,15 +349,24 @@ class ContextSection(Section):
 
 
 class WorldSection(Section):
-    """The market watched: a seeded simulation (`[world.market]`) or a recorded CSV."""
+    """The market watched: a seeded simulation (`[world.market]`), a recorded CSV, or real
+    candles replayed in virtual time."""
 
-    source: Literal["simulated", "csv"] = "simulated"
+    source: Literal["simulated", "csv", "candles"] = "simulated"
     seed: Seed | None = None  # default [golem].seed
     market: MarketParams = MarketParams()
     # Recorded rows (relative paths are relative to the working directory), read whole
     # before the life starts: data starting after the life's start, or ending before it,
     # is refused (exit 2); a life that outlasts the data ends with it ("data_ended").
     csv: Path | None = None
+    # Real candles, CSV or Parquet (golem.world.candles: what a tick sees inside one). A
+    # relative path is looked for in the working directory, then $GOLEM_MARKET_DATA, then
+    # the checkout's ../shared/data/markets; when missing, the error names the
+    # `golem data fetch` command (exchange, symbol, timeframe below) that makes it.
+    candles: Path | None = None
+    exchange: str = Field(default="binance", min_length=1)  # a ccxt exchange id
+    symbol: str = Field(default="ETH/USDT", min_length=1)
+    timeframe: str = Field(default="5m", min_length=1)  # candles observed (and fetched)
     cash_usd: float = Field(default=10_000.0, ge=0)  # the paper portfolio's starting cash
     portfolio: PortfolioConfig = PortfolioConfig()
     feed: tuple[FeedEntry, ...] = ()  # [[world.feed]]: external text arriving over time
@@ -373,10 +382,14 @@ class WorldSection(Section):
     def _one_source(self) -> Self:
         if self.source == "csv" and self.csv is None:
             raise ValueError("source = 'csv' needs csv = 'PATH'")
-        if self.source == "simulated" and self.csv is not None:
+        if self.source != "csv" and self.csv is not None:
             raise ValueError("csv is read only with source = 'csv'")
-        if self.source == "csv" and "market" in self.model_fields_set:
-            raise ValueError("[world.market] shapes a simulation; source is 'csv'")
+        if self.source == "candles" and self.candles is None:
+            raise ValueError("source = 'candles' needs candles = 'PATH'")
+        if self.source != "candles" and self.candles is not None:
+            raise ValueError("candles is read only with source = 'candles'")
+        if self.source != "simulated" and "market" in self.model_fields_set:
+            raise ValueError(f"[world.market] shapes a simulation; source is {self.source!r}")
         return self
 
 
