@@ -19,7 +19,13 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from golem.cli.failure import UsageError
 from golem.cli.simulate_batch import Batch, run_batch
-from golem.cli.simulate_report import disk_use, lineage_table, size, summary_table
+from golem.cli.simulate_report import (
+    disk_use,
+    life_returns_table,
+    lineage_table,
+    size,
+    summary_table,
+)
 from golem.inference.seed import seed_problem
 from golem.mortality import PolicyName
 from golem.runtime.config import ConfigError
@@ -199,6 +205,7 @@ def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
     title = f"{scenario.name}: seed {spec.seed}, {spec.policy} policy"
     plots = write_plots(spec.out, title, result.tally, result.daily_spend, result.outcomes)
     console.print(summary_table(result.summary))
+    console.print(life_returns_table(result.summary))
     if result.summary["generations"] > 1:
         console.print(lineage_table(result.summary))
     console.print(f"wrote {spec.out / 'golem.log'}, {spec.out / 'summary.json'}, ")

@@ -123,6 +123,7 @@ class _World:
     judgement: Judgement = field(default_factory=Judgement)
     injection: InjectionTally | None = None  # an attack simulation's (see _injection)
     credited: set[str] = field(default_factory=set)
+    founding: dict[str, Any] | None = None  # the founder's portfolio at birth (baselines)
     charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
 
 
@@ -224,6 +225,8 @@ async def _generation(
         )
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
+        if world.founding is None:
+            world.founding = golem.portfolio.to_dict()
 
         async def credit_income(*_: object) -> None:
             # Each day's income once to the lineage: an heir born on a day its
@@ -351,6 +354,8 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
             grimoire=golem.grimoire.values(),
             risk_by_model=risk_by_model,
             risk_assessments=risk_assessments,
+            initial=world.founding,
+            spend_usd=math.fsum(usd for *_, usd, _ in world.charges),
         ),
         **_adaptation(world, now),
         **world.judgement.summary(),
