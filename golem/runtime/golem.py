@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import structlog
+import trio
 
 from golem.mortality import (
     DeathCause,
@@ -71,9 +72,12 @@ from golem.subsystems.risk import Risk
 from golem.world import (
     EpisodeLog,
     ForeseeableSource,
+    LiveMarket,
     MarketSource,
+    MarketStale,
     MarketSummary,
     MarketWindow,
+    Observation,
     PaperPortfolio,
     ResumableSource,
     Truth,
@@ -198,6 +202,7 @@ class Golem:
         self.previous: MarketSummary | None = None
         self.dreams = int(store.get_meta("dreams") or 0)
         self._resumable_market = market if isinstance(market, ResumableSource) else None
+        self._live_market = market if isinstance(market, LiveMarket) else None
         # The market a simulation can look ahead in, when a quality table asks for truth.
         quality = self.options.quality
         self._seer = (
@@ -290,7 +295,9 @@ class Golem:
         if self.dead:
             return
         now = self._now()
-        observation = self.market.observe(now)
+        observation = await self._observe(now)
+        if observation is None:
+            return  # a stale market: nothing observed, nothing traded; the heartbeat goes on
         self.window.push(observation)
         self.knowledge.hear(observation)
         market = self.window.summary()
@@ -351,6 +358,27 @@ class Golem:
         if self._resumable_market is not None:
             values["market"] = self._resumable_market.state()
         self.store.set_metas(values)
+
+    async def _observe(self, now: datetime) -> Observation | None:
+        """The market at `now`; a live market is asked first (in a worker thread, its
+        failures logged), and None when it is stale (a `market_stale` line)."""
+        live = self._live_market
+        if live is not None:
+            poll = await trio.to_thread.run_sync(live.poll, now)
+            for failure in poll.failures:
+                log.warning(
+                    "exchange_error",
+                    golem=self._golem_id,
+                    kind=type(failure).__name__,
+                    retried=failure.retried,
+                    error=str(failure),
+                )
+        try:
+            return self.market.observe(now)
+        except MarketStale as stale:
+            since = None if stale.since is None else stale.since.isoformat()
+            log.warning("market_stale", golem=self._golem_id, since=since, error=str(stale))
+            return None
 
     def _resume_market(self, saved: Any) -> None:
         """Continue the market where the last snapshot left it. A state written before

@@ -30,12 +30,15 @@ from golem.world import (
     CandleReplay,
     Candles,
     CSVReplay,
+    LiveMarket,
     MarketSource,
     RecordedSource,
     SimulatedMarket,
+    exchange_client,
     market_data_dirs,
     read_candles,
     resolve_candles,
+    set_market,
 )
 
 __all__ = ["Life", "assemble", "find_candles", "make_market"]
@@ -68,6 +71,21 @@ def make_market(
         if start is not None:
             walk.check_serves(start, end)
         return walk
+    if world.source == "exchange":
+        try:
+            client = exchange_client(world.exchange, api_url=world.api_url, timeout=world.timeout)
+            if world.api_url is not None:
+                set_market(client, world.symbol)
+        except ValueError as exc:
+            path = config.path or Path("config")
+            raise ConfigError(path, [Problem("world.exchange", str(exc))]) from None
+        return LiveMarket(
+            client,
+            world.symbol,
+            world.timeframe,
+            interval=config.heartbeat.interval,
+            stale_after=world.stale_after,
+        )
     return SimulatedMarket(config.world_seed, world.market)
 
 

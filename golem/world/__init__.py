@@ -1,8 +1,9 @@
 """The world the golem watches: market observation sources (a seeded simulation, CSV
-replay, real candles in virtual time), the rolling window the heartbeat probes, the paper
-portfolio and the episode log.
+replay, real candles in virtual time, a live exchange through ccxt), the rolling window
+the heartbeat probes, the paper portfolio and the episode log.
 
-Pure and deterministic; imports nothing else of golem.
+Pure and deterministic but for the live exchange (exchange.py, the network edge); imports
+nothing else of golem.
 """
 
 from golem.world.candles import (
@@ -16,7 +17,18 @@ from golem.world.candles import (
 )
 from golem.world.costs import CostModel
 from golem.world.episodes import DecisionSummary, Episode, EpisodeLog, EpisodeOutcome, features
-from golem.world.errors import DataProblem, WorldDataError, WorldError
+from golem.world.errors import (
+    BadExchangeResponse,
+    DataProblem,
+    ExchangeError,
+    ExchangeTimeout,
+    ExchangeUnavailable,
+    MarketStale,
+    RateLimited,
+    WorldDataError,
+    WorldError,
+)
+from golem.world.exchange import LiveMarket, Poll, Quote, exchange_client, set_market
 from golem.world.market import SimulatedMarket
 from golem.world.observation import (
     ForeseeableSource,
@@ -58,6 +70,7 @@ __all__ = [
     "DEFAULT_REGIMES",
     "EXAMPLE_CSV",
     "REQUIRED_COLUMNS",
+    "BadExchangeResponse",
     "CSVReplay",
     "CandleReplay",
     "Candles",
@@ -67,21 +80,29 @@ __all__ = [
     "Episode",
     "EpisodeLog",
     "EpisodeOutcome",
+    "ExchangeError",
+    "ExchangeTimeout",
+    "ExchangeUnavailable",
     "Fill",
     "ForeseeableSource",
     "Gap",
     "LendingParams",
+    "LiveMarket",
     "MarketParams",
     "MarketSource",
+    "MarketStale",
     "MarketSummary",
     "MarketWindow",
     "MoveSize",
     "Observation",
     "PaperPortfolio",
+    "Poll",
     "PortfolioConfig",
     "Position",
     "PriceBand",
+    "Quote",
     "RandomShocks",
+    "RateLimited",
     "RecordedSource",
     "Regime",
     "RegimeParams",
@@ -93,9 +114,11 @@ __all__ = [
     "Truth",
     "WorldDataError",
     "WorldError",
+    "exchange_client",
     "features",
     "market_data_dirs",
     "read_candles",
     "read_observations",
     "resolve_candles",
+    "set_market",
 ]

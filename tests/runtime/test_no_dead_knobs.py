@@ -56,7 +56,7 @@ from golem.subsystems.contract import PortfolioView, ProposedTrade
 from golem.subsystems.heartbeat import compute_probes, interval
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.subsystems.risk import ProvenanceCheck
-from golem.world import TradeAction
+from golem.world import LiveMarket, MarketStale, Quote, TradeAction
 from golem.world.feed import FeedItem
 from tests.subsystems.support import market
 
@@ -484,6 +484,24 @@ def candle_hint(config: GolemConfig) -> object:
     return str(caught.value)
 
 
+LIVE = {"world.source": "exchange", "world.market": DROP}
+
+
+def live_market(config: GolemConfig) -> object:
+    """The live market's client (where it asks, how long it waits) and, after one fresh
+    price, which of the next heartbeats find the market stale."""
+    market = make_market(config)
+    assert isinstance(market, LiveMarket)
+    market.receive(NOW, Quote(NOW, 3000.0, 1.0))
+    stale = []
+    for k in range(1, 8):
+        try:
+            market.observe(NOW + k * config.heartbeat.interval)
+        except MarketStale:
+            stale.append(k)
+    return market.client.urls["api"], market.client.timeout, stale
+
+
 def fills(config: GolemConfig) -> object:
     """The golem's paper portfolio: its start and the fills of a few trades."""
     with golem_of(config) as golem:
@@ -747,6 +765,9 @@ KNOBS: dict[str, Knob] = {
     "world.exchange": Knob("kraken", candle_hint, base=CANDLES),
     "world.symbol": Knob("BTC/USDT", candle_hint, base=CANDLES),
     "world.timeframe": Knob("1h", candle_hint, base=CANDLES),
+    "world.api_url": Knob("http://127.0.0.1:9", live_market, base=LIVE),
+    "world.timeout": Knob("3s", live_market, base=LIVE),
+    "world.stale_after": Knob(1, live_market, base=LIVE),
     "world.portfolio.asset": Knob("BTC", fills),
     "world.portfolio.max_order_usd": Knob(100.0, fills),
     "world.seed": Knob(11, market_path),

@@ -349,10 +349,10 @@ class ContextSection(Section):
 
 
 class WorldSection(Section):
-    """The market watched: a seeded simulation (`[world.market]`), a recorded CSV, or real
-    candles replayed in virtual time."""
+    """The market watched: a seeded simulation (`[world.market]`), a recorded CSV, real
+    candles replayed in virtual time, or a live exchange through ccxt (golem.world.exchange)."""
 
-    source: Literal["simulated", "csv", "candles"] = "simulated"
+    source: Literal["simulated", "csv", "candles", "exchange"] = "simulated"
     seed: Seed | None = None  # default [golem].seed
     market: MarketParams = MarketParams()
     # Recorded rows (relative paths are relative to the working directory), read whole
@@ -367,6 +367,12 @@ class WorldSection(Section):
     exchange: str = Field(default="binance", min_length=1)  # a ccxt exchange id
     symbol: str = Field(default="ETH/USDT", min_length=1)
     timeframe: str = Field(default="5m", min_length=1)  # candles observed (and fetched)
+    # source = "exchange": ccxt's urls['api'] pointed elsewhere (a replay server, a mirror;
+    # the market is then set by hand), the timeout of a request, and how many heartbeat
+    # intervals without a fresh price make the market stale (nothing is traded then).
+    api_url: str | None = Field(default=None, pattern=r"^https?://[^/\s]+")
+    timeout: Duration = timedelta(seconds=10)
+    stale_after: int = Field(default=3, ge=1)
     cash_usd: float = Field(default=10_000.0, ge=0)  # the paper portfolio's starting cash
     portfolio: PortfolioConfig = PortfolioConfig()
     feed: tuple[FeedEntry, ...] = ()  # [[world.feed]]: external text arriving over time
@@ -388,6 +394,8 @@ class WorldSection(Section):
             raise ValueError("source = 'candles' needs candles = 'PATH'")
         if self.source != "candles" and self.candles is not None:
             raise ValueError("candles is read only with source = 'candles'")
+        if self.source != "exchange" and self.api_url is not None:
+            raise ValueError("api_url is read only with source = 'exchange'")
         if self.source != "simulated" and "market" in self.model_fields_set:
             raise ValueError(f"[world.market] shapes a simulation; source is {self.source!r}")
         return self
