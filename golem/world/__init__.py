@@ -14,6 +14,7 @@ from golem.world.candles import (
     market_data_dirs,
     read_candles,
     resolve_candles,
+    write_candles,
 )
 from golem.world.costs import CostModel
 from golem.world.episodes import DecisionSummary, Episode, EpisodeLog, EpisodeOutcome, features
@@ -121,4 +122,5 @@ __all__ = [
     "read_observations",
     "resolve_candles",
     "set_market",
+    "write_candles",
 ]

@@ -39,6 +39,7 @@ __all__ = [
     "market_data_dirs",
     "read_candles",
     "resolve_candles",
+    "write_candles",
 ]
 
 CANDLE_COLUMNS = ("timestamp", "open", "high", "low", "close", "volume")
@@ -116,6 +117,32 @@ def resolve_candles(path: Path, search: Sequence[Path]) -> Path | None:
 
 class _Bad(ValueError):
     pass
+
+
+def write_candles(
+    path: Path, rows: Sequence[tuple[int, float, float, float, float, float]]
+) -> None:
+    """Write candles (open time in ms, O, H, L, C, volume) as `read_candles` reads them:
+    Parquet for a .parquet path (timestamp as UTC milliseconds), CSV otherwise. Written
+    beside and moved into place, so a reader never sees half a file."""
+    partial = path.with_name(path.name + ".writing")
+    if path.suffix.lower() == ".parquet":
+        import pyarrow as pa  # noqa: PLC0415  (only Parquet needs it)
+        import pyarrow.parquet as pq  # noqa: PLC0415
+
+        columns: dict[str, Any] = {
+            "timestamp": pa.array([r[0] for r in rows], pa.timestamp("ms", tz="UTC"))
+        }
+        for k, name in enumerate(CANDLE_COLUMNS[1:], start=1):
+            columns[name] = pa.array([r[k] for r in rows], pa.float64())
+        pq.write_table(pa.table(columns), partial)
+    else:
+        lines = [",".join(CANDLE_COLUMNS)]
+        for stamp, *values in rows:
+            when = datetime.fromtimestamp(stamp / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            lines.append(",".join([when, *(repr(v) for v in values)]))
+        partial.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    partial.replace(path)
 
 
 def read_candles(path: str | Path) -> Candles:

@@ -24,10 +24,9 @@ import time as _time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-import ccxt
 import msgspec
 
 from golem.world.errors import (
@@ -40,6 +39,9 @@ from golem.world.errors import (
 )
 from golem.world.observation import Observation
 
+if TYPE_CHECKING:
+    import ccxt
+
 __all__ = ["LiveMarket", "Poll", "Quote", "exchange_client"]
 
 LIVE_STATE_VERSION = 1
@@ -51,7 +53,10 @@ _MARKET_IDS = {"binance": "{base}{quote}", "coinbaseexchange": "{base}-{quote}"}
 
 def exchange_client(exchange: str, *, api_url: str | None, timeout: timedelta) -> ccxt.Exchange:
     """ccxt's sync client of `exchange`, rate-limited, with `timeout` per request and, given
-    `api_url`, every API address pointed at it. ValueError for an exchange ccxt lacks."""
+    `api_url`, every API address pointed at it. ValueError for an exchange ccxt lacks.
+    (ccxt is imported here, not with golem: it takes most of a second.)"""
+    import ccxt  # noqa: PLC0415
+
     if exchange not in ccxt.exchanges:
         raise ValueError(f"unknown exchange {exchange!r} (ccxt knows {len(ccxt.exchanges)})")
     client: ccxt.Exchange = getattr(ccxt, exchange)(
@@ -97,6 +102,8 @@ def set_market(client: ccxt.Exchange, symbol: str) -> None:
 
 def _translated(exc: ccxt.BaseError, exchange: str, asked: str) -> ExchangeError:
     """ccxt's exception as golem's, by what a caller does about it."""
+    import ccxt  # noqa: PLC0415  (imported already: a client exists)
+
     message = str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
     if isinstance(exc, ccxt.RequestTimeout):
         return ExchangeTimeout(exchange, asked, f"timed out ({message})")
@@ -120,6 +127,8 @@ def asked(
     """`call()`, asked again up to `retries` times while it fails in a retryable way,
     `wait_s` then twice that between tries; each failure is appended to `failures`; the
     last one is raised."""
+    import ccxt  # noqa: PLC0415  (imported already: a client exists)
+
     attempt = 0
     while True:
         try:

@@ -10,11 +10,12 @@ import http.server
 import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import pytest
 
@@ -63,9 +64,28 @@ DOWN = Reply(status=503, body=b"<html>Service Unavailable</html>")
 MALFORMED = Reply(body=b'{"symbol": "BTCUSDT", "lastPrice": ')
 
 
+# What a path answers: replies in order (the last one again and again), or a function of
+# the request's query.
+Route = Sequence[Reply] | Callable[[Mapping[str, str]], Reply]
+
+
+def klines(rows: Sequence[Sequence[Any]]) -> Callable[[Mapping[str, str]], Reply]:
+    """Binance's klines endpoint over `rows`: those opening at or after startTime, at most
+    `limit` of them, as Binance pages them."""
+
+    def answer(query: Mapping[str, str]) -> Reply:
+        start = int(query.get("startTime", "0"))
+        limit = int(query.get("limit", "500"))
+        return Reply.of([row for row in rows if int(row[0]) >= start][:limit])
+
+    return answer
+
+
 class ReplayServer:
-    def __init__(self, script: dict[str, Sequence[Reply]]) -> None:
-        self.script = {path: list(replies) for path, replies in script.items()}
+    def __init__(self, script: Mapping[str, Route]) -> None:
+        self.script: dict[str, Any] = {
+            path: route if callable(route) else list(route) for path, route in script.items()
+        }
         self.asked: list[str] = []
         self._lock = threading.Lock()
         server = self
@@ -95,10 +115,12 @@ class ReplayServer:
         return f"http://127.0.0.1:{self._http.server_address[1]}"
 
     def next_reply(self, full_path: str) -> Reply:
-        path = full_path.split("?", maxsplit=1)[0]
+        path, _, query = full_path.partition("?")
         with self._lock:
             self.asked.append(full_path)
             replies = self.script.get(path)
+            if callable(replies):
+                return replies(dict(parse_qsl(query)))
             if not replies:
                 return Reply(404, b'{"code": -1121, "msg": "Invalid symbol."}')
             return replies.pop(0) if len(replies) > 1 else replies[0]
@@ -109,7 +131,7 @@ class ReplayServer:
 
 
 @contextmanager
-def serving(script: dict[str, Sequence[Reply]]) -> Iterator[ReplayServer]:
+def serving(script: Mapping[str, Route]) -> Iterator[ReplayServer]:
     server = ReplayServer(script)
     thread = threading.Thread(target=server._http.serve_forever, daemon=True)
     thread.start()
@@ -121,6 +143,6 @@ def serving(script: dict[str, Sequence[Reply]]) -> Iterator[ReplayServer]:
         thread.join(timeout=5)
 
 
-def binance(ticker_replies: Sequence[Reply]) -> dict[str, Sequence[Reply]]:
+def binance(ticker_replies: Sequence[Reply]) -> dict[str, Route]:
     """A Binance script: these ticker replies, the recorded klines every time."""
     return {TICKER_PATH: ticker_replies, KLINES_PATH: [Reply.of(recorded(KLINES))]}
