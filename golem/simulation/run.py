@@ -8,6 +8,7 @@ the logs, and the data for the plots, over the whole lineage's time.
 from __future__ import annotations
 
 import math
+import os
 import shutil
 from collections import defaultdict
 from collections.abc import Callable
@@ -64,6 +65,9 @@ class LifeSpec:
     record: bool = True
     # Set in the scenario before it is read (`golem simulate --set`): (dotted key, value).
     overrides: tuple[tuple[str, Any], ...] = ()
+    # A real model (`golem simulate --provider`): its key from the environment, and no
+    # truth computed for minds it does not have.
+    real_model: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +84,8 @@ def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> 
     out/golem.log and the state database).
     summary.json is written last and whole (renamed into place), so it is there only for a
     life that finished: an interrupted life leaves its log and state as they were."""
-    return trio.run(live, load_scenario(spec.scenario, dict(spec.overrides)), spec, on_tick)
+    scenario = load_scenario(spec.scenario, dict(spec.overrides), real_model=spec.real_model)
+    return trio.run(live, scenario, spec, on_tick)
 
 
 def seeded(
@@ -139,7 +144,7 @@ async def live(
         spec,
         VirtualClock(sim.start),
         scenario.replay or make_market(config, candles=scenario.candles),
-        build_routes(ProviderPool(config, {})),
+        build_routes(ProviderPool(config, os.environ if spec.real_model else {})),
         Tally(sim.start, on_tick),
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
@@ -190,7 +195,7 @@ async def _generation(
     options = LifeOptions(
         resumable=False,
         forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
-        quality=world.scenario.quality.accuracy(),
+        quality=None if spec.real_model else world.scenario.quality.accuracy(),
     )
     born = clock.now()
     with (

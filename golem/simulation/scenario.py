@@ -93,6 +93,7 @@ class SimulationSection(Section):
 
 
 _DEFAULT_QUALITY = QualityTable()
+_SYNTHETIC_ONLY = "a simulation runs on 'synthetic' (a real model: golem simulate --provider)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +115,13 @@ class Scenario:
         return timedelta(days=min(cap, self.simulation.horizon_days))
 
 
-def load_scenario(path: Path | str, overrides: Mapping[str, Any] | None = None) -> Scenario:
+def load_scenario(
+    path: Path | str, overrides: Mapping[str, Any] | None = None, *, real_model: bool = False
+) -> Scenario:
     """Read and check a scenario file, with `overrides` (dotted key -> TOML value, as
     `golem simulate --set` gives them) set in it first. Raises ConfigError naming the file
-    and the key."""
+    and the key. A scenario runs on the synthetic provider unless `real_model`
+    (`golem simulate --provider`)."""
     path = Path(path)
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -143,16 +147,16 @@ def load_scenario(path: Path | str, overrides: Mapping[str, Any] | None = None) 
         quality = QualityTable.of(quality_table)
     except ValidationError as exc:
         raise ConfigError(path, [_problem(e, "quality") for e in exc.errors()]) from None
-    config = parse_config(data, path, {})
+    config = parse_config(data, path, os.environ if real_model else {})
     problems = [
-        Problem(f"{config.inference.chain_key(tier)}[{i}]", "a simulation runs on 'synthetic'")
+        Problem(f"{config.inference.chain_key(tier)}[{i}]", _SYNTHETIC_ONLY)
         for tier in ("t1", "t2", "death")
         for i, entry in enumerate(config.inference.chain(tier))
-        if entry.provider != SYNTHETIC
+        if entry.provider != SYNTHETIC and not real_model
     ]
     verifier = config.subsystems.risk.verifier()
-    if verifier is not None and verifier.provider != SYNTHETIC:
-        problems.append(Problem("subsystems.risk.verify_with", "a simulation runs on 'synthetic'"))
+    if verifier is not None and verifier.provider != SYNTHETIC and not real_model:
+        problems.append(Problem("subsystems.risk.verify_with", _SYNTHETIC_ONLY))
     if problems:
         raise ConfigError(path, list(dict.fromkeys(problems)))
     replay = None
