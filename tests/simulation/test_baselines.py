@@ -89,3 +89,19 @@ def test_a_batch_report_shows_the_baselines(tmp_path: Path) -> None:
     report = orjson.loads((tmp_path / "o" / "report.json").read_bytes())
     for policy in ("vitality", "fixed"):
         assert report[policy]["buy_hold_percent"]["lives"] == 2
+
+
+def test_the_batch_plot_draws_the_baselines_across_the_return_panel() -> None:
+    from matplotlib.figure import Figure
+
+    from golem.simulation.batch_plots import _baselines
+
+    ax = Figure().add_subplot()
+    lives = [{"buy_hold_percent": -23.16, "hold_initial_percent": 0.0}] * 2
+    _baselines(ax, [*lives, {"buy_hold_percent": -20.0, "hold_initial_percent": 0.0}])
+    drawn = {line.get_label(): line.get_ydata()[0] for line in ax.get_lines()}
+    assert drawn == {
+        "buy and hold -23.2%": -23.16,
+        "holding the initial position 0%": 0.0,
+        "cash 0%": 0.0,
+    }
