@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench bench-quick clean
+.PHONY: run test lint typecheck pytest docs bench bench-quick clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,12 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -q
 
-test: lint typecheck pytest bench-quick
+# The documentation under docs/, built strictly (a broken link or anchor, a page missing from
+# the nav, fails) into site/ (gitignored). No plugin fetches anything: it builds offline.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
+
+test: lint typecheck pytest docs bench-quick
 
 # Every benchmark, full size (`make bench`), or small so none rots (`make bench-quick`, part
 # of `make test`; its figures are labelled "(quick)" and no goal is judged). PYTHONPATH makes
@@ -41,4 +46,4 @@ bench-quick: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b --quick"; PYTHONPATH=$(CURDIR) $(BIN)/python $$b --quick || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache site

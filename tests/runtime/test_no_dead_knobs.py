@@ -1,8 +1,10 @@
-"""No dead knobs: every leaf key of the config model (and of a scenario's [simulation]
-table) changes something a golem does. The keys are enumerated from the pydantic models,
-so a new key fails `test_every_key_has_an_entry` until KNOBS says how to vary it and
-what to observe: a compiled policy's decisions, a schedule, a route's answer, a market's
-path, a portfolio's fill, a log line, or a summary figure of a short simulated life."""
+"""No dead knobs: every leaf key of the config model (and of a scenario's [simulation] and
+[quality] tables) changes what a golem does, and the way it should. The keys are
+enumerated from the pydantic models, so a new key fails `test_every_key_has_an_entry`
+until KNOBS says how to vary it and what to observe (a compiled policy's decisions, a
+schedule, a route's answer, a market's path, a portfolio's fill, a log line, a short
+life) and knob_effects.EFFECTS which figure of that observation the change must move,
+and which way."""
 
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ from golem.mortality import (
     Phase,
     SubsystemName,
     allocate,
+    apply_mortality_to_reasoning,
     assess,
     compute_reasoning_budgets,
     epistemic_of,
@@ -58,6 +61,7 @@ from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.subsystems.risk import ProvenanceCheck
 from golem.world import LiveMarket, MarketStale, Quote, TradeAction
 from golem.world.feed import FeedItem
+from tests.runtime.knob_effects import Effect, effect_for, holds
 from tests.subsystems.support import market
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
@@ -181,6 +185,21 @@ _PRICE = Price(input=3.0, output=15.0)
 _VITALITIES = (1.0, 0.6, 0.4, 0.2, 0.05)
 
 
+@dataclass(frozen=True)
+class Grid:
+    """Where on `decisions`' grid a reading was taken."""
+
+    vitality: float = 1.0
+    spent: float = 0.0  # of the daily budget
+    ratio: float | None = None  # sustainability
+    subsystem: SubsystemName | None = None
+    tier: ModelTier | None = None
+    diem: bool = False
+    credits: float = 0.0
+    tick: int = 0
+    epistemic: float = 0.5
+
+
 def charge(subsystem: SubsystemName, usd: float) -> Charge:
     return Charge(subsystem, "synthetic", "m", Usage(), usd, 0.0, NOW, f"{subsystem}:{usd}")
 
@@ -189,13 +208,13 @@ def decisions(config: GolemConfig) -> object:
     """The allocator's decisions on the golem's compiled policy over a grid of vitality,
     spend and sustainability, for every subsystem and tier; what the golem funds and reads
     of its own state; the vitals `assess` gives over a grid of credits, ages, forecasts."""
-    seen: list[object] = []
+    seen: dict[str, Any] = {"allocations": [], "budgets": [], "assessments": []}
     with golem_of(config) as golem:
         policy = golem.policy
         golem.store.ledger.record(charge(SubsystemName.HEARTBEAT, 0.2))
-        seen += [golem.store.credits(), golem.budgeting().state]
-        seen.append(golem._update_vitals(0.3))
-        seen.append(golem.vitals)
+        seen["credits"], seen["state"] = golem.store.credits(), golem.budgeting().state
+        seen["events"] = golem._update_vitals(0.3)
+        seen["vitals"] = golem.vitals
         clock = FixedClock(NOW)
         for vitality in _VITALITIES:
             phase = phase_of(vitality, None, policy.phases)
@@ -217,47 +236,69 @@ def decisions(config: GolemConfig) -> object:
                         for tier in (ModelTier.T1, ModelTier.T2):
                             for diem, tokens in ((False, 1500), (True, 1500), (False, 9000)):
                                 call = CallEstimate(_PRICE, tokens, 300, diem=diem)
-                                seen.append(
-                                    allocate(
-                                        subsystem,
-                                        tier,
-                                        state,
-                                        ledger,
-                                        clock,
-                                        call=call,
-                                        policy=golem.budgeting().policy,
+                                grid = Grid(vitality, spent, ratio, subsystem, tier, diem)
+                                seen["allocations"].append(
+                                    (
+                                        grid,
+                                        allocate(
+                                            subsystem,
+                                            tier,
+                                            state,
+                                            ledger,
+                                            clock,
+                                            call=call,
+                                            policy=golem.budgeting().policy,
+                                        ),
                                     )
                                 )
         for vitality in _VITALITIES:
             for ratio in (None, 0.3, 3.0):
-                seen.append(
-                    compute_reasoning_budgets(
-                        vitality,
-                        policy.daily_budget_usd,
-                        sustainability_ratio=ratio,
-                        policy=golem.budgeting().policy.budgets,  # type: ignore[union-attr]
+                seen["budgets"].append(
+                    (
+                        Grid(vitality, 0.0, ratio),
+                        compute_reasoning_budgets(
+                            vitality,
+                            policy.daily_budget_usd,
+                            sustainability_ratio=ratio,
+                            policy=golem.budgeting().policy.budgets,  # type: ignore[union-attr]
+                        ),
                     )
                 )
-        seen += [phase_of(v / 200, p, policy.phases) for v in range(201) for p in Phase]
+        pressure_policy = golem.budgeting().policy.reasoning  # type: ignore[union-attr]
+        seen["pressured"] = {
+            (subsystem, pressure): apply_mortality_to_reasoning(
+                subsystem, ReasoningConfig.high(), pressure, pressure_policy
+            ).depth
+            for subsystem in SubsystemName
+            for pressure in (0.5, 0.8, 0.95)
+        }
+        seen["phases"] = [
+            (p, phase_of(v / 200, p, policy.phases)) for v in range(201) for p in (None, *Phase)
+        ]
         pairs = [(0.01 * (i % 7 - 3), 0.012 * (i % 5 - 2)) for i in range(150)]
-        for count in (5, 12, 60, 150):
-            seen.append(epistemic_of(pairs[:count], policy))
+        seen["epistemic"] = [epistemic_of(pairs[:count], policy) for count in (5, 12, 60, 150)]
         for credits in (8.0, 3.0, 1.0, 0.05):
             for tick in (0, 50_000, 400_000):
                 for epistemic in (Epistemic(0.5, False), Epistemic(0.25, True)):
                     for previous in (None, Phase.STABLE, Phase.DECLINING):
                         for below_for in (None, 300, 600):  # senescent for so many ticks
-                            seen.append(
-                                assess(
-                                    golem_id="knobs",
-                                    tick=tick,
-                                    credits_usd=credits,
-                                    initial_credits_usd=policy.initial_credits_usd,
-                                    burn_rate_usd=0.0,
-                                    epistemic=epistemic,
-                                    previous=previous,
-                                    params=policy,
-                                    senescent_since=None if below_for is None else tick - below_for,
+                            at = Grid(credits=credits, tick=tick, epistemic=epistemic.level)
+                            seen["assessments"].append(
+                                (
+                                    at,
+                                    assess(
+                                        golem_id="knobs",
+                                        tick=tick,
+                                        credits_usd=credits,
+                                        initial_credits_usd=policy.initial_credits_usd,
+                                        burn_rate_usd=0.0,
+                                        epistemic=epistemic,
+                                        previous=previous,
+                                        params=policy,
+                                        senescent_since=None
+                                        if below_for is None
+                                        else tick - below_for,
+                                    ),
                                 )
                             )
     return seen
@@ -275,12 +316,12 @@ def terminal_end(config: GolemConfig) -> object:
             if golem.dead:
                 break
             clock.advance(timedelta(hours=1))
-        return golem.tick_no, golem.vitals.phase, store.death()
+        return {"tick": golem.tick_no, "phase": golem.vitals.phase, "death": store.death()}
 
 
 def probes(config: GolemConfig) -> object:
     """The heartbeat's probes and gate, on the golem's compiled ProbePolicy, over a grid."""
-    seen: list[object] = []
+    seen: list[Any] = []
     with golem_of(config) as golem:
         for delta in (0.0, 0.006, 0.03):
             for zscore in (0.5, 1.5):
@@ -314,8 +355,8 @@ def schedule(config: GolemConfig) -> object:
         )
         scheduler = life.scheduler
         jobs = {name: scheduler.next_fire_time(name) for name in scheduler._slots}
-        phases = [interval(phase, life.golem.schedule) for phase in Phase]
-        return jobs, phases, scheduler._max_failures
+        phases = {phase: interval(phase, life.golem.schedule) for phase in Phase}
+        return {"jobs": jobs, "intervals": phases, "max_failures": scheduler._max_failures}
 
 
 def context(config: GolemConfig) -> object:
@@ -330,8 +371,14 @@ def context(config: GolemConfig) -> object:
         settings = golem.budgeting().context
         assert settings is not None
         limits = [settings.limits_for(p) for p in settings.limits]
-        identity = ctx.golem_id, ctx.wallet, golem.state_dir
-        return identity, ctx.credits_usd, ctx.initial_credits_usd, limits, feed
+        return {
+            "golem_id": ctx.golem_id,
+            "wallet": ctx.wallet,
+            "state_dir": str(golem.state_dir),
+            "credits": (ctx.credits_usd, ctx.initial_credits_usd),
+            "limits": dict(zip(settings.limits, limits, strict=True)),
+            "feed": feed,
+        }
 
 
 _ALLOWED = "0x8617E340B3D01FA5F11F306F4090FD50E238070D"
@@ -395,10 +442,10 @@ def answers(config: GolemConfig) -> object:
     of each tier through it."""
     pool = ProviderPool(config, {})
     routes = build_routes(pool)
-    seen: list[object] = []
+    seen: dict[str, Any] = {"routes": {}, "answers": []}
     for tier in ("t1", "t2", "death"):
         route = pool.route(tier)  # type: ignore[arg-type]
-        seen.append((route.model, route.price, route.max_output_tokens, route.diem))
+        seen["routes"][tier] = (route.model, route.price, route.max_output_tokens, route.diem)
 
     async def ask() -> None:
         from golem.inference.run import run_structured
@@ -417,9 +464,14 @@ def answers(config: GolemConfig) -> object:
                         HeartbeatDecision,
                         config.inference.structured_outputs,
                     )
-                    seen.append((response.content, response.usage, response.mode))
+                    answer = {"content": response.content, "usage": response.usage}
+                    answer |= {"mode": str(response.mode), "attempts": response.attempts}
+                    answer |= {"model": response.model, "repairs": len(response.repairs)}
+                    seen["answers"].append(answer)
                 except Exception as exc:
-                    seen.append((type(exc).__name__, str(exc), repr(vars(exc))))
+                    retry_after = getattr(exc, "retry_after", None)
+                    failed = {"error": type(exc).__name__, "said": str(exc)}
+                    seen["answers"].append(failed | {"retry_after": retry_after})
 
     trio.run(ask)
     return seen
@@ -506,11 +558,16 @@ def fills(config: GolemConfig) -> object:
     """The golem's paper portfolio: its start and the fills of a few trades."""
     with golem_of(config) as golem:
         portfolio = golem.portfolio
-        seen: list[object] = [portfolio.equity(), portfolio.cash]
-        for action, size in ((TradeAction.REBALANCE, 5000.0), (TradeAction.HEDGE, 0.0)):
+        seen: dict[str, Any] = {"cash": portfolio.cash, "fills": []}
+        trades = (
+            (TradeAction.REBALANCE, None),
+            (TradeAction.HEDGE, None),
+            (TradeAction.BUY, 0.008),  # a buy below the default minimum order
+        )
+        for action, size in trades:
             fill = portfolio.apply(action, 3000.0, size, volatility=0.01)
-            seen += [fill.to_dict(), portfolio.equity()]
-        seen.append(portfolio.to_dict())
+            seen["fills"].append(fill.to_dict())
+        seen["portfolio"] = portfolio.to_dict()
         return seen
 
 
@@ -615,10 +672,79 @@ def local_provider(config: GolemConfig) -> object:
     return provider.threads, provider.backend, provider.schemas._bounds, provider.config
 
 
+_ANSWER = (
+    b'{"id": "c", "object": "chat.completion", "model": "gpt-4o-mini", "choices": [{"index": 0,'
+    b' "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],'
+    b' "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6}}'
+)
+
+
 def transport(config: GolemConfig) -> object:
-    """An HTTP provider as the pool makes it: the timeouts and limits it sends with."""
-    provider: Any = ProviderPool(config, {}).provider(ChainEntry.parse("openai:gpt-4o-mini"))
-    return provider._timeouts, provider._config
+    """An HTTP provider made with the config's [inference.transport], asked through
+    httpx.MockTransport on a virtual clock: the timeouts a request carries, the attempts
+    and the wait a failing, a rate-limiting and a silent server get, whether a large body
+    is read, and the proxy the provider would open its own connections through."""
+    import httpx
+    from trio.testing import MockClock
+
+    from golem.inference.errors import ProviderError
+    from golem.inference.transport import HTTPProvider
+
+    registry = ProviderPool(config, {}).registry
+    made: Any = ProviderPool(config, {}).provider(ChainEntry.parse("openai:gpt-4o-mini"))
+    seen: dict[str, Any] = {"proxy": made._config.proxy}
+
+    async def ask(name: str, answer: Callable[[], Any], stream: bool = False) -> None:
+        sent: list[httpx.Request] = []
+
+        async def handler(request: httpx.Request) -> httpx.Response:
+            sent.append(request)
+            return await answer()  # type: ignore[no-any-return]
+
+        provider = HTTPProvider(
+            registry.profile("openai"),
+            "gpt-4o-mini",
+            registry.codec("openai"),
+            config=config.inference.transport,
+            transport=httpx.MockTransport(handler),
+            environ={"OPENAI_API_KEY": "sk-knobs"},
+            jitter=lambda: 1.0,
+        )
+        started = trio.current_time()
+        try:
+            await provider.complete(Request(messages=(Message.user("hi"),), stream=stream))
+            outcome = "answered"
+        except ProviderError as exc:
+            outcome = type(exc).__name__
+        seen[name] = {
+            "attempts": len(sent),
+            "waited_s": trio.current_time() - started,
+            "outcome": outcome,
+            "timeouts": sent[0].extensions["timeout"],
+        }
+
+    async def failing() -> httpx.Response:
+        return httpx.Response(503, json={"error": {"message": "overloaded"}})
+
+    async def limited() -> httpx.Response:
+        return httpx.Response(429, headers={"retry-after": "30"}, json={"error": {}})
+
+    async def silent() -> httpx.Response:
+        await trio.sleep(100_000)
+        return await failing()
+
+    async def large() -> httpx.Response:
+        return httpx.Response(200, content=_ANSWER + b" " * 100_000)
+
+    async def every() -> None:
+        await ask("failing", failing)
+        await ask("limited", limited)
+        await ask("silent", silent)
+        await ask("silent_stream", silent, stream=True)
+        await ask("large", large)
+
+    trio.run(every, clock=MockClock(autojump_threshold=0))
+    return seen
 
 
 # --- the table ----------------------------------------------------------------------------
@@ -704,6 +830,9 @@ KNOBS: dict[str, Knob] = {
     "inference.structured_outputs.validation": Knob(False, checked),
     "inference.transport.*": Knob(None, transport),
     "inference.transport.proxy": Knob("http://proxy.local:3128", transport),
+    "inference.transport.max_response_bytes": Knob(50_000, transport),
+    "inference.transport.backoff_max_s": Knob(0.6, transport),
+    "inference.transport.max_retry_after_s": Knob(20.0, transport),
     # [mortality]
     "mortality.*": Knob(None, decisions),
     "mortality.seed": Knob(
@@ -718,6 +847,9 @@ KNOBS: dict[str, Knob] = {
     "mortality.reasoning.exempt": Knob(["death"], decisions),
     "mortality.terminal_grace": Knob("6h", terminal_end, {"mortality.stochastic_death": False}),
     "mortality.policy": Knob("rules", decisions),
+    "mortality.stochastic_death": Knob(
+        False, decisions, {"mortality.hazard.makeham": 0.7, "mortality.hazard.cap": 0.9}
+    ),
     "mortality.fit_depth": Knob([], decisions),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
@@ -729,7 +861,7 @@ KNOBS: dict[str, Knob] = {
     "subsystems.curator.enabled": Knob(False, schedule),
     "subsystems.curator.schedule": Knob("20m", schedule),
     "subsystems.dream.enabled": Knob(False, schedule),
-    "subsystems.dream.schedule": Knob("0 */3 * * *", schedule),
+    "subsystems.dream.schedule": Knob("30 14 * * *", schedule),
     "subsystems.risk.deliberation": Knob("fixed", deliberations),
     "subsystems.risk.small_stake": Knob(None, deliberations, STAKE),
     "subsystems.risk.large_stake": Knob(None, deliberations, STAKE),
@@ -770,6 +902,7 @@ KNOBS: dict[str, Knob] = {
     "world.stale_after": Knob(1, live_market, base=LIVE),
     "world.portfolio.asset": Knob("BTC", fills),
     "world.portfolio.max_order_usd": Knob(100.0, fills),
+    "world.portfolio.costs.max_slippage_bps": Knob(20.0, fills),
     "world.seed": Knob(11, market_path),
     "world.market.*": Knob(None, market_path),
     "world.csv": Knob(
@@ -862,14 +995,29 @@ def test_changing_a_key_changes_what_the_golem_does(key: str) -> None:
     cache = (knob.observe, repr(sorted(knob.base.items(), key=str)))
     if cache not in _BASELINES:
         _BASELINES[cache] = observed(knob, {})
-    assert observed(knob, {key: _toml(value)}) != _BASELINES[cache], (
+    before, after = _BASELINES[cache], observed(knob, {key: _toml(value)})
+    assert after != before, (
         f"{key} = {value!r} (default {default!r}) changed nothing {knob.observe.__name__} sees"
+    )
+    effect = effect_for(key)
+    assert effect is not None
+    moved(effect, key, before=before, after=after, default=default, value=value)
+
+
+def moved(effect: Effect, key: str, *, before: Any, after: Any, default: Any, value: Any) -> None:
+    """Assert that the change moved `effect`'s figure its way."""
+    was, now = effect.figure(before), effect.figure(after)
+    assert holds(effect, was, now, default, value), (
+        f"{key} = {value!r} (default {default!r}): expected {effect.says} ({effect.way}); "
+        f"the figure went {was!r} -> {now!r}"
     )
 
 
 def test_every_key_has_an_entry() -> None:
     missing = [key for key in config_keys() if knob_for(key) is None]
     assert not missing, f"config keys with no entry in KNOBS (wire them or remove them): {missing}"
+    no_effect = [key for key in config_keys() if effect_for(key) is None]
+    assert not no_effect, f"config keys with no entry in EFFECTS (say which way): {no_effect}"
 
 
 # --- a scenario's [simulation] table ------------------------------------------------------
@@ -887,33 +1035,60 @@ def successor(section: SimulationSection) -> object:
     return heir_of(died, {}, section.succession, time_left=True)
 
 
-SIMULATION: dict[str, tuple[Any, Callable[[SimulationSection], object]]] = {
-    "simulation.start": ("2026-02-01T00:00:00Z", lambda s: s.start),
-    "simulation.horizon_days": (2.0, lambda s: s.horizon_days),
-    "simulation.seed": (5, lambda s: s.seed),
+def _lessons(heir: Any) -> float:
+    """The confidence an heir inherits its lessons at, summed (0 without an heir)."""
+    return sum(lesson.confidence for lesson in heir.lessons) if heir else 0.0
+
+
+# key: (value, what the simulator reads, the way the change moves it)
+SIMULATION: dict[str, tuple[Any, Callable[[SimulationSection], Any], str]] = {
+    "simulation.start": ("2026-02-01T00:00:00Z", lambda s: s.start, "later"),
+    "simulation.horizon_days": (2.0, lambda s: s.horizon_days, "longer"),
+    "simulation.seed": (5, lambda s: s.seed, "the seed set"),
     "simulation.income": (
         [{"from_day": 0.0, "usd_per_day": 2.0}],
-        lambda s: [s.income_on(d, 0.0) for d in (0.0, 1.0)],
+        lambda s: sum(s.income_on(d, 0.0) for d in (0.0, 1.0)),
+        "more income",
     ),
     "simulation.prediction_bias": (
         {"per_day": 0.01},
-        lambda s: s.prediction_bias.at(3.0) if s.prediction_bias else None,
+        lambda s: s.prediction_bias.at(3.0) if s.prediction_bias else 0.0,
+        "a bias that grows",
     ),
-    "simulation.succession.enabled": (False, successor),
-    "simulation.succession.inherited_confidence": (0.5, successor),
-    "simulation.succession.min_credits_usd": (1.0, successor),
+    "simulation.succession.enabled": (False, lambda s: successor(s) is not None, "no heir"),
+    "simulation.succession.inherited_confidence": (
+        0.5,
+        lambda s: _lessons(successor(s)),
+        "lessons inherited at less confidence",
+    ),
+    "simulation.succession.min_credits_usd": (
+        1.0,
+        lambda s: successor(s) is not None,
+        "no heir for $0.50 left",
+    ),
+}
+_SIMULATION_WAYS: dict[str, Callable[[Any, Any], bool]] = {
+    "later": lambda before, after: after > before,
+    "longer": lambda before, after: after > before,
+    "the seed set": lambda before, after: after == 5 and before != 5,
+    "more income": lambda before, after: after > before,
+    "a bias that grows": lambda before, after: abs(after) > abs(before),
+    "no heir": lambda before, after: before and not after,
+    "lessons inherited at less confidence": lambda before, after: 0 < after < before,
+    "no heir for $0.50 left": lambda before, after: before and not after,
 }
 
 
 @pytest.mark.parametrize("key", simulation_keys())
 def test_changing_a_simulation_key_changes_what_the_simulator_reads(key: str) -> None:
     assert key in SIMULATION, f"{key}: no entry in SIMULATION"
-    value, observe = SIMULATION[key]
+    value, observe, way = SIMULATION[key]
     base = {"start": NOW, "horizon_days": 1}
     changed = SimulationSection.model_validate(
         with_keys(base, {key.removeprefix("simulation."): value})
     )
-    assert observe(changed) != observe(SimulationSection.model_validate(base))
+    before, after = observe(SimulationSection.model_validate(base)), observe(changed)
+    assert _SIMULATION_WAYS[way](before, after), f"{key}: expected {way}; {before!r} -> {after!r}"
 
 
 # --- a scenario's [quality] table ---------------------------------------------------------
@@ -937,11 +1112,22 @@ def accuracies(table: QualityTable) -> list[float]:
     ]
 
 
+# Halving a chance, a gain or a profile's share lowers the accuracy the table compiles;
+# so does switching the table off; a larger half-way token count lowers it too (reasoning
+# buys its gain later), and a steeper slope raises it where the budgets lie above it.
+AGAINST_ACCURACY = {"quality.reasoning.half_tokens"}
+
+
 @pytest.mark.parametrize("key", quality_keys())
 def test_changing_a_quality_key_changes_the_accuracy_a_life_compiles(key: str) -> None:
     default = default_of(QualityTable(), key.removeprefix("quality."))
-    changed = with_keys({}, {key.removeprefix("quality."): auto(default)})
-    assert accuracies(QualityTable.of(changed)) != accuracies(QualityTable()), key
+    value = auto(default)
+    changed = with_keys({}, {key.removeprefix("quality."): value})
+    before, after = sum(accuracies(QualityTable())), sum(accuracies(QualityTable.of(changed)))
+    way = Effect(
+        "the accuracy compiled", lambda a: a, "against" if key in AGAINST_ACCURACY else "with"
+    )
+    moved(way, key, before=before, after=after, default=default, value=value)
 
 
 def test_a_risk_budget_line_changes_a_simulated_life(tmp_path: Path) -> None:
@@ -959,3 +1145,20 @@ def test_a_risk_budget_line_changes_a_simulated_life(tmp_path: Path) -> None:
     plain, lean_life = (s["spend_usd_by_subsystem"].get("risk", 0.0) for s in summaries)
     assert lean_life < plain
     assert lean_life <= 0.05 * 3.0 + 1e-9  # 5% of the $1.00 a day, three days
+
+
+def test_a_way_is_read_as_it_says() -> None:
+    """`holds`: a figure must move, and the right way, for each way an effect names."""
+    up = {"default": 1.0, "value": 2.0}  # the key's value went up
+    assert holds(Effect("", float, "with"), 3, 4, **up)
+    assert not holds(Effect("", float, "with"), 4, 3, **up)
+    assert not holds(Effect("", float, "with"), 3, 3, **up)
+    assert holds(Effect("", float, "against"), 4, 3, **up)
+    assert not holds(Effect("", float, "against"), 3, 4, **up)
+    assert holds(Effect("", float, "with"), 4, 3, default=2.0, value=1.0)
+    assert holds(Effect("", float, "rises"), 3, 4, **up)
+    assert not holds(Effect("", float, "falls"), 3, 4, **up)
+    assert holds(Effect("", str, "becomes", str), "a", "2.0", **up)
+    assert not holds(Effect("", str, "becomes", "b"), "b", "b", **up)
+    assert holds(Effect("", str, "redrawn"), "a", "b", **up)
+    assert not holds(Effect("", str, "redrawn"), "a", "a", **up)

@@ -165,10 +165,31 @@ def print_figures(
         print("\n".join(lines))
 
 
-def test_print_the_figures(
+# A bar's share means something only over enough answers that carry its label: the
+# smallest held-out count (threat_type) is 8 of 12.
+MIN_CARRIED = 8
+
+
+def unmeasured(
+    figures: dict[str, dict[str, tuple[int, int]]], bars: list[tuple[str, str]]
+) -> list[str]:
+    """The bars whose label too few answers carry (or whose counts cannot be)."""
+    wrong = []
+    for schema, label in bars:
+        right, total = figures.get(schema, {}).get(label, (0, 0))
+        if total < MIN_CARRIED or not 0 <= right <= total:
+            wrong.append(f"{schema} {label}: {right}/{total}")
+    return wrong
+
+
+def test_each_bar_is_measured_on_enough_answers(
     figures: dict[str, dict[str, tuple[int, int]]], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Every barred label is carried by at least MIN_CARRIED answers (the table is printed
+    beside, without -s)."""
     print_figures(figures, capsys)
+    bars = [(bar.values[0], bar.values[1]) for bar in BARS]
+    assert not unmeasured(figures, bars)
 
 
 def _bar(schema: str, label: str, share: float, failing: str = "") -> Any:
