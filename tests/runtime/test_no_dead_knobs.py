@@ -533,7 +533,13 @@ def candle_hint(config: GolemConfig) -> object:
     """What a missing candle file's error says (the `golem data fetch` that makes it)."""
     with pytest.raises(ConfigError) as caught:
         make_market(config, environ={})
-    return str(caught.value)
+    command = str(caught.value).split("make it with: golem data fetch ")[1].split()
+    return {
+        "exchange": command[0],
+        "symbol": command[1],
+        "timeframe": command[2],
+        "out": command[command.index("--out") + 1],
+    }
 
 
 LIVE = {"world.source": "exchange", "world.market": DROP}
@@ -551,7 +557,11 @@ def live_market(config: GolemConfig) -> object:
             market.observe(NOW + k * config.heartbeat.interval)
         except MarketStale:
             stale.append(k)
-    return market.client.urls["api"], market.client.timeout, stale
+    return {
+        "public_api": market.client.urls["api"]["public"],
+        "timeout_ms": market.client.timeout,
+        "stale_from": min(stale),
+    }
 
 
 def fills(config: GolemConfig) -> object:
