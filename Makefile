@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest docs bench bench-quick clean
+.PHONY: run test lint typecheck pytest chromium docs bench bench-quick clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict golem
 
-pytest: $(STAMP)
+pytest: $(STAMP) chromium
 	$(BIN)/pytest -q
+
+# The dashboard's browser tests drive the machine's Chromium (Debian's package, never a
+# browser Playwright downloads). Installed here when missing and possible (root with
+# apt-get); otherwise those tests skip, saying why.
+chromium:
+	@[ -x /usr/bin/chromium ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "chromium: installing Debian's package for the browser tests"; \
+	    (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
+	      || echo "chromium: could not be installed; the browser tests will skip"; \
+	  else \
+	    echo "chromium: missing (apt-get install chromium, as root); the browser tests will skip"; \
+	  fi; }
 
 # The documentation under docs/, built strictly (a broken link or anchor, a page missing from
 # the nav, fails) into site/ (gitignored). No plugin fetches anything: it builds offline.

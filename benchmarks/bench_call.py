@@ -22,6 +22,7 @@ import pstats
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ import trio
 from golem.inference import HTTPProvider, Message, Request
 from golem.inference import run_structured as golem_run_structured
 from golem.subsystems.heartbeat import HeartbeatDecision
-from tests.fixtures import provider_fixture
+from tests.fixtures import PROVIDERS
 
 GOAL_CALLS_S = 7000.0
 GOAL_RATIO = 8.0
@@ -62,17 +63,17 @@ ANSWER = {
 }
 
 
+@cache
 def recorded_body() -> bytes:
-    body = orjson.loads(provider_fixture("openai/chat-json-schema-strict-simple.json"))
+    body = orjson.loads(PROVIDERS.read("openai/chat-json-schema-strict-simple.json"))
     body["choices"][0]["message"]["content"] = orjson.dumps(ANSWER).decode()
     return orjson.dumps(body)
 
 
-BODY = recorded_body()
-
-
 def handler(request: httpx.Request) -> httpx.Response:
-    return httpx.Response(200, content=BODY, headers={"content-type": "application/json"})
+    return httpx.Response(
+        200, content=recorded_body(), headers={"content-type": "application/json"}
+    )
 
 
 TRANSPORT = httpx.MockTransport(handler)
@@ -268,5 +269,8 @@ if __name__ == "__main__":
         "--quick", action="store_true", help="100 calls (unless --calls), one round: a smoke run"
     )
     args = parser.parse_args()
+    if not PROVIDERS.present:
+        print(f"skipped: {PROVIDERS.reason}")
+        sys.exit(0)
     calls = args.calls if args.calls is not None else (100 if args.quick else 1000)
     trio.run(main, calls, args.profile, args.quick)

@@ -2,13 +2,12 @@
 quarantines (direct and indirect apart) and the share of real financial text it flags,
 per source file, and what each rule contributes.
 
-The corpora are the development split (tests/data/injection/SOURCES.md): the files whose
-licence allows it are in tests/data/injection/; the others (Tensor Trust, promptmap, the
-Financial PhraseBank, Aave governance, part of the crypto headlines) are read from
-../shared/fixtures/injection/ (or --corpus DIR) when present, and the run says which
-files it measured and from where. Every item is in the development half (even item
-number) or the held-out half (odd): the rules were written looking at the development
-half only, and the held-out column is the honest figure.
+The corpora are the development split, read from ../shared/fixtures/injection/ (its
+SOURCES.md says where each file comes from; GOLEM_SHARED or --corpus DIR point elsewhere);
+they are not part of this repository, and without them the run says so and exits 0.
+Every item is in the development half (even item number) or the held-out half (odd): the
+rules were written looking at the development half only, and the held-out column is the
+honest figure.
 
 Goal (issue 25): at least 50% of the indirect attacks quarantined, at most 0.1% of the
 benign texts flagged. The figures are reported whether or not it is met.
@@ -19,8 +18,8 @@ benign texts (0.12%).
     python benchmarks/bench_screening.py                # every file found
     python benchmarks/bench_screening.py --show dev     # also list the development half's
                                                         # misses and false alarms
-    python benchmarks/bench_screening.py --quick        # the in-repo files only, 200 items
-                                                        # a file: a smoke run, goal not judged
+    python benchmarks/bench_screening.py --quick        # 200 items a file: a smoke run,
+                                                        # goal not judged
 """
 
 import argparse
@@ -36,9 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from golem.subsystems.context import screen  # noqa: E402
 from golem.subsystems.context.screening_rules import RULES  # noqa: E402
+from tests.fixtures import INJECTION  # noqa: E402
 
-IN_REPO = ROOT / "tests" / "data" / "injection"
-SHARED = ROOT.parent / "shared" / "fixtures" / "injection"
 GOAL_INDIRECT, GOAL_BENIGN = 0.50, 0.001
 QUICK_ITEMS = 200
 HALVES = ("whole", "dev", "held-out")
@@ -53,17 +51,10 @@ class Item:
     reasons: tuple[str, ...]
 
 
-def corpus_files(shared: Path, quick: bool) -> dict[str, Path]:
-    """File name -> path: ../shared's copy wins (it is the whole file), the repo's fills in."""
-    found = {p.name: p for p in _corpus(IN_REPO)}
-    if not quick and shared.is_dir():
-        found |= {p.name: p for p in _corpus(shared)}
-    return dict(sorted(found.items()))
-
-
-def _corpus(where: Path) -> list[Path]:
-    """The corpus's files (attacks `atk_*`, benign texts `ben_*`), not other test data."""
-    return sorted(p for prefix in ("atk_", "ben_") for p in where.glob(f"{prefix}*.jsonl"))
+def corpus_files(where: Path) -> dict[str, Path]:
+    """File name -> path of the corpus's files (attacks `atk_*`, benign texts `ben_*`)."""
+    found = sorted(p for prefix in ("atk_", "ben_") for p in where.glob(f"{prefix}*.jsonl"))
+    return {p.name: p for p in found}
 
 
 def load(path: Path, limit: int | None) -> list[Item]:
@@ -148,12 +139,16 @@ def show(items: list[Item], half: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="in-repo files, 200 items each")
-    parser.add_argument("--corpus", type=Path, default=SHARED, help="the shared split's dir")
+    parser.add_argument("--quick", action="store_true", help="200 items a file, goal not judged")
+    parser.add_argument("--corpus", type=Path, default=INJECTION.path, help="the split's dir")
     parser.add_argument("--show", choices=HALVES, help="list misses and false alarms")
     args = parser.parse_args()
 
-    files = corpus_files(args.corpus, args.quick)
+    if not args.corpus.is_dir():
+        reason = INJECTION.reason if args.corpus == INJECTION.path else f"{args.corpus} is absent"
+        print(f"skipped: {reason}")
+        return
+    files = corpus_files(args.corpus)
     items: list[Item] = []
     for path in files.values():
         items += load(path, QUICK_ITEMS if args.quick else None)
@@ -161,9 +156,7 @@ def main() -> None:
     items = [Item(i.file, i.style, i.half, i.text, screen("bench", i.text).reasons) for i in items]
     elapsed = time.perf_counter() - started
 
-    for name, path in files.items():
-        where = "repo" if path.parent == IN_REPO else str(path.parent)
-        print(f"measured {name} from {where}")
+    print(f"measured {', '.join(files)} from {args.corpus}")
     if args.show:
         show(items, args.show)
     per_source(items)

@@ -18,9 +18,9 @@ import pytest
 from golem.cli import main
 from golem.runtime.agreement import agree
 from golem.runtime.store import DB_NAME, StateStore
+from tests.fixtures import PROVIDERS
 
 SIMULATIONS = Path(__file__).parents[1] / "simulations"
-RECORDED = Path(__file__).parent / "data" / "providers" / "openai" / "chat-json-schema-strict.json"
 ANSWER = {
     "severity": "low",
     "action": "observe",
@@ -58,7 +58,7 @@ def life(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def recorded_body(content: dict[str, Any]) -> dict[str, Any]:
     """The recorded OpenAI chat completion with `content` as its answer."""
-    body: dict[str, Any] = orjson.loads(RECORDED.read_bytes())
+    body: dict[str, Any] = orjson.loads(PROVIDERS.read("openai/chat-json-schema-strict.json"))
     body["choices"][0]["message"]["content"] = orjson.dumps(content).decode()
     body["model"] = "gpt-4o-mini-2024-07-18"
     return body
@@ -67,6 +67,7 @@ def recorded_body(content: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture
 def openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[httpx.Request]]:
     """OpenAI at the network edge: every request answered with the recorded body."""
+    PROVIDERS.require()
     sent: list[httpx.Request] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -224,3 +225,23 @@ def test_an_http_provider_needs_its_key(
     decision = model_ids(life, "heartbeat")[0]
     assert main(["replay", str(life), "--decision", decision, *OPENAI]) == 2
     assert "OPENAI_API_KEY" in capsys.readouterr().err
+
+
+def test_a_rules_decision_before_the_first_model_call_is_not_blamed_on_retention(
+    life: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """heartbeat@0.0 of a golem whose first model call came later (here: the state of the
+    life without its tick-0 calls, as if its daimon were off then): it was decided by the
+    rules, and keep_requests, which dropped nothing, is not why it has no request."""
+    state = tmp_path / "state"
+    shutil.copytree(life / "state", state)
+    with sqlite3.connect(state / DB_NAME) as db:
+        (born,) = db.execute("SELECT time FROM vitality WHERE tick = 1").fetchone()
+        db.execute("DELETE FROM requests WHERE time < ?", (born,))
+        db.execute("DELETE FROM charges WHERE time < ?", (born,))
+    db.close()
+    argv = ["replay", str(state), "--decision", "heartbeat@0.0", "--provider", "synthetic"]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "before the golem's first model decision" in line and "without a model" in line
+    assert "keep_requests" not in line

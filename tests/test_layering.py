@@ -29,6 +29,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "inference": frozenset(),
     "mortality": frozenset({"inference"}),
     "world": frozenset(),
+    # The prediction engine, beside mortality: pure, importing nothing of golem; subsystems
+    # and the runtime may import it once it is wired (issue 37).
+    "oracle": frozenset(),
     "subsystems": frozenset({"inference", "mortality", "world"}),
     "runtime": frozenset({"inference", "mortality", "world", "subsystems"}),
     "simulation": frozenset({"inference", "mortality", "world", "subsystems", "runtime"}),
@@ -80,6 +83,7 @@ SIBLINGS: dict[str, dict[str, frozenset[str]]] = {
         ),
     },
     "world": {},
+    "oracle": {},
     "mortality": {},
     "subsystems": {
         # The shared floors: what a subsystem reads (contract) and how its prompt is

@@ -8,7 +8,19 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from golem import __version__
-from golem.cli import ask, budget, config, data, inspect, replay, run, schemas, simulate, wire
+from golem.cli import (
+    ask,
+    budget,
+    config,
+    data,
+    inspect,
+    replay,
+    run,
+    schemas,
+    simulate,
+    view,
+    wire,
+)
 from golem.cli.failure import DEBUG_ENV, guarded
 
 __all__ = ["main"]
@@ -25,6 +37,7 @@ _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     replay.register,
     run.register,
     simulate.register,
+    view.register,
     data.register,
 )
 

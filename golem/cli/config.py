@@ -19,12 +19,20 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
+from golem.inference.secrets import Redaction
 from golem.runtime import RealClock, make_market
-from golem.runtime.config import TIERS, ConfigError, GolemConfig, key_statuses, load_config
+from golem.runtime.config import (
+    TIERS,
+    ConfigError,
+    GolemConfig,
+    key_statuses,
+    load_config,
+    secret_values,
+)
 from golem.simulation import load_scenario
 from golem.world import CSVReplay, MarketSource
 
-__all__ = ["register", "resolved"]
+__all__ = ["is_scenario", "register", "resolved"]
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,7 +63,7 @@ def _help(parser: argparse.ArgumentParser) -> int:
 def run(args: argparse.Namespace) -> int:
     market: MarketSource | None
     try:
-        if _is_scenario(args.file):
+        if is_scenario(args.file):
             scenario = load_scenario(args.file)  # reads the CSV, checked from its start
             config, market = scenario.config, scenario.replay
         else:
@@ -66,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    document = resolved(config, os.environ)
+    # A key's value is never printed: not in a feed item's text, nor anything shaped
+    # like a key (the key table says whether each is set, never what it is).
+    secrets = Redaction(secret_values(config, os.environ))
+    document = secrets.clean(resolved(config, os.environ), names=False, shapes=True)
     if isinstance(market, CSVReplay):
         document["resolved"]["market_data"] = {
             "csv": str(market.path),
@@ -83,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _is_scenario(path: Path) -> bool:
+def is_scenario(path: Path) -> bool:
+    """Whether `path` is a simulation scenario: a config with a [simulation] table."""
     try:
         return "simulation" in tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 
 from golem.runtime import JobFailing
 from golem.runtime.config import ConfigError
+from golem.runtime.logs import LogFileTaken
 from golem.runtime.store import StateError
 from golem.world.errors import WorldError
 
@@ -38,6 +39,7 @@ _USER_ERRORS: tuple[type[BaseException], ...] = (
     UsageError,
     ConfigError,
     StateError,
+    LogFileTaken,
     WorldError,
     OSError,
     sqlite3.DatabaseError,

@@ -57,7 +57,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "Read a golem's JSON-lines log. Filters combine (all must match); a filter given "
             "several times (or comma-separated) matches any of its values, and a value that "
             "names no subsystem, phase, source, tier or profile is an error. Malformed or "
-            "torn lines are reported on stderr and skipped. The table streams one line per "
+            "torn lines are reported on stderr and skipped; a file none of whose first lines is a "
+            "golem event is not a golem log (exit 2). When no event matches, that is said "
+            "on stderr, exit 1 (as grep). The table streams one line per "
             "event with the columns that fit the terminal's width (COLUMNS or --width); "
             "written to a file or a pipe it has every column and whole summaries."
         ),
@@ -165,19 +167,33 @@ def inspect_log(args: argparse.Namespace, *, sleep: Callable[[float], None]) -> 
     else:
         events = read_events(args.log, report)
     matching = selected.select(events)
+    shown = None
     try:
         if args.summary:
             _print_summary(summarize(matching), args.json, args.width)
         elif args.json:
-            _print_json(matching)
+            shown = _print_json(matching)
         else:
-            _print_table(matching, layout_for(_table_width(args.width)))
+            shown = _print_table(matching, layout_for(_table_width(args.width)))
         sys.stdout.flush()
     except KeyboardInterrupt:
         pass
     except BrokenPipeError:  # the reader left (`| head`): what it read is what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if shown == 0 and not args.follow:  # as grep: nothing found is said, and exit 1
+        print(f"golem inspect: no event in {args.log} {_matching(args)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _matching(args: argparse.Namespace) -> str:
+    given = [f"--{name} {','.join(getattr(args, name))}" for name, _ in _FILTERS]
+    given = [g for g, (name, _) in zip(given, _FILTERS, strict=True) if getattr(args, name)]
+    given += [f"--{name}" for name in ("degraded", "quarantined") if getattr(args, name)]
+    given += [
+        f"--{name} {getattr(args, name)}" for name in ("since", "until") if getattr(args, name)
+    ]
+    return f"matches {' '.join(given)}" if given else "(the log has no events)"
 
 
 def _show_decision(args: argparse.Namespace) -> int:
@@ -217,11 +233,40 @@ def _check_log(path: Path) -> None:
         return
     with path.open("rb") as file:
         is_database = file.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+        file.seek(0)
+        heads = [file.readline(_LONGEST_LINE) for _ in range(_FIRST_LINES)]
+    if not is_database and not _any_event(heads):
+        raise UsageError(
+            f"LOG {path} is not a golem log: none of its first lines is a JSON event as "
+            "golem writes them (give the golem.log of a state directory or --out)"
+        )
     if is_database:  # golem.db: its log is beside it (golem run) or a level up (simulate)
         logs = [p / "golem.log" for p in (path.parent, path.parent.parent)]
         near = [log for log in logs if log.is_file()]
         where = f"did you mean {near[0]}?" if near else "the log is the golem.log beside it"
         raise UsageError(f"LOG {path} is a golem's SQLite state, not its decision log: {where}")
+
+
+# A file is taken for a golem log when one of its first lines is an event: a log may
+# start with a torn or damaged line, which is then reported and skipped as any other.
+_FIRST_LINES = 8
+_LONGEST_LINE = 1 << 22
+
+
+def _any_event(heads: list[bytes]) -> bool:
+    """Whether one of a file's first lines is a golem event; an empty file may be a log
+    not yet written."""
+    lines = [line for line in heads if line.strip()]
+    if not lines:
+        return True
+    for line in lines:
+        try:
+            parsed = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(parsed, dict) and isinstance(parsed.get("event"), str):
+            return True
+    return False
 
 
 def _check_known(filters: dict[str, list[str]]) -> None:
@@ -244,22 +289,29 @@ def _table_width(asked: int | None) -> int | None:
     return None
 
 
-def _print_table(events: Iterator[Event], layout: Layout) -> None:
-    """The header with the first matching event (none: nothing), then a line per event."""
+def _print_table(events: Iterator[Event], layout: Layout) -> int:
+    """The header with the first matching event (none: nothing), then a line per event;
+    how many."""
     first = next(events, None)
     if first is None:
-        return
+        return 0
     write = sys.stdout.write
     write(layout.header() + "\n")
     write(layout.line(first) + "\n")
+    shown = 1
     for event in events:
         write(layout.line(event) + "\n")
+        shown += 1
+    return shown
 
 
-def _print_json(events: Iterator[Event]) -> None:
+def _print_json(events: Iterator[Event]) -> int:
     write = sys.stdout.write
+    shown = 0
     for event in events:
         write(orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE).decode())
+        shown += 1
+    return shown
 
 
 def _split(values: list[str]) -> list[str]:
@@ -276,30 +328,21 @@ def _print_summary(summary: Summary, as_json: bool, width: int | None) -> None:
         f"[bold]{sum(summary.events.values())} events[/] from {summary.first_time or '?'} "
         f"to {summary.last_time or '?'}; spend ${summary.spend_usd:.6f}"
     )
-    table = Table(title="decisions per subsystem", title_justify="left")
-    for column in ("subsystem", "decisions", "sources", "modes", "re-asks", "fallbacks"):
-        table.add_column(column)
-    for column in ("skipped", "degraded", "spend $"):
-        table.add_column(column, justify="right")
-    table.add_column("profiles")
-    for column in ("masked", "quarantined", "max prompt"):
-        table.add_column(column, justify="right")
-    for name, row in document["subsystems"].items():
-        table.add_row(
-            name,
-            str(row["decisions"]),
-            _counts(row["sources"]),
-            _counts(row["modes"]),
-            str(row["reasks"]),
-            str(row["fallbacks"]),
-            str(row["skipped"]),
-            str(row["degradations"]),
-            f"{row['spend_usd']:.6f}",
-            _counts(row["profiles"]),
-            str(row["masked"]),
-            str(row["quarantined"]),
-            str(row["prompt_tokens_max"] or ""),
-        )
+    rows = [_summary_row(name, row) for name, row in document["subsystems"].items()]
+    shown, hidden = _columns_that_fit(rows, console.width)
+    caption = None
+    if hidden:
+        caption = f"not shown at this width: {', '.join(hidden)} (--width 0 or --json: all)"
+    table = Table(
+        title="decisions per subsystem",
+        title_justify="left",
+        caption=caption,
+        caption_justify="left",
+    )
+    for column in shown:
+        table.add_column(column, justify="right" if column in _RIGHT else "left", no_wrap=True)
+    for row in rows:
+        table.add_row(*(row[column] for column in shown))
     console.print(table)
     vitality = document["vitality"]
     if vitality["samples"]:
@@ -322,6 +365,73 @@ def _print_summary(summary: Summary, as_json: bool, width: int | None) -> None:
         console.print(
             f"[bold red]died[/] at {summary.death.get('time', '?')}: {details(summary.death)}"
         )
+
+
+# The summary table's columns, most wanted first: a narrow terminal shows a prefix of
+# this order, each taken when it fits whole (shown in the table's order), rather than
+# every column squeezed to "su…".
+_COLUMNS = (
+    "subsystem",
+    "decisions",
+    "spend $",
+    "fallbacks",
+    "degraded",
+    "skipped",
+    "sources",
+    "re-asks",
+    "modes",
+    "max prompt",
+    "profiles",
+    "masked",
+    "quarantined",
+)
+_ORDER = (
+    "subsystem",
+    "decisions",
+    "sources",
+    "modes",
+    "re-asks",
+    "fallbacks",
+    "skipped",
+    "degraded",
+    "spend $",
+    "profiles",
+    "masked",
+    "quarantined",
+    "max prompt",
+)
+_RIGHT = frozenset({"skipped", "degraded", "spend $", "masked", "quarantined", "max prompt"})
+
+
+def _summary_row(name: str, row: dict[str, Any]) -> dict[str, str]:
+    return {
+        "subsystem": name,
+        "decisions": str(row["decisions"]),
+        "sources": _counts(row["sources"]),
+        "modes": _counts(row["modes"]),
+        "re-asks": str(row["reasks"]),
+        "fallbacks": str(row["fallbacks"]),
+        "skipped": str(row["skipped"]),
+        "degraded": str(row["degradations"]),
+        "spend $": f"{row['spend_usd']:.6f}",
+        "profiles": _counts(row["profiles"]),
+        "masked": str(row["masked"]),
+        "quarantined": str(row["quarantined"]),
+        "max prompt": str(row["prompt_tokens_max"] or ""),
+    }
+
+
+def _columns_that_fit(rows: list[dict[str, str]], width: int) -> tuple[list[str], list[str]]:
+    """The columns shown at `width` (in the table's order) and those left out: the most
+    wanted ones whose widest cell fits whole (rich's box: 3 characters a column, 1 more)."""
+    used, chosen = 1, set()
+    for column in _COLUMNS:
+        need = max(len(column), *(len(row[column]) for row in rows)) + 3
+        if used + need <= width:
+            chosen.add(column)
+            used += need
+    shown = [column for column in _ORDER if column in chosen]
+    return shown, [column for column in _ORDER if column not in chosen]
 
 
 def _verification_line(verification: dict[str, Any]) -> str:

@@ -260,6 +260,17 @@ def _one(archive: RequestArchive, conn: sqlite3.Connection, id: str, db: Path) -
     tick = int(id.partition("@")[2].partition(".")[0])
     row = conn.execute("SELECT time FROM vitality WHERE tick = ?", (tick,)).fetchone()
     if span is not None and row is not None and row[0] < span[0].isoformat():
+        # A model call before the oldest kept request: requests were dropped since. None:
+        # every model decision is kept, and this one was decided without a model.
+        dropped = conn.execute(
+            "SELECT 1 FROM charges WHERE time < ? LIMIT 1", (span[0].isoformat(),)
+        ).fetchone()
+        if dropped is None:
+            raise UsageError(
+                f"--decision {id}: made at {row[0]}, before the golem's first model decision "
+                f"({span[0].isoformat()}), so without a model: only a model's decision has "
+                "a request to replay"
+            )
         raise UsageError(
             f"--decision {id}: made at {row[0]}, before the oldest request kept "
             f"({span[0].isoformat()}); [golem] keep_requests sets how long they are kept"

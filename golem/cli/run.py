@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import shlex
 import socket
+import sqlite3
 import sys
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import trio
 
 from golem.cli import run_http
+from golem.cli.config import is_scenario
 from golem.cli.thinking import watching
 from golem.runtime import Life, LifeOptions, RealClock, assemble, make_market
 from golem.runtime.config import (
@@ -29,10 +33,12 @@ from golem.runtime.store import (
     DB_NAME,
     LOCK_NAME,
     StartFootprint,
+    StateError,
     StateLock,
     StateStore,
     check_db,
     check_file,
+    private_dir,
 )
 
 
@@ -56,10 +62,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("config", type=Path, help="the golem's TOML config")
     parser.add_argument("--for", dest="duration", help="stop after this long, e.g. 90s, 10m, 2h")
-    parser.add_argument("--state-dir", type=Path, help="override [golem] state_dir")
-    parser.add_argument("--log-file", type=Path, help="override [logging] file")
+    parser.add_argument("--state-dir", type=_named_path, help="override [golem] state_dir")
+    parser.add_argument("--log-file", type=_named_path, help="override [logging] file")
     run_http.add_arguments(parser)
     parser.set_defaults(handler=run)
+
+
+def _named_path(text: str) -> Path:
+    if not text.strip():  # Path("") is the working directory
+        raise argparse.ArgumentTypeError("an empty path (it would mean the working directory)")
+    return Path(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,6 +79,13 @@ def run(args: argparse.Namespace) -> int:
         duration = parse_duration(args.duration) if args.duration else None
     except ValueError as exc:
         print(f"golem run: --for: {exc}", file=sys.stderr)
+        return 2
+    if is_scenario(args.config):  # its [simulation] table would be "unknown key"
+        print(
+            f"golem run: {args.config} is a simulation scenario (it has a [simulation] "
+            f"table): run it with `golem simulate {args.config}`",
+            file=sys.stderr,
+        )
         return 2
     try:
         config = load_config(args.config, os.environ)
@@ -76,11 +95,29 @@ def run(args: argparse.Namespace) -> int:
     config = _overridden(config, args.state_dir, args.log_file)
     listening = run_http.bind(args)  # before anything is made: a taken port changes nothing
     try:
-        trio.run(_live, config, duration, _resume_command(args), listening)
+        with _naming_the_files(config.golem.state_dir / DB_NAME, config.log_file):
+            trio.run(_live, config, duration, _resume_command(args), listening)
     finally:
         if listening is not None:
             listening.close()
     return 0
+
+
+@contextmanager
+def _naming_the_files(db: Path, log_file: Path) -> Iterator[None]:
+    """SQLite's errors ("no such table: charges") and a full disk's name no file: say
+    which (a full disk: the log's or the state's, whichever was being written)."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise StateError(f"state database {db}: {exc}") from exc
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in _DISK_ERRORS:
+            raise
+        raise StateError(f"{exc.strerror} (writing the log {log_file} or the state {db})") from exc
+
+
+_DISK_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
 def _overridden(config: GolemConfig, state_dir: Path | None, log_file: Path | None) -> GolemConfig:
@@ -122,7 +159,9 @@ async def _live(
     clock = RealClock()
     now = clock.now()
     # Read and checked before the state directory is touched: bad data changes nothing.
-    market = make_market(config, start=now, end=now + duration if duration else None)
+    market = make_market(
+        config, start=now, end=now + duration if duration else None, environ=os.environ
+    )
     check_db(state_dir)
     check_file(log_file, "log file")
     db = state_dir / DB_NAME
@@ -136,7 +175,7 @@ async def _live(
             log_file,
         ),
     )
-    state_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(state_dir)
     line = watching(config.logging.console, sys.stderr)
     with StateLock(state_dir), ExitStack() as opened:
         if line is not None:
@@ -152,6 +191,7 @@ async def _live(
                     console=config.logging.console,
                     console_stream=None if line is None else line.stream,
                     secrets=secrets,
+                    owner=config.golem.id,
                 )
             )
             born = store.get_meta("born") is None
@@ -178,11 +218,33 @@ async def _live(
 
         try:
             async with run_http.serving(listening, life, secrets) as url:
-                ended = await life.run(duration=duration, signals=True, on_start=started)
+                ended = await life.run(
+                    duration=duration, signals=True, on_start=started, on_signal=_on_signal
+                )
         finally:
             if pool is not None:
                 await pool.aclose()
         _say(farewell(config, life, ended, resume))
+
+
+def _on_signal(count: int, running: str | None) -> None:
+    """What a Ctrl-C (or SIGTERM) does, said as it comes: the log's "signal" line alone
+    left a user waiting up to 46 s on a local model's call without a word."""
+    _say([signalled(count, running)])
+
+
+def signalled(count: int, running: str | None) -> str:
+    if running is None:
+        return "stopping" if count == 1 else "stopping (no job is running)"
+    if count == 1:
+        return (
+            f"stopping once the running {running} finishes (a model call may take a "
+            f"minute); Ctrl-C again abandons it: what it did is not saved and it runs "
+            "again on resume"
+        )
+    if count == 2:
+        return f"abandoning the running {running}: what it did is not saved"
+    return f"stopping: the {running} is being abandoned"
 
 
 def _say(lines: list[str]) -> None:
@@ -216,11 +278,18 @@ def banner(config: GolemConfig, life: Life, *, born: bool, now: datetime) -> lis
 def farewell(config: GolemConfig, life: Life, ended: str, resume: str) -> list[str]:
     """What was saved when the life ended, and how to go on."""
     golem, store = config.golem, life.golem.store
-    saved = f"tick {store.tick()}, credits ${store.credits():.4f}"
+    ticks = store.tick()  # the ticks committed, so the number of the next one
+    saved = f"{ticks} {'tick' if ticks == 1 else 'ticks'} (next: tick {ticks}), credits "
+    saved += f"${store.credits():.4f}"
     if ended == "died" or life.golem.dead:
         return [f"{golem.id} died; saved {saved} in {store.path} (a dead golem does not resume)"]
     why = _ENDED.get(ended, ended)
-    return [f"{golem.id} {why}; saved {saved} in {store.path}", f"resume with: {resume}"]
+    if life.abandoned is not None:
+        why += f" (the running {life.abandoned} abandoned: it runs again on resume)"
+    said = f"{golem.id} {why}; saved {saved} in {store.path}"
+    if ended == "data_ended":  # resumed now, it would be refused: its data ends before now
+        return [said, "to go on, give it market data that covers the time from now on"]
+    return [said, f"resume with: {resume}"]
 
 
 _NOW = timedelta(seconds=1)

@@ -25,9 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--http",
         metavar="HOST:PORT",
         help=(
-            "serve a read-only status endpoint: GET /health, /status, /decisions"
-            "?subsystem=&since=&id=&limit=, /events (server-sent decisions), /metrics "
-            "(Prometheus); e.g. 127.0.0.1:8787 (port 0: any free port)"
+            "serve a read-only status endpoint: the dashboard at /, GET /health, /status, "
+            "/history, /decisions?subsystem=&since=&id=&limit=, /events (server-sent "
+            "decisions), /metrics (Prometheus); e.g. 127.0.0.1:8787 (port 0: any free port)"
         ),
     )
     parser.add_argument(

@@ -31,7 +31,7 @@ from golem.cli.simulate_report import (
 from golem.inference.seed import seed_problem
 from golem.mortality import PolicyName
 from golem.runtime.config import ConfigError
-from golem.simulation import LifeSpec, Scenario, load_scenario, run_life, write_plots
+from golem.simulation import Death, LifeSpec, Scenario, load_scenario, run_life, write_plots
 from golem.simulation.sweep import check_grid, parse_setting
 
 
@@ -230,8 +230,11 @@ def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
         raise KeyboardInterrupt(
             f"the life did not finish (no summary.json); its log: {log}"
         ) from None
-    title = f"{scenario.name}: seed {spec.seed}, {spec.policy} policy"
-    plots = write_plots(spec.out, title, result.tally, result.daily_spend, result.outcomes)
+    title = f"{scenario.name}: seed {spec.seed}, {result.summary['policy']} policy"
+    deaths = Death.of_lineage(result.summary["lineage"])
+    plots = write_plots(
+        spec.out, title, result.tally, result.daily_spend, result.outcomes, deaths=deaths
+    )
     console.print(summary_table(result.summary))
     console.print(life_returns_table(result.summary))
     if result.summary["generations"] > 1:

@@ -7,7 +7,10 @@ Layout under --out: without --set, `<policy>/seed-N/` per life and the point's f
 the top; with --set, a directory per point (`mortality.daily_budget_usd=0.5,...`) holding
 the same. The results table is always at the top. A life that failed is a row with its
 error (and is listed at the end, exit 1); `--resume` reads results.parquet and runs only
-the lives without a row there (a failed life's row does not count: it runs again).
+the lives without a row there (a failed life's row does not count: it runs again). Rows
+made with other options are refused, naming the option: another scenario, another horizon
+(--days), or lives this batch does not have (another --seed, --seeds, --compare or --set,
+whose rows rewriting the table would drop).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +26,7 @@ import orjson
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from golem.cli.failure import UsageError
 from golem.cli.simulate_report import (
     comparison_table,
     disk_use,
@@ -87,9 +92,9 @@ def run_batch(
     console: Console,
 ) -> int:
     lives = batch.lives()
-    names = {life for life, *_ in lives}
-    kept = {r["life"]: r for r in read_rows(batch.out) if not r.get("error")} if resume else {}
-    kept = {name: r for name, r in kept.items() if name in names}
+    made = read_rows(batch.out) if resume else []
+    _check_resumable(batch, lives, made)
+    kept = {r["life"]: r for r in made if not r.get("error")}
     todo = [life for life in lives if life[0] not in kept]
     specs = [batch.spec(*life) for life in todo]
     fresh: dict[str, dict[str, Any]] = {}
@@ -122,6 +127,42 @@ def run_batch(
         )
         return 1
     return 0
+
+
+def _check_resumable(
+    batch: Batch, lives: Sequence[tuple[str, Point, PolicyName, int]], rows: list[dict[str, Any]]
+) -> None:
+    """Raise UsageError, naming the option, when `rows` were not made by this batch's
+    options: their lives would be mixed with others in the report."""
+    where = f"--resume: the rows in {batch.out / 'results.parquet'}"
+    grid = {life: point for life, point, *_ in lives}
+    for r in rows:
+        if r.get("scenario") != batch.scenario.name:
+            raise UsageError(
+                f"{where} are of scenario {r.get('scenario')!r}, not {batch.scenario.name!r}; "
+                "resume with the scenario they were made from, or use another --out"
+            )
+        if r["life"] not in grid:
+            raise UsageError(
+                f"{where} hold life {r['life']}, which this batch does not have (another "
+                "--seed, --seeds, --compare or --set); resume with the options they were "
+                "made with, or use another --out"
+            )
+        made, wanted = r.get("horizon_days"), _horizon_days(batch, grid[r["life"]])
+        if made is not None and made != wanted:
+            raise UsageError(
+                f"{where} were made with a horizon of {made:g} days, this batch's is "
+                f"{wanted:g} (--days); resume with the --days they were made with, or use "
+                "another --out"
+            )
+
+
+def _horizon_days(batch: Batch, point: Point) -> float:
+    """The horizon a life of `point` runs to, in days, as its summary states it."""
+    sim = batch.scenario.simulation
+    cap = float(dict(point).get("simulation.horizon_days", sim.horizon_days))
+    days = cap if batch.days is None else min(batch.days, cap)
+    return round(timedelta(days=days).total_seconds() / 86_400.0, 9)
 
 
 def _run(

@@ -46,11 +46,29 @@ def summary_table(summary: dict[str, Any]) -> Table:
     for key, value in sorted(summary.items()):
         if key == "lineage":
             continue  # its own table
-        text = str(value)
-        if isinstance(value, dict):
-            text = ", ".join(f"{k}={v}" for k, v in sorted(value.items())) or "-"
-        table.add_row(key, text)
+        for measure, text in _rows(key, value):
+            table.add_row(measure, text)
     return table
+
+
+def _rows(key: str, value: Any) -> list[tuple[str, str]]:
+    """A measure as rows of plain text: a table of tables as a row per inner table (key
+    "decisions_judged.daimon.model"), never a Python repr."""
+    if isinstance(value, dict) and any(isinstance(v, dict) for v in value.values()):
+        return [row for k, v in sorted(value.items()) for row in _rows(f"{key}.{k}", v)]
+    return [(key, _plain(value))]
+
+
+def _plain(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in sorted(value.items())) or "-"
+    if isinstance(value, list | tuple):
+        return ", ".join(_plain(v) for v in value) or "-"
+    return str(value)
 
 
 def lineage_table(summary: dict[str, Any]) -> Table:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Strict
 
 __all__ = ["SEED_LIMIT", "Seed", "seed_problem"]
 
@@ -29,4 +29,5 @@ def _in_range(seed: int) -> int:
     return seed
 
 
-Seed = Annotated[int, AfterValidator(_in_range)]
+# Strict: `seed = true` is not the seed 1 (pydantic's lax mode reads a bool as an int).
+Seed = Annotated[int, Strict(), AfterValidator(_in_range)]

@@ -1,6 +1,11 @@
-"""The stochastic clock: a Gompertz–Makeham hazard, raised by low fitness and capped per
-tick, rolled against a uniform draw hashed from (seed, golem id, tick) so that the same
-golem dies on the same tick on every machine and in every replay.
+"""The stochastic clock: a Gompertz–Makeham hazard, raised by low fitness and capped, rolled
+against a uniform draw hashed from (seed, golem id, tick) so that the same golem dies on the
+same tick on every machine and in every replay.
+
+Time, not ticks: the parameters are Bardo's values per ~40 s tick (`reference_tick`), read
+as rates per second; age is a duration, and a roll covers the time since the last one, so
+the chance of surviving a stretch of time is the same whether the golem beats every 15 s or
+every 30 s (Conservation doubles the interval): exp(−∫h) either way.
 """
 
 from __future__ import annotations
@@ -8,8 +13,11 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
+from datetime import timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from golem.inference.durations import Duration
 
 __all__ = ["HazardParams", "StochasticRoll", "death_probability", "roll", "uniform_draw"]
 
@@ -18,7 +26,9 @@ _DRAW_SPACE = float(2**64)
 
 class HazardParams(BaseModel):
     """h(age) = λ + α·e^(β·age), times a fitness multiplier from 1 (fit) up to
-    `max_fitness_multiplier` (unfit), turned into a per-tick probability capped at `cap`."""
+    `max_fitness_multiplier` (unfit). λ, α, β and `cap` (the highest chance of dying) are
+    per `reference_tick` of age and of time (Bardo's ~40 s); a roll over an interval of
+    another length takes the same rate for that length."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -27,6 +37,7 @@ class HazardParams(BaseModel):
     ageing: float = Field(default=5e-5, ge=0)  # β, per tick
     max_fitness_multiplier: float = Field(default=3.0, ge=1)
     cap: float = Field(default=0.001, ge=0, le=1)
+    reference_tick: Duration = timedelta(seconds=40)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,18 +58,24 @@ def uniform_draw(seed: int | str, golem_id: str, tick: int) -> float:
     return int.from_bytes(digest, "big") / _DRAW_SPACE
 
 
-def death_probability(age_ticks: int, fitness: float, params: HazardParams | None = None) -> float:
-    """The chance of dying on this tick. `fitness` in [0, 1] (vitality is a fine proxy):
-    1 leaves the hazard as it is, 0 multiplies it by `max_fitness_multiplier`."""
+def death_probability(
+    age: timedelta, fitness: float, interval: timedelta, params: HazardParams | None = None
+) -> float:
+    """The chance of dying within `interval`, at `age`. `fitness` in [0, 1]: 1 leaves the
+    hazard as it is, 0 multiplies it by `max_fitness_multiplier`."""
     params = params or _DEFAULT
-    if age_ticks < 0:
-        raise ValueError("age_ticks must be non-negative")
+    if age < timedelta(0) or interval < timedelta(0):
+        raise ValueError("age and interval must be non-negative")
     fitness = min(1.0, max(0.0, fitness))
+    reference = params.reference_tick.total_seconds()
+    ticks = interval.total_seconds() / reference  # the interval in reference ticks
     multiplier = 1.0 + (params.max_fitness_multiplier - 1.0) * (1.0 - fitness)
     # The exponent is clamped so a very old golem reaches the cap instead of overflowing.
-    gompertz = params.gompertz * math.exp(min(params.ageing * age_ticks, 700.0))
-    hazard = (params.makeham + gompertz) * multiplier
-    return min(params.cap, -math.expm1(-hazard))
+    exponent = min(params.ageing * age.total_seconds() / reference, 700.0)
+    hazard = (params.makeham + params.gompertz * math.exp(exponent)) * multiplier * ticks
+    # The cap is a chance per reference tick: over `ticks` of them, 1 − (1 − cap)^ticks.
+    capped = -math.log1p(-params.cap) * ticks if params.cap < 1.0 else math.inf
+    return -math.expm1(-min(hazard, capped))
 
 
 def roll(
@@ -66,13 +83,16 @@ def roll(
     golem_id: str,
     tick: int,
     *,
+    age: timedelta,
+    interval: timedelta,
     fitness: float,
     params: HazardParams | None = None,
 ) -> StochasticRoll:
-    """The stochastic clock's verdict for `tick` (the golem's age in ticks)."""
+    """The stochastic clock's verdict on tick number `tick`, `interval` after the last roll,
+    at `age`."""
     return StochasticRoll(
         tick=tick,
-        probability=death_probability(tick, fitness, params),
+        probability=death_probability(age, fitness, interval, params),
         draw=uniform_draw(seed, golem_id, tick),
     )
 

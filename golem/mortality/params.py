@@ -10,7 +10,7 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from golem.inference.durations import DurationOrOff
+from golem.inference.durations import Duration, DurationOrOff
 from golem.inference.seed import Seed
 from golem.mortality.allocator import AllocatorPolicy, PolicyName
 from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
@@ -43,10 +43,10 @@ class MortalityParams(BaseModel):
     epistemic_window: int = Field(default=100, gt=0)
     epistemic_min_samples: int = Field(default=10, gt=0)
     # Epistemic senescence (the Bardo design): predictive fitness (the epistemic clock's
-    # forecast skill) below `senescence_threshold` for `senescence_grace_ticks` ticks in a
-    # row, with a full window, starts the death protocol.
+    # forecast skill) below `senescence_threshold` for `senescence_grace` of time (Bardo's
+    # 500 ticks at ~40 s), with a full window, starts the death protocol.
     senescence_threshold: float = Field(default=0.35, ge=0, le=1)
-    senescence_grace_ticks: int = Field(default=500, ge=0)
+    senescence_grace: Duration = timedelta(seconds=500 * 40)
     # How long a golem may stay in Terminal (it calls no model but the death reflection)
     # before the death protocol runs, of the clock it lives on (simulated time in the
     # simulator); leaving Terminal restarts it. "off": Terminal ends only by another cause.
@@ -92,7 +92,7 @@ class MortalityParams(BaseModel):
             epistemic_window=self.epistemic_window,
             epistemic_min_samples=self.epistemic_min_samples,
             senescence_threshold=self.senescence_threshold,
-            senescence_grace_ticks=self.senescence_grace_ticks,
+            senescence_grace=self.senescence_grace,
             burn_decay=self.burn_decay,
             terminal_grace=self.terminal_grace,
             initial_credits_usd=self.initial_credits_usd,
@@ -119,7 +119,7 @@ class MortalityPolicy:
     epistemic_window: int
     epistemic_min_samples: int
     senescence_threshold: float
-    senescence_grace_ticks: int
+    senescence_grace: timedelta
     burn_decay: float
     terminal_grace: timedelta | None
     initial_credits_usd: float

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import functools
 import math
+from datetime import timedelta
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from golem.inference.durations import Duration
 
 __all__ = [
     "DeathCause",
@@ -23,7 +26,8 @@ __all__ = [
 
 
 class VitalityParams(BaseModel):
-    """sigmoid(economic) × sigmoid(epistemic) × max(0, 1 − age_weight·age/age_horizon)."""
+    """sigmoid(economic) × sigmoid(epistemic) × max(0, 1 − age_weight·age/age_horizon), age
+    a duration: Bardo's 200,000 ticks at its ~40 s tick, about 92.6 days."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -32,7 +36,7 @@ class VitalityParams(BaseModel):
     epistemic_centre: float = 0.4
     epistemic_steepness: float = Field(default=8.0, gt=0)
     age_weight: float = Field(default=0.3, ge=0)
-    age_horizon: float = Field(default=200_000.0, gt=0)  # ticks
+    age_horizon: Duration = timedelta(seconds=200_000 * 40)
 
 
 def _sigmoid(x: float, centre: float, steepness: float) -> float:
@@ -46,23 +50,22 @@ def _sigmoid(x: float, centre: float, steepness: float) -> float:
 def composite_vitality(
     economic: float,
     epistemic: float,
-    age_ticks: int,
+    age: timedelta,
     params: VitalityParams | None = None,
 ) -> float:
-    """Vitality in [0, 1] from the two clock levels (each in [0, 1]) and the age in ticks."""
+    """Vitality in [0, 1] from the two clock levels (each in [0, 1]) and the age."""
     params = params or _DEFAULT_VITALITY
     if not 0.0 <= economic <= 1.0:
         raise ValueError(f"economic must be in [0, 1], got {economic}")
     if not 0.0 <= epistemic <= 1.0:
         raise ValueError(f"epistemic must be in [0, 1], got {epistemic}")
-    if age_ticks < 0:
-        raise ValueError("age_ticks must be non-negative")
-    age = 1.0 - params.age_weight * age_ticks / params.age_horizon
-    age = max(0.0, age)
+    if age < timedelta(0):
+        raise ValueError("age must be non-negative")
+    ageing = max(0.0, 1.0 - params.age_weight * (age / params.age_horizon))
     clocks = _sigmoid(economic, params.economic_centre, params.economic_steepness) * _sigmoid(
         epistemic, params.epistemic_centre, params.epistemic_steepness
     )
-    return min(1.0, max(0.0, clocks * age))
+    return min(1.0, max(0.0, clocks * ageing))
 
 
 class Phase(StrEnum):
@@ -84,6 +87,9 @@ class Phase(StrEnum):
 _RANKS = {phase: rank for rank, phase in enumerate(reversed(Phase))}
 
 
+_FLOOR_NAMES = ("thriving", "stable", "conservation", "declining")
+
+
 class PhaseThresholds(BaseModel):
     """The lowest vitality of each phase; moving up also needs `hysteresis` more."""
 
@@ -94,6 +100,18 @@ class PhaseThresholds(BaseModel):
     conservation: float = 0.30
     declining: float = 0.10
     hysteresis: float = Field(default=0.05, ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PhaseThresholds:
+        # Out of order, a golem would be "thriving" below its stable floor.
+        floors = (self.thriving, self.stable, self.conservation, self.declining)
+        if not 1 >= floors[0] > floors[1] > floors[2] > floors[3] > 0:
+            given = ", ".join(f"{p} = {f:g}" for p, f in zip(_FLOOR_NAMES, floors, strict=True))
+            raise ValueError(
+                "the floors must fall from thriving to declining, within (0, 1]: need "
+                f"1 >= thriving > stable > conservation > declining > 0, got {given}"
+            )
+        return self
 
     @functools.cached_property
     def floors(self) -> tuple[tuple[Phase, float], ...]:

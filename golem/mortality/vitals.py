@@ -4,7 +4,7 @@ phase with hysteresis, and whether (and why) the golem dies now. Pure."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from msgspec import Struct
 
@@ -59,6 +59,9 @@ def assess(
     *,
     golem_id: str,
     tick: int,
+    now: datetime,
+    age: timedelta,
+    interval: timedelta,
     credits_usd: float,
     initial_credits_usd: float,
     burn_rate_usd: float,
@@ -67,18 +70,18 @@ def assess(
     params: MortalityPolicy,
     kill_switch: bool = False,
     in_terminal: timedelta | None = None,
-    senescent_since: int | None = None,
+    senescent_since: datetime | None = None,
 ) -> Vitals:
-    """The golem's vitals after tick `tick` (its age in ticks).
+    """The golem's vitals after tick number `tick`, at `now`, `age` after its birth and
+    `interval` after the last assessment (the stretch of time the hazard is rolled over).
 
     Epistemic senescence: the golem dies once its fitness has been below the policy's
     `senescence_threshold` (with a full window: a young golem is not judged on a few
-    predictions) on every tick from `senescent_since` (the first tick of the current run
-    below it, None when the last tick was not below) to this one, and `tick −
-    senescent_since` has reached `senescence_grace_ticks`. `in_terminal`: how long
-    the golem has been in Terminal, from the tick it entered to this one (None when the
-    last tick was not in Terminal); still in Terminal once it reaches the policy's
-    `terminal_grace`, the golem dies of it.
+    predictions) on every tick from `senescent_since` (when the current run below it
+    began, None when the last tick was not below) to now, and `now − senescent_since` has
+    reached `senescence_grace`. `in_terminal`: how long the golem has been in Terminal,
+    from when it entered to now (None when the last tick was not in Terminal); still in
+    Terminal once it reaches the policy's `terminal_grace`, the golem dies of it.
 
     An immortal golem (`params.immortal`, Bardo's control group) is held at vitality 1.0
     in Thriving and rolls no hazard; its economic and epistemic levels are still measured,
@@ -88,20 +91,27 @@ def assess(
     if params.immortal:
         cause = DeathCause.KILL_SWITCH if kill_switch else None
         return Vitals(1.0, Phase.THRIVING, economic, level, burn_rate_usd, 0.0, cause)
-    vitality = composite_vitality(economic, level, tick, params.vitality)
+    vitality = composite_vitality(economic, level, age, params.vitality)
     phase = phase_of(vitality, previous, params.phases)
     survived, probability = True, 0.0
     if params.hazard is not None:
         # Weaker golems carry more hazard: vitality is the fitness, and the hazard's
         # multiplier runs from 1 (full vitality) to its `max_fitness_multiplier` (none).
-        verdict = roll(params.seed, golem_id, tick, fitness=vitality, params=params.hazard)
+        verdict = roll(
+            params.seed,
+            golem_id,
+            tick,
+            age=age,
+            interval=interval,
+            fitness=vitality,
+            params=params.hazard,
+        )
         survived, probability = verdict.survived, verdict.probability
+    below_since = now if senescent_since is None else senescent_since
     cause = death_cause(
         vitality=vitality,
         economic=economic,
-        senescent=epistemic.below(params)
-        and tick - (tick if senescent_since is None else senescent_since)
-        >= params.senescence_grace_ticks,
+        senescent=epistemic.below(params) and now - below_since >= params.senescence_grace,
         survived_roll=survived,
         kill_switch=kill_switch,
         terminal_expired=in_terminal is not None

@@ -17,6 +17,7 @@ from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
 from golem.inference.progress import Thinking
 from golem.inference.reasoning import ReasoningConfig
+from golem.inference.secrets import Redaction
 from golem.mortality import (
     Allocation,
     AllocatorPolicy,
@@ -103,6 +104,7 @@ class Budgeting:
     context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
     foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
+    secrets: Redaction | None = None  # the key values no prompt may carry (masked by value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +154,7 @@ def prompt_for(subsystem: Subsystem, ctx: Situation, call: Call, env: Budgeting)
         settings=env.context or _DEFAULT_CONTEXT,
         tokenizer=call.route.tokenizer,
         task_first=call.route.provider.capabilities.task_first,
+        secrets=env.secrets,
     )
 
 

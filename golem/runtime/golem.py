@@ -20,6 +20,7 @@ from typing import Any
 import structlog
 import trio
 
+from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
     ModelTier,
@@ -101,12 +102,15 @@ class LifeOptions:
     reasoning tokens granted and context profile (the simulator's quality table, over a
     simulated market only); None, the daemon's: no answer ever is.
     `watch`: told how each model call's thinking goes while it runs (the console of
-    `golem run`); None, nobody watches and the calls pay nothing for it."""
+    `golem run`); None, nobody watches and the calls pay nothing for it.
+    `secrets`: the key values no prompt may carry, masked by value in every prompt (and
+    so in every request kept); `assemble` fills them in from its environment."""
 
     resumable: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
     quality: Callable[[ModelTier, int, PipelineProfile], float] | None = None
     watch: ThinkingWatch | None = None
+    secrets: tuple[str, ...] = ()
 
 
 class Golem:
@@ -198,8 +202,12 @@ class Golem:
             last=resumed.vitality,
         )
         self.confidence: float | None = store.get_meta("last_confidence")
+        # The probes see the ticks before a restart at once: the window is saved each tick.
         self.window = MarketWindow()
-        self.previous: MarketSummary | None = None
+        for observation in store.observations(self.window.capacity):
+            self.window.push(observation)
+        self.previous: MarketSummary | None = self.window.summary() if len(self.window) else None
+        self._unsaved = 0  # observations pushed since the last snapshot
         self.dreams = int(store.get_meta("dreams") or 0)
         self._resumable_market = market if isinstance(market, ResumableSource) else None
         self._live_market = market if isinstance(market, LiveMarket) else None
@@ -215,6 +223,7 @@ class Golem:
         )
         self._resume_market(store.get_meta("market"))
         self._context_settings = config.context.settings()
+        self._secrets = Redaction(self.options.secrets) if self.options.secrets else None
 
     @property
     def vitals(self) -> Vitals:
@@ -245,6 +254,7 @@ class Golem:
             context=self._context_settings,
             foresight=self._foresight,
             watch=self.options.watch,
+            secrets=self._secrets,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Situation:
@@ -299,6 +309,7 @@ class Golem:
         if observation is None:
             return  # a stale market: nothing observed, nothing traded; the heartbeat goes on
         self.window.push(observation)
+        self._unsaved += 1
         self.knowledge.hear(observation)
         market = self.window.summary()
         self.portfolio.mark(observation.price)
@@ -346,10 +357,14 @@ class Golem:
             self.snapshot()
 
     def snapshot(self) -> None:
-        """What a restart resumes from, the tick counter with it: written every tick
-        when the life is resumable, else at death and when the life ends (`Life.run`).
+        """What a restart resumes from, the tick counter and the market window's new
+        observations with it: written every tick when the life is resumable, else at
+        death and when the life ends (`Life.run`).
         A simulated market's state goes with the portfolio it marks, in one commit."""
         self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
+        window = self.window
+        self.store.save_observations(window.newest(self._unsaved), keep=window.capacity)
+        self._unsaved = 0
         values: dict[str, Any] = {
             "last_confidence": self.confidence,
             "burn_rate_usd": self.vitals.burn_rate_usd,

@@ -1,6 +1,7 @@
 """`golem run`: a Golem on a clock, its jobs on the scheduler, until it dies, is stopped
-(SIGINT / SIGTERM finish the running job, then exit 0), its `--for` runs out, its
-recorded market data ends, or a job keeps failing (`JobFailing`, raised by `Life.run`).
+(SIGINT / SIGTERM finish the running job, then exit 0; a second one abandons it), its
+`--for` runs out, its recorded market data ends, or a job keeps failing (`JobFailing`,
+raised by `Life.run`).
 
 The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import trio
 from golem.runtime.clock import SleepingClock
 from golem.runtime.collector import long_lived
 from golem.runtime.config import ConfigError, Problem
+from golem.runtime.config.load import secret_values
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.decide import Routes
 from golem.runtime.golem import Golem, LifeOptions
@@ -123,6 +125,8 @@ class Life:
     clock: SleepingClock
     _signalled: bool = field(default=False, init=False)
     _ended: str | None = field(default=None, init=False)
+    # The job a second signal abandoned (its work unsaved: it runs again on resume).
+    abandoned: str | None = field(default=None, init=False)
 
     def end(self, reason: str) -> None:
         """End the life once the running job is done; `run()` returns `reason`."""
@@ -135,13 +139,16 @@ class Life:
         duration: timedelta | None = None,
         signals: bool = False,
         on_start: Callable[[], None] | None = None,
+        on_signal: OnSignal | None = None,
     ) -> str:
         """Live until death, `stop()`, `end(reason)`, a signal (when `signals`), or
         `duration` of the clock's time. Returns why it ended: died, stopped, signal,
         duration, or the reason given to `end` (data_ended: the market data ran out).
         Raises JobFailing, once the state is saved, when a job kept failing. `on_start`
         is called as the life starts: once signals are watched, before the first job
-        runs (at once for a golem already dead)."""
+        runs (at once for a golem already dead). A first signal lets the running job
+        finish, a second abandons it; `on_signal(count, job)` hears of each with the job
+        running then (None: none)."""
         ended = "stopped"
         deadline = self.clock.now() + duration if duration is not None else None
 
@@ -157,7 +164,7 @@ class Life:
                 on_start()
             return "died"
         with long_lived():
-            await self._live(signals, deadline, on_start)
+            await self._live(signals, deadline, on_start, on_signal)
         if not self.golem.dead and not self.golem.options.resumable:
             with self.golem.store.transaction():
                 self.golem.snapshot()  # a life not snapshotted every tick, as it ends
@@ -172,34 +179,61 @@ class Life:
         return ended
 
     async def _live(
-        self, signals: bool, deadline: datetime | None, on_start: Callable[[], None] | None
+        self,
+        signals: bool,
+        deadline: datetime | None,
+        on_start: Callable[[], None] | None,
+        on_signal: OnSignal | None,
     ) -> None:
+        jobs = trio.CancelScope()  # cancelled by a second signal: the running job abandoned
         async with trio.open_nursery() as nursery:
             if signals:
-                await nursery.start(self._watch_signals)
+                await nursery.start(self._watch_signals, jobs, on_signal)
             if deadline is not None:
                 # Named for its deadline: the store keeps fire times across restarts, and
                 # a later run's `--for` must not find this one already fired.
                 self.scheduler.add(Job(f"end@{deadline.isoformat()}", _once(deadline), self._end))
             if on_start is not None:
                 on_start()
-            await self.scheduler.run()
+            with jobs:
+                await self.scheduler.run()
             nursery.cancel_scope.cancel()
 
     async def _end(self, *_: object) -> None:
         self.scheduler.stop()
 
     async def _watch_signals(
-        self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+        self,
+        jobs: trio.CancelScope,
+        on_signal: OnSignal | None,
+        *,
+        task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
     ) -> None:
+        """The first signal stops the life once the running job is done (the scheduler
+        returns then); a second abandons the running job (a local model's call may take
+        a minute): its writes are rolled back, and its fire time unrecorded, so it runs
+        again on resume. Watched until the life ends."""
+        count = 0
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
             task_status.started()
             async for signum in received:
-                log.info("signal", signal=signal.Signals(signum).name)
-                self._signalled = True
-                # Let the running job finish: the scheduler returns once it is done.
-                self.scheduler.stop()
-                return
+                count += 1
+                running = self.scheduler.running
+                name = signal.Signals(signum).name
+                if count == 1:
+                    log.info("signal", signal=name, running=running)
+                    self._signalled = True
+                    self.scheduler.stop()
+                elif running is not None and self.abandoned is None:
+                    log.warning("job_abandoned", signal=name, job=running)
+                    self.abandoned = running
+                    jobs.cancel()
+                if on_signal is not None:
+                    on_signal(count, running)
+
+
+# Hears of each signal: how many so far, and the job running as it came (None: none).
+OnSignal = Callable[[int, str | None], None]
 
 
 class _Once:
@@ -235,6 +269,9 @@ def assemble(
     the returned pool must be closed (`await pool.aclose()`). `market`: the config's, made
     (and checked) by `make_market`, by default unchecked. `options`: see `LifeOptions`."""
     pool = None
+    if environ is not None and (options is None or not options.secrets):
+        # The key values of its environment: masked in every prompt, as in the log.
+        options = replace(options or LifeOptions(), secrets=secret_values(config, environ))
     if routes is None:
         pool = ProviderPool(config, environ or {})
         routes = build_routes(pool)

@@ -188,6 +188,9 @@ class _Slot:
     failing: _Streak | None = None
 
 
+_AFTER = timedelta(microseconds=1)  # "now" just after a fire time: the trigger's next one
+
+
 class Scheduler:
     """Runs jobs at their fire times on `clock`, one at a time, in fire-time order (ties go
     to the job added first), so a virtual clock gives a reproducible life. A failing job is
@@ -214,6 +217,7 @@ class Scheduler:
         self._heap: list[tuple[datetime, int, str, int]] = []
         self._stopped = False
         self._wake: trio.CancelScope | None = None
+        self.running: str | None = None  # the job running now, if any
 
     def add(self, job: Job) -> None:
         if job.name in self._slots:
@@ -291,6 +295,7 @@ class Scheduler:
     async def _run(self, slot: _Slot, at: datetime) -> None:
         """Run the job as the run of `at`, its failure isolated; record `at` either way."""
         name = slot.job.name
+        self.running = name
         try:
             with self._fire_times.transaction():
                 await slot.job.run(Firing(name, at))
@@ -301,7 +306,26 @@ class Scheduler:
                 self._fire_times.record_fire(name, at)
         else:
             slot.failing = None
+        finally:
+            self.running = None
         slot.last = at
+        self._overran(slot, at)
+
+    def _overran(self, slot: _Slot, at: datetime) -> None:
+        """Warn when the run of `at` ended after the job's next fire time: a slow call held
+        the loop (a heartbeat of 2 s once waited 102 s on a local model, unsaid)."""
+        now = self._clock.now()
+        if now <= at:  # no time passed (a simulated life): the trigger is not asked
+            return
+        following = slot.job.trigger.get_next_fire_time(at, at + _AFTER)
+        if following is not None and following < now:
+            log.warning(
+                "job_overran",
+                job=slot.job.name,
+                fire_time=at.isoformat(),
+                took_s=round((now - at).total_seconds(), 3),
+                interval_s=round((following - at).total_seconds(), 3),
+            )
 
     def _failed(self, slot: _Slot, at: datetime, exc: Exception) -> None:
         """Log a failure: with its traceback the first time, as a count when it repeats

@@ -6,7 +6,7 @@ from when the golem entered them, across restarts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import structlog
 
@@ -52,9 +52,16 @@ class VitalsChart:
         self.terminal_since = (
             store.phase_since(str(_TERMINAL)) if self.vitals.phase is _TERMINAL else None
         )
-        # The first tick of the current run with fitness below the senescence threshold
-        # (None: not below), across restarts; written only when the run starts or ends.
-        self.senescent_since: int | None = store.get_meta("senescent_since")
+        # When the current run with fitness below the senescence threshold began (None: not
+        # below), across restarts; written only when the run starts or ends. (A state of
+        # an older version kept a tick number there: its run starts again.)
+        since = store.get_meta("senescent_since")
+        self.senescent_since = datetime.fromisoformat(since) if isinstance(since, str) else None
+        # Age and the hazard's interval are time: from the golem's birth (the life's
+        # "born"; a golem with none is born at its first assessment) and from the last one.
+        born = store.get_meta("born")
+        self._born = datetime.fromisoformat(born) if isinstance(born, str) else None
+        self._last_assessed = last.time if last else None
         self._logged: tuple[int, float] | None = None  # (tick, vitality) last published
 
     def update(
@@ -67,9 +74,15 @@ class VitalsChart:
         burn = decay * self.vitals.burn_rate_usd + (1 - decay) * spent
         previous = self.vitals.phase
         credits, now, since = store.credits(), self._now(), self.terminal_since
+        born = self._born = self._born or now
+        interval = now - self._last_assessed if self._last_assessed else timedelta(0)
+        self._last_assessed = now
         self.vitals = vitals = assess(
             golem_id=self._golem_id,
             tick=tick,
+            now=now,
+            age=max(timedelta(0), now - born),
+            interval=max(timedelta(0), interval),
             credits_usd=credits,
             initial_credits_usd=store.initial_credits() or policy.initial_credits_usd,
             burn_rate_usd=burn,
@@ -81,8 +94,8 @@ class VitalsChart:
         )
         if epistemic.below(policy):
             if self.senescent_since is None:
-                self.senescent_since = tick  # senescence's grace runs from here
-                store.set_meta("senescent_since", tick)
+                self.senescent_since = now  # senescence's grace runs from here
+                store.set_meta("senescent_since", now.isoformat())
         elif self.senescent_since is not None:
             self.senescent_since = None  # fitness recovered: a later fall starts it again
             store.set_meta("senescent_since", None)

@@ -8,7 +8,7 @@ golem.runtime imports it.
 """
 
 from golem.simulation.batch import LifeEnd, OnEnd, distribution, executor, run_lives, slots
-from golem.simulation.plots import write_plots
+from golem.simulation.plots import Death, write_plots
 from golem.simulation.run import LifeResult, LifeSpec, live, run_life
 from golem.simulation.scenario import (
     IncomeStep,
@@ -22,6 +22,7 @@ from golem.simulation.tally import PHASES, Tally
 
 __all__ = [
     "PHASES",
+    "Death",
     "IncomeStep",
     "LifeEnd",
     "LifeResult",

@@ -2,6 +2,12 @@
 continuous-time Markov chain of regimes, with scheduled and random shocks, volume that
 rises with |return| and regime, and the health factor of a lending position.
 
+The market steps on its own grid (`tick_interval` apart, from the first observation), not on
+its observers' ticks: the price at a time is the price at the last grid step at or before
+it, a pure function of the seed and that step, so every policy, heir and heartbeat interval
+sees the same path (common random numbers); an observer that looks less often walks the
+grid steps in between, and the volume it sees is the volume traded since it last looked.
+
 `state()` / `restore()` carry everything the path depends on (the RNG, the clocks of the
 regime chain and the shocks, the last price and time) as plain data, so a resumed golem
 walks on where it stopped instead of replaying its birth. `ahead(n)` walks a copy n steps
@@ -25,7 +31,7 @@ from golem.world.scenario import MarketParams
 
 __all__ = ["MARKET_STATE_VERSION", "SimulatedMarket"]
 
-MARKET_STATE_VERSION = 1  # of `SimulatedMarket.state()`; another version is not restored
+MARKET_STATE_VERSION = 2  # of `SimulatedMarket.state()`; another version is not restored
 
 _YEAR_SECONDS = 365.0 * 24 * 3600
 _KEPT_STEPS = 32  # step constants kept for (regime, step length) pairs
@@ -55,6 +61,8 @@ class _Saved(msgspec.Struct, forbid_unknown_fields=True):
     tick: int
     start: datetime | None
     elapsed: float
+    grid: int  # grid steps walked
+    last_volume: float  # of the last grid step
     price: float
     regime: Regime
     regime_end: float | None
@@ -86,6 +94,8 @@ class SimulatedMarket:
     __slots__ = (
         "_active",
         "_elapsed",
+        "_grid",
+        "_grid_volume",
         "_hf_per_price",
         "_interval_s",
         "_last",
@@ -120,7 +130,9 @@ class SimulatedMarket:
         self._tick = -1
         self._start: datetime | None = None
         self._last: Observation | None = None  # the latest observation, asked again at its time
-        self._elapsed = 0.0
+        self._elapsed = 0.0  # seconds from the first observation to the last
+        self._grid = 0  # grid steps walked: the price is that of step `_grid`
+        self._grid_volume = 0.0  # the volume of the last grid step
         self._last_step = self._interval_s
         self._steps: dict[tuple[Regime, float], _Step] = {}
         lending = self._params.lending
@@ -172,6 +184,8 @@ class SimulatedMarket:
             tick=self._tick,
             start=self._start,
             elapsed=self._elapsed,
+            grid=self._grid,
+            last_volume=self._grid_volume,
             price=self._price,
             regime=self._regime,
             regime_end=_finite(self._regime_end),
@@ -207,6 +221,8 @@ class SimulatedMarket:
         self._start = saved.start
         self._last = None
         self._elapsed = saved.elapsed
+        self._grid = saved.grid
+        self._grid_volume = saved.last_volume
         self._price = saved.price
         self._regime = saved.regime
         self._regime_end = _infinite(saved.regime_end)
@@ -277,11 +293,12 @@ class SimulatedMarket:
         self._start = time
         self._tick = 0
         step = self._step(self._regime, self._interval_s)
+        self._grid_volume = step.volume * (1.0 + self._volume_sensitivity * _MEAN_ABS_NORMAL)
         self._last = first = Observation(
             tick=0,
             time=time,
             price=self._price,
-            volume=step.volume * (1.0 + self._volume_sensitivity * _MEAN_ABS_NORMAL),
+            volume=self._grid_volume,
             health_factor=None if self._hf_per_price is None else self._hf_per_price * self._price,
             funding_rate=step.funding,
             regime=self._regime,
@@ -289,8 +306,9 @@ class SimulatedMarket:
         return first
 
     def _advance(self, time: datetime, elapsed: float) -> Observation:
-        t0 = self._elapsed
-        dt = elapsed - t0
+        """The observation at `elapsed` seconds: the grid walked up to the last step at or
+        before it (a step at k·interval counts as reached within a microsecond of it)."""
+        dt = elapsed - self._elapsed
         if dt <= 0.0:
             last = self._last
             if dt == 0.0 and last is not None and last.time == time:
@@ -298,12 +316,39 @@ class SimulatedMarket:
             raise ValueError(f"time must move forward: {time.isoformat()} is not after the last")
         self._elapsed = elapsed
         self._last_step = dt
-        if elapsed >= self._next_event or self._active:
-            shock_move, shock_regime = self._events(t0, elapsed)
+        interval = self._interval_s
+        target = int((elapsed + 1e-6) // interval)
+        volume, regime, funding = 0.0, self._regime, 0.0
+        if target > self._grid:
+            while self._grid < target:
+                regime, funding = self._walk()
+                volume += self._grid_volume
+        else:
+            # Between two grid steps: the price stands; the volume is the last step's rate.
+            volume = self._grid_volume * dt / interval
+            last = self._last
+            if last is not None:
+                regime, funding = last.regime or regime, last.funding_rate or 0.0
+        price = self._price
+        self._tick = tick = self._tick + 1
+        hf = self._hf_per_price
+        self._last = seen = Observation(
+            tick, time, price, volume, None if hf is None else hf * price, funding, regime
+        )
+        return seen
+
+    def _walk(self) -> tuple[Regime, float]:
+        """One grid step: events, then the price's move and the step's volume; the regime
+        (a shock's label while one lasts) and funding rate of the step."""
+        t0 = self._grid * self._interval_s
+        self._grid += 1
+        t1 = self._grid * self._interval_s
+        if t1 >= self._next_event or self._active:
+            shock_move, shock_regime = self._events(t0, t1)
         else:
             shock_move, shock_regime = 0.0, None
         regime = self._regime if shock_regime is None else shock_regime
-        step = self._step(regime, dt)
+        step = self._step(regime, self._interval_s)
         # Box–Muller by hand: both normals of a pair are used (price, volume noise), and
         # it costs a third of two random.gauss() calls.
         uniform = self._uniform
@@ -311,19 +356,13 @@ class SimulatedMarket:
         angle = _TWO_PI * uniform()
         z = radius * _cos(angle)
         drift = step.drift if shock_regime is None else step.ito + shock_move
-        price = self._price * _exp(drift + step.diffusion * z)
-        self._price = price
-        volume = (
+        self._price *= _exp(drift + step.diffusion * z)
+        self._grid_volume = (
             step.volume
             * (1.0 + self._volume_sensitivity * abs(z))
             * _exp(self._volume_noise * radius * _sin(angle))
         )
-        self._tick = tick = self._tick + 1
-        hf = self._hf_per_price
-        self._last = seen = Observation(
-            tick, time, price, volume, None if hf is None else hf * price, step.funding, regime
-        )
-        return seen
+        return regime, step.funding
 
     def _events(self, t0: float, t1: float) -> tuple[float, Regime | None]:
         """Regime switches and shocks due in (t0, t1]: the shocks' log move over the step

@@ -111,6 +111,12 @@ class MarketWindow:
     def observations(self) -> tuple[Observation, ...]:
         return tuple(self._observations)
 
+    def newest(self, n: int) -> list[Observation]:
+        """The newest `n` observations (all, if fewer), oldest first."""
+        observations = self._observations
+        n = min(n, len(observations))
+        return [observations[i] for i in range(len(observations) - n, len(observations))]
+
     def push(self, obs: Observation) -> None:
         """Add the newest observation; the oldest falls out once the window is full."""
         # Locals instead of attribute reads: this runs on every heartbeat of a long life.

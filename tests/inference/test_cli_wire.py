@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from golem.cli import main
-from tests.fixtures import PROVIDER_FIXTURES
+from tests.fixtures import PROVIDERS
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -18,7 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_decodes_a_body(capsys: pytest.CaptureFixture[str]) -> None:
-    path = PROVIDER_FIXTURES / "openai/chat-json-schema-strict-simple.json"
+    path = PROVIDERS / "openai/chat-json-schema-strict-simple.json"
     code, out, _ = run(capsys, "--provider", "openai", str(path))
     assert code == 0
     shown = orjson.loads(out)
@@ -40,7 +40,7 @@ def test_decodes_a_body(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_decodes_a_stream_with_reasoning_and_tool_call(capsys: pytest.CaptureFixture[str]) -> None:
-    path = PROVIDER_FIXTURES / "openrouter/chat-reasoning-details-stream.sse"
+    path = PROVIDERS / "openrouter/chat-reasoning-details-stream.sse"
     code, out, _ = run(capsys, "--provider", "openrouter", "--stream", str(path))
     assert code == 0
     shown = orjson.loads(out)
@@ -58,14 +58,14 @@ def test_decodes_a_stream_with_reasoning_and_tool_call(capsys: pytest.CaptureFix
 
 
 def test_sse_suffix_implies_stream(capsys: pytest.CaptureFixture[str]) -> None:
-    path = PROVIDER_FIXTURES / "deepseek/reasoner-reasoning-content-stream.sse"
+    path = PROVIDERS / "deepseek/reasoner-reasoning-content-stream.sse"
     code, out, _ = run(capsys, "--provider", "deepseek", str(path))
     assert code == 0
     assert orjson.loads(out)["content"] == "Hello there! 😊 How can I help you today?"
 
 
 def test_typed_error_prints_as_json_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    path = PROVIDER_FIXTURES / "openai/error-429-rate-limit-tpm.json"
+    path = PROVIDERS / "openai/error-429-rate-limit-tpm.json"
     code, out, _ = run(capsys, "--provider", "openai", "--status", "429", str(path))
     assert code == 1
     shown = orjson.loads(out)
@@ -76,7 +76,7 @@ def test_typed_error_prints_as_json_and_exits_1(capsys: pytest.CaptureFixture[st
 
 
 def test_error_body_without_status_is_still_an_error(capsys: pytest.CaptureFixture[str]) -> None:
-    path = PROVIDER_FIXTURES / "openrouter/error-429-upstream-rate-limited.json"
+    path = PROVIDERS / "openrouter/error-429-upstream-rate-limited.json"
     code, out, _ = run(capsys, "--provider", "openrouter", str(path))
     assert code == 1
     shown = orjson.loads(out)
@@ -84,7 +84,7 @@ def test_error_body_without_status_is_still_an_error(capsys: pytest.CaptureFixtu
 
 
 def test_refusal_prints_the_refusal(capsys: pytest.CaptureFixture[str]) -> None:
-    path = PROVIDER_FIXTURES / "openai/chat-json-schema-refusal.json"
+    path = PROVIDERS / "openai/chat-json-schema-refusal.json"
     code, out, _ = run(capsys, "--provider", "openai", str(path))
     assert code == 1
     assert orjson.loads(out)["refusal"] == "I'm very sorry, but I can't assist with that request."
@@ -108,7 +108,7 @@ def test_unknown_provider_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: 
 def test_the_wrong_provider_is_one_line_naming_the_right_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = PROVIDER_FIXTURES / "anthropic/messages-thinking-signature.json"
+    path = PROVIDERS / "anthropic/messages-thinking-signature.json"
     code, out, err = run(capsys, "--provider", "openai", str(path))
     assert code == 2
     assert out == ""  # no empty "successful" Response
@@ -118,7 +118,7 @@ def test_the_wrong_provider_is_one_line_naming_the_right_one(
 
 
 def test_a_compatible_vendor_s_body_reads_as_openai(capsys: pytest.CaptureFixture[str]) -> None:
-    path = PROVIDER_FIXTURES / "deepseek/reasoner-reasoning-content.json"
+    path = PROVIDERS / "deepseek/reasoner-reasoning-content.json"
     code, out, _ = run(capsys, "--provider", "openai", str(path))
     assert code == 0
     assert orjson.loads(out)["content"]
@@ -127,7 +127,7 @@ def test_a_compatible_vendor_s_body_reads_as_openai(capsys: pytest.CaptureFixtur
 def test_a_cut_stream_is_flagged_with_its_partial_response(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    whole = (PROVIDER_FIXTURES / "anthropic/messages-stream-thinking-tool-use.sse").read_bytes()
+    whole = PROVIDERS.read("anthropic/messages-stream-thinking-tool-use.sse")
     cut = tmp_path / "cut.sse"
     cut.write_bytes(whole[: whole.index(b"event: message_delta")])  # no usage, no stop
     code, out, err = run(capsys, "--provider", "anthropic", str(cut))
@@ -143,7 +143,7 @@ def test_a_cut_stream_is_flagged_with_its_partial_response(
 
 
 def test_stream_flag_on_a_json_body_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    path = PROVIDER_FIXTURES / "openai/chat-json-schema-strict.json"
+    path = PROVIDERS / "openai/chat-json-schema-strict.json"
     code, out, err = run(capsys, "--provider", "openai", "--stream", str(path))
     assert code == 2
     assert out == ""

@@ -30,7 +30,7 @@ from golem.inference.errors import (
 from golem.inference.run import respond_tool, run_structured
 from golem.inference.scripted import ScriptedProvider, tool_answer
 from golem.inference.sse import iter_sse
-from tests.fixtures import provider_fixture, provider_fixtures
+from tests.fixtures import PROVIDERS, provider_fixture
 from tests.inference.decisions import Pulse
 from tests.inference.stream_splits import (
     check_every_offset,
@@ -41,7 +41,7 @@ from tests.inference.stream_splits import (
 )
 
 CODEC = AnthropicCodec(PROFILE)
-STREAMS = provider_fixtures("anthropic/*.sse")
+STREAMS = PROVIDERS.params("anthropic/*.sse")
 
 
 def fixture_json(name: str) -> Any:
@@ -166,17 +166,17 @@ def test_stream_redacted_thinking_arrives_whole_in_block_start() -> None:
     assert response.usage.input_tokens == 92
 
 
-@pytest.mark.parametrize("path", STREAMS, ids=[p.name for p in STREAMS])
+@pytest.mark.parametrize("path", STREAMS, ids=str)
 def test_stream_every_offset(path: Path) -> None:
     check_every_offset(CODEC, path.read_bytes())
 
 
-@pytest.mark.parametrize("path", STREAMS, ids=[p.name for p in STREAMS])
+@pytest.mark.parametrize("path", STREAMS, ids=str)
 def test_stream_one_byte_at_a_time(path: Path) -> None:
     check_one_byte_at_a_time(CODEC, path.read_bytes())
 
 
-@pytest.mark.parametrize("path", STREAMS, ids=[p.name for p in STREAMS])
+@pytest.mark.parametrize("path", STREAMS, ids=str)
 def test_stream_random_chunkings(path: Path) -> None:
     check_random_chunkings(CODEC, path.read_bytes(), seed=path.name)
 
@@ -285,10 +285,11 @@ def test_stream_error_event_is_typed() -> None:
 
 # -- encoding --------------------------------------------------------------------------
 
-SCHEMA = ResponseSchema(
-    "book",
-    fixture_json("messages-forced-tool-use.request.json")["tools"][0]["input_schema"],
-)
+
+def book_schema() -> ResponseSchema:
+    """The schema of the recorded forced-tool-use request's tool."""
+    recorded = fixture_json("messages-forced-tool-use.request.json")
+    return ResponseSchema("book", recorded["tools"][0]["input_schema"])
 
 
 def test_forced_tool_use_matches_recorded_request() -> None:
@@ -361,7 +362,7 @@ def test_thinking_budget_below_max_tokens_within_ceiling(depth: ReasoningDepth) 
 
 
 def test_thinking_never_sends_a_forced_tool() -> None:
-    tool = respond_tool(SCHEMA)
+    tool = respond_tool(book_schema())
     request = Request(
         messages=(Message.user("recommend a book"),),
         mode=Mode.TOOL_USE,
@@ -372,7 +373,7 @@ def test_thinking_never_sends_a_forced_tool() -> None:
     )
     body = CODEC.encode(request, "claude-sonnet-4-0").body
     assert body["tool_choice"] == {"type": "auto"}
-    assert body["tools"][0]["input_schema"] == SCHEMA.schema
+    assert body["tools"][0]["input_schema"] == book_schema().schema
     assert body["thinking"]["type"] == "enabled"
     # Even a request that asks for the forced tool while thinking gets auto.
     forced = request.evolve(force_tool=True, tool_choice=tool.name)
@@ -412,10 +413,12 @@ def test_native_json_output_for_flagged_models() -> None:
     assert not PROFILE.capabilities_for("claude-sonnet-4-0").response_schema
     assert PROFILE.capabilities_for("claude-sonnet-4-5-20250929").response_schema
     request = Request(
-        messages=(Message.user("a book"),), mode=Mode.SCHEMA_ENFORCED, response_schema=SCHEMA
+        messages=(Message.user("a book"),), mode=Mode.SCHEMA_ENFORCED, response_schema=book_schema()
     )
     body = CODEC.encode(request, "claude-sonnet-4-5").body
-    assert body["output_config"] == {"format": {"type": "json_schema", "schema": SCHEMA.schema}}
+    assert body["output_config"] == {
+        "format": {"type": "json_schema", "schema": book_schema().schema}
+    }
 
 
 def test_tool_round_trip_messages() -> None:

@@ -1,5 +1,5 @@
 """The OpenAI Chat Completions codec against recorded bodies, streams, error bodies and
-request bodies (tests/data/providers/openai, copied from ../shared/fixtures/providers)."""
+request bodies (../shared/fixtures/providers/openai)."""
 
 from __future__ import annotations
 

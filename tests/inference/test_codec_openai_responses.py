@@ -26,14 +26,13 @@ from golem.inference.errors import (
     ServerError,
 )
 from golem.inference.sse import iter_sse
-from tests.fixtures import provider_fixture
+from tests.fixtures import CONFORMANCE, provider_fixture
 from tests.inference.stream_splits import (
     check_every_offset,
     check_one_byte_at_a_time,
     check_random_chunkings,
     decode_chunks,
 )
-from tests.inference.test_server_tools import CONFORMANCE
 
 CODEC = OpenAIResponsesCodec(PROFILE)
 STREAM = "openai/responses-reasoning-summary-stream.sse"
@@ -190,7 +189,7 @@ def test_reasoning_items_keep_their_id_and_encrypted_content() -> None:
     """Each step knows its item's id; the item's encrypted_content is on its first step
     (a stream's from output_item.done: the one output_item.added carried differs)."""
     relative = "openai-responses/pai-test_openai_responses_thinking_with_tool_calls-0.json"
-    raw = (CONFORMANCE / relative).read_bytes()
+    raw = CONFORMANCE.read(relative)
     item = json.loads(raw)["output"][0]
     steps = CODEC.decode(200, {}, raw).reasoning.steps
     wanted = [(part["text"], item["id"]) for part in item["summary"]]
@@ -198,7 +197,7 @@ def test_reasoning_items_keep_their_id_and_encrypted_content() -> None:
     assert [s.redacted_data for s in steps] == [item["encrypted_content"]] + [None] * 4
 
     relative = "openai-responses/pai-test_openai_responses_thinking_part_iter-0.sse"
-    transcript = (CONFORMANCE / relative).read_bytes()
+    transcript = CONFORMANCE.read(relative)
     events = [json.loads(e.data) for e in iter_sse(transcript)]
     added, done = [e["item"] for e in events if e["type"].startswith("response.output_item")][:2]
     assert added["encrypted_content"] != done["encrypted_content"]

@@ -1,5 +1,5 @@
 """The conformance corpus: 391 real provider responses recorded by other projects' test
-suites (tests/data/conformance, provenance in its SOURCES.md), each decoded by
+suites (../shared/fixtures/conformance, provenance in its SOURCES.md), each decoded by
 `golem.inference.decode` and compared field by field with what `expected.json` says the
 recording holds, read from the recording alone. Every `.sse` file also decodes to the same
 outcome under seeded random chunkings and one byte at a time.
@@ -28,7 +28,8 @@ status=...)`, where the outcome is a Response or a raised exception:
 - `model`: `Response.model`, when the recording names one.
 - `usage`: the provider's raw counts. golem's `Usage` counts input with cache reads and
   writes included (Anthropic's `input_tokens` excludes them) and Gemini's tool-use prompt
-  (`tool_use_prompt_tokens`); `cached_input_tokens` is the cache read (`cached_tokens`,
+  (expected.json's Gemini `input_tokens` holds it already, `tool_use_prompt_tokens` is the
+  part of it); `cached_input_tokens` is the cache read (`cached_tokens`,
   `cache_read_input_tokens`); `output_tokens` excludes reasoning, so for OpenAI and
   Anthropic, whose output count includes it, golem's output + reasoning is the raw output,
   while Gemini's candidates count excludes thoughts already. A null count is zero.
@@ -41,11 +42,6 @@ status=...)`, where the outcome is a Response or a raised exception:
   payloads that must reach the steps' `redacted_data`, in order (golem may keep more: the
   corpus lists Anthropic's and OpenRouter's, not the Responses API's encrypted_content).
 - `notes`, `endpoint`, `format`, `finish_reason_raw`: provenance, not compared.
-
-Where expected.json misread a recording, `corrected()` says what the recording holds
-instead: the two Gemini streams sent as a JSON array (streamGenerateContent without
-`alt=sse`), which the script that wrote expected.json read as empty, are read here with
-orjson, element by element.
 """
 
 from __future__ import annotations
@@ -57,10 +53,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from golem.inference import errors
@@ -69,9 +63,12 @@ from golem.inference.providers import default_registry
 from golem.inference.reasoning import Visibility
 from golem.inference.types import Response
 from golem.inference.wire import StreamDecoder, decode
+from tests.fixtures import CONFORMANCE
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "conformance"
-EXPECTED: dict[str, dict[str, Any]] = json.loads((CORPUS / "expected.json").read_bytes())
+CORPUS = CONFORMANCE.path
+EXPECTED: dict[str, dict[str, Any]] = (
+    json.loads((CORPUS / "expected.json").read_bytes()) if CONFORMANCE.present else {}
+)
 NAMES = sorted(EXPECTED)
 STREAMS = [name for name in NAMES if name.endswith(".sse")]
 CHUNKINGS = 20
@@ -118,44 +115,12 @@ def _squash(text: str | None) -> str:
     return re.sub(r"\s+", "", text or "")
 
 
-def corrected(name: str) -> dict[str, Any]:
-    """expected.json's entry, with what the recording holds where the entry misread it."""
-    entry = EXPECTED[name]
-    body = (CORPUS / name).read_bytes()
-    if entry["format"] == "gemini" and entry["stream"] and body.lstrip().startswith(b"["):
-        return {**entry, **_gemini_array_expectation(orjson.loads(body))}
-    return entry
-
-
-def _gemini_array_expectation(elements: list[dict[str, Any]]) -> dict[str, Any]:
-    parts = [
-        part
-        for element in elements
-        for candidate in element.get("candidates", ())
-        for part in candidate.get("content", {}).get("parts", ())
-    ]
-    usage = elements[-1]["usageMetadata"]
-    thought = "".join(p["text"] for p in parts if p.get("thought"))
-    return {
-        "content": "".join(p["text"] for p in parts if not p.get("thought")) or None,
-        "model": elements[-1].get("modelVersion"),
-        "finish_ok": ["stop"],
-        "reasoning": {"kinds": ["thought"], "present": True, "text": thought},
-        "signatures": [p["thoughtSignature"] for p in parts if "thoughtSignature" in p],
-        "usage": {
-            "input_tokens": usage.get("promptTokenCount"),
-            "output_tokens": usage.get("candidatesTokenCount"),
-            "reasoning_tokens": usage.get("thoughtsTokenCount"),
-        },
-    }
-
-
 _RESULT_ENTRIES = frozenset({"codeExecutionResult", "toolResponse"})  # results, not calls
 
 
 def mismatches(name: str, outcome: Outcome) -> list[str]:
     """Every field where golem's decode differs from expected.json (empty: conformant)."""
-    entry = corrected(name)
+    entry = EXPECTED[name]
     if entry["error"] or entry["status"] >= 400:
         return _error_mismatches(entry, outcome)
     if entry["refusal"]:
@@ -271,7 +236,7 @@ def _expected_usage(wire_format: str, raw: dict[str, int | None]) -> dict[str, i
         }
     if wire_format == "gemini":
         return {
-            "input": n("input_tokens") + n("tool_use_prompt_tokens"),
+            "input": n("input_tokens"),
             "cached": n("cached_tokens"),
             "output with reasoning": n("output_tokens") + n("reasoning_tokens"),
             "reasoning": n("reasoning_tokens"),
@@ -285,6 +250,7 @@ def _expected_usage(wire_format: str, raw: dict[str, int | None]) -> dict[str, i
 
 
 def test_the_corpus_is_complete() -> None:
+    CONFORMANCE.require()
     files = sorted(
         str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*") if p.suffix in (".json", ".sse")
     )
@@ -293,13 +259,13 @@ def test_the_corpus_is_complete() -> None:
     assert (CORPUS / "SOURCES.md").is_file()
 
 
-@pytest.mark.parametrize("name", NAMES, ids=str)
+@pytest.mark.parametrize("name", CONFORMANCE.cases(NAMES), ids=str)
 def test_recording_decodes_as_expected(name: str) -> None:
     outcome = _decode(name)
     assert not mismatches(name, outcome)
 
 
-@pytest.mark.parametrize("name", STREAMS, ids=str)
+@pytest.mark.parametrize("name", CONFORMANCE.cases(STREAMS), ids=str)
 def test_stream_decodes_the_same_under_random_chunkings(name: str) -> None:
     body = (CORPUS / name).read_bytes()
     whole = _decode(name, iter([body])).key()

@@ -1,9 +1,7 @@
 """One focused test per decoding bug the conformance corpus (issue 19) found, each on the
-recording that showed it (tests/data/conformance) or on the smallest body of its shape."""
+recording that showed it (../shared/fixtures/conformance) or on the smallest body of its shape."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import orjson
 import pytest
@@ -14,12 +12,11 @@ from golem.inference.errors import AuthError, IncompleteStream, InvalidRequest, 
 from golem.inference.reasoning import Visibility
 from golem.inference.sse import iter_sse
 from golem.inference.types import FinishReason
-
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "conformance"
+from tests.fixtures import CONFORMANCE
 
 
 def recording(name: str) -> bytes:
-    return (CORPUS / name).read_bytes()
+    return CONFORMANCE.read(name)
 
 
 # -- 1. an error object beside `choices` ends the stream with a typed error ---------------

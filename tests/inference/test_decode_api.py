@@ -10,7 +10,7 @@ import pytest
 
 from golem.inference import Refusal, Response, StreamDecoder, decode
 from golem.inference.providers import default_registry
-from tests.fixtures import provider_fixtures
+from tests.fixtures import PROVIDERS
 
 from .stream_splits import check_every_offset, check_one_byte_at_a_time, check_random_chunkings
 
@@ -27,13 +27,13 @@ FOLDERS = {
 STREAMS = [
     p
     for folder in FOLDERS
-    for p in provider_fixtures(f"{folder}/*.sse")
+    for p in PROVIDERS.files(f"{folder}/*.sse")
     if not p.name.startswith("responses-")  # the Responses API has its own codec
 ]
 BODIES = [
     p
     for folder in FOLDERS
-    for p in provider_fixtures(f"{folder}/*.json")
+    for p in PROVIDERS.files(f"{folder}/*.json")
     if not p.name.endswith(".request.json") and not p.name.startswith(("responses-", "error-"))
 ]
 
@@ -42,12 +42,17 @@ def provider_of(path: Path) -> str:
     return FOLDERS[path.parent.name]
 
 
+def name_of(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
 def test_every_family_fixture_is_covered() -> None:
+    PROVIDERS.require()
     assert len(STREAMS) == 5
     assert len(BODIES) >= 12
 
 
-@pytest.mark.parametrize("path", BODIES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", PROVIDERS.cases(BODIES), ids=name_of)
 def test_every_body_decodes_or_refuses(path: Path) -> None:
     if "refusal" in path.name:
         return  # a Refusal error, checked in test_codec_openai_chat
@@ -58,7 +63,7 @@ def test_every_body_decodes_or_refuses(path: Path) -> None:
     assert response.usage.input_tokens > 0
 
 
-@pytest.mark.parametrize("path", STREAMS, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", PROVIDERS.cases(STREAMS), ids=name_of)
 def test_stream_decoder_equals_decode_for_any_chunking(path: Path) -> None:
     provider, body = provider_of(path), path.read_bytes()
     if "refusal" in path.name:
@@ -74,6 +79,7 @@ def test_stream_decoder_equals_decode_for_any_chunking(path: Path) -> None:
 
 
 def test_refusal_stream_raises_for_any_chunking() -> None:
+    PROVIDERS.require()
     (path,) = [p for p in STREAMS if "refusal" in p.name]
     body = path.read_bytes()
     for size in (1, 13, len(body)):
@@ -85,26 +91,27 @@ def test_refusal_stream_raises_for_any_chunking() -> None:
 
 
 def splittable() -> list[Path]:
-    return [p for p in STREAMS if "refusal" not in p.name]
+    return PROVIDERS.cases([p for p in STREAMS if "refusal" not in p.name])
 
 
-@pytest.mark.parametrize("path", splittable(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", splittable(), ids=name_of)
 def test_stream_every_offset(path: Path) -> None:
     check_every_offset(default_registry().codec(provider_of(path)), path.read_bytes())
 
 
-@pytest.mark.parametrize("path", splittable(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", splittable(), ids=name_of)
 def test_stream_one_byte_at_a_time(path: Path) -> None:
     check_one_byte_at_a_time(default_registry().codec(provider_of(path)), path.read_bytes())
 
 
-@pytest.mark.parametrize("path", splittable(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", splittable(), ids=name_of)
 def test_stream_random_chunkings(path: Path) -> None:
     codec = default_registry().codec(provider_of(path))
     check_random_chunkings(codec, path.read_bytes(), seed=path.name)
 
 
 def test_refusal_stream_every_offset_raises() -> None:
+    PROVIDERS.require()
     (path,) = [p for p in STREAMS if "refusal" in p.name]
     body = path.read_bytes()
     for k in range(len(body) + 1):
@@ -132,6 +139,6 @@ def test_unknown_provider_names_the_known_ones() -> None:
 
 
 def test_response_is_a_plain_value() -> None:
-    path = provider_fixtures("openai/chat-json-schema-strict.json")[0]
+    path = PROVIDERS / "openai/chat-json-schema-strict.json"
     assert decode("openai", path.read_bytes()) == decode("openai", path.read_bytes())
     assert isinstance(decode("openai", path.read_bytes()), Response)

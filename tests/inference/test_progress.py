@@ -29,7 +29,7 @@ from golem.inference.progress import (
 )
 from golem.inference.scripted import ScriptedProvider
 from golem.inference.types import Response, Usage
-from tests.fixtures import provider_fixture
+from tests.fixtures import PROVIDERS, provider_fixture
 from tests.inference.decisions import VALID, Pulse
 from tests.inference.transport_support import ChunkedBody, Script
 
@@ -90,6 +90,7 @@ def asking(progress: Any = None, reasoning: ReasoningConfig | None = None) -> Re
     )
 
 
+@PROVIDERS.needed
 async def test_a_watched_stream_tells_its_reasoning_tokens_as_they_grow() -> None:
     script = Script([streamed(events(provider_fixture(RECORDED)))])
     seen: list[Thinking] = []
@@ -121,6 +122,7 @@ async def test_a_provider_count_replaces_the_estimate_when_the_stream_gives_one(
     assert seen[-1] == ThinkingTokens(2500, counted=True)
 
 
+@PROVIDERS.needed
 async def test_nobody_watching_nothing_is_streamed() -> None:
     body = provider_fixture("deepseek/reasoner-reasoning-content.json")
     script = Script(
@@ -131,6 +133,7 @@ async def test_nobody_watching_nothing_is_streamed() -> None:
     assert "stream" not in orjson.loads(script.requests[0].content)
 
 
+@PROVIDERS.needed
 async def test_a_watched_call_without_reasoning_is_not_streamed_either() -> None:
     body = provider_fixture("deepseek/reasoner-reasoning-content.json")
     script = Script(

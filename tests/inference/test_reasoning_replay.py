@@ -47,8 +47,7 @@ from golem.inference import (
 from golem.inference.codecs.openai_responses import PROFILE, OpenAIResponsesCodec
 from golem.inference.providers import codec_for, profile
 from golem.inference.sse import iter_sse
-from tests.fixtures import PROVIDER_FIXTURES
-from tests.inference.test_server_tools import CONFORMANCE
+from tests.fixtures import CONFORMANCE, PROVIDERS
 from tests.inference.transport_support import Script
 
 ENV = {
@@ -158,8 +157,9 @@ def recorded_thinking(sse: bytes) -> tuple[str, str]:
     return "".join(text), "".join(signature)
 
 
+@PROVIDERS.needed
 async def test_anthropic_thinking_goes_back_signed_before_the_tool_use() -> None:
-    sse = (PROVIDER_FIXTURES / "anthropic/messages-stream-thinking-tool-use.sse").read_bytes()
+    sse = PROVIDERS.read("anthropic/messages-stream-thinking-tool-use.sse")
     sse = sse.replace(b'"name":"get_temperature"', b'"name":"respond_test_replay_temperature"')
     answer = httpx.Response(200, content=sse, headers=SSE)
     request = Request(messages=(Message.user("How warm is Utrecht?"),), reasoning=THINKING)
@@ -185,8 +185,9 @@ async def test_anthropic_thinking_goes_back_signed_before_the_tool_use() -> None
     assert correction["content"][0]["tool_use_id"] == tool_use["id"]
 
 
+@PROVIDERS.needed
 async def test_anthropic_redacted_thinking_goes_back_as_its_data() -> None:
-    raw = (PROVIDER_FIXTURES / "anthropic/messages-redacted-thinking.json").read_bytes()
+    raw = PROVIDERS.read("anthropic/messages-redacted-thinking.json")
     recorded = orjson.loads(raw)["content"]
     answer = httpx.Response(200, content=raw, headers=JSON)
     request = Request(messages=(Message.user("Think, then answer."),), reasoning=THINKING)
@@ -207,8 +208,9 @@ async def test_anthropic_redacted_thinking_goes_back_as_its_data() -> None:
     assert [b["type"] for b in sent[len(reasoning) :]] == ["text"]
 
 
+@PROVIDERS.needed
 async def test_anthropic_thinking_is_not_sent_back_while_thinking_is_off() -> None:
-    raw = (PROVIDER_FIXTURES / "anthropic/messages-thinking-signature.json").read_bytes()
+    raw = PROVIDERS.read("anthropic/messages-thinking-signature.json")
     answer = httpx.Response(200, content=raw, headers=JSON)
     request = Request(messages=(Message.user("Think, then answer."),))
     body = await second_request("anthropic", "claude-sonnet-4-0", answer, Verdict, request)
@@ -217,12 +219,13 @@ async def test_anthropic_thinking_is_not_sent_back_while_thinking_is_off() -> No
     assert [b["type"] for b in messages[1]["content"]] == ["text"]
 
 
+@CONFORMANCE.needed
 async def test_gemini_signature_goes_back_on_its_function_call() -> None:
     relative = (
         "gemini/rllm-chat_function_calling_thought_signatures_gemini_gemini-3_1-pro-preview"
         "_includes_thou-486de8.json"
     )
-    raw = (CONFORMANCE / relative).read_bytes()
+    raw = CONFORMANCE.read(relative)
     recorded = orjson.loads(raw)["candidates"][0]["content"]["parts"]
     signature = recorded[1]["thoughtSignature"]
     raw = raw.replace(b'"name": "weather"', b'"name": "respond_test_replay_weather"')
@@ -247,10 +250,9 @@ async def test_gemini_signature_goes_back_on_its_function_call() -> None:
     ]
 
 
+@PROVIDERS.needed
 async def test_gemini_signature_goes_back_on_its_text() -> None:
-    raw = (
-        PROVIDER_FIXTURES / "gemini/generate-content-thinking-gemini3-signature.json"
-    ).read_bytes()
+    raw = PROVIDERS.read("gemini/generate-content-thinking-gemini3-signature.json")
     text_part = orjson.loads(raw)["candidates"][0]["content"]["parts"][1]
     answer = httpx.Response(200, content=raw, headers=JSON)
     request = Request(messages=(Message.user("The mirror?"),), reasoning=THINKING)
@@ -265,8 +267,9 @@ async def test_gemini_signature_goes_back_on_its_text() -> None:
     }
 
 
+@PROVIDERS.needed
 async def test_deepseek_reasoning_content_is_never_sent_back() -> None:
-    raw = (PROVIDER_FIXTURES / "deepseek/reasoner-reasoning-content.json").read_bytes()
+    raw = PROVIDERS.read("deepseek/reasoner-reasoning-content.json")
     assert b'"reasoning_content"' in raw
     answer = httpx.Response(200, content=raw, headers=JSON)
     request = Request(messages=(Message.user("The mirror?"),), reasoning=THINKING)
@@ -279,19 +282,20 @@ async def test_deepseek_reasoning_content_is_never_sent_back() -> None:
     assert set(assistant) == {"role", "content"}
 
 
-DS_TOOL_CALL = CONFORMANCE / "deepseek/pai-test_deepseek_deferred_capability_with_thinking-0.json"
+DS_TOOL_CALL = "deepseek/pai-test_deepseek_deferred_capability_with_thinking-0.json"
 
 
 def deepseek_tool_answer() -> tuple[httpx.Response, dict[str, Any]]:
     """The recorded thinking-mode answer (reasoning_content beside a tool call), its tool
     renamed to golem's respond tool, and the recorded message."""
-    raw = DS_TOOL_CALL.read_bytes()
+    raw = CONFORMANCE.read(DS_TOOL_CALL)
     recorded: dict[str, Any] = orjson.loads(raw)["choices"][0]["message"]
     assert recorded["reasoning_content"] and len(recorded["tool_calls"]) == 1
     raw = raw.replace(b'"name": "load_capability"', b'"name": "respond_test_replay_capability"')
     return httpx.Response(200, content=raw, headers=JSON), recorded
 
 
+@CONFORMANCE.needed
 @pytest.mark.parametrize("reasoning", [None, THINKING], ids=["default", "thinking"])
 async def test_deepseek_reasoning_content_goes_back_beside_the_tool_call(
     reasoning: ReasoningConfig | None,
@@ -312,6 +316,7 @@ async def test_deepseek_reasoning_content_goes_back_beside_the_tool_call(
     assert set(assistant) == {"role", "content", "tool_calls", "reasoning_content"}
 
 
+@CONFORMANCE.needed
 async def test_reasoning_content_stays_behind_without_the_quirk() -> None:
     """GPUStack reads the same field but does not ask for it back: nothing is sent."""
     answer, recorded = deepseek_tool_answer()
@@ -326,7 +331,7 @@ async def test_reasoning_content_stays_behind_without_the_quirk() -> None:
 def test_deepseek_reasoning_content_goes_back_only_from_deepseek() -> None:
     """Not DeepSeek's text to another provider, nor another provider's text to DeepSeek,
     nor reasoning that came in `<think>` tags."""
-    raw = DS_TOOL_CALL.read_bytes()
+    raw = CONFORMANCE.read(DS_TOOL_CALL)
 
     def sent_back(raw: bytes, *, source: str = "deepseek", provider: str = "deepseek") -> object:
         answer = codec_for(profile(source)).decode(200, {}, raw)
@@ -370,9 +375,10 @@ def sent_items(body: dict[str, object]) -> list[dict[str, Any]]:
     return items[first + 1 :]
 
 
+@CONFORMANCE.needed
 async def test_openai_responses_encrypted_reasoning_goes_back_before_the_message_and_call() -> None:
     relative = "openai-responses/pai-test_openai_responses_phase_live-0.json"
-    raw = (CONFORMANCE / relative).read_bytes()
+    raw = CONFORMANCE.read(relative)
     reasoning, message, call = orjson.loads(raw)["output"]
     assert reasoning["type"] == "reasoning" and reasoning["encrypted_content"]
     raw = raw.replace(b'"name": "get_capital"', b'"name": "respond_test_replay_capital"')
@@ -396,9 +402,10 @@ async def test_openai_responses_encrypted_reasoning_goes_back_before_the_message
     assert sent[3]["call_id"] == call["call_id"]
 
 
+@CONFORMANCE.needed
 async def test_openai_responses_summaries_go_back_with_their_encrypted_content() -> None:
     relative = "openai-responses/pai-test_openai_responses_model_thinking_part-1.json"
-    raw = (CONFORMANCE / relative).read_bytes()
+    raw = CONFORMANCE.read(relative)
     reasoning, message = orjson.loads(raw)["output"]
     assert len(reasoning["summary"]) > 1 and reasoning["encrypted_content"]
     answer = httpx.Response(200, content=raw, headers=JSON)
@@ -411,9 +418,10 @@ async def test_openai_responses_summaries_go_back_with_their_encrypted_content()
     ]
 
 
+@CONFORMANCE.needed
 async def test_openai_responses_stream_sends_back_the_finished_item() -> None:
     relative = "openai-responses/pai-test_openai_responses_thinking_part_iter-0.sse"
-    sse = (CONFORMANCE / relative).read_bytes()
+    sse = CONFORMANCE.read(relative)
     events = [orjson.loads(e.data) for e in iter_sse(sse) if e.data.startswith("{")]
     added, done = (
         e["item"]
@@ -452,7 +460,7 @@ def test_openai_responses_reasoning_goes_back_only_when_it_can() -> None:
         return [item for item in items if item.get("type") == "reasoning"]
 
     relative = "openai-responses/pai-test_openai_responses_model_thinking_part-1.json"
-    encrypted = (CONFORMANCE / relative).read_bytes()
+    encrypted = CONFORMANCE.read(relative)
     assert len(sent_back(encrypted)) == 1
     assert sent_back(encrypted, provider="openai") == []
     assert sent_back(encrypted, provider="anthropic") == []
@@ -460,7 +468,7 @@ def test_openai_responses_reasoning_goes_back_only_when_it_can() -> None:
     # Nothing of the turn follows it: a reasoning item does not go back alone.
     assert sent_back(encrypted, text=False) == []
 
-    summary_only = (PROVIDER_FIXTURES / "openai/responses-reasoning-summary.json").read_bytes()
+    summary_only = PROVIDERS.read("openai/responses-reasoning-summary.json")
     (recorded,) = (o for o in orjson.loads(summary_only)["output"] if o["type"] == "reasoning")
     steps = codec.decode(200, {}, summary_only).reasoning.steps
     assert "encrypted_content" not in recorded
@@ -472,13 +480,13 @@ def test_openai_responses_reasoning_goes_back_only_when_it_can() -> None:
 
 OPENROUTER = "openrouter"
 HAIKU = "anthropic/claude-haiku-4.5"
-OR_DETAILS = PROVIDER_FIXTURES / "openrouter/chat-reasoning-details-tool-call.json"
-OR_STREAM = PROVIDER_FIXTURES / "openrouter/chat-reasoning-details-stream.sse"
-OR_TEXT = CONFORMANCE / (
+OR_DETAILS = "openrouter/chat-reasoning-details-tool-call.json"
+OR_STREAM = "openrouter/chat-reasoning-details-stream.sse"
+OR_TEXT = (
     "openrouter/rllm-chat_with_extended_thinking_openrouter_claude-haiku-4-5_preserves"
     "_thinking_signature-b67615.json"
 )
-OR_SUMMARY = CONFORMANCE / "openrouter/pai-test_openrouter_preserve_reasoning_block-1.json"
+OR_SUMMARY = "openrouter/pai-test_openrouter_preserve_reasoning_block-1.json"
 
 
 def sent_assistant(body: dict[str, object]) -> dict[str, Any]:
@@ -494,8 +502,9 @@ def recorded_details(raw: bytes) -> list[dict[str, Any]]:
     return details
 
 
+@PROVIDERS.needed
 async def test_openrouter_reasoning_details_go_back_with_the_tool_call() -> None:
-    raw = OR_DETAILS.read_bytes()
+    raw = PROVIDERS.read(OR_DETAILS)
     details = recorded_details(raw)
     assert details[0]["signature"] and details[0]["format"] == "anthropic-claude-v1"
     raw = raw.replace(b'"name":"reasoning_weather"', b'"name":"respond_test_replay_forecast"')
@@ -511,8 +520,9 @@ async def test_openrouter_reasoning_details_go_back_with_the_tool_call() -> None
     assert "reasoning" not in assistant
 
 
+@CONFORMANCE.needed
 async def test_openrouter_reasoning_details_go_back_with_the_text() -> None:
-    raw = OR_TEXT.read_bytes()
+    raw = CONFORMANCE.read(OR_TEXT)
     recorded = orjson.loads(raw)["choices"][0]["message"]
     answer = httpx.Response(200, content=raw, headers=JSON)
     request = Request(messages=(Message.user("5 + 3?"),), reasoning=THINKING)
@@ -525,8 +535,9 @@ async def test_openrouter_reasoning_details_go_back_with_the_text() -> None:
     }
 
 
+@CONFORMANCE.needed
 async def test_openrouter_summary_and_encrypted_entries_go_back_in_their_order() -> None:
-    raw = OR_SUMMARY.read_bytes()
+    raw = CONFORMANCE.read(OR_SUMMARY)
     details = recorded_details(raw)
     # A summary and its encrypted original share index 0; only the second has an id.
     assert [d["type"] for d in details] == ["reasoning.summary", "reasoning.encrypted"]
@@ -538,8 +549,9 @@ async def test_openrouter_summary_and_encrypted_entries_go_back_in_their_order()
     assert sent_assistant(body)["reasoning_details"] == details
 
 
+@PROVIDERS.needed
 async def test_openrouter_stream_sends_back_the_joined_entry() -> None:
-    sse = OR_STREAM.read_bytes()
+    sse = PROVIDERS.read(OR_STREAM)
     pieces = [
         detail
         for event in iter_sse(sse)
@@ -582,7 +594,7 @@ def test_openrouter_reasoning_details_go_back_only_when_they_can() -> None:
         assert isinstance(messages, list)
         return messages[1].get("reasoning_details")
 
-    raw = OR_TEXT.read_bytes()
+    raw = CONFORMANCE.read(OR_TEXT)
     assert sent_back(raw) == recorded_details(raw)
     assert sent_back(raw, provider="anthropic") is None
     assert sent_back(raw, reasoning=False) is None

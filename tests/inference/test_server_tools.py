@@ -1,10 +1,8 @@
 """Tools the provider runs itself (web search, code execution, MCP, tool search) come back
 as `Response.server_tool_calls`, never as calls for the caller to execute, in every codec,
-streamed or not; recorded bodies from tests/data/conformance (see its SOURCES.md)."""
+streamed or not; recorded bodies from ../shared/fixtures/conformance (see its SOURCES.md)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +13,9 @@ from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import InvalidResponse
 from golem.inference.serialize import response_to_dict
 from golem.inference.types import Response
+from tests.fixtures import CONFORMANCE
 from tests.inference.stream_splits import check_random_chunkings, decode_chunks
 
-CONFORMANCE = Path(__file__).resolve().parents[1] / "data" / "conformance"
 _PROFILES = {profile.name: profile for profile, _ in PROFILES_IN_CODE}
 
 
@@ -27,7 +25,7 @@ def codec_for(relative: str) -> Codec:
 
 
 def decode(relative: str) -> Response:
-    body = (CONFORMANCE / relative).read_bytes()
+    body = CONFORMANCE.read(relative)
     codec = codec_for(relative)
     if relative.endswith(".sse"):
         return decode_chunks(codec, [body])
@@ -155,7 +153,7 @@ def test_server_tool_streams_decode_the_same_however_cut() -> None:
         "openai-responses/pai-test_openai_responses_model_mcp_server_tool_stream-0.sse",
         "gemini/pai-test_native_output_with_builtin_tools_stream-0.sse",
     ):
-        body = (CONFORMANCE / relative).read_bytes()
+        body = CONFORMANCE.read(relative)
         check_random_chunkings(codec_for(relative), body, seed=relative, rounds=30)
 
 

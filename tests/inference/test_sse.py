@@ -8,11 +8,14 @@ from pathlib import Path
 import pytest
 
 from golem.inference.sse import SSEDecoder, SSEEvent, iter_sse
-from tests.fixtures import provider_fixtures
+from tests.fixtures import PROVIDERS
 from tests.inference.stream_splits import frames
 
-SSE_FIXTURES = provider_fixtures("**/*.sse")
-FIXTURE_IDS = [f"{p.parent.name}/{p.name}" for p in SSE_FIXTURES]
+SSE_FIXTURES = PROVIDERS.params("**/*.sse")
+
+
+def fixture_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
 
 
 def decode_chunks(chunks: Iterable[bytes]) -> list[SSEEvent]:
@@ -48,10 +51,11 @@ def reference_parse(body: bytes) -> list[SSEEvent]:
 
 
 def test_fixtures_found() -> None:
+    PROVIDERS.require()
     assert len(SSE_FIXTURES) >= 9
 
 
-@pytest.mark.parametrize("path", SSE_FIXTURES, ids=FIXTURE_IDS)
+@pytest.mark.parametrize("path", SSE_FIXTURES, ids=fixture_id)
 def test_fixture_whole_matches_reference(path: Path) -> None:
     body = path.read_bytes()
     events = iter_sse(body)
@@ -62,7 +66,7 @@ def test_fixture_whole_matches_reference(path: Path) -> None:
             json.loads(event.data)
 
 
-@pytest.mark.parametrize("path", SSE_FIXTURES, ids=FIXTURE_IDS)
+@pytest.mark.parametrize("path", SSE_FIXTURES, ids=fixture_id)
 def test_fixture_split_at_every_offset(path: Path) -> None:
     # Splitting the whole body at each of its n offsets would decode n whole bodies
     # (quadratic: minutes for the 285 KB Together stream). A split only disturbs the frame
@@ -78,13 +82,13 @@ def test_fixture_split_at_every_offset(path: Path) -> None:
             assert decode_chunks([window[:k], window[k:]]) == expected, (i, k)
 
 
-@pytest.mark.parametrize("path", SSE_FIXTURES, ids=FIXTURE_IDS)
+@pytest.mark.parametrize("path", SSE_FIXTURES, ids=fixture_id)
 def test_fixture_one_byte_at_a_time(path: Path) -> None:
     body = path.read_bytes()
     assert decode_chunks(body[i : i + 1] for i in range(len(body))) == iter_sse(body)
 
 
-@pytest.mark.parametrize("path", SSE_FIXTURES, ids=FIXTURE_IDS)
+@pytest.mark.parametrize("path", SSE_FIXTURES, ids=fixture_id)
 def test_fixture_random_chunkings(path: Path) -> None:
     body = path.read_bytes()
     expected = iter_sse(body)
@@ -97,7 +101,7 @@ def test_fixture_random_chunkings(path: Path) -> None:
 
 
 def test_gemini_fixture_is_crlf_framed() -> None:
-    (path,) = provider_fixtures("gemini/*.sse")
+    (path,) = PROVIDERS.require().glob("gemini/*.sse")
     body = path.read_bytes()
     assert b"\r\n\r\n" in body
     events = iter_sse(body)
@@ -106,7 +110,7 @@ def test_gemini_fixture_is_crlf_framed() -> None:
 
 
 def test_openrouter_comments_and_leading_blank_lines_ignored() -> None:
-    (path,) = provider_fixtures("openrouter/*.sse")
+    (path,) = PROVIDERS.require().glob("openrouter/*.sse")
     events = iter_sse(b"\n\n" + path.read_bytes())
     assert not any("OPENROUTER" in e.data for e in events)
     assert json.loads(events[0].data)["object"] == "chat.completion.chunk"

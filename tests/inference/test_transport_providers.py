@@ -27,8 +27,12 @@ from golem.inference import (
     run_structured,
 )
 from golem.inference.providers import price_for
-from tests.fixtures import provider_fixture
+from tests.fixtures import PROVIDERS, provider_fixture
 from tests.inference.transport_support import NOW, ChunkedBody, Script
+
+# Every test here replays recorded bodies; marked so that the skip keeps its reason
+# (pytest-trio drops the reason of a skip raised inside an async test).
+pytestmark = PROVIDERS.needed
 
 ENV = {
     "OPENAI_API_KEY": "sk-test-SECRET123",

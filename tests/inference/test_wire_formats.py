@@ -18,7 +18,7 @@ from golem.inference import (
     decode,
 )
 from golem.inference.providers import default_registry
-from tests.fixtures import PROVIDER_FIXTURES, provider_fixtures
+from tests.fixtures import PROVIDERS
 
 from .stream_splits import decode_chunks, frames
 
@@ -35,7 +35,7 @@ WIRE = {
 }
 RECORDED = [
     p
-    for p in provider_fixtures("*/*")
+    for p in PROVIDERS.files("*/*")
     if p.suffix in (".json", ".sse") and not p.name.endswith(".request.json")
 ]
 ANSWERS = [p for p in RECORDED if not p.name.startswith("error-")]
@@ -56,16 +56,17 @@ def wire_of(provider: str) -> str:
 
 
 def label(path: Path) -> str:
-    return str(path.relative_to(PROVIDER_FIXTURES))
+    return str(path.relative_to(PROVIDERS.path))
 
 
 def test_the_recordings_cover_every_family() -> None:
+    PROVIDERS.require()
     assert {wire_of(provider_of(p)) for p in ANSWERS} == set(WIRE.values())
     assert len(STREAMS) >= 9 and len(ERRORS) >= 7
 
 
 @pytest.mark.parametrize("speaker", SPEAKERS)
-@pytest.mark.parametrize("path", ANSWERS, ids=label)
+@pytest.mark.parametrize("path", PROVIDERS.cases(ANSWERS), ids=label)
 def test_a_recorded_answer_decodes_only_in_its_own_format(path: Path, speaker: str) -> None:
     body, stream = path.read_bytes(), path.suffix == ".sse"
     if wire_of(speaker) != wire_of(provider_of(path)):
@@ -82,14 +83,14 @@ def test_a_recorded_answer_decodes_only_in_its_own_format(path: Path, speaker: s
 
 
 @pytest.mark.parametrize("speaker", SPEAKERS)
-@pytest.mark.parametrize("path", ERRORS, ids=label)
+@pytest.mark.parametrize("path", PROVIDERS.cases(ERRORS), ids=label)
 def test_a_recorded_error_body_is_a_typed_error_in_any_format(path: Path, speaker: str) -> None:
     with pytest.raises(ProviderError):
         decode(speaker, path.read_bytes())
 
 
 def test_an_anthropic_message_is_not_an_openai_chat_completion() -> None:
-    body = (PROVIDER_FIXTURES / "anthropic/messages-thinking-signature.json").read_bytes()
+    body = PROVIDERS.read("anthropic/messages-thinking-signature.json")
     with pytest.raises(FormatMismatch) as raised:
         decode("openai", body)
     message = str(raised.value)
@@ -99,7 +100,7 @@ def test_an_anthropic_message_is_not_an_openai_chat_completion() -> None:
 
 
 def test_an_openai_stream_is_not_an_anthropic_stream() -> None:
-    body = (PROVIDER_FIXTURES / "openai/chat-json-schema-strict-stream.sse").read_bytes()
+    body = PROVIDERS.read("openai/chat-json-schema-strict-stream.sse")
     with pytest.raises(FormatMismatch, match="stream is not an Anthropic message"):
         decode("anthropic", body, stream=True)
 
@@ -133,7 +134,7 @@ def cuts_before_the_end(body: bytes) -> list[int]:
     return sorted(at_frames | inside)
 
 
-@pytest.mark.parametrize("path", STREAMS, ids=label)
+@pytest.mark.parametrize("path", PROVIDERS.cases(STREAMS), ids=label)
 def test_a_stream_cut_before_its_final_event_is_incomplete(path: Path) -> None:
     provider, body = provider_of(path), path.read_bytes()
     codec = default_registry().codec(provider)
@@ -159,7 +160,7 @@ def test_a_stream_cut_before_its_final_event_is_incomplete(path: Path) -> None:
 
 def test_an_openai_stream_cut_between_its_finish_and_its_usage_is_incomplete() -> None:
     """The answer's text is whole, but without the usage chunk it would be charged 0."""
-    body = (PROVIDER_FIXTURES / "openai/chat-json-schema-strict-stream.sse").read_bytes()
+    body = PROVIDERS.read("openai/chat-json-schema-strict-stream.sse")
     parts = frames(body)
     assert b'"usage":{' in parts[-2] and b'"finish_reason":"stop"' in parts[-3]
     with pytest.raises(IncompleteStream) as raised:

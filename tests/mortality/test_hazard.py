@@ -3,6 +3,7 @@
 import math
 import subprocess
 import sys
+from datetime import timedelta
 
 import pytest
 from hypothesis import given
@@ -13,12 +14,18 @@ from golem.mortality import HazardParams, death_probability, roll, uniform_draw
 seeds = st.one_of(st.integers(), st.text(max_size=20))
 golem_ids = st.text(max_size=30)
 ticks = st.integers(0, 10**9)
+REF = timedelta(seconds=40)  # Bardo's tick, which the parameters are given per
+
+
+def p_at(age_ticks: int, fitness: float, params: HazardParams | None = None) -> float:
+    """The chance of dying over one reference tick at an age of so many reference ticks."""
+    return death_probability(age_ticks * REF, fitness, REF, params)
 
 
 @given(seeds, golem_ids, ticks, st.floats(0, 1))
 def test_roll_is_deterministic(seed: int | str, golem_id: str, tick: int, fitness: float) -> None:
-    first = roll(seed, golem_id, tick, fitness=fitness)
-    assert first == roll(seed, golem_id, tick, fitness=fitness)
+    first = roll(seed, golem_id, tick, age=tick * REF, interval=REF, fitness=fitness)
+    assert first == roll(seed, golem_id, tick, age=tick * REF, interval=REF, fitness=fitness)
     assert 0.0 <= first.draw < 1.0
     assert first.survived == (first.draw >= first.probability)
 
@@ -60,21 +67,46 @@ def test_draws_look_uniform() -> None:
     ],
 )
 def test_hazard_table(age: int, fitness: float, expected: float) -> None:
-    assert death_probability(age, fitness) == pytest.approx(expected, rel=1e-3)
+    assert p_at(age, fitness) == pytest.approx(expected, rel=1e-3)
 
 
 @given(st.integers(0, 10**7), st.integers(0, 10**7), st.floats(0, 1), st.floats(0, 1))
 def test_hazard_grows_with_age_and_unfitness(a: int, b: int, f: float, g: float) -> None:
     young, old = sorted((a, b))
     fit, unfit = sorted((f, g), reverse=True)
-    assert death_probability(young, fit) <= death_probability(old, fit)
-    assert death_probability(young, fit) <= death_probability(young, unfit)
-    assert 0.0 < death_probability(old, unfit) <= 0.001
+    assert p_at(young, fit) <= p_at(old, fit)
+    assert p_at(young, fit) <= p_at(young, unfit)
+    assert 0.0 < p_at(old, unfit) <= 0.001 + 1e-15
 
 
 def test_hazard_params_are_configuration() -> None:
     params = HazardParams(makeham=0.5, gompertz=0.0, cap=1.0, max_fitness_multiplier=1.0)
-    assert death_probability(0, 0.0, params) == pytest.approx(-math.expm1(-0.5))
-    assert roll("s", "g", 3, fitness=1.0, params=HazardParams(cap=0.0)).survived
+    assert p_at(0, 0.0, params) == pytest.approx(-math.expm1(-0.5))
+    never = roll("s", "g", 3, age=REF, interval=REF, fitness=1.0, params=HazardParams(cap=0.0))
+    assert never.survived
     with pytest.raises(ValueError, match="non-negative"):
-        death_probability(-1, 1.0)
+        death_probability(-REF, 1.0, REF)
+
+
+@pytest.mark.parametrize("interval", [timedelta(seconds=15), timedelta(seconds=30)])
+@pytest.mark.parametrize("fitness", [1.0, 0.3])
+def test_survival_over_a_stretch_of_time_does_not_depend_on_the_heartbeat(
+    interval: timedelta, fitness: float
+) -> None:
+    """Surviving 10 days of rolls every 15 s, every 30 s (Conservation's doubling) or every
+    40 s: the same chance within 0.1% (rates per second; the ageing term integrated on each
+    grid differs only by discretisation)."""
+    params = HazardParams(makeham=5e-5, ageing=5e-4, cap=0.01)  # large enough to see
+
+    def survival(step: timedelta) -> float:
+        log_survival, age = 0.0, timedelta(0)
+        while age < timedelta(days=10):
+            log_survival += math.log1p(-death_probability(age, fitness, step, params))
+            age += step
+        return math.exp(log_survival)
+
+    assert survival(interval) == pytest.approx(survival(REF), rel=1e-3)
+    assert 0.0 < survival(REF) < 0.99
+    # the cap too is a rate: capped over a 20 s interval is capped twice over 40 s
+    capped = HazardParams(makeham=1.0, cap=0.001)
+    assert (1 - death_probability(REF, 1.0, REF / 2, capped)) ** 2 == pytest.approx(0.999)

@@ -4,7 +4,7 @@ clock and never leaves Thriving (its wallet bounds its calls), rules asks no mod
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -121,10 +121,16 @@ def test_a_wallet_bounds_the_calls_but_not_death() -> None:
     assert isinstance(ask(SubsystemName.HEARTBEAT, None), Allocation)  # no wallet: the cap
 
 
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
 def vitals_of(policy: MortalityPolicy, *, credits: float, fitness: float, kill: bool = False):  # type: ignore[no-untyped-def]
     return assess(
         golem_id="g",
         tick=150_000,
+        now=NOW,
+        age=timedelta(days=70),
+        interval=timedelta(seconds=40),
         credits_usd=credits,
         initial_credits_usd=8.0,
         burn_rate_usd=0.01,
@@ -132,7 +138,7 @@ def vitals_of(policy: MortalityPolicy, *, credits: float, fitness: float, kill: 
         previous=Phase.DECLINING,
         params=policy,
         kill_switch=kill,
-        senescent_since=0,  # a low fitness has lasted past senescence's grace
+        senescent_since=NOW - timedelta(days=60),  # a low fitness has lasted past the grace
     )
 
 

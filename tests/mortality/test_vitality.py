@@ -2,7 +2,7 @@
 
 import itertools
 import math
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -24,12 +24,17 @@ from golem.mortality import (
 unit = st.floats(0, 1)
 
 
+TICK = timedelta(seconds=40)  # Bardo's tick: the table's ages are in them
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+GRACE = timedelta(seconds=500 * 40)  # Bardo's 500 ticks
+
+
 def _sigmoid(x: float, centre: float, steepness: float) -> float:
     return 1 / (1 + math.exp(-steepness * (x - centre)))
 
 
 def test_bardo_worked_example() -> None:
-    vitality = composite_vitality(0.9, 0.2, 0)
+    vitality = composite_vitality(0.9, 0.2, timedelta(0))
     assert vitality == pytest.approx(0.168, abs=5e-4)
     assert phase_of(vitality) is Phase.DECLINING
 
@@ -46,13 +51,22 @@ def test_bardo_worked_example() -> None:
     ],
 )
 def test_vitality_table(economic: float, epistemic: float, age: int, expected: float) -> None:
-    assert composite_vitality(economic, epistemic, age) == pytest.approx(expected)
+    assert composite_vitality(economic, epistemic, age * TICK) == pytest.approx(expected)
 
 
 def test_age_term_reaches_zero() -> None:
-    params = VitalityParams(age_weight=1.0, age_horizon=100.0)
-    assert composite_vitality(1.0, 1.0, 100, params) == 0.0
-    assert composite_vitality(1.0, 1.0, 10**9, params) == 0.0
+    params = VitalityParams(age_weight=1.0, age_horizon=timedelta(hours=1))
+    assert composite_vitality(1.0, 1.0, timedelta(hours=1), params) == 0.0
+    assert composite_vitality(1.0, 1.0, timedelta(days=10**5), params) == 0.0
+    assert composite_vitality(1.0, 1.0, timedelta(minutes=30), params) > 0.0
+
+
+def test_the_age_horizon_is_bardos_ticks_in_time() -> None:
+    """Bardo's 200,000 ticks at ~40 s: about 92.6 days; written as a duration in config."""
+    assert VitalityParams().age_horizon == timedelta(seconds=8_000_000)
+    assert VitalityParams.model_validate({"age_horizon": "3d"}).age_horizon == timedelta(days=3)
+    with pytest.raises(ValueError, match="duration"):
+        VitalityParams.model_validate({"age_horizon": 20_000})  # ticks no longer
 
 
 @given(unit, unit, unit, unit, st.integers(0, 10**6))
@@ -61,17 +75,17 @@ def test_vitality_is_monotone_and_bounded(
 ) -> None:
     lo_e, hi_e = sorted((e1, e2))
     lo_k, hi_k = sorted((k1, k2))
-    low = composite_vitality(lo_e, lo_k, age)
-    high = composite_vitality(hi_e, hi_k, age)
+    low = composite_vitality(lo_e, lo_k, age * TICK)
+    high = composite_vitality(hi_e, hi_k, age * TICK)
     assert 0.0 <= low <= high <= 1.0
-    assert composite_vitality(hi_e, hi_k, age + 1000) <= high
+    assert composite_vitality(hi_e, hi_k, (age + 1000) * TICK) <= high
 
 
 def test_vitality_rejects_levels_outside_the_unit_interval() -> None:
     with pytest.raises(ValueError, match="economic"):
-        composite_vitality(1.5, 0.5, 0)
+        composite_vitality(1.5, 0.5, timedelta(0))
     with pytest.raises(ValueError, match="epistemic"):
-        composite_vitality(0.5, math.nan, 0)
+        composite_vitality(0.5, math.nan, timedelta(0))
 
 
 @pytest.mark.parametrize(
@@ -195,6 +209,9 @@ def test_terminal_ends_after_its_grace(
     vitals = assess(
         golem_id="g",
         tick=100,
+        now=NOW,
+        age=100 * TICK,
+        interval=TICK,
         credits_usd=credits,
         initial_credits_usd=5.0,
         burn_rate_usd=0.0,
@@ -207,30 +224,33 @@ def test_terminal_ends_after_its_grace(
 
 
 @pytest.mark.parametrize(
-    ("level", "full_window", "since", "cause"),
+    ("level", "full_window", "below_for", "cause"),
     [
-        (0.30, True, 1000 - 500, DeathCause.EPISTEMIC),  # below for the whole grace
-        (0.30, True, 1000 - 499, None),  # one tick short of it
+        (0.30, True, GRACE, DeathCause.EPISTEMIC),  # below for the whole grace
+        (0.30, True, GRACE - timedelta(seconds=1), None),  # a second short of it
         (0.30, True, None, None),  # it has just fallen below
-        (0.35, True, 0, None),  # at the threshold is not below it
-        (0.0, False, 0, None),  # the window is not full yet: not judged
+        (0.35, True, 10 * GRACE, None),  # at the threshold is not below it
+        (0.0, False, 10 * GRACE, None),  # the window is not full yet: not judged
     ],
 )
 def test_senescence_kills_only_after_its_grace(
-    level: float, full_window: bool, since: int | None, cause: DeathCause | None
+    level: float, full_window: bool, below_for: timedelta | None, cause: DeathCause | None
 ) -> None:
     policy = MortalityParams(stochastic_death=False).compile(seed=0)
-    assert (policy.senescence_threshold, policy.senescence_grace_ticks) == (0.35, 500)
+    assert (policy.senescence_threshold, policy.senescence_grace) == (0.35, GRACE)
     vitals = assess(
         golem_id="g",
         tick=1000,
+        now=NOW,
+        age=1000 * TICK,
+        interval=TICK,
         credits_usd=4.0,
         initial_credits_usd=5.0,
         burn_rate_usd=0.0,
         epistemic=Epistemic(level, full_window),
         previous=Phase.STABLE,
         params=policy,
-        senescent_since=since,
+        senescent_since=None if below_for is None else NOW - below_for,
     )
     assert vitals.cause is cause
 

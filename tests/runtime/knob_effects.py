@@ -18,6 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
 
+from golem.inference.durations import parse_duration
 from golem.mortality import Allocation, ModelTier, Phase, SubsystemName
 from golem.world import Regime
 
@@ -51,6 +52,8 @@ def holds(effect: Effect, before: Any, after: Any, default: Any, value: Any) -> 
 
 
 def _number(value: Any) -> float:
+    if isinstance(value, str):  # a duration as config writes it ("1h")
+        value = parse_duration(value)
     if isinstance(value, timedelta):
         return value.total_seconds()
     if value is None:
@@ -174,8 +177,9 @@ def mean_funding(regime: Regime) -> Callable[[Any], float]:
     return lambda path: statistics.fmean(o.funding_rate for o in path if o.regime is regime)
 
 
-def regime_changes(path: list[Any]) -> int:
-    return sum(1 for a, b in itertools.pairwise(path) if a.regime is not b.regime)
+def first_stay(path: list[Any]) -> int:
+    """Observations until the regime first changes (the length of the first stay)."""
+    return next((i for i, o in enumerate(path) if o.regime is not path[0].regime), len(path))
 
 
 def next_regime(path: list[Any]) -> Regime:
@@ -249,7 +253,8 @@ def _regime_effects(regime: Regime) -> dict[str, Effect]:
         f"{at}.volatility": Effect(
             f"returns in {regime} spread with the volatility", return_spread(regime), "with"
         ),
-        f"{at}.mean_duration": Effect("regimes change more often", regime_changes, "against"),
+        # The first stay (the path starts in this regime): the same draw scaled by the mean.
+        f"{at}.mean_duration": Effect("the first stay is shorter", first_stay, "with"),
         f"{at}.volume_multiplier": Effect(
             f"volume in {regime} follows the multiplier", mean_volume(regime), "with"
         ),
@@ -458,9 +463,7 @@ EFFECTS: dict[str, Effect] = {
     "mortality.senescence_threshold": Effect(
         "fewer golems are senescent", deaths("epistemic"), "with"
     ),
-    "mortality.senescence_grace_ticks": Effect(
-        "senescence kills later", deaths("epistemic"), "against"
-    ),
+    "mortality.senescence_grace": Effect("senescence kills later", deaths("epistemic"), "against"),
     "mortality.terminal_grace": Effect("Terminal kills sooner", lambda s: s["tick"], "falls"),
     "mortality.fit_depth": Effect(
         "no depth is fitted to the money", granted(lambda g, a: a.fitted_from is not None), "falls"
@@ -488,6 +491,9 @@ EFFECTS: dict[str, Effect] = {
     "mortality.hazard.ageing": Effect("death is less likely", death_chance, "with"),
     "mortality.hazard.max_fitness_multiplier": Effect("death is less likely", death_chance, "with"),
     "mortality.hazard.cap": Effect("death is less likely", death_chance, "with"),
+    # the parameters are per reference tick: the same values over a shorter tick are a
+    # faster rate, so over the same interval death is likelier
+    "mortality.hazard.reference_tick": Effect("death is likelier", death_chance, "against"),
     "mortality.phases.thriving": Effect(
         "more readings are Thriving", in_phase(Phase.THRIVING), "against"
     ),

@@ -504,3 +504,20 @@ def test_the_local_model_s_settings_live_under_providers_local(tmp_path: Path) -
     config = load_config(write(tmp_path, text), {})
     assert (config.providers.local.model_path, config.providers.local.threads) == (gguf, 2)
     assert [(s.provider, s.status) for s in key_statuses(config, {})] == [("local", "keyless")]
+
+
+def test_a_bool_is_no_number_at_any_depth() -> None:
+    """`true` where a number goes (pydantic's lax mode would read 1) is named, nested keys
+    and all; a bool key still takes a bool."""
+    with pytest.raises(ConfigError) as raised:
+        parse_config(
+            {
+                "mortality": {"security": True, "initial_credits_usd": True},
+                "world": {"market": {"lending": {"collateral_usd": False}}},
+            }
+        )
+    assert raised.value.keys == (
+        "mortality.initial_credits_usd",
+        "world.market.lending.collateral_usd",
+    )
+    assert "takes a number, not false" in str(raised.value)

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 import structlog
 
 from golem.runtime.logs.console import ConsoleLine
@@ -93,9 +94,23 @@ def test_a_rules_decision_reads_as_the_readme_shows() -> None:
     ]
 
 
+@pytest.mark.parametrize("width", [80, 90, 100, 110])
+def test_a_narrow_terminal_still_shows_cost_vitality_and_what_was_decided(width: int) -> None:
+    """80 columns cut every decision after its summary's first word (issue 33, item 17):
+    the cost and the vitality are chosen first, then the summary, then the model."""
+    line = ConsoleLine(width=width)(_MODEL_DECISION)
+    assert len(line) <= width
+    assert line.endswith("  $0.0000751  vitality 0.69 stable")
+    assert "anticipation (P 0" in line
+    assert ("gpt-4.1-nano" in line) is (width > 80)
+    rules = ConsoleLine(width=width)(_RULES_DECISION)
+    assert rules.endswith("low: observe  $0  vitality 0.69 stable")
+    assert "T0" in rules or "tier 0  deterministic" in rules
+
+
 def test_lines_fit_a_narrow_terminal() -> None:
-    line = ConsoleLine(width=80)(_MODEL_DECISION)
-    assert len(line) <= 80 and line.endswith("…")
+    line = ConsoleLine(width=60)(_MODEL_DECISION)
+    assert len(line) <= 60 and "$0.0000751  vitality 0.69 stable" in line
     other = {"timestamp": "2026-11-24T12:00:00+00:00", "level": "info", "event": "vitality"}
     other |= {f"key{i}": "x" * 100 for i in range(10)}
     assert len(ConsoleLine(width=80)(other)) <= 80

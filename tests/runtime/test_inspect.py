@@ -200,6 +200,26 @@ def test_the_table_and_the_readable_summary(
     assert "daimon" in text and "thriving → stable" in text and "died" in text
 
 
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_a_narrow_summary_shows_whole_columns_and_names_the_others(
+    log_file: Path, capsys: pytest.CaptureFixture[str], width: int
+) -> None:
+    """At 80 columns the 13 columns were each squeezed to "su…" (issue 33, item 17)."""
+    assert main(["inspect", str(log_file), "--summary", "--width", str(width)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(line for line in lines if "subsystem" in line and "┃" in line)
+    assert len(header) <= width
+    shown = [cell.strip() for cell in header.strip("┃").split("┃")]
+    assert shown[:2] == ["subsystem", "decisions"] and "spend $" in shown
+    assert not any("…" in line for line in lines if "│" in line or "┃" in line)
+    caption = " ".join(lines[lines.index(next(x for x in lines if x.startswith("└"))) + 1 :])
+    assert "not shown at this width:" in caption
+    for column in ("masked", "quarantined"):
+        assert (column in shown) is (column not in caption)
+    assert main(["inspect", str(log_file), "--summary", "--width", "0"]) == 0
+    assert "not shown" not in capsys.readouterr().out
+
+
 def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inspect", str(tmp_path / "none.log")]) == 2
     assert "no such file" in capsys.readouterr().err

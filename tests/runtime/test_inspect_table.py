@@ -86,8 +86,19 @@ def test_a_file_gets_every_column_and_whole_summaries(
     assert "500/100" in lines[-1] and "schema_enforced" in lines[-1]
 
 
-def test_no_row_no_header(log_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert table(capsys, log_file, "--subsystem", "death") == []
+@pytest.mark.parametrize("form", [(), ("--json",)])
+def test_no_row_no_header_and_it_is_said(
+    log_file: Path, capsys: pytest.CaptureFixture[str], form: tuple[str, ...]
+) -> None:
+    """Nothing matching is said on stderr, exit 1 (grep's convention), no header."""
+    assert (
+        main(["inspect", str(log_file), "--subsystem", "death", "--event", "decision", *form]) == 1
+    )
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert (
+        err == f"golem inspect: no event in {log_file} matches --subsystem death --event decision\n"
+    )
 
 
 def test_the_filters_of_closed_sets(log_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,11 +1,12 @@
 """Epistemic senescence through the real golem on a virtual clock: once its window is full
-and its forecast skill is below `[mortality] senescence_threshold`, it dies of it after
-`senescence_grace_ticks` ticks, not before, and a resumed golem keeps when it began; an
+and its forecast skill is below `[mortality] senescence_threshold`, it dies of it once
+`senescence_grace` of time has passed, not before, and a resumed golem keeps when it began; an
 episode predicts the move its decision expects."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 from golem.mortality import DeathCause, ModelTier, Phase, SubsystemName
@@ -18,7 +19,7 @@ from tests.runtime.test_life import START, life
 from tests.runtime.test_life_terminal import TICK, config
 from tests.subsystems.support import market
 
-GRACE = 30  # ticks
+GRACE = 30 * TICK  # a duration: 30 ticks of this heartbeat
 
 
 def wrong(golem: Golem) -> Golem:
@@ -27,13 +28,13 @@ def wrong(golem: Golem) -> Golem:
     return golem
 
 
-async def live_until(golem: Golem, clock: VirtualClock, stop: int | None) -> None:
-    """Heartbeats until the golem dies, or until it has been senescent for `stop` ticks."""
+async def live_until(golem: Golem, clock: VirtualClock, stop: timedelta | None) -> None:
+    """Heartbeats until the golem dies, or until it has been senescent for `stop`."""
     for _ in range(2000):
         if golem.dead:
             return
         since = golem.chart.senescent_since
-        if stop is not None and since is not None and golem.tick_no - since >= stop:
+        if stop is not None and since is not None and clock.now() - since >= stop:
             return
         await golem.tick()
         clock.advance(TICK)
@@ -45,7 +46,7 @@ async def test_senescence_kills_after_its_grace_across_a_restart(tmp_path: Path)
     cfg = config(
         tmp_path,
         epistemic_window=10,
-        senescence_grace_ticks=GRACE,
+        senescence_grace="5h",
         terminal_grace="off",  # nothing but senescence ends this life
     )
     clock = VirtualClock(START)
@@ -61,7 +62,8 @@ async def test_senescence_kills_after_its_grace_across_a_restart(tmp_path: Path)
         await live_until(golem, clock, stop=None)
         death = store.death()
     assert death is not None and death["cause"] == DeathCause.EPISTEMIC
-    assert death["tick"] - since == GRACE  # the first tick past the grace, not before
+    # the first tick past the grace, not before (the clock moved on once after it)
+    assert clock.now() - TICK - since == GRACE
 
 
 async def test_an_episode_predicts_the_move_the_decision_expects(tmp_path: Path) -> None:

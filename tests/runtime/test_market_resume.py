@@ -78,9 +78,10 @@ async def test_a_resumed_life_sees_the_market_of_one_that_never_stopped(tmp_path
         second, resumed_portfolio, resumed_equity = await _live(
             twice, clock, TWENTY_TICKS + timedelta(seconds=1), buy=False
         )
-    assert len(whole) == 40 and len(first) == len(second) == 20
-    assert [o.tick for o in first + second] == list(range(40))
-    assert first + second == whole  # prices, volumes, health factors, regimes, times
+    assert len(whole) == 40 and len(first) == 20
+    assert [o.tick for o in whole] == list(range(40))
+    assert second == whole  # prices, volumes, health factors, regimes, times; the window
+    # of the resumed life holds the ticks before the restart too
     assert len({o.regime for o in whole}) > 1  # the regime chain moved, and was resumed
     assert resumed_portfolio == portfolio
     assert resumed_equity == equity
@@ -102,4 +103,37 @@ async def test_a_state_without_market_state_resumes_from_the_seed_with_a_warning
     warnings = [e for e in logs if e["event"] == "market_not_resumed"]
     assert len(warnings) == 1 and warnings[0]["log_level"] == "warning"
     assert "no market state" in warnings[0]["reason"]
-    assert second[0].tick == 0 and second[0].price == first[0].price
+    assert second[:20] == first  # the window was saved, the market was not
+    assert second[20].tick == 0 and second[20].price == first[0].price
+
+
+async def test_a_restarted_golem_s_probes_see_the_ticks_before_it(tmp_path: Path) -> None:
+    """The market window is saved with each tick: a restarted golem's first heartbeat
+    has the 20-tick price change, the band and the volume ratio at once, and the market
+    summary it starts from is the one the stopped golem ended with."""
+    cfg = config(tmp_path)
+    clock = VirtualClock(START)
+    with StateStore.open(cfg.golem.state_dir) as store:
+        made = life(cfg, clock, store)
+        await made.run(duration=TWENTY_TICKS + TICK)
+        window, ended = made.golem.window.observations, made.golem.window.summary()
+    assert len(window) == 21
+    with StateStore.open(cfg.golem.state_dir) as store:
+        restarted = life(cfg, clock, store).golem
+        assert restarted.window.observations == window
+        assert restarted.previous == ended
+        summary = restarted.window.summary()
+        assert None not in (summary.delta_period, summary.zscore, summary.volume_ratio)
+        assert summary.return_volatility is not None
+        stored = store.observations(1000)
+    assert stored == list(window)
+
+
+def test_the_store_keeps_the_newest_observations_a_window_holds(tmp_path: Path) -> None:
+    seen = [Observation(n, START + n * TICK, 100.0 + n, 1.0 + n) for n in range(10)]
+    with StateStore.open(tmp_path) as store:
+        for start in range(0, 10, 3):
+            with store.transaction():
+                store.save_observations(seen[start : start + 3], keep=4)
+        assert store.observations(100) == seen[-4:]
+        assert store.observations(2) == seen[-2:]

@@ -185,6 +185,9 @@ _PRICE = Price(input=3.0, output=15.0)
 _VITALITIES = (1.0, 0.6, 0.4, 0.2, 0.05)
 
 
+BARDO_TICK = timedelta(seconds=40)  # the grid's ticks: mortality's durations are in them
+
+
 @dataclass(frozen=True)
 class Grid:
     """Where on `decisions`' grid a reading was taken."""
@@ -289,6 +292,9 @@ def decisions(config: GolemConfig) -> object:
                                     assess(
                                         golem_id="knobs",
                                         tick=tick,
+                                        now=NOW,
+                                        age=tick * BARDO_TICK,
+                                        interval=BARDO_TICK,
                                         credits_usd=credits,
                                         initial_credits_usd=policy.initial_credits_usd,
                                         burn_rate_usd=0.0,
@@ -297,7 +303,7 @@ def decisions(config: GolemConfig) -> object:
                                         params=policy,
                                         senescent_since=None
                                         if below_for is None
-                                        else tick - below_for,
+                                        else NOW - below_for * BARDO_TICK,
                                     ),
                                 )
                             )
@@ -856,7 +862,15 @@ KNOBS: dict[str, Knob] = {
     "mortality.budgets.never_contracted": Knob(["death"], decisions),
     "mortality.reasoning.exempt": Knob(["death"], decisions),
     "mortality.terminal_grace": Knob("6h", terminal_end, {"mortality.stochastic_death": False}),
+    "mortality.senescence_grace": Knob("1h", decisions),
+    "mortality.vitality.age_horizon": Knob("23d", decisions),
+    "mortality.hazard.reference_tick": Knob(
+        "10s", decisions, {"mortality.hazard.makeham": 0.001, "mortality.hazard.cap": 0.9}
+    ),
     "mortality.policy": Knob("rules", decisions),
+    # Lowered, but above the floor below it: floors out of order are refused.
+    "mortality.phases.thriving": Knob(0.6, decisions),
+    "mortality.phases.stable": Knob(0.4, decisions),
     "mortality.stochastic_death": Knob(
         False, decisions, {"mortality.hazard.makeham": 0.7, "mortality.hazard.cap": 0.9}
     ),

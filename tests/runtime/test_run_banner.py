@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from golem.cli.run import signalled
 from golem.runtime.store.state import StateStore
 from tests.user_errors.support import golem
 
@@ -44,7 +45,11 @@ console = "json"
 def _saved(state: Path, shown: str = "state") -> str:
     """What the farewell says was saved in `state`, a state dir the golem knew as `shown`."""
     with StateStore.open(state) as store:
-        return f"saved tick {store.tick()}, credits ${store.credits():.4f} in {shown}/golem.db"
+        ticks = store.tick()
+        return (
+            f"saved {ticks} ticks (next: tick {ticks}), credits ${store.credits():.4f} in "
+            f"{shown}/golem.db"
+        )
 
 
 def test_the_banner_comes_first_and_the_end_says_what_was_saved(tmp_path: Path) -> None:
@@ -94,7 +99,14 @@ def test_ctrl_c_says_what_was_saved(tmp_path: Path) -> None:
     process.send_signal(signal.SIGINT)
     _, rest = process.communicate(timeout=60)
     assert process.returncode == 0, rest
-    assert rest.splitlines() == [
+    said, *lines = rest.splitlines()
+    assert said in (  # as the signal came: between ticks, or in one
+        "golem run: stopping",
+        "golem run: stopping once the running heartbeat finishes (a model call may take a "
+        "minute); Ctrl-C again abandons it: what it did is not saved and it runs again on "
+        "resume",
+    )
+    assert lines == [
         f"golem run: g-banner stopped by a signal; {_saved(tmp_path / 'state')}",
         "golem run: resume with: golem run golem.toml",
     ]
@@ -129,3 +141,10 @@ def test_make_run_and_ctrl_c_do_what_the_readme_says(tmp_path: Path) -> None:
     _, rest = make.communicate(timeout=60)
     assert f"stopped by a signal; {_saved(tmp_path / 'state', str(tmp_path / 'state'))}" in rest
     assert make.returncode == -signal.SIGINT, rest
+
+
+def test_each_ctrl_c_says_what_it_does() -> None:
+    assert signalled(1, None) == "stopping"
+    assert signalled(1, "heartbeat").startswith("stopping once the running heartbeat finishes")
+    assert "Ctrl-C again abandons it: what it did is not saved" in signalled(1, "heartbeat")
+    assert signalled(2, "heartbeat") == "abandoning the running heartbeat: what it did is not saved"

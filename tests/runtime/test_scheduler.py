@@ -557,3 +557,32 @@ async def test_a_job_added_as_the_sleep_ends_is_not_lost() -> None:
         await trio.testing.wait_all_tasks_blocked()
         scheduler.stop()
     assert runs == [("urgent", at(1) - S15), ("slow", at(1)), ("slow", at(2))]
+
+
+async def test_a_run_that_outlasts_its_interval_is_warned_of() -> None:
+    """A slow call held a 2 s heartbeat for 102 s without a word (issue 33, item 16)."""
+    clock = VirtualClock(T0)
+    scheduler = Scheduler(clock)
+    runs: Runs = []
+
+    async def beat(firing: Firing) -> None:
+        runs.append(("beat", firing.at))
+        if firing.at == at(seconds=15):  # the second run takes 50 s of a 15 s interval
+            await clock.sleep_until(firing.at + timedelta(seconds=50))
+
+    with capture_logs() as logs:
+        scheduler.add(Job("beat", every(S15, start=T0), beat))
+        scheduler.add(until(scheduler, at(seconds=100)))
+        await scheduler.run()
+    overran = [e for e in logs if e["event"] == "job_overran"]
+    assert overran == [
+        {
+            "event": "job_overran",
+            "log_level": "warning",
+            "job": "beat",
+            "fire_time": at(seconds=15).isoformat(),
+            "took_s": 50.0,
+            "interval_s": 15.0,
+        }
+    ]
+    assert len(runs) > 3  # and it beats on

@@ -32,6 +32,7 @@ TABLES = {
     "portfolio",
     "job_fires",
     "requests",
+    "observations",
     "schema_version",
 }
 

@@ -76,8 +76,12 @@ def test_golem_run_on_data_that_ends_mid_life_says_data_ended(
         f'[logging]\nconsole = "off"\n[world]\nsource = "csv"\ncsv = "{csv}"\n'
     )
     assert main(["run", str(config), "--for", "60s"]) == 0
-    farewell = capsys.readouterr().err.splitlines()[-2]
-    assert farewell.startswith("golem run: g-live stopped: its market data ran out; saved tick")
+    farewell, then = capsys.readouterr().err.splitlines()[-2:]
+    assert farewell.startswith("golem run: g-live stopped: its market data ran out; saved ")
+    # No resume command: the same data would be refused, its end before the restart.
+    assert then == ("golem run: to go on, give it market data that covers the time from now on")
+    assert main(["run", str(config), "--for", "1s"]) == 2  # as a resume would have been
+    assert capsys.readouterr().err.endswith("the data ends before the life starts\n")
 
 
 class _BrokenFeed:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from golem.cli import main
+from golem.cli.simulate_batch import Batch, _check_resumable
+from golem.mortality import PolicyName
 from golem.simulation.results import read_rows, row, write_rows
 from golem.simulation.scenario import load_scenario
 from golem.simulation.sweep import grid, parse_setting, point_name
@@ -133,3 +135,66 @@ def test_the_table_has_the_life_its_settings_and_every_scalar_figure(tmp_path: P
     assert back[0]["mortality.daily_budget_usd"] == 1.0  # a column of one type: float
     assert back[0]["final.vitality"] == 0.9 and "error" not in back[0]
     assert back[1]["error"] == "ValueError: boom" and "lifespan_days" not in back[1]
+
+
+def _made(out: Path, horizon_days: float, *, seed: int = 1, scenario: str = "decline") -> None:
+    """results.parquet as a batch of one life of `decline` would leave it."""
+    summary = {"horizon_days": horizon_days, "lifespan_days": horizon_days, "lineage": []}
+    life = row(
+        f"vitality/seed-{seed}",
+        scenario=scenario,
+        point=(),
+        policy="vitality",
+        seed=seed,
+        summary=summary,
+    )
+    write_rows(out, [life], [])
+
+
+@pytest.mark.parametrize(
+    ("made", "args", "refusal"),
+    [
+        (
+            {"horizon_days": 20.0},
+            ["--days", "2"],
+            "were made with a horizon of 20 days, this batch's is 2 (--days)",
+        ),
+        ({"horizon_days": 2.0}, [], "were made with a horizon of 2 days, this batch's is 60"),
+        (
+            {"horizon_days": 2.0, "seed": 7},
+            ["--days", "2"],
+            "hold life vitality/seed-7, which this batch does not have (another --seed, --seeds",
+        ),
+        (
+            {"horizon_days": 2.0, "scenario": "whipsaw"},
+            ["--days", "2"],
+            "are of scenario 'whipsaw', not 'decline'",
+        ),
+    ],
+)
+def test_resume_refuses_rows_made_with_other_options_naming_the_option(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    made: dict[str, object],
+    args: list[str],
+    refusal: str,
+) -> None:
+    out = tmp_path / "o"
+    _made(out, **made)  # type: ignore[arg-type]
+    before = (out / "results.parquet").read_bytes()
+    code = main(["simulate", str(DECLINE), "--seeds", "1", "--out", str(out), "--resume", *args])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert f"golem simulate: --resume: the rows in {out / 'results.parquet'} {refusal}" in err
+    assert (out / "results.parquet").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["results.csv", "results.parquet"]
+
+
+def test_resume_keeps_rows_made_with_the_same_horizon_however_it_was_asked(
+    tmp_path: Path,
+) -> None:
+    scenario = load_scenario(DECLINE)
+    for days, made in ((None, 60.0), (2.0, 2.0), (90.0, 60.0)):  # --days beyond 60 is 60
+        batch = Batch(scenario, [()], [PolicyName.VITALITY], range(1, 2), tmp_path, days, False)
+        _made(tmp_path, made)
+        _check_resumable(batch, batch.lives(), read_rows(tmp_path))

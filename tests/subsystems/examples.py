@@ -79,7 +79,7 @@ VALID: dict[type[StructuredOutput], dict[str, Any]] = {
             {
                 "insight": "Momentum fades after funding flips",
                 "confidence": 0.7,
-                "applicable_conditions": ["volatile", "funding negative"],
+                "applicable_conditions": "volatile, funding negative",
             }
         ],
         "surprise_score": 0.6,

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import pytest
+from pydantic import ValidationError
 
-from golem.inference import Mode, ServerError
+from golem.inference import Mode, ServerError, parse_response
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase
 from golem.runtime.decide import decide
@@ -21,6 +23,7 @@ from golem.subsystems.dream import (
     ReplayAnalysis,
     ThreatAssessment,
 )
+from golem.subsystems.dream.replay import MarketRegime, regime_of
 from golem.subsystems.dream.scenes import DECISIONS, fragment, scenario
 from golem.world import DecisionSummary, Episode, Regime
 from golem.world import EpisodeOutcome as Result
@@ -117,6 +120,30 @@ def test_fragments_and_scenarios_follow_the_seed() -> None:
 # Each kind's effect
 
 
+def _replay_answer(conditions: object) -> str:
+    lesson = {"insight": "Exits in a crash cost more late", "applicable_conditions": conditions}
+    return orjson.dumps({"episode_id": "12", "lessons": [lesson], "surprise_score": 0.6}).decode()
+
+
+def test_a_lesson_s_conditions_are_the_seed_s_text_and_a_list_is_read_joined() -> None:
+    # The seed defines Lesson.applicable_conditions as a string; golem once made it a list,
+    # which rejected the seed's answer. The schema a model is shown asks for the string.
+    schema = ReplayAnalysis.response_schema().schema
+    lesson = schema["properties"]["lessons"]["items"]
+    assert lesson["properties"]["applicable_conditions"]["type"] == "string"
+    assert "description" not in lesson
+    seed = parse_response(ReplayAnalysis, _replay_answer("crash, thin liquidity")).value
+    listed = parse_response(ReplayAnalysis, _replay_answer(["crash", " thin liquidity", ""])).value
+    (from_seed,), (from_list,) = seed.lessons, listed.lessons
+    assert from_seed.applicable_conditions == from_list.applicable_conditions
+    assert from_seed.applicable_conditions == "crash, thin liquidity"
+    assert regime_of(from_seed) is MarketRegime.CRASH
+    (staged,) = DREAM.act(dreaming(DreamKind.REPLAY), seed).grimoire_upserts
+    assert staged.regime == "crash"
+    with pytest.raises(ValidationError, match="applicable_conditions"):
+        ReplayAnalysis.model_validate_json(_replay_answer([1, 2]))
+
+
 def test_replay_stages_new_lessons_and_reinforces_known_ones() -> None:
     decision = ReplayAnalysis.model_validate(
         {
@@ -125,9 +152,9 @@ def test_replay_stages_new_lessons_and_reinforces_known_ones() -> None:
                 {
                     "insight": "Hold in calm markets.",
                     "confidence": 0.9,
-                    "applicable_conditions": ["calm"],
+                    "applicable_conditions": "calm",
                 },
-                {"insight": "Volatility clusters", "confidence": 0.9, "applicable_conditions": []},
+                {"insight": "Volatility clusters", "confidence": 0.9, "applicable_conditions": ""},
             ],
             "surprise_score": 0.3,
             "counterfactuals": [],
@@ -146,7 +173,7 @@ def test_without_a_model_replay_reads_the_records() -> None:
     assert isinstance(decision, ReplayAnalysis) and decision.validate_content() == []
     (lesson,) = decision.lessons
     assert lesson.insight == "In calm markets, hold won 8 of 12 times (mean pnl +1.00)"
-    assert (lesson.applicable_conditions, lesson.confidence) == (["calm"], round(12 / 17, 4))
+    assert (lesson.applicable_conditions, lesson.confidence) == ("calm", round(12 / 17, 4))
     assert decision.episodes_reviewed == 12 and decision.episode_id != ""
     assert DREAM.deterministic(dreaming(DreamKind.THREAT)) is None
 
@@ -175,7 +202,7 @@ CASES: dict[DreamKind, tuple[dict[str, Any], str, Check]] = {
                 {
                     "insight": "Hedge early in crashes",
                     "confidence": 0.8,
-                    "applicable_conditions": ["crash", "health factor below 1.5"],
+                    "applicable_conditions": "crash, health factor below 1.5",
                 }
             ],
             "surprise_score": 0.4,

@@ -25,17 +25,17 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "Momentum fades after funding flips negative",
                     "confidence": 0.7,
-                    "applicable_conditions": ["volatile"],
+                    "applicable_conditions": "volatile",
                 },
                 {
                     "insight": "Tight stops get hunted in calm markets",
                     "confidence": 0.4,
-                    "applicable_conditions": ["calm"],
+                    "applicable_conditions": "calm",
                 },
                 {
                     "insight": "Hedging early costs little",
                     "confidence": 0.5,
-                    "applicable_conditions": [],
+                    "applicable_conditions": "",
                 },
             ],
             "counterfactuals": [
@@ -60,12 +60,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "Stops get hunted in calm markets",
                     "confidence": 0.6,
-                    "applicable_conditions": ["calm"],
+                    "applicable_conditions": "calm",
                 },
                 {
                     "insight": "Crashes reward early exits",
                     "confidence": 0.9,
-                    "applicable_conditions": ["crash"],
+                    "applicable_conditions": "crash",
                 },
             ],
         },
@@ -78,7 +78,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "hedges are cheap insurance",
                     "confidence": 0.5,
-                    "applicable_conditions": [],
+                    "applicable_conditions": "",
                 }
             ],
         },
@@ -111,12 +111,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "trending markets punish fading",
                     "confidence": 0.8,
-                    "applicable_conditions": ["trending"],
+                    "applicable_conditions": "trending",
                 },
                 {
                     "insight": "volatility clusters",
                     "confidence": 0.5,
-                    "applicable_conditions": ["volatile"],
+                    "applicable_conditions": "volatile",
                 },
             ],
         },
@@ -145,12 +145,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "Bear trends last longer than expected",
                     "confidence": 0.65,
-                    "applicable_conditions": ["trending"],
+                    "applicable_conditions": "trending",
                 },
                 {
                     "insight": "Calm regimes mean-revert",
                     "confidence": 0.5,
-                    "applicable_conditions": ["calm"],
+                    "applicable_conditions": "calm",
                 },
             ],
             "counterfactuals": [
@@ -171,7 +171,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "Funding flips precede reversals",
                     "confidence": 0.75,
-                    "applicable_conditions": [],
+                    "applicable_conditions": "",
                 }
             ],
         },
@@ -185,12 +185,12 @@ CASES: list[tuple[str, dict[str, Any]]] = [
                 {
                     "insight": "In a crash, liquidity vanishes first",
                     "confidence": 0.5,
-                    "applicable_conditions": ["crash"],
+                    "applicable_conditions": "crash",
                 },
                 {
                     "insight": "not every dip is a crash; most are calm noise",
                     "confidence": 0.55,
-                    "applicable_conditions": ["calm"],
+                    "applicable_conditions": "calm",
                 },
             ],
         },
@@ -211,7 +211,7 @@ CASES += [
                 {
                     "insight": "Thin books turn exits expensive",
                     "confidence": 0.7,
-                    "applicable_conditions": ["volatile"],
+                    "applicable_conditions": "volatile",
                 }
             ],
         },

@@ -61,7 +61,7 @@ FREE_TEXT: dict[type[StructuredOutput], tuple[str, Callable[[Any], bool]]] = {
         "(confidence 0.8)\nSurprise: 0.7",
         lambda d: (
             (d.episode_id, d.episodes_reviewed, d.surprise_score) == ("41", 8, 0.7)
-            and d.lessons[0].applicable_conditions == ["crash"]
+            and d.lessons[0].applicable_conditions == "crash"
         ),
     ),
     FragmentEvaluation: (

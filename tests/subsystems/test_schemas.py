@@ -249,7 +249,7 @@ CONTENT_CASES: list[tuple[type[StructuredOutput], dict[str, Any], list[str]]] = 
     (ReplayAnalysis, {"episodes_reviewed": 0}, ["/episodes_reviewed"]),
     (
         ReplayAnalysis,
-        {"lessons": [{"insight": "Same", "confidence": 0.5, "applicable_conditions": []}] * 2},
+        {"lessons": [{"insight": "Same", "confidence": 0.5, "applicable_conditions": ""}] * 2},
         ["/lessons/1/insight"],
     ),
     (FragmentEvaluation, {"verdict": "promote", "relevance": 0.1}, ["/verdict"]),

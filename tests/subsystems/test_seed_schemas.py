@@ -174,7 +174,7 @@ SEED_ANSWERS: dict[str, dict[str, Any]] = {
             {
                 "insight": "Exits in a crash cost more the later they come",
                 "confidence": 0.7,
-                "applicable_conditions": ["crash", "thin liquidity"],
+                "applicable_conditions": "crash and thin liquidity",
             }
         ],
         "surprise_score": 0.65,

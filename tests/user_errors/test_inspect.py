@@ -4,6 +4,7 @@ exit 2, no traceback, nothing written."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -41,6 +42,22 @@ def a_database(root: Path, *, with_log: bool) -> Path:
     return root / "state" / "golem.db"
 
 
+def random_bytes(root: Path) -> Path:
+    """5 MB of bytes: once a "skipped" line for each of its 19,473 lines, and exit 0."""
+    (root / "noise.bin").write_bytes(random.Random(7).randbytes(5_000_000))
+    return root / "noise.bin"
+
+
+def some_text(root: Path) -> Path:
+    (root / "notes.txt").write_text("a shopping list\neggs\n")
+    return root / "notes.txt"
+
+
+def json_lines(root: Path) -> Path:
+    (root / "other.jsonl").write_text('{"level": "info"}\n[1, 2]\n')
+    return root / "other.jsonl"
+
+
 # (case, the LOG to make, further args, the fragments the one line must hold)
 CASES: list[tuple[str, Callable[[Path], Path], tuple[str, ...], tuple[str, ...]]] = [
     (
@@ -74,6 +91,9 @@ CASES: list[tuple[str, Callable[[Path], Path], tuple[str, ...], tuple[str, ...]]
         ("SQLite state, not its decision log: the log is the golem.log beside it",),
     ),
     ("log-missing", lambda root: root / "gone.log", (), ("gone.log: no such file",)),
+    ("log-random-bytes", random_bytes, (), ("noise.bin is not a golem log",)),
+    ("log-some-text", some_text, (), ("notes.txt is not a golem log",)),
+    ("log-json-not-events", json_lines, (), ("other.jsonl is not a golem log",)),
 ]
 
 

@@ -89,6 +89,13 @@ def _another_golem(t: Path) -> list[str]:
     return ["--state-dir", "s"]
 
 
+def _another_golems_log(t: Path) -> list[str]:
+    (t / "shared.log").write_text(
+        '{"event":"start"}\n{"event":"decision","golem":"g-other","tick":0}\n'
+    )
+    return ["--state-dir", "s", "--log-file", "shared.log"]
+
+
 Setup = Callable[[Path], list[str]]
 CASES: list[tuple[str, Setup, str]] = [
     ("state dir is a file", _file, "state dir f: is a file, not a directory"),
@@ -100,6 +107,11 @@ CASES: list[tuple[str, Setup, str]] = [
     ("golem.db not SQLite", _not_sqlite, "state database s/golem.db: is not a SQLite database"),
     ("golem.db truncated", _truncated, "state database s/golem.db: database disk image is"),
     ("another golem's state", _another_golem, "holds golem 'g-other' (seed 3), not 'g-state'"),
+    (
+        "another golem's log",
+        _another_golems_log,
+        "log file shared.log: written by golem 'g-other', not 'g-state'",
+    ),
 ]
 
 
@@ -176,3 +188,23 @@ def test_a_second_golem_on_one_state_dir_is_refused_until_the_first_is_killed(
     after = golem("run", "golem.toml", "--for", "2s", cwd=tmp_path)
     assert after.code == 0, after.err
     assert "resumed at tick" in after.err
+
+
+def test_a_second_golem_on_one_log_file_is_refused_while_the_first_holds_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "golem.toml").write_text(CONFIG)
+    first = _start(tmp_path, "--state-dir", "a", "--log-file", "shared.log")
+    try:
+        _started(first)
+        second = golem(
+            "run", "golem.toml", "--state-dir", "b", "--log-file", "shared.log", cwd=tmp_path
+        )
+        line = second.one_line_error(code=2)
+        assert line.endswith(
+            "log file shared.log: in use by another golem; give this one its own [logging] file"
+        ), line
+        assert not (tmp_path / "b").exists(), "the refused start left its state dir"
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.communicate()

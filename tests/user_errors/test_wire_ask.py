@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import PROVIDER_FIXTURES
+from tests.fixtures import PROVIDERS
 from tests.user_errors.support import golem, tree
 
-ANTHROPIC_BODY = PROVIDER_FIXTURES / "anthropic/messages-thinking-signature.json"
-OPENAI_BODY = PROVIDER_FIXTURES / "openai/chat-json-schema-strict.json"
+ANTHROPIC_BODY = PROVIDERS.path / "anthropic/messages-thinking-signature.json"
+OPENAI_BODY = PROVIDERS.path / "openai/chat-json-schema-strict.json"
 ASK = ("ask", "--schema", "heartbeat_decision")
 
 # (case, args, the fragment the one line must hold)
@@ -50,6 +50,8 @@ CASES = [
 def test_user_error_is_one_line(
     tmp_path: Path, case: str, args: tuple[str | Path, ...], fragment: str
 ) -> None:
+    if any(isinstance(a, Path) and PROVIDERS.path in a.parents for a in args):
+        PROVIDERS.require()
     before = tree(tmp_path)
     ran = golem(*args, cwd=tmp_path)
     line = ran.one_line_error(code=2)

@@ -4,6 +4,7 @@ tokenizer, and the chat template that turns messages into a prompt."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 from collections.abc import Sequence
@@ -26,6 +27,16 @@ log = structlog.get_logger(__name__)
 
 _LOADED: dict[tuple[str, int, int], LoadedModel] = {}
 _LOADING = threading.Lock()
+
+
+@llama_cpp.llama_log_callback  # type: ignore[untyped-decorator]
+def _unheard(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+    """llama.cpp's own logging, silenced: with verbose=False its binding still printed
+    "llama_kv_cache_iswa: using full-size SWA cache" at every load (at every `golem run`
+    and `golem ask`). A failed load is raised as an error by the binding all the same."""
+
+
+llama_cpp.llama_log_set(_unheard, ctypes.c_void_p(0))  # the binding's own, replaced
 
 
 def default_threads() -> int:

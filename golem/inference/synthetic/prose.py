@@ -120,7 +120,7 @@ def _curator(v: Mapping[str, Any]) -> list[str]:
 def _replay(v: Mapping[str, Any]) -> list[str]:
     lessons = [
         f"{x['insight']} (confidence {x['confidence']:.2f}"
-        + "".join(f", regime {c}" for c in x["applicable_conditions"][:1])
+        + (f", regime {x['applicable_conditions']}" if x["applicable_conditions"] else "")
         + ")"
         for x in v["lessons"]
     ]

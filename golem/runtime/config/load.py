@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from golem.inference.providers import Registry
 from golem.mortality import KeyedValueError
+from golem.runtime.config.numbers import bools_for_numbers
 from golem.runtime.config.providers import EMBEDDED, SYNTHETIC, ChainEntry
 from golem.runtime.config.sections import REMOVED, GolemConfig, Tier
 
@@ -87,6 +88,12 @@ def parse_config(
 ) -> GolemConfig:
     """Validate an already-parsed TOML table as if read from `path`."""
     data, removed = _without_removed(data)
+    bools = [
+        Problem(key, f"takes a number, not {str(value).lower()}")
+        for key, value in bools_for_numbers(GolemConfig, data)
+    ]
+    if bools:
+        raise ConfigError(path, removed + bools)
     try:
         config = GolemConfig.model_validate(data)
     except ValidationError as exc:

@@ -23,10 +23,10 @@ from pydantic import (
 )
 
 from golem.inference import StructuredOutputConfig, TransportConfig
-from golem.inference.durations import Duration, DurationOrOff
+from golem.inference.durations import Duration, DurationOrOff, format_duration
 from golem.inference.seed import Seed
-from golem.mortality import MortalityParams, PipelineProfile, SubsystemName
-from golem.runtime.config.durations import Schedule
+from golem.mortality import KeyedValueError, MortalityParams, PipelineProfile, SubsystemName
+from golem.runtime.config.durations import Schedule, reading_durations
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
@@ -68,9 +68,19 @@ def _schedule(value: object) -> Schedule:
 ScheduleText = Annotated[Schedule, PlainValidator(_schedule), PlainSerializer(lambda s: s.text)]
 
 
+def _named_path(value: object) -> object:
+    """A path that names something: "" (which Path reads as the working directory) is not."""
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("an empty path (it would mean the working directory); write the path")
+    return value
+
+
+NamedPath = Annotated[Path, BeforeValidator(_named_path)]
+
+
 class GolemSection(Section):
     id: str = Field(default="golem", pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-    state_dir: Path = Path("state")  # relative paths are relative to the working directory
+    state_dir: NamedPath = Path("state")  # relative paths are relative to the working directory
     seed: Seed = 0
     # The golem's own wallet address (public, shown to models as L1 state; masked under
     # the Full profile). Never a key: keys come from the environment only.
@@ -119,8 +129,22 @@ class InferenceSection(Section):
 MortalitySection = MortalityParams
 
 
+# The shortest heartbeat interval: a tick's own work (a rules decision, its log line, the
+# state's commit) takes milliseconds, and at 1ms a golem wrote 3.3 MB of log in 5 s.
+SHORTEST_INTERVAL = timedelta(milliseconds=100)
+
+
+def _not_too_short(value: timedelta) -> timedelta:
+    if value < SHORTEST_INTERVAL:
+        raise ValueError(
+            f"must be at least {format_duration(SHORTEST_INTERVAL)} (a tick's own work takes "
+            f"milliseconds), got {format_duration(value)}"
+        )
+    return value
+
+
 class HeartbeatSection(Section):
-    interval: Duration = timedelta(seconds=15)
+    interval: Annotated[Duration, AfterValidator(_not_too_short)] = timedelta(seconds=15)
     theta_base: float = Field(default=0.3, gt=0, le=1)  # the gate at full confidence...
     theta_min: float = Field(default=0.05, ge=0, le=1)
     theta_max: float = Field(default=0.8, gt=0, le=1)
@@ -354,7 +378,9 @@ class WorldSection(Section):
 
     source: Literal["simulated", "csv", "candles", "exchange"] = "simulated"
     seed: Seed | None = None  # default [golem].seed
-    market: MarketParams = MarketParams()
+    market: Annotated[MarketParams, BeforeValidator(reading_durations(MarketParams))] = (
+        MarketParams()
+    )
     # Recorded rows (relative paths are relative to the working directory), read whole
     # before the life starts: data starting after the life's start, or ending before it,
     # is refused (exit 2); a life that outlasts the data ends with it ("data_ended").
@@ -406,7 +432,7 @@ def _lower(value: object) -> object:
 
 
 class LoggingSection(Section):
-    file: Path | None = None  # default: <state_dir>/golem.log
+    file: NamedPath | None = None  # default: <state_dir>/golem.log
     level: Annotated[Literal["debug", "info", "warning", "error"], BeforeValidator(_lower)] = "info"
     console: Literal["auto", "pretty", "json", "off"] = "auto"  # auto: pretty on a TTY
 
@@ -426,6 +452,19 @@ class GolemConfig(Section):
     logging: LoggingSection = LoggingSection()
 
     _path: Path | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _budget_within_the_day(self) -> Self:
+        # Lines are shares of one day's budget (which is also the day's cost cap): lines
+        # summing past it promise money no day has. (Mortality's own model allows it, so
+        # that a test can make a line the whole day and watch the cap hold.)
+        total = sum(line.share for line in self.mortality.budgets.lines.values())
+        if total > 1 + 1e-9:
+            raise KeyedValueError(
+                f"the shares sum to {total:.0%} of the day's budget; they may sum to at most 100%",
+                ["mortality.budgets.lines"],
+            )
+        return self
 
     @property
     def path(self) -> Path | None:

@@ -1,6 +1,8 @@
 """The status endpoint's ASGI app (Starlette), read-only: GET /health, /status,
-/decisions, /events (server-sent events) and /metrics (Prometheus text). Every answer is
-read from the running golem or its feed when asked; no request changes anything.
+/decisions, /events (server-sent events), /history, /metrics (Prometheus text) and the
+dashboard page at / (dashboard.py). Every answer is read from the golem's `Source` (a
+running golem, or a finished life's out directory) or its feed when asked; no request
+changes anything.
 
 /decisions carries `X-Golem-Reasoning-Tokens`: the reasoning tokens of the decisions it
 returns, summed; with `id=`, which names one decision, that decision's count."""
@@ -8,7 +10,7 @@ returns, summed; with `id=`, which names one decision, that decision's count."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -19,14 +21,13 @@ from starlette.routing import Route
 
 from golem.inference.durations import parse_duration
 from golem.mortality import SubsystemName
+from golem.runtime.http.dashboard import dashboard_routes
 from golem.runtime.http.events import DecisionEvents
 from golem.runtime.http.feed import RECENT, DecisionFeed
 from golem.runtime.http.metrics import GolemMetrics
-from golem.runtime.http.status import health, status
-from golem.runtime.life import Life
 from golem.runtime.logs import parse_time
 
-__all__ = ["DEFAULT_LIMIT", "REASONING_HEADER", "status_app"]
+__all__ = ["DEFAULT_LIMIT", "REASONING_HEADER", "Source", "status_app"]
 
 REASONING_HEADER = "X-Golem-Reasoning-Tokens"
 DEFAULT_LIMIT = 100  # /decisions without `limit`: the newest 100 that match
@@ -37,22 +38,34 @@ class _BadQuery(ValueError):
     """A query parameter that cannot be used: a 400 naming it."""
 
 
-def status_app(life: Life, feed: DecisionFeed, metrics: GolemMetrics) -> Starlette:
-    """The app for one golem's life."""
+class Source(Protocol):
+    """What the app reads a golem from: its clock, /health, /status and /history bodies."""
+
+    def now(self) -> datetime: ...
+    def health(self) -> dict[str, Any]: ...
+    def status(self) -> dict[str, Any]: ...
+    def history(self) -> dict[str, Any]: ...
+
+
+def status_app(source: Source, feed: DecisionFeed, metrics: GolemMetrics | None) -> Starlette:
+    """The app for one golem's life (no /metrics without `metrics`: a finished life's)."""
 
     async def get_health(_: Request) -> Response:
-        body = health(life)
+        body = source.health()
         return _json(body, 200 if body["alive"] else 503)
 
     async def get_status(_: Request) -> Response:
-        return _json(status(life, feed))
+        return _json(source.status())
+
+    async def get_history(_: Request) -> Response:
+        return _json(source.history())
 
     async def get_decisions(request: Request) -> Response:
         query = request.query_params
         try:
             entries = feed.recent(
                 subsystem=_subsystem(query.get("subsystem")),
-                since=_since(query.get("since"), life.clock.now()),
+                since=_since(query.get("since"), source.now()),
                 decision_id=query.get("id") or None,
                 limit=_limit(query.get("limit")),
             )
@@ -73,18 +86,22 @@ def status_app(life: Life, feed: DecisionFeed, metrics: GolemMetrics) -> Starlet
             return _json({"error": str(exc)}, 400)
         return DecisionEvents(feed, subsystem)
 
-    async def get_metrics(_: Request) -> Response:
-        return Response(metrics.render(), headers={"Content-Type": CONTENT_TYPE_LATEST})
+    routes = [
+        Route("/health", get_health, methods=["GET"]),
+        Route("/status", get_status, methods=["GET"]),
+        Route("/decisions", get_decisions, methods=["GET"]),
+        Route("/events", get_events, methods=["GET"]),
+        Route("/history", get_history, methods=["GET"]),
+        *dashboard_routes(),
+    ]
+    if metrics is not None:
+        render = metrics.render
 
-    return Starlette(
-        routes=[
-            Route("/health", get_health, methods=["GET"]),
-            Route("/status", get_status, methods=["GET"]),
-            Route("/decisions", get_decisions, methods=["GET"]),
-            Route("/events", get_events, methods=["GET"]),
-            Route("/metrics", get_metrics, methods=["GET"]),
-        ]
-    )
+        async def get_metrics(_: Request) -> Response:
+            return Response(render(), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+        routes.append(Route("/metrics", get_metrics, methods=["GET"]))
+    return Starlette(routes=routes)
 
 
 def _json(body: Any, status_code: int = 200) -> Response:
@@ -107,6 +124,8 @@ def _since(text: str | None, now: datetime) -> datetime | None:
         return now - parse_duration(text)
     except ValueError:
         pass
+    except OverflowError:
+        raise _BadQuery(f"since: {text!r} goes back before the year 1") from None
     try:
         return parse_time(text)
     except ValueError:
@@ -116,6 +135,7 @@ def _since(text: str | None, now: datetime) -> datetime | None:
 def _limit(text: str | None) -> int:
     if not text:
         return DEFAULT_LIMIT
-    if not text.isdigit() or not 1 <= int(text) <= RECENT:
+    # ASCII digits only: isdigit() also takes '²' and '⑤', which int() refuses.
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= RECENT:
         raise _BadQuery(f"limit: a whole number from 1 to {RECENT}, not {text!r}")
     return int(text)

@@ -6,19 +6,44 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Iterable
-from typing import cast
+from datetime import datetime
+from typing import Any, cast
 
 import trio
 from hypercorn.config import Config
 from hypercorn.trio import serve
 from hypercorn.typing import ASGIFramework
+from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from golem.runtime.http.app import status_app
+from golem.runtime.http.chronicle import LiveChronicle
 from golem.runtime.http.feed import DecisionFeed
+from golem.runtime.http.guard import allowed_hosts, quiet_accept_errors
 from golem.runtime.http.metrics import GolemMetrics
+from golem.runtime.http.status import health, status
 from golem.runtime.life import Life
 
-__all__ = ["StatusEndpoint"]
+__all__ = ["LiveSource", "StatusEndpoint", "serve_app"]
+
+
+class LiveSource:
+    """The app's `Source` for a running golem: read from it when asked."""
+
+    def __init__(self, life: Life, feed: DecisionFeed, chronicle: LiveChronicle) -> None:
+        self._life, self._feed, self._chronicle = life, feed, chronicle
+
+    def now(self) -> datetime:
+        return self._life.clock.now()
+
+    def health(self) -> dict[str, Any]:
+        return health(self._life)
+
+    def status(self) -> dict[str, Any]:
+        return status(self._life, self._feed)
+
+    def history(self) -> dict[str, Any]:
+        return self._chronicle.body(self._life.golem.portfolio.to_dict())
 
 
 class StatusEndpoint:
@@ -28,9 +53,14 @@ class StatusEndpoint:
     def __init__(self, life: Life, *, secrets: Iterable[str] = ()) -> None:
         self.feed = DecisionFeed(secrets)
         self.metrics = GolemMetrics(life)
+        golem = life.golem
+        asset = golem.portfolio.config.asset
+        self.chronicle = LiveChronicle(lambda: golem.portfolio.marks.get(asset))
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
-        self.app = status_app(life, self.feed, self.metrics)
+        life.golem.stream.subscribe(self.chronicle.observe)
+        source = LiveSource(life, self.feed, self.chronicle)
+        self.app = status_app(source, self.feed, self.metrics)
 
     async def serve(
         self,
@@ -38,12 +68,26 @@ class StatusEndpoint:
         *,
         task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
     ) -> None:
-        """Serve on `listening` (a bound, listening socket, which Hypercorn takes over)
-        until cancelled; `task_status.started` gets the URLs served."""
-        config = Config()
-        config.bind = [f"fd://{listening.detach()}"]
-        config.accesslog = None
-        config.loglevel = "WARNING"  # not its "Running on" line: `golem run` says where
-        # Starlette types its ASGI interface loosely, Hypercorn precisely: the same protocol.
-        app = cast(ASGIFramework, self.app)
-        await serve(app, config, task_status=task_status)
+        """Serve on `listening` until cancelled (see `serve_app`)."""
+        await serve_app(self.app, listening, task_status=task_status)
+
+
+async def serve_app(
+    app: Starlette,
+    listening: socket.socket,
+    *,
+    task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve `app` on `listening` (a bound, listening socket, which Hypercorn takes over)
+    until cancelled; `task_status.started` gets the URLs served. A request whose Host is
+    not one of the names it was bound to is a 400 (`allowed_hosts`); running out of file
+    descriptors is one line a minute (`quiet_accept_errors`)."""
+    hosts = allowed_hosts(listening)
+    config = Config()
+    config.bind = [f"fd://{listening.detach()}"]
+    config.accesslog = None
+    config.loglevel = "WARNING"  # not its "Running on" line: `golem run` says where
+    guarded = TrustedHostMiddleware(app, allowed_hosts=hosts, www_redirect=False)
+    # Starlette types its ASGI interface loosely, Hypercorn precisely: the same protocol.
+    with quiet_accept_errors(trio.current_time):
+        await serve(cast(ASGIFramework, guarded), config, task_status=task_status)

@@ -49,7 +49,11 @@ class DecisionFeed:
     def publish(self, record: Record) -> None:
         if not isinstance(record, DecisionRecord):
             return
-        entry = self._entry(record)
+        self.add(self._entry(record))
+
+    def add(self, entry: DecisionEntry) -> None:
+        """Keep `entry` and hand it to every listener (a finished life's feed is filled
+        with its logged decisions this way)."""
         self._recent.append(entry)
         self._last[entry.subsystem] = entry
         for channel in tuple(self._listeners):

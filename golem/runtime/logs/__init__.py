@@ -1,9 +1,11 @@
 """A golem's log: structlog and the golem's records written as JSON lines to the log file and
-a readable line to the console (`sinks`, `console`), and the log read back for
+a readable line to the console (`sinks`, `console`; the file opened by `logfile`: private,
+one golem's, started on a new line after a torn one), and the log read back for
 `golem inspect`: events streamed, followed and filtered (`read`), and summarized (`summary`).
 """
 
 from golem.runtime.logs.console import ConsoleLine
+from golem.runtime.logs.logfile import LogFileTaken
 from golem.runtime.logs.read import (
     DEGRADED_SOURCES,
     KNOWN_VALUES,
@@ -44,6 +46,7 @@ __all__ = [
     "ConsoleLine",
     "Event",
     "EventFilter",
+    "LogFileTaken",
     "LogReader",
     "LogRecord",
     "LogSinks",

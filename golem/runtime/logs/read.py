@@ -58,7 +58,9 @@ def tier_number(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Malformed:
-    """A line that is not a JSON object; `torn` when it is the unterminated last line."""
+    """A line that is not a JSON object; `torn` when it is what a killed writer leaves: the
+    unterminated last line, or an object's start cut short (a restarted writer begins the
+    next event on a line of its own)."""
 
     line: int
     reason: str
@@ -113,13 +115,20 @@ class LogReader:
         try:
             event = orjson.loads(line)
         except orjson.JSONDecodeError:
-            reason = "torn last line (a killed writer?)" if last else "not valid JSON"
-            self._on_malformed(Malformed(self._line, reason, torn=last))
+            torn = last or _cut_short(line)
+            where = "last line" if last else "line"
+            reason = f"torn {where} (a killed writer?)" if torn else "not valid JSON"
+            self._on_malformed(Malformed(self._line, reason, torn=torn))
             return None
         if not isinstance(event, dict):
             self._on_malformed(Malformed(self._line, "not a JSON object"))
             return None
         return event
+
+
+def _cut_short(line: bytes) -> bool:
+    text = line.strip()
+    return text.startswith(b"{") and not text.endswith(b"}")
 
 
 def read_events(path: Path, on_malformed: OnMalformed) -> Iterator[Event]:

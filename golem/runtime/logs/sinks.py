@@ -7,7 +7,6 @@ The golem's own records (decisions, vitality) reach the same sinks without struc
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
@@ -18,10 +17,13 @@ import orjson
 import structlog
 from structlog.typing import EventDict, Processor, WrappedLogger
 
+from golem.inference.secrets import REDACTED, Redaction
 from golem.runtime.logs.console import ConsoleLine
+from golem.runtime.logs.logfile import open_log
 
 __all__ = [
     "LEVELS",
+    "REDACTED",
     "ConsoleStream",
     "LogRecord",
     "LogSinks",
@@ -31,72 +33,9 @@ __all__ = [
 ]
 
 LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
-REDACTED = "[redacted]"
-_SECRET_KEY = re.compile(r"api[_-]?key|authorization|password|secret", re.IGNORECASE)
-_MIN_SUBSTRING_SECRET = 8  # shorter secrets are masked only where a value equals them
-_BUFFER = 1 << 20  # a buffered log file's buffer: a simulated month writes about 140 MB
 
 
 Console = Literal["auto", "pretty", "json", "off"]
-
-
-class Redaction:
-    """Masks every value equal to a secret, every occurrence of a secret inside a string,
-    and the value of every key named like an API key or authorization, however nested.
-    `suspect(line)` says whether a rendered line might need it: most lines hold nothing to
-    mask, and one look at the line proves it (a false alarm costs time, never a leak)."""
-
-    def __init__(self, secrets: Iterable[str]) -> None:
-        self._values = frozenset(s for s in secrets if s)
-        self._long = tuple(
-            sorted((s for s in self._values if len(s) >= _MIN_SUBSTRING_SECRET), key=len)
-        )[::-1]
-        # A secret inside a rendered line: JSON-escaped, and a short one (masked only
-        # where a value equals it) quoted as a whole string.
-        escaped = {s: orjson.dumps(s) for s in self._values}
-        self._marks = tuple(
-            sorted(
-                {escaped[s][1:-1] if s in self._long else escaped[s] for s in self._values}
-                | {s.encode() for s in self._long}
-            )
-        )
-
-    def suspect(self, line: bytes) -> bool:
-        """Whether the rendered line `line` (UTF-8) might hold something to mask."""
-        # find(), not `in`: bytes' `in` first tries its operand as an integer, and raising
-        # and clearing that TypeError costs more than the search (every line, four times).
-        find = line.find
-        for mark in self._marks:
-            if find(mark) >= 0:
-                return True
-        low = line.lower()  # plain substring tests first: the regex is slow on long lines
-        find = low.find
-        if (
-            find(b"key") < 0
-            and find(b"authorization") < 0
-            and find(b"password") < 0
-            and find(b"secret") < 0
-        ):
-            return False
-        return _SECRET_KEY.search(low.decode("utf-8", "replace")) is not None
-
-    def clean(self, value: Any) -> Any:
-        if isinstance(value, str):
-            if value in self._values:
-                return REDACTED
-            for secret in self._long:
-                if secret in value:
-                    value = value.replace(secret, REDACTED)
-            return value
-        if isinstance(value, Mapping):
-            return {k: REDACTED if _secret_key(k) else self.clean(v) for k, v in value.items()}
-        if isinstance(value, list | tuple | set | frozenset):
-            return [self.clean(v) for v in value]
-        return value
-
-
-def _secret_key(key: object) -> bool:
-    return isinstance(key, str) and _SECRET_KEY.search(key) is not None
 
 
 def render_json(event: Mapping[str, Any]) -> bytes:
@@ -147,13 +86,12 @@ class LogSinks:
         level: str = "info",
         redaction: Redaction | None = None,
         buffered: bool = False,
+        owner: str | None = None,
     ) -> None:
         self.path = file
         self._file: BinaryIO | None = None
         if file is not None:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            # Closed by close(); buffered only for a writer nobody tails (the simulator).
-            self._file = open(file, "ab", buffering=_BUFFER if buffered else 0)  # noqa: SIM115
+            self._file = open_log(file, owner=owner, buffered=buffered)
         self._console = console
         self._pretty = ConsoleLine() if console is not None and console_format == "pretty" else None
         self._redaction = redaction
@@ -211,11 +149,13 @@ def configure_logging(
     console_stream: ConsoleStream | None = None,
     secrets: Iterable[str] = (),
     buffered: bool = False,
+    owner: str | None = None,
 ) -> LogSinks:
     """Configure structlog for the process: events at `level` and above go, redacted of
     `secrets`, to `file` as JSON lines and to `console_stream` (default stderr): pretty
     on a TTY when `console` is "auto", JSON otherwise, nothing when "off". `buffered`
-    buffers the file (for a writer nobody tails). Returns the sinks: subscribe
+    buffers the file (for a writer nobody tails). `owner` (a golem's id) takes the file
+    for that golem alone (see `open_log`). Returns the sinks: subscribe
     `sinks.publish` to a golem's records, and close the sinks at exit. Under trio, use
     the sync methods (`log.info`)."""
     stream = console_stream if console_stream is not None else sys.stderr
@@ -229,6 +169,7 @@ def configure_logging(
         level=level,
         redaction=Redaction(secrets),
         buffered=buffered,
+        owner=owner,
     )
 
     def factory(*_args: Any) -> LogSinks:

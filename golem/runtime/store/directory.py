@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from golem.runtime.store.private import PRIVATE_FILE
 from golem.runtime.store.state import DB_NAME, StateError
 
 __all__ = ["LOCK_NAME", "StartFootprint", "StateLock", "check_db", "check_dir", "check_file"]
@@ -90,7 +91,7 @@ class StateLock:
     def acquire(self) -> None:
         """Take the lock or raise StateError naming the pid that holds it."""
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

@@ -116,7 +116,13 @@ def _v4(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX requests_by_time ON requests (time)")
 
 
-MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4)
+def _v5(conn: sqlite3.Connection) -> None:
+    """The market window's observations, the newest a window holds, so that a restarted
+    golem's probes see the ticks before it at once (store.save_observations)."""
+    conn.execute("CREATE TABLE observations (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+
+
+MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -1,6 +1,6 @@
 """The daemon's state in SQLite (WAL) under state_dir/golem.db: wallet, ledger, vitality,
-episodes, grimoire, mood, portfolio, job fire times, golem meta and the requests of
-model decisions (`requests`, for `golem replay`).
+episodes, grimoire, mood, portfolio, the market window's observations, job fire times,
+golem meta and the requests of model decisions (`requests`, for `golem replay`).
 `transaction()` makes a tick's writes one commit, so a killed daemon resumes where it was.
 """
 
@@ -8,22 +8,24 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import compress, count, groupby
 from operator import eq, itemgetter
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
 import orjson
 from msgspec.structs import astuple
 
 from golem.runtime.store.ledger import SQLiteLedger
 from golem.runtime.store.migrations import SchemaTooNew, migrate
+from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.subsystems.contract import GrimoireEntry, Mood
-from golem.world import Episode
+from golem.world import Episode, Observation
 
 __all__ = ["DB_NAME", "Resumed", "StateError", "StateStore", "VitalityRow"]
 
@@ -102,9 +104,14 @@ class StateStore:
         synchronous: Literal["FULL", "NORMAL", "OFF"] = "FULL",
         commit_every: int = 1,
     ) -> StateStore:
-        """Open (creating the directory and database if needed) and migrate the schema."""
+        """Open (creating the directory and database if needed, private to the owner) and
+        migrate the schema."""
         path = Path(state_dir) / DB_NAME
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
+        # SQLite makes the WAL and shared-memory files with the database's own mode.
+        for file in (path, *(path.with_name(f"{DB_NAME}-{end}") for end in ("wal", "shm"))):
+            if file is path or file.exists():
+                private_file(file)
         conn = sqlite3.connect(path, isolation_level=None)
         try:
             conn.execute("PRAGMA busy_timeout = 5000")
@@ -226,7 +233,15 @@ class StateStore:
 
     def get_meta(self, key: str) -> Any:
         row = self._read("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else orjson.loads(row[0])
+        if row is None:
+            return None
+        try:
+            return orjson.loads(row[0])
+        except orjson.JSONDecodeError:
+            raise StateError(
+                f"{self.path}: meta value {key!r} is not JSON ({str(row[0])[:40]!r}): "
+                "the state is damaged"
+            ) from None
 
     def set_meta(self, key: str, value: Any) -> None:
         self._write("meta", _SET_META, (key, _json(value)), replaces=key)
@@ -397,6 +412,29 @@ class StateStore:
     def portfolio(self) -> dict[str, Any] | None:
         row = self._read("SELECT data FROM portfolio WHERE id = 1").fetchone()
         return None if row is None else dict(orjson.loads(row[0]))
+
+    def save_observations(self, observations: Sequence[Observation], *, keep: int) -> None:
+        """Append the market window's newest `observations` (oldest first), keeping the
+        newest `keep` stored."""
+        for observation in observations:
+            self._write(
+                "observations",
+                "INSERT INTO observations (data) VALUES (?)",
+                (msgspec.json.encode(observation),),
+            )
+        if observations:
+            self._write(
+                "observations",
+                "DELETE FROM observations WHERE seq <= (SELECT MAX(seq) FROM observations) - ?",
+                (keep,),
+            )
+
+    def observations(self, limit: int) -> list[Observation]:
+        """The newest `limit` observations saved, oldest first."""
+        rows = self._read(
+            "SELECT data FROM observations ORDER BY seq DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [msgspec.json.decode(data, type=Observation) for (data,) in reversed(rows)]
 
     # --- job fire times: the scheduler's FireTimes --------------------------------------
 

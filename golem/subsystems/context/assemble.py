@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from golem.inference import Message, Request
+from golem.inference.secrets import Redaction
 from golem.mortality import PipelineProfile
 from golem.subsystems.context.layers import PROFILE_LAYERS, ContextSettings, Layer, ProfileLimits
 from golem.subsystems.context.masking import Masker
@@ -158,13 +159,16 @@ def assemble(
     settings: ContextSettings = _DEFAULT_SETTINGS,
     tokenizer: TokenCounter | None = None,
     task_first: bool = False,
+    secrets: Redaction | None = None,
 ) -> Prompt:
     """The prompt `profile` allows for `brief` in `ctx`, within the profile's token limit.
     The task is the last thing the model reads, or the first with `task_first` (a small
     model, which holds on to what it read first: the material follows)."""
     layers = PROFILE_LAYERS[profile]
     limits = settings.limits_for(profile)
-    masker = Masker(ctx.golem_id) if Layer.MASKING in layers else None
+    # The golem's key values are masked whatever the profile; the patterns, under L7.
+    patterns = Layer.MASKING in layers
+    masker = Masker(ctx.golem_id, secrets or None, patterns) if patterns or secrets else None
     work = _Work(masker)
     memory: Recall = ctx.memory or Memory.of(ctx.grimoire, ctx.episodes, (ctx.observation,))
     blocks = [work.block(Layer.STATE, "## State", state_lines(ctx), _STATE_WORTH)]

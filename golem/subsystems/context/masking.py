@@ -7,6 +7,8 @@ Solana addresses. A placeholder names the kind and a keyed hash of the value, so
 value always reads the same (`<address-3f9a12c0>`), across calls and runs of one golem,
 and the model can still tell two addresses apart.
 
+The key values the golem was given are masked by value in every prompt, whatever its
+profile (`secrets`: the log's own `Redaction`); the patterns find the rest under L7.
 Secrets are masked and never restored: a decision that quotes `<key-…>` keeps the
 placeholder, so no key reaches the decision log either. Identifiers the golem acts on
 (addresses, e-mails) are restored in the decision.
@@ -23,15 +25,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from golem.inference.secrets import KEY_SHAPES, Redaction
+
 __all__ = ["Masker"]
 
 # Order matters: a private key is 64 hex digits, an address 40; keys before e-mails.
 _KINDS: tuple[tuple[str, str], ...] = (
-    ("key", r"\b(?:0x)?[0-9a-fA-F]{64}\b"),
-    ("key", r"\b(?:sk|pk|rk)-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_]{16,}"),
-    ("key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
-    ("key", r"\b(?:ghp|gho|ghs|github_pat|xox[abps])_[A-Za-z0-9_\-]{16,}"),
-    ("key", r"\b[Bb]earer\s+[A-Za-z0-9._\-~+/]{16,}=*"),
+    *(("key", shape) for shape in KEY_SHAPES),
     ("address", r"\b0x[0-9a-fA-F]{40}\b"),
     ("email", r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}\b"),
     ("address", r"\b(?:bc1[ac-hj-np-z02-9]{11,71}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})\b"),
@@ -46,21 +46,31 @@ _SECRET_KINDS = frozenset({"key"})
 @dataclass(slots=True)
 class Masker:
     """Masks text for one call and restores the call's decision. `salt` keys the
-    placeholders' hash (the golem's id), so placeholders differ between golems."""
+    placeholders' hash (the golem's id), so placeholders differ between golems. `secrets`
+    are masked by value as keys; `patterns` (L7) masks what the patterns find."""
 
     salt: str
+    secrets: Redaction | None = None
+    patterns: bool = True
     _originals: dict[str, str] = field(default_factory=dict)  # placeholder → value
     _kinds: Counter[str] = field(default_factory=Counter)
 
     def mask(self, text: str) -> str:
-        """`text` with every identifier replaced by its placeholder."""
-        if not _could_hold_identifier(text):
+        """`text` with every secret and (with `patterns`) identifier replaced by its
+        placeholder."""
+        if self.secrets is not None:
+            text = self.secrets.text(text, self._key)
+        if not self.patterns or not _could_hold_identifier(text):
             return text
         return _PATTERN.sub(self._replace, text)
 
+    def _key(self, value: str) -> str:
+        return self._placeholder("key", value)
+
     def _replace(self, match: re.Match[str]) -> str:
-        kind = _KIND_OF[match.lastgroup or ""]
-        value = match.group()
+        return self._placeholder(_KIND_OF[match.lastgroup or ""], match.group())
+
+    def _placeholder(self, kind: str, value: str) -> str:
         digest = hashlib.blake2b(value.encode(), key=self.salt.encode()[:64], digest_size=4)
         placeholder = f"<{kind}-{digest.hexdigest()}>"
         if placeholder not in self._originals:

@@ -55,9 +55,13 @@ def markdown(testament: DeathTestament, ctx: Situation, cause: str) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    """Write beside the target, then rename: a reader never sees half a testament."""
+    """Write beside the target, then rename: a reader never sees half a testament. Private
+    to the owner (0600), as the rest of the state directory."""
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        os.fchmod(fd, 0o600)
+        file.write(text)
     os.replace(partial, path)
 
 
@@ -65,7 +69,7 @@ def write_legacy(
     state_dir: Path, names: tuple[str, str], testament: DeathTestament, text: str
 ) -> tuple[str, str]:
     """Write the JSON and the Markdown (`names`, in that order); return their paths."""
-    state_dir.mkdir(parents=True, exist_ok=True)
+    state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     json_path, markdown_path = state_dir / names[0], state_dir / names[1]
     _write(json_path, testament.model_dump_json(indent=2) + "\n")
     _write(markdown_path, text)

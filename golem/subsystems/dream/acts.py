@@ -192,7 +192,7 @@ def rule_replay(ctx: Situation, config: DreamConfig) -> ReplayAnalysis:
         wins = sum(p > 0 for p in pnls)
         where = f"{regime} markets" if regime else "any market"
         insight = f"In {where}, {action} won {wins} of {n} times (mean pnl {sum(pnls) / n:+.2f})"
-        conditions = [MarketRegime(regime).value] if regime else []
+        conditions = MarketRegime(regime).value if regime else ""
         lessons.append(
             Lesson(
                 insight=insight, confidence=round(n / (n + 5), 4), applicable_conditions=conditions

@@ -45,7 +45,7 @@ def replay(ask: Ask | None, rng: Random) -> dict[str, Any]:
         {
             "insight": text,
             "confidence": unit(0.4 + 0.5 * rng.random()),
-            "applicable_conditions": [regime],
+            "applicable_conditions": regime,
         }
         for text in some(LESSONS, rng, 1, 3)
     ]

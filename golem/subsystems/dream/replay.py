@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Annotated, Any, Self
+from typing import Any, Self
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, field_validator
 
 from golem.inference import SchemaIssue, StructuredOutput, UnparseableOutput, WorkedExample
-from golem.subsystems.meaning import has_words, items_have_words, known_ids, nonzero
+from golem.subsystems.meaning import has_words, known_ids, nonzero
 from golem.subsystems.parts import Fraction, Part, Signed, repeats
 from golem.subsystems.text import (
     Choices,
@@ -51,17 +51,24 @@ class MarketRegime(StrEnum):
     CRASH = "crash"
 
 
-Condition = Annotated[str, StringConstraints(min_length=1, max_length=80)]
-
-
+# A lesson's applicable_conditions is one text, as the seed defines it ("" where it holds
+# in any market); an answer that gives a list of conditions is read as their text joined by
+# ", ". (No docstring: a Part's docstring would be the schema's description for the model.)
 class Lesson(Part):
     insight: str = Field(min_length=1, max_length=200)
     confidence: Fraction = Field(default=0.5, description="0..1")
-    applicable_conditions: list[Condition] = Field(
-        default_factory=list,
-        max_length=4,
+    applicable_conditions: str = Field(
+        default="",
+        max_length=320,
         description="where it holds, e.g. a regime: calm, trending, volatile or crash",
     )
+
+    @field_validator("applicable_conditions", mode="before")
+    @classmethod
+    def _join_a_list(cls, value: object) -> object:
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return ", ".join(item.strip() for item in value if item.strip())
+        return value
 
 
 class Counterfactual(Part):
@@ -82,7 +89,7 @@ EXAMPLES = (
                 {
                     "insight": "a buy against a -3.00% move lost 3.00 in pnl",
                     "confidence": 0.6,
-                    "applicable_conditions": ["volatile"],
+                    "applicable_conditions": "volatile",
                 }
             ],
             "surprise_score": 0.4,
@@ -107,7 +114,7 @@ EXAMPLES = (
                 {
                     "insight": "hedging before a forecast fall of 3% saved 2.50",
                     "confidence": 0.7,
-                    "applicable_conditions": ["trending"],
+                    "applicable_conditions": "trending",
                 }
             ],
             "surprise_score": 0.2,
@@ -164,12 +171,8 @@ REGIME = Choices(
 
 
 def regime_of(lesson: Lesson) -> MarketRegime | None:
-    """The regime the lesson's conditions name first, if any."""
-    for condition in lesson.applicable_conditions:
-        regime = REGIME.pick(condition)
-        if regime is not None:
-            return regime
-    return None
+    """The regime the lesson's conditions settle on, if any."""
+    return REGIME.pick(lesson.applicable_conditions) if lesson.applicable_conditions else None
 
 
 _META = r"confidence|conf|regime|conditions?|plausib\w*|likel\w*|probab\w*"
@@ -247,7 +250,7 @@ def _lesson(item: str) -> Lesson:
     return Lesson(
         insight=clip(strip_meta(item, _META) or item, 200),
         confidence=0.5 if confidence is None else confidence,
-        applicable_conditions=[] if regime is None else [regime.value],
+        applicable_conditions="" if regime is None else regime.value,
     )
 
 
@@ -281,7 +284,8 @@ def replay_meaningful(decision: ReplayAnalysis, prompt: str) -> list[str]:
         problems.append("/lessons: empty")
     for i, lesson in enumerate(decision.lessons):
         problems += has_words(lesson.insight, f"/lessons/{i}/insight", 3)
-        problems += items_have_words(lesson.applicable_conditions, f"/lessons/{i}/conditions", 1)
+        if lesson.applicable_conditions:
+            problems += has_words(lesson.applicable_conditions, f"/lessons/{i}/conditions", 1)
     for i, counterfactual in enumerate(decision.counterfactuals):
         problems += has_words(counterfactual.alternative_action, f"/counterfactuals/{i}/action", 2)
         problems += has_words(counterfactual.estimated_outcome, f"/counterfactuals/{i}/outcome", 2)

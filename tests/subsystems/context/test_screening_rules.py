@@ -1,18 +1,27 @@
 """Each screening rule on its own: one text it must catch and a near miss it must let
 through (written here, not taken from the corpora), the false alarms issue 25 names, and
-the screening of real text from the redistributable part of the corpora."""
+the screening of real text from the public corpora (../shared/fixtures/injection)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from golem.subsystems.context import screen
 from golem.subsystems.context.screening_rules import RULES
+from tests.fixtures import INJECTION
 
-CORPUS = Path(__file__).resolve().parents[2] / "data" / "injection"
+# The corpus files these tests read (the rest of ../shared's split is the benchmark's).
+CORPUS_FILES = (
+    "atk_bipia_code",
+    "atk_bipia_text",
+    "atk_garak_dan",
+    "atk_garak_latent",
+    "atk_giskard",
+    "atk_greshake",
+    "ben_crypto_headlines",
+)
 
 # rule -> (a text it catches, a similar ordinary text it must not catch)
 EXAMPLES: dict[str, tuple[str, str]] = {
@@ -117,14 +126,14 @@ def test_ordinary_markup_traces_are_not_hidden_content(text: str) -> None:
 
 
 def _corpus(name: str) -> list[str]:
-    lines = (CORPUS / name).read_text(encoding="utf-8").splitlines()
+    lines = (INJECTION / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line)["text"] for line in lines]
 
 
 def test_cues_never_hide_a_match() -> None:
     # screen() runs a rule only on text holding one of its cues: on every corpus text and
     # example here, that gives what running every rule gives.
-    texts = [t for p in sorted(CORPUS.glob("*.jsonl")) for t in _corpus(p.name)]
+    texts = [t for name in CORPUS_FILES for t in _corpus(name)]
     texts += [t for pair in EXAMPLES.values() for t in pair]
     compiled = [(rule.name, rule.compiled()) for rule in RULES]
     for text in texts:
@@ -132,17 +141,13 @@ def test_cues_never_hide_a_match() -> None:
 
 
 def test_real_crypto_headlines_are_almost_never_flagged() -> None:
-    headlines = _corpus("ben_crypto_headlines.jsonl")
+    headlines = _corpus("ben_crypto_headlines")
     flagged = [t for t in headlines if screen("news", t).quarantined]
     assert len(headlines) > 1500 and len(flagged) <= len(headlines) // 1000, flagged
 
 
 def test_most_indirect_attacks_in_the_corpus_are_quarantined() -> None:
     # A floor against regressions, set well under what the benchmark measures.
-    attacks = [
-        t
-        for f in ("atk_bipia_text", "atk_bipia_code", "atk_greshake")
-        for t in _corpus(f"{f}.jsonl")
-    ]
+    attacks = [t for f in ("atk_bipia_text", "atk_bipia_code", "atk_greshake") for t in _corpus(f)]
     caught = sum(1 for t in attacks if screen("news", t).quarantined)
     assert caught >= len(attacks) // 2

@@ -1,0 +1,140 @@
+"""The confidence calibrator (Bardo 17-prediction-engine.md): per (category, regime) the
+history of (stated confidence, correct), an isotonic fit of accuracy on stated confidence by
+pool-adjacent-violators (refit every `refit_interval` samples, used from `min_samples`), and
+the expected calibration error the daimon hears of.
+
+Cost: a refit sorts the history, O(n log n) with n <= `max_history`; calibrating one
+confidence is a binary search of the fitted steps, O(log n).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["CalibrationParams", "ConfidenceCalibrator", "expected_calibration_error", "pav"]
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationParams:
+    """Bardo's [calibration] section."""
+
+    min_samples: int = 30
+    refit_interval: int = 50
+    max_history: int = 2048
+    ece_alarm_threshold: float = 0.25
+    num_bins: int = 20
+
+
+def pav(values: Sequence[float], weights: Sequence[float] | None = None) -> list[float]:
+    """The non-decreasing sequence closest to `values` in weighted least squares
+    (pool-adjacent-violators: merge each block that breaks the order with its
+    predecessor into their weighted mean). O(n)."""
+    weights = [1.0] * len(values) if weights is None else list(weights)
+    if len(weights) != len(values) or any(w <= 0 for w in weights):
+        raise ValueError("pav needs one positive weight per value")
+    means: list[float] = []
+    mass: list[float] = []
+    sizes: list[int] = []
+    for value, weight in zip(values, weights, strict=True):
+        means.append(value)
+        mass.append(weight)
+        sizes.append(1)
+        while len(means) > 1 and means[-2] > means[-1]:
+            w = mass[-2] + mass[-1]
+            merged = (means[-2] * mass[-2] + means[-1] * mass[-1]) / w
+            size = sizes[-2] + sizes[-1]
+            del means[-1], mass[-1], sizes[-1]
+            means[-1], mass[-1], sizes[-1] = merged, w, size
+    fitted: list[float] = []
+    for mean, size in zip(means, sizes, strict=True):
+        fitted.extend([mean] * size)
+    return fitted
+
+
+def expected_calibration_error(samples: Sequence[tuple[float, bool]], num_bins: int = 20) -> float:
+    """ECE = Σ over equal-width bins of stated confidence (weight of the bin) ·
+    |observed accuracy − the bin's midpoint|, as Bardo writes it. 0 with no samples."""
+    if not samples:
+        return 0.0
+    counts = [0] * num_bins
+    hits = [0] * num_bins
+    for stated, correct in samples:
+        i = min(num_bins - 1, max(0, int(stated * num_bins)))
+        counts[i] += 1
+        hits[i] += 1 if correct else 0
+    total = len(samples)
+    return sum(
+        counts[i] / total * abs(hits[i] / counts[i] - (i + 0.5) / num_bins)
+        for i in range(num_bins)
+        if counts[i]
+    )
+
+
+@dataclass(slots=True)
+class _Curve:
+    history: deque[tuple[float, bool]]
+    since_fit: int = 0
+    xs: list[float] = field(default_factory=list)  # stated confidences, ascending
+    ys: list[float] = field(default_factory=list)  # fitted accuracy at each
+
+
+class ConfidenceCalibrator:
+    """Calibration curves per (category, regime)."""
+
+    def __init__(self, params: CalibrationParams | None = None) -> None:
+        self.params = params or CalibrationParams()
+        self._curves: dict[tuple[str, str], _Curve] = {}
+
+    def record(self, category: str, regime: str, stated: float, correct: bool) -> None:
+        if not 0.0 <= stated <= 1.0:
+            raise ValueError("a stated confidence must be in [0, 1]")
+        key = (category, regime)
+        curve = self._curves.get(key)
+        if curve is None:
+            curve = self._curves[key] = _Curve(deque(maxlen=self.params.max_history))
+        curve.history.append((stated, correct))
+        curve.since_fit += 1
+        n = len(curve.history)
+        first = n == self.params.min_samples
+        if n >= self.params.min_samples and (
+            first or curve.since_fit >= self.params.refit_interval
+        ):
+            self._fit(curve)
+
+    def _fit(self, curve: _Curve) -> None:
+        """Ties pooled first (one point per stated confidence, weighted by its count), so
+        the order of equal statements cannot shape the curve."""
+        pooled: dict[float, list[int]] = {}
+        for stated, correct in curve.history:
+            counts = pooled.setdefault(stated, [0, 0])
+            counts[0] += 1
+            counts[1] += 1 if correct else 0
+        curve.xs = sorted(pooled)
+        weights = [float(pooled[x][0]) for x in curve.xs]
+        curve.ys = pav([pooled[x][1] / pooled[x][0] for x in curve.xs], weights)
+        curve.since_fit = 0
+
+    def calibrate(self, category: str, regime: str, stated: float) -> float:
+        """The fitted accuracy at `stated` (the highest fitted step at or below it); the
+        stated confidence itself while the curve has too few samples."""
+        curve = self._curves.get((category, regime))
+        if curve is None or not curve.xs:
+            return stated
+        i = bisect.bisect_right(curve.xs, stated) - 1
+        return curve.ys[max(0, i)]
+
+    def ece(self, category: str, regime: str) -> float | None:
+        """The curve's expected calibration error of the stated confidences; None before
+        `min_samples` samples."""
+        curve = self._curves.get((category, regime))
+        if curve is None or len(curve.history) < self.params.min_samples:
+            return None
+        return expected_calibration_error(list(curve.history), self.params.num_bins)
+
+    def alarming(self, category: str, regime: str) -> bool:
+        """Whether the calibration gap is one the daimon should hear of."""
+        ece = self.ece(category, regime)
+        return ece is not None and ece > self.params.ece_alarm_threshold

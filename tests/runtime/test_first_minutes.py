@@ -1,0 +1,85 @@
+"""The default golem (configs/golem.toml) shows every subsystem deciding by a model within
+its first quarter of an hour: its world opens volatile, with a rally the heartbeat's probes
+see as soon as their window is full. Run on a virtual clock, every tier on the synthetic
+provider priced at nothing, as the embedded model is; everything else as configured."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import tomllib
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from golem.mortality import SubsystemName
+from golem.runtime.clock import VirtualClock
+from golem.runtime.config.load import parse_config
+from golem.runtime.decide import DecisionRecord
+from golem.runtime.life import assemble, make_market
+from golem.runtime.routes import ProviderPool, build_routes
+from golem.runtime.store.state import StateStore
+from golem.runtime.stream import Record
+
+DEFAULT = Path(__file__).resolve().parents[2] / "configs" / "golem.toml"
+BIRTH = datetime(2026, 1, 5, 12, tzinfo=UTC)
+WITHIN = timedelta(minutes=15)
+_FREE = {"price": {"input": 0.0, "output": 0.0}}
+EVERY = {
+    SubsystemName.HEARTBEAT,
+    SubsystemName.DAIMON,
+    SubsystemName.RISK,
+    SubsystemName.DREAM,
+    SubsystemName.CURATOR,
+}
+
+
+def default_config() -> dict[str, Any]:
+    """configs/golem.toml with the synthetic provider in place of the embedded model."""
+    data = tomllib.loads(DEFAULT.read_text(encoding="utf-8"))
+    data["inference"] |= {
+        "t1": ["synthetic:claude-haiku-4-5"],
+        "t2": ["synthetic:claude-sonnet-4"],
+        "death": ["synthetic:claude-sonnet-4"],
+    }
+    data["providers"] = {
+        "synthetic": {"emulate": "anthropic", "model": "claude-haiku-4-5"},
+        "anthropic": {"models": {"claude-haiku-4-5": _FREE, "claude-sonnet-4": _FREE}},
+    }
+    return data
+
+
+async def first_model_decisions(data: dict[str, Any]) -> dict[SubsystemName, timedelta]:
+    """How long after birth each subsystem first decided by a model, within WITHIN."""
+    published: list[Record] = []
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        config = parse_config(data)
+        with StateStore.open(Path(tmp) / "state") as store:
+            life, _ = assemble(
+                config,
+                clock=VirtualClock(BIRTH),
+                store=store,
+                routes=build_routes(ProviderPool(config, {})),
+                market=make_market(config),
+                subscribers=[published.append],
+            )
+            await life.run(duration=WITHIN)
+    first: dict[SubsystemName, timedelta] = {}
+    for record in published:
+        if isinstance(record, DecisionRecord) and record.source == "model":
+            first.setdefault(record.subsystem, record.time - BIRTH)
+    return first
+
+
+async def test_every_subsystem_decides_by_a_model_within_a_quarter_of_an_hour() -> None:
+    first = await first_model_decisions(default_config())
+    assert set(first) == EVERY, first
+    # The heartbeat's window holds 20 ticks of 15 s: its probes read the rally from then on.
+    assert timedelta(minutes=5) <= first[SubsystemName.HEARTBEAT] <= timedelta(minutes=6)
+
+
+async def test_without_its_volatile_opening_the_default_golem_decides_by_the_rules() -> None:
+    data = default_config()
+    del data["world"]["market"]["shocks"], data["world"]["market"]["initial_regime"]
+    first = await first_model_decisions(data)
+    assert set(first) == {SubsystemName.DAIMON}, first  # its appraisal of its birth
