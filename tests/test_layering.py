@@ -105,8 +105,9 @@ SIBLINGS: dict[str, dict[str, frozenset[str]]] = {
         "config": frozenset(),
         "store": frozenset(),
         "logs": frozenset(),
-        # The status endpoint serves a living golem: its life, records and log.
-        "http": frozenset({"decide", "golem", "life", "logs", "stream"}),
+        # The status endpoint serves a living golem: its life, records and log; its
+        # control routes queue the owner's commands (control).
+        "http": frozenset({"control", "decide", "golem", "life", "logs", "stream"}),
     },
     "simulation": {},
     "cli": {},

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import sqlite3
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from datetime import UTC, datetime
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +31,21 @@ from golem.inference.reasoning import ReasoningDepth
 from golem.inference.transport import HTTPProvider
 from golem.runtime.agreement import Agreement, differing, flatten, tally, verdict_fields
 from golem.runtime.config import load_config
+from golem.runtime.kept_requests import replay
 from golem.runtime.logs import configure_logging
-from golem.runtime.replay import replay
-from golem.runtime.store import DB_NAME, SCHEMA_VERSION, Answer, KeptRequest, RequestArchive
+from golem.runtime.store import (
+    DB_NAME,
+    Answer,
+    DecisionId,
+    KeptRequest,
+    KeptState,
+    RequestArchive,
+    StateError,
+)
 
 __all__ = ["register"]
 
 _SQLITE_MAGIC = b"SQLite format 3\0"
-_ID = re.compile(r"^[a-z]+@\d+\.\d+$")
 _DEPTHS = [depth.name.lower() for depth in ReasoningDepth]
 EXIT_PROVIDER = 1
 
@@ -129,8 +132,15 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config, environ=os.environ) if args.config else None
     structured = config.inference.structured_outputs if config is not None else None
     depth = ReasoningDepth[args.depth.upper()] if args.depth else None
-    with _archive(db) as (archive, conn):
-        chosen = _selection(archive, args) if args.all else [_one(archive, conn, args.decision, db)]
+    try:
+        with KeptState(db) as kept_state:
+            chosen = (
+                _selection(kept_state.requests, args)
+                if args.all
+                else [_one(kept_state, args.decision, db)]
+            )
+    except StateError as exc:
+        raise UsageError(str(exc)) from None
     provider = provider_named(args.provider, args.model, config)
     job = _Job(provider, args.model, depth, structured)
     previous = structlog.get_config()
@@ -210,69 +220,28 @@ def _database(source: Path) -> Path:
     raise UsageError(f"LOG_OR_STATE {source}: no golem state ({DB_NAME}) there or beside it")
 
 
-@contextmanager
-def _archive(db: Path) -> Iterator[tuple[RequestArchive, sqlite3.Connection]]:
-    """The kept requests of `db`, read-only (a running golem may be writing it)."""
-    conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        version = _schema_version(conn)
-        if version > SCHEMA_VERSION:
-            raise UsageError(f"{db}: written by a newer golem (schema {version}); upgrade golem")
-        kept = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'requests'"
-        ).fetchone()
-        if kept is None:
-            raise UsageError(
-                f"{db}: written by an older golem (schema {version}) that kept no requests; "
-                "nothing to replay until a golem of this version has run on it"
-            )
-        yield RequestArchive(conn.execute, _read_only, _iso), conn
-    finally:
-        conn.close()
-
-
-def _schema_version(conn: sqlite3.Connection) -> int:
-    try:
-        row = conn.execute("SELECT version FROM schema_version").fetchone()
-    except sqlite3.OperationalError:
-        return 0
-    return 0 if row is None else int(row[0])
-
-
-def _read_only(sql: str, params: tuple[Any, ...]) -> None:
-    raise AssertionError("golem replay never writes the state")
-
-
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat()  # as the store writes its times
-
-
-def _one(archive: RequestArchive, conn: sqlite3.Connection, id: str, db: Path) -> KeptRequest:
+def _one(state: KeptState, id: str, db: Path) -> KeptRequest:
     """The kept request of decision `id`, or one line saying why there is none."""
-    if not _ID.match(id):
-        raise UsageError(
-            f"--decision {id!r} is not a decision id: the log's `id`, e.g. risk@5856.1"
-        )
-    kept = archive.get(id)
+    try:
+        decision = DecisionId.parse(id)
+    except ValueError as exc:
+        raise UsageError(f"--decision {exc}") from None
+    kept = state.requests.get(str(decision))
     if kept is not None:
         return kept
-    span = archive.span()
-    tick = int(id.partition("@")[2].partition(".")[0])
-    row = conn.execute("SELECT time FROM vitality WHERE tick = ?", (tick,)).fetchone()
-    if span is not None and row is not None and row[0] < span[0].isoformat():
+    span = state.requests.span()
+    made = state.tick_time(decision.tick)
+    if span is not None and made is not None and made < span[0]:
         # A model call before the oldest kept request: requests were dropped since. None:
         # every model decision is kept, and this one was decided without a model.
-        dropped = conn.execute(
-            "SELECT 1 FROM charges WHERE time < ? LIMIT 1", (span[0].isoformat(),)
-        ).fetchone()
-        if dropped is None:
+        if not state.charged_before(span[0]):
             raise UsageError(
-                f"--decision {id}: made at {row[0]}, before the golem's first model decision "
-                f"({span[0].isoformat()}), so without a model: only a model's decision has "
-                "a request to replay"
+                f"--decision {id}: made at {made.isoformat()}, before the golem's first model "
+                f"decision ({span[0].isoformat()}), so without a model: only a model's "
+                "decision has a request to replay"
             )
         raise UsageError(
-            f"--decision {id}: made at {row[0]}, before the oldest request kept "
+            f"--decision {id}: made at {made.isoformat()}, before the oldest request kept "
             f"({span[0].isoformat()}); [golem] keep_requests sets how long they are kept"
         )
     kept_note = f"{span[0].isoformat()} to {span[1].isoformat()}" if span else "none"

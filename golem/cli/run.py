@@ -18,6 +18,7 @@ import trio
 
 from golem.cli import run_http
 from golem.cli.config import is_scenario
+from golem.cli.successor import INHERITED_CONFIDENCE, Succession, inherit, predecessor
 from golem.cli.thinking import watching
 from golem.runtime import Life, LifeOptions, RealClock, assemble, make_market
 from golem.runtime.config import (
@@ -28,7 +29,9 @@ from golem.runtime.config import (
     parse_duration,
     secret_values,
 )
+from golem.runtime.control import control_token
 from golem.runtime.logs import configure_logging
+from golem.runtime.notify import Notifier
 from golem.runtime.store import (
     DB_NAME,
     LOCK_NAME,
@@ -64,6 +67,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--for", dest="duration", help="stop after this long, e.g. 90s, 10m, 2h")
     parser.add_argument("--state-dir", type=_named_path, help="override [golem] state_dir")
     parser.add_argument("--log-file", type=_named_path, help="override [logging] file")
+    parser.add_argument(
+        "--successor-of",
+        type=Path,
+        metavar="OLD_STATE_DIR",
+        help=(
+            "start a successor of the dead golem in OLD_STATE_DIR, born with its testament's "
+            f"lessons at {INHERITED_CONFIDENCE:g}× their confidence per generation (in a new "
+            "state dir)"
+        ),
+    )
     run_http.add_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -93,10 +106,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"golem run: {exc}", file=sys.stderr)
         return 2
     config = _overridden(config, args.state_dir, args.log_file)
+    succession = None
+    if args.successor_of is not None:  # refused before anything is made
+        succession = predecessor(args.successor_of, successor_state=config.golem.state_dir)
     listening = run_http.bind(args)  # before anything is made: a taken port changes nothing
     try:
         with _naming_the_files(config.golem.state_dir / DB_NAME, config.log_file):
-            trio.run(_live, config, duration, _resume_command(args), listening)
+            trio.run(_live, config, duration, _resume_command(args), listening, succession)
     finally:
         if listening is not None:
             listening.close()
@@ -152,6 +168,7 @@ async def _live(
     duration: timedelta | None,
     resume: str,
     listening: socket.socket | None = None,
+    succession: Succession | None = None,
 ) -> None:
     """Check the paths, take the state dir, start the golem and live. Nothing is made
     before the paths are known to be usable, and a start that fails removes what it made."""
@@ -195,15 +212,22 @@ async def _live(
                 )
             )
             born = store.get_meta("born") is None
+            if succession is not None:
+                inherit(store, succession)
+            notifier = Notifier.of(config.notify, config.golem.id, os.environ)
+            if notifier is not None:
+                opened.callback(notifier.close)  # the last notices (a death's) go out
             life, pool = assemble(
                 config,
                 clock=clock,
                 store=store,
                 environ=os.environ,
                 market=market,
-                subscribers=[sinks.publish],
+                subscribers=[sinks.publish, *([notifier.publish] if notifier else [])],
                 options=LifeOptions(watch=line),
             )
+            if notifier is not None:
+                life.scheduler.on_failed = notifier.job_failed
         except BaseException:
             opened.close()
             made.undo()
@@ -214,10 +238,14 @@ async def _live(
         def started() -> None:
             _say(banner(config, life, born=born, now=clock.now()))
             if url is not None:
-                _say([f"status endpoint at {url} (/health /status /decisions /events /metrics)"])
+                routes = "/health /status /decisions /events /metrics"
+                if token is not None:
+                    routes += f"; control API with the token in ${config.control.token_env}"
+                _say([f"status endpoint at {url} ({routes})"])
 
+        token = control_token(config, os.environ)
         try:
-            async with run_http.serving(listening, life, secrets) as url:
+            async with run_http.serving(listening, life, secrets, token) as url:
                 ended = await life.run(
                     duration=duration, signals=True, on_start=started, on_signal=_on_signal
                 )

@@ -27,13 +27,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=(
             "serve a read-only status endpoint: the dashboard at /, GET /health, /status, "
             "/history, /decisions?subsystem=&since=&id=&limit=, /events (server-sent "
-            "decisions), /metrics (Prometheus); e.g. 127.0.0.1:8787 (port 0: any free port)"
+            "decisions), /metrics (Prometheus); e.g. 127.0.0.1:8787 (port 0: any free port); "
+            "with [control] token_env set, also POST /control/pause|resume|exit|kill|budget"
         ),
     )
     parser.add_argument(
         "--http-allow-remote",
         action="store_true",
-        help="let --http listen on a non-loopback address (it has no authentication)",
+        help=(
+            "let --http listen on a non-loopback address (its read-only routes have no "
+            "authentication)"
+        ),
     )
 
 
@@ -62,15 +66,19 @@ def bind(args: argparse.Namespace) -> socket.socket | None:
 
 @asynccontextmanager
 async def serving(
-    listening: socket.socket | None, life: Life, secrets: Iterable[str]
+    listening: socket.socket | None,
+    life: Life,
+    secrets: Iterable[str],
+    control_token: str | None = None,
 ) -> AsyncIterator[str | None]:
     """Serve the endpoint for `life` on `listening` while the block runs; yields its URL
-    (None without a socket). Enter it before the life runs: it sees every record."""
+    (None without a socket). Enter it before the life runs: it sees every record.
+    `control_token`: the control API's bearer token (None: no control routes)."""
     if listening is None:
         yield None
         return
     url = url_of(listening)
-    endpoint = StatusEndpoint(life, secrets=secrets)
+    endpoint = StatusEndpoint(life, secrets=secrets, control_token=control_token)
     failure: BaseException | None = None
     async with trio.open_nursery() as nursery:
         await nursery.start(endpoint.serve, listening)

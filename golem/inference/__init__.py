@@ -41,7 +41,14 @@ from golem.inference.reasoning import (
     ReasoningDepth,
     Visibility,
 )
-from golem.inference.run import CountsTokens, Provider, complete, respond_tool, run_structured
+from golem.inference.run import (
+    BillSink,
+    CountsTokens,
+    Provider,
+    complete,
+    respond_tool,
+    run_structured,
+)
 from golem.inference.schema import ResponseSchema, SchemaIssue, strict_preflight
 from golem.inference.structured import (
     StructuredOutput,
@@ -53,6 +60,7 @@ from golem.inference.synthetic import SyntheticConfig, SyntheticProvider
 from golem.inference.transport import HTTPProvider, TransportConfig
 from golem.inference.types import (
     NO_USAGE,
+    AttemptUsage,
     FinishReason,
     Message,
     Mode,
@@ -68,7 +76,9 @@ from golem.inference.wire import StreamDecoder, decode
 
 __all__ = [
     "NO_USAGE",
+    "AttemptUsage",
     "AuthError",
+    "BillSink",
     "Capabilities",
     "ConnectionFailed",
     "CountsTokens",

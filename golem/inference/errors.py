@@ -8,7 +8,9 @@
         ├── StructuredOutputInvalid    re-asks exhausted; carries schema, raw output, errors
         │   └── NoStructuredOutput     the final attempt held no candidate at all
         └── ProviderError              a provider call failed; keeps status, body, headers,
-            │                          and what the structured loop's earlier attempts cost
+            │                          and what it was billed for: its attempts cut
+            │                          mid-answer (failed_attempts) and the structured
+            │                          loop's earlier attempts (usage, cost_usd)
             ├── RateLimited            transient; retry_after in seconds when known
             ├── Overloaded             transient (HTTP 529, overloaded_error)
             ├── ServerError            transient (HTTP 5xx)
@@ -25,7 +27,11 @@
             └── Refusal                the model declined to answer
 
 Only `transient` errors are retried by the transport; StructuredOutputInvalid is never
-transient: the structured loop has already spent its re-asks.
+transient: the structured loop has already spent its re-asks. A provider bills an attempt
+for what it processed and sent even when the attempt fails (a stream cut mid-answer, a
+timeout): every ProviderError the transport raises carries those attempts
+(`failed_attempts`, each an AttemptUsage) and their sum (`usage`, `cost_usd`), so that
+whoever pays for the call charges them.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from golem.inference.types import Response, Usage
+    from golem.inference.types import AttemptUsage, Response, Usage
 
 __all__ = [
     "AuthError",
@@ -112,6 +118,7 @@ class StructuredOutputInvalid(InferenceError):
         attempts: int = 0,
         usage: Usage | None = None,
         cost_usd: float = 0.0,
+        failed_attempts: tuple[AttemptUsage, ...] = (),
     ) -> None:
         super().__init__(message)
         self.schema = schema
@@ -121,6 +128,7 @@ class StructuredOutputInvalid(InferenceError):
         self.attempts = attempts
         self.usage = usage  # summed over every attempt, so the caller can charge them
         self.cost_usd = cost_usd
+        self.failed_attempts = failed_attempts  # among them: cut mid-answer, then retried
 
 
 class NoStructuredOutput(StructuredOutputInvalid):
@@ -148,11 +156,14 @@ class ProviderError(InferenceError):
             body = body.decode("utf-8", "replace")
         self.body_excerpt = (body or "")[:BODY_EXCERPT_CHARS]
         self.headers = dict(headers or {})
-        # What the structured loop's earlier attempts (answered, then re-asked) used and
-        # cost before this failure; run_structured fills them in so the caller still pays.
+        # What the call was billed for before failing: the transport's attempts cut
+        # mid-answer (`failed_attempts`, summed into usage and cost), and run_structured
+        # adds the structured loop's earlier attempts (answered, then re-asked), so the
+        # caller pays for them all.
         self.usage: Usage | None = None
         self.cost_usd = 0.0
         self.attempts = 0
+        self.failed_attempts: tuple[AttemptUsage, ...] = ()
 
     def __str__(self) -> str:
         where = f"{self.provider}: " if self.provider else ""

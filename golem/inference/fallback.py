@@ -8,10 +8,11 @@ from dataclasses import fields
 
 import structlog
 
+from golem.inference.billing import summed
 from golem.inference.errors import ProviderError, Refusal, ResponseFormatRejected
 from golem.inference.modes import Capabilities
 from golem.inference.run import Provider
-from golem.inference.types import Request, Response
+from golem.inference.types import NO_USAGE, AttemptUsage, Request, Response
 
 __all__ = ["FallbackProvider", "common_capabilities"]
 
@@ -84,12 +85,15 @@ class FallbackProvider:
     async def complete(self, request: Request) -> Response:
         hops: list[str] = []
         failures: list[str] = []
+        billed: list[AttemptUsage] = []  # what the members that failed are billed for
         for provider, successor in zip(self._providers, self._providers[1:], strict=False):
             try:
                 answer = await provider.complete(request)
-            except (Refusal, ResponseFormatRejected):
+            except (Refusal, ResponseFormatRejected) as exc:
+                _billed(exc, billed)
                 raise
             except ProviderError as exc:
+                billed.extend(exc.failed_attempts)
                 hops.append(f"fallback: {provider.name} → {successor.name} after {exc.code}")
                 failures.append(f"{provider.name} failed first: {exc}")
                 log.warning(
@@ -100,15 +104,33 @@ class FallbackProvider:
                     status=exc.status,
                 )
                 continue
-            return _with_hops(answer, hops)
+            return _with_hops(answer, hops, billed)
         try:
             answer = await self._providers[-1].complete(request)
         except ProviderError as exc:
             for failure in failures:
                 exc.add_note(failure)
+            _billed(exc, billed)
             raise
-        return _with_hops(answer, hops)
+        return _with_hops(answer, hops, billed)
 
 
-def _with_hops(answer: Response, hops: list[str]) -> Response:
-    return answer.evolve(downgrades=(*answer.downgrades, *hops)) if hops else answer
+def _billed(exc: ProviderError, earlier: list[AttemptUsage]) -> None:
+    """Let `exc` carry what the members that failed before it are billed for, too."""
+    if earlier:
+        usage, cost = summed(earlier)
+        exc.usage, exc.cost_usd = usage + (exc.usage or NO_USAGE), cost + exc.cost_usd
+        exc.failed_attempts = (*earlier, *exc.failed_attempts)
+
+
+def _with_hops(answer: Response, hops: list[str], billed: list[AttemptUsage]) -> Response:
+    """`answer` with the hops taken to it, and the bills of the members that failed."""
+    if not hops:
+        return answer
+    usage, cost = summed(billed)
+    return answer.evolve(
+        downgrades=(*answer.downgrades, *hops),
+        usage=answer.usage + usage,
+        cost_usd=answer.cost_usd + cost,
+        failed_attempts=(*billed, *answer.failed_attempts),
+    )

@@ -39,6 +39,12 @@ class StructuredOutputConfig(BaseModel):
     retry_on_validation_failure: bool = True
     max_retries: int = Field(default=2, ge=0, le=10)
 
+    @property
+    def max_attempts(self) -> int:
+        """The first call plus the re-asks this section allows: the one place the
+        attempt count is worked out (run_structured's bound, the allocator's policy)."""
+        return 1 + (self.max_retries if self.retry_on_validation_failure else 0)
+
 
 @dataclass(frozen=True, slots=True)
 class Resolution:

@@ -3,6 +3,7 @@ bounded loop of re-asks that never mutates the caller's request."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -33,6 +34,7 @@ from golem.inference.progress import (
 from golem.inference.schema import ResponseSchema
 from golem.inference.structured import StructuredOutput, shown_before
 from golem.inference.types import (
+    AttemptUsage,
     Message,
     Mode,
     Request,
@@ -44,6 +46,7 @@ from golem.inference.types import (
 )
 
 __all__ = [
+    "BillSink",
     "CountsTokens",
     "Provider",
     "complete",
@@ -55,6 +58,9 @@ __all__ = [
 T = TypeVar("T", bound=StructuredOutput)
 
 _DEFAULT_CONFIG = StructuredOutputConfig()
+
+BillSink = Callable[[Usage, float, str, str], None]
+"""Told each attempt's bill as the provider answers it: (usage, cost_usd, provider, model)."""
 
 
 class Provider(Protocol):
@@ -114,6 +120,7 @@ async def run_structured(
     config: StructuredOutputConfig | None = None,
     *,
     max_attempts: int | None = None,
+    billed: BillSink | None = None,
 ) -> Response:
     """Ask `provider` for a `decision`; re-ask with the errors until it is valid.
 
@@ -126,14 +133,17 @@ async def run_structured(
     A request's `progress` sink hears ThinkingStarted before the first attempt, the
     reasoning tokens so far (counted over every attempt) from a provider that streams
     them, and ThinkingDone once the call is answered or has failed.
+
+    `billed`, when given, is told each attempt's bill as soon as it is known (before the
+    sum above is returned or raised): a caller that may be killed mid-call keeps them.
     """
     progress = request.progress
     if progress is None:
-        return await _structured(provider, request, decision, config, max_attempts)
+        return await _structured(provider, request, decision, config, max_attempts, billed)
     progress(ThinkingStarted())
     tokens = 0
     try:
-        response = await _structured(provider, request, decision, config, max_attempts)
+        response = await _structured(provider, request, decision, config, max_attempts, billed)
         tokens = response.usage.reasoning_tokens
         return response
     except (ProviderError, StructuredOutputInvalid) as exc:
@@ -143,12 +153,13 @@ async def run_structured(
         progress(ThinkingDone(tokens))
 
 
-async def _structured(
+async def _structured(  # noqa: PLR0917 (run_structured's, passed on)
     provider: Provider,
     request: Request,
     decision: type[T],
     config: StructuredOutputConfig | None,
     max_attempts: int | None,
+    billed: BillSink | None = None,
 ) -> Response:
     if decision is None or not issubclass(decision, StructuredOutput):
         raise MissingResponseFormat("run_structured needs a StructuredOutput decision type")
@@ -157,13 +168,14 @@ async def _structured(
     resolution = _resolve(schema, provider.capabilities, config, request.reasoning.enabled)
     mode, force_tool = resolution.mode, resolution.force_tool
     downgrades = list(resolution.downgrades)
-    allowed = 1 + (config.max_retries if config.retry_on_validation_failure else 0)
+    allowed = config.max_attempts
     if max_attempts is not None:
         allowed = max(1, min(allowed, max_attempts))
 
     messages = request.messages
     examples = provider.capabilities.worked_examples
     usage, cost, attempt = Usage(), 0.0, 0
+    failed: tuple[AttemptUsage, ...] = ()  # attempts billed though they failed, so far
     while True:
         attempt += 1
         wire = _prepare(request, messages, decision, mode, force_tool, examples=examples)
@@ -171,18 +183,23 @@ async def _structured(
             wire = wire.evolve(progress=_after(request.progress, usage.reasoning_tokens))
         try:
             answer = await provider.complete(wire)
-        except ResponseFormatRejected as exc:
-            if mode is not Mode.SCHEMA_ENFORCED:
-                _spent(exc, usage, cost, attempt - 1)
+        except ProviderError as exc:
+            if billed is not None and exc.usage is not None:
+                billed(exc.usage, exc.cost_usd, exc.provider, "")
+            if not isinstance(exc, ResponseFormatRejected) or mode is not Mode.SCHEMA_ENFORCED:
+                _spent(exc, usage, cost, attempt - 1, failed)
                 raise
+            # Asked again in another mode: what the rejected call was billed for stays.
+            usage, cost = usage + (exc.usage or Usage()), cost + exc.cost_usd
+            failed = (*failed, *exc.failed_attempts)
             mode = Mode.PROMPT_GUIDED
             downgrades.append("provider rejected response_format: prompt guidance instead")
             attempt -= 1
             continue
-        except ProviderError as exc:
-            _spent(exc, usage, cost, attempt - 1)
-            raise
+        if billed is not None:
+            billed(answer.usage, answer.cost_usd, answer.provider, answer.model)
         usage, cost = usage + answer.usage, cost + answer.cost_usd
+        failed = (*failed, *answer.failed_attempts)
 
         summary = {
             "usage": usage,
@@ -190,6 +207,7 @@ async def _structured(
             "mode": mode,
             "attempts": attempt,
             "downgrades": (*downgrades, *answer.downgrades),
+            "failed_attempts": failed,
         }
         if _called_user_tool(answer, request, schema):
             return answer.evolve(parsed=None, repairs=(), **summary)
@@ -207,6 +225,7 @@ async def _structured(
                 attempts=attempt,
                 usage=usage,
                 cost_usd=cost,
+                failed_attempts=failed,
             )
         messages = (*messages, *_reask(answer, raw, errors, schema, mode))
 
@@ -222,9 +241,19 @@ def _after(progress: ThinkingSink, prior: int) -> ThinkingSink:
     return shifted
 
 
-def _spent(exc: ProviderError, usage: Usage, cost: float, answered: int) -> None:
-    """Let `exc` carry what the attempts answered before it used and cost."""
-    exc.usage, exc.cost_usd, exc.attempts = usage, cost, answered
+def _spent(
+    exc: ProviderError,
+    usage: Usage,
+    cost: float,
+    answered: int,
+    failed: tuple[AttemptUsage, ...],
+) -> None:
+    """Let `exc` carry what the attempts answered before it used and cost, beside what its
+    own call was billed for (its attempts cut mid-answer): the caller pays for them all."""
+    exc.usage = usage + (exc.usage or Usage())
+    exc.cost_usd = cost + exc.cost_usd
+    exc.attempts = answered
+    exc.failed_attempts = (*failed, *exc.failed_attempts)
 
 
 @lru_cache(maxsize=512)

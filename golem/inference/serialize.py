@@ -33,6 +33,7 @@ def response_to_dict(response: Response) -> dict[str, Any]:
             for call in response.server_tool_calls
         ],
         "finish_reason": response.finish_reason.value,
+        "finish_reason_raw": response.finish_reason_raw,
         "usage": usage_to_dict(response.usage),
         "reasoning": reasoning_to_dict(response.reasoning),
         "mode": response.mode.value,
@@ -50,6 +51,7 @@ def usage_to_dict(usage: Usage) -> dict[str, int]:
         "cached_input_tokens": usage.cached_input_tokens,
         "output_tokens": usage.output_tokens,
         "reasoning_tokens": usage.reasoning_tokens,
+        "cache_write_tokens": usage.cache_write_tokens,
         "total_tokens": usage.total_tokens,
     }
 

@@ -19,8 +19,16 @@ import trio
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference._http import Enough, KeySource, consume, retry_after_seconds, safe_headers
+from golem.inference.billing import attempt_bill, body_read, summed
 from golem.inference.clock import utc_now
-from golem.inference.codecs.base import Codec, CodecStream, ProviderProfile
+from golem.inference.codecs.base import (
+    SHAPE_ERRORS,
+    Codec,
+    CodecStream,
+    ProviderProfile,
+    shape_error,
+)
+from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
     BODY_EXCERPT_CHARS,
     AuthError,
@@ -30,12 +38,14 @@ from golem.inference.errors import (
     InvalidResponse,
     ProviderError,
     RateLimited,
+    Refusal,
     Timeout,
 )
 from golem.inference.modes import Capabilities
 from golem.inference.progress import ReasoningMeter, ThinkingSink
 from golem.inference.providers import Registry, default_registry
-from golem.inference.types import Request, Response
+from golem.inference.ratelimit import RateLimit, RateLimiter
+from golem.inference.types import AttemptUsage, Request, Response
 
 __all__ = ["HTTPProvider", "TransportConfig", "retry_after_seconds"]
 
@@ -63,6 +73,14 @@ class TransportConfig(BaseModel):
     backoff_max_s: float = Field(default=20.0, ge=0)
     max_retry_after_s: float = Field(default=60.0, ge=0)  # a longer Retry-After: give up
     proxy: str | None = None  # an HTTP(S) proxy URL for the provider's own connection pool
+    # Client-side limits by "provider" or "provider:model" (the model's entry wins), and
+    # whether the providers' x-ratelimit-* / anthropic-ratelimit-* headers are obeyed too.
+    rate_limits: dict[str, RateLimit] = Field(default_factory=dict)
+    learn_rate_limits: bool = True
+
+    def rate_limit(self, provider: str, model: str) -> RateLimit | None:
+        limits = self.rate_limits
+        return limits.get(f"{provider}:{model}") or limits.get(provider)
 
     def httpx_timeout(self) -> httpx.Timeout:
         return httpx.Timeout(
@@ -86,11 +104,17 @@ class HTTPProvider:
 
     Streams: a streamed answer is returned only once complete, so a stream cut mid-way
     (ConnectionFailed) is retried from scratch like any transient failure and never hands
-    the caller a partial answer; the cut attempt's tokens go unreported, hence uncharged.
-    A stream that ends cleanly but without its final event (truncated SSE) is the same
-    cut seen from the other side: the codec raises IncompleteStream, a ConnectionFailed,
-    retried the same way (its `partial` Response is for a person to read, never used:
-    even a complete-looking JSON answer in it lacks the usage it must be charged for).
+    the caller a partial answer. A stream that ends cleanly but without its final event
+    (truncated SSE) is the same cut seen from the other side: the codec raises
+    IncompleteStream, a ConnectionFailed, retried the same way (its `partial` Response is
+    for a person to read, never used as the answer).
+
+    Bills: the provider bills a cut (or timed-out) stream for what it processed and sent,
+    and a whole body cut on its way (or refused) in full. Each such attempt becomes an
+    AttemptUsage (golem.inference.billing: what the answer reported, plus an estimate of
+    what it sent beyond that, of a cut body what arrived), returned with the answer
+    of a later attempt (`Response.failed_attempts`, summed into its usage and cost) or with
+    the error that ends the call (`ProviderError.failed_attempts`, `usage`, `cost_usd`).
 
     Watched calls: a request that carries a `progress` sink and asks for reasoning is
     streamed, so its reasoning can be counted as it arrives (ThinkingTokens events); the
@@ -132,6 +156,12 @@ class HTTPProvider:
         self._now = now
         self._jitter = jitter
         self._capabilities = profile.capabilities_for(model)
+        self.limiter = RateLimiter(
+            profile.name,
+            model,
+            self._config.rate_limit(profile.name, model),
+            learn=self._config.learn_rate_limits,
+        )
 
     @classmethod
     def named(
@@ -193,13 +223,23 @@ class HTTPProvider:
         if transport is None:
             transport = self._transport = httpx.AsyncHTTPTransport(proxy=self._config.proxy)
         retries = 0
+        failed: list[AttemptUsage] = []  # attempts the provider bills though they failed
+        # The request's tokens for the limiter: its bytes / 4, and the answer's room.
+        tokens = len(outgoing.content) // 4 + (request.max_tokens or 0)
         while True:
             try:
-                answer = await self._attempt(transport, outgoing, wire.stream, progress)
+                await self.limiter.acquire(tokens)
+                answer = await self._attempt(
+                    transport, outgoing, (request, model), wire.stream, progress
+                )
                 break
             except ProviderError as exc:
+                failed.extend(exc.failed_attempts)
                 delay = self._retry_delay(exc, retries)
                 if delay is None:
+                    exc.failed_attempts = tuple(failed)
+                    if failed:
+                        exc.usage, exc.cost_usd = summed(failed)
                     raise
                 retries += 1
                 log.warning(
@@ -217,7 +257,15 @@ class HTTPProvider:
             model=answer.model or model,
             latency_s=trio.current_time() - started,
         )
-        return self._registry.with_cost(stamped, model)
+        answer = self._registry.with_cost(stamped, model)
+        if not failed:
+            return answer
+        usage, cost = summed(failed)
+        return answer.evolve(
+            usage=answer.usage + usage,
+            cost_usd=answer.cost_usd + cost,
+            failed_attempts=(*answer.failed_attempts, *failed),
+        )
 
     def _url(self, path: str) -> httpx.URL:
         url = self._urls.get(path)
@@ -253,46 +301,77 @@ class HTTPProvider:
         self,
         transport: httpx.AsyncBaseTransport,
         outgoing: httpx.Request,
+        asked: tuple[Request, str],
         stream: bool,
         progress: ThinkingSink | None = None,
     ) -> Response:
+        """One attempt; a failure after the answer began carries the attempt's bill."""
         limit = self._config.max_stream_s if stream else self._config.total_timeout_s
-        with trio.move_on_after(limit), self._translated_errors():
-            return await self._exchange(transport, outgoing, stream, progress)
-        raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
+        decoder = self._codec.stream() if stream else None
+        received: list[bytes] = []  # a whole body's bytes as they arrive
+        try:
+            with trio.move_on_after(limit), self._translated_errors():
+                return await self._exchange(transport, outgoing, decoder, progress, received)
+            raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
+        except ProviderError as exc:
+            if decoder is not None:
+                self._bill(exc, decoder.builder, *asked)
+            elif received and (exc.transient or isinstance(exc, Refusal)):
+                self._bill(exc, body_read(self._codec, b"".join(received)), *asked)
+            raise
+
+    def _bill(
+        self, exc: ProviderError, builder: ResponseBuilder, request: Request, model: str
+    ) -> None:
+        """Add to `exc` what the provider bills for what `builder` read before it."""
+        answered = builder.model if isinstance(builder.model, str) and builder.model else model
+        bill = attempt_bill(
+            builder,
+            request,
+            provider=self.name,
+            model=answered,
+            error=exc.code,
+            price=self._registry.price_of(Response(provider=self.name, model=answered), model),
+        )
+        if bill is not None:
+            exc.failed_attempts = (*exc.failed_attempts, bill)
 
     async def _exchange(
         self,
         transport: httpx.AsyncBaseTransport,
         outgoing: httpx.Request,
-        stream: bool,
-        progress: ThinkingSink | None = None,
+        decoder: CodecStream | None,
+        progress: ThinkingSink | None,
+        received: list[bytes],
     ) -> Response:
         response = await transport.handle_async_request(outgoing)
+        self.limiter.observe(response.headers, self._now)
         try:
             status = response.status_code
             if not 200 <= status < 300:
                 raise self._status_error(status, response.headers, await self._excerpt(response))
-            if stream:
-                decoder = self._codec.stream()
+            if decoder is not None:
                 feed = decoder.feed if progress is None else _metered(decoder, progress)
                 await self._read(response, feed)
                 return decoder.finish()
-            body = await self._read_body(response)
+            body = await self._read_body(response, received)
             return self._codec.decode(status, safe_headers(response.headers), body)
         finally:
             await response.aclose()
 
-    async def _read_body(self, response: httpx.Response) -> bytes:
-        """A whole non-streamed body, at most `max_response_bytes` of it."""
+    async def _read_body(self, response: httpx.Response, parts: list[bytes]) -> bytes:
+        """A whole non-streamed body, at most `max_response_bytes` of it; its chunks are
+        kept in `parts` as they arrive (what a cut leaves is billed)."""
         declared = response.headers.get("content-length", "")
         encoded = response.headers.get("content-encoding", "identity") != "identity"
         if declared.isdigit() and not encoded and int(declared) <= self._config.max_response_bytes:
-            # HTTP framing stops the read at the declared length: no need to count.
-            return await response.aread()
-        parts: list[bytes] = []
-        await self._read(response, parts.append)
-        return b"".join(parts)
+            # HTTP framing stops the read at the declared length: no need to count (nor to
+            # cancel the read: appending never raises, so the body is read to its end).
+            async for chunk in response.aiter_bytes():
+                parts.append(chunk)
+        else:
+            await self._read(response, parts.append)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
 
     async def _read(self, response: httpx.Response, sink: Callable[[bytes], object]) -> None:
         """Pass the body to `sink` chunk by chunk; past `max_response_bytes`, stop reading
@@ -352,11 +431,9 @@ class HTTPProvider:
             raise ConnectionFailed(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
         except httpx.HTTPError as exc:  # a body that cannot be decompressed, for instance
             raise InvalidResponse(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
+        except SHAPE_ERRORS as exc:
             # Raised by a codec reading a 2xx body whose JSON lacks the shape it expects.
-            raise InvalidResponse(
-                f"unexpected response shape: {type(exc).__name__}: {exc}", provider=self.name
-            ) from exc
+            raise shape_error(exc, self.name) from exc
 
     def _status_error(self, status: int, headers: httpx.Headers, body: bytes) -> ProviderError:
         """The typed error for a non-2xx answer: the codec reads its family's error body

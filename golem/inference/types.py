@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NO_USAGE",
+    "AttemptUsage",
     "FinishReason",
     "Message",
     "Mode",
@@ -157,6 +158,7 @@ class Usage:
     cached_input_tokens: int = 0  # part of input_tokens served from the provider's cache
     output_tokens: int = 0  # visible output; reasoning_tokens are counted separately
     reasoning_tokens: int = 0
+    cache_write_tokens: int = 0  # part of input_tokens written to the cache (Anthropic)
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -164,6 +166,7 @@ class Usage:
             self.cached_input_tokens + other.cached_input_tokens,
             self.output_tokens + other.output_tokens,
             self.reasoning_tokens + other.reasoning_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
         )
 
     @property
@@ -172,6 +175,49 @@ class Usage:
 
 
 NO_USAGE = Usage()  # frozen: what a call that used nothing (or none at all) shares
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptUsage:
+    """What an attempt that failed after the provider began answering (a stream cut or
+    timed out mid-answer) is billed for: the provider bills what it processed and sent,
+    answer or not. `reported` is the usage its stream reported before it stopped (Anthropic
+    reports the input in `message_start`); `estimated` what it sent beyond that, estimated
+    by golem.inference.tokens: the output streamed but not yet counted, and the input when
+    the stream began without reporting it. `cost_usd` prices both at the model's price,
+    `estimated_usd` being the estimated part of it."""
+
+    provider: str
+    model: str
+    error: str  # the code of the error that ended the attempt
+    reported: Usage = NO_USAGE
+    estimated: Usage = NO_USAGE
+    cost_usd: float = 0.0
+    estimated_usd: float = 0.0
+
+    @property
+    def usage(self) -> Usage:
+        return self.reported + self.estimated
+
+    def fields(self) -> dict[str, Any]:
+        """The attempt as a log line shows it."""
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "error": self.error,
+            "reported": _token_fields(self.reported),
+            "estimated": _token_fields(self.estimated),
+            "cost_usd": self.cost_usd,
+            "estimated_usd": self.estimated_usd,
+        }
+
+
+def _token_fields(usage: Usage) -> dict[str, int]:
+    return {
+        "input": usage.input_tokens,
+        "output": usage.output_tokens,
+        "reasoning": usage.reasoning_tokens,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,13 +270,17 @@ class Request:
 @dataclass(frozen=True, slots=True)
 class Response:
     """What a call produced. `content` is the provider's text verbatim; `parsed` the
-    validated decision (or None); usage and cost are summed over every attempt."""
+    validated decision (or None); usage and cost are summed over every attempt, the
+    `failed_attempts` (cut mid-answer, then retried) among them."""
 
     content: str | None = None
     parsed: Any = None
     tool_calls: tuple[ToolCall, ...] = ()  # for the caller to execute
     server_tool_calls: tuple[ServerToolCall, ...] = ()  # already executed by the provider
     finish_reason: FinishReason = FinishReason.UNKNOWN
+    # The provider's own value for it, as text ("end_turn", "eos", "1"): None when it gave
+    # none (or the Response was not decoded from a wire).
+    finish_reason_raw: str | None = None
     usage: Usage = field(default_factory=Usage)
     reasoning: ReasoningChain = field(default_factory=ReasoningChain)
     provider: str = ""
@@ -244,6 +294,9 @@ class Response:
     # The seed the answer was sampled with, where the provider samples by one (synthetic,
     # local): a Request carrying it back repeats that sampling. None: no such seed.
     seed: int | None = None
+    # Attempts that failed after the provider began answering: billed, so counted in
+    # `usage` and `cost_usd` above, partly by estimate (AttemptUsage.estimated_usd).
+    failed_attempts: tuple[AttemptUsage, ...] = ()
 
     def evolve(self, **changes: Any) -> Response:
         return _evolve(self, _RESPONSE_FIELDS, changes)

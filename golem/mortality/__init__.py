@@ -58,6 +58,7 @@ from golem.mortality.profiles import (
     apply_mortality_to_reasoning,
     select_profile_and_reasoning,
 )
+from golem.mortality.reserve import ReserveParams
 from golem.mortality.vitality import (
     DeathCause,
     Phase,
@@ -107,6 +108,7 @@ __all__ = [
     "ReasoningConfig",
     "ReasoningDepth",
     "ReasoningPressurePolicy",
+    "ReserveParams",
     "StochasticRoll",
     "SubsystemName",
     "VitalityParams",

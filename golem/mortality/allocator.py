@@ -3,9 +3,11 @@ which tier, with which profile and reasoning, and how many attempts (re-asks inc
 today's money can pay for, or which degradation to take instead.
 
 The guarantee: the USD charged on one UTC day by every subsystem but death never exceeds
-the state's daily budget (the cap), provided each attempt costs no more than its worst
-case (`CallEstimate`) and each allocation's charges are recorded before the next one is
-made. Death is always funded and its charges are not bounded by the cap.
+the state's daily budget (the cap), nor the credits ever go below the apoptotic reserve
+by their charges, provided each attempt costs no more than its worst case
+(`CallEstimate`) and each allocation's charges are recorded before the next one is made.
+Death is always funded: the reserve is its, it may spend every credit left (not bounded
+by the cap), and when they cannot pay for one attempt without reasoning it is granted one.
 """
 
 from __future__ import annotations
@@ -131,19 +133,22 @@ class CallEstimate:
     cap; the reasoning budget of the granted depth is priced on top. A re-ask re-sends the
     previous answer plus the error list (at most `reask_tokens`), so each attempt's input
     grows; re-asks carry no reasoning blocks. `diem`: routed through Venice, paid in DIEM
-    first while today's allowance lasts."""
+    first while today's allowance lasts. `cached_tokens`: the part of the input the caller
+    expects served from the provider's prompt cache, set only when a hit is likely (see
+    golem.inference.caching), priced at the cached rate; 0 prices every token uncached."""
 
     price: Price
     input_tokens: int
     max_output_tokens: int
     reask_tokens: int = 1024
     diem: bool = False
+    cached_tokens: int = 0
 
     def attempt_cost(self, attempt: int, reasoning: ReasoningConfig) -> float:
         """The most attempt number `attempt` (1 for the first call) can cost in USD."""
         grown = (attempt - 1) * (self.max_output_tokens + self.reask_tokens)
         output = self.max_output_tokens + reasoning.depth.budget_tokens()
-        return self.price.worst_case(self.input_tokens + grown, output)
+        return self.price.worst_case(self.input_tokens + grown, output, self.cached_tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +156,9 @@ class MortalityState:
     """What the allocator reads of the golem. `daily_budget_usd` is also the day's hard cost
     cap; `sustainability_ratio` is income ÷ spend (None when unknown); `security` is the
     high-security mode (every model call through the Full profile). `wallet_usd`: the
-    credits left, when nothing else bounds them (an immortal golem has no economic clock):
-    no call but death's is granted beyond it."""
+    credits left (None: unknown, unbounded); `reserve_usd`: the apoptotic reserve held
+    back from them for death. No call but death's is granted beyond the wallet less the
+    reserve: a wallet no larger than the reserve grants nothing but death's call."""
 
     vitality: float
     phase: Phase
@@ -161,11 +167,12 @@ class MortalityState:
     diem_allowance: float = 0.0
     security: bool = False
     wallet_usd: float | None = None
+    reserve_usd: float = 0.0
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.vitality <= 1.0:
             raise ValueError(f"vitality must be in [0, 1], got {self.vitality}")
-        for name in ("daily_budget_usd", "diem_allowance"):
+        for name in ("daily_budget_usd", "diem_allowance", "reserve_usd"):
             amount = getattr(self, name)
             if not (math.isfinite(amount) and amount >= 0):
                 raise ValueError(f"{name} must be a finite amount >= 0, got {amount}")
@@ -241,14 +248,16 @@ def allocate(
     at_most: ReasoningDepth | None = None,
 ) -> Allocation | Degradation:
     """May `subsystem` call a model at `tier` now, and how? In order: a T0 call is no model
-    call and always allowed (it carries no money); death is always funded; in Terminal
+    call and always allowed (it carries no money); death is always funded (within the
+    credits left, or one attempt without reasoning); in Terminal
     nothing else calls a model; risk is held only by what is left of its budget line and
     the cap (no tier ceiling); everyone else by the phase's and the cost cap's tier
     ceilings, then by what is left of both its budget line and the cap. The reasoning is
     the profile table's after mortality pressure, no deeper than `at_most` (what the caller
     says the call is worth: risk's small stakes), and the worst case prices the granted
     depth's thinking budget on top of the answer. The rules-only policy grants no call
-    but a T0 one (death's included); the state's wallet, when it has one, bounds the cap."""
+    but a T0 one (death's included); the state's wallet less its reserve, when it has
+    one, bounds the cap: every attempt's worst case must fit in it."""
     policy = policy or _DEFAULT_POLICY
     if not policy.mortal:
         state = replace(state, vitality=1.0, phase=Phase.THRIVING)
@@ -261,8 +270,10 @@ def allocate(
     if at_most is not None and reasoning.depth > at_most:
         reasoning = replace(reasoning, depth=at_most) if at_most else ReasoningConfig.none()
 
-    def grant(ceiling: ModelTier, available: float, diem_left: float) -> Allocation | None:
-        fitted, fit = reasoning, subsystem in policy.fit_depth
+    def grant(
+        ceiling: ModelTier, available: float, diem_left: float, *, fit: bool = False
+    ) -> Allocation | None:
+        fitted, fit = reasoning, fit or subsystem in policy.fit_depth
         while True:
             attempts, total = _affordable(call, fitted, available, diem_left, policy.max_attempts)
             if attempts or not fit or not fitted.enabled:
@@ -286,11 +297,17 @@ def allocate(
     if not policy.models:
         return Degradation(subsystem, tier, DegradationReason.RULES_ONLY, Fallback.DETERMINISTIC)
     if subsystem is _S.DEATH:
-        first = call.attempt_cost(1, reasoning)
-        total = sum(call.attempt_cost(n, reasoning) for n in range(1, policy.max_attempts + 1))
-        return Allocation(
-            subsystem, tier, tier, math.inf, profile, reasoning, first, total, policy.max_attempts
-        )
+        # The death protocol unlocks the reserve: death may spend every credit left, its
+        # depth and re-asks fitted to them; when not one attempt without reasoning fits,
+        # that attempt is granted all the same. Without a wallet: every attempt, at depth.
+        budget = math.inf if state.wallet_usd is None else max(0.0, state.wallet_usd)
+        granted = grant(tier, budget, 0.0, fit=True)
+        if granted is not None:
+            return granted
+        bare = ReasoningConfig.none()
+        first = call.attempt_cost(1, bare)
+        cut = reasoning.depth if reasoning.enabled else None
+        return Allocation(subsystem, tier, tier, budget, profile, bare, first, first, 1, cut)
     if state.phase is Phase.TERMINAL:
         return degrade(DegradationReason.TERMINAL)
 
@@ -298,8 +315,8 @@ def allocate(
     cap = state.daily_budget_usd
     spent = ledger.spent_usd(day)
     cap_left = max(0.0, cap - spent - cap * _ROUNDING_SLACK)
-    if state.wallet_usd is not None:
-        cap_left = min(cap_left, max(0.0, state.wallet_usd))
+    if state.wallet_usd is not None:  # the reserve is death's alone
+        cap_left = min(cap_left, max(0.0, state.wallet_usd - state.reserve_usd))
     cap_tier = cost_cap_tier(spent, cap, policy.cost_cap)
     diem_left = max(0.0, state.diem_allowance - ledger.spent_diem(day)) if call.diem else 0.0
 

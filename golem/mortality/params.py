@@ -17,6 +17,7 @@ from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
 from golem.mortality.hazard import HazardParams
 from golem.mortality.names import SubsystemName
 from golem.mortality.profiles import ReasoningPressurePolicy
+from golem.mortality.reserve import ReserveParams
 from golem.mortality.vitality import PhaseThresholds, VitalityParams
 
 __all__ = ["MortalityParams", "MortalityPolicy"]
@@ -24,7 +25,8 @@ __all__ = ["MortalityParams", "MortalityPolicy"]
 
 class MortalityParams(BaseModel):
     """The `[mortality]` section: the policy lived by, money, the clocks' parameters, the
-    phases, the budget lines, the cost cap's tiers and reasoning pressure."""
+    phases, the budget lines, the cost cap's tiers, reasoning pressure and the reserve
+    held back for death."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
@@ -62,6 +64,8 @@ class MortalityParams(BaseModel):
     budgets: BudgetPolicy = BudgetPolicy()
     cost_cap: CostCapPolicy = CostCapPolicy()
     reasoning: ReasoningPressurePolicy = ReasoningPressurePolicy()
+    # The apoptotic reserve: what is held back from spending for death's call.
+    reserve: ReserveParams = ReserveParams()
 
     @model_validator(mode="after")
     def _samples_fit_window(self) -> Self:
@@ -99,6 +103,7 @@ class MortalityParams(BaseModel):
             daily_budget_usd=self.daily_budget_usd,
             diem_allowance=self.diem_allowance,
             security=self.security,
+            reserve=self.reserve,
             immortal=name is PolicyName.IMMORTAL,
         )
 
@@ -108,8 +113,8 @@ class MortalityPolicy:
     """`MortalityParams` compiled for one life: what the tick and the allocator read.
     `hazard` is None when the stochastic clock is off, `terminal_grace` when Terminal
     has no end of its own. `immortal`: Bardo's control group; no clock kills (only the
-    kill switch ends it), vitality and phase are held at 1.0 and Thriving, and its calls
-    are bounded by its wallet instead of by an economic clock."""
+    kill switch ends it), vitality and phase are held at 1.0 and Thriving. Every golem's
+    calls but death's are bounded by its wallet less `reserve`'s amount."""
 
     allocator: AllocatorPolicy
     vitality: VitalityParams
@@ -126,4 +131,5 @@ class MortalityPolicy:
     daily_budget_usd: float
     diem_allowance: float
     security: bool
+    reserve: ReserveParams
     immortal: bool = False

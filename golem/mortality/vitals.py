@@ -71,6 +71,7 @@ def assess(
     kill_switch: bool = False,
     in_terminal: timedelta | None = None,
     senescent_since: datetime | None = None,
+    reserve_usd: float = 0.0,
 ) -> Vitals:
     """The golem's vitals after tick number `tick`, at `now`, `age` after its birth and
     `interval` after the last assessment (the stretch of time the hazard is rolled over).
@@ -83,10 +84,16 @@ def assess(
     from when it entered to now (None when the last tick was not in Terminal); still in
     Terminal once it reaches the policy's `terminal_grace`, the golem dies of it.
 
+    The economic clock reads the money the golem may spend: its credits less the apoptotic
+    reserve (`reserve_usd`, death's alone), as a share of its initial credits less the
+    reserve (Bardo: the reserve is subtracted from the operational balance). A golem
+    funded with no more than the reserve has nothing to live on: its clock reads 0.
+
     An immortal golem (`params.immortal`, Bardo's control group) is held at vitality 1.0
     in Thriving and rolls no hazard; its economic and epistemic levels are still measured,
     and only the kill switch ends it."""
-    economic = min(1.0, max(0.0, credits_usd / initial_credits_usd))
+    spendable = initial_credits_usd - reserve_usd
+    economic = min(1.0, max(0.0, (credits_usd - reserve_usd) / spendable)) if spendable > 0 else 0.0
     level = epistemic.level
     if params.immortal:
         cause = DeathCause.KILL_SWITCH if kill_switch else None

@@ -9,10 +9,12 @@ scheduler (scheduler.py). The subpackages hold the config (config/), the state o
 here imports it.
 """
 
+from golem.runtime.asking import Budgeting, Route, Routes
 from golem.runtime.clock import InstantClock, RealClock, SleepingClock, VirtualClock
-from golem.runtime.decide import Budgeting, DecisionRecord, Route, Routes, decide
+from golem.runtime.decide import decide
 from golem.runtime.golem import HORIZON_TICKS, Golem, LifeOptions
 from golem.runtime.life import Life, assemble, make_market
+from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, JobFailing, Scheduler, Trigger, cron, every
 from golem.runtime.stream import Record, RecordStream, Subscriber, VitalityRecord

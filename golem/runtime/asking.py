@@ -13,6 +13,7 @@ from functools import lru_cache, partial
 import orjson
 
 from golem.inference import Provider, Request, StructuredOutput, StructuredOutputConfig
+from golem.inference.caching import PromptCache
 from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
 from golem.inference.progress import Thinking
@@ -21,6 +22,7 @@ from golem.inference.secrets import Redaction
 from golem.mortality import (
     Allocation,
     AllocatorPolicy,
+    Charge,
     Clock,
     Degradation,
     Ledger,
@@ -104,7 +106,13 @@ class Budgeting:
     context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
     foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
+    # Which prompts the providers likely still cache (the golem's, kept across ticks):
+    # a likely hit lets the allocator price that part of the input at the cached rate.
+    prompt_cache: PromptCache | None = None
     secrets: Redaction | None = None  # the key values no prompt may carry (masked by value)
+    # Keeps each attempt's bill, as the provider answers it, where a rollback or a kill
+    # of the tick cannot lose it (StateStore.hold_bill): the daemon's.
+    hold_bill: Callable[[Charge], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

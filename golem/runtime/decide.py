@@ -16,6 +16,7 @@ from msgspec.structs import replace
 
 from golem.inference import (
     NO_USAGE,
+    BillSink,
     ProviderError,
     Request,
     Response,
@@ -39,30 +40,18 @@ from golem.mortality import (
 from golem.runtime.asking import (
     Budgeting,
     Call,
-    Foresight,
     Route,
-    Routes,
-    ThinkingWatch,
     estimate_input_tokens,
     prompt_for,
     request_for,
 )
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
 from golem.runtime.record import DecisionRecord
-from golem.runtime.verify import Pay, Verification, verified, without_text
+from golem.runtime.verify import Pay, Verification, judge
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation, Subsystem
-from golem.subsystems.risk import Risk
 
-__all__ = [
-    "Budgeting",
-    "DecisionRecord",
-    "Foresight",
-    "Route",
-    "Routes",
-    "ThinkingWatch",
-    "decide",
-]
+__all__ = ["DecisionRecord", "decide"]
 
 log = structlog.get_logger("golem")
 
@@ -142,6 +131,7 @@ def _plan(
             input_tokens=estimate_input_tokens(ctx, subsystem, tier, env),
             max_output_tokens=route.max_output_tokens,
             diem=route.diem,
+            cached_tokens=_likely_cached(env, route, subsystem, ctx),
         )
         granted = allocate(
             name,
@@ -173,6 +163,20 @@ def _plan(
     return _deterministic(subsystem, ctx, asked, "deterministic", tuple(degradations))
 
 
+def _prompt_key(subsystem: Subsystem, ctx: Situation) -> str:
+    """A subsystem's stable prefix (its system text and schema) by the decision it asks."""
+    return f"{subsystem.name}:{subsystem.decision_type(ctx).__name__}"
+
+
+def _likely_cached(env: Budgeting, route: Route, subsystem: Subsystem, ctx: Situation) -> int:
+    """The input tokens the call will likely read from the provider's prompt cache: what the
+    last such call reported cached, when it was answered within the cache's lifetime."""
+    if env.prompt_cache is None:
+        return 0
+    key, at = _prompt_key(subsystem, ctx), ctx.now.timestamp()
+    return env.prompt_cache.likely_cached(route.provider.name, route.model, key, at)
+
+
 async def _call(
     subsystem: Subsystem, ctx: Situation, call: Call, seed: int | None = None
 ) -> DecisionRecord:
@@ -193,6 +197,7 @@ async def _call(
             decision_type,
             env.config,
             max_attempts=allocation.max_attempts,
+            billed=_held(env, ctx, subsystem.name, call),
         )
     except (StructuredOutputInvalid, ProviderError) as exc:
         # Every attempt answered so far is paid, at what the provider that answered it
@@ -223,7 +228,12 @@ async def _call(
             usage=usage,
             cost_usd=cost,
             context=prompt.report,
+            failed_attempts=exc.failed_attempts,
         )
+    if env.prompt_cache is not None and response.provider == route.provider.name:
+        # The route's own provider answered (not a fallback's member): its cache is warm.
+        key, at = _prompt_key(subsystem, ctx), ctx.now.timestamp()
+        env.prompt_cache.sent(route.provider.name, route.model, key, at, response.usage)
     cost = response.cost_usd  # the answering provider's own price, 0.0 when it is free
     paid = _charge(
         env,
@@ -235,33 +245,20 @@ async def _call(
         answered=(response.provider, response.model),
     )
     decision = prompt.restore(response.parsed)
-    usage, verification, unswayed = response.usage, None, None
-    if isinstance(subsystem, Risk) and subsystem.swayable(decision, prompt.report.feed):
-        checked = await without_text(
-            subsystem,
-            paid,
-            call,
-            decision,
-            response=response,
-            foreseen=(truth, informed),
-            pay=_pay_for(subsystem, call, "without_text"),
-        )
-        decision, paid, unswayed = checked.decision, checked.ctx, checked.verification
-        cost, usage = cost + unswayed.cost_usd, usage + unswayed.usage
-    verify = env.routes.verify
-    if verify is not None and isinstance(subsystem, Risk) and subsystem.verifies(ctx):
-        checked = await verified(
-            subsystem,
-            paid,
-            call,
-            decision,
-            request=request,
-            response=response,
-            prompt=prompt,
-            pay=_pay_for(subsystem, call, "verify"),
-        )
-        decision, paid, verification = checked.decision, checked.ctx, checked.verification
-        cost, usage = cost + verification.cost_usd, usage + verification.usage
+    judged = await judge(
+        subsystem,
+        paid,
+        call,
+        decision,
+        subsystem.judges(ctx, decision, prompt.report.feed),
+        request=request,
+        response=response,
+        prompt=prompt,
+        foreseen=(truth, informed),
+        spent=(cost, response.usage),
+        pay_as=lambda role: _pay_for(subsystem, call, role),
+    )
+    decision, paid = judged.decision, judged.ctx
     return _record(
         ctx,
         subsystem.name,
@@ -273,17 +270,17 @@ async def _call(
         response=response,
         allocation=allocation,
         degradations=degradations,
-        cost_usd=cost,
-        usage=usage,
+        cost_usd=judged.cost_usd,
+        usage=judged.usage,
         context=prompt.report,
-        verification=verification,
+        verification=judged.verification,
         request=request,
-        without_text=unswayed,
+        without_text=judged.without_text,
     )
 
 
-def _pay_for(risk: Risk, call: Call, role: str) -> Pay:
-    """How a second call of risk's run is charged: under its own `role`."""
+def _pay_for(subsystem: Subsystem, call: Call, role: str) -> Pay:
+    """How a judge's call in `subsystem`'s run is charged: under its own `role`."""
 
     def pay(
         paid: Situation,
@@ -296,7 +293,14 @@ def _pay_for(risk: Risk, call: Call, role: str) -> Pay:
     ) -> Situation:
         second = Call(call.asked, call.tier, route, granted, call.env, ())
         return _charge(
-            call.env, paid, risk.name, second, usage=usage, cost=cost, answered=answered, role=role
+            call.env,
+            paid,
+            subsystem.name,
+            second,
+            usage=usage,
+            cost=cost,
+            answered=answered,
+            role=role,
         )
 
     return pay
@@ -381,6 +385,36 @@ def _record(
     )
 
 
+def _held(env: Budgeting, ctx: Situation, subsystem: SubsystemName, call: Call) -> BillSink | None:
+    """Where each attempt's bill goes as the provider answers it (`env.hold_bill`),
+    under the key the call's charge will have: a tick killed mid-call keeps them."""
+    hold = env.hold_bill
+    if hold is None:
+        return None
+
+    def held(usage: Usage, cost: float, provider: str, model: str) -> None:
+        if cost > 0 or usage.total_tokens:
+            bill = Charge(
+                subsystem=subsystem,
+                provider=provider or call.route.provider.name,
+                model=model or call.route.model,
+                tokens=usage,
+                usd=max(0.0, cost),
+                diem=0.0,
+                time=ctx.now,
+                idempotency_key=_key(ctx, subsystem, call),
+            )
+            hold(bill)
+
+    return held
+
+
+def _key(ctx: Situation, subsystem: SubsystemName, call: Call, role: str | None = None) -> str:
+    """What names this run of this subsystem's call in the ledger."""
+    key = f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}"
+    return f"{key}:{role}" if role else key
+
+
 def _charge(
     env: Budgeting,
     ctx: Situation,
@@ -417,8 +451,7 @@ def _charge(
         usd=usd,
         diem=diem,
         time=ctx.now,
-        idempotency_key=f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{call.tier}"
-        + (f":{role}" if role else ""),
+        idempotency_key=_key(ctx, subsystem, call, role),
     )
     if env.ledger.record(charge) is not charge or not usd:
         return ctx  # a replay of a run already charged: `ctx`'s credits count it already

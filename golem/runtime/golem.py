@@ -20,6 +20,7 @@ from typing import Any
 import structlog
 import trio
 
+from golem.inference.caching import PromptCache
 from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
@@ -29,20 +30,16 @@ from golem.mortality import (
     Vitals,
     utc_day,
 )
+from golem.runtime.asking import Budgeting, Foresight, Routes, ThinkingWatch
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.decide import (
-    Budgeting,
-    DecisionRecord,
-    Foresight,
-    Routes,
-    ThinkingWatch,
-    decide,
-)
+from golem.runtime.control import Control
+from golem.runtime.decide import decide
 from golem.runtime.episodes import EpisodeBook, forecast
+from golem.runtime.kept_requests import RequestKeeper
 from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.provenance import untraded
-from golem.runtime.replay import RequestKeeper
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber
 from golem.runtime.trading import TradingDesk
@@ -128,9 +125,11 @@ class Golem:
         subscribers: Iterable[Subscriber] = (),
     ) -> None:
         self.config = config
-        self.stream = RecordStream(subscribers)
+        self.stream = RecordStream(subscribers, hold=store.at_commit)
         if config.golem.keep_requests is not None:  # each model decision's, for replay
-            self.stream.subscribe(RequestKeeper(store.requests, config.golem.keep_requests))
+            keeper = RequestKeeper(store.requests, config.golem.keep_requests)
+            self.stream.subscribe(keeper, within=True)
+        store.settle_bills()  # what a killed life was billed for, in the tick it lost
         self.store = store
         self.market = market
         self.routes = routes
@@ -140,22 +139,24 @@ class Golem:
         self.on_death: Callable[[], None] = lambda: None
         # The config compiled once for this life: what ticks and decisions read of it.
         structured = config.inference.structured_outputs
-        retries = structured.max_retries if structured.retry_on_validation_failure else 0
-        self.policy = config.mortality.compile(seed=config.mortality_seed, max_attempts=1 + retries)
+        self.policy = config.mortality.compile(
+            seed=config.mortality_seed, max_attempts=structured.max_attempts
+        )
+        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
+        sizing = self.risk.config.limits.sizing  # the heartbeat's trades and the memo's keys
         hb = config.heartbeat
         gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
         probes = ProbeConfig(gate=gate)
         self.probes = ProbePolicy.of(probes)
-        self.heartbeat = Heartbeat(HeartbeatConfig(probes=probes))
+        self.heartbeat = Heartbeat(HeartbeatConfig(probes=probes, sizing=sizing))
         self.schedule = HeartbeatSchedule.conserving(
             hb.interval.total_seconds(), hb.conservation_factor
         )
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
         # Income is state: the declared rate until the runtime credits some.
         self.income_usd_per_day = config.mortality.income_usd_per_day
-        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
         # Model decisions reused instead of asked again ([cache], risk's verdict_window).
-        memo = MemoPolicy.of(config)
+        memo = MemoPolicy.of(config, sizing)
         self.memo = DecisionMemo(memo) if memo.active else None
         # Without the daimon a golem has no emotional appraisal: its mood stays neutral.
         self._appraises = config.subsystems.daimon.enabled
@@ -168,6 +169,7 @@ class Golem:
         resumed = store.resume()
         self.tick_no = resumed.tick
         self.dead = resumed.death is not None
+        self.control = Control(config, store)  # paused, and the owner's daily budget
         self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
         episodes = EpisodeLog()
@@ -209,6 +211,9 @@ class Golem:
         self.previous: MarketSummary | None = self.window.summary() if len(self.window) else None
         self._unsaved = 0  # observations pushed since the last snapshot
         self.dreams = int(store.get_meta("dreams") or 0)
+        # (tick, run) of each scheduled job's last run: see `_job_run`.
+        saved_runs = store.get_meta("job_runs") or {}
+        self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
         self._resumable_market = market if isinstance(market, ResumableSource) else None
         self._live_market = market if isinstance(market, LiveMarket) else None
         # The market a simulation can look ahead in, when a quality table asks for truth.
@@ -218,12 +223,17 @@ class Golem:
         )
         self._truth: Truth | None = None  # the last tick's, kept for the tick's other calls
         self._costs = config.world.portfolio.costs
+        self._prompt_cache = PromptCache()  # the prompts providers likely still cache
         self._foresight = (
             None if self._seer is None or quality is None else Foresight(self.truth, quality)
         )
         self._resume_market(store.get_meta("market"))
         self._context_settings = config.context.settings()
         self._secrets = Redaction(self.options.secrets) if self.options.secrets else None
+        # The apoptotic reserve, death's: locked now, logged by the first tick (after the
+        # console's banner), computed again on the positions then open now and then.
+        self.reserve_usd, _ = self._reserve()
+        self._reserve_logged = False
 
     @property
     def vitals(self) -> Vitals:
@@ -237,12 +247,12 @@ class Golem:
         state = MortalityState(
             vitality=self.vitals.vitality,
             phase=self.vitals.phase,
-            daily_budget_usd=policy.daily_budget_usd,
+            daily_budget_usd=self.control.daily_budget_usd or policy.daily_budget_usd,
             sustainability_ratio=self._sustainability(),
             diem_allowance=policy.diem_allowance,
             security=policy.security,
-            # No economic clock ends an immortal golem: its wallet bounds what it spends.
-            wallet_usd=self.store.credits() if policy.immortal else None,
+            wallet_usd=self.store.credits(),
+            reserve_usd=self.reserve_usd,
         )
         return Budgeting(
             routes=self.routes,
@@ -254,7 +264,9 @@ class Golem:
             context=self._context_settings,
             foresight=self._foresight,
             watch=self.options.watch,
+            prompt_cache=self._prompt_cache,
             secrets=self._secrets,
+            hold_bill=self.store.hold_bill,
         )
 
     def context(self, market: MarketSummary, **changes: Any) -> Situation:
@@ -314,6 +326,10 @@ class Golem:
         market = self.window.summary()
         self.portfolio.mark(observation.price)
         self.episodes.resolve(market, self.portfolio)
+        if not self._reserve_logged or not self.tick_no % self.policy.reserve.recalculate_ticks:
+            self._lock_reserve()
+        if await self._obey(now, market):
+            return
         # A newborn golem appraises its own birth: its first feeling comes from a model.
         events: list[str] = ["birth"] if self.tick_no == 0 else []
         probes = compute_probes(
@@ -419,16 +435,41 @@ class Golem:
 
     # --- the scheduled jobs -------------------------------------------------------------
 
+    async def _obey(self, now: datetime, market: MarketSummary) -> bool:
+        """The owner's commands (`Control`); True when they leave nothing more for this
+        tick to do: the golem was killed, or is paused (its clocks go on: vitality,
+        age and hazard are read on no spending, and may still end it)."""
+        if not self.options.resumable:  # a simulation: nobody steers it (and a read
+            return False  # here would send a batch's held writes every tick)
+        orders = self.control.apply(self.tick_no, now)
+        if orders.unwind and self.portfolio.quantities():
+            fills = self.portfolio.settle()
+            log.info("unwound", golem=self._golem_id, tick=self.tick_no, fills=len(fills))
+        if orders.kill:
+            await self.die(DeathCause.KILL_SWITCH, market)
+        elif self.control.paused:
+            self._update_vitals(0.0)
+            if self.vitals.cause is not None:
+                await self.die(self.vitals.cause, market)
+        else:
+            return False
+        self.tick_no += 1
+        if self.options.resumable:
+            self.snapshot()
+        return True
+
     async def curate(self, *_: object) -> None:
-        if self.dead or self.window.latest is None:
+        if self.dead or self.control.paused or self.window.latest is None:
             return
-        record = await self._run(self.curator, self.context(self.window.summary()))
+        ctx = self.context(self.window.summary(), run=self._job_run("curator"))
+        record = await self._run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
-        if self.dead or self.window.latest is None:
+        if self.dead or self.control.paused or self.window.latest is None:
             return
-        ctx = self.context(self.window.summary(), extra={"dream_cycle": self.dreams})
+        extra = {"dream_cycle": self.dreams}
+        ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
         record = await self._run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1
@@ -467,6 +508,17 @@ class Golem:
         log.info("death", golem=self.config.golem.id, **death)
         self.on_death()
 
+    def _job_run(self, job: str) -> int:
+        """Which run of `job` this is at the coming tick: a job whose schedule is shorter
+        than the heartbeat's runs several times between ticks, each run its own decision
+        (its own id and charge key). Saved with the run, so a restart that runs an
+        uncommitted run again gives it the same number (and its charge the same key)."""
+        last = self._job_runs.get(job)
+        run = last[1] + 1 if last is not None and last[0] == self.tick_no else 0
+        self._job_runs[job] = (self.tick_no, run)
+        self.store.set_meta("job_runs", self._job_runs)
+        return run
+
     # --- pieces of a tick ---------------------------------------------------------------
 
     async def _run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
@@ -488,10 +540,33 @@ class Golem:
         across a phase change."""
         previous = self.vitals.phase
         epistemic = self.episodes.epistemic(self.policy)
-        events = self.chart.update(self.tick_no, spent, epistemic, self.portfolio.equity)
+        events = self.chart.update(
+            self.tick_no, spent, epistemic, self.portfolio.equity, self.reserve_usd
+        )
         if self.memo is not None and self.vitals.phase is not previous:
             self.memo.forget()
         return events
+
+    def _reserve(self) -> tuple[float, int]:
+        """The apoptotic reserve on the initial funding and the positions open now, and
+        how many those are."""
+        positions = sum(1 for quantity in self.portfolio.quantities().values() if quantity)
+        initial = self.store.initial_credits() or self.policy.initial_credits_usd
+        return self.policy.reserve.amount(initial, positions), positions
+
+    def _lock_reserve(self) -> None:
+        """Compute the reserve again; log it the first time and whenever it changes."""
+        reserve, positions = self._reserve()
+        if reserve != self.reserve_usd or not self._reserve_logged:
+            self.reserve_usd, self._reserve_logged = reserve, True
+            log.info(
+                "apoptotic_reserve",
+                golem=self._golem_id,
+                tick=self.tick_no,
+                usd=reserve,
+                initial_credits_usd=self.store.initial_credits(),
+                open_positions=positions,
+            )
 
     def credit_income(self, key: str, usd: float) -> None:
         """Income arrives: `usd` a day from now on (the sustainability ratio's), credited

@@ -1,5 +1,6 @@
 """`golem run`: a Golem on a clock, its jobs on the scheduler, until it dies, is stopped
-(SIGINT / SIGTERM finish the running job, then exit 0; a second one abandons it), its
+(SIGINT / SIGTERM finish the running job, then exit 0; a second one abandons it;
+SIGUSR1 queues the kill switch, applied at the next tick: runtime/control.py), its
 `--for` runs out, its recorded market data ends, or a job keeps failing (`JobFailing`,
 raised by `Life.run`).
 
@@ -8,6 +9,7 @@ The simulator uses `assemble()` and `Life.run()` too, with a virtual clock."""
 from __future__ import annotations
 
 import signal
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -16,18 +18,19 @@ from pathlib import Path
 import structlog
 import trio
 
+from golem.runtime.asking import Routes
 from golem.runtime.clock import SleepingClock
 from golem.runtime.collector import long_lived
 from golem.runtime.config import ConfigError, Problem
 from golem.runtime.config.load import secret_values
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.decide import Routes
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
+from golem.runtime.store.control import Command, queue_command
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Subscriber
-from golem.subsystems.heartbeat import interval_multiplier
+from golem.subsystems.heartbeat import interval
 from golem.world import (
     CandleReplay,
     Candles,
@@ -212,11 +215,17 @@ class Life:
         """The first signal stops the life once the running job is done (the scheduler
         returns then); a second abandons the running job (a local model's call may take
         a minute): its writes are rolled back, and its fire time unrecorded, so it runs
-        again on resume. Watched until the life ends."""
+        again on resume. SIGUSR1 queues the kill switch instead (a host that only speaks
+        signals). Watched until the life ends."""
         count = 0
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as received:
+        stopping = (signal.SIGINT, signal.SIGTERM)
+        with trio.open_signal_receiver(*stopping, signal.SIGUSR1) as received:
             task_status.started()
             async for signum in received:
+                if signum == signal.SIGUSR1:
+                    log.info("signal", signal="SIGUSR1", means="kill switch")
+                    await self._queue_kill()
+                    continue
                 count += 1
                 running = self.scheduler.running
                 name = signal.Signals(signum).name
@@ -230,6 +239,17 @@ class Life:
                     jobs.cancel()
                 if on_signal is not None:
                     on_signal(count, running)
+
+    async def _queue_kill(self) -> None:
+        store = self.golem.store
+        try:
+            queued = await trio.to_thread.run_sync(
+                queue_command, store.path, Command.KILL, None, "signal", self.clock.now()
+            )
+        except sqlite3.Error as exc:
+            log.error("control_not_queued", command="kill", source="signal", reason=str(exc))
+            return
+        log.info("control_queued", id=queued, command="kill", value=None, source="signal")
 
 
 # Hears of each signal: how many so far, and the job running as it came (None: none).
@@ -295,9 +315,8 @@ def assemble(
         born = clock.now().isoformat()
         store.set_meta("born", born)
     start = datetime.fromisoformat(born)
-    base = config.heartbeat.interval
-    beat = golem.schedule
-    current = {"multiplier": interval_multiplier(golem.vitals.phase, beat)}
+    beat = golem.schedule  # the heartbeat's interval by phase, compiled once by the Golem
+    current = {"every": interval(golem.vitals.phase, beat)}
 
     async def heartbeat(*_: object) -> None:
         if replay is not None and clock.now() > replay.end:
@@ -308,14 +327,14 @@ def assemble(
         await golem.tick()
         if golem.vitals.phase is phase:
             return
-        multiplier = interval_multiplier(golem.vitals.phase, beat)
-        if multiplier != current["multiplier"]:
+        now_every = interval(golem.vitals.phase, beat)
+        if now_every != current["every"]:
             # Conservation slows the heartbeat (and recovery speeds it up again).
-            current["multiplier"] = multiplier
-            scheduler.reschedule("heartbeat", every(base * multiplier, start=start))
-            log.info("heartbeat_interval", seconds=(base * multiplier).total_seconds())
+            current["every"] = now_every
+            scheduler.reschedule("heartbeat", every(now_every, start=start))
+            log.info("heartbeat_interval", seconds=now_every.total_seconds())
 
-    scheduler.add(Job("heartbeat", every(base * current["multiplier"], start=start), heartbeat))
+    scheduler.add(Job("heartbeat", every(current["every"], start=start), heartbeat))
     jobs = {"curator": golem.curate, "dream": golem.dream}
     for name, section in config.subsystems.jobs():
         if not section.enabled:

@@ -19,7 +19,7 @@ dropped when read, and all such entries when the store passes `_KEPT`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -35,7 +35,6 @@ from golem.world.feed import FeedItem
 __all__ = ["DecisionMemo", "Lookup", "MemoPolicy", "Reuse"]
 
 _KEPT = 4096  # entries per store before the expired ones are swept
-_SIZING = Sizing()  # how an unsized proposal is sized, as risk and the heartbeat size it
 _RISK, _DEATH, _T0 = SubsystemName.RISK, SubsystemName.DEATH, ModelTier.T0
 
 Key = tuple[object, ...]
@@ -51,10 +50,12 @@ class MemoPolicy:
     verdict_window: timedelta | None = None
     verdict_size_bucket: float = 0.05
     verdict_error_bucket: float = 0.1
+    sizing: Sizing = field(default_factory=Sizing)  # how an unsized proposal is sized
 
     @classmethod
-    def of(cls, config: GolemConfig) -> MemoPolicy:
-        """`[cache]` and `[subsystems.risk]`'s verdict keys compiled for a life."""
+    def of(cls, config: GolemConfig, sizing: Sizing) -> MemoPolicy:
+        """`[cache]` and `[subsystems.risk]`'s verdict keys compiled for a life; `sizing`:
+        how risk and the heartbeat size a proposal, which the keys bucket by."""
         cache, risk = config.cache, config.subsystems.risk
         return cls(
             cache_ttl=cache.ttl if cache.enabled else None,
@@ -63,6 +64,7 @@ class MemoPolicy:
             verdict_window=risk.verdict_window,
             verdict_size_bucket=risk.verdict_size_bucket,
             verdict_error_bucket=risk.verdict_error_bucket,
+            sizing=sizing,
         )
 
     @property
@@ -133,11 +135,15 @@ class DecisionMemo:
         if judged:
             error = None if probes is None else probes.prediction_error
             severity = None if error is None else int(error // policy.verdict_error_bucket)
-            verdict_key = (regime, severity, *_proposal(ctx, policy.verdict_size_bucket))
+            verdict_key = (
+                regime,
+                severity,
+                *_proposal(ctx, policy.verdict_size_bucket, policy.sizing),
+            )
         if cached:
             flags = () if probes is None else probes.flags
             kind = subsystem.decision_type(ctx).__name__
-            trade = _proposal(ctx, policy.cache_size_bucket)
+            trade = _proposal(ctx, policy.cache_size_bucket, policy.sizing)
             cache_key = (name, kind, asked, regime, flags, *trade, ctx.events)
         lookup = Lookup(asked, cache_key, verdict_key)
         if verdict_key is not None and (hit := _fresh(self._verdicts, verdict_key, ctx)):
@@ -172,13 +178,13 @@ class DecisionMemo:
             _put(self._verdicts, lookup.verdict_key, entry, now)
 
 
-def _proposal(ctx: Situation, bucket: float) -> Key:
+def _proposal(ctx: Situation, bucket: float, sizing: Sizing) -> Key:
     """The proposed trade's action and its size ÷ equity in `bucket` steps."""
     trade = ctx.proposed
     if trade is None:
         return (None, None)
     equity = ctx.portfolio.equity_usd
-    notional = trade_notional(trade, ctx.portfolio, _SIZING)
+    notional = trade_notional(trade, ctx.portfolio, sizing)
     return (trade.action, int(notional / equity // bucket) if equity > 0 else None)
 
 

@@ -16,7 +16,9 @@ from collections.abc import Callable
 
 from msgspec.structs import replace
 
-from golem.runtime.decide import Budgeting, DecisionRecord, decide
+from golem.runtime.asking import Budgeting
+from golem.runtime.decide import decide
+from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import WithoutFeed
 from golem.subsystems.contract import ProposedTrade, Situation, Subsystem
 from golem.subsystems.heartbeat import escalated

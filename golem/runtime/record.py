@@ -8,10 +8,18 @@ from typing import Any, ClassVar
 
 from msgspec import Struct
 
-from golem.inference import NO_USAGE, Request, Response, StructuredOutput, Usage
+from golem.inference import (
+    NO_USAGE,
+    AttemptUsage,
+    Request,
+    Response,
+    StructuredOutput,
+    Usage,
+)
 from golem.mortality import Allocation, Degradation, ModelTier, Phase, SubsystemName
 from golem.runtime.logs.reasoning import reasoning_fields
 from golem.runtime.memo import Reuse
+from golem.runtime.store.ids import DecisionId
 from golem.runtime.verify import Verification
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation
@@ -57,11 +65,14 @@ class DecisionRecord(Struct, frozen=True):
     counterfactual_of: str | None = None
     # Risk's assessment asked again with external text withheld (the stricter stands).
     without_text: Verification | None = None
+    # A failed call's attempts billed though cut mid-answer (a model decision's are its
+    # response's): `cost_usd` counts them, partly by estimate.
+    failed_attempts: tuple[AttemptUsage, ...] = ()
 
     @property
     def decision_id(self) -> str:
         """What names this decision in the log (`id` on a model's, `reused_from` on a reuse)."""
-        return f"{self.subsystem}@{self.tick}.{self.run}"
+        return str(DecisionId(str(self.subsystem), self.tick, self.run))
 
     def fields(self) -> dict[str, Any]:
         response, allocation, usage = self.response, self.allocation, self.usage
@@ -118,6 +129,11 @@ class DecisionRecord(Struct, frozen=True):
                 {"reason": str(d.reason), "fallback": str(d.fallback), "tier": str(d.tier)}
                 for d in self.degradations
             ]
+        billed = self.failed_attempts or (response.failed_attempts if response else ())
+        if billed:
+            # Part of the charge is an estimate: what cut streams sent but never counted.
+            fields["failed_attempts"] = [attempt.fields() for attempt in billed]
+            fields["cost_estimated_usd"] = sum(attempt.estimated_usd for attempt in billed)
         if self.verification is not None:
             fields |= self.verification.fields()
         if self.without_text is not None:

@@ -15,10 +15,10 @@ from golem.inference.providers import Registry
 from golem.inference.synthetic import SyntheticProvider
 from golem.inference.transport import HTTPProvider
 from golem.mortality import ModelTier
+from golem.runtime.asking import Route, Routes
 from golem.runtime.config.load import build_registry
 from golem.runtime.config.providers import EMBEDDED, SYNTHETIC, ChainEntry
 from golem.runtime.config.sections import GolemConfig, Tier
-from golem.runtime.decide import Route, Routes
 from golem.subsystems.minds import MINDS
 
 __all__ = ["ProviderPool", "build_routes"]

@@ -212,6 +212,8 @@ class Scheduler:
         self._grace = grace
         self._max_failures = max_failures
         self.failure: JobFailing | None = None
+        # Told of each failure: the job, how many in a row, the error, the fire time.
+        self.on_failed: Callable[[str, int, str, datetime], None] | None = None
         self._slots: dict[str, _Slot] = {}
         self._order: dict[str, int] = {}
         self._heap: list[tuple[datetime, int, str, int]] = []
@@ -343,6 +345,8 @@ class Scheduler:
         else:
             streak = slot.failing = _Streak(kind, _one_line(exc))
             log.exception("job_failed", job=name, fire_time=at.isoformat())
+        if self.on_failed is not None:
+            self.on_failed(name, streak.count, streak.error, at)
         if self._max_failures and streak.count >= self._max_failures:
             self.failure = JobFailing(name, streak.count, streak.error)
             log.error("job_failing", job=name, in_a_row=streak.count, error=streak.error)

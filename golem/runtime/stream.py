@@ -34,6 +34,7 @@ class VitalityRecord(Struct, frozen=True, kw_only=True):
     burn_rate_usd: float
     credits_usd: float
     equity_usd: float
+    senescent: bool = False  # its forecasts below the threshold (senescence's stage 1 on)
 
     def fields(self) -> dict[str, Any]:
         return {
@@ -55,16 +56,37 @@ Subscriber = Callable[[Record], None]
 
 class RecordStream:
     """Hands each published record to every subscriber, in order. A subscriber that
-    raises stops the publishing golem's job, as any bug in it would."""
+    raises stops the publishing golem's job, as any bug in it would.
 
-    __slots__ = ("_subscribers",)
+    `hold`, when given, is when a record may be told (`StateStore.at_commit`): a record
+    of a tick reaches the subscribers once the tick commits, and never if it rolls back,
+    so the log says only what the state committed. A subscriber that writes to the state
+    itself (the request archive) subscribes `within` the transaction instead: its writes
+    commit or roll back with the tick's."""
 
-    def __init__(self, subscribers: Iterable[Subscriber] = ()) -> None:
+    __slots__ = ("_hold", "_subscribers", "_within")
+
+    def __init__(
+        self,
+        subscribers: Iterable[Subscriber] = (),
+        *,
+        hold: Callable[[Callable[[], None]], None] | None = None,
+    ) -> None:
         self._subscribers = list(subscribers)
+        self._within: list[Subscriber] = []
+        self._hold = hold
 
-    def subscribe(self, subscriber: Subscriber) -> None:
-        self._subscribers.append(subscriber)
+    def subscribe(self, subscriber: Subscriber, *, within: bool = False) -> None:
+        (self._within if within else self._subscribers).append(subscriber)
 
     def publish(self, record: Record) -> None:
+        for subscriber in self._within:
+            subscriber(record)
+        if self._hold is None:
+            self._tell(record)
+        else:
+            self._hold(lambda: self._tell(record))
+
+    def _tell(self, record: Record) -> None:
         for subscriber in self._subscribers:
             subscriber(record)

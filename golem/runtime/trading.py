@@ -10,8 +10,9 @@ from collections.abc import Awaitable, Callable
 import structlog
 from msgspec.structs import replace
 
-from golem.runtime.decide import Budgeting, DecisionRecord
+from golem.runtime.asking import Budgeting
 from golem.runtime.provenance import Vetting
+from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import Outcome, ProposedTrade, Situation, Subsystem
 from golem.subsystems.heartbeat import Heartbeat

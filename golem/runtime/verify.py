@@ -1,4 +1,8 @@
-"""A second model's opinion on a risk assessment (`[subsystems.risk] verify_with`).
+"""The judge stage: the second looks a subsystem declares on its model's decision
+(`Subsystem.judges`), each a second opinion of which the stricter stands. The judges weigh
+risk assessments (the only decision any subsystem declares judges for today).
+
+A second model's opinion on a risk assessment (`[subsystems.risk] verify_with`):
 
 After the first call is charged, the allocator grants the second from risk's budget line
 and the cap, as it would any call of risk's (its worst case at the verifier's price, with
@@ -31,7 +35,7 @@ from golem.inference import (
     Usage,
     run_structured,
 )
-from golem.mortality import Allocation, CallEstimate, ModelTier, SubsystemName, allocate
+from golem.mortality import Allocation, CallEstimate, ModelTier, allocate
 from golem.runtime.asking import (
     Budgeting,
     Call,
@@ -40,20 +44,21 @@ from golem.runtime.asking import (
     prompt_for,
     request_for,
 )
+from golem.runtime.store.ids import DecisionId
 from golem.subsystems.ask import Ask
 from golem.subsystems.context import Prompt, WithoutFeed
-from golem.subsystems.contract import Situation
-from golem.subsystems.risk import Risk, RiskAssessment, allowed_usd, stricter, trade_notional
+from golem.subsystems.contract import Judge, JudgeKind, Situation, Subsystem
+from golem.subsystems.risk import RiskAssessment, allowed_usd, stricter
 from golem.world import Truth
 
 __all__ = [
     "FirstOpinion",
+    "Judged",
     "Pay",
     "Verification",
     "Verified",
+    "judge",
     "second_opinion",
-    "verified",
-    "without_text",
 ]
 
 log = structlog.get_logger("golem")
@@ -117,6 +122,7 @@ class FirstOpinion:
     depth: ReasoningDepth  # the reasoning it was granted: the verifier is granted no more
     request: Request  # as it was sent (masked): the verifier is sent the same
     input_tokens: int  # the allocator's bound on what the request sends
+    stake_usd: float  # what the assessment weighs (the judge's): the two are weighed by it
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +135,7 @@ class Verified:
 
 
 async def second_opinion(
-    risk: Risk,
+    subsystem: Subsystem,
     ctx: Situation,
     first: FirstOpinion,
     *,
@@ -153,7 +159,7 @@ async def second_opinion(
     if state.wallet_usd is not None:  # the wallet as the first charge left it
         state = replace_dataclass(state, wallet_usd=min(state.wallet_usd, ctx.credits_usd))
     granted = allocate(
-        SubsystemName.RISK,
+        subsystem.name,
         first.tier,
         state,
         env.ledger,
@@ -193,7 +199,7 @@ async def second_opinion(
     assert isinstance(second, RiskAssessment), "risk's verifier answers a risk_assessment"
     trade = ctx.proposed
     assert trade is not None, "only a proposed trade is verified"
-    notional = trade_notional(trade, ctx.portfolio, risk.config.limits.sizing)
+    notional = first.stake_usd
     reconciled = stricter(first.decision, second, notional)
     by = ":".join(answered)
     if not reconciled.agreed:
@@ -201,7 +207,7 @@ async def second_opinion(
             disagreement,
             golem=ctx.golem_id,
             tick=ctx.tick,
-            id=f"{SubsystemName.RISK}@{ctx.tick}.{ctx.run}",
+            id=str(DecisionId(str(subsystem.name), ctx.tick, ctx.run)),
             action=str(trade.action),
             first_model=first.by,
             first_approved=first.decision.approved,
@@ -221,26 +227,110 @@ async def second_opinion(
     return Verified(reconciled.kept, paid, verification)
 
 
-async def without_text(
-    risk: Risk,
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """The decision that stands after the judges, the context after their charges, what
+    each said, and the decision's cost and usage with theirs added."""
+
+    decision: StructuredOutput
+    ctx: Situation
+    cost_usd: float
+    usage: Usage
+    verification: Verification | None = None  # the second model's
+    without_text: Verification | None = None  # the feed-withheld re-ask's
+
+
+class PayAs(Protocol):
+    """How a judge's call is charged: under its own `role` in the run (`"verify"`)."""
+
+    def __call__(self, role: str) -> Pay: ...
+
+
+async def judge(
+    subsystem: Subsystem,
     ctx: Situation,
     call: Call,
     decision: StructuredOutput,
+    judges: tuple[Judge, ...],
+    *,
+    request: Request,
+    response: Response,
+    prompt: Prompt,
+    foreseen: tuple[Truth | None, float],
+    spent: tuple[float, Usage],
+    pay_as: PayAs,
+) -> Judged:
+    """`decision` (a model's, `ctx` after its charge, `spent` its cost and usage) through
+    each of `judges` in turn; a second model is asked only when a verifier is routed."""
+    judged = Judged(decision, ctx, *spent)
+    for declared in judges:
+        first = _first(
+            subsystem,
+            judged.ctx,
+            call,
+            judged.decision,
+            declared=declared,
+            request=request,
+            response=response,
+        )
+        if declared.kind is JudgeKind.WITHOUT_TEXT:
+            checked = await _without_text(
+                subsystem,
+                judged.ctx,
+                call,
+                first,
+                response=response,
+                foreseen=foreseen,
+                pay=pay_as("without_text"),
+            )
+            judged = _added(judged, checked, without_text=checked.verification)
+        elif declared.kind is JudgeKind.SECOND_MODEL and call.env.routes.verify is not None:
+            checked = await second_opinion(
+                subsystem,
+                judged.ctx,
+                first,
+                route=call.env.routes.verify,
+                env=call.env,
+                pay=pay_as("verify"),
+                restore=prompt.restore,
+            )
+            judged = _added(judged, checked, verification=checked.verification)
+    return judged
+
+
+def _added(judged: Judged, checked: Verified, **said: Verification) -> Judged:
+    """`judged` after one more judge: its decision and context, its cost and usage added."""
+    spent = checked.verification
+    return replace_dataclass(
+        judged,
+        decision=checked.decision,
+        ctx=checked.ctx,
+        cost_usd=judged.cost_usd + spent.cost_usd,
+        usage=judged.usage + spent.usage,
+        **said,
+    )
+
+
+async def _without_text(
+    subsystem: Subsystem,
+    ctx: Situation,
+    call: Call,
+    first: FirstOpinion,
     *,
     response: Response,
     foreseen: tuple[Truth | None, float],
     pay: Pay,
 ) -> Verified:
-    """Risk's assessment again with the world feed withheld, on the first call's sampling
+    """The assessment again with the world feed withheld, on the first call's sampling
     seed, the stricter standing (`ctx`: after the first charge): external text may make
     the guard stricter, never looser (golem.subsystems.risk.provenance)."""
     clean = replace(ctx, memory=None if ctx.memory is None else WithoutFeed(ctx.memory))
-    prompt = prompt_for(risk, clean, call, call.env)
-    request = request_for(risk, clean, call, prompt, foreseen, seed=response.seed)
+    prompt = prompt_for(subsystem, clean, call, call.env)
+    request = request_for(subsystem, clean, call, prompt, foreseen, seed=response.seed)
     return await second_opinion(
-        risk,
+        subsystem,
         ctx,
-        _first(risk, ctx, call, decision, request=request, response=response),
+        replace_dataclass(first, request=request),
         route=call.route,
         env=call.env,
         pay=pay,
@@ -249,49 +339,27 @@ async def without_text(
     )
 
 
-async def verified(
-    risk: Risk,
-    ctx: Situation,
-    call: Call,
-    decision: StructuredOutput,
-    *,
-    request: Request,
-    response: Response,
-    prompt: Prompt,
-    pay: Pay,
-) -> Verified:
-    """The verifier's opinion of a model's risk `decision` (`ctx`: after its charge)."""
-    route = call.env.routes.verify
-    assert route is not None, "a verifier's route"
-    return await second_opinion(
-        risk,
-        ctx,
-        _first(risk, ctx, call, decision, request=request, response=response),
-        route=route,
-        env=call.env,
-        pay=pay,
-        restore=prompt.restore,
-    )
-
-
 def _first(
-    risk: Risk,
+    subsystem: Subsystem,
     ctx: Situation,
     call: Call,
     decision: StructuredOutput,
     *,
+    declared: Judge,
     request: Request,
     response: Response,
 ) -> FirstOpinion:
-    """The first call's opinion, as a second is asked about it."""
-    assert isinstance(decision, RiskAssessment), "risk decides a risk_assessment"
+    """The first call's opinion, as a second is asked about it (`ctx`: before its charge,
+    as the allocator's input estimate read it)."""
+    assert isinstance(decision, RiskAssessment), "the judges weigh a risk_assessment"
     return FirstOpinion(
         decision,
         f"{response.provider}:{response.model}",
         call.tier,
         call.allocation.reasoning.depth,
         request,
-        estimate_input_tokens(ctx, risk, call.tier, call.env),
+        estimate_input_tokens(ctx, subsystem, call.tier, call.env),
+        declared.stake_usd,
     )
 
 

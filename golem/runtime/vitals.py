@@ -65,10 +65,16 @@ class VitalsChart:
         self._logged: tuple[int, float] | None = None  # (tick, vitality) last published
 
     def update(
-        self, tick: int, spent: float, epistemic: Epistemic, equity: Callable[[], float]
+        self,
+        tick: int,
+        spent: float,
+        epistemic: Epistemic,
+        equity: Callable[[], float],
+        reserve_usd: float = 0.0,
     ) -> list[str]:
         """Vitality after this tick's spending, recorded; the events its change makes.
-        (A clock that ran out is `self.vitals.cause`: the caller dies of it.)"""
+        (A clock that ran out is `self.vitals.cause`: the caller dies of it.) The economic
+        clock reads the credits above `reserve_usd`, the apoptotic reserve."""
         policy, store = self._policy, self._store
         decay = policy.burn_decay
         burn = decay * self.vitals.burn_rate_usd + (1 - decay) * spent
@@ -91,6 +97,7 @@ class VitalsChart:
             params=policy,
             in_terminal=None if since is None else now - since,
             senescent_since=self.senescent_since,
+            reserve_usd=reserve_usd,
         )
         if epistemic.below(policy):
             if self.senescent_since is None:
@@ -122,6 +129,7 @@ class VitalsChart:
                     burn_rate_usd=vitals.burn_rate_usd,
                     credits_usd=credits,
                     equity_usd=equity(),
+                    senescent=self.senescent_since is not None,
                 )
             )
         events: list[str] = []

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from golem.mortality import ReserveParams
 from golem.runtime.config import GolemConfig
 from golem.simulation.scenario import SuccessionSection
 from golem.subsystems.contract import GrimoireEntry
@@ -78,13 +79,18 @@ def heir_of(
     succession: SuccessionSection,
     *,
     time_left: bool,
+    reserve: ReserveParams | None = None,
 ) -> Heir | None:
     """The successor of `last`, or None: when succession is off, `last` did not die, the
-    horizon has come (`time_left` False) or it left less than `min_credits_usd` (the
-    group's money is spent). A testament that cannot be read passes no lessons."""
+    horizon has come (`time_left` False), or it left less than `min_credits_usd` or no
+    more than the apoptotic `reserve` an heir funded with it would hold back (the group's
+    money is spent: such an heir could pay for nothing but its own death, at birth). A
+    testament that cannot be read passes no lessons."""
     if not (succession.enabled and last.ended == "died" and time_left):
         return None
-    if last.credits_left_usd < succession.min_credits_usd or last.credits_left_usd <= 0:
+    left = last.credits_left_usd
+    held = 0.0 if reserve is None else reserve.amount(left, 0)  # death settled to cash
+    if left < succession.min_credits_usd or left <= held or left <= 0:
         return None
     lessons: tuple[GrimoireEntry, ...] = ()
     if last.testament is not None and last.testament.is_file():

@@ -12,6 +12,7 @@ import os
 import shutil
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -35,6 +36,7 @@ from golem.runtime import (
 )
 from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
+from golem.runtime.notify import Notifier
 from golem.runtime.store import StateStore
 from golem.simulation.adaptation import Shock, regime_adaptation
 from golem.simulation.injection import InjectionTally
@@ -167,6 +169,7 @@ async def live(
             golem.portfolio.to_dict(),
             sim.succession,
             time_left=world.clock.now() < world.end,
+            reserve=config.mortality.reserve,
         )
         if heir is None:
             break
@@ -198,7 +201,10 @@ async def _generation(
         quality=None if spec.real_model else world.scenario.quality.accuracy(),
     )
     born = clock.now()
+    # [notify]: the life's notices go out as they happen, in real time, rate-limited.
+    notifier = Notifier.of(config.notify, config.golem.id, os.environ)
     with (
+        notifier or nullcontext(),
         StateStore.open(
             config.golem.state_dir, synchronous="OFF", commit_every=_COMMIT_EVERY
         ) as store,
@@ -226,8 +232,11 @@ async def _generation(
                 world.outcomes,
                 world.judgement,
                 *([world.injection] if world.injection is not None else []),
+                *([notifier.publish] if notifier is not None else []),
             ],
         )
+        if notifier is not None:
+            life.scheduler.on_failed = notifier.job_failed
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
         if world.founding is None:

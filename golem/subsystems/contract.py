@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, Protocol
 
 import msgspec
@@ -31,6 +32,8 @@ __all__ = [
     "Brief",
     "GrimoireEntry",
     "Input",
+    "Judge",
+    "JudgeKind",
     "Mood",
     "Outcome",
     "PortfolioView",
@@ -193,6 +196,21 @@ class Brief(Struct, frozen=True):
     choices: dict[str, tuple[Any, ...]] = msgspec.field(default_factory=dict)
 
 
+class JudgeKind(StrEnum):
+    """A second look the runtime can give a model's decision, the stricter answer standing."""
+
+    WITHOUT_TEXT = "without_text"  # asked again with the world feed's text withheld
+    SECOND_MODEL = "second_model"  # asked of another model (the route `verify_with` names)
+
+
+class Judge(Struct, frozen=True):
+    """A second look a subsystem asks for on one decision; `stake_usd`: the size of what
+    the decision allows, by which the two answers are weighed."""
+
+    kind: JudgeKind
+    stake_usd: float = 0.0
+
+
 class Subsystem(Protocol):
     """What the runtime knows of a subsystem, and all it knows."""
 
@@ -222,6 +240,13 @@ class Subsystem(Protocol):
 
     def deterministic(self, ctx: Situation) -> StructuredOutput | None:
         """The decision without a model, or None where there is none."""
+        ...
+
+    def judges(
+        self, ctx: Situation, decision: StructuredOutput, feed: Sequence[FeedItem]
+    ) -> tuple[Judge, ...]:
+        """The second looks a model's `decision`, made on a prompt that showed the world
+        feed's items `feed`, is given, in order (none for most subsystems)."""
         ...
 
     def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome: ...

@@ -26,11 +26,13 @@ def test_decodes_a_body(capsys: pytest.CaptureFixture[str]) -> None:
     assert shown["provider"] == "openai"
     assert shown["model"] == "gpt-4.1-nano-2025-04-14"
     assert shown["finish_reason"] == "stop"
+    assert shown["finish_reason_raw"] == "stop"  # the provider's own word
     assert shown["usage"] == {
         "input_tokens": 53,
         "cached_input_tokens": 0,
         "output_tokens": 9,
         "reasoning_tokens": 0,
+        "cache_write_tokens": 0,
         "total_tokens": 62,
     }
     assert shown["reasoning"]["visibility"] == "none"

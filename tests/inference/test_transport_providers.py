@@ -23,6 +23,7 @@ from golem.inference import (
     Refusal,
     Request,
     StructuredOutput,
+    Usage,
     decode,
     run_structured,
 )
@@ -114,7 +115,8 @@ async def test_openai_truncated_stream_is_asked_again_not_used(
 ) -> None:
     transcript = provider_fixture("openai/chat-json-schema-strict-stream.sse")
     # The whole JSON answer, but no finish, no usage, no [DONE]: used as it is, it would
-    # be charged nothing.
+    # be charged nothing. Asked again; the cut attempt is billed by estimate (its stream
+    # reported no usage: the input and the streamed answer, estimated).
     cut = b"\n\n".join(transcript.split(b"\n\n")[:-4]) + b"\n\n"
     script = Script([httpx.Response(200, content=cut), httpx.Response(200, content=transcript)])
     openai = provider("openai", "gpt-4o", script)
@@ -122,7 +124,11 @@ async def test_openai_truncated_stream_is_asked_again_not_used(
     with trio.fail_after(5):
         response = await run_structured(openai, request, Book)
     assert response.parsed.rating == 7
-    assert response.usage == decode("openai", transcript, stream=True).usage
+    (cut_attempt,) = response.failed_attempts
+    assert cut_attempt.error == "incomplete_stream" and cut_attempt.reported == Usage()
+    assert cut_attempt.estimated.input_tokens > 0 and cut_attempt.estimated.output_tokens > 0
+    assert cut_attempt.estimated_usd == cut_attempt.cost_usd > 0
+    assert response.usage == decode("openai", transcript, stream=True).usage + cut_attempt.usage
     assert response.finish_reason is FinishReason.STOP
     assert len(script.requests) == 2
 

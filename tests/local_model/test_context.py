@@ -15,7 +15,8 @@ from golem.inference.reasoning import ReasoningConfig
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import AllocatorPolicy, ModelTier, PipelineProfile, SubsystemName
 from golem.mortality.profiles import PROFILE_TABLE, ProfileRow
-from golem.runtime.decide import Route, Routes, decide
+from golem.runtime.asking import Route, Routes
+from golem.runtime.decide import decide
 from golem.subsystems.context import (
     CallBudget,
     ContextSettings,

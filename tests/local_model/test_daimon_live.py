@@ -12,7 +12,8 @@ from golem.inference.local import LocalProvider
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier
-from golem.runtime.decide import Route, Routes, decide
+from golem.runtime.asking import Route, Routes
+from golem.runtime.decide import decide
 from golem.subsystems.daimon import Daimon, DaimonAppraisal, trigger_choices
 from tests.subsystems.support import budgeting, context
 

@@ -14,8 +14,10 @@ import pytest
 from golem.inference.local import LocalProvider
 from golem.inference.pricing import FREE
 from golem.mortality import FixedClock, InMemoryLedger, ModelTier, MortalityState, Phase
-from golem.runtime.decide import Budgeting, DecisionRecord, Route, Routes, decide
+from golem.runtime.asking import Budgeting, Route, Routes
+from golem.runtime.decide import decide
 from golem.runtime.provenance import Vetting
+from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import PortfolioView, Probes
 from golem.subsystems.heartbeat import Heartbeat

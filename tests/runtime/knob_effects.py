@@ -432,6 +432,17 @@ EFFECTS: dict[str, Effect] = {
     "inference.transport.proxy": Effect(
         "connections go through the proxy", lambda s: s["proxy"], "becomes", str
     ),
+    "inference.transport.rate_limits": Effect(
+        "a second request in the minute waits for the first's to pass",
+        lambda s: s["waited_s"],
+        "becomes",
+        60.0,
+    ),
+    "inference.transport.learn_rate_limits": Effect(
+        "the provider's word that none remain holds the next request back",
+        lambda s: s["waited_s"],
+        "with",
+    ),
     # [mortality]
     "mortality.policy": Effect("no model call is granted", granted(), "becomes", 0),
     "mortality.initial_credits_usd": Effect(
@@ -465,6 +476,13 @@ EFFECTS: dict[str, Effect] = {
     ),
     "mortality.senescence_grace": Effect("senescence kills later", deaths("epistemic"), "against"),
     "mortality.terminal_grace": Effect("Terminal kills sooner", lambda s: s["tick"], "falls"),
+    "mortality.reserve.*": Effect("more is held back for death", lambda s: s["born"], "with"),
+    "mortality.reserve.per_position_usd": Effect(
+        "an open position holds more back", lambda s: s["later"], "with"
+    ),
+    "mortality.reserve.recalculate_ticks": Effect(
+        "the reserve follows the open position later", lambda s: s["later"], "against"
+    ),
     "mortality.fit_depth": Effect(
         "no depth is fitted to the money", granted(lambda g, a: a.fitted_from is not None), "falls"
     ),
@@ -747,6 +765,26 @@ EFFECTS: dict[str, Effect] = {
         for profile in ("minimal", "fast", "standard", "full")
         for field in ("max_tokens", "observations", "feed_items", "knowledge", "episodes")
     },
+    # [control], [notify]
+    "control.token_env": Effect(
+        "the token is read from that variable: the control API opens",
+        lambda s: s["token_read"],
+        "becomes",
+        True,
+    ),
+    "control.budget_min_usd": Effect(
+        "the lowest daily budget an owner may set follows", lambda s: s["bounds"][0], "with"
+    ),
+    "control.budget_max_usd": Effect(
+        "the highest daily budget an owner may set is it",
+        lambda s: s["bounds"][1],
+        "becomes",
+        lambda value: value,
+    ),
+    "notify.urls": Effect("a notifier sends to them", lambda s: s["notifier"], "becomes", True),
+    "notify.events": Effect(
+        "only the events named are queued", lambda s: sum(s["queued"].values()), "falls"
+    ),
     # [logging]
     "logging.file": Effect("the log is written there", lambda s: s[0], "becomes", str),
     "logging.level": Effect("debug lines are written too", lambda s: s[1], "rises"),

@@ -4,6 +4,7 @@ log line among what it says)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -29,10 +30,12 @@ from golem.mortality import (
     SubsystemName,
     utc_day,
 )
-from golem.runtime.decide import Budgeting, Foresight, Route, Routes, decide
+from golem.runtime.asking import Budgeting, Foresight, Route, Routes
+from golem.runtime.decide import decide
 from golem.subsystems.ask import Ask
-from golem.subsystems.contract import Brief, Outcome, PortfolioView, Situation
+from golem.subsystems.contract import Brief, Judge, Outcome, PortfolioView, Situation
 from golem.world import MarketSummary, Observation, Regime, Truth
+from golem.world.feed import FeedItem
 from tests.inference.decisions import VALID, Pulse
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
@@ -59,6 +62,11 @@ class Toy:
 
     def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
+
+    def judges(
+        self, ctx: Situation, decision: StructuredOutput, feed: Sequence[FeedItem]
+    ) -> tuple[Judge, ...]:
+        return ()
 
     def brief(self, ctx: Situation) -> Brief:
         return Brief("You test.", f"price {ctx.observation.price}: answer with a pulse")

@@ -27,7 +27,9 @@ from golem.inference.run import Provider
 from golem.inference.scripted import ScriptedProvider, ScriptStep
 from golem.inference.transport import HTTPProvider
 from golem.mortality import FixedClock, ModelTier, MortalityState, Phase
-from golem.runtime.decide import Budgeting, DecisionRecord, Route, Routes, decide
+from golem.runtime.asking import Budgeting, Route, Routes
+from golem.runtime.decide import decide
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from tests.inference.decisions import VALID
 from tests.inference.transport_support import ENV, PROFILE, EchoCodec

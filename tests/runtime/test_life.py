@@ -15,11 +15,12 @@ from golem.inference import Request, Response, Usage
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import Charge, DeathCause, ModelTier, SubsystemName
+from golem.runtime.asking import Route, Routes
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.decide import DecisionRecord, Route, Routes
 from golem.runtime.life import Life, assemble
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record, Subscriber, VitalityRecord
 from golem.subsystems.contract import Mood

@@ -39,7 +39,8 @@ def config(tmp_path: Path, **mortality: Any) -> GolemConfig:
 
 def drain(store: StateStore, usd: float, at: datetime, key: str) -> None:
     """The operator spends `usd` of the golem's credits: what is left holds it in Terminal
-    ($0.10 of $5: vitality about 0.04, above the 0.01 floor)."""
+    ($0.40 of $5, $0.10 above the $0.30 reserve: vitality about 0.04, above the 0.01
+    floor; with less than the reserve left it would die of the economic clock)."""
     store.ledger.record(
         Charge(SubsystemName.OPERATOR, "elsewhere", "m", Usage(), usd, 0.0, at, key)
     )
@@ -58,7 +59,7 @@ async def held_in_terminal(cfg: GolemConfig, days: float) -> tuple[str, Any, dat
     clock = VirtualClock(START)
     with StateStore.open(cfg.golem.state_dir) as store:
         living = life(cfg, clock, store)
-        drain(store, 4.9, START, "drain")
+        drain(store, 4.6, START, "drain")
         ended = await living.run(duration=timedelta(days=days))
         return ended, store.death(), entered_terminal(store)
 
@@ -96,7 +97,7 @@ async def test_leaving_terminal_restarts_the_grace(tmp_path: Path) -> None:
     clock = VirtualClock(START)
     with StateStore.open(cfg.golem.state_dir) as store:
         golem = life(cfg, clock, store).golem
-        drain(store, 4.9, START, "drain")
+        drain(store, 4.6, START, "drain")
 
         async def live(hours: float) -> None:
             end = clock.now() + timedelta(hours=hours)
@@ -109,7 +110,7 @@ async def test_leaving_terminal_restarts_the_grace(tmp_path: Path) -> None:
         golem.credit_income("patron", 4.9)
         await live(2)
         assert golem.vitals.phase != "terminal" and golem.chart.terminal_since is None
-        drain(store, 4.9, clock.now(), "drain-again")
+        drain(store, 4.6, clock.now(), "drain-again")
         await live(48)
         second = entered_terminal(store)
         death = store.death()
@@ -126,7 +127,7 @@ async def test_a_resumed_golem_keeps_the_time_it_entered_terminal(tmp_path: Path
     clock = VirtualClock(START)
     with StateStore.open(cfg.golem.state_dir) as store:
         first = life(cfg, clock, store)
-        drain(store, 4.9, START, "drain")
+        drain(store, 4.6, START, "drain")
         assert await first.run(duration=timedelta(hours=20)) == "duration"
         since = entered_terminal(store)
     with StateStore.open(cfg.golem.state_dir) as store:

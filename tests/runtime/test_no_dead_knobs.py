@@ -47,12 +47,15 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
+from golem.runtime.control import budget_bounds, control_token
 from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
 from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
+from golem.runtime.notify import Notifier
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
+from golem.runtime.stream import VitalityRecord
 from golem.simulation.quality import QualityTable
 from golem.simulation.scenario import SimulationSection, load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade
@@ -62,6 +65,7 @@ from golem.subsystems.risk import ProvenanceCheck
 from golem.world import LiveMarket, MarketStale, Quote, TradeAction
 from golem.world.feed import FeedItem
 from tests.runtime.knob_effects import Effect, effect_for, holds
+from tests.runtime.records import decision
 from tests.subsystems.support import market
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
@@ -316,13 +320,29 @@ def terminal_end(config: GolemConfig) -> object:
     with life_of(config) as (life, clock):
         golem = life.golem
         store = golem.store
-        store.ledger.record(charge(SubsystemName.OPERATOR, 0.98 * store.credits()))
+        # $0.10 left above the apoptotic reserve: Terminal, not the economic clock's end.
+        drained = store.credits() - golem.reserve_usd - 0.10
+        store.ledger.record(charge(SubsystemName.OPERATOR, drained))
         for _ in range(72):
             trio.run(golem.tick)
             if golem.dead:
                 break
             clock.advance(timedelta(hours=1))
         return {"tick": golem.tick_no, "phase": golem.vitals.phase, "death": store.death()}
+
+
+def reserve(config: GolemConfig) -> object:
+    """The apoptotic reserve a golem holds back: at birth, with no position, and then over
+    twelve heartbeats a minute apart with a position open from the first (recomputed every
+    `recalculate_ticks`)."""
+    with life_of(config) as (life, clock):
+        golem = life.golem
+        born = golem.reserve_usd
+        golem.portfolio.apply("buy", 3000.0, 100.0)
+        for _ in range(12):
+            trio.run(golem.tick)
+            clock.advance(timedelta(minutes=1))
+        return {"born": born, "later": golem.reserve_usd}
 
 
 def probes(config: GolemConfig) -> object:
@@ -661,6 +681,43 @@ def _first_hour(config: GolemConfig, subscribers: list[Any], *, kept: bool = Fal
         return [request.id for request in store.requests.select()] if kept else None
 
 
+def owner_hand(config: GolemConfig) -> object:
+    """Whether the control API opens with a token in OWNER_TOKEN, and the daily budgets
+    an owner may set."""
+    token = control_token(config, {"OWNER_TOKEN": "0wner-t0ken"})
+    return {"token_read": token is not None, "bounds": budget_bounds(config)}
+
+
+DEAD_HOOK = "json://127.0.0.1:9/nobody"  # the discard port: refused at once
+
+
+def notices_queued(config: GolemConfig) -> object:
+    """Whether a notifier is made, and the notices it queues of a phase change, a
+    senescence and a death."""
+    notifier = Notifier.of(config.notify, "g", {})
+    if notifier is None:
+        return {"notifier": False, "queued": {}}
+    with notifier:
+        for phase, senescent in ((Phase.STABLE, False), (Phase.DECLINING, True)):
+            notifier.publish(
+                VitalityRecord(
+                    golem="g",
+                    tick=0,
+                    time=NOW,
+                    vitality=0.5,
+                    phase=phase,
+                    economic=0.5,
+                    epistemic=0.5,
+                    burn_rate_usd=0.0,
+                    credits_usd=1.0,
+                    equity_usd=1.0,
+                    senescent=senescent,
+                )
+            )
+        notifier.publish(decision(NOW, "death"))
+    return {"notifier": True, "queued": dict(notifier.queued)}
+
+
 def log_lines(config: GolemConfig) -> object:
     """What the logging section makes of a debug and an info event."""
     stream = io.StringIO()
@@ -763,6 +820,39 @@ def transport(config: GolemConfig) -> object:
     return seen
 
 
+def limiter(config: GolemConfig) -> object:
+    """Two requests through an HTTP provider made with the config's [inference.transport],
+    on a virtual clock, to a server whose headers say no request remains for 30 s: how
+    long the second waited before it was sent (the rate limiter's doing)."""
+    import httpx
+    from trio.testing import MockClock
+
+    from golem.inference.transport import HTTPProvider
+
+    registry = ProviderPool(config, {}).registry
+    sent: list[float] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(trio.current_time())
+        headers = {"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "30s"}
+        return httpx.Response(200, headers=headers, content=_ANSWER)
+
+    async def twice() -> None:
+        provider = HTTPProvider(
+            registry.profile("openai"),
+            "gpt-4o-mini",
+            registry.codec("openai"),
+            config=config.inference.transport,
+            transport=httpx.MockTransport(handler),
+            environ={"OPENAI_API_KEY": "sk-knobs"},
+        )
+        for _ in range(2):
+            await provider.complete(Request(messages=(Message.user("hi"),)))
+
+    trio.run(twice, clock=MockClock(autojump_threshold=0))
+    return {"waited_s": sent[1] - sent[0]}
+
+
 # --- the table ----------------------------------------------------------------------------
 
 
@@ -849,6 +939,8 @@ KNOBS: dict[str, Knob] = {
     "inference.transport.max_response_bytes": Knob(50_000, transport),
     "inference.transport.backoff_max_s": Knob(0.6, transport),
     "inference.transport.max_retry_after_s": Knob(20.0, transport),
+    "inference.transport.rate_limits": Knob({"openai": {"requests_per_minute": 1}}, limiter),
+    "inference.transport.learn_rate_limits": Knob(None, limiter),
     # [mortality]
     "mortality.*": Knob(None, decisions),
     "mortality.seed": Knob(
@@ -875,6 +967,15 @@ KNOBS: dict[str, Knob] = {
         False, decisions, {"mortality.hazard.makeham": 0.7, "mortality.hazard.cap": 0.9}
     ),
     "mortality.fit_depth": Knob([], decisions),
+    # The reserve is max(floor, rate x funding) unless settle + review + legacy exceed it.
+    "mortality.reserve.*": Knob(1.0, reserve),
+    "mortality.reserve.proportional_rate": Knob(0.5, reserve),
+    "mortality.reserve.per_position_usd": Knob(
+        1.0, reserve, along={"mortality.reserve.recalculate_ticks": 5}
+    ),
+    "mortality.reserve.recalculate_ticks": Knob(
+        5, reserve, along={"mortality.reserve.per_position_usd": 1.0}
+    ),
     # [heartbeat]
     "heartbeat.interval": Knob("20s", schedule),
     "heartbeat.theta_*": Knob(None, probes),
@@ -946,6 +1047,12 @@ KNOBS: dict[str, Knob] = {
     "world.feed": Knob([{"at": "1h", "text": "ETH upgrade ships"}], context),
     # [context]
     "context.*": Knob(bump(0.5), context),
+    # [control], [notify]
+    "control.token_env": Knob("OWNER_TOKEN", owner_hand),
+    "control.budget_min_usd": Knob(None, owner_hand),
+    "control.budget_max_usd": Knob(2.0, owner_hand),
+    "notify.urls": Knob([DEAD_HOOK], notices_queued),
+    "notify.events": Knob(["death"], notices_queued, {"notify.urls": [DEAD_HOOK]}),
     # [logging]
     "logging.file": Knob("other.log", log_lines),
     "logging.level": Knob("debug", log_lines),

@@ -24,11 +24,13 @@ from golem.mortality import (
     Phase,
     SubsystemName,
 )
+from golem.runtime.asking import Budgeting, Route, Routes
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
-from golem.runtime.decide import Budgeting, DecisionRecord, Route, Routes, decide
+from golem.runtime.decide import decide
 from golem.runtime.life import assemble
 from golem.runtime.provenance import Vetting
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record
 from golem.subsystems.context import Memory

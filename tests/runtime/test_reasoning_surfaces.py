@@ -21,7 +21,8 @@ from golem.inference.reasoning import ReasoningChain, ReasoningStep, Visibility
 from golem.inference.scripted import ScriptedProvider
 from golem.inference.types import Response, Usage
 from golem.mortality import ModelTier, SubsystemName
-from golem.runtime.decide import Budgeting, Route, Routes, decide
+from golem.runtime.asking import Budgeting, Route, Routes
+from golem.runtime.decide import decide
 from golem.runtime.logs.reasoning import REASONING_TEXT_LIMIT, reasoning_fields
 from golem.runtime.logs.sinks import LogSinks
 from tests.inference.decisions import VALID

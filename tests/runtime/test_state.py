@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tests.runtime.state_writer import tick_charge, tick_episode
 T0 = datetime(2026, 5, 4, 12, 0, tzinfo=UTC)
 TABLES = {
     "meta",
+    "control",
     "charges",
     "wallet",
     "vitality",
@@ -197,7 +199,8 @@ def test_credits_read_between_changes_follow_each_one(store: StateStore) -> None
         store.ledger.record(charge("b", usd=2.0))
         assert store.credits() == 7.5
         raise RuntimeError("rolled back")
-    assert store.credits() == 9.5
+    # The call behind charge b was billed: the rollback undoes the tick, not the bill.
+    assert store.credits() == 7.5
 
 
 def test_credits_sum_exactly(store: StateStore) -> None:
@@ -231,8 +234,13 @@ def test_a_tick_commits_whole_or_not_at_all(store: StateStore) -> None:
         write_tick(store, 1, portfolio)
         raise RuntimeError("mid-tick")
     after = store.resume()
-    assert after == before
+    # All of tick 1 is undone but its charge: the call was billed, so it comes back
+    # voided, under a key of its own (the tick, run again, is charged for its new call).
+    billed = tick_charge(1).usd
+    assert after == replace(before, credits=pytest.approx(before.credits - billed))
     assert store.ledger.get("tick-1") is None
+    (void,) = [c for c in store.ledger.charges(T0.date()) if c.idempotency_key != "tick-0"]
+    assert void.idempotency_key.startswith("tick-1:void:") and void.usd == billed
     assert store.last_fire("heartbeat") == T0
     assert [e.id for e in store.episodes()] == [0]
 
@@ -278,8 +286,9 @@ async def test_a_scheduled_job_and_its_fire_time_commit_together(store: StateSto
     scheduler.add(Job("tick", every(timedelta(seconds=15), start=T0), tick))
     await scheduler.run()
     # tick 2's writes rolled back, its fire time kept: the next run was tick 2 again
-    keys = [c.idempotency_key for c in store.ledger.charges(T0.date())]
-    assert keys == ["tick-0", "tick-1", "tick-2", "tick-3"]
+    # ... but for the bill of its call: voided, beside the charge of the tick run again
+    keys = [c.idempotency_key.split(":")[0] for c in store.ledger.charges(T0.date())]
+    assert keys == ["tick-0", "tick-1", "tick-2", "tick-2", "tick-3"]
     assert failures == [T0 + timedelta(seconds=30)]
     assert store.last_fire("tick") == T0 + timedelta(seconds=60)
 

@@ -21,9 +21,11 @@ from golem.inference import ServerError
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider, ScriptStep
 from golem.mortality import InMemoryLedger, SubsystemName, utc_day
+from golem.runtime.asking import Budgeting, Route
 from golem.runtime.config.load import ConfigError, key_statuses, parse_config
-from golem.runtime.decide import Budgeting, DecisionRecord, Route, decide
+from golem.runtime.decide import decide
 from golem.runtime.logs.sinks import configure_logging
+from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.simulation.scenario import load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation

@@ -1,8 +1,8 @@
-"""The named policies in short simulated lives: an immortal golem on two cents never leaves
-Thriving, outlives its money without dying and spends no more than it had, where the
-vitality-driven golem dies (of its Terminal clock, or sooner of a call its two cents could
-not pay for: risk is never degraded); a rules-only golem calls no model
-and spends nothing; `[mortality] policy` and LifeSpec.policy choose among them."""
+"""The named policies in short simulated lives: an immortal golem on forty cents never
+leaves Thriving, outlives its money without dying and spends no more than it had above the
+apoptotic reserve ($0.30, held back for a death it may still die by the kill switch); a
+rules-only golem calls no model and spends nothing; `[mortality] policy` and
+LifeSpec.policy choose among them."""
 
 from __future__ import annotations
 
@@ -35,13 +35,10 @@ def lived(path: Path, out: Path, days: float, **spec: Any) -> LifeResult:
     return trio.run(live, load_scenario(path), life)
 
 
-def test_an_immortal_on_two_cents_stays_thriving_and_spends_only_what_it_had(
+def test_an_immortal_on_forty_cents_stays_thriving_and_spends_only_what_it_had(
     tmp_path: Path,
 ) -> None:
-    path = scenario(tmp_path, "poor", credits=0.02)
-    mortal = lived(path, tmp_path / "vitality", 2.0, record=False).summary
-    assert mortal["ended"] == "died" and mortal["lifespan_days"] < 2.0
-
+    path = scenario(tmp_path, "poor", credits=0.40)
     result = lived(path, tmp_path / "immortal", 2.0, policy=PolicyName.IMMORTAL, record=False)
     summary = result.summary
     assert summary["policy"] == "immortal"
@@ -49,8 +46,9 @@ def test_an_immortal_on_two_cents_stays_thriving_and_spends_only_what_it_had(
     assert summary["lifespan_days"] == 2.0 and summary["terminal_days"] == 0.0
     assert set(result.tally.phase) == {PHASES.index("thriving")}  # every vitality reading
     assert summary["final"]["phase"] == "thriving" and summary["final"]["vitality"] == 1.0
-    assert summary["final"]["economic"] < 0.5  # its money is measured: mostly spent
-    assert 0.0 < summary["spend_usd"] <= 0.02  # its wallet bounded it: never overdrawn
+    # Its wallet less the reserve bounded it: spent down to the reserve, never into it.
+    assert 0.30 <= summary["final"]["credits_usd"] < 0.31
+    assert 0.09 < summary["spend_usd"] <= 0.10
 
 
 def test_a_rules_only_golem_calls_no_model_and_spends_nothing(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from golem.mortality import (
     Phase,
     PipelineProfile,
 )
-from golem.runtime.decide import Budgeting, Route, Routes
+from golem.runtime.asking import Budgeting, Route, Routes
 from golem.subsystems.ask import Ask
 from golem.subsystems.contract import PortfolioView, Situation, Subsystem
 from golem.subsystems.curator import Curator

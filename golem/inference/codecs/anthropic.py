@@ -72,16 +72,20 @@ PROFILE = ProviderProfile(
     quirks={
         # Largest max_tokens per model (longest matching prefix wins); thinking budgets
         # are clamped to fit under it.
-        "max_output_tokens": {"claude": 64000, "claude-opus-4-0": 32000, "claude-opus-4-1": 32000}
+        "max_output_tokens": {"claude": 64000, "claude-opus-4-0": 32000, "claude-opus-4-1": 32000},
+        # A cache_control breakpoint on the stable prefix (tools, then system): see encode.
+        "prompt_cache": True,
     },
 )
+_EPHEMERAL = {"type": "ephemeral"}  # the 5-minute cache, refreshed by each hit
 
 # USD per million tokens; cached = cache reads.
 PRICES: Mapping[str, Price] = {
-    "claude-opus-4": Price(15.0, 75.0, cached_input=1.5),
-    "claude-opus-4-5": Price(5.0, 25.0, cached_input=0.5),
-    "claude-sonnet-4": Price(3.0, 15.0, cached_input=0.3),
-    "claude-haiku-4-5": Price(1.0, 5.0, cached_input=0.1),
+    # A 5-minute cache write is billed at 1.25x the input price, a read at 0.1x.
+    "claude-opus-4": Price(15.0, 75.0, cached_input=1.5, cache_write=18.75),
+    "claude-opus-4-5": Price(5.0, 25.0, cached_input=0.5, cache_write=6.25),
+    "claude-sonnet-4": Price(3.0, 15.0, cached_input=0.3, cache_write=3.75),
+    "claude-haiku-4-5": Price(1.0, 5.0, cached_input=0.1, cache_write=1.25),
 }
 
 _STOP_REASONS = {
@@ -123,6 +127,10 @@ class AnthropicCodec(Codec):
     format_markers = "Messages 'type' (message, message_start, content_block_delta, ...)"
     stream_end = "message_stop"
 
+    def __init__(self, profile: ProviderProfile) -> None:
+        super().__init__(profile)
+        self._prompt_cache = bool(profile.quirks.get("prompt_cache", False))
+
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
         thinking = request.reasoning.enabled and capabilities.reasoning
@@ -159,6 +167,8 @@ class AnthropicCodec(Codec):
         if request.mode is Mode.SCHEMA_ENFORCED and request.response_schema is not None:
             schema = request.response_schema.schema
             body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
+        if self._prompt_cache:
+            _cache_breakpoint(body)
         if request.stream:
             body["stream"] = True
         headers = {"anthropic-version": API_VERSION, "content-type": "application/json"}
@@ -241,6 +251,19 @@ class AnthropicCodec(Codec):
         if cls is RateLimited:
             return RateLimited(detail, retry_after=retry_after_seconds(headers), **common)
         return cls(detail, **common)
+
+
+def _cache_breakpoint(body: dict[str, Any]) -> None:
+    """Mark the end of the stable prefix for Anthropic's prompt cache: the prefix is read in
+    the order tools, system, messages, so a breakpoint on the system text caches the tools
+    (a respond tool's schema among them) and the system text together; without a system
+    text, on the last tool. The turns that follow change every call and are left out. A
+    prefix under the model's minimum (1024 tokens for Sonnet 4, 4096 for Haiku 4.5) is
+    simply not cached, and costs nothing more."""
+    if body.get("system"):
+        body["system"] = [{"type": "text", "text": body["system"], "cache_control": _EPHEMERAL}]
+    elif body.get("tools"):
+        body["tools"][-1] = {**body["tools"][-1], "cache_control": _EPHEMERAL}
 
 
 def _messages(
@@ -384,6 +407,7 @@ def _usage(usage: Mapping[str, Any] | None, builder: ResponseBuilder) -> None:
         builder.usage(
             input_tokens=(usage["input_tokens"] or 0) + cached + written,
             cached_input_tokens=cached,
+            cache_write_tokens=written,
         )
     output = usage.get("output_tokens")
     if output is None:
@@ -401,4 +425,4 @@ def _stop(reason: str | None, builder: ResponseBuilder) -> None:
         return
     if reason == "refusal":
         builder.refusal("the model stopped with stop_reason 'refusal'")
-    builder.finish(_STOP_REASONS.get(reason, FinishReason.UNKNOWN))
+    builder.finish(_STOP_REASONS.get(reason, FinishReason.UNKNOWN), reason)

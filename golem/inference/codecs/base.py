@@ -26,12 +26,14 @@ from golem.inference.sse import SSEDecoder, SSEEvent
 from golem.inference.types import Request, Response
 
 __all__ = [
+    "SHAPE_ERRORS",
     "Codec",
     "CodecStream",
     "ProviderProfile",
     "WireRequest",
     "by_longest_prefix",
     "longest_prefix",
+    "shape_error",
     "shape_errors",
 ]
 
@@ -91,7 +93,7 @@ class ProviderProfile:
 
 # What a field of an unexpected type (a list where an object was, a string for a number)
 # raises inside a codec's plain dict-and-list code.
-_SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError)
+SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError)
 
 
 @contextmanager
@@ -101,11 +103,12 @@ def shape_errors(provider: str, body: bytes | str | None = None) -> Iterator[Non
     or raises a ProviderError, never anything else."""
     try:
         yield
-    except _SHAPE_ERRORS as exc:
-        raise _shape_error(exc, provider, body) from exc
+    except SHAPE_ERRORS as exc:
+        raise shape_error(exc, provider, body) from exc
 
 
-def _shape_error(exc: Exception, provider: str, body: bytes | str | None) -> InvalidResponse:
+def shape_error(exc: Exception, provider: str, body: bytes | str | None = None) -> InvalidResponse:
+    """The typed error of a body whose shape a codec did not expect."""
     return InvalidResponse(
         f"unexpected response shape: {type(exc).__name__}: {exc}", provider=provider, body=body
     )
@@ -240,8 +243,8 @@ class CodecStream:
             # A plain try rather than shape_errors(): no context manager built per event.
             try:
                 self._codec.apply_event(event, self._builder)
-            except _SHAPE_ERRORS as exc:
-                raise _shape_error(exc, self._codec.profile.name, event.data) from exc
+            except SHAPE_ERRORS as exc:
+                raise shape_error(exc, self._codec.profile.name, event.data) from exc
         except InvalidResponse as exc:
             # After events that were all foreign, an unreadable one (OpenAI's `[DONE]` read
             # as another format) is one more sign of the wrong format, not a broken stream.

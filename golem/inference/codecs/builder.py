@@ -68,6 +68,7 @@ class ResponseBuilder:
         self._order: list[str] = []  # "text" / "reasoning" / "tool", as segments begin
         self._usage: dict[str, int] = {}
         self._finish = FinishReason.UNKNOWN
+        self._finish_raw: str | None = None
         self._finished = False
         self._last_step_key: object = None
         self.reasoning_chars = 0  # reasoning text so far, for a watcher's running count
@@ -184,6 +185,14 @@ class ResponseBuilder:
         """A fragment of a tool call's arguments as JSON text (a stream delta)."""
         self._opened(self._calls, key).fragments.append(fragment)
 
+    def tool_call_arguments_done(self, key: object, arguments: str) -> None:
+        """A call's whole arguments as JSON text, sent when the call closes: they replace
+        the fragments (a server may send no delta before them, or all of them)."""
+        self._opened(self._calls, key).fragments[:] = [arguments]
+
+    def has_tool_call(self, key: object) -> bool:
+        return key in self._calls
+
     def tool_call_input(self, key: object, arguments: Mapping[str, Any]) -> None:
         """A tool call's whole input, already decoded."""
         self._opened(self._calls, key).arguments = arguments
@@ -259,8 +268,12 @@ class ResponseBuilder:
             if value is not None:
                 self._usage[name] = int(value)
 
-    def finish(self, reason: FinishReason) -> None:
+    def finish(self, reason: FinishReason, raw: object = None) -> None:
+        """The answer's finish reason, and the value the wire gave for it (kept on the
+        Response as text: a word, or an enum's integer)."""
         self._finish = reason
+        if raw is not None:
+            self._finish_raw = str(raw)
         self._finished = True
 
     @property
@@ -276,6 +289,20 @@ class ResponseBuilder:
     def reasoning_tokens(self) -> int | None:
         """The reasoning tokens the provider reported so far, if it reported any."""
         return self._usage.get("reasoning_tokens")
+
+    def delivered(self) -> tuple[Usage, str, str]:
+        """What the answer had delivered so far, for the bill of an attempt cut short:
+        the usage reported, the output text (answer, refusal, the tool calls' names and
+        arguments) and the reasoning text."""
+        calls = (*self._calls.values(), *self._server_calls.values())
+        output = [*self._text, *self._refusal]
+        for call in calls:
+            output.append(call.name)
+            if call.arguments is not None:
+                output.append(orjson.dumps(call.arguments).decode())
+            output.extend(call.fragments)
+        reasoning = "".join(part for step in self._steps.values() for part in step.parts)
+        return Usage(**self._usage), "".join(output), reasoning
 
     def recognise(self) -> None:
         """The body or event carries a marker of the codec's wire format (OpenAI's
@@ -308,6 +335,7 @@ class ResponseBuilder:
                 self._build_server_call(k, c) for k, c in self._server_calls.items()
             ),
             finish_reason=self._finish,
+            finish_reason_raw=self._finish_raw,
             usage=usage,
             reasoning=self._build_chain(usage),
             provider=self.provider,

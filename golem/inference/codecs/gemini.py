@@ -17,6 +17,7 @@ from golem.inference.codecs._errors import (
     retry_after_seconds,
 )
 from golem.inference.codecs._framing import SSEOrJSONArrayFramer
+from golem.inference.codecs._gemini_partial import GeminiBuilder, PartialCalls
 from golem.inference.codecs.base import (
     Codec,
     CodecStream,
@@ -83,7 +84,22 @@ _FINISH_REASONS = {
     "IMAGE_SAFETY": FinishReason.CONTENT_FILTER,
     "MALFORMED_FUNCTION_CALL": FinishReason.ERROR,
     "UNEXPECTED_TOOL_CALL": FinishReason.ERROR,
+    "MODEL_ARMOR": FinishReason.CONTENT_FILTER,
 }
+# Vertex AI's Candidate.FinishReason numbers (v1), sent as such with `enum-encoding=int`.
+_FINISH_NUMBERS = (
+    "FINISH_REASON_UNSPECIFIED",
+    "STOP",
+    "MAX_TOKENS",
+    "SAFETY",
+    "RECITATION",
+    "OTHER",
+    "BLOCKLIST",
+    "PROHIBITED_CONTENT",
+    "SPII",
+    "MALFORMED_FUNCTION_CALL",
+    "MODEL_ARMOR",
+)
 _ERROR_STATUSES: Mapping[str, type[ProviderError]] = {
     "RESOURCE_EXHAUSTED": RateLimited,
     "INVALID_ARGUMENT": InvalidRequest,
@@ -191,6 +207,9 @@ class GeminiCodec(Codec):
 
     def apply_event(self, event: SSEEvent, builder: ResponseBuilder) -> None:
         self.apply_body(event_json(event.data, self.profile.name), builder)
+
+    def new_builder(self) -> ResponseBuilder:
+        return GeminiBuilder(self.profile.name, billing=self.profile.reasoning_billing)
 
     def stream(self) -> CodecStream:
         """`alt=sse` (what golem asks for), or the JSON array of responses that
@@ -305,6 +324,7 @@ def _calling(choice: str) -> dict[str, Any]:
 
 
 def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
+    partial = builder.partial if isinstance(builder, GeminiBuilder) else PartialCalls()
     for part in (candidate.get("content") or {}).get("parts") or ():
         signature = part.get("thoughtSignature")
         if part.get("thought"):
@@ -321,6 +341,8 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
             builder.sign_reasoning(signature, part=carrier)
         if "functionCall" in part:
             call = part["functionCall"]
+            if partial.apply(call, builder):
+                continue
             key = builder.tool_call_count  # Gemini's calls carry no index
             builder.tool_call(key, id=call.get("id"), name=call.get("name"))
             builder.tool_call_input(key, call.get("args") or {})
@@ -328,12 +350,14 @@ def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:
             builder.text(part["text"])
         else:
             _server_part(part, builder)
-    reason = candidate.get("finishReason")
-    if reason:
+    raw = candidate.get("finishReason")
+    if raw:
+        partial.close(builder)
+        reason = _FINISH_NUMBERS[raw] if type(raw) is int and raw < len(_FINISH_NUMBERS) else raw
         finish = _FINISH_REASONS.get(reason, FinishReason.UNKNOWN)
         if finish is FinishReason.STOP and builder.tool_call_count:
             finish = FinishReason.TOOL_CALLS  # Gemini says STOP after function calls too
-        builder.finish(finish)
+        builder.finish(finish, raw)
         builder.end()  # the finishing chunk carries the final usageMetadata too
 
 

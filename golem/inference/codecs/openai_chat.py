@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 import orjson
 
+from golem.inference.codecs._cache import prefix_key
 from golem.inference.codecs._errors import event_json
 from golem.inference.codecs._openai_errors import error_for, status_of
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
@@ -30,6 +31,11 @@ _FINISH = {
     "function_call": FinishReason.TOOL_CALLS,
     "content_filter": FinishReason.CONTENT_FILTER,
     "error": FinishReason.ERROR,
+    # Compatible servers' own words. Hugging Face TGI documents `eos_token` and
+    # `stop_sequence`; `eos` (end of sequence: the model's own stop) is sent as is by others.
+    "eos": FinishReason.STOP,
+    "eos_token": FinishReason.STOP,
+    "stop_sequence": FinishReason.STOP,
 }
 _CHOICES = ("auto", "none", "required")
 # Reasoning efforts from the least to the most thinking; a model's accepted list is data.
@@ -61,7 +67,12 @@ class OpenAIChatCodec(Codec):
     `max_completion_tokens`), `temperature_with_reasoning` (false: drop temperature for
     reasoning models, which reject it), `reasoning_efforts` (model prefix -> the efforts
     it accepts; a depth maps to the nearest one), `stream_usage` (default true: ask for
-    usage in the last chunk), `extra_body` (fields added to every request body).
+    usage in the last chunk), `extra_body` (fields added to every request body),
+    `reasoning_in_completion` (default true, as OpenAI documents: `completion_tokens`
+    includes the reasoning tokens; false for a vendor whose count excludes them, such as
+    xAI; a usage's `total_tokens` decides over it when it settles the question),
+    `prompt_cache_key` (default false: send OpenAI's `prompt_cache_key`, a hash of the
+    request's stable prefix, so calls that share it reach the same prompt cache).
     """
 
     path: ClassVar[str] = "/chat/completions"
@@ -78,6 +89,8 @@ class OpenAIChatCodec(Codec):
         self._efforts: Mapping[str, list[str]] = quirks.get("reasoning_efforts", {})
         self._stream_usage = bool(quirks.get("stream_usage", True))
         self._extra_body: Mapping[str, Any] = quirks.get("extra_body", {})
+        self._reasoning_in_completion = bool(quirks.get("reasoning_in_completion", True))
+        self._prompt_cache_key = bool(quirks.get("prompt_cache_key", False))
         self._capabilities: dict[str, Capabilities] = {}  # the profile is immutable
 
     def capabilities_for(self, model: str) -> Capabilities:
@@ -104,6 +117,8 @@ class OpenAIChatCodec(Codec):
             body["temperature"] = request.temperature
         if caps.reasoning:
             body.update(self.reasoning_params(request, model, caps))
+        if self._prompt_cache_key:
+            body["prompt_cache_key"] = prefix_key(model, request)
         if self._extra_body:
             body.update(self._extra_body)
         if request.stream:
@@ -159,23 +174,35 @@ class OpenAIChatCodec(Codec):
         if choices:
             choice = choices[0]  # we never ask for n > 1
             delta = choice.get(part)
+            if delta and part == "message" and delta.get("tool_calls"):
+                # In a whole message each call is whole and its position identifies it (some
+                # servers send `"index": null` on every one); a stream's deltas carry it.
+                calls = [{**c, "index": i} for i, c in enumerate(delta["tool_calls"])]
+                delta = {**delta, "tool_calls": calls}
             if delta:
                 self.apply_delta(delta, builder)
-            reason = finish_reason(choice.get("finish_reason"))
+            raw = choice.get("finish_reason")
+            reason = finish_reason(raw)
             if reason is not None:
-                builder.finish(reason)
+                builder.finish(reason, raw)
         # Groq's streams report usage only in `x_groq.usage` (its bodies, at the top level).
         usage = chunk.get("usage") or (chunk.get("x_groq") or {}).get("usage")
         if usage:
-            apply_usage(usage, builder)
+            apply_usage(usage, builder, reasoning_in_completion=self._reasoning_in_completion)
 
     def apply_delta(self, delta: Mapping[str, Any], builder: ResponseBuilder) -> None:
-        """One message (whole body) or one delta (stream): the same fields either way."""
+        """One message (whole body) or one delta (stream): the same fields either way.
+        `content` may be text, a list of typed parts, or (a structured answer from some
+        compatible servers) the JSON value itself, kept as its JSON text."""
         content = delta.get("content")
         if isinstance(content, str):
             builder.text(content)
-        elif isinstance(content, list):
+        elif isinstance(content, list) and all(_is_part(p) for p in content):
             _apply_content_parts(content, builder)
+        elif isinstance(content, dict) and content.get("type") in ("text", "refusal", "thinking"):
+            _apply_content_parts([content], builder)
+        elif isinstance(content, dict | list):
+            builder.text(orjson.dumps(content).decode())
         refusal = delta.get("refusal")
         if refusal:
             builder.refusal(refusal)
@@ -197,9 +224,13 @@ class OpenAIChatCodec(Codec):
             raise error_for(self.profile.name, status_of(error), {}, raw)
 
 
-def apply_usage(usage: Mapping[str, Any], builder: ResponseBuilder) -> None:
-    """OpenAI usage: completion_tokens includes reasoning_tokens, our output_tokens does not.
-    Cached input is `prompt_tokens_details.cached_tokens`, or DeepSeek's
+def apply_usage(
+    usage: Mapping[str, Any], builder: ResponseBuilder, *, reasoning_in_completion: bool = True
+) -> None:
+    """OpenAI usage: completion_tokens includes reasoning_tokens (OpenAI's documentation),
+    our output_tokens does not; a vendor whose completion_tokens excludes them (xAI) says so
+    with `reasoning_in_completion = false`, and `total_tokens` decides when given (see
+    `visible_output`). Cached input is `prompt_tokens_details.cached_tokens`, or DeepSeek's
     `prompt_cache_hit_tokens`, or Together's top-level `cached_tokens`."""
     get = usage.get
     completion = get("completion_tokens")
@@ -209,12 +240,44 @@ def apply_usage(usage: Mapping[str, Any], builder: ResponseBuilder) -> None:
     cached = prompt_details.get("cached_tokens") if prompt_details else None
     if cached is None:
         cached = get("prompt_cache_hit_tokens", get("cached_tokens"))
+    prompt = get("prompt_tokens")
     builder.usage(
-        input_tokens=get("prompt_tokens"),
+        input_tokens=prompt,
         cached_input_tokens=cached,
-        output_tokens=None if completion is None else max(0, completion - reasoning),
+        output_tokens=visible_output(
+            prompt, completion, reasoning, get("total_tokens"), reasoning_in_completion
+        ),
         reasoning_tokens=reasoning,
     )
+
+
+def visible_output(
+    prompt: int | None,
+    output: int | None,
+    reasoning: int,
+    total: int | None,
+    reasoning_in_output: bool,
+) -> int | None:
+    """The visible part of a reported output count, never clamped: `total` says whether the
+    count includes the reasoning tokens (input + output = total) or not (input + output +
+    reasoning = total); without a total that settles it, the vendor's documentation does
+    (`reasoning_in_output`). A count smaller than the reasoning it would include cannot
+    include it, and is taken as visible output (the reading that bills every token)."""
+    if output is None or not reasoning:
+        return output
+    if isinstance(total, int) and isinstance(prompt, int):
+        if prompt + output == total:
+            reasoning_in_output = True
+        elif prompt + output + reasoning == total:
+            reasoning_in_output = False
+    if reasoning_in_output and output >= reasoning:
+        return int(output - reasoning)
+    return output
+
+
+def _is_part(part: object) -> bool:
+    """A typed content part (or a plain string, as some servers send), not answer data."""
+    return isinstance(part, str) or (isinstance(part, dict) and isinstance(part.get("type"), str))
 
 
 def _apply_content_parts(parts: list[Any], builder: ResponseBuilder) -> None:

@@ -11,10 +11,11 @@ from typing import Any
 import orjson
 
 from golem.inference.codecs import _openai_errors
+from golem.inference.codecs._cache import prefix_key
 from golem.inference.codecs._errors import event_json
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
-from golem.inference.codecs.openai_chat import nearest_effort
+from golem.inference.codecs.openai_chat import nearest_effort, visible_output
 from golem.inference.errors import ProviderError
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
@@ -54,6 +55,8 @@ PROFILE = ProviderProfile(
             "gpt-5.1": ["none", "low", "medium", "high"],
             "gpt-5.2": ["none", "low", "medium", "high", "xhigh"],
         },
+        # Send `prompt_cache_key` (a hash of the stable prefix), as the chat codec's quirk.
+        "prompt_cache_key": True,
     },
 )
 
@@ -77,6 +80,12 @@ class OpenAIResponsesCodec(Codec):
     format_name = "an OpenAI Responses response"
     format_markers = "'output' or a 'response.*' type"
     stream_end = "response.completed or response.incomplete"
+
+    def __init__(self, profile: ProviderProfile) -> None:
+        super().__init__(profile)
+        # As the chat codec's `reasoning_in_completion`: does output_tokens include them.
+        self._reasoning_in_output = bool(profile.quirks.get("reasoning_in_completion", True))
+        self._prompt_cache_key = bool(profile.quirks.get("prompt_cache_key", False))
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
@@ -123,6 +132,8 @@ class OpenAIResponsesCodec(Codec):
             ]
             if request.tool_choice is not None:
                 body["tool_choice"] = _tool_choice(request.tool_choice)
+        if self._prompt_cache_key:
+            body["prompt_cache_key"] = prefix_key(model, request)
         if request.stream:
             body["stream"] = True
         headers = {"content-type": "application/json"}
@@ -165,6 +176,9 @@ class OpenAIResponsesCodec(Codec):
             builder.reasoning(data["delta"], key=key)
         elif kind == "response.function_call_arguments.delta":
             builder.tool_call_arguments(data["output_index"], data["delta"])
+        elif kind == "response.function_call_arguments.done" and "arguments" in data:
+            # The whole arguments (some compatible servers send no delta before them).
+            builder.tool_call_arguments_done(data["output_index"], data["arguments"])
         elif kind == "response.reasoning_summary_part.added":
             key = (data["output_index"], "summary", data["summary_index"])
             builder.reasoning("", visibility=Visibility.SUMMARIZED, key=key)
@@ -190,20 +204,27 @@ class OpenAIResponsesCodec(Codec):
         if usage:
             reasoning = (usage.get("output_tokens_details") or {}).get("reasoning_tokens") or 0
             cached = (usage.get("input_tokens_details") or {}).get("cached_tokens") or 0
+            prompt = usage.get("input_tokens") or 0
             builder.usage(
-                input_tokens=usage.get("input_tokens") or 0,
+                input_tokens=prompt,
                 cached_input_tokens=cached,
-                # output_tokens includes the reasoning tokens; ours does not.
-                output_tokens=max(0, (usage.get("output_tokens") or 0) - reasoning),
+                # output_tokens includes the reasoning tokens (OpenAI); ours does not.
+                output_tokens=visible_output(
+                    prompt,
+                    usage.get("output_tokens") or 0,
+                    reasoning,
+                    usage.get("total_tokens"),
+                    self._reasoning_in_output,
+                ),
                 reasoning_tokens=reasoning,
             )
         status = response.get("status")
         if status == "completed":
             calls = builder.tool_call_count
-            builder.finish(FinishReason.TOOL_CALLS if calls else FinishReason.STOP)
+            builder.finish(FinishReason.TOOL_CALLS if calls else FinishReason.STOP, status)
         elif status == "incomplete":
             reason = str((response.get("incomplete_details") or {}).get("reason"))
-            builder.finish(_INCOMPLETE.get(reason, FinishReason.LENGTH))
+            builder.finish(_INCOMPLETE.get(reason, FinishReason.LENGTH), reason)
         elif status == "failed":
             raise self._error_object(response.get("error") or {})
 
@@ -294,10 +315,14 @@ def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: 
     the reasoning item its steps came from (its id and encrypted_content, on "done")."""
     kind = item.get("type")
     if kind == "function_call":
-        if phase != "done":
+        if phase != "done" or not builder.has_tool_call(index):
             builder.tool_call(index, id=item.get("call_id"), name=item.get("name"))
+        arguments = item.get("arguments")
         if phase == "whole":
-            builder.tool_call_arguments(index, item.get("arguments") or "")
+            builder.tool_call_arguments(index, arguments or "")
+        elif phase == "done" and isinstance(arguments, str):
+            # The closed call's arguments are whole (the only ones, when no delta came).
+            builder.tool_call_arguments_done(index, arguments)
     elif kind == "reasoning":
         summary = item.get("summary") or ()
         content = item.get("content") or ()
@@ -319,6 +344,11 @@ def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: 
             builder.reasoning_item(keys, item_id=item.get("id"), data=data)
     elif kind in _SERVER_ITEMS:
         _server_item(index, str(kind), item, builder)
+    elif isinstance(kind, str) and kind.endswith("_call"):
+        # A tool the provider ran that golem does not know (xAI's x_search_call, ...):
+        # surfaced under its wire type, with what it was asked and returned if it can be
+        # told, never dropped and never a call for the caller to execute.
+        _unknown_server_item(index, kind, item, builder)
     elif kind == "tool_search_output":
         builder.server_tool_result(item.get("tools"), id=item.get("call_id"))
     elif kind == "message" and phase == "whole":
@@ -351,6 +381,21 @@ def _server_item(index: int, kind: str, item: Mapping[str, Any], builder: Respon
         id=item.get("id"),
         name=name,
         arguments=_server_arguments(item, asked),
+        result=item.get(answered) if answered else None,
+    )
+
+
+def _unknown_server_item(
+    index: int, kind: str, item: Mapping[str, Any], builder: ResponseBuilder
+) -> None:
+    asked = next((f for f in ("arguments", "action", "input", "query") if f in item), "")
+    answered = next((f for f in ("output", "results", "result") if f in item), None)
+    builder.server_tool_call(
+        index,
+        provider_type=kind,
+        id=item.get("id"),
+        name=item.get("name") if isinstance(item.get("name"), str) else kind,
+        arguments=_server_arguments(item, asked) if asked else None,
         result=item.get(answered) if answered else None,
     )
 

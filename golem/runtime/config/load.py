@@ -148,10 +148,12 @@ def key_statuses(config: GolemConfig, environ: Mapping[str, str]) -> list[KeySta
 
 
 def secret_values(config: GolemConfig, environ: Mapping[str, str]) -> tuple[str, ...]:
-    """Every key value the environment holds for any provider the registry knows: what
-    the log redaction must never let through."""
+    """Every key value the environment holds for any provider the registry knows, and the
+    control API's token: what the log redaction must never let through."""
     registry = build_registry(config)
     envs = {_key_env(registry, name) for name in [*registry.names(), *config.providers.names()]}
+    envs.add(config.control.token_env)  # the control API's bearer token
+    envs |= {url.removeprefix("env:") for url in config.notify.urls if url.startswith("env:")}
     return tuple(sorted({environ[e] for e in envs if e and environ.get(e)}))
 
 

@@ -28,6 +28,7 @@ from golem.inference.seed import Seed
 from golem.mortality import KeyedValueError, MortalityParams, PipelineProfile, SubsystemName
 from golem.runtime.config.durations import Schedule, reading_durations
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
+from golem.runtime.config.owner import ControlSection, NotifySection
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
 from golem.subsystems.risk import ProvenancePolicy, RiskConfig, StakeBands
@@ -38,6 +39,7 @@ __all__ = [
     "CacheSection",
     "ChainEntry",
     "ContextSection",
+    "ControlSection",
     "DaimonSection",
     "FeedEntry",
     "GolemConfig",
@@ -47,6 +49,7 @@ __all__ = [
     "JobSection",
     "LoggingSection",
     "MortalitySection",
+    "NotifySection",
     "ProvidersSection",
     "RiskSection",
     "SubsystemsSection",
@@ -450,6 +453,8 @@ class GolemConfig(Section):
     context: ContextSection = ContextSection()
     cache: CacheSection = CacheSection()
     logging: LoggingSection = LoggingSection()
+    control: ControlSection = ControlSection()
+    notify: NotifySection = NotifySection()
 
     _path: Path | None = PrivateAttr(default=None)
 

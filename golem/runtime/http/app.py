@@ -1,14 +1,16 @@
 """The status endpoint's ASGI app (Starlette), read-only: GET /health, /status,
 /decisions, /events (server-sent events), /history, /metrics (Prometheus text) and the
 dashboard page at / (dashboard.py). Every answer is read from the golem's `Source` (a
-running golem, or a finished life's out directory) or its feed when asked; no request
-changes anything.
+running golem, or a finished life's out directory) or its feed when asked; no such
+request changes anything. A running golem's control routes (POST /control/...,
+control.py) are added by its endpoint, and only with a token.
 
 /decisions carries `X-Golem-Reasoning-Tokens`: the reasoning tokens of the decisions it
 returns, summed; with `id=`, which names one decision, that decision's count."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -17,7 +19,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from golem.inference.durations import parse_duration
 from golem.mortality import SubsystemName
@@ -47,8 +49,14 @@ class Source(Protocol):
     def history(self) -> dict[str, Any]: ...
 
 
-def status_app(source: Source, feed: DecisionFeed, metrics: GolemMetrics | None) -> Starlette:
-    """The app for one golem's life (no /metrics without `metrics`: a finished life's)."""
+def status_app(
+    source: Source,
+    feed: DecisionFeed,
+    metrics: GolemMetrics | None,
+    control: Sequence[BaseRoute] = (),
+) -> Starlette:
+    """The app for one golem's life (no /metrics without `metrics`: a finished life's),
+    with the `control` routes of a running golem's owner."""
 
     async def get_health(_: Request) -> Response:
         body = source.health()
@@ -93,6 +101,7 @@ def status_app(source: Source, feed: DecisionFeed, metrics: GolemMetrics | None)
         Route("/events", get_events, methods=["GET"]),
         Route("/history", get_history, methods=["GET"]),
         *dashboard_routes(),
+        *control,
     ]
     if metrics is not None:
         render = metrics.render

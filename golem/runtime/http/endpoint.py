@@ -18,6 +18,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from golem.runtime.http.app import status_app
 from golem.runtime.http.chronicle import LiveChronicle
+from golem.runtime.http.control import control_routes
 from golem.runtime.http.feed import DecisionFeed
 from golem.runtime.http.guard import allowed_hosts, quiet_accept_errors
 from golem.runtime.http.metrics import GolemMetrics
@@ -48,9 +49,11 @@ class LiveSource:
 
 class StatusEndpoint:
     """Made before the life runs, so that it sees every record from the first. `secrets`
-    are masked in what it serves, as in the log."""
+    are masked in what it serves, as in the log; `control_token` opens the control API."""
 
-    def __init__(self, life: Life, *, secrets: Iterable[str] = ()) -> None:
+    def __init__(
+        self, life: Life, *, secrets: Iterable[str] = (), control_token: str | None = None
+    ) -> None:
         self.feed = DecisionFeed(secrets)
         self.metrics = GolemMetrics(life)
         golem = life.golem
@@ -60,7 +63,8 @@ class StatusEndpoint:
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)
         source = LiveSource(life, self.feed, self.chronicle)
-        self.app = status_app(source, self.feed, self.metrics)
+        control = control_routes(life, control_token)
+        self.app = status_app(source, self.feed, self.metrics, control)
 
     async def serve(
         self,

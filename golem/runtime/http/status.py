@@ -30,6 +30,7 @@ def health(life: Life) -> dict[str, Any]:
     return {
         "golem": golem.config.golem.id,
         "alive": not golem.dead,
+        "paused": golem.control.paused,  # clocks on, no model calls, no trades
         "phase": str(golem.vitals.phase),
         "tick": golem.tick_no,
         "time": now.isoformat(),

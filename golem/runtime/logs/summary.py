@@ -35,6 +35,7 @@ class SubsystemSummary:
     degradations: int = 0  # decisions the allocator degraded
     degradation_reasons: Counter[str] = field(default_factory=Counter)
     spend_usd: float = 0.0
+    voided: int = 0  # calls billed whose tick rolled back (charge_voided): in spend_usd
     tokens: Counter[str] = field(default_factory=Counter)  # input, output, reasoning
     profiles: Counter[str] = field(default_factory=Counter)  # pipeline profile of model calls
     masked: int = 0  # identifiers masked in prompts (L7)
@@ -70,6 +71,11 @@ class SubsystemSummary:
             self._add_context(str(event.get("profile", "unknown")), context)
         self.quarantined += len(quarantined(event))
 
+    def add_voided(self, event: Event) -> None:
+        """A call billed though the tick that made it rolled back: spend, no decision."""
+        self.voided += 1
+        self.spend_usd += _number(event.get("cost_usd")) or 0.0
+
     def _add_context(self, profile: str, context: dict[str, Any]) -> None:
         self.profiles[profile] += 1
         masked = context.get("masked")
@@ -90,6 +96,7 @@ class SubsystemSummary:
             "degradations": self.degradations,
             "degradation_reasons": dict(self.degradation_reasons),
             "spend_usd": round(self.spend_usd, 9),
+            "voided": self.voided,
             "tokens": dict(self.tokens),
             "profiles": dict(self.profiles),
             "masked": self.masked,
@@ -215,6 +222,7 @@ class Summary:
 def summarize(events: Iterable[Event]) -> Summary:
     """The summary of `events`, read once."""
     summary = Summary()
+    voided: set[object] = set()  # a settling killed midway tells its charges again
     for event in events:
         name = str(event.get("event", ""))
         summary.events[name] += 1
@@ -227,6 +235,10 @@ def summarize(events: Iterable[Event]) -> Summary:
             subsystem = str(event.get("subsystem", "unknown"))
             summary.subsystems.setdefault(subsystem, SubsystemSummary()).add(event)
             summary.verification.add(event)
+        elif name == "charge_voided" and event.get("key") not in voided:
+            voided.add(event.get("key"))
+            subsystem = str(event.get("subsystem", "unknown"))
+            summary.subsystems.setdefault(subsystem, SubsystemSummary()).add_voided(event)
         elif name == "death":
             summary.death = event
         elif name == "action_blocked":

@@ -1,9 +1,11 @@
 """A golem's state on disk: the SQLite store a tick commits to (`state`), its plain rows
 (`rows`), the spend ledger over its `charges` table (`ledger`), the schema's migrations
-(`migrations`), the requests kept for replay (`requests`), the state directory as
-`golem run` takes it (`directory`), and the modes that keep it the owner's (`private`).
+(`migrations`), the requests kept for replay (`requests`), the state as `golem replay`
+reads it (`archive`), the decision ids (`ids`), the state directory as `golem run` takes it
+(`directory`), and the modes that keep it the owner's (`private`).
 """
 
+from golem.runtime.store.archive import KeptState
 from golem.runtime.store.directory import (
     LOCK_NAME,
     StartFootprint,
@@ -12,6 +14,7 @@ from golem.runtime.store.directory import (
     check_dir,
     check_file,
 )
+from golem.runtime.store.ids import DecisionId
 from golem.runtime.store.ledger import SQLiteLedger
 from golem.runtime.store.migrations import SCHEMA_VERSION, SchemaTooNew
 from golem.runtime.store.private import (
@@ -32,7 +35,9 @@ __all__ = [
     "PRIVATE_FILE",
     "SCHEMA_VERSION",
     "Answer",
+    "DecisionId",
     "KeptRequest",
+    "KeptState",
     "RequestArchive",
     "Resumed",
     "SQLiteLedger",

@@ -122,7 +122,28 @@ def _v5(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE TABLE observations (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)")
 
 
-MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5)
+def _v6(conn: sqlite3.Connection) -> None:
+    """The owner's control commands (runtime/control.py): queued by the control API,
+    `golem ctl` or a signal, each applied once at the start of a tick (`applied_tick`
+    set in that tick's transaction); the table is also their audit trail."""
+    conn.execute(
+        """CREATE TABLE control (
+            id INTEGER PRIMARY KEY,
+            time TEXT NOT NULL,
+            command TEXT NOT NULL,
+            value REAL,
+            source TEXT NOT NULL,
+            applied_tick INTEGER,
+            applied_time TEXT,
+            result TEXT
+        )"""
+    )
+    conn.execute(
+        "CREATE INDEX control_pending ON control (applied_tick) WHERE applied_tick IS NULL"
+    )
+
+
+MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5, _v6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -1,14 +1,16 @@
 """The daemon's state in SQLite (WAL) under state_dir/golem.db: wallet, ledger, vitality,
 episodes, grimoire, mood, portfolio, the market window's observations, job fire times,
 golem meta and the requests of model decisions (`requests`, for `golem replay`).
-`transaction()` makes a tick's writes one commit, so a killed daemon resumes where it was.
+`transaction()` makes a tick's writes one commit, so a killed daemon resumes where it was;
+what must wait for that commit waits (`at_commit`), and the charges a rollback undid come
+back voided (bills.py): the provider billed those calls all the same.
 """
 
 from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import compress, count, groupby
 from operator import eq, itemgetter
@@ -17,9 +19,12 @@ from typing import Any, Literal
 
 import msgspec
 import orjson
+import structlog
 from msgspec.structs import astuple
 
-from golem.runtime.store.ledger import SQLiteLedger
+from golem.mortality import Charge
+from golem.runtime.store.bills import BILLS_NAME, BillJournal, JournaledLedger
+from golem.runtime.store.control import ControlLog
 from golem.runtime.store.migrations import SchemaTooNew, migrate
 from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
@@ -30,6 +35,8 @@ from golem.world import Episode, Observation
 __all__ = ["DB_NAME", "Resumed", "StateError", "StateStore", "VitalityRow"]
 
 DB_NAME = "golem.db"
+
+log = structlog.get_logger("golem")
 
 
 class StateError(RuntimeError):
@@ -69,15 +76,24 @@ class StateStore:
     a read (or a write that needs its result) must see the held writes first. Rolling
     back a transaction drops its held writes and, if it reached SQLite, its savepoint."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, *, commit_every: int = 1) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, *, commit_every: int = 1, durable: bool = True
+    ) -> None:
         if commit_every < 1:
             raise ValueError("commit_every must be at least 1")
         self._conn = conn
         self.path = path
         self._pending = _Pending(conn) if commit_every > 1 else None
-        self.ledger = SQLiteLedger(conn, before_use=self._sync)
+        self.bills = BillJournal(
+            path.with_name(BILLS_NAME), durable=durable, file=commit_every == 1
+        )
+        self.ledger = JournaledLedger(conn, self.bills, lambda: self._depth, self._sync)
+        self._at_commit: list[tuple[int, Callable[[], None]]] = []  # (level, callback)
         self.requests = RequestArchive(
             self._read, lambda sql, params: self._write("requests", sql, params), self._iso
+        )
+        self.control = ControlLog(
+            self._read, lambda sql, params: self._write("control", sql, params), self._iso
         )
         self._depth = 0
         self._commit_every = commit_every
@@ -130,7 +146,7 @@ class StateStore:
         except BaseException:
             conn.close()
             raise
-        return cls(conn, path, commit_every=commit_every)
+        return cls(conn, path, commit_every=commit_every, durable=synchronous != "OFF")
 
     def close(self) -> None:
         self.flush()
@@ -142,6 +158,61 @@ class StateStore:
             self._sync()
             self._conn.execute("COMMIT")
             self._depth = self._batched = 0
+            self.bills.released(0)
+
+    def at_commit(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once the open transaction commits (now, if none is open; in a
+        batch, once the outermost transaction in it succeeds); never if it rolls back.
+        What is told of a tick (its log lines) is told only of a tick that committed."""
+        if self._depth <= (1 if self._batched else 0):
+            callback()
+        else:
+            self._at_commit.append((self._depth, callback))
+
+    def settle_bills(self) -> list[Charge]:
+        """Record, voided, the charges a killed process left in the journal uncommitted
+        (the provider billed their calls; the ticks that made them rolled back). Returns
+        what it recorded; call it once logging is set up (each is logged)."""
+        left = self.bills.left()
+        if not left:
+            return []
+        ledger = self.ledger
+
+        def original(charge: Charge) -> str:
+            return charge.idempotency_key.rpartition(":void:")[0]
+
+        # A call whose charge committed was not undone; one settled already, neither.
+        undone = [c for c in left if ledger.get(original(c)) is None]
+        undone = [c for c in undone if ledger.get(c.idempotency_key) is None]
+        self._void(undone, "the process stopped before its tick committed")
+        self.bills.path.unlink(missing_ok=True)
+        return undone
+
+    def hold_bill(self, charge: Charge) -> None:
+        """An attempt's bill, as the provider answers it: kept in the journal until the
+        tick commits with the call's charge (bills.py)."""
+        if self._depth:
+            self.bills.hold(charge, self._depth, attempt=True)
+
+    def _void(self, charges: list[Charge], why: str) -> None:
+        """Record `charges` (voided), each told first: a kill between the two leaves a
+        line the next settling repeats (readers count a key once), never a charge
+        recorded but not told."""
+        for charge in charges:
+            log.warning(
+                "charge_voided",
+                key=charge.idempotency_key,
+                subsystem=str(charge.subsystem),
+                provider=charge.provider,
+                model=charge.model,
+                cost_usd=charge.usd,
+                diem=charge.diem,
+                reason=f"{why}: the call was billed, its decision undone",
+            )
+        if charges:
+            with self.transaction():
+                for charge in charges:
+                    self.ledger.record(charge)
 
     def _sync(self) -> None:
         """Send the held writes to SQLite: a read is about to look."""
@@ -201,10 +272,32 @@ class StateStore:
         elif pending is None or pending.roll_back():
             self._conn.execute(f"ROLLBACK TO s{depth}")
             self._conn.execute(f"RELEASE s{depth}")
+        self._undone(depth)
+
+    def _undone(self, depth: int) -> None:
+        """The transactions above `depth` rolled back: nothing of theirs is told, and the
+        charges they recorded come back voided."""
+        if self._at_commit:
+            self._at_commit = [(level, told) for level, told in self._at_commit if level <= depth]
+        self._void(self.bills.rolled_back(depth), "its tick rolled back")
+
+    def _committed(self, depth: int, top: int) -> None:
+        """The transaction above `depth` committed (`top`: the depth at which a tick's
+        transaction ends: 1 in a batch, else 0)."""
+        self.bills.released(depth)
+        if not self._at_commit:
+            return
+        if depth > top:
+            self._at_commit = [(min(level, depth), told) for level, told in self._at_commit]
+            return
+        callbacks, self._at_commit = self._at_commit, []
+        for _, told in callbacks:
+            told()
 
     def _commit(self, depth: int) -> None:
         pending = self._pending
         self._depth = depth
+        top = 1 if self._batched else 0
         if depth:
             if pending is None or pending.release():
                 self._conn.execute(f"RELEASE s{depth}")
@@ -212,6 +305,7 @@ class StateStore:
                 self._batched += 1
                 if self._batched > self._commit_every:
                     self.flush()
+            self._committed(depth, top)
             return
         try:
             self._conn.execute("COMMIT")
@@ -219,7 +313,9 @@ class StateStore:
             self._forget()
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
+            self._undone(0)
             raise
+        self._committed(0, top)
 
     def _forget(self) -> None:
         """A rollback undid writes: drop every sum kept from them."""

@@ -4,14 +4,16 @@ confidence nudges, decay and archiving (golem.subsystems.curator.rules)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, GrimoireEntry, Input, Outcome, Situation
+from golem.subsystems.contract import Brief, GrimoireEntry, Input, Judge, Outcome, Situation
 from golem.subsystems.curator.decision import CuratorEvaluation
 from golem.subsystems.curator.rules import CuratorConfig, curate, evidence, rule_evaluation
+from golem.world.feed import FeedItem
 
 __all__ = ["Curator", "listed"]
 
@@ -56,6 +58,11 @@ class Curator:
 
     def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
+
+    def judges(
+        self, ctx: Situation, decision: StructuredOutput, feed: Sequence[FeedItem]
+    ) -> tuple[Judge, ...]:
+        return ()
 
     def brief(self, ctx: Situation) -> Brief:
         """The listed entries; every id the answer gives is one of theirs, and their number

@@ -11,10 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Input, Mood, Outcome, Situation
+from golem.subsystems.contract import Brief, Input, Judge, Mood, Outcome, Situation
 from golem.subsystems.daimon.decision import TRIGGER_LENGTH, DaimonAppraisal
 from golem.subsystems.daimon.events import event_line, worded_events
 from golem.subsystems.daimon.rules import AppraisalRules, appraise
+from golem.world.feed import FeedItem
 
 __all__ = ["Daimon", "DaimonConfig", "grounded", "trigger_choices"]
 
@@ -67,6 +68,11 @@ class Daimon:
 
     def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
+
+    def judges(
+        self, ctx: Situation, decision: StructuredOutput, feed: Sequence[FeedItem]
+    ) -> tuple[Judge, ...]:
+        return ()
 
     def brief(self, ctx: Situation) -> Brief:
         """The events in words (each with its own text after) and the rule table's reading;

@@ -9,15 +9,17 @@ in Outcome.files; without a state_dir nothing is written and the Outcome says so
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Input, Outcome, Situation
+from golem.subsystems.contract import Brief, Input, Judge, Outcome, Situation
 from golem.subsystems.death.decision import DeathTestament
 from golem.subsystems.death.legacy import markdown, write_legacy
 from golem.subsystems.death.records import DeathConfig, cause_of, killed_by, records_testament
+from golem.world.feed import FeedItem
 
 __all__ = ["Thanatopsis"]
 
@@ -52,6 +54,11 @@ class Thanatopsis:
 
     def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
+
+    def judges(
+        self, ctx: Situation, decision: StructuredOutput, feed: Sequence[FeedItem]
+    ) -> tuple[Judge, ...]:
+        return ()
 
     def brief(self, ctx: Situation) -> Brief:
         records = records_testament(ctx, self.config)

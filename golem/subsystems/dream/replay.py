@@ -89,7 +89,7 @@ EXAMPLES = (
                 {
                     "insight": "a buy against a -3.00% move lost 3.00 in pnl",
                     "confidence": 0.6,
-                    "applicable_conditions": "volatile",
+                    "applicable_conditions": "volatile markets after a shock",
                 }
             ],
             "surprise_score": 0.4,
@@ -114,7 +114,7 @@ EXAMPLES = (
                 {
                     "insight": "hedging before a forecast fall of 3% saved 2.50",
                     "confidence": 0.7,
-                    "applicable_conditions": "trending",
+                    "applicable_conditions": "trending markets with momentum",
                 }
             ],
             "surprise_score": 0.2,

@@ -4,13 +4,14 @@ broke or too young; the allocator skips it when the budget is gone (never queued
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.context.render import entry_line, episode_line
-from golem.subsystems.contract import Brief, Input, Outcome, Situation
+from golem.subsystems.contract import Brief, Input, Judge, Outcome, Situation
 from golem.subsystems.dream.acts import (
     act_fragment,
     act_integration,
@@ -32,6 +33,7 @@ from golem.subsystems.dream.scenes import (
     why_not,
 )
 from golem.subsystems.dream.threat import ThreatAssessment
+from golem.world.feed import FeedItem
 
 __all__ = ["Dream"]
 
@@ -93,6 +95,11 @@ class Dream:
 
     def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
+
+    def judges(
+        self, ctx: Situation, decision: StructuredOutput, feed: Sequence[FeedItem]
+    ) -> tuple[Judge, ...]:
+        return ()
 
     def brief(self, ctx: Situation) -> Brief:
         """The kind's role, task and input; a replay's episode is one of those replayed and

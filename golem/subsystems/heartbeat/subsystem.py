@@ -4,6 +4,7 @@ to T2 or a trade for risk; observe changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -11,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.subsystems.contract import Brief, Outcome, Probes, ProposedTrade, Situation
+from golem.subsystems.contract import Brief, Judge, Outcome, Probes, ProposedTrade, Situation
 from golem.subsystems.heartbeat.decision import (
     HORIZON_TICKS,
     HeartbeatAction,
@@ -21,6 +22,7 @@ from golem.subsystems.heartbeat.decision import (
 from golem.subsystems.heartbeat.probes import ProbeConfig, health_flag
 from golem.subsystems.risk.limits import MIN_TRADE_USD, Sizing, trade_notional
 from golem.world import TradeAction
+from golem.world.feed import FeedItem
 
 __all__ = ["Heartbeat", "HeartbeatConfig", "escalated"]
 
@@ -93,6 +95,11 @@ class Heartbeat:
 
     def deliberation(self, ctx: Situation) -> ReasoningDepth | None:
         return None
+
+    def judges(
+        self, ctx: Situation, decision: StructuredOutput, feed: Sequence[FeedItem]
+    ) -> tuple[Judge, ...]:
+        return ()
 
     def brief(self, ctx: Situation) -> Brief:
         role = _ROLE + (_ESCALATE if self.tier(ctx) is ModelTier.T1 else "")

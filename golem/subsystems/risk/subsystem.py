@@ -14,7 +14,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Input, Outcome, ProposedTrade, Situation
+from golem.subsystems.contract import (
+    Brief,
+    Input,
+    Judge,
+    JudgeKind,
+    Outcome,
+    ProposedTrade,
+    Situation,
+)
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
 from golem.subsystems.risk.provenance import ProvenancePolicy, provenance_in
@@ -97,6 +105,20 @@ class Risk:
         and there were some, with the provenance check on."""
         approves = isinstance(decision, RiskAssessment) and decision.approved
         return approves and bool(feed) and self.config.provenance.enabled
+
+    def judges(
+        self, ctx: Situation, decision: StructuredOutput, feed: Sequence[FeedItem]
+    ) -> tuple[Judge, ...]:
+        """An approval made on external text asked again without it (`swayable`), then a
+        stake above `verify_above_stake` asked of the verifier (`verifies`): each weighed
+        by the trade's notional, the stricter standing."""
+        kinds = [JudgeKind.WITHOUT_TEXT] if self.swayable(decision, feed) else []
+        if self.verifies(ctx):
+            kinds.append(JudgeKind.SECOND_MODEL)
+        if not kinds:
+            return ()
+        stake = trade_notional(_proposed(ctx), ctx.portfolio, self.config.limits.sizing)
+        return tuple(Judge(kind, stake) for kind in kinds)
 
     def skip_reason(self, ctx: Situation) -> str | None:
         return "no trade proposed" if ctx.proposed is None else None

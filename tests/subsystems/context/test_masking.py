@@ -18,7 +18,8 @@ from golem.inference.providers import default_registry
 from golem.inference.scripted import ScriptedProvider
 from golem.inference.synthetic.wire import Answer, wire_body
 from golem.mortality import ModelTier, Phase, PipelineProfile, SubsystemName
-from golem.runtime.decide import Route, Routes, decide
+from golem.runtime.asking import Route, Routes
+from golem.runtime.decide import decide
 from golem.subsystems.context import Masker, assemble
 from golem.subsystems.contract import Brief, ProposedTrade
 from golem.subsystems.risk import LAYERS, Risk, RiskAssessment

@@ -1,0 +1,89 @@
+"""The control API beside the status endpoint: POST /control/pause, /resume, /exit, /kill
+and /budget (body `{"usd": 0.5}`), for the holder of the bearer token ([control]
+token_env). Without a token configured there are no control routes at all (404). A
+command is queued in the state (store/control.py), committed before the answer (202), and
+applied by the golem at the start of its next tick; each is one audit line when queued
+and one when applied."""
+
+from __future__ import annotations
+
+import hmac
+import sqlite3
+from typing import Any
+
+import orjson
+import structlog
+import trio
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from golem.runtime.control import Command, budget_refusal, queue_command
+from golem.runtime.life import Life
+
+__all__ = ["control_routes"]
+
+log = structlog.get_logger("golem")
+_SCHEME = "bearer "
+
+
+def control_routes(life: Life, token: str | None) -> list[BaseRoute]:
+    """The control routes for `life`, or none when no token is configured."""
+    if not token:
+        return []
+    expected = token.encode()
+
+    async def post(request: Request) -> Response:
+        if not _authorized(request, expected):
+            log.warning("control_refused", reason="missing or wrong bearer token")
+            return _json({"error": "a bearer token is required"}, 401, challenge=True)
+        try:
+            command = Command(request.path_params["command"])
+        except ValueError:
+            names = ", ".join(str(c) for c in Command)
+            return _json({"error": f"no such command; one of {names}"}, 404)
+        value: float | None = None
+        if command is Command.BUDGET:
+            value, problem = await _usd(request)
+            problem = problem or budget_refusal(life.golem.config, value)
+            if problem is not None:
+                return _json({"error": f"budget: {problem}"}, 400)
+        golem = life.golem
+        if golem.dead:
+            return _json({"error": "the golem is dead"}, 409)
+        try:
+            queued = await trio.to_thread.run_sync(
+                queue_command, golem.store.path, command, value, "api", life.clock.now()
+            )
+        except sqlite3.Error as exc:
+            return _json({"error": f"the command could not be queued: {exc}"}, 503)
+        log.info("control_queued", id=queued, command=str(command), value=value, source="api")
+        body = {"id": queued, "command": str(command), "value": value, "applies": "next tick"}
+        return _json(body, 202)
+
+    return [Route("/control/{command}", post, methods=["POST"])]
+
+
+def _authorized(request: Request, expected: bytes) -> bool:
+    header = request.headers.get("authorization", "")
+    if header[: len(_SCHEME)].lower() != _SCHEME:
+        return False
+    given = header[len(_SCHEME) :].strip().encode()
+    return hmac.compare_digest(given, expected)  # constant time
+
+
+async def _usd(request: Request) -> tuple[float | None, str | None]:
+    """The body's `usd`, or why there is none."""
+    try:
+        body = orjson.loads(await request.body())
+    except orjson.JSONDecodeError:
+        return None, 'write the body as JSON: {"usd": 0.5}'
+    usd = body.get("usd") if isinstance(body, dict) else None
+    if isinstance(usd, bool) or not isinstance(usd, int | float):
+        return None, 'write the body as JSON: {"usd": 0.5}'
+    return float(usd), None
+
+
+def _json(body: Any, status_code: int, *, challenge: bool = False) -> Response:
+    headers = {"WWW-Authenticate": "Bearer"} if challenge else None
+    return Response(orjson.dumps(body), status_code, media_type="application/json", headers=headers)

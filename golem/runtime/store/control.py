@@ -1,0 +1,102 @@
+"""The `control` table: the owner's commands to a golem, queued and then applied once.
+
+A command is queued by a connection of its own (`queue_command`: the control API, `golem
+ctl STATE_DIR`, a signal), committed before the caller is answered, so that it survives
+a crash of the golem before its next tick. The golem reads the pending ones at the start
+of a tick and marks each applied in that tick's transaction (`ControlLog`): a command is
+applied exactly once, and the table stays as the audit trail of who asked what, when.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Command", "ControlLog", "ControlRow", "queue_command"]
+
+_BUSY_MS = 30_000  # a tick holds the write lock while it runs; a command waits for it
+
+
+class Command(StrEnum):
+    PAUSE = "pause"
+    RESUME = "resume"
+    EXIT = "exit"
+    KILL = "kill"
+    BUDGET = "budget"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlRow:
+    """One queued command: `value` is the budget's new USD a day (None for the others)."""
+
+    id: int
+    time: datetime
+    command: Command
+    value: float | None
+    source: str
+
+
+_INSERT = "INSERT INTO control (time, command, value, source) VALUES (?, ?, ?, ?)"
+
+
+def queue_command(
+    db: Path, command: Command, value: float | None, source: str, time: datetime
+) -> int:
+    """Queue `command` in the state database at `db` on a connection of its own and
+    commit it; returns its id. Raises sqlite3.Error (the database is missing, older
+    than the control table, or busy for longer than 30 s)."""
+    if not db.is_file():
+        raise sqlite3.OperationalError(f"no state database at {db}")
+    conn = sqlite3.connect(db, isolation_level=None, timeout=_BUSY_MS / 1000)
+    try:
+        moment = time.astimezone(UTC).isoformat()
+        cursor = conn.execute(_INSERT, (moment, str(command), value, source))
+        return int(cursor.lastrowid or 0)
+    finally:
+        conn.close()
+
+
+class ControlLog:
+    """The golem's side of the table, over the store's own reads and writes."""
+
+    def __init__(
+        self,
+        read: Callable[[str, tuple[Any, ...]], sqlite3.Cursor],
+        write: Callable[[str, tuple[Any, ...]], None],
+        iso: Callable[[datetime], str],
+    ) -> None:
+        self._read, self._write, self._iso = read, write, iso
+
+    def pending(self) -> list[ControlRow]:
+        """The commands not yet applied, oldest first."""
+        rows = self._read(
+            "SELECT id, time, command, value, source FROM control "
+            "WHERE applied_tick IS NULL ORDER BY id",
+            (),
+        ).fetchall()
+        return [
+            ControlRow(int(i), datetime.fromisoformat(t), Command(c), v, str(s))
+            for i, t, c, v, s in rows
+        ]
+
+    def applied(self, row: ControlRow, tick: int, time: datetime, result: str) -> None:
+        """Mark `row` applied at `tick` with what came of it (in the tick's transaction)."""
+        self._write(
+            "UPDATE control SET applied_tick = ?, applied_time = ?, result = ? WHERE id = ?",
+            (tick, self._iso(time), result, row.id),
+        )
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every command, oldest first, as the audit trail shows it."""
+        rows = self._read(
+            "SELECT id, time, command, value, source, applied_tick, applied_time, result "
+            "FROM control ORDER BY id",
+            (),
+        ).fetchall()
+        keys = ("id", "time", "command", "value", "source", "applied_tick", "applied_time")
+        return [dict(zip((*keys, "result"), row, strict=True)) for row in rows]

@@ -1,0 +1,134 @@
+"""`golem run CONFIG --successor-of OLD_STATE_DIR`: the successor is born with the dead
+predecessor's testament in its grimoire, each lesson at its confidence in the testament
+× 0.85 (generation 2); a predecessor still alive (lock held, or no death recorded), one
+without a testament, or a successor's state that already holds a life is refused: one
+line, exit 2, nothing made."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from golem.cli import main
+from golem.runtime.store import StateLock
+from golem.runtime.store.state import DB_NAME, StateStore
+from golem.subsystems.death import DeathTestament
+from golem.subsystems.death.inheritance import LESSON_CONFIDENCE
+
+CONFIG = """
+[golem]
+id = "g-heir"
+state_dir = "{state}"
+seed = 4
+
+[inference]
+t1 = ["synthetic"]
+t2 = ["synthetic:gpt-4o"]
+death = ["synthetic:gpt-4o"]
+
+[providers.synthetic]
+emulate = "openai"
+model = "gpt-4o-mini"
+
+[heartbeat]
+interval = "100ms"
+
+[logging]
+console = "off"
+"""
+
+
+def config(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(CONFIG.format(state=tmp_path / name))
+    return path
+
+
+def killed(tmp_path: Path) -> Path:
+    """A golem its owner killed at its first tick: dead, with a testament."""
+    state = tmp_path / "first"
+    StateStore.open(state).close()
+    assert main(["ctl", str(state), "kill"]) == 0
+    assert main(["run", str(config(tmp_path, "first")), "--for", "5s"]) == 0
+    return state
+
+
+def test_the_successor_inherits_the_testament_at_reduced_confidence(tmp_path: Path) -> None:
+    old = killed(tmp_path)
+    with StateStore.open(old) as store:
+        death = store.death()
+    assert death is not None and death["cause"] == "kill_switch"
+    [json_file] = [f for f in death["testament"] if f.endswith(".json")]
+    testament = DeathTestament.model_validate_json(Path(json_file).read_bytes())
+    stated = {
+        text: LESSON_CONFIDENCE[section]
+        for section in LESSON_CONFIDENCE
+        for text in getattr(testament, section)
+    }
+    assert (
+        main(["run", str(config(tmp_path, "second")), "--successor-of", str(old), "--for", "1s"])
+        == 0
+    )
+    with StateStore.open(tmp_path / "second") as store:
+        inherited = [e for e in store.grimoire() if e.id.startswith("inherited-g2-")]
+        assert store.get_meta("generation") == 2
+        assert store.get_meta("predecessor")["predecessor_cause"] == "kill_switch"
+    assert any(entry.text in stated for entry in inherited)
+    for entry in inherited:
+        if entry.text in stated:
+            assert entry.confidence == pytest.approx(stated[entry.text] * 0.85)
+        assert entry.confidence <= 0.85
+    log = [
+        orjson.loads(line) for line in (tmp_path / "second" / "golem.log").read_bytes().splitlines()
+    ]
+    [line] = [e for e in log if e["event"] == "succession"]
+    assert line["inherited_lessons"] == len(inherited)
+
+
+def refused(tmp_path: Path, old: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    new = tmp_path / "second"
+    assert main(["run", str(config(tmp_path, "second")), "--successor-of", str(old)]) == 2
+    assert not (new / DB_NAME).exists()  # nothing made
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    return err
+
+
+def test_a_predecessor_holding_its_lock_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = killed(tmp_path)
+    capsys.readouterr()
+    with StateLock(old):
+        assert "still alive" in refused(tmp_path, old, capsys)
+
+
+def test_a_predecessor_with_no_death_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", str(config(tmp_path, "first")), "--for", "1s"]) == 0
+    capsys.readouterr()
+    assert "no death recorded" in refused(tmp_path, tmp_path / "first", capsys)
+
+
+def test_a_predecessor_without_a_testament_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = killed(tmp_path)
+    for testament in old.glob("testament*"):
+        testament.unlink()
+    capsys.readouterr()
+    assert "no testament" in refused(tmp_path, old, capsys)
+    assert "not a golem's state directory" in refused(tmp_path, tmp_path / "nowhere", capsys)
+
+
+def test_a_successor_is_born_in_a_state_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = killed(tmp_path)
+    capsys.readouterr()
+    path = config(tmp_path, "first")  # the predecessor's own state
+    assert main(["run", str(path), "--successor-of", str(old)]) == 2
+    assert "already holds a life" in capsys.readouterr().err
