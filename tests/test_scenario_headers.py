@@ -5,13 +5,16 @@ afterwards. To stay fast, a `golem simulate` command's horizon is capped at `_DA
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
 
+from golem.world import market_data_dirs, resolve_candles
 from tests.user_errors.support import golem
 
 SIMULATIONS = Path(__file__).resolve().parents[1] / "simulations"
@@ -59,6 +62,9 @@ def test_there_are_scenarios() -> None:
 def test_the_commands_in_a_scenario_header_run_and_make_the_files_it_names(
     tmp_path: Path, scenario: Path
 ) -> None:
+    candles = tomllib.loads(scenario.read_text()).get("world", {}).get("candles")
+    if candles and resolve_candles(Path(candles), market_data_dirs(os.environ)) is None:
+        pytest.skip(f"{candles} absent (the shared real market data)")
     text = header(scenario)
     shown = commands(text)
     assert shown, f"{scenario.name}: its header shows no `golem ...` command"

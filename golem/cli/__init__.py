@@ -8,7 +8,20 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from golem import __version__
-from golem.cli import ask, budget, config, ctl, inspect, replay, run, schemas, simulate, view, wire
+from golem.cli import (
+    ask,
+    budget,
+    config,
+    ctl,
+    data,
+    inspect,
+    replay,
+    run,
+    schemas,
+    simulate,
+    view,
+    wire,
+)
 from golem.cli.failure import DEBUG_ENV, guarded
 
 __all__ = ["main"]
@@ -27,6 +40,7 @@ _GROUPS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     ctl.register,
     simulate.register,
     view.register,
+    data.register,
 )
 
 

@@ -176,7 +176,9 @@ async def _live(
     clock = RealClock()
     now = clock.now()
     # Read and checked before the state directory is touched: bad data changes nothing.
-    market = make_market(config, start=now, end=now + duration if duration else None)
+    market = make_market(
+        config, start=now, end=now + duration if duration else None, environ=os.environ
+    )
     check_db(state_dir)
     check_file(log_file, "log file")
     db = state_dir / DB_NAME

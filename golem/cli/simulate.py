@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -19,7 +20,14 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from golem.cli.failure import UsageError
 from golem.cli.simulate_batch import Batch, run_batch
-from golem.cli.simulate_report import disk_use, lineage_table, size, summary_table
+from golem.cli.simulate_model import estimate, model_overrides, spend_cap
+from golem.cli.simulate_report import (
+    disk_use,
+    life_returns_table,
+    lineage_table,
+    size,
+    summary_table,
+)
 from golem.inference.seed import seed_problem
 from golem.mortality import PolicyName
 from golem.runtime.config import ConfigError
@@ -88,6 +96,20 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "lives without one (a failed life runs again)",
     )
     parser.add_argument(
+        "--provider",
+        metavar="NAME[:MODEL]",
+        help="run every tier on this real model instead of the synthetic one, one life at "
+        "a time: local (the embedded model, no money) or a provider that bills (its key "
+        "from the environment; needs --allow-spend). What it will cost is estimated first",
+    )
+    parser.add_argument(
+        "--allow-spend",
+        type=float,
+        metavar="USD",
+        help="with a --provider that bills: the most the life may spend, at least the "
+        "scenario's credits and income (a golem never spends more than it is given)",
+    )
+    parser.add_argument(
         "--logs",
         action="store_true",
         help="with a batch: keep each life's full record, its golem.log and "
@@ -140,11 +162,15 @@ def _count(text: str) -> int:
 
 
 def simulate(args: argparse.Namespace) -> int:
+    real = args.provider is not None
+    overrides = model_overrides(args.provider) if real else {}
     try:
-        scenario = load_scenario(args.scenario)
+        scenario = load_scenario(args.scenario, overrides, real_model=real)
     except ConfigError as exc:
         print(f"golem simulate: {exc}", file=sys.stderr)
         return 2
+    if not real and args.allow_spend is not None:
+        raise UsageError("--allow-spend: only with --provider")
     if args.seeds is not None and args.seeds < 1:
         print("golem simulate: --seeds: must be at least 1", file=sys.stderr)
         return 2
@@ -159,7 +185,15 @@ def simulate(args: argparse.Namespace) -> int:
                 raise UsageError(f"{option}: only for a batch (--seeds, --compare or --set)")
         out = args.out or Path("out") / f"{scenario.name}-{seed}"
         _check_out(out, given=args.out is not None)
-        return _one(scenario, LifeSpec(scenario.path, seed, out, args.days), console)
+        spec = LifeSpec(scenario.path, seed, out, args.days)
+        if real:
+            spend_cap(scenario, args.provider, args.allow_spend)
+            for line in estimate(scenario, seed, args.days, args.provider):
+                console.print(line, highlight=False, markup=False)
+            spec = replace(spec, overrides=tuple(overrides.items()), real_model=True)
+        return _one(scenario, spec, console)
+    if real:
+        raise UsageError("--provider: one life at a time (no --seeds, --compare or --set)")
     if args.scheduler is not None and args.jobs is not None:
         raise UsageError("--jobs: sizes the local cluster; with --scheduler its workers do")
     count = args.seeds or 1
@@ -202,6 +236,7 @@ def _one(scenario: Scenario, spec: LifeSpec, console: Console) -> int:
         spec.out, title, result.tally, result.daily_spend, result.outcomes, deaths=deaths
     )
     console.print(summary_table(result.summary))
+    console.print(life_returns_table(result.summary))
     if result.summary["generations"] > 1:
         console.print(lineage_table(result.summary))
     console.print(f"wrote {spec.out / 'golem.log'}, {spec.out / 'summary.json'}, ")

@@ -27,7 +27,14 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from golem.cli.failure import UsageError
-from golem.cli.simulate_report import comparison_table, disk_use, ratios, report_table, size
+from golem.cli.simulate_report import (
+    comparison_table,
+    disk_use,
+    ratios,
+    report_table,
+    returns_table,
+    size,
+)
 from golem.mortality import PolicyName
 from golem.simulation import LifeEnd, LifeSpec, Scenario, distribution, executor, run_lives, slots
 from golem.simulation.batch_plots import write_batch_plot
@@ -246,6 +253,7 @@ def _tables(
     where = batch.out / point_name(point)
     return [
         report_table(title, count, report),
+        returns_table(title, count, report),
         comparison_table(title, count, comparison),
         f"verdicts: {TEST_NAME}",
         *(ratios(report, reference, str(p)) for p in batch.policies[1:]),

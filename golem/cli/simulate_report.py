@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -16,9 +17,11 @@ from golem.simulation.compare import Comparison
 __all__ = [
     "comparison_table",
     "disk_use",
+    "life_returns_table",
     "lineage_table",
     "ratios",
     "report_table",
+    "returns_table",
     "size",
     "summary_table",
 ]
@@ -115,6 +118,45 @@ def report_table(name: str, count: int, report: dict[str, dict[str, Any]]) -> Ta
     for title, cell in rows:
         table.add_row(title, *(_cell(cell(report[p])) for p in report))
     return table
+
+
+# The golem's return and the baselines on the same path (outcomes.baselines).
+RETURNS = (
+    ("golem, net of fees, slippage and inference", "return_net_percent"),
+    ("holding the initial position (inaction)", "hold_initial_percent"),
+    ("buy and hold", "buy_hold_percent"),
+    ("cash", "cash_percent"),
+)
+
+
+def returns_table(name: str, count: int, report: dict[str, dict[str, Any]]) -> Table:
+    """The golem's return beside the baselines on the same path, median [min, max] over
+    the lineages of each policy, in % of the initial portfolio."""
+    table = Table(
+        title=escape(f"{name}: return on the same path (%), median [min, max] of {count}")
+    )
+    table.add_column("portfolio")
+    for policy in report:
+        table.add_column(label(policy))
+    for title, key in RETURNS:
+        table.add_row(title, *(_spread(report[p].get(key)) for p in report))
+    return table
+
+
+def life_returns_table(summary: dict[str, Any]) -> Table:
+    """One lineage's return beside the baselines on the same path."""
+    table = Table(title=f"{summary['scenario']}: return on the same path (%)")
+    table.add_column("portfolio")
+    table.add_column("return (%)")
+    for title, key in RETURNS:
+        table.add_row(title, _g(summary.get(key)))
+    return table
+
+
+def _spread(values: dict[str, Any] | None) -> str:
+    if not values or values.get("median") is None:
+        return "-"
+    return f"{_g(values['median'])} [{_g(values['min'])}, {_g(values['max'])}]"
 
 
 def comparison_table(name: str, count: int, rows: Sequence[Comparison]) -> Table:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import structlog
+import trio
 
 from golem.inference.caching import PromptCache
 from golem.inference.secrets import Redaction
@@ -68,12 +69,15 @@ from golem.subsystems.heartbeat.probes import GateParams
 from golem.subsystems.risk import Risk
 from golem.world import (
     EpisodeLog,
+    ForeseeableSource,
+    LiveMarket,
     MarketSource,
+    MarketStale,
     MarketSummary,
     MarketWindow,
+    Observation,
     PaperPortfolio,
     ResumableSource,
-    SimulatedMarket,
     Truth,
 )
 
@@ -211,9 +215,12 @@ class Golem:
         saved_runs = store.get_meta("job_runs") or {}
         self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
         self._resumable_market = market if isinstance(market, ResumableSource) else None
+        self._live_market = market if isinstance(market, LiveMarket) else None
         # The market a simulation can look ahead in, when a quality table asks for truth.
         quality = self.options.quality
-        self._seer = market if quality is not None and isinstance(market, SimulatedMarket) else None
+        self._seer = (
+            market if quality is not None and isinstance(market, ForeseeableSource) else None
+        )
         self._truth: Truth | None = None  # the last tick's, kept for the tick's other calls
         self._costs = config.world.portfolio.costs
         self._prompt_cache = PromptCache()  # the prompts providers likely still cache
@@ -310,7 +317,9 @@ class Golem:
         if self.dead:
             return
         now = self._now()
-        observation = self.market.observe(now)
+        observation = await self._observe(now)
+        if observation is None:
+            return  # a stale market: nothing observed, nothing traded; the heartbeat goes on
         self.window.push(observation)
         self._unsaved += 1
         self.knowledge.hear(observation)
@@ -380,6 +389,27 @@ class Golem:
         if self._resumable_market is not None:
             values["market"] = self._resumable_market.state()
         self.store.set_metas(values)
+
+    async def _observe(self, now: datetime) -> Observation | None:
+        """The market at `now`; a live market is asked first (in a worker thread, its
+        failures logged), and None when it is stale (a `market_stale` line)."""
+        live = self._live_market
+        if live is not None:
+            poll = await trio.to_thread.run_sync(live.poll, now)
+            for failure in poll.failures:
+                log.warning(
+                    "exchange_error",
+                    golem=self._golem_id,
+                    kind=type(failure).__name__,
+                    retried=failure.retried,
+                    error=str(failure),
+                )
+        try:
+            return self.market.observe(now)
+        except MarketStale as stale:
+            since = None if stale.since is None else stale.since.isoformat()
+            log.warning("market_stale", golem=self._golem_id, since=since, error=str(stale))
+            return None
 
     def _resume_market(self, saved: Any) -> None:
         """Continue the market where the last snapshot left it. A state written before

@@ -1,10 +1,13 @@
 """The plot of a batch (one per sweep point): how the lives of each policy spread on the
 outcomes a comparison leads with, a box (median, quartiles, whiskers at 1.5 IQR) per
-policy with every life as a dot, as outcomes.png (matplotlib's Figure API, headless).
+policy with every life as a dot, as outcomes.png (matplotlib's Figure API, headless). The
+return panel draws the baselines on the same path across it (their median over the lives:
+one value on a recorded market), cash at 0.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,8 +17,13 @@ __all__ = ["PANELS", "write_batch_plot"]
 PANELS = (
     ("lifespan_days", "lifespan (days)"),
     ("productive_life_days", "productive life (days)"),
-    ("pnl_percent", "P&L (%)"),
+    ("return_net_percent", "return net of costs (%)"),
     ("spend_usd", "spend (USD)"),
+)
+# Drawn across the return panel: (summary key, label, line style).
+BASELINES = (
+    ("buy_hold_percent", "buy and hold", "--"),
+    ("hold_initial_percent", "holding the initial position", ":"),
 )
 
 
@@ -39,6 +47,8 @@ def write_batch_plot(
             )
         for x, column in zip(positions, values, strict=True):
             ax.plot([x] * len(column), column, ".", color="#1f3b57", alpha=0.6)
+        if key == "return_net_percent":
+            _baselines(ax, [life for p in policies for life in lives[p]])
         ax.set_xticks(positions, policies)
         ax.set_ylabel(label)
         ax.set_title(f"{label} per policy")
@@ -48,3 +58,16 @@ def write_batch_plot(
     path = out / "outcomes.png"
     figure.savefig(path)
     return path
+
+
+def _baselines(ax: Any, lives: Sequence[Mapping[str, Any]]) -> None:
+    drawn = False
+    for key, label, style in BASELINES:
+        values = [float(v) for life in lives if (v := life.get(key)) is not None]
+        if values:
+            median = statistics.median(values)
+            ax.axhline(median, linestyle=style, color="#b5562b", label=f"{label} {median:.3g}%")
+            drawn = True
+    if drawn:
+        ax.axhline(0.0, linestyle="-", color="#888888", linewidth=0.8, label="cash 0%")
+        ax.legend(fontsize=7, loc="best")

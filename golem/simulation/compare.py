@@ -70,6 +70,10 @@ _NAMED = (
     Dimension("correct_share_model", "right decisions, model (share)", "higher"),
     Dimension("correct_share_rules", "right decisions, rules (share)", "higher"),
     Dimension("cost_per_correct_usd", "cost per right model decision (USD)", "lower"),
+    Dimension("return_net_percent", "return net of fees, slippage, inference (%)", "higher"),
+    Dimension("hold_initial_percent", "baseline: holding the initial position (%)", None),
+    Dimension("buy_hold_percent", "baseline: buy and hold (%)", None),
+    Dimension("cash_percent", "baseline: cash (%)", None),
 )
 DIMENSIONS: tuple[Dimension, ...] = _NAMED + tuple(
     Dimension(key, key.replace("_", " "), None)

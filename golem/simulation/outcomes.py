@@ -2,7 +2,9 @@
 subscriber of the golem's stream, beside the tally) and on its end state: productive life,
 days in Terminal, the paper portfolio's P&L, Sharpe and Sortino ratios and maximum
 drawdown, health-factor breaches, predictive fitness over time and grimoire health (the
-dimensions of the Bardo design's comparison that apply to one golem).
+dimensions of the Bardo design's comparison that apply to one golem), and the golem's
+return net of fees, slippage and inference beside the baselines on the same path: holding
+the initial position (inaction), buying and holding, cash.
 
 Each record costs O(1); the equity and fitness readings are kept (as the tally keeps
 vitality's) for the daily samples and the plots.
@@ -23,11 +25,14 @@ from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.runtime.decide import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 from golem.subsystems.contract import GrimoireEntry
+from golem.world import PaperPortfolio, TradeAction
 
 __all__ = [
+    "BASELINE_KEYS",
     "HEALTH_FACTOR_BREACH",
     "OUTCOME_KEYS",
     "Outcomes",
+    "baselines",
     "daily_samples",
     "grimoire_health",
     "max_drawdown",
@@ -71,7 +76,13 @@ OUTCOME_KEYS = (
     "correct_share_model",
     "correct_share_rules",
     "cost_per_correct_usd",
+    # the golem's return and the baselines on the same path (`baselines`)
+    "return_net_percent",
+    "hold_initial_percent",
+    "buy_hold_percent",
+    "cash_percent",
 )
+BASELINE_KEYS = ("hold_initial_percent", "buy_hold_percent", "cash_percent")
 
 
 def productive(record: DecisionRecord) -> bool:
@@ -153,6 +164,33 @@ def daily_samples(days: Sequence[float], values: Sequence[float], lifespan: floa
     return samples
 
 
+def baselines(
+    initial: Mapping[str, Any], first_price: float, last_price: float
+) -> dict[str, float]:
+    """What doing nothing clever would have made on the same path, in % of the `initial`
+    portfolio's value (the founder's `to_dict()` at birth) at the first price: holding it
+    untouched (inaction), spending all its cash on the asset at the first price (the
+    venue's fee and slippage, no order cap) and holding that, and cash (0). Both are marked
+    at the last price, as the golem's own equity is."""
+    held = PaperPortfolio.from_dict(initial)
+    held.mark(first_price)
+    start = held.equity()
+    held.mark(last_price)
+    uncapped = {**initial["config"], "max_order_usd": None}
+    bought = PaperPortfolio.from_dict({**initial, "config": uncapped})
+    bought.apply(TradeAction.BUY, first_price)
+    bought.mark(last_price)
+    return {
+        "hold_initial_percent": _percent_of(held.equity(), start),
+        "buy_hold_percent": _percent_of(bought.equity(), start),
+        "cash_percent": 0.0,
+    }
+
+
+def _percent_of(value: float, start: float) -> float:
+    return round(100.0 * (value / start - 1.0), 9) if start > 0 else 0.0
+
+
 def share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
@@ -197,6 +235,8 @@ class Outcomes:
     fitness: array[float] = field(default_factory=lambda: array("d"))
     _terminal_s: float = 0.0
     _fitness_s: float = 0.0  # ∫ fitness dt, seconds
+    first_price: float | None = None  # what the heartbeat saw first, and last
+    last_price: float | None = None
     _first: datetime | None = field(default=None, repr=False)
     _last: VitalityRecord | None = field(default=None, repr=False)
     _breached: bool = field(default=False, repr=False)
@@ -216,9 +256,13 @@ class Outcomes:
         grimoire: Iterable[GrimoireEntry],
         risk_by_model: int,
         risk_assessments: int,
+        initial: Mapping[str, Any] | None = None,
+        spend_usd: float = 0.0,
     ) -> dict[str, Any]:
         """The summary keys (see OUTCOME_KEYS) of a life that ended at `end` with a
-        portfolio that began with `initial_cash` and ended at `final_equity`."""
+        portfolio that began with `initial_cash` (the founder's portfolio `initial`, as
+        `to_dict()` gives it) and ended at `final_equity`, having spent `spend_usd` on
+        inference: the return net of it beside the baselines on the path seen."""
         lifespan = _seconds(end - self.start) / _DAY_S
         terminal_s, fitness_s = self._terminal_s, self._fitness_s
         last = self._last
@@ -246,9 +290,28 @@ class Outcomes:
             "fitness_final": _rounded(self.fitness[-1] if self.fitness else None),
             "fitness_mean": _rounded(fitness_s / observed_s if observed_s > 0 else None),
             **{k: _rounded(v) for k, v in grimoire_health(grimoire).items()},
+            **self._returns(initial, final_equity, spend_usd),
+        }
+
+    def _returns(
+        self, initial: Mapping[str, Any] | None, final_equity: float, spend_usd: float
+    ) -> dict[str, float | None]:
+        first, last = self.first_price, self.last_price
+        if initial is None or first is None or last is None:
+            return dict.fromkeys(("return_net_percent", *BASELINE_KEYS))
+        held = PaperPortfolio.from_dict(initial)
+        held.mark(first)
+        return {
+            "return_net_percent": _percent_of(final_equity - spend_usd, held.equity()),
+            **baselines(initial, first, last),
         }
 
     def _decision(self, record: DecisionRecord) -> None:
+        if record.situation is not None:
+            price = record.situation.observation.price
+            if self.first_price is None:
+                self.first_price = price
+            self.last_price = price
         if productive(record):
             self.last_productive = record.time
         if record.subsystem is not _HEARTBEAT or record.outcome is None:

@@ -67,6 +67,9 @@ class LifeSpec:
     record: bool = True
     # Set in the scenario before it is read (`golem simulate --set`): (dotted key, value).
     overrides: tuple[tuple[str, Any], ...] = ()
+    # A real model (`golem simulate --provider`): its key from the environment, and no
+    # truth computed for minds it does not have.
+    real_model: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +86,8 @@ def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> 
     out/golem.log and the state database).
     summary.json is written last and whole (renamed into place), so it is there only for a
     life that finished: an interrupted life leaves its log and state as they were."""
-    return trio.run(live, load_scenario(spec.scenario, dict(spec.overrides)), spec, on_tick)
+    scenario = load_scenario(spec.scenario, dict(spec.overrides), real_model=spec.real_model)
+    return trio.run(live, scenario, spec, on_tick)
 
 
 def seeded(
@@ -126,6 +130,7 @@ class _World:
     judgement: Judgement = field(default_factory=Judgement)
     injection: InjectionTally | None = None  # an attack simulation's (see _injection)
     credited: set[str] = field(default_factory=set)
+    founding: dict[str, Any] | None = None  # the founder's portfolio at birth (baselines)
     charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
 
 
@@ -140,8 +145,8 @@ async def live(
         scenario,
         spec,
         VirtualClock(sim.start),
-        scenario.replay or make_market(config),
-        build_routes(ProviderPool(config, {})),
+        scenario.replay or make_market(config, candles=scenario.candles),
+        build_routes(ProviderPool(config, os.environ if spec.real_model else {})),
         Tally(sim.start, on_tick),
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
@@ -193,7 +198,7 @@ async def _generation(
     options = LifeOptions(
         resumable=False,
         forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
-        quality=world.scenario.quality.accuracy(),
+        quality=None if spec.real_model else world.scenario.quality.accuracy(),
     )
     born = clock.now()
     # [notify]: the life's notices go out as they happen, in real time, rate-limited.
@@ -234,6 +239,8 @@ async def _generation(
             life.scheduler.on_failed = notifier.job_failed
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
+        if world.founding is None:
+            world.founding = golem.portfolio.to_dict()
 
         async def credit_income(*_: object) -> None:
             # Each day's income once to the lineage: an heir born on a day its
@@ -361,6 +368,8 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
             grimoire=golem.grimoire.values(),
             risk_by_model=risk_by_model,
             risk_assessments=risk_assessments,
+            initial=world.founding,
+            spend_usd=math.fsum(usd for *_, usd, _ in world.charges),
         ),
         **_adaptation(world, now),
         **world.judgement.summary(),

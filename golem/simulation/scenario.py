@@ -2,12 +2,14 @@
 `[simulation]` table saying when the life starts, how long it may last, what income
 arrives and when, and whether forecasts go bad, and an optional `[quality]` table (how
 often a model's answer is informed by the world's truth: golem.simulation.quality).
-Errors are ConfigErrors naming the key, or WorldDataErrors naming the market CSV (a bad
-row, or data that cannot serve the life).
+Errors are ConfigErrors naming the key (a candle file that is nowhere: with the
+`golem data fetch` command that makes it), or WorldDataErrors naming the market data (a
+bad row, or data that cannot serve the life).
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,8 +21,9 @@ from pydantic import AwareDatetime, Field, ValidationError, model_validator
 
 from golem.inference.seed import Seed
 from golem.runtime.config import SYNTHETIC, ConfigError, GolemConfig, Problem, Section, parse_config
+from golem.runtime.life import find_candles
 from golem.simulation.quality import QualityTable
-from golem.world import CSVReplay
+from golem.world import CandleReplay, Candles, CSVReplay, read_candles
 
 __all__ = [
     "IncomeStep",
@@ -90,6 +93,7 @@ class SimulationSection(Section):
 
 
 _DEFAULT_QUALITY = QualityTable()
+_SYNTHETIC_ONLY = "a simulation runs on 'synthetic' (a real model: golem simulate --provider)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +104,7 @@ class Scenario:
     simulation: SimulationSection
     replay: CSVReplay | None = None  # the recorded market ([world] source = "csv"), checked
     quality: QualityTable = _DEFAULT_QUALITY
+    candles: Candles | None = None  # real candles ([world] source = "candles"), checked
 
     @property
     def start(self) -> datetime:
@@ -110,10 +115,13 @@ class Scenario:
         return timedelta(days=min(cap, self.simulation.horizon_days))
 
 
-def load_scenario(path: Path | str, overrides: Mapping[str, Any] | None = None) -> Scenario:
+def load_scenario(
+    path: Path | str, overrides: Mapping[str, Any] | None = None, *, real_model: bool = False
+) -> Scenario:
     """Read and check a scenario file, with `overrides` (dotted key -> TOML value, as
     `golem simulate --set` gives them) set in it first. Raises ConfigError naming the file
-    and the key."""
+    and the key. A scenario runs on the synthetic provider unless `real_model`
+    (`golem simulate --provider`)."""
     path = Path(path)
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -139,16 +147,16 @@ def load_scenario(path: Path | str, overrides: Mapping[str, Any] | None = None) 
         quality = QualityTable.of(quality_table)
     except ValidationError as exc:
         raise ConfigError(path, [_problem(e, "quality") for e in exc.errors()]) from None
-    config = parse_config(data, path, {})
+    config = parse_config(data, path, os.environ if real_model else {})
     problems = [
-        Problem(f"{config.inference.chain_key(tier)}[{i}]", "a simulation runs on 'synthetic'")
+        Problem(f"{config.inference.chain_key(tier)}[{i}]", _SYNTHETIC_ONLY)
         for tier in ("t1", "t2", "death")
         for i, entry in enumerate(config.inference.chain(tier))
-        if entry.provider != SYNTHETIC
+        if entry.provider != SYNTHETIC and not real_model
     ]
     verifier = config.subsystems.risk.verifier()
-    if verifier is not None and verifier.provider != SYNTHETIC:
-        problems.append(Problem("subsystems.risk.verify_with", "a simulation runs on 'synthetic'"))
+    if verifier is not None and verifier.provider != SYNTHETIC and not real_model:
+        problems.append(Problem("subsystems.risk.verify_with", _SYNTHETIC_ONLY))
     if problems:
         raise ConfigError(path, list(dict.fromkeys(problems)))
     replay = None
@@ -156,7 +164,12 @@ def load_scenario(path: Path | str, overrides: Mapping[str, Any] | None = None) 
         replay = CSVReplay(config.world.csv)
         start = simulation.start
         replay.check_serves(start, start + timedelta(days=simulation.horizon_days))
-    return Scenario(path.stem, path, config, simulation, replay, quality)
+    candles = None
+    if config.world.source == "candles":
+        start, end = simulation.start, simulation.start + timedelta(days=simulation.horizon_days)
+        candles = read_candles(find_candles(config, os.environ, start, end))
+        CandleReplay(candles, config.heartbeat.interval).check_serves(start, end)
+    return Scenario(path.stem, path, config, simulation, replay, quality, candles)
 
 
 def _set(data: dict[str, Any], key: str, value: Any, path: Path) -> None:

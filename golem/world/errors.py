@@ -1,15 +1,33 @@
-"""Errors of the world package: bad market data names the file, line and column.
+"""Errors of the world package: bad market data names the file, line and column; an
+exchange's failures are typed by what a caller does about them (retry, or not).
 
 WorldError
-└── WorldDataError   (also a ValueError) carrying one or more DataProblems
+├── WorldDataError          (also a ValueError) carrying one or more DataProblems
+├── ExchangeError           an exchange gave no usable answer (its id, what was asked)
+│   ├── ExchangeUnavailable    network down, 5xx, maintenance: retried
+│   │   └── ExchangeTimeout    no answer within [world] timeout: retried
+│   ├── RateLimited            429 / 418: retried after ccxt's rate limit
+│   └── BadExchangeResponse    a malformed body, an unknown symbol: not retried
+└── MarketStale             no fresh price for [world] stale_after heartbeat intervals
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
-__all__ = ["DataProblem", "WorldDataError", "WorldError"]
+__all__ = [
+    "BadExchangeResponse",
+    "DataProblem",
+    "ExchangeError",
+    "ExchangeTimeout",
+    "ExchangeUnavailable",
+    "MarketStale",
+    "RateLimited",
+    "WorldDataError",
+    "WorldError",
+]
 
 
 class WorldError(Exception):
@@ -57,3 +75,38 @@ class WorldDataError(WorldError, ValueError):
     @property
     def column(self) -> str | None:
         return self.problems[0].column
+
+
+class ExchangeError(WorldError):
+    """An exchange gave no usable answer to `asked` (a ccxt method and its symbol)."""
+
+    retried = False  # whether the type is worth asking again
+
+    def __init__(self, exchange: str, asked: str, message: str) -> None:
+        self.exchange, self.asked = exchange, asked
+        super().__init__(f"{exchange} {asked}: {message}")
+
+
+class ExchangeUnavailable(ExchangeError):
+    retried = True
+
+
+class ExchangeTimeout(ExchangeUnavailable):
+    pass
+
+
+class RateLimited(ExchangeError):
+    retried = True
+
+
+class BadExchangeResponse(ExchangeError):
+    pass
+
+
+class MarketStale(WorldError):
+    """No fresh price since `since` (None: none yet): the tick observes nothing."""
+
+    def __init__(self, since: datetime | None, intervals: int) -> None:
+        self.since, self.intervals = since, intervals
+        when = "no price yet" if since is None else f"no fresh price since {since.isoformat()}"
+        super().__init__(f"the market is stale: {when} ({intervals} heartbeat intervals or more)")

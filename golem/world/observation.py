@@ -6,11 +6,19 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from msgspec import Struct
 
-__all__ = ["MarketSource", "Observation", "Regime", "ResumableSource"]
+__all__ = [
+    "ForeseeableSource",
+    "MarketSource",
+    "Observation",
+    "RecordedSource",
+    "Regime",
+    "ResumableSource",
+]
 
 
 class Regime(StrEnum):
@@ -57,4 +65,30 @@ class ResumableSource(MarketSource, Protocol):
 
     def restore(self, state: Any) -> None:
         """Continue from `state()`; ValueError (changing nothing) if it cannot."""
+        ...
+
+
+@runtime_checkable
+class ForeseeableSource(MarketSource, Protocol):
+    """A source that knows the path ahead (a simulation, a replay of real candles): the
+    truth a simulation's minds read and no golem can."""
+
+    def ahead(self, steps: int) -> list[Observation]:
+        """The next `steps` observations at the spacing of the last step, leaving the
+        source as it was."""
+        ...
+
+
+@runtime_checkable
+class RecordedSource(MarketSource, Protocol):
+    """Recorded data (a CSV, candles): it ends, and a life that outlasts it ends with it."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def end(self) -> datetime: ...
+
+    def check_serves(self, start: datetime, end: datetime | None = None) -> None:
+        """Raise a WorldDataError unless the data covers `start`."""
         ...

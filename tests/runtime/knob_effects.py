@@ -738,6 +738,23 @@ EFFECTS: dict[str, Effect] = {
         "a hedge sells less", lambda s: s["fills"][1]["notional_usd"], "with"
     ),
     "world.feed": Effect("the golem hears the feed", lambda s: len(s["feed"]), "rises"),
+    # A missing candle file's error names the `golem data fetch` that makes it.
+    "world.candles": Effect("the fetch writes that file", lambda s: s["out"], "becomes", str),
+    "world.exchange": Effect(
+        "the fetch asks that exchange", lambda s: s["exchange"], "becomes", str
+    ),
+    "world.symbol": Effect("the fetch asks for that symbol", lambda s: s["symbol"], "becomes", str),
+    "world.timeframe": Effect(
+        "the fetch asks for those candles", lambda s: s["timeframe"], "becomes", str
+    ),
+    "world.api_url": Effect(
+        "the exchange is asked there",
+        lambda s: s["public_api"],
+        "becomes",
+        lambda url: url + "/api/v3",
+    ),
+    "world.timeout": Effect("a request waits less", lambda s: s["timeout_ms"], "falls"),
+    "world.stale_after": Effect("the market goes stale sooner", lambda s: s["stale_from"], "with"),
     # [context]
     **{
         f"context.{profile}.{field}": Effect(

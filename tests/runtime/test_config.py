@@ -256,7 +256,10 @@ BAD = [
     ),
     pytest.param("[world]\nsource = 'csv'\n", "world", "needs csv", id="csv-without-path"),
     pytest.param(
-        "[world]\nsource = 'exchange'\n", "world.source", "'simulated' or 'csv'", id="bad-source"
+        "[world]\nsource = 'pigeon'\n",
+        "world.source",
+        "should be 'simulated', 'csv'",
+        id="bad-source",
     ),
     pytest.param(
         "[world.market]\ninitial_price = -5\n",

@@ -44,7 +44,7 @@ from golem.mortality import (
     phase_of,
 )
 from golem.runtime.clock import VirtualClock
-from golem.runtime.config.load import parse_config
+from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds, control_token
@@ -62,7 +62,7 @@ from golem.subsystems.contract import PortfolioView, ProposedTrade
 from golem.subsystems.heartbeat import compute_probes, interval
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.subsystems.risk import ProvenanceCheck
-from golem.world import TradeAction
+from golem.world import LiveMarket, MarketStale, Quote, TradeAction
 from golem.world.feed import FeedItem
 from tests.runtime.knob_effects import Effect, effect_for, holds
 from tests.runtime.records import decision
@@ -552,6 +552,44 @@ def market_path(config: GolemConfig) -> object:
     return [source.observe(NOW + timedelta(seconds=15 * i)) for i in range(0, 11_520, 7)]
 
 
+CANDLES = {"world.source": "candles", "world.candles": "nowhere.csv", "world.market": DROP}
+
+
+def candle_hint(config: GolemConfig) -> object:
+    """What a missing candle file's error says (the `golem data fetch` that makes it)."""
+    with pytest.raises(ConfigError) as caught:
+        make_market(config, environ={})
+    command = str(caught.value).split("make it with: golem data fetch ")[1].split()
+    return {
+        "exchange": command[0],
+        "symbol": command[1],
+        "timeframe": command[2],
+        "out": command[command.index("--out") + 1],
+    }
+
+
+LIVE = {"world.source": "exchange", "world.market": DROP}
+
+
+def live_market(config: GolemConfig) -> object:
+    """The live market's client (where it asks, how long it waits) and, after one fresh
+    price, which of the next heartbeats find the market stale."""
+    market = make_market(config)
+    assert isinstance(market, LiveMarket)
+    market.receive(NOW, Quote(NOW, 3000.0, 1.0))
+    stale = []
+    for k in range(1, 8):
+        try:
+            market.observe(NOW + k * config.heartbeat.interval)
+        except MarketStale:
+            stale.append(k)
+    return {
+        "public_api": market.client.urls["api"]["public"],
+        "timeout_ms": market.client.timeout,
+        "stale_from": min(stale),
+    }
+
+
 def fills(config: GolemConfig) -> object:
     """The golem's paper portfolio: its start and the fills of a few trades."""
     with golem_of(config) as golem:
@@ -980,6 +1018,13 @@ KNOBS: dict[str, Knob] = {
         for regime in ("calm", "trending", "volatile", "crash")
         for pattern, value in (("*", None), ("transitions", _reversed))
     },
+    "world.candles": Knob("elsewhere.csv", candle_hint, base=CANDLES),
+    "world.exchange": Knob("kraken", candle_hint, base=CANDLES),
+    "world.symbol": Knob("BTC/USDT", candle_hint, base=CANDLES),
+    "world.timeframe": Knob("1h", candle_hint, base=CANDLES),
+    "world.api_url": Knob("http://127.0.0.1:9", live_market, base=LIVE),
+    "world.timeout": Knob("3s", live_market, base=LIVE),
+    "world.stale_after": Knob(1, live_market, base=LIVE),
     "world.portfolio.asset": Knob("BTC", fills),
     "world.portfolio.max_order_usd": Knob(100.0, fills),
     "world.portfolio.costs.max_slippage_bps": Knob(20.0, fills),

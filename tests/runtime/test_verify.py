@@ -313,7 +313,10 @@ def test_a_simulation_verifies_with_the_synthetic_provider_only(tmp_path: Path) 
     with pytest.raises(ConfigError) as caught:
         load_scenario(scenario)
     assert [(p.key, p.message) for p in caught.value.problems] == [
-        ("subsystems.risk.verify_with", "a simulation runs on 'synthetic'")
+        (
+            "subsystems.risk.verify_with",
+            "a simulation runs on 'synthetic' (a real model: golem simulate --provider)",
+        )
     ]
     scenario.write_text(text + '\n[subsystems.risk]\nverify_with = "synthetic:claude-sonnet-4"\n')
     assert load_scenario(scenario).config.subsystems.risk.verify_with == "synthetic:claude-sonnet-4"

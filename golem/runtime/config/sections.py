@@ -376,9 +376,10 @@ class ContextSection(Section):
 
 
 class WorldSection(Section):
-    """The market watched: a seeded simulation (`[world.market]`) or a recorded CSV."""
+    """The market watched: a seeded simulation (`[world.market]`), a recorded CSV, real
+    candles replayed in virtual time, or a live exchange through ccxt (golem.world.exchange)."""
 
-    source: Literal["simulated", "csv"] = "simulated"
+    source: Literal["simulated", "csv", "candles", "exchange"] = "simulated"
     seed: Seed | None = None  # default [golem].seed
     market: Annotated[MarketParams, BeforeValidator(reading_durations(MarketParams))] = (
         MarketParams()
@@ -387,6 +388,20 @@ class WorldSection(Section):
     # before the life starts: data starting after the life's start, or ending before it,
     # is refused (exit 2); a life that outlasts the data ends with it ("data_ended").
     csv: Path | None = None
+    # Real candles, CSV or Parquet (golem.world.candles: what a tick sees inside one). A
+    # relative path is looked for in the working directory, then $GOLEM_MARKET_DATA, then
+    # the checkout's ../shared/data/markets; when missing, the error names the
+    # `golem data fetch` command (exchange, symbol, timeframe below) that makes it.
+    candles: Path | None = None
+    exchange: str = Field(default="binance", min_length=1)  # a ccxt exchange id
+    symbol: str = Field(default="ETH/USDT", min_length=1)
+    timeframe: str = Field(default="5m", min_length=1)  # candles observed (and fetched)
+    # source = "exchange": ccxt's urls['api'] pointed elsewhere (a replay server, a mirror;
+    # the market is then set by hand), the timeout of a request, and how many heartbeat
+    # intervals without a fresh price make the market stale (nothing is traded then).
+    api_url: str | None = Field(default=None, pattern=r"^https?://[^/\s]+")
+    timeout: Duration = timedelta(seconds=10)
+    stale_after: int = Field(default=3, ge=1)
     cash_usd: float = Field(default=10_000.0, ge=0)  # the paper portfolio's starting cash
     portfolio: PortfolioConfig = PortfolioConfig()
     feed: tuple[FeedEntry, ...] = ()  # [[world.feed]]: external text arriving over time
@@ -402,10 +417,16 @@ class WorldSection(Section):
     def _one_source(self) -> Self:
         if self.source == "csv" and self.csv is None:
             raise ValueError("source = 'csv' needs csv = 'PATH'")
-        if self.source == "simulated" and self.csv is not None:
+        if self.source != "csv" and self.csv is not None:
             raise ValueError("csv is read only with source = 'csv'")
-        if self.source == "csv" and "market" in self.model_fields_set:
-            raise ValueError("[world.market] shapes a simulation; source is 'csv'")
+        if self.source == "candles" and self.candles is None:
+            raise ValueError("source = 'candles' needs candles = 'PATH'")
+        if self.source != "candles" and self.candles is not None:
+            raise ValueError("candles is read only with source = 'candles'")
+        if self.source != "exchange" and self.api_url is not None:
+            raise ValueError("api_url is read only with source = 'exchange'")
+        if self.source != "simulated" and "market" in self.model_fields_set:
+            raise ValueError(f"[world.market] shapes a simulation; source is {self.source!r}")
         return self
 
 
