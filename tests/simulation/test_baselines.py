@@ -14,7 +14,7 @@ from golem.simulation import LifeSpec, load_scenario, run_life
 from golem.simulation.outcomes import baselines
 from golem.world import CandleReplay, CostModel, PaperPortfolio, PortfolioConfig
 from tests.user_errors.support import golem
-from tests.world.test_candles import shared
+from tests.world.test_candles import event_data, shared
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
 
@@ -53,9 +53,9 @@ def test_holding_the_initial_position_marks_what_the_golem_was_born_with() -> No
 
 
 def test_a_real_event_life_reports_its_return_beside_the_baselines(tmp_path: Path) -> None:
+    event_data(SIMULATIONS / "luna2022.toml")
     scenario = load_scenario(SIMULATIONS / "luna2022.toml")
     assert scenario.candles is not None
-    shared(scenario.candles.path.name)
     run_life(LifeSpec(scenario.path, 1, tmp_path, 0.25))
     summary = orjson.loads((tmp_path / "summary.json").read_bytes())
     replay = CandleReplay(scenario.candles, timedelta(seconds=60))

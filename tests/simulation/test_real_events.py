@@ -15,7 +15,7 @@ from golem.runtime.config import ConfigError
 from golem.simulation import LifeSpec, load_scenario, run_life
 from golem.world import CandleReplay
 from tests.user_errors.support import golem
-from tests.world.test_candles import ROWS, shared, write_csv
+from tests.world.test_candles import ROWS, event_data, write_csv
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
 EVENTS = ("may2021", "luna2022", "celsius2022", "rally2020", "sideways2023")
@@ -65,9 +65,9 @@ def test_golem_market_data_names_where_the_files_are(
 
 @pytest.mark.parametrize("name", EVENTS)
 def test_a_real_event_life_sees_the_real_prices(tmp_path: Path, name: str) -> None:
+    event_data(SIMULATIONS / f"{name}.toml")
     scenario = load_scenario(SIMULATIONS / f"{name}.toml")
     assert scenario.candles is not None, name
-    shared(scenario.candles.path.name)
     run_life(LifeSpec(scenario.path, 1, tmp_path, 0.25))
     replay = CandleReplay(scenario.candles, timedelta(seconds=60))
     lines = [orjson.loads(line) for line in (tmp_path / "golem.log").read_bytes().splitlines()]

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from golem.simulation.batch import distribution
 from golem.simulation.scenario import load_scenario
 from golem.simulation.tally import Tally
 from tests.runtime.records import decision
+from tests.world.test_candles import event_data
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
 DECLINE = SIMULATIONS / "decline.toml"
@@ -185,6 +187,8 @@ def test_golem_inspect_reads_a_simulated_log(
 
 @pytest.mark.parametrize("name", sorted(path.stem for path in SIMULATIONS.glob("*.toml")))
 def test_the_shipped_scenarios_parse(name: str) -> None:
+    if "candles" in tomllib.loads((SIMULATIONS / f"{name}.toml").read_text()).get("world", {}):
+        event_data(SIMULATIONS / f"{name}.toml")  # a real event's data is shared, not ours
     scenario = load_scenario(SIMULATIONS / f"{name}.toml")
     assert scenario.name == name
     assert scenario.simulation.horizon_days > 0

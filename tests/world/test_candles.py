@@ -5,6 +5,7 @@ describes them."""
 
 from __future__ import annotations
 
+import tomllib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -40,6 +41,13 @@ def shared(name: str) -> Path:
     if not path.is_file():
         pytest.skip(f"{path} absent (the shared real market data)")
     return path
+
+
+def event_data(scenario: Path) -> Path:
+    """The shared candle file a real-event scenario names (`[world] candles`), or a skip:
+    read before the scenario is loaded, since loading refuses a missing file."""
+    with scenario.open("rb") as file:
+        return shared(Path(tomllib.load(file)["world"]["candles"]).name)
 
 
 def test_a_tick_sees_open_then_the_nearer_extreme_then_the_other_then_the_close(
