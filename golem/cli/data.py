@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from golem.cli.arguments import positive_count
 from golem.cli.failure import UsageError
 from golem.world import (
     Candles,
@@ -55,7 +56,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     fetch.add_argument("--since", required=True, type=_time, help="the first candle's open time")
     fetch.add_argument("--until", required=True, type=_time, help="candles open before this")
     fetch.add_argument("--out", required=True, type=Path, help="FILE.parquet or FILE.csv")
-    fetch.add_argument("--limit", type=_positive, help="candles a page (default: the exchange's)")
+    fetch.add_argument(
+        "--limit", type=positive_count, help="candles a page (default: the exchange's)"
+    )
     fetch.add_argument(
         "--api-url",
         help="ask this server instead of the exchange's (a replay server or a mirror; the "
@@ -81,16 +84,6 @@ def _time(text: str) -> datetime:
         if "T" in text or " " in text:
             raise argparse.ArgumentTypeError(f"give the time in UTC (add Z): {text!r}")
         value = value.replace(tzinfo=UTC)  # a date: its midnight, UTC
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
     return value
 
 

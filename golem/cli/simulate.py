@@ -18,6 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from golem.cli.arguments import positive_count
 from golem.cli.failure import UsageError
 from golem.cli.simulate_batch import Batch, run_batch
 from golem.cli.simulate_model import estimate, model_overrides, spend_cap
@@ -59,7 +60,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--seeds", type=int, help="run N seeded lives in parallel (a batch)")
     parser.add_argument(
         "--jobs",
-        type=_count,
+        type=positive_count,
         help="with a batch: worker processes of the local cluster (default: the cores)",
     )
     parser.add_argument(
@@ -149,16 +150,6 @@ def _check_seeds(seed: int, count: int) -> None:
         raise UsageError(
             f"--seeds: the lives' seeds {seed} to {last} must each be from 0 to 2**63 - 1"
         )
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def simulate(args: argparse.Namespace) -> int:
