@@ -47,6 +47,10 @@ class PortfolioConfig(BaseModel):
     min_order_usd: float = Field(default=0.01, ge=0)  # smaller orders are not worth a fill
     target_weight: float = Field(default=0.5, ge=0, le=1)  # rebalance default
     hedge_fraction: float = Field(default=0.5, gt=0, le=1)  # hedge default
+    # The share of the starting cash a golem is born holding in the asset, bought at the
+    # first mark without fee or slippage (an endowment, not a trade): 0 is born in cash,
+    # with nothing a hedge or an exit could trade.
+    initial_weight: float = Field(default=0.0, ge=0, le=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +166,17 @@ class PaperPortfolio:
         return 0.0 if position is None else position.quantity
 
     def mark(self, price: float, asset: str | None = None) -> None:
+        """The asset's price now. The first mark of a new portfolio is its birth: it then
+        holds `initial_weight` of its cash in its asset, at that price."""
+        born = not self._marks
         self._marks[asset or self._asset] = _checked_price(price)
+        if born and self._config.initial_weight and (asset or self._asset) == self._asset:
+            self._endow(self._marks[self._asset])
+
+    def _endow(self, price: float) -> None:
+        spend = self._cash * self._config.initial_weight
+        self._cash -= spend
+        self._positions[self._asset] = Position(spend / price, price)
 
     def unrealised_pnl(self) -> float:
         return sum(

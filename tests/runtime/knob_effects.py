@@ -734,6 +734,9 @@ EFFECTS: dict[str, Effect] = {
     "world.portfolio.target_weight": Effect(
         "a rebalance buys less", lambda s: s["fills"][0]["notional_usd"], "with"
     ),
+    "world.portfolio.initial_weight": Effect(
+        "born holding more of the asset", lambda s: s["held_at_birth"], "with"
+    ),
     "world.portfolio.hedge_fraction": Effect(
         "a hedge sells less", lambda s: s["fills"][1]["notional_usd"], "with"
     ),

@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from golem.mortality import SubsystemName
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
@@ -69,6 +71,30 @@ async def first_model_decisions(data: dict[str, Any]) -> dict[SubsystemName, tim
         if isinstance(record, DecisionRecord) and record.source == "model":
             first.setdefault(record.subsystem, record.time - BIRTH)
     return first
+
+
+async def born_holding(data: dict[str, Any]) -> float:
+    """The share of its equity the golem holds in ETH after its first heartbeat."""
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        config = parse_config(data)
+        with StateStore.open(Path(tmp) / "state") as store:
+            life, _ = assemble(
+                config,
+                clock=VirtualClock(BIRTH),
+                store=store,
+                routes=build_routes(ProviderPool(config, {})),
+                market=make_market(config),
+            )
+            await life.run(duration=timedelta(seconds=1))
+            return life.golem.portfolio.weight()
+
+
+async def test_the_default_golem_is_born_holding_what_a_hedge_can_trade() -> None:
+    # Born in cash, a hedge or an exit has nothing to trade and never reaches risk.
+    assert await born_holding(default_config()) == pytest.approx(0.5)
+    data = default_config()
+    del data["world"]["portfolio"]["initial_weight"]
+    assert await born_holding(data) == 0.0
 
 
 async def test_every_subsystem_decides_by_a_model_within_a_quarter_of_an_hour() -> None:

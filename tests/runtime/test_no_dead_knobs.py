@@ -595,6 +595,8 @@ def fills(config: GolemConfig) -> object:
     with golem_of(config) as golem:
         portfolio = golem.portfolio
         seen: dict[str, Any] = {"cash": portfolio.cash, "fills": []}
+        portfolio.mark(3000.0)  # its birth: what it holds before any trade
+        seen["held_at_birth"] = portfolio.quantity()
         trades = (
             (TradeAction.REBALANCE, None),
             (TradeAction.HEDGE, None),
@@ -1027,6 +1029,7 @@ KNOBS: dict[str, Knob] = {
     "world.stale_after": Knob(1, live_market, base=LIVE),
     "world.portfolio.asset": Knob("BTC", fills),
     "world.portfolio.max_order_usd": Knob(100.0, fills),
+    "world.portfolio.initial_weight": Knob(0.5, fills),
     "world.portfolio.costs.max_slippage_bps": Knob(20.0, fills),
     "world.seed": Knob(11, market_path),
     "world.market.*": Knob(None, market_path),

@@ -115,6 +115,35 @@ def test_rebalance_moves_toward_the_target_weight() -> None:
     assert fill.note == "capped by size_usd"
 
 
+def test_initial_weight_is_the_share_held_in_the_asset_from_the_first_mark() -> None:
+    cash_born = portfolio()
+    cash_born.mark(2000.0)
+    assert cash_born.positions == {} and cash_born.cash == 10_000.0
+    assert cash_born.apply("hedge", 2000.0).note == "no position"
+
+    book = portfolio(initial_weight=0.5)
+    assert book.positions == {}  # born at its first mark, not before
+    book.mark(2000.0)
+    assert book.quantity() == pytest.approx(2.5)  # half of $10,000 at $2,000
+    assert book.cash == pytest.approx(5_000.0)
+    assert book.weight() == pytest.approx(0.5)
+    assert book.equity() == pytest.approx(10_000.0)  # an endowment, not a trade: no fee
+    assert book.fees_paid_usd == 0.0
+    book.mark(2200.0)  # later marks move its value, and buy nothing
+    assert book.quantity() == pytest.approx(2.5)
+    assert book.equity() == pytest.approx(10_500.0)
+    assert book.apply("hedge", 2200.0).quantity == pytest.approx(1.25)
+
+    heavier = portfolio(initial_weight=0.8)
+    heavier.mark(2000.0)
+    assert heavier.quantity() == pytest.approx(4.0)  # more weight, more held: 4 > 2.5
+    assert heavier.weight() == pytest.approx(0.8) and heavier.cash == pytest.approx(2_000.0)
+
+    resumed = PaperPortfolio.from_dict(book.to_dict())
+    resumed.mark(2100.0)  # a restored portfolio was born already
+    assert resumed.quantity() == pytest.approx(book.quantity())
+
+
 def test_bad_inputs_are_refused() -> None:
     book = portfolio()
     with pytest.raises(ValueError, match="price"):
