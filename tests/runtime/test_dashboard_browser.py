@@ -228,6 +228,7 @@ def test_a_new_decision_appears_within_a_second(live: Server, browser: Any) -> N
     view = open_page(browser, live.url, 1280)
     page = view.page
     assert live.clock is not None
+    page.wait_for_function("() => document.body.dataset.stream === 'open'")
     made = len(live.published)
     # The next heartbeat: 15 s apart, 30 s once the golem conserves.
     live.call(live.clock.open_until, live.clock.until + timedelta(seconds=30))

@@ -309,19 +309,42 @@ window.addEventListener("resize", () => {
   resizing = setTimeout(() => drawn && drawHistory(drawn), 150);
 });
 
+// A decision's identity in the list: a model's has its id; a rule's, its tick and subsystem.
+function decisionKey(d) {
+  return JSON.stringify([d.id ?? null, d.tick, d.subsystem, d.time]);
+}
+
+// The stream is opened before the list is read, so that a decision made in between is not
+// lost: what arrives early waits until the list is drawn, and what the list held is skipped.
+function subscribe() {
+  const events = new EventSource("/events");
+  const early = [];
+  let listed = null; // the keys the list was drawn with, once it is
+  events.addEventListener("open", () => { document.body.dataset.stream = "open"; });
+  events.addEventListener("decision", (message) => {
+    const d = JSON.parse(message.data);
+    if (listed === null) early.push(d);
+    else if (!listed.has(decisionKey(d))) addDecision(d, true);
+  });
+  return (decisions) => {
+    listed = new Set(decisions.map(decisionKey));
+    early.forEach((d) => listed.has(decisionKey(d)) || addDecision(d, true));
+  };
+}
+
 async function start() {
   let status;
   try {
     status = await refresh();
+    const listedWith = status.recorded ? null : subscribe(); // a finished life: no stream
     const decisions = await getJSON(`/decisions?limit=${KEEP}`);
     decisions.forEach((d) => addDecision(d, false));
+    if (listedWith) listedWith(decisions);
   } catch (error) {
     $("state").textContent = `cannot read the golem: ${error.message}`;
     return;
   }
-  if (status.recorded) return; // a finished life: nothing more will come
-  const events = new EventSource("/events");
-  events.addEventListener("decision", (message) => addDecision(JSON.parse(message.data), true));
+  if (status.recorded) return;
   setInterval(() => refresh().catch((error) => {
     $("state").textContent = `cannot read the golem: ${error.message}`;
   }), REFRESH_MS);
