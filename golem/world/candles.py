@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from golem.world.errors import DataProblem, WorldDataError
+from golem.world.errors import DataProblem, WorldDataError, check_covers
 from golem.world.observation import Observation
 
 __all__ = [
@@ -325,17 +325,8 @@ class CandleReplay:
         return self._candles.end
 
     def check_serves(self, start: datetime, end: datetime | None = None) -> None:
-        """Raise a WorldDataError naming the file and both ranges unless these candles
-        cover `start` (a life that outlasts them ends where they end)."""
-        if self.start <= start < self.end:
-            return
-        life = f"{start.isoformat()} to {end.isoformat()}" if end else f"{start.isoformat()} on"
-        why = "start after the life" if start < self.start else "end before the life starts"
-        message = (
-            f"the candles run from {self.start.isoformat()} to {self.end.isoformat()}, "
-            f"the life from {life}: they {why}"
-        )
-        raise WorldDataError([DataProblem(self.path, 0, None, message)])
+        """Raise a WorldDataError unless these candles can serve a life from `start`."""
+        check_covers(self.path, self.start, self.end, start, end)
 
     def price(self, time: datetime) -> float:
         """The price a tick at `time` sees."""

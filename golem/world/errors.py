@@ -27,6 +27,7 @@ __all__ = [
     "RateLimited",
     "WorldDataError",
     "WorldError",
+    "check_covers",
 ]
 
 
@@ -110,3 +111,20 @@ class MarketStale(WorldError):
         self.since, self.intervals = since, intervals
         when = "no price yet" if since is None else f"no fresh price since {since.isoformat()}"
         super().__init__(f"the market is stale: {when} ({intervals} heartbeat intervals or more)")
+
+
+def check_covers(
+    path: Path, first: datetime, last: datetime, start: datetime, end: datetime | None = None
+) -> None:
+    """Raise a WorldDataError naming `path` and both ranges unless data from `first` to
+    `last` can serve a life from `start` (to `end`, when known): its first row at or before
+    `start`, its last after it. A life that outlasts the data ends where the data ends."""
+    if first <= start < last:
+        return
+    life = f"{start.isoformat()} to {end.isoformat()}" if end else f"{start.isoformat()} on"
+    why = "starts after the life" if start < first else "ends before the life starts"
+    message = (
+        f"the market data runs from {first.isoformat()} to {last.isoformat()}, "
+        f"the life from {life}: the data {why}"
+    )
+    raise WorldDataError([DataProblem(path, 0, None, message)])

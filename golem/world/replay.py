@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from golem.world.errors import DataProblem, WorldDataError
+from golem.world.errors import DataProblem, WorldDataError, check_covers
 from golem.world.observation import Observation, Regime
 
 __all__ = ["COLUMNS", "EXAMPLE_CSV", "REQUIRED_COLUMNS", "CSVReplay", "read_observations"]
@@ -209,18 +209,8 @@ class CSVReplay:
         return self._times[-1]
 
     def check_serves(self, start: datetime, end: datetime | None = None) -> None:
-        """Raise a WorldDataError naming the file and both ranges unless this data can serve
-        a life from `start` (to `end`, when known): its first row at or before `start`,
-        its last row after it. A life that outlasts the data ends where the data ends."""
-        if self.start <= start < self.end:
-            return
-        life = f"{start.isoformat()} to {end.isoformat()}" if end else f"{start.isoformat()} on"
-        why = "starts after the life" if start < self.start else "ends before the life starts"
-        message = (
-            f"the market data runs from {self.start.isoformat()} to {self.end.isoformat()}, "
-            f"the life from {life}: the data {why}"
-        )
-        raise WorldDataError([DataProblem(self._path, 0, None, message)])
+        """Raise a WorldDataError unless this data can serve a life from `start`."""
+        check_covers(self._path, self.start, self.end, start, end)
 
     def observe(self, time: datetime) -> Observation:
         """The row in force at `time`; the last row stays in force after the end (a
