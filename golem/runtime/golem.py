@@ -27,9 +27,11 @@ from golem.mortality import (
     ModelTier,
     MortalityState,
     PipelineProfile,
+    Stage,
     Vitals,
     utc_day,
 )
+from golem.oracle import GateParams as OracleGate
 from golem.runtime.asking import Budgeting, Foresight, Routes, ThinkingWatch
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
@@ -38,6 +40,7 @@ from golem.runtime.episodes import EpisodeBook, forecast
 from golem.runtime.kept_requests import RequestKeeper
 from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo, MemoPolicy
+from golem.runtime.predictions import Predictor
 from golem.runtime.provenance import untraded
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
@@ -185,6 +188,18 @@ class Golem:
             if resumed.portfolio
             else PaperPortfolio(config.world.cash_usd, config.world.portfolio)
         )
+        gating = config.prediction.gate
+        self.predictor = Predictor(
+            store.predictions,
+            golem_id=self._golem_id,
+            horizon=hb.interval * HORIZON_TICKS,
+            costs=config.world.portfolio.costs,
+            gate=OracleGate(
+                category_threshold=gating.category_threshold,
+                inaction_comparison=gating.inaction_comparison,
+                inaction_margin=gating.inaction_margin,
+            ),
+        )
         self.desk = TradingDesk(
             heartbeat=self.heartbeat,
             risk=self.risk,
@@ -194,6 +209,8 @@ class Golem:
             portfolio=self.portfolio,
             memory=self.memory,
             golem_id=self._golem_id,
+            predictor=self.predictor,
+            now=now,
         )
         self.chart = VitalsChart(
             store,
@@ -325,6 +342,7 @@ class Golem:
         self.knowledge.hear(observation)
         market = self.window.summary()
         self.portfolio.mark(observation.price)
+        self.predictor.observe(now, market, self.portfolio)
         self.episodes.resolve(market, self.portfolio)
         if not self._reserve_logged or not self.tick_no % self.policy.reserve.recalculate_ticks:
             self._lock_reserve()
@@ -358,6 +376,7 @@ class Golem:
             record, spent = await self.desk.trade(ctx, record, events, spent)
         if record.decision is not None:
             self.confidence = float(getattr(record.decision, "confidence", 0.5))
+        self._predict(now, market, record)
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
         events += self._update_vitals(spent)
@@ -461,14 +480,15 @@ class Golem:
     async def curate(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        ctx = self.context(self.window.summary(), run=self._job_run("curator"))
+        extra = self._senescence_extra(residuals=False)
+        ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("curator"))
         record = await self._run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        extra = {"dream_cycle": self.dreams}
+        extra = {"dream_cycle": self.dreams, **self._senescence_extra(residuals=True)}
         ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
         record = await self._run(self.dreamer, ctx)
         if record.source != "skipped":
@@ -508,6 +528,17 @@ class Golem:
         log.info("death", golem=self.config.golem.id, **death)
         self.on_death()
 
+    def _senescence_extra(self, *, residuals: bool) -> dict[str, Any]:
+        """Stage 1 of senescence (Bardo 02-epistemic-decay.md): the curator audits and the
+        dream replays the largest residuals; their situations say so."""
+        stage = self.chart.senescence.stage
+        if stage is Stage.NORMAL:
+            return {}
+        extra: dict[str, Any] = {"senescence": str(stage)}
+        if residuals:
+            extra["replay_residuals"] = self.predictor.largest_residuals(5)
+        return extra
+
     def _job_run(self, job: str) -> int:
         """Which run of `job` this is at the coming tick: a job whose schedule is shorter
         than the heartbeat's runs several times between ticks, each run its own decision
@@ -535,13 +566,31 @@ class Golem:
         bias = None if biased is None else biased(self._now())
         self.episodes.record(market, forecast(record, market, bias))
 
+    def _predict(self, now: datetime, market: MarketSummary, record: DecisionRecord) -> None:
+        """The claims this tick's decision makes (predictions.py): a model-made one's view;
+        on a tick the rules acted, inaction's "holding is optimal"."""
+        decision = record.decision
+        if record.source == "model" and decision is not None:
+            biased = self.options.forecast_bias
+            bias = None if biased is None else biased(now)
+            tier = str(record.tier).lower()
+            self.predictor.claim(now, decision, market, tier=tier, bias=bias)
+        else:
+            confidence = float(getattr(decision, "confidence", 0.5))
+            self.predictor.hold(now, self.portfolio.equity(), confidence)
+
     def _update_vitals(self, spent: float) -> list[str]:
-        """Vitality after this tick's spending (`chart.update`); no decision is reused
-        across a phase change."""
+        """Vitality after this tick's spending (`chart.update`), on the prediction engine's
+        fitness; no decision is reused across a phase change."""
         previous = self.vitals.phase
-        epistemic = self.episodes.epistemic(self.policy)
+        predictor = self.predictor
         events = self.chart.update(
-            self.tick_no, spent, epistemic, self.portfolio.equity, self.reserve_usd
+            self.tick_no,
+            spent,
+            self.portfolio.equity,
+            reserve_usd=self.reserve_usd,
+            fitness=predictor.fitness,
+            regime_samples=predictor.regime_samples(),
         )
         if self.memo is not None and self.vitals.phase is not previous:
             self.memo.forget()

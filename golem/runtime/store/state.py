@@ -26,6 +26,7 @@ from golem.mortality import Charge
 from golem.runtime.store.bills import BILLS_NAME, BillJournal, JournaledLedger
 from golem.runtime.store.control import ControlLog
 from golem.runtime.store.migrations import SchemaTooNew, migrate
+from golem.runtime.store.predictions import PredictionTable
 from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
@@ -94,6 +95,9 @@ class StateStore:
         )
         self.control = ControlLog(
             self._read, lambda sql, params: self._write("control", sql, params), self._iso
+        )
+        self.predictions = PredictionTable(
+            self._read, lambda sql, params: self._write("predictions", sql, params), self._iso
         )
         self._depth = 0
         self._commit_every = commit_every
