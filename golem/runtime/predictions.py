@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import structlog
 
@@ -67,6 +68,7 @@ _SEVERITY_BAND = {
 _IMPLIED = {"exit": Direction.DOWN, "hedge": Direction.DOWN, "rebalance": Direction.UP}
 _SELLS = frozenset({"exit", "hedge"})
 _HEALTH_LINE = 1.0  # a lending position below health factor 1 is liquidatable
+REPORT_EVERY = timedelta(hours=1)  # an `oracle` line (accuracy, fitness, gate) this often
 
 
 def regime_of(market: MarketSummary, k: float = 1.0) -> str:
@@ -114,8 +116,13 @@ class Predictor:
         self.regime = "unknown"
         self._last: datetime | None = None  # when the last reading was taken
         self._gated: list[GatedTrade] = []  # blocked trades whose horizon has not come
-        self.blocked = 0
+        self.blocked = 0  # trades the gate blocked in this process
+        self.permitted = 0  # trades it let through (risk approved, something to fill)
         self.would_be_pnl_usd = 0.0  # of the blocked trades resolved so far
+        # Resolutions in this process, per category: [total, hits] (the reports' lifetime
+        # counts; the book's reports cover the gate's window).
+        self.resolved: dict[str, list[int]] = {str(c): [0, 0] for c in Category}
+        self._reported: datetime | None = None  # when the last `oracle` line was logged
 
     @property
     def fitness(self) -> float:
@@ -139,6 +146,10 @@ class Predictor:
         if market.health_factor is not None:
             readings[HEALTH] = 1.0 if market.health_factor >= _HEALTH_LINE else 0.0
         resolved = self.oracle.tick(now, self.regime, readings)
+        for r in resolved:
+            counts = self.resolved[r.category]
+            counts[0] += 1
+            counts[1] += r.correct
         while self._gated and self._gated[0].due <= now:
             gated = self._gated.pop(0)
             pnl = gated.pnl(market.price)
@@ -150,6 +161,9 @@ class Predictor:
                 action=gated.action,
                 would_be_pnl_usd=round(pnl, 6),
             )
+        if self._reported is None or now - self._reported >= REPORT_EVERY:
+            self._reported = now
+            log.info("oracle", golem=self._golem_id, **self.report(now))
         return resolved
 
     def _hourly(self, now: datetime, market: MarketSummary) -> float | None:
@@ -274,25 +288,50 @@ class Predictor:
             if not r.correct
         ]
 
-    def accuracy(self, now: datetime) -> dict[str, dict[str, float | int]]:
-        """Accuracy per category over the gate's window (all regimes), and the current
-        regime's: what /status, /metrics and the reports show."""
-        book, window = self.oracle.book, self.gate.window
-        report: dict[str, dict[str, float | int]] = {}
+    def report(self, now: datetime) -> dict[str, Any]:
+        """What `golem inspect --summary`, /status, /metrics and a simulation's report show:
+        epistemic fitness; per category its skill, the calibration gap (ECE) in the current
+        regime, and accuracy over the gate's window, overall and per regime (one pass over
+        the book's resolutions); the gate's blocked and permitted trades and the blocked
+        ones' would-be P&L."""
+        window = self.gate.window
+        buckets: dict[str, dict[str, list[int]]] = {str(c): {} for c in Category}
+        for r in self.oracle.book.recent():
+            if now - r.resolved_at <= window:
+                counts = buckets[r.category].setdefault(r.regime, [0, 0])
+                counts[0] += 1
+                counts[1] += r.correct
+        fitness, calibrator = self.oracle.fitness, self.oracle.calibrator
+        categories: dict[str, Any] = {}
         for category in Category:
-            overall = book.report(category, now=now, window=window)
-            here = book.report(category, now=now, window=window, regime=self.regime)
-            ece = self.oracle.calibrator.ece(category, self.regime)
-            report[str(category)] = {
-                "total": overall.total,
-                "hit_rate": round(overall.hit_rate, 4),
-                "regime_total": here.total,
-                "regime_hit_rate": round(here.hit_rate, 4),
-                "skill": _or_nan(self.oracle.fitness.skill(category)),
-                "ece": _or_nan(ece),
+            regimes = buckets[str(category)]
+            total = sum(n for n, _ in regimes.values())
+            hits = sum(h for _, h in regimes.values())
+            categories[str(category)] = {
+                "total": total,
+                "hit_rate": _rate(hits, total),
+                "skill": _rounded(fitness.skill(category)),
+                "ece": _rounded(calibrator.ece(category, self.regime)),
+                "regimes": {
+                    regime: {"total": n, "hit_rate": _rate(h, n)}
+                    for regime, (n, h) in sorted(regimes.items())
+                },
             }
-        return report
+        return {
+            "fitness": round(self.fitness, 6),
+            "regime": self.regime,
+            "categories": categories,
+            "gate": {
+                "blocked": self.blocked,
+                "permitted": self.permitted,
+                "would_be_pnl_usd": round(self.would_be_pnl_usd, 6),
+            },
+        }
 
 
-def _or_nan(value: float | None) -> float:
-    return math.nan if value is None else round(value, 4)
+def _rate(hits: int, total: int) -> float | None:
+    return round(hits / total, 4) if total else None
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

@@ -171,6 +171,7 @@ class TradingDesk:
             expected_value_usd=sign * move * fill.notional_usd,
         )
         if verdict.permitted:
+            predictor.permitted += 1
             return False
         predictor.gated(now(), tick, str(trade.action), fill)
         log.info(
