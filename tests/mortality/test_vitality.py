@@ -276,3 +276,28 @@ def test_terminal_grace_refuses_what_is_not_a_duration(text: object) -> None:
 
 def test_the_default_terminal_grace_is_a_day() -> None:
     assert MortalityParams().compile(seed=0).terminal_grace == timedelta(days=1)
+
+
+def test_the_hazard_is_fed_by_epistemic_fitness_not_vitality() -> None:
+    """Bardo 03-stochastic-mortality.md: the multiplier 1 + 2(1 − fitness) reads epistemic
+    fitness. Less money (lower vitality) at the same fitness: the same chance of dying;
+    lower fitness at the same money: a higher one."""
+
+    def chance(credits: float, fitness: float) -> float:
+        return assess(
+            golem_id="g",
+            tick=1000,
+            now=NOW,
+            age=1000 * TICK,
+            interval=TICK,
+            credits_usd=credits,
+            initial_credits_usd=5.0,
+            burn_rate_usd=0.0,
+            epistemic=fitness,
+            previous=Phase.STABLE,
+            params=MortalityParams().compile(seed=0),
+        ).death_probability
+
+    assert chance(1.0, 0.8) == chance(5.0, 0.8) > 0
+    assert chance(5.0, 0.2) > chance(5.0, 0.8)
+    assert chance(5.0, 0.0) == pytest.approx(3 * chance(5.0, 1.0), rel=1e-5)
