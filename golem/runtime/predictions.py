@@ -9,7 +9,8 @@ Claims, in golem's world (each checkpoint one horizon of time after the claim):
   slippage); one that states none but trades claims the direction its action implies (an
   exit or a hedge a fall, a rebalance a rise); its severity is its view of the volatility
   regime (none: calm; low or moderate: normal; high or critical: wild); where the world has
-  a lending position, the decision claims it stays healthy unless it hedges or exits.
+  a lending position, the decision claims it stays healthy unless it exits (a hedge
+  protects a position it expects to keep).
 - on every tick the rules act (no model decision), inaction claims "holding is optimal":
   the portfolio loses no more than one trade's cost by the horizon.
 Confidence is the decision's (raw), calibrated by the Oracle per (category, regime); the
@@ -66,7 +67,6 @@ _SEVERITY_BAND = {
     "critical": "wild",
 }
 _IMPLIED = {"exit": Direction.DOWN, "hedge": Direction.DOWN, "rebalance": Direction.UP}
-_SELLS = frozenset({"exit", "hedge"})
 _HEALTH_LINE = 1.0  # a lending position below health factor 1 is liquidatable
 REPORT_EVERY = timedelta(hours=1)  # an `oracle` line (accuracy, fitness, gate) this often
 
@@ -209,7 +209,7 @@ class Predictor:
             made.append(volatility_regime(self._next(), draft, bands=BANDS, band=band))
             self._register(made[-1])
         if market.health_factor is not None:
-            made.append(position_health(self._next(), draft, healthy=action not in _SELLS))
+            made.append(position_health(self._next(), draft, healthy=action != "exit"))
             self._register(made[-1])
         return made
 

@@ -51,7 +51,7 @@ def test_a_decision_claims_the_views_it_states_and_inaction_claims_holding(
         assert claims == {
             "price_direction": "down",
             "volatility_regime": "wild",
-            "position_health": "false",
+            "position_health": "true",
         }
         assert all(m.checkpoints == (HORIZON,) and m.confidence_raw == 0.7 for m in made)
         quiet = HeartbeatDecision.of({"severity": "none", "action": "observe"})
