@@ -199,6 +199,7 @@ class Golem:
                 inaction_comparison=gating.inaction_comparison,
                 inaction_margin=gating.inaction_margin,
             ),
+            gating=gating.enabled,
         )
         self.desk = TradingDesk(
             heartbeat=self.heartbeat,

@@ -459,6 +459,9 @@ EFFECTS: dict[str, Effect] = {
     "mortality.burn_decay": Effect(
         "a new spend weighs more in the burn rate", lambda s: s["vitals"].burn_rate_usd, "against"
     ),
+    "prediction.gate.enabled": Effect(
+        "off: every trade risk approved goes ahead", lambda permitted: permitted, "rises"
+    ),
     "prediction.gate.category_threshold": Effect(
         "the gate permits fewer trades", lambda permitted: permitted, "against"
     ),

@@ -920,6 +920,7 @@ def bump(factor: float) -> Callable[[Any], Any]:
 
 # A golem whose heartbeat asks a model on most ticks of a volatile market, with money to.
 JUMPY = {
+    "prediction.gate.enabled": False,  # its trades go ahead: risk's verdicts to reuse
     "heartbeat.theta_base": 0.05,
     "heartbeat.theta_min": 0.01,
     "world.market.initial_regime": "volatile",
@@ -1001,6 +1002,7 @@ KNOBS: dict[str, Knob] = {
     ),
     "prediction.gate.inaction_comparison": Knob(False, gate_verdicts),
     "prediction.gate.inaction_margin": Knob(0.2, gate_verdicts),
+    "prediction.gate.enabled": Knob(False, gate_verdicts),
     "mortality.vitality.age_horizon": Knob("23d", decisions),
     "mortality.hazard.reference_tick": Knob(
         "10s", decisions, {"mortality.hazard.makeham": 0.001, "mortality.hazard.cap": 0.9}
@@ -1047,7 +1049,8 @@ KNOBS: dict[str, Knob] = {
     "cache.enabled": Knob(None, reuses, JUMPY),
     "cache.ttl": Knob("1m", reuses, CACHED),
     "cache.subsystems": Knob(["daimon"], reuses, CACHED),
-    "cache.size_bucket": Knob(0.001, reuses, CACHED),
+    # Seed 3 (as JUDGED): a first hour whose cached decisions differ in size.
+    "cache.size_bucket": Knob(0.001, reuses, {**CACHED, "providers.synthetic.seed": 3}),
     # [world]
     "world.source": Knob(
         "csv", market_path, along={"world.csv": str(EXAMPLE_CSV), "world.market": DROP}

@@ -444,8 +444,11 @@ class PredictionGateSection(Section):
     """Bardo's [prediction.gate] (17-prediction-engine.md): a trade goes ahead only when the
     golem's measured accuracy in each category it depends on clears `category_threshold`
     (raised by cost against expected value) and, with `inaction_comparison`, is not beaten
-    by inaction's accuracy by more than `inaction_margin`."""
+    by inaction's accuracy by more than `inaction_margin`. `enabled = false` lets every trade
+    risk approved go ahead (Bardo's disabled mode, for the gate alone: the claims are still
+    made and scored)."""
 
+    enabled: bool = True
     category_threshold: float = Field(default=0.60, ge=0, le=1)
     inaction_comparison: bool = True
     inaction_margin: float = Field(default=0.05, ge=0, le=1)
