@@ -20,6 +20,7 @@ regime tag is the golem's own (the price against its 20-tick band: above, within
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -115,6 +116,7 @@ class Predictor:
         self._golem_id, self._horizon, self._costs, self.gate = golem_id, horizon, costs, gate
         self.gating = gating  # False: the gate permits every trade (its disabled mode)
         self.flat_bps = costs.fee_bps + costs.base_slippage_bps  # one trade's cost
+        self._checkpoints = (horizon,)
         self.regime = "unknown"
         self._last: datetime | None = None  # when the last reading was taken
         self._gated: list[GatedTrade] = []  # blocked trades whose horizon has not come
@@ -124,6 +126,10 @@ class Predictor:
         # Resolutions in this process, per category: [total, hits] (the reports' lifetime
         # counts; the book's reports cover the gate's window).
         self.resolved: dict[str, list[int]] = {str(c): [0, 0] for c in Category}
+        # The same over the gate's window, per (category, regime), kept as resolutions come
+        # and leave (the hourly report reads it without scanning the book).
+        self._recent: deque[Resolution] = deque()
+        self._windowed: dict[tuple[str, str], list[int]] = {}
         self._reported: datetime | None = None  # when the last `oracle` line was logged
 
     @property
@@ -148,10 +154,21 @@ class Predictor:
         if market.health_factor is not None:
             readings[HEALTH] = 1.0 if market.health_factor >= _HEALTH_LINE else 0.0
         resolved = self.oracle.tick(now, self.regime, readings)
+        windowed, recent = self._windowed, self._recent
         for r in resolved:
             counts = self.resolved[r.category]
             counts[0] += 1
             counts[1] += r.correct
+            counts = windowed.setdefault((r.category, r.regime), [0, 0])
+            counts[0] += 1
+            counts[1] += r.correct
+        recent.extend(resolved)
+        oldest = now - self.gate.window
+        while recent and recent[0].resolved_at < oldest:
+            old = recent.popleft()
+            counts = windowed[(old.category, old.regime)]
+            counts[0] -= 1
+            counts[1] -= old.correct
         while self._gated and self._gated[0].due <= now:
             gated = self._gated.pop(0)
             pnl = gated.pnl(market.price)
@@ -187,7 +204,7 @@ class Predictor:
         """The claims a model-made heartbeat decision states or implies (see the module)."""
         action = str(getattr(decision, "action", "observe"))
         confidence = min(1.0, max(0.0, float(getattr(decision, "confidence", 0.5))))
-        draft = Draft(now, self.regime, (self._horizon,), confidence, Source.ANALYTICAL, tier)
+        draft = Draft(now, self.regime, self._checkpoints, confidence, Source.ANALYTICAL, tier)
         made: list[Prediction] = []
         stated = getattr(decision, "expected_move", None)
         direction: Direction | None = _IMPLIED.get(action)
@@ -216,12 +233,15 @@ class Predictor:
         return made
 
     def hold(self, now: datetime, equity: float, confidence: float = 0.5) -> Prediction:
-        """Inaction's claim on a tick the rules acted: holding is optimal."""
-        draft = Draft(now, self.regime, (self._horizon,), min(1.0, max(0.0, confidence)))
+        """Inaction's claim on a tick the rules acted: holding is optimal. (Calibrated
+        here, so the Oracle need not copy it: this is made on most ticks.)"""
+        raw = min(1.0, max(0.0, confidence))
+        calibrated = self.oracle.calibrator.calibrate(Category.INACTION, self.regime, raw)
+        draft = Draft(now, self.regime, self._checkpoints, raw, calibrated=calibrated)
         prediction = holding_is_optimal(
             self._next(), draft, equity=equity, tolerance_bps=self.flat_bps
         )
-        return self._register(prediction)
+        return self.oracle.book.register(prediction)  # calibrated above
 
     def _next(self) -> int:
         return self.oracle.book.next_id()
@@ -295,16 +315,13 @@ class Predictor:
     def report(self, now: datetime) -> dict[str, Any]:
         """What `golem inspect --summary`, /status, /metrics and a simulation's report show:
         epistemic fitness; per category its skill, the calibration gap (ECE) in the current
-        regime, and accuracy over the gate's window, overall and per regime (one pass over
-        the book's resolutions); the gate's blocked and permitted trades and the blocked
-        ones' would-be P&L."""
-        window = self.gate.window
+        regime, and accuracy over the gate's window (as of the last resolutions), overall
+        and per regime; the gate's blocked and permitted trades and the blocked ones'
+        would-be P&L."""
         buckets: dict[str, dict[str, list[int]]] = {str(c): {} for c in Category}
-        for r in self.oracle.book.recent():
-            if now - r.resolved_at <= window:
-                counts = buckets[r.category].setdefault(r.regime, [0, 0])
-                counts[0] += 1
-                counts[1] += r.correct
+        for (category, regime), counts in self._windowed.items():
+            if counts[0]:
+                buckets[category][regime] = counts
         fitness, calibrator = self.oracle.fitness, self.oracle.calibrator
         categories: dict[str, Any] = {}
         for category in Category:

@@ -45,8 +45,18 @@ class LedgerError(ValueError):
     """A stored prediction that cannot be read back (written by another version)."""
 
 
+# Each claim type's name and fields, read once (dataclasses.asdict copies deeply, slowly).
+_FIELDS: dict[type[Claim], tuple[str, tuple[str, ...]]] = {
+    cls: (name, tuple(f.name for f in dataclasses.fields(cls))) for name, cls in _CLAIMS.items()
+}
+
+
 def _claim_data(claim: Claim) -> dict[str, Any]:
-    return {"type": type(claim).__name__, **dataclasses.asdict(claim)}
+    name, fields = _FIELDS[type(claim)]
+    data: dict[str, Any] = {"type": name}
+    for field in fields:
+        data[field] = getattr(claim, field)
+    return data
 
 
 def _claim(data: dict[str, Any]) -> Claim:
