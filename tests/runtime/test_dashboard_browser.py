@@ -94,6 +94,7 @@ class Server:
     stop: trio.CancelScope
     published: list[tuple[DecisionRecord, float]] = field(default_factory=list)
     clock: GatedClock | None = None
+    ticks: int = 0  # those its state holds when it is served
 
     def call(self, function: Any, *args: Any) -> Any:
         return trio.from_thread.run_sync(function, *args, trio_token=self.token)
@@ -176,7 +177,9 @@ class Page:
     errors: list[str]
 
 
-def open_page(browser: Any, url: str, width: int, height: int = 900) -> Page:
+def open_page(
+    browser: Any, url: str, width: int, height: int = 900, *, listed: bool = True
+) -> Page:
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -186,8 +189,9 @@ def open_page(browser: Any, url: str, width: int, height: int = 900) -> Page:
     page.goto(url + "/")
     try:
         page.wait_for_function(  # a function, not an expression: the policy forbids eval
-            "() => document.querySelectorAll('#decision-list li').length > 0"
-            " && Number(document.getElementById('chart-vitality').dataset.points) > 0"
+            "(listed) => (!listed || document.querySelectorAll('#decision-list li').length > 0)"
+            " && Number(document.getElementById('chart-vitality').dataset.points) > 0",
+            arg=listed,
         )
     except sync_api.TimeoutError:
         pytest.fail(f"the page did not draw: {page.text_content('#state')!r}, errors {errors}")
@@ -272,6 +276,57 @@ def test_the_layout_holds_at_390_pixels(live: Server, browser: Any, tmp_path: Pa
     page.locator("#decision-list li summary").first.click()  # an open panel too
     assert overflow(page) <= 0
     page.screenshot(path=str(tmp_path / "dashboard-390.png"), full_page=True)
+    assert view.errors == []
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def restarted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A golem that lived an hour, then restarted: its endpoint served, no tick run yet."""
+    cfg = config(tmp_path_factory.mktemp("restarted"))
+
+    async def main(ready: queue.Queue[Server | BaseException]) -> None:
+        clock = VirtualClock(START)
+        with StateStore.open(cfg.golem.state_dir) as store:
+            life, pool = assemble(cfg, clock=clock, store=store, environ={})
+            assert pool is not None
+            try:
+                await life.run(duration=LIVED)
+            finally:
+                await pool.aclose()
+            ticks = store.tick()
+        with StateStore.open(cfg.golem.state_dir) as store:
+            life, pool = assemble(cfg, clock=clock, store=store, environ={})
+            assert pool is not None
+            endpoint = StatusEndpoint(life)
+            listening = HttpAddress.parse("127.0.0.1:0").bind()
+            url = url_of(listening)
+            try:
+                async with trio.open_nursery() as nursery:
+                    await nursery.start(endpoint.serve, listening)
+                    token = trio.lowlevel.current_trio_token()
+                    ready.put(Server(url, token, nursery.cancel_scope, ticks=ticks))
+            finally:
+                await pool.aclose()
+
+    yield from _threaded(main)
+
+
+def test_a_restarted_golem_s_page_draws_its_past_at_load(
+    restarted: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Its charts are drawn from the state at once, before the new process told a reading
+    (it has run no tick): each of the hour's ticks a point of vitality and its clocks, and
+    the page's own reading of /status after them."""
+    view = open_page(browser, restarted.url, 1280, listed=False)
+    page = view.page
+    ticks = restarted.ticks
+    assert ticks >= 120  # a 15 s heartbeat, 30 s once it conserves
+    assert points(page, "chart-vitality") == 3 * (ticks + 1)
+    assert points(page, "chart-credits") == ticks + 1
+    assert page.locator("#chart-phase rect").count() == ticks + 1
+    assert page.locator("#spend .bar").count() >= 3  # spend by subsystem, from the ledger
+    page.screenshot(path=str(tmp_path / "restarted-1280.png"), full_page=True)
     assert view.errors == []
     page.context.close()
 

@@ -2,8 +2,10 @@
 told (its vitality, clocks, phase, credits, burn and equity) with the asset's price then,
 and the spend of every decision summed by subsystem.
 
-Fed from the record stream by a running golem (`LiveChronicle`), or from a finished
-life's log lines (golem.cli.view), so a simulated life is drawn the same way. The readings
+Fed from the record stream by a running golem (`LiveChronicle`), after what its state
+kept of the life before (`recall`: a restarted golem's page draws its whole life at once),
+or from a finished life's log lines (golem.cli.view), so a simulated life is drawn the
+same way. The readings
 kept are bounded: past `POINTS` every other one is dropped (the oldest first kept), so a
 long life costs a fixed memory and its chart still spans it whole."""
 
@@ -13,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from golem.runtime.decide import DecisionRecord
+from golem.runtime.http.past import Past
 from golem.runtime.stream import Record, VitalityRecord
 
 __all__ = ["POINTS", "Chronicle", "LiveChronicle"]
@@ -48,6 +51,13 @@ class Chronicle:
         if len(self._readings) > self._keep:
             last = self._readings[-1]
             self._readings = [*self._readings[:-1:2], last]
+
+    def recall(self, past: Past) -> None:
+        """Begin with what the state kept of the life before (a restarted golem's)."""
+        for time, tick, fields, price in past.readings:
+            self.reading(time, tick, fields, price)
+        for subsystem, usd in past.spend_usd.items():
+            self._spend[subsystem] = self._spend.get(subsystem, 0.0) + usd
 
     def decision(self, subsystem: str, cost_usd: float) -> None:
         self._decisions[subsystem] = self._decisions.get(subsystem, 0) + 1

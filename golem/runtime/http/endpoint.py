@@ -17,11 +17,12 @@ from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from golem.runtime.http.app import status_app
-from golem.runtime.http.chronicle import LiveChronicle
+from golem.runtime.http.chronicle import POINTS, LiveChronicle
 from golem.runtime.http.control import control_routes
 from golem.runtime.http.feed import DecisionFeed
 from golem.runtime.http.guard import allowed_hosts, quiet_accept_errors
 from golem.runtime.http.metrics import GolemMetrics
+from golem.runtime.http.past import read_past
 from golem.runtime.http.status import health, status
 from golem.runtime.life import Life
 
@@ -59,6 +60,7 @@ class StatusEndpoint:
         golem = life.golem
         asset = golem.portfolio.config.asset
         self.chronicle = LiveChronicle(lambda: golem.portfolio.marks.get(asset))
+        self.chronicle.recall(read_past(golem.store.path, POINTS))
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)

@@ -170,7 +170,8 @@ function drawHistory(history) {
 }
 
 function drawSpend(spend, decisions) {
-  const names = Object.keys(decisions);
+  // A restarted golem's spend reaches back before the decisions this process has seen.
+  const names = [...new Set([...Object.keys(decisions), ...Object.keys(spend)])].sort();
   const top = Math.max(0, ...Object.values(spend));
   const rows = names.map((name) => {
     const value = spend[name] || 0;
