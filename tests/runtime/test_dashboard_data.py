@@ -17,7 +17,6 @@ from golem.cli import main
 from golem.runtime.clock import VirtualClock
 from golem.runtime.decide import DecisionRecord
 from golem.runtime.http import Chronicle, StatusEndpoint
-from golem.runtime.http.past import read_past
 from golem.runtime.life import assemble
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record, VitalityRecord
@@ -115,7 +114,9 @@ async def test_a_restarted_golem_s_history_begins_with_what_its_state_kept(
     assert history["spend_usd"] == pytest.approx(spent, abs=1e-12) and spent
     assert history["decisions"] == {}  # how many were made is the log's, not the state's
     long = Chronicle(keep=10)
-    long.recall(read_past(cfg.golem.state_dir / "golem.db", 10))
+    with StateStore.open(cfg.golem.state_dir) as store:
+        past = store.past(10)
+    long.recall(past.readings, past.spend_usd)
     kept = [p["tick"] for p in long.body(None)["readings"]]
     assert len(kept) <= 10 and kept[0] == 0 and kept[-1] == ticks - 1
 

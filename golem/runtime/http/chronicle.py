@@ -11,11 +11,10 @@ long life costs a fixed memory and its chart still spans it whole."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from golem.runtime.decide import DecisionRecord
-from golem.runtime.http.past import Past
 from golem.runtime.stream import Record, VitalityRecord
 
 __all__ = ["POINTS", "Chronicle", "LiveChronicle"]
@@ -52,11 +51,16 @@ class Chronicle:
             last = self._readings[-1]
             self._readings = [*self._readings[:-1:2], last]
 
-    def recall(self, past: Past) -> None:
-        """Begin with what the state kept of the life before (a restarted golem's)."""
-        for time, tick, fields, price in past.readings:
+    def recall(
+        self,
+        readings: Iterable[tuple[str, int, Mapping[str, Any], float | None]],
+        spend_usd: Mapping[str, float],
+    ) -> None:
+        """Begin with what the state kept of the life before (a restarted golem's:
+        `StateStore.past`): its readings, and its spend by subsystem."""
+        for time, tick, fields, price in readings:
             self.reading(time, tick, fields, price)
-        for subsystem, usd in past.spend_usd.items():
+        for subsystem, usd in spend_usd.items():
             self._spend[subsystem] = self._spend.get(subsystem, 0.0) + usd
 
     def decision(self, subsystem: str, cost_usd: float) -> None:

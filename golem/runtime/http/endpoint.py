@@ -22,7 +22,6 @@ from golem.runtime.http.control import control_routes
 from golem.runtime.http.feed import DecisionFeed
 from golem.runtime.http.guard import allowed_hosts, quiet_accept_errors
 from golem.runtime.http.metrics import GolemMetrics
-from golem.runtime.http.past import read_past
 from golem.runtime.http.status import health, status
 from golem.runtime.life import Life
 
@@ -60,7 +59,8 @@ class StatusEndpoint:
         golem = life.golem
         asset = golem.portfolio.config.asset
         self.chronicle = LiveChronicle(lambda: golem.portfolio.marks.get(asset))
-        self.chronicle.recall(read_past(golem.store.path, POINTS))
+        past = golem.store.past(POINTS)  # a restarted golem's page draws its whole life
+        self.chronicle.recall(past.readings, past.spend_usd)
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)

@@ -5,8 +5,7 @@ then (the initial credits and the income credited by then, less every charge mad
 summed exactly) and the asset's price at the last episode before it; and the spend by
 subsystem, every charge's. Equity and burn are not kept per tick: those readings carry none.
 
-Read once, from the database opened read-only, when the endpoint is made (before the
-life runs, so every write is committed). One pass over the charges and the episodes:
+Read once, when the status endpoint is made. One pass over the charges and the episodes:
 O(charges + episodes + readings)."""
 
 from __future__ import annotations
@@ -14,9 +13,9 @@ from __future__ import annotations
 import bisect
 import math
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from golem.runtime.store.ledger import ExactSum
@@ -33,44 +32,37 @@ class Past:
     spend_usd: dict[str, float]
 
 
-def read_past(db: Path, at_most: int) -> Past:
-    """The past kept in the state database `db` (none when it has no file yet)."""
-    if not db.is_file():
-        return Past([], {})
-    conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        return _read(conn, at_most)
-    finally:
-        conn.close()
+Read = Callable[[str, tuple[Any, ...]], sqlite3.Cursor]
 
 
-def _read(conn: sqlite3.Connection, at_most: int) -> Past:
-    lo, hi, count = conn.execute("SELECT MIN(tick), MAX(tick), COUNT(*) FROM vitality").fetchone()
+def read_past(read: Read, at_most: int) -> Past:
+    """The past kept in the state that `read` queries."""
+    lo, hi, count = read("SELECT MIN(tick), MAX(tick), COUNT(*) FROM vitality", ()).fetchone()
     rows = []
     if count:
         step = max(1, math.ceil(count / at_most))
-        rows = conn.execute(
+        rows = read(
             "SELECT tick, time, vitality, phase, economic, epistemic FROM vitality"
             " WHERE (tick - ?) % ? = 0 OR tick = ? ORDER BY tick",
             (lo, step, hi),
         ).fetchall()
-    credits = ExactSum(
-        usd for (usd,) in conn.execute("SELECT usd FROM wallet WHERE kind = 'initial'")
-    )
+    credits = ExactSum(usd for (usd,) in read("SELECT usd FROM wallet WHERE kind = 'initial'", ()))
     # (time, +usd) for income, (time, −usd) for a charge, in time order: the credits at a
     # reading are the initial credits plus every movement made by its time.
-    moves = conn.execute(
+    moves = read(
         "SELECT time, usd FROM wallet WHERE kind = 'income'"
-        " UNION ALL SELECT time, -usd FROM charges ORDER BY 1"
+        " UNION ALL SELECT time, -usd FROM charges ORDER BY 1",
+        (),
     ).fetchall()
     spend: dict[str, ExactSum] = {}
-    for subsystem, usd in conn.execute("SELECT subsystem, usd FROM charges"):
+    for subsystem, usd in read("SELECT subsystem, usd FROM charges", ()):
         spend.setdefault(subsystem, ExactSum()).add(usd)
     prices = sorted(
         (datetime.fromisoformat(time), price)
-        for time, price in conn.execute(
+        for time, price in read(
             "SELECT json_extract(data, '$.observation.time'),"
-            " json_extract(data, '$.observation.price') FROM episodes"
+            " json_extract(data, '$.observation.price') FROM episodes",
+            (),
         )
     )
     price_times = [time for time, _ in prices]
