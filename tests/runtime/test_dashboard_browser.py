@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import trio
 
@@ -223,6 +224,8 @@ def test_the_page_loads_with_charts_and_no_console_error(
     assert page.locator("#spend .bar").count() >= 3
     listed = page.locator("#decision-list li").count()
     assert listed == 100  # the newest 100 of the hour's
+    assert page.locator("#control").is_hidden()  # no token configured: no control routes
+    assert page.locator("#accuracy-section").is_hidden()  # /status carries no accuracy
     page.screenshot(path=str(tmp_path / "dashboard-1280.png"), full_page=True)
     assert view.errors == []
     page.context.close()
@@ -278,6 +281,127 @@ def test_the_layout_holds_at_390_pixels(live: Server, browser: Any, tmp_path: Pa
     page.screenshot(path=str(tmp_path / "dashboard-390.png"), full_page=True)
     assert view.errors == []
     page.context.close()
+
+
+TOKEN = "owner-token-7f3a"
+
+
+@pytest.fixture(scope="module")
+def controlled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A golem with the control API (its owner's token), ten minutes old, clock held."""
+    cfg = config(tmp_path_factory.mktemp("controlled"))
+    lived = timedelta(minutes=10)
+
+    async def main(ready: queue.Queue[Server | BaseException]) -> None:
+        clock = GatedClock(START)
+        with StateStore.open(cfg.golem.state_dir) as store:
+            life, pool = assemble(cfg, clock=clock, store=store, environ={})
+            assert pool is not None
+            endpoint = StatusEndpoint(life, control_token=TOKEN)
+            listening = HttpAddress.parse("127.0.0.1:0").bind()
+            url = url_of(listening)
+            try:
+                async with trio.open_nursery() as nursery:
+                    await nursery.start(endpoint.serve, listening)
+                    nursery.start_soon(life.run)
+                    clock.open_until(START + lived)
+                    while clock.now() < START + lived:
+                        await trio.sleep(0.01)
+                    token = trio.lowlevel.current_trio_token()
+                    ready.put(Server(url, token, nursery.cancel_scope, clock=clock))
+            finally:
+                await pool.aclose()
+
+    yield from _threaded(main)
+
+
+def _status(server: Server) -> dict[str, Any]:
+    return dict(httpx.get(server.url + "/status", timeout=10).json())
+
+
+def test_the_owner_pauses_the_golem_from_the_page(
+    controlled: Server, browser: Any, tmp_path: Path
+) -> None:
+    """The control section shows (the server has control routes); a command without the
+    token asks for it; with it, Pause is queued and at the next tick /status says paused.
+    Kill asks first (dismissed: nothing queued); a wrong token is refused, and forgotten."""
+    view = open_page(browser, controlled.url, 1280)
+    page = view.page
+    assert page.locator("#control").is_visible()
+    said = page.locator("#control-said")
+    page.get_by_role("button", name="Pause").click()
+    assert "token first" in said.inner_text()
+    page.get_by_label("Control token").fill(TOKEN)
+    page.get_by_role("button", name="Use token").click()
+    assert page.evaluate("() => sessionStorage.getItem('golem-control-token')") == TOKEN
+    assert TOKEN not in page.url
+    page.get_by_role("button", name="Pause").click()
+    page.wait_for_function(
+        "() => document.getElementById('control-said').textContent.includes('queued')"
+    )
+    assert said.inner_text().startswith("pause queued")
+    assert _status(controlled)["paused"] is False  # applied at the next tick, not before
+    assert controlled.clock is not None
+    controlled.call(controlled.clock.open_until, controlled.clock.until + timedelta(seconds=30))
+    deadline = time.perf_counter() + 10
+    while not _status(controlled)["paused"] and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    assert _status(controlled)["paused"] is True
+    page.wait_for_function(  # the page's own refresh says so too
+        "() => document.getElementById('state').textContent.includes('paused')", timeout=8000
+    )
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_role("button", name="Kill…").click()
+    assert said.inner_text() == "Kill cancelled."
+    page.get_by_label("Daily budget (USD)").fill("0.5")
+    page.get_by_role("button", name="Set budget").click()
+    page.wait_for_function(
+        "() => document.getElementById('control-said').textContent.startsWith('budget')"
+    )
+    assert said.inner_text().startswith("budget $0.50 queued")
+    page.screenshot(path=str(tmp_path / "control-1280.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert overflow(page) <= 0  # the controls wrap at 390 px
+    page.evaluate("() => sessionStorage.setItem('golem-control-token', 'wrong')")
+    page.get_by_role("button", name="Resume").click()
+    page.wait_for_function(
+        "() => document.getElementById('control-said').textContent.includes('401')"
+    )
+    assert page.evaluate("() => sessionStorage.getItem('golem-control-token')") is None
+    assert _status(controlled)["alive"] is True  # the kill was never sent
+    # The one console error is Chromium's note of the refused request.
+    [refused] = view.errors
+    assert "status of 401" in refused
+    page.context.close()
+
+
+ACCURACY = {
+    "price_direction": {"total": 48, "hits": 31, "hit_rate": 31 / 48, "sample_sufficient": True},
+    "volatility_regime": {"total": 12, "hits": 9, "hit_rate": 0.75, "sample_sufficient": False},
+    "inaction": {"total": 300, "hits": 201, "hit_rate": 0.67, "sample_sufficient": True},
+}
+
+
+def test_the_prediction_engine_s_accuracy_by_category_shows_when_status_has_it(
+    live: Server, browser: Any
+) -> None:
+    """A /status carrying `accuracy` (the oracle's, category -> report) is drawn as a
+    table; the golem's own /status, with the accuracy added on its way to the browser."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+
+    def with_accuracy(route: Any) -> None:
+        served = route.fetch()
+        route.fulfill(response=served, json={**served.json(), "accuracy": ACCURACY})
+
+    context.route("**/status", with_accuracy)
+    page = context.new_page()
+    page.goto(live.url + "/")
+    page.wait_for_selector("#accuracy tbody tr")
+    rows = page.locator("#accuracy tbody tr")
+    assert rows.count() == 3
+    assert rows.nth(0).inner_text().split("\t") == ["price direction", "64.6%", "31 of 48"]
+    assert "(too few yet)" in rows.nth(1).inner_text()
+    context.close()
 
 
 @pytest.fixture(scope="module")
