@@ -43,7 +43,7 @@ from golem.runtime.store import (
     check_file,
     private_dir,
 )
-from golem.runtime.telemetry import Traces
+from golem.runtime.telemetry import traces_of
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -218,7 +218,7 @@ async def _live(
             notifier = Notifier.of(config.notify, config.golem.id, os.environ)
             if notifier is not None:
                 opened.callback(notifier.close)  # the last notices (a death's) go out
-            traces = Traces.of(config.telemetry, config.golem.id)
+            traces = traces_of(config.telemetry, config.golem.id)
             if traces is not None:
                 opened.callback(traces.close)  # the last spans go out
             life, pool = assemble(

@@ -38,7 +38,7 @@ from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
 from golem.runtime.notify import Notifier
 from golem.runtime.store import StateStore
-from golem.runtime.telemetry import Traces
+from golem.runtime.telemetry import traces_of
 from golem.simulation.adaptation import Shock, regime_adaptation
 from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
@@ -204,7 +204,7 @@ async def _generation(
     born = clock.now()
     # [notify]: the life's notices go out as they happen, in real time, rate-limited.
     notifier = Notifier.of(config.notify, config.golem.id, os.environ)
-    traces = Traces.of(config.telemetry, config.golem.id)  # [telemetry]: spans over OTLP
+    traces = traces_of(config.telemetry, config.golem.id)  # [telemetry]: spans over OTLP
     with (
         notifier or nullcontext(),
         traces or nullcontext(),

@@ -56,7 +56,7 @@ from golem.runtime.notify import Notifier
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
-from golem.runtime.telemetry import Traces
+from golem.runtime.telemetry import traces_of
 from golem.simulation.quality import QualityTable
 from golem.simulation.scenario import SimulationSection, load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade
@@ -697,7 +697,7 @@ DEAD_HOOK = "json://127.0.0.1:9/nobody"  # the discard port: refused at once
 def traced(config: GolemConfig) -> object:
     """Whether the golem's decisions are traced (test_telemetry: to the endpoint's
     /v1/traces, and without it the SDK is not even imported)."""
-    traces = Traces.of(config.telemetry, "g")
+    traces = traces_of(config.telemetry, "g")
     if traces is None:
         return False
     traces.close()

@@ -31,9 +31,10 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.life import assemble
 from golem.runtime.record import DecisionRecord
+from golem.runtime.spans import trace_of
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record
-from golem.runtime.telemetry import Traces, trace_of
+from golem.runtime.tracing import Traces
 from golem.subsystems.context import ContextReport
 from tests.runtime.records import decision
 
