@@ -226,6 +226,48 @@ def test_a_simulated_day_s_spans_reach_an_otlp_receiver(tmp_path: Path, receiver
     assert not any(e["event"] == "telemetry_behind" for e in lines)
 
 
+RUN = """
+[golem]
+id = "g-run-traced"
+state_dir = "{state}"
+seed = 11
+
+[inference]
+t1 = ["synthetic"]
+t2 = ["synthetic:gpt-4o"]
+death = ["synthetic:gpt-4o"]
+
+[providers.synthetic]
+emulate = "openai"
+model = "gpt-4o-mini"
+
+[heartbeat]
+interval = "200ms"
+theta_base = 0.01
+theta_min = 0.0
+
+[logging]
+console = "off"
+
+[telemetry]
+otlp_endpoint = "{url}"
+"""
+
+
+def test_a_golem_run_s_spans_reach_the_receiver_by_its_end(
+    tmp_path: Path, receiver: Receiver
+) -> None:
+    path, state = tmp_path / "golem.toml", tmp_path / "state"
+    path.write_text(RUN.format(state=state, url=receiver.url))
+    assert main(["run", str(path), "--for", "3s"]) == 0
+    lines = [orjson.loads(line) for line in (state / "golem.log").read_bytes().splitlines()]
+    decisions = [e for e in lines if e["event"] == "decision"]
+    roots = [s for s in receiver.spans if not s.parent_span_id]
+    assert len(roots) == len(decisions) > 5  # the last sent as the run ended
+    calls = [s for s in receiver.spans if s.parent_span_id]
+    assert len(calls) == sum("provider" in d for d in decisions) > 0
+
+
 def test_without_an_endpoint_nothing_is_traced_and_the_sdk_is_not_imported(
     tmp_path: Path, receiver: Receiver
 ) -> None:
