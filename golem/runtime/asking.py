@@ -10,7 +10,7 @@ for the charge stage). The judge stage (golem.runtime.verify) asks again through
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 import orjson
@@ -76,9 +76,6 @@ __all__ = [
     "send",
 ]
 
-_DEFAULT_CONTEXT = ContextSettings()
-_DEFAULT_POLICY = AllocatorPolicy()
-
 
 @dataclass(frozen=True, slots=True)
 class Route:
@@ -122,8 +119,8 @@ class Budgeting:
     clock: Clock
     state: MortalityState
     config: StructuredOutputConfig | None = None
-    policy: AllocatorPolicy | None = None
-    context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
+    policy: AllocatorPolicy = field(default_factory=AllocatorPolicy)  # the life's, compiled
+    context: ContextSettings = field(default_factory=ContextSettings)  # each profile's limits
     foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
     # Which prompts the providers likely still cache (the golem's, kept across ticks):
@@ -280,7 +277,7 @@ def prompt_for(subsystem: Subsystem, ctx: Situation, call: Call, env: Budgeting)
         ctx,
         allocation.profile,
         budget=budget,
-        settings=env.context or _DEFAULT_CONTEXT,
+        settings=env.context,
         tokenizer=call.route.tokenizer,
         task_first=call.route.provider.capabilities.task_first,
         secrets=env.secrets,
@@ -329,9 +326,9 @@ def estimate_input_tokens(
 ) -> int:
     """A pre-call bound on what the call sends: the decision's schema, and the token limit
     of the profile the call will run under (the assembled prompt never exceeds it)."""
-    table = (env.policy or _DEFAULT_POLICY).profiles
+    table = env.policy.profiles
     profile, _ = select_profile_and_reasoning(subsystem.name, env.state.security, tier, table)
-    limit = (env.context or _DEFAULT_CONTEXT).limits_for(profile).max_tokens
+    limit = env.context.limits_for(profile).max_tokens
     return _schema_tokens(subsystem.decision_type(ctx)) + limit
 
 

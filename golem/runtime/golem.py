@@ -438,7 +438,7 @@ class Golem:
                 reason = str(exc)
         log.warning(
             "market_not_resumed",
-            golem=self.config.golem.id,
+            golem=self._golem_id,
             tick=self.tick_no,
             reason=reason,
             consequence="the market starts again from its seed",
@@ -516,7 +516,7 @@ class Golem:
         }
         self.store.record_death(death)
         self.snapshot()
-        log.info("death", golem=self.config.golem.id, **death)
+        log.info("death", golem=self._golem_id, **death)
         self.on_death()
 
     def _job_run(self, job: str) -> int:
