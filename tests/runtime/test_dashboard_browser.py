@@ -225,7 +225,7 @@ def test_the_page_loads_with_charts_and_no_console_error(
     listed = page.locator("#decision-list li").count()
     assert listed == 100  # the newest 100 of the hour's
     assert page.locator("#control").is_hidden()  # no token configured: no control routes
-    assert page.locator("#accuracy-section").is_hidden()  # /status carries no accuracy
+    assert page.locator("#accuracy-section").is_hidden()  # /status carries no `oracle`
     page.screenshot(path=str(tmp_path / "dashboard-1280.png"), full_page=True)
     assert view.errors == []
     page.context.close()
@@ -375,32 +375,48 @@ def test_the_owner_pauses_the_golem_from_the_page(
     page.context.close()
 
 
-ACCURACY = {
-    "price_direction": {"total": 48, "hits": 31, "hit_rate": 31 / 48, "sample_sufficient": True},
-    "volatility_regime": {"total": 12, "hits": 9, "hit_rate": 0.75, "sample_sufficient": False},
-    "inaction": {"total": 300, "hits": 201, "hit_rate": 0.67, "sample_sufficient": True},
+# /status's `oracle` as the prediction engine reports it (runtime/predictions.py's report).
+ORACLE = {
+    "fitness": 0.412,
+    "regime": "trending_up",
+    "categories": {
+        "price_direction": {"total": 48, "hit_rate": 0.6458, "skill": 0.21, "ece": 0.08},
+        "volatility_regime": {"total": 12, "hit_rate": 0.75, "skill": 0.4, "ece": None},
+        "position_health": {"total": 0, "hit_rate": None, "skill": None, "ece": None},
+        "inaction": {"total": 300, "hit_rate": 0.67, "skill": 0.05, "ece": 0.02},
+    },
+    "gate": {"blocked": 3, "permitted": 7, "would_be_pnl_usd": -1.25},
 }
 
 
 def test_the_prediction_engine_s_accuracy_by_category_shows_when_status_has_it(
     live: Server, browser: Any
 ) -> None:
-    """A /status carrying `accuracy` (the oracle's, category -> report) is drawn as a
-    table; the golem's own /status, with the accuracy added on its way to the browser."""
+    """A /status carrying the prediction engine's report (`oracle`) is drawn: fitness,
+    regime, the gate's count, and a row per category; the golem's own /status, with the
+    report added on its way to the browser."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
 
-    def with_accuracy(route: Any) -> None:
+    def with_oracle(route: Any) -> None:
         served = route.fetch()
-        route.fulfill(response=served, json={**served.json(), "accuracy": ACCURACY})
+        route.fulfill(response=served, json={**served.json(), "oracle": ORACLE})
 
-    context.route("**/status", with_accuracy)
+    context.route("**/status", with_oracle)
     page = context.new_page()
     page.goto(live.url + "/")
     page.wait_for_selector("#accuracy tbody tr")
     rows = page.locator("#accuracy tbody tr")
-    assert rows.count() == 3
-    assert rows.nth(0).inner_text().split("\t") == ["price direction", "64.6%", "31 of 48"]
-    assert "(too few yet)" in rows.nth(1).inner_text()
+    assert rows.count() == 4
+    assert rows.nth(0).inner_text().split("\t") == [
+        "price direction",
+        "64.6%",
+        "0.210",
+        "0.080",
+        "48",
+    ]
+    assert rows.nth(2).inner_text().split("\t") == ["position health", "–", "–", "–", "0"]
+    figures = page.locator("#accuracy-figures").inner_text()
+    assert "0.412" in figures and "3 blocked, 7 let through" in figures
     context.close()
 
 

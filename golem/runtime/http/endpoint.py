@@ -31,11 +31,8 @@ __all__ = ["LiveSource", "StatusEndpoint", "serve_app"]
 class LiveSource:
     """The app's `Source` for a running golem: read from it when asked."""
 
-    def __init__(
-        self, life: Life, feed: DecisionFeed, chronicle: LiveChronicle, *, control: bool
-    ) -> None:
+    def __init__(self, life: Life, feed: DecisionFeed, chronicle: LiveChronicle) -> None:
         self._life, self._feed, self._chronicle = life, feed, chronicle
-        self._control = control  # whether the control routes are served (a token is set)
 
     def now(self) -> datetime:
         return self._life.clock.now()
@@ -44,7 +41,7 @@ class LiveSource:
         return health(self._life)
 
     def status(self) -> dict[str, Any]:
-        return {**status(self._life, self._feed), "control": self._control}
+        return status(self._life, self._feed)
 
     def history(self) -> dict[str, Any]:
         return self._chronicle.body(self._life.golem.portfolio.to_dict())
@@ -67,8 +64,8 @@ class StatusEndpoint:
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)
+        source = LiveSource(life, self.feed, self.chronicle)
         control = control_routes(life, control_token)
-        source = LiveSource(life, self.feed, self.chronicle, control=bool(control))
         self.app = status_app(source, self.feed, self.metrics, control)
 
     async def serve(

@@ -353,22 +353,30 @@ function drawControl(status) {
   $("control").hidden = !(status.control && status.alive);
 }
 
-// --- the prediction engine's accuracy by category (when /status carries it) --------------
+// --- the prediction engine's accuracy by category (when /status carries `oracle`) -------
+
+const percent = (v) => (typeof v === "number" ? `${(100 * v).toFixed(1)}%` : "–");
 
 function drawAccuracy(status) {
-  const accuracy = status.accuracy;
+  const oracle = status.oracle;
+  const categories = oracle && oracle.categories;
   const section = $("accuracy-section");
-  section.hidden = !accuracy || typeof accuracy !== "object" || Object.keys(accuracy).length === 0;
+  section.hidden = !categories || typeof categories !== "object";
   if (section.hidden) return;
-  const rows = Object.entries(accuracy).map(([category, report]) => {
-    const r = typeof report === "number" ? { hit_rate: report } : report || {};
-    const rate = typeof r.hit_rate === "number" ? r.hit_rate : r.total ? r.hits / r.total : null;
-    const resolved = typeof r.total === "number"
-      ? `${r.hits ?? "–"} of ${r.total}${r.sample_sufficient === false ? " (too few yet)" : ""}` : "–";
+  const gate = oracle.gate || {};
+  figures($("accuracy-figures"), [
+    ["epistemic fitness", num(oracle.fitness)],
+    ["regime", oracle.regime || "–"],
+    ["trades gated", typeof gate.blocked === "number" ? `${gate.blocked} blocked, ${gate.permitted} let through` : "–"],
+  ]);
+  const rows = Object.entries(categories).map(([category, report]) => {
+    const r = report || {};
     return el("tr", { "data-category": category },
       el("th", { scope: "row" }, category.replace(/_/g, " ")),
-      el("td", {}, rate == null ? "–" : `${(100 * rate).toFixed(1)}%`),
-      el("td", {}, resolved));
+      el("td", {}, percent(r.hit_rate)),
+      el("td", {}, typeof r.skill === "number" ? num(r.skill) : "–"),
+      el("td", {}, typeof r.ece === "number" ? num(r.ece) : "–"),
+      el("td", {}, typeof r.total === "number" ? String(r.total) : "–"));
   });
   $("accuracy").tBodies[0].replaceChildren(...rows);
 }
