@@ -115,8 +115,7 @@ async def test_a_restarted_golem_s_history_begins_with_what_its_state_kept(
     assert history["decisions"] == {}  # how many were made is the log's, not the state's
     long = Chronicle(keep=10)
     with StateStore.open(cfg.golem.state_dir) as store:
-        past = store.past(10)
-    long.recall(past.readings, past.spend_usd)
+        long.recall(store.past)
     kept = [p["tick"] for p in long.body(None)["readings"]]
     assert len(kept) <= 10 and kept[0] == 0 and kept[-1] == ticks - 1
 

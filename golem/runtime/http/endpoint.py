@@ -17,7 +17,7 @@ from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from golem.runtime.http.app import status_app
-from golem.runtime.http.chronicle import POINTS, LiveChronicle
+from golem.runtime.http.chronicle import LiveChronicle
 from golem.runtime.http.control import control_routes
 from golem.runtime.http.feed import DecisionFeed
 from golem.runtime.http.guard import allowed_hosts, quiet_accept_errors
@@ -59,8 +59,7 @@ class StatusEndpoint:
         golem = life.golem
         asset = golem.portfolio.config.asset
         self.chronicle = LiveChronicle(lambda: golem.portfolio.marks.get(asset))
-        past = golem.store.past(POINTS)  # a restarted golem's page draws its whole life
-        self.chronicle.recall(past.readings, past.spend_usd)
+        self.chronicle.recall(golem.store.past)  # a restarted golem's page: its whole life
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)
