@@ -453,10 +453,10 @@ class GolemConfig(Section):
     world: WorldSection = WorldSection()
     context: ContextSection = ContextSection()
     cache: CacheSection = CacheSection()
+    telemetry: TelemetrySection = TelemetrySection()
     logging: LoggingSection = LoggingSection()
     control: ControlSection = ControlSection()
     notify: NotifySection = NotifySection()
-    telemetry: TelemetrySection = TelemetrySection()
 
     _path: Path | None = PrivateAttr(default=None)
 

@@ -32,7 +32,7 @@ _READING = (
 
 
 class Kept(Protocol):
-    """What the state kept of a life (store/past.py's `Past`): readings as
+    """What the state kept of a life (store/history.py's `Past`): readings as
     (time ISO, tick, fields, price), oldest first, and the spend by subsystem."""
 
     @property

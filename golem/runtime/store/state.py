@@ -25,8 +25,8 @@ from msgspec.structs import astuple
 from golem.mortality import Charge
 from golem.runtime.store.bills import BILLS_NAME, BillJournal, JournaledLedger
 from golem.runtime.store.control import ControlLog
+from golem.runtime.store.history import Past, read_past
 from golem.runtime.store.migrations import SchemaTooNew, migrate
-from golem.runtime.store.past import Past, read_past
 from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
@@ -437,7 +437,7 @@ class StateStore:
         return [VitalityRow.from_row(row) for row in rows]
 
     def past(self, at_most: int) -> Past:
-        """What the dashboard draws of the life so far (store/past.py)."""
+        """What the dashboard draws of the life so far (store/history.py)."""
         return read_past(self._read, at_most)
 
     def last_vitality(self) -> VitalityRow | None:
