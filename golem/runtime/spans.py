@@ -5,9 +5,9 @@ GenAI semantic conventions (`gen_ai.*`) with golem's own attributes (`golem.subs
 
 Planned from the record after the fact, never by wrapping the decision path, and timed by
 the golem's clock (virtual in a simulation): a decision starts at its record's time, its
-calls follow one another by their measured latency (a judge's call records none: it takes
-no time on the trace), and the decision ends with its last call. runtime/tracing.py makes
-and sends them; runtime/telemetry.py decides whether anything is traced at all.
+calls follow one another by their measured latency (a judge's as much as the first's), and
+the decision ends with its last call. runtime/tracing.py makes and sends them;
+runtime/telemetry.py decides whether anything is traced at all.
 """
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ def trace_of(record: DecisionRecord) -> DecisionTrace:
         calls.append(first)
         at = first.end
     for role, judged in (("verify", record.verification), ("without_text", record.without_text)):
-        if judged is not None and _sent(judged):
+        if judged is not None and judged.sent:
             calls.append(_judge_call(judged, role, common, at))
+            at = calls[-1].end
     decision = {
         **common,
         "golem.tier_asked": str(record.tier_asked),
@@ -127,12 +128,6 @@ def _first_call(
     return SpanPlan(f"{OPERATION} {requested}", at, end, attributes, "client")
 
 
-def _sent(judged: Verification) -> bool:
-    """Whether a judge's call went out: it answered, or billed something before failing
-    (one refused before a byte was billed, or never funded, left no trace to tell)."""
-    return judged.agreed is not None or judged.cost_usd > 0 or judged.usage.total_tokens > 0
-
-
 def _judge_call(
     judged: Verification, role: str, common: Mapping[str, Attribute], at: datetime
 ) -> SpanPlan:
@@ -146,7 +141,10 @@ def _judge_call(
     if judged.agreed is not None:
         attributes["golem.agreed"] = judged.agreed
         attributes["golem.second_kept"] = judged.second_kept
-    return SpanPlan(f"{OPERATION} {model}", at, at, attributes, "client", judged.skipped)
+    else:  # sent, and failed
+        attributes["error.type"] = (judged.skipped or "no answer").split(":", 1)[0]
+    end = at + timedelta(seconds=max(judged.latency_s, 0.0))
+    return SpanPlan(f"{OPERATION} {model}", at, end, attributes, "client", judged.skipped)
 
 
 def _model(provider: str, model: str) -> dict[str, Attribute]:

@@ -1,0 +1,98 @@
+"""A judge's call is timed like the first call: its record holds the latency measured
+(its provider's, else the time until it answered or failed), and its span lasts that long,
+after the first call's; a judge's call that went out and failed billing nothing is told
+from one that was never funded (the first has a span, an error; the second none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+import trio
+import trio.testing
+
+from golem.inference import FinishReason, Response, ServerError
+from golem.inference.pricing import Price
+from golem.inference.scripted import ScriptedProvider
+from golem.inference.types import Request
+from golem.runtime.decide import decide
+from golem.runtime.spans import trace_of
+from tests.runtime.test_verify import (
+    REJECTION,
+    VERIFYING,
+    approval,
+    proposing,
+    provider,
+    verified_by,
+)
+from tests.subsystems.support import PRICE
+
+
+@dataclass
+class Slow(ScriptedProvider):
+    """A scripted provider that takes `seconds` (on trio's clock) to answer or fail, and
+    does not time itself, as a local model or a test double may not."""
+
+    seconds: float = 0.0
+
+    async def complete(self, request: Request) -> Response:
+        await trio.sleep(self.seconds)
+        return await super().complete(request)
+
+
+def _timed(content: str, seconds: float) -> Response:
+    return Response(content=content, finish_reason=FinishReason.STOP, latency_s=seconds)
+
+
+async def test_a_judge_s_call_lasts_its_latency_after_the_first_s() -> None:
+    first = provider("first", _timed(approval(150.0), 1.5))
+    second = provider("second", _timed(REJECTION, 0.75))
+    record = await decide(VERIFYING, proposing(200.0), verified_by(first, second))
+    assert record.verification is not None
+    assert (record.verification.sent, record.verification.latency_s) == (True, 0.75)
+    planned = trace_of(record)
+    asked, judged = planned.calls
+    assert (asked.start, asked.end) == (record.time, record.time + timedelta(seconds=1.5))
+    assert (judged.start, judged.end) == (asked.end, asked.end + timedelta(seconds=0.75))
+    assert judged.attributes["golem.call"] == "verify" and judged.error is None
+    assert planned.decision.end == judged.end  # the decision ends with its last call
+
+
+async def test_a_judge_that_does_not_time_itself_is_timed_by_the_golem(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    first = provider("first", approval(150.0))
+    second = Slow([REJECTION], name="second", model="second-1", price=PRICE, seconds=12.0)
+    record = await decide(VERIFYING, proposing(200.0), verified_by(first, second))
+    assert record.verification is not None and record.verification.agreed is False
+    assert record.verification.latency_s == 12.0
+    _, judged = trace_of(record).calls
+    assert judged.end - judged.start == timedelta(seconds=12)
+
+
+async def test_a_failed_judge_call_that_billed_nothing_is_told_from_an_unfunded_one(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    first = provider("first", approval(150.0))
+    down = [ServerError("down", provider="second", status=503)] * 3
+    failing = Slow(down, name="second", model="second-1", price=PRICE, seconds=30.0)
+    failed = await decide(VERIFYING, proposing(200.0), verified_by(first, failing))
+    judged = failed.verification
+    assert judged is not None and judged.cost_usd == 0 and judged.usage.total_tokens == 0
+    assert judged.sent and judged.agreed is None and judged.latency_s == 30.0  # one attempt
+    _, call = trace_of(failed).calls  # sent: a span, an error, however little it billed
+    assert call.error is not None and call.error.startswith("server_error")
+    assert call.attributes["error.type"] == "server_error"
+    assert call.attributes["golem.cost_usd"] == 0
+    assert call.end - call.start == timedelta(seconds=judged.latency_s)
+
+    first = provider("first", approval(150.0))
+    dear = Price(input=1e5, output=1e5)  # USD per million tokens: far beyond risk's line
+    unfunded = await decide(
+        VERIFYING, proposing(200.0), verified_by(first, provider("second"), price=dear)
+    )
+    assert unfunded.verification is not None and not unfunded.verification.sent
+    assert unfunded.verification.skipped is not None
+    assert unfunded.verification.skipped.startswith("not funded")
+    assert [c.attributes["golem.call"] for c in trace_of(unfunded).calls] == ["first"]
