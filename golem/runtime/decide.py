@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 import structlog
@@ -257,7 +258,9 @@ class Decisions:
         self.funds, self.memo, self._publish = funds, memo, publish
 
     async def run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.funds.budgeting(), self.memo)
+        funds = self.funds.budgeting()
+        began = funds.clock.now()
+        record = _began(await decide(subsystem, ctx, funds, self.memo), began)
         self._publish(record)
         return record
 
@@ -266,7 +269,16 @@ class Decisions:
     ) -> DecisionRecord:
         """A counterfactual of `of`: `subsystem` asked anew on `ctx` (never a reused
         decision), sampled with `seed`, its record naming the decision it re-asks."""
-        record = await decide(subsystem, ctx, self.funds.budgeting(), seed=seed)
-        record = replace(record, counterfactual_of=of.decision_id)
+        funds = self.funds.budgeting()
+        began = funds.clock.now()
+        record = await decide(subsystem, ctx, funds, seed=seed)
+        record = replace(_began(record, began), counterfactual_of=of.decision_id)
         self._publish(record)
         return record
+
+
+def _began(record: DecisionRecord, began: datetime) -> DecisionRecord:
+    """`record`, saying when its run began when that is not its context's time (a real
+    clock moved since the tick began; a simulation's never has, and its records stay
+    as they are)."""
+    return record if began <= record.time else replace(record, began=began)

@@ -4,10 +4,11 @@ GenAI semantic conventions (`gen_ai.*`) with golem's own attributes (`golem.subs
 `golem.tier`, `golem.profile`, `golem.cost_usd`, `golem.vitality`, ...).
 
 Planned from the record after the fact, never by wrapping the decision path, and timed by
-the golem's clock (virtual in a simulation): a decision starts at its record's time, its
-calls follow one another by their measured latency (a judge's as much as the first's), and
-the decision ends with its last call. runtime/tracing.py makes and sends them;
-runtime/telemetry.py decides whether anything is traced at all.
+the golem's clock (virtual in a simulation): a decision starts when its run began (its
+record's time, the tick's, unless a real clock had moved on since), its calls follow one
+another by their measured latency (a judge's as much as the first's), and the decision
+ends with its last call. runtime/tracing.py makes and sends them; runtime/telemetry.py
+decides whether anything is traced at all.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def trace_of(record: DecisionRecord) -> DecisionTrace:
     """The spans of one decision: its own, and one per model call it made (the first
     call, answered or failed, then each judge's that was sent)."""
     common = _common(record)
-    at, calls = record.time, []
+    began = record.began or record.time
+    at, calls = began, []
     first = _first_call(record, common, at)
     if first is not None:
         calls.append(first)
@@ -83,7 +85,7 @@ def trace_of(record: DecisionRecord) -> DecisionTrace:
         "golem.counterfactual_of": record.counterfactual_of,
     }
     decision |= {key: value for key, value in optional.items() if value is not None}
-    span = SpanPlan(f"decide {record.subsystem}", record.time, at, decision, error=record.error)
+    span = SpanPlan(f"decide {record.subsystem}", began, at, decision, error=record.error)
     return DecisionTrace(span, tuple(calls))
 
 

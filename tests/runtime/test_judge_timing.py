@@ -1,22 +1,26 @@
 """A judge's call is timed like the first call: its record holds the latency measured
 (its provider's, else the time until it answered or failed), and its span lasts that long,
 after the first call's; a judge's call that went out and failed billing nothing is told
-from one that was never funded (the first has a span, an error; the second none).
+from one that was never funded (the first has a span, an error; the second none). Under a
+real clock a tick's decisions follow one another on the trace: each record says when its
+run began, after the tick's time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import timedelta
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 import trio
 import trio.testing
+from msgspec.structs import replace as evolve
 
 from golem.inference import FinishReason, Response, ServerError
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider
 from golem.inference.types import Request
-from golem.runtime.decide import decide
+from golem.runtime.decide import DecisionRecord, Decisions, decide
 from golem.runtime.spans import trace_of
 from tests.runtime.test_verify import (
     REJECTION,
@@ -26,7 +30,7 @@ from tests.runtime.test_verify import (
     provider,
     verified_by,
 )
-from tests.subsystems.support import PRICE
+from tests.subsystems.support import NOW, PRICE, budgeting
 
 
 @dataclass
@@ -96,3 +100,47 @@ async def test_a_failed_judge_call_that_billed_nothing_is_told_from_an_unfunded_
     assert unfunded.verification.skipped is not None
     assert unfunded.verification.skipped.startswith("not funded")
     assert [c.attributes["golem.call"] for c in trace_of(unfunded).calls] == ["first"]
+
+
+class MovingClock:
+    """A real clock's stand-in: its time moves when a provider says a call took time."""
+
+    def __init__(self, now: datetime) -> None:
+        self.at = now
+
+    def now(self) -> datetime:
+        return self.at
+
+
+def _taking(clock: MovingClock, content: str, seconds: float) -> Callable[[Request], Response]:
+    def answer(_: Request) -> Response:
+        clock.at += timedelta(seconds=seconds)
+        return _timed(content, seconds)
+
+    return answer
+
+
+async def test_a_tick_s_decisions_follow_one_another_on_a_real_clock() -> None:
+    """Two runs on one tick's context (as risk's follows the heartbeat's): the second
+    began when the first's call had ended, and its span starts there, not at the tick's
+    time; on a clock that did not move (a simulation's) the record is as before."""
+    clock = MovingClock(NOW)
+    first = provider(
+        "first", _taking(clock, approval(150.0), 2.0), _taking(clock, approval(100.0), 3.0)
+    )
+    published: list[DecisionRecord] = []
+    decisions = Decisions(replace(budgeting(first), clock=clock), None, published.append)
+    ctx = proposing(200.0)
+    one = await decisions.run(VERIFYING, ctx)
+    two = await decisions.run(VERIFYING, evolve(ctx, run=1))
+    assert published == [one, two]
+    assert one.time == two.time == NOW  # the tick's time, as logged
+    assert (one.began, two.began) == (None, NOW + timedelta(seconds=2))
+    spans = [trace_of(record).decision for record in (one, two)]
+    assert (spans[0].start, spans[0].end) == (NOW, NOW + timedelta(seconds=2))
+    assert (spans[1].start, spans[1].end) == (spans[0].end, NOW + timedelta(seconds=5))
+    assert trace_of(two).calls[0].start == spans[1].start
+
+    still = provider("first", approval(150.0))
+    fixed = Decisions(budgeting(still), None, published.append)  # its clock stays at NOW
+    assert (await fixed.run(VERIFYING, ctx)).began is None
