@@ -36,6 +36,11 @@ _VERDICT_STYLES = {"better": "green", "worse": "red", "no difference": "dim"}
 
 
 def label(policy: str) -> str:
+    """A policy's name as a column reads it; an arm of the fixed policy at a daily budget
+    (`fixed@0.5`) as "fixed $0.5/day"."""
+    name, at, rate = policy.partition("@")
+    if at and name == PolicyName.FIXED:
+        return f"fixed ${rate}/day"
     return POLICY_LABELS.get(PolicyName(policy), policy) if policy in set(PolicyName) else policy
 
 

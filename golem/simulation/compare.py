@@ -70,6 +70,8 @@ _NAMED = (
     Dimension("correct_share_model", "right decisions, model (share)", "higher"),
     Dimension("correct_share_rules", "right decisions, rules (share)", "higher"),
     Dimension("cost_per_correct_usd", "cost per right model decision (USD)", "lower"),
+    Dimension("right_decisions", "right decisions (count)", "higher"),
+    Dimension("right_decisions_model", "right decisions by model (count)", "higher"),
     Dimension("return_net_percent", "return net of fees, slippage, inference (%)", "higher"),
     Dimension("hold_initial_percent", "baseline: holding the initial position (%)", None),
     Dimension("buy_hold_percent", "baseline: buy and hold (%)", None),

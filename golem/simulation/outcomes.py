@@ -76,6 +76,8 @@ OUTCOME_KEYS = (
     "correct_share_model",
     "correct_share_rules",
     "cost_per_correct_usd",
+    "right_decisions",
+    "right_decisions_model",
     # the golem's return and the baselines on the same path (`baselines`)
     "return_net_percent",
     "hold_initial_percent",
