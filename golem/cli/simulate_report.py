@@ -78,7 +78,8 @@ def _plain(value: Any) -> str:
 
 def lineage_table(summary: dict[str, Any]) -> Table:
     """Each golem of the lineage: when it was born, how long it lived, how it ended, its
-    money and the lessons it inherited."""
+    money, the lessons it inherited and its own return net of costs beside holding its
+    birth portfolio and buying and holding over its life."""
     table = Table(title=f"lineage: {summary['generations']} generations")
     columns = (
         ("generation", "generation"),
@@ -90,11 +91,14 @@ def lineage_table(summary: dict[str, Any]) -> Table:
         ("spent (USD)", "spend_usd"),
         ("left (USD)", "credits_left_usd"),
         ("lessons inherited", "inherited_lessons"),
+        ("return net (%)", "return_net_percent"),
+        ("holding (%)", "hold_initial_percent"),
+        ("buy and hold (%)", "buy_hold_percent"),
     )
     for title, _ in columns:
         table.add_column(title)
     for life in summary["lineage"]:
-        table.add_row(*(_number(life[key]) for _, key in columns))
+        table.add_row(*(_number(life.get(key)) for _, key in columns))
     return table
 
 

@@ -7,7 +7,7 @@ This module says who succeeds, with what; `run.live` lives them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,9 @@ class Generation:
     inherited_lessons: int
     testament_by_model: bool | None
     testament: Path | None  # the testament's JSON, if it died and wrote one
+    # Its own life's return net of fees, slippage and its inference, beside the baselines
+    # over the same stretch of the path (outcomes.net_returns), from its birth portfolio.
+    returns: dict[str, float | None] = field(default_factory=dict)
 
     @property
     def lifespan_days(self) -> float:
@@ -59,6 +62,7 @@ class Generation:
             "credits_left_usd": round(self.credits_left_usd, 9),
             "inherited_lessons": self.inherited_lessons,
             "testament_by_model": self.testament_by_model,
+            **self.returns,
         }
 
 

@@ -42,7 +42,7 @@ from golem.simulation.adaptation import Shock, regime_adaptation
 from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
-from golem.simulation.outcomes import Outcomes
+from golem.simulation.outcomes import Outcomes, net_returns
 from golem.simulation.scenario import Scenario, load_scenario
 from golem.simulation.tally import Tally
 from golem.world import MarketSource
@@ -239,8 +239,10 @@ async def _generation(
             life.scheduler.on_failed = notifier.job_failed
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
+        born_with = golem.portfolio.to_dict()
         if world.founding is None:
-            world.founding = golem.portfolio.to_dict()
+            world.founding = born_with
+        world.outcomes.new_life()
 
         async def credit_income(*_: object) -> None:
             # Each day's income once to the lineage: an heir born on a day its
@@ -260,6 +262,15 @@ async def _generation(
         death = store.death()
         spent = _charges(store, born, clock.now())
         world.charges += spent
+        spend_usd = math.fsum(usd for _, _, usd, _ in spent)
+        outcomes = world.outcomes
+        returns = net_returns(
+            born_with,
+            outcomes.life_first_price,
+            outcomes.last_price,
+            golem.portfolio.equity(),
+            spend_usd,
+        )
         files = death["testament"] if death else []
         generation = Generation(
             number=1 if heir is None else heir.generation,
@@ -270,11 +281,12 @@ async def _generation(
             ticks=golem.tick_no,
             funded_usd=store.initial_credits() or 0.0,
             income_usd=store.income(),
-            spend_usd=math.fsum(usd for _, _, usd, _ in spent),
+            spend_usd=spend_usd,
             credits_left_usd=store.credits(),
             inherited_lessons=0 if heir is None else len(heir.lessons),
             testament_by_model=world.tally.death_source == "model" if death else None,
             testament=Path(files[0]) if files else None,
+            returns=returns,
         )
     if not spec.record:
         for database in (out / "state").glob("golem.db*"):
