@@ -107,15 +107,18 @@ def heir_of(
 
 def successor_config(config: GolemConfig, heir: Heir) -> GolemConfig:
     """The founder's `config` for `heir`: its own identity (`ID-gN`: its own hazard rolls
-    and log lines) and the money left as its initial credits (its economic clock measures
-    what it was given)."""
+    and log lines), the money left as its initial credits, and the founder's as the
+    lineage's (`lineage_credits_usd`): its economic clock measures the money the lineage
+    still has, so an heir of a lineage with 30% of it left is born at 0.3, not 1.0."""
+    mortality = config.mortality
+    founded = mortality.lineage_credits_usd or mortality.initial_credits_usd
     return config.model_copy(
         update={
             "golem": config.golem.model_copy(
                 update={"id": f"{config.golem.id}-g{heir.generation}"}
             ),
-            "mortality": config.mortality.model_copy(
-                update={"initial_credits_usd": heir.funds_usd}
+            "mortality": mortality.model_copy(
+                update={"initial_credits_usd": heir.funds_usd, "lineage_credits_usd": founded}
             ),
         }
     )
