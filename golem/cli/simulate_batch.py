@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from rich.console import Console
@@ -35,12 +35,19 @@ from golem.cli.simulate_report import (
     returns_table,
     size,
 )
-from golem.cli.simulate_verdicts import FRONTIER_RULE, frontier_table
+from golem.cli.simulate_verdicts import (
+    FRONTIER_RULE,
+    deaths_table,
+    frontier_table,
+    thesis_lines,
+    thesis_table,
+)
 from golem.mortality import PolicyName
 from golem.simulation import LifeEnd, LifeSpec, Scenario, distribution, executor, run_lives, slots
 from golem.simulation.arms import Arm
 from golem.simulation.batch_plots import write_batch_plot
 from golem.simulation.compare import TEST_NAME, Comparison, compare, write_csv
+from golem.simulation.control import Thesis, thesis
 from golem.simulation.frontier import Placement, frontier_arms, place
 from golem.simulation.frontier import write_plot as write_frontier_plot
 from golem.simulation.results import read_rows, row, write_rows
@@ -117,8 +124,7 @@ def run_batch(
     for point in batch.points:
         prefix = f"{point_name(point)}/" if point else ""
         mine = [r for r in rows if r["life"].startswith(prefix)]
-        report, comparison, placements = _report(batch, point, mine)
-        console.print(*_tables(batch, point, report, comparison, placements), sep="\n")
+        console.print(*_tables(batch, point, _report(batch, point, mine)), sep="\n")
     failed = [r for r in rows if r.get("error")]
     console.print(f"wrote {batch.out / 'results.parquet'} and results.csv ({len(rows)} rows)")
     console.print(f"{size(disk_use(batch.out))} on disk under {batch.out}")
@@ -231,13 +237,19 @@ def _write(
     return ordered
 
 
-def _report(
-    batch: Batch, point: Point, rows: list[dict[str, Any]]
-) -> tuple[dict[str, Any], list[Comparison], list[Placement]]:
+class _Reported(NamedTuple):
+    report: dict[str, Any]
+    comparison: list[Comparison]
+    placements: list[Placement]  # none without a frontier
+    verdict: Thesis | None  # none without the immortal beside a mortal reference
+
+
+def _report(batch: Batch, point: Point, rows: list[dict[str, Any]]) -> _Reported:
     """The point's report.json, compare.csv and outcomes.png, over its lives that ended
     (`rows`: the point's); with the vitality policy and two fixed budgets or more, its
-    placement against their frontier (frontier.json, frontier.png). The report, the
-    comparison and the placements (none without a frontier)."""
+    placement against their frontier (frontier.json, frontier.png); with the immortal
+    policy beside a mortal reference, the control experiment's verdict (control.json).
+    """
     lives = {
         str(p): [r for r in rows if r["policy"] == str(p) and not r.get("error")]
         for p in batch.policies
@@ -259,16 +271,23 @@ def _report(
             orjson.dumps([p.fields() for p in placements], option=orjson.OPT_INDENT_2) + b"\n"
         )
         write_frontier_plot(out, _title(point, batch), lives, subject)
-    return report, comparison, placements
+    verdict = None
+    reference, immortal = str(batch.policies[0]), str(PolicyName.IMMORTAL)
+    if immortal in lives and reference != immortal:
+        verdict = thesis(
+            lives[reference],
+            lives[immortal],
+            mortal_name=reference,
+            horizon_days=_horizon_days(batch, point),
+        )
+        (out / "control.json").write_bytes(
+            orjson.dumps(verdict.fields(), option=orjson.OPT_INDENT_2) + b"\n"
+        )
+    return _Reported(report, comparison, placements, verdict)
 
 
-def _tables(
-    batch: Batch,
-    point: Point,
-    report: dict[str, Any],
-    comparison: list[Comparison],
-    placements: list[Placement],
-) -> list[Any]:
+def _tables(batch: Batch, point: Point, reported: _Reported) -> list[Any]:
+    report, comparison, placements, verdict = reported
     title, count, reference = _title(point, batch), len(batch.seeds), str(batch.policies[0])
     where = batch.out / point_name(point)
     frontier = (
@@ -276,14 +295,21 @@ def _tables(
         if placements
         else []
     )
+    control = (
+        [thesis_table(title, verdict), *thesis_lines(verdict), f"wrote {where / 'control.json'}"]
+        if verdict is not None
+        else []
+    )
     return [
         report_table(title, count, report),
+        deaths_table(title, report),
         returns_table(title, count, report),
         comparison_table(title, count, comparison),
         f"verdicts: {TEST_NAME}",
         *(ratios(report, reference, str(p)) for p in batch.policies[1:]),
         f"wrote {where / 'report.json'}, compare.csv and outcomes.png",
         *frontier,
+        *control,
     ]
 
 

@@ -76,6 +76,14 @@ _NAMED = (
     Dimension("hold_initial_percent", "baseline: holding the initial position (%)", None),
     Dimension("buy_hold_percent", "baseline: buy and hold (%)", None),
     Dimension("cash_percent", "baseline: cash (%)", None),
+    Dimension("strategy_niches", "strategy niches across members", "higher"),
+    Dimension("strategy_entropy_bits", "strategy diversity (bits)", "higher"),
+    Dimension("insights_created", "insights written", "higher"),
+    Dimension("insights_per_day", "novel insights a day", "higher"),
+    Dimension("testament_usd", "testaments' cost (USD)", None),
+    Dimension("testament_share", "testaments' share of spend", "lower"),
+    Dimension("would_have_died_day", "immortal: would have died (day)", None),
+    Dimension("mortal_lifetimes", "immortal: mortal lifetimes lived", None),
 )
 DIMENSIONS: tuple[Dimension, ...] = _NAMED + tuple(
     Dimension(key, key.replace("_", " "), None)

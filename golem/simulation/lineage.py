@@ -39,6 +39,7 @@ class Generation:
     inherited_lessons: int
     testament_by_model: bool | None
     testament: Path | None  # the testament's JSON, if it died and wrote one
+    testament_usd: float = 0.0  # what its death reflection cost (0: it did not die)
     # Its own life's return net of fees, slippage and its inference, beside the baselines
     # over the same stretch of the path (outcomes.net_returns), from its birth portfolio.
     returns: dict[str, float | None] = field(default_factory=dict)
@@ -59,6 +60,7 @@ class Generation:
             "funded_usd": round(self.funded_usd, 9),
             "income_usd": round(self.income_usd, 9),
             "spend_usd": round(self.spend_usd, 9),
+            "testament_usd": round(self.testament_usd, 9),
             "credits_left_usd": round(self.credits_left_usd, 9),
             "inherited_lessons": self.inherited_lessons,
             "testament_by_model": self.testament_by_model,

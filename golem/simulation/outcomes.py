@@ -84,6 +84,16 @@ OUTCOME_KEYS = (
     "hold_initial_percent",
     "buy_hold_percent",
     "cash_percent",
+    # strategy diversity and novel insights across the lineage (diversity.py), the
+    # testaments' cost (deaths.py), an immortal's would-have-died (control.py)
+    "strategy_niches",
+    "strategy_entropy_bits",
+    "insights_created",
+    "insights_per_day",
+    "testament_usd",
+    "testament_share",
+    "would_have_died_day",
+    "mortal_lifetimes",
 )
 BASELINE_KEYS = ("hold_initial_percent", "buy_hold_percent", "cash_percent")
 

@@ -39,6 +39,9 @@ from golem.runtime.logs import configure_logging
 from golem.runtime.notify import Notifier
 from golem.runtime.store import StateStore
 from golem.simulation.adaptation import Shock, regime_adaptation
+from golem.simulation.control import WouldHaveDied
+from golem.simulation.deaths import deaths_summary
+from golem.simulation.diversity import Strategies
 from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
@@ -51,6 +54,7 @@ __all__ = ["LifeResult", "LifeSpec", "live", "run_life"]
 
 _DAY = timedelta(days=1)
 _COMMIT_EVERY = 2_000  # ticks per commit: the simulator's state is never resumed
+_DEATH = "death"  # the subsystem whose charges are the testament's
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +133,9 @@ class _World:
     end: datetime
     judgement: Judgement = field(default_factory=Judgement)
     injection: InjectionTally | None = None  # an attack simulation's (see _injection)
+    strategies: Strategies = field(default_factory=Strategies)
+    # An immortal life's mortal shadow: when the mortal clocks would have ended it.
+    shadow: WouldHaveDied | None = None
     credited: set[str] = field(default_factory=set)
     founding: dict[str, Any] | None = None  # the founder's portfolio at birth (baselines)
     charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
@@ -151,6 +158,7 @@ async def live(
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
         injection=_injection(config),
+        shadow=WouldHaveDied.of(config, sim.start),
     )
     for stale in spec.out.glob("generation-*"):  # an earlier run's successors
         shutil.rmtree(stale)
@@ -231,6 +239,8 @@ async def _generation(
                 world.tally,
                 world.outcomes,
                 world.judgement,
+                world.strategies,
+                *([world.shadow] if world.shadow is not None else []),
                 *([world.injection] if world.injection is not None else []),
                 *([notifier.publish] if notifier is not None else []),
             ],
@@ -243,6 +253,7 @@ async def _generation(
         if world.founding is None:
             world.founding = born_with
         world.outcomes.new_life()
+        world.strategies.new_life()
 
         async def credit_income(*_: object) -> None:
             # Each day's income once to the lineage: an heir born on a day its
@@ -263,6 +274,7 @@ async def _generation(
         spent = _charges(store, born, clock.now())
         world.charges += spent
         spend_usd = math.fsum(usd for _, _, usd, _ in spent)
+        testament_usd = math.fsum(usd for _, subsystem, usd, _ in spent if subsystem == _DEATH)
         outcomes = world.outcomes
         returns = net_returns(
             born_with,
@@ -282,6 +294,7 @@ async def _generation(
             funded_usd=store.initial_credits() or 0.0,
             income_usd=store.income(),
             spend_usd=spend_usd,
+            testament_usd=testament_usd if death else 0.0,
             credits_left_usd=store.credits(),
             inherited_lessons=0 if heir is None else len(heir.lessons),
             testament_by_model=world.tally.death_source == "model" if death else None,
@@ -332,6 +345,7 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
         by_subsystem[subsystem].append(usd)
     last, tally, vitals = generations[-1], world.tally, golem.vitals
     deaths = [g for g in generations if g.ended == "died"]
+    spent = math.fsum(u for usd in by_subsystem.values() for u in usd)
     equity = golem.portfolio.equity()
     risk_assessments, risk_by_model = tally.risk_assessments, tally.risk_by_model
     summary: dict[str, Any] = {
@@ -385,6 +399,9 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
         ),
         **_adaptation(world, now),
         **world.judgement.summary(),
+        **world.strategies.summary(_days(now - start)),
+        **WouldHaveDied.summary_of(world.shadow, _days(now - start)),
+        **deaths_summary([g.fields() for g in generations], spend=_round(spent)),
     }
     if world.injection is not None:
         summary["injection"] = world.injection.summary()
