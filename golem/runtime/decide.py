@@ -254,13 +254,15 @@ class Decisions:
         funds: Funds,
         memo: DecisionMemo | None,
         publish: Callable[[DecisionRecord], None],
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self.funds, self.memo, self._publish = funds, memo, publish
+        self._now = now  # the golem's clock: when each run began (None: not said)
 
     async def run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
-        funds = self.funds.budgeting()
-        began = funds.clock.now()
-        record = _began(await decide(subsystem, ctx, funds, self.memo), began)
+        began = None if self._now is None else self._now()
+        record = await decide(subsystem, ctx, self.funds.budgeting(), self.memo)
+        record = _began(record, began)
         self._publish(record)
         return record
 
@@ -269,16 +271,15 @@ class Decisions:
     ) -> DecisionRecord:
         """A counterfactual of `of`: `subsystem` asked anew on `ctx` (never a reused
         decision), sampled with `seed`, its record naming the decision it re-asks."""
-        funds = self.funds.budgeting()
-        began = funds.clock.now()
-        record = await decide(subsystem, ctx, funds, seed=seed)
+        began = None if self._now is None else self._now()
+        record = await decide(subsystem, ctx, self.funds.budgeting(), seed=seed)
         record = replace(_began(record, began), counterfactual_of=of.decision_id)
         self._publish(record)
         return record
 
 
-def _began(record: DecisionRecord, began: datetime) -> DecisionRecord:
-    """`record`, saying when its run began when that is not its context's time (a real
+def _began(record: DecisionRecord, began: datetime | None) -> DecisionRecord:
+    """`record`, saying when its run began when that is after its context's time (a real
     clock moved since the tick began; a simulation's never has, and its records stay
     as they are)."""
-    return record if began <= record.time else replace(record, began=began)
+    return record if began is None or began <= record.time else replace(record, began=began)

@@ -9,8 +9,9 @@ run began, after the tick's time.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import trio
 import trio.testing
@@ -20,8 +21,13 @@ from golem.inference import FinishReason, Response, ServerError
 from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider
 from golem.inference.types import Request
+from golem.runtime.clock import VirtualClock
 from golem.runtime.decide import DecisionRecord, Decisions, decide
+from golem.runtime.life import assemble
 from golem.runtime.spans import trace_of
+from golem.runtime.store.state import StateStore
+from golem.runtime.stream import Record
+from tests.runtime.test_http import config
 from tests.runtime.test_verify import (
     REJECTION,
     VERIFYING,
@@ -129,7 +135,7 @@ async def test_a_tick_s_decisions_follow_one_another_on_a_real_clock() -> None:
         "first", _taking(clock, approval(150.0), 2.0), _taking(clock, approval(100.0), 3.0)
     )
     published: list[DecisionRecord] = []
-    decisions = Decisions(replace(budgeting(first), clock=clock), None, published.append)
+    decisions = Decisions(budgeting(first), None, published.append, clock.now)
     ctx = proposing(200.0)
     one = await decisions.run(VERIFYING, ctx)
     two = await decisions.run(VERIFYING, evolve(ctx, run=1))
@@ -142,5 +148,34 @@ async def test_a_tick_s_decisions_follow_one_another_on_a_real_clock() -> None:
     assert trace_of(two).calls[0].start == spans[1].start
 
     still = provider("first", approval(150.0))
-    fixed = Decisions(budgeting(still), None, published.append)  # its clock stays at NOW
+    fixed = Decisions(budgeting(still), None, published.append, lambda: NOW)  # a sim's
     assert (await fixed.run(VERIFYING, ctx)).began is None
+
+
+class DriftingClock(VirtualClock):
+    """A virtual clock that, like a real one, has moved on each time it is read."""
+
+    def now(self) -> datetime:
+        return self.advance(timedelta(milliseconds=1))
+
+
+async def test_a_golem_says_when_each_of_its_runs_began(tmp_path: Path) -> None:
+    published: list[DecisionRecord] = []
+
+    def keep(record: Record) -> None:
+        if isinstance(record, DecisionRecord):
+            published.append(record)
+
+    cfg = config(tmp_path)
+    with StateStore.open(cfg.golem.state_dir) as store:
+        clock = DriftingClock(NOW)
+        life, pool = assemble(cfg, clock=clock, store=store, environ={}, subscribers=[keep])
+        assert pool is not None
+        try:
+            await life.run(duration=timedelta(minutes=5))
+        finally:
+            await pool.aclose()
+    assert len(published) >= 10
+    for record in published:
+        assert record.began is not None and record.began > record.time
+        assert trace_of(record).decision.start == record.began
