@@ -21,14 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 import structlog
 from msgspec.structs import replace
 
 from golem.inference import StructuredOutputInvalid
 from golem.mortality import ModelTier
-from golem.runtime.asking import Asked, Budgeting, Call, ask
+from golem.runtime.asking import Asked, Call, Funds, ask
 from golem.runtime.charge import charge, held
 from golem.runtime.grant import Declined, grant, prompt_key
 from golem.runtime.memo import DecisionMemo, Lookup
@@ -53,21 +52,23 @@ class Plan:
 async def decide(
     subsystem: Subsystem,
     ctx: Situation,
-    env: Budgeting,
+    funds: Funds,
     memo: DecisionMemo | None = None,
     *,
     seed: int | None = None,
 ) -> DecisionRecord:
     """Run `subsystem` once on `ctx`: the record of the decision, for the caller to
     publish. Never raises for a provider's failure or a malformed answer: those end in the
-    deterministic path, their warning logged. `env`: what the decision is paid from.
+    deterministic path, their warning logged. `funds`: what the decision is paid from
+    (its Budgeting made only when a model may be asked: a T0 run, most heartbeats, needs
+    none).
     `memo`: where a model's decision for the same situation may be found (reused at no
     cost, before anything is allocated) and where a new one is kept. `seed`: the sampling
     seed of an earlier call this one repeats (`Request.seed`)."""
     lookup = None if memo is None else memo.recall(subsystem, ctx)
     if lookup is not None and lookup.hit is not None:
         return _reused(subsystem, ctx, lookup)
-    record = await _decided(subsystem, ctx, env, seed)
+    record = await _decided(subsystem, ctx, funds, seed)
     if memo is None or lookup is None:
         return record
     if record.source == "model" and record.decision is not None:
@@ -85,7 +86,7 @@ def plan(subsystem: Subsystem, ctx: Situation) -> Plan:
 
 
 async def _decided(
-    subsystem: Subsystem, ctx: Situation, env: Budgeting, seed: int | None
+    subsystem: Subsystem, ctx: Situation, funds: Funds, seed: int | None
 ) -> DecisionRecord:
     planned = plan(subsystem, ctx)
     if planned.skip_reason is not None:
@@ -94,6 +95,7 @@ async def _decided(
         )
     if planned.asked is ModelTier.T0:
         return _deterministic(subsystem, ctx, planned.asked, Declined())
+    env = funds.budgeting()
     call = grant(subsystem, ctx, planned.asked, env)
     if isinstance(call, Declined):
         if call.skip_reason is not None:
@@ -237,13 +239,6 @@ def _deterministic(
     )
 
 
-class Funds(Protocol):
-    """What decisions are paid from: the Budgeting of one made now (a golem's Purse, whose
-    standing moves with each decision; a Budgeting, whose does not)."""
-
-    def budgeting(self) -> Budgeting: ...
-
-
 class Decisions:
     """How a golem's subsystems are run: each decision paid from its `funds` (the standing
     read as it begins), looked up in and kept in its `memo`, and its record published."""
@@ -257,7 +252,7 @@ class Decisions:
         self.funds, self.memo, self._publish = funds, memo, publish
 
     async def run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.funds.budgeting(), self.memo)
+        record = await decide(subsystem, ctx, self.funds, self.memo)
         self._publish(record)
         return record
 
@@ -266,7 +261,7 @@ class Decisions:
     ) -> DecisionRecord:
         """A counterfactual of `of`: `subsystem` asked anew on `ctx` (never a reused
         decision), sampled with `seed`, its record naming the decision it re-asks."""
-        record = await decide(subsystem, ctx, self.funds.budgeting(), seed=seed)
+        record = await decide(subsystem, ctx, self.funds, seed=seed)
         record = replace(record, counterfactual_of=of.decision_id)
         self._publish(record)
         return record
