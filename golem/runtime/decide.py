@@ -25,15 +25,23 @@ from dataclasses import dataclass
 import structlog
 from msgspec.structs import replace
 
-from golem.inference import StructuredOutputInvalid
-from golem.mortality import ModelTier
+from golem.inference import (
+    NO_USAGE,
+    Request,
+    Response,
+    StructuredOutput,
+    StructuredOutputInvalid,
+    Usage,
+)
+from golem.mortality import Allocation, Degradation, ModelTier, SubsystemName
 from golem.runtime.asking import Asked, Call, Funds, ask
 from golem.runtime.charge import charge, held
 from golem.runtime.grant import Declined, grant, prompt_key
-from golem.runtime.memo import DecisionMemo, Lookup
-from golem.runtime.record import DecisionRecord, situated
-from golem.runtime.verify import judge
-from golem.subsystems.contract import Situation, Subsystem
+from golem.runtime.memo import DecisionMemo, Lookup, Reuse
+from golem.runtime.record import DecisionRecord
+from golem.runtime.verify import Verification, judge
+from golem.subsystems.context import ContextReport
+from golem.subsystems.contract import Outcome, Situation, Subsystem
 
 __all__ = ["DecisionRecord", "Decisions", "Plan", "decide", "plan"]
 
@@ -155,8 +163,8 @@ async def _asked(
     decision = asked.prompt.restore(response.parsed)
     spent = (bill.cost, bill.usage)
     judged = await judge(subsystem, ctx, paid, call, decision, asked=asked, spent=spent)
-    return DecisionRecord(
-        **situated(ctx),
+    return _record(
+        ctx,
         subsystem=subsystem.name,
         tier_asked=call.asked,
         tier=call.tier,
@@ -181,8 +189,8 @@ def _reused(subsystem: Subsystem, ctx: Situation, lookup: Lookup) -> DecisionRec
     assert hit is not None and reuse is not None
     outcome = subsystem.act(ctx, hit.decision)
     summary = f"{outcome.summary} (reused {reuse.by}: {reuse.decision_id})"
-    return DecisionRecord(
-        **situated(ctx),
+    return _record(
+        ctx,
         subsystem=subsystem.name,
         tier_asked=lookup.asked,
         tier=hit.tier,
@@ -203,8 +211,8 @@ def _skipped(
     reason: str,
     declined: Declined | None = None,
 ) -> DecisionRecord:
-    return DecisionRecord(
-        **situated(ctx),
+    return _record(
+        ctx,
         subsystem=subsystem.name,
         tier_asked=asked,
         tier=tier,
@@ -226,8 +234,8 @@ def _deterministic(
         return _skipped(
             subsystem, ctx, asked=asked, tier=ModelTier.T0, reason=reason, declined=declined
         )
-    return DecisionRecord(
-        **situated(ctx),
+    return _record(
+        ctx,
         subsystem=subsystem.name,
         tier_asked=asked,
         tier=ModelTier.T0,
@@ -265,3 +273,57 @@ class Decisions:
         record = replace(record, counterfactual_of=of.decision_id)
         self._publish(record)
         return record
+
+
+def _record(
+    ctx: Situation,
+    *,
+    subsystem: SubsystemName,
+    tier_asked: ModelTier,
+    tier: ModelTier,
+    source: str,
+    decision: StructuredOutput | None = None,
+    outcome: Outcome | None = None,
+    response: Response | None = None,
+    allocation: Allocation | None = None,
+    degradations: tuple[Degradation, ...] = (),
+    cost_usd: float = 0.0,
+    usage: Usage = NO_USAGE,
+    context: ContextReport | None = None,
+    verification: Verification | None = None,
+    request: Request | None = None,
+    without_text: Verification | None = None,
+    error: str | None = None,
+    skip_reason: str | None = None,
+    reused: Reuse | None = None,
+    cache: str | None = None,
+) -> DecisionRecord:
+    """The record stage: a run of `subsystem` on `ctx`, each field named."""
+    return DecisionRecord(
+        golem=ctx.golem_id,
+        time=ctx.now,
+        vitality=ctx.vitality,
+        phase=ctx.phase,
+        tick=ctx.tick,
+        run=ctx.run,
+        situation=ctx,
+        subsystem=subsystem,
+        tier_asked=tier_asked,
+        tier=tier,
+        source=source,
+        decision=decision,
+        outcome=outcome,
+        response=response,
+        allocation=allocation,
+        degradations=degradations,
+        cost_usd=cost_usd,
+        usage=usage,
+        context=context,
+        verification=verification,
+        request=request,
+        without_text=without_text,
+        error=error,
+        skip_reason=skip_reason,
+        reused=reused,
+        cache=cache,
+    )
