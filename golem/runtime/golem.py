@@ -13,14 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import structlog
 
-from golem.inference.caching import PromptCache
-from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
     Vitals,
@@ -36,7 +33,7 @@ from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo
 from golem.runtime.options import LifeOptions, NowClock
 from golem.runtime.provenance import untraded
-from golem.runtime.purse import Purse
+from golem.runtime.purse import Purse, means
 from golem.runtime.record import DecisionRecord
 from golem.runtime.senses import Senses
 from golem.runtime.store.state import StateStore
@@ -66,7 +63,6 @@ from golem.world import (
     MarketSource,
     MarketSummary,
     PaperPortfolio,
-    Truth,
 )
 
 __all__ = ["HORIZON_TICKS", "Golem", "LifeOptions"]
@@ -98,7 +94,6 @@ class Golem:
         self.market = market
         self.routes = routes
         self._now = now
-        self._clock = NowClock(now)
         self.options = options or LifeOptions()
         self.on_death: Callable[[], None] = lambda: None
         # The config compiled once for this life: what ticks and decisions read of it.
@@ -158,33 +153,23 @@ class Golem:
         # (tick, run) of each scheduled job's last run: see `_job_run`.
         saved_runs = store.get_meta("job_runs") or {}
         self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
-        self._prompt_cache = PromptCache()  # the prompts providers likely still cache
-        self._foresight = (
+        self.senses.resume(store.get_meta("market"), self.tick_no)
+        foresight = (
             None
             if self.senses.seer is None or quality is None
             else Foresight(self.senses.truth, quality)
         )
-        self.senses.resume(store.get_meta("market"), self.tick_no)
-        secrets = Redaction(self.options.secrets) if self.options.secrets else None
-        means = partial(
-            Budgeting,
-            routes=routes,
-            ledger=store.ledger,
-            clock=self._clock,
-            config=compiled.structured,
-            policy=self.policy.allocator,
-            context=compiled.context,
-            foresight=self._foresight,
-            watch=self.options.watch,
-            prompt_cache=self._prompt_cache,
-            secrets=secrets,
-            hold_bill=store.hold_bill,
-        )
-        # Income is state: the declared rate until the runtime credits some. The apoptotic
-        # reserve, death's: locked now, logged by the first tick (after the console's
-        # banner), computed again on the positions then open now and then.
+        # What decisions are paid from: the means fixed now, the standing read as each is
+        # made (the apoptotic reserve locked now, logged by the first tick).
         self.purse = Purse(
-            means,
+            means(
+                routes,
+                store,
+                clock=NowClock(now),
+                compiled=compiled,
+                options=self.options,
+                foresight=foresight,
+            ),
             store=store,
             chart=self.chart,
             control=self.control,
@@ -255,10 +240,6 @@ class Golem:
             memory=self.memory,
             **changes,
         )
-
-    def truth(self) -> Truth | None:
-        """The world's truth at this tick, when a simulation gives one (`senses`)."""
-        return self.senses.truth()
 
     # --- the heartbeat job --------------------------------------------------------------
 
