@@ -45,7 +45,6 @@ from golem.subsystems.contract import (
     Mood,
     PortfolioView,
     Situation,
-    Subsystem,
 )
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
@@ -278,11 +277,11 @@ class Golem:
         self.previous = market
         ctx = self.context(market, probes=probes)
         spent = 0.0
-        record = await self._run(self.heartbeat, ctx)
+        record = await self.decisions.run(self.heartbeat, ctx)
         spent += record.cost_usd
         outcome = record.outcome
         if outcome is not None and outcome.escalate_to is not None:
-            record = await self._run(self.heartbeat, escalated(ctx, outcome.escalate_to))
+            record = await self.decisions.run(self.heartbeat, escalated(ctx, outcome.escalate_to))
             spent += record.cost_usd
             outcome = record.outcome
         if outcome is not None and outcome.events:
@@ -297,7 +296,9 @@ class Golem:
         if self.vitals.cause is not None:
             await self.die(self.vitals.cause, market)
         if events and self._appraises and not self.dead:
-            appraisal = await self._run(self.daimon, self.context(market, events=tuple(events)))
+            appraisal = await self.decisions.run(
+                self.daimon, self.context(market, events=tuple(events))
+            )
             if appraisal.outcome is not None and appraisal.outcome.mood is not None:
                 self.mood = appraisal.outcome.mood
                 self.store.record_mood(self.tick_no, now, self.mood)
@@ -352,7 +353,7 @@ class Golem:
         if self.dead or self.control.paused or self.window.latest is None:
             return
         ctx = self.context(self.window.summary(), run=self._job_run("curator"))
-        record = await self._run(self.curator, ctx)
+        record = await self.decisions.run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
@@ -360,7 +361,7 @@ class Golem:
             return
         extra = {"dream_cycle": self.dreams}
         ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
-        record = await self._run(self.dreamer, ctx)
+        record = await self.decisions.run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1
             self.store.set_meta("dreams", self.dreams)
@@ -380,7 +381,7 @@ class Golem:
                 "vitality_history": [row.vitality for row in history][-500:],
             },
         )
-        record = await self._run(self.death, ctx)
+        record = await self.decisions.run(self.death, ctx)
         if record.outcome is not None and record.outcome.settle:
             self.portfolio.settle()
         self.dead = True
@@ -410,9 +411,6 @@ class Golem:
         return run
 
     # --- pieces of a tick ---------------------------------------------------------------
-
-    async def _run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
-        return await self.decisions.run(subsystem, ctx)
 
     def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
         """An episode for every model-made decision, and one per horizon otherwise (the
