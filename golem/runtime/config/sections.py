@@ -35,6 +35,7 @@ from golem.runtime.config.subsystems import (
     SubsystemsSection,
     chain_entry,
 )
+from golem.runtime.config.telemetry import TelemetrySection
 from golem.subsystems.context import ContextSettings
 from golem.world import MarketParams, PortfolioConfig
 
@@ -297,6 +298,7 @@ class GolemConfig(Section):
     world: WorldSection = WorldSection()
     context: ContextSection = ContextSection()
     cache: CacheSection = CacheSection()
+    telemetry: TelemetrySection = TelemetrySection()
     logging: LoggingSection = LoggingSection()
     control: ControlSection = ControlSection()
     notify: NotifySection = NotifySection()

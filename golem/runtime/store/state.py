@@ -21,6 +21,7 @@ import structlog
 from msgspec.structs import astuple
 
 from golem.runtime.store.control import ControlLog
+from golem.runtime.store.history import Past, read_past
 from golem.runtime.store.migrations import SchemaTooNew, migrate
 from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
@@ -245,7 +246,8 @@ class StateStore(Transactional):
         if self._wallet is None:
             row = self._read("SELECT usd FROM wallet WHERE kind = 'initial'").fetchone()
             rows = self._read("SELECT usd FROM wallet WHERE kind = 'income'")
-            self._wallet = (None if row is None else float(row[0]), _fsum(rows))
+            income = math.fsum(usd for (usd,) in rows)
+            self._wallet = (None if row is None else float(row[0]), income)
         return self._wallet
 
     # --- histories ----------------------------------------------------------------------
@@ -261,6 +263,10 @@ class StateStore(Transactional):
     def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
         rows = self._read("SELECT * FROM vitality WHERE tick >= ? ORDER BY tick", (since_tick,))
         return [VitalityRow.from_row(row) for row in rows]
+
+    def past(self, at_most: int) -> Past:
+        """What the dashboard draws of the life so far (store/history.py)."""
+        return read_past(self._read, at_most)
 
     def last_vitality(self) -> VitalityRow | None:
         row = self._read("SELECT * FROM vitality ORDER BY tick DESC LIMIT 1").fetchone()
@@ -392,7 +398,3 @@ class StateStore(Transactional):
                 fire_times=self.fire_times(),
                 death=self.death(),
             )
-
-
-def _fsum(rows: sqlite3.Cursor) -> float:
-    return math.fsum(value for (value,) in rows)
