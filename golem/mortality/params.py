@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference.durations import Duration, DurationOrOff
 from golem.inference.seed import Seed
+from golem.inference.types import DEFAULT_ATTEMPTS
 from golem.mortality.allocator import AllocatorPolicy, PolicyName
 from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
 from golem.mortality.hazard import HazardParams
@@ -33,6 +34,11 @@ class MortalityParams(BaseModel):
     # vitality (the default), fixed, immortal or rules: see PolicyName.
     policy: PolicyName = PolicyName.VITALITY
     initial_credits_usd: float = Field(default=5.0, gt=0)
+    # The money the golem's lineage was founded with (its founder's initial credits): the
+    # economic clock measures what the golem has against it, so an heir funded with what
+    # its predecessors left starts where the lineage's money stands, not at 1.0. Unset:
+    # the golem's own initial credits (a founder's). The simulator sets it for every heir.
+    lineage_credits_usd: float | None = Field(default=None, gt=0)
     daily_budget_usd: float = Field(default=1.0, gt=0)  # also the day's hard cost cap
     # Income declared for the sustainability ratio (income ÷ spend) until the runtime
     # credits some (the simulator's income steps): then the credited amount is the rate.
@@ -66,7 +72,7 @@ class MortalityParams(BaseModel):
     # The apoptotic reserve: what is held back from spending for death's call.
     reserve: ReserveParams = ReserveParams()
 
-    def compile(self, *, seed: int, max_attempts: int = 3) -> MortalityPolicy:
+    def compile(self, *, seed: int, max_attempts: int = DEFAULT_ATTEMPTS) -> MortalityPolicy:
         """Compile these parameters for one life. `seed`: the stochastic clock's (the
         section's, else the golem's); `max_attempts`: first call plus the re-asks
         structured output allows."""
@@ -92,6 +98,7 @@ class MortalityParams(BaseModel):
             burn_decay=self.burn_decay,
             terminal_grace=self.terminal_grace,
             initial_credits_usd=self.initial_credits_usd,
+            lineage_credits_usd=self.lineage_credits_usd,
             daily_budget_usd=self.daily_budget_usd,
             diem_allowance=self.diem_allowance,
             security=self.security,
@@ -122,3 +129,4 @@ class MortalityPolicy:
     security: bool
     reserve: ReserveParams
     immortal: bool = False
+    lineage_credits_usd: float | None = None  # the economic clock's 1.0 (None: own funding)

@@ -441,6 +441,9 @@ EFFECTS: dict[str, Effect] = {
         "the golem is born richer", lambda s: s["credits"], "with"
     ),
     "mortality.daily_budget_usd": Effect("every line gets less", budget(S.HEARTBEAT), "with"),
+    "mortality.lineage_credits_usd": Effect(
+        "the same money is less of a richer lineage's", lambda s: s["vitals"].economic, "against"
+    ),
     "mortality.income_usd_per_day": Effect(
         "income covers more of the burn", lambda s: s["state"].sustainability_ratio, "with"
     ),
@@ -787,6 +790,10 @@ EFFECTS: dict[str, Effect] = {
     "notify.urls": Effect("a notifier sends to them", lambda s: s["notifier"], "becomes", True),
     "notify.events": Effect(
         "only the events named are queued", lambda s: sum(s["queued"].values()), "falls"
+    ),
+    # [telemetry]
+    "telemetry.otlp_endpoint": Effect(
+        "decisions are traced to it", lambda traced: traced, "becomes", True
     ),
     # [logging]
     "logging.file": Effect("the log is written there", lambda s: s[0], "becomes", str),
