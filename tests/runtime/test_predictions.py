@@ -118,9 +118,7 @@ def test_the_gate_blocks_a_newborn_s_trade_and_resolves_what_it_would_have_made(
         desk = TradingDesk(
             heartbeat=None,  # type: ignore[arg-type]
             risk=None,  # type: ignore[arg-type]
-            run=None,  # type: ignore[arg-type]
-            budgeting=None,  # type: ignore[arg-type]
-            publish=lambda record: None,
+            decisions=None,  # type: ignore[arg-type]
             portfolio=portfolio,
             memory=None,  # type: ignore[arg-type]
             golem_id="g",
