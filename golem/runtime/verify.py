@@ -43,7 +43,7 @@ from golem.runtime.asking import (
     request_for,
     send,
 )
-from golem.runtime.charge import charge
+from golem.runtime.charge import charge, held
 from golem.runtime.grant import granted
 from golem.runtime.store.ids import DecisionId
 from golem.subsystems.ask import Ask
@@ -155,7 +155,8 @@ async def second_opinion(
         max_tokens=route.max_output_tokens,
         facts=_facts(first.request.facts, env, first.tier, allocation),
     )
-    answer = await send(subsystem.name, call, request, RiskAssessment, role=role)
+    billed = held(env, ctx, subsystem.name, route, first.tier, role=role)
+    answer = await send(subsystem.name, call, request, RiskAssessment, role=role, billed=billed)
     paid, bill, response = charge(env, ctx, answer.bill), answer.bill, answer.response
     if response is None:
         assert answer.failure is not None
