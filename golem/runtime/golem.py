@@ -36,12 +36,14 @@ from golem.runtime.provenance import untraded
 from golem.runtime.purse import Purse, means
 from golem.runtime.record import DecisionRecord
 from golem.runtime.senses import Senses
+from golem.runtime.store.private import write_documents
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber
 from golem.runtime.trading import TradingDesk
 from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
+    Dying,
     Mood,
     PortfolioView,
     Situation,
@@ -373,15 +375,12 @@ class Golem:
             return
         market = market or self.window.summary()
         history = self.store.vitality_history()
-        ctx = self.context(
-            market,
-            extra={
-                "cause": cause,
-                "state_dir": str(self.state_dir),
-                "vitality_history": [row.vitality for row in history][-500:],
-            },
-        )
+        vitality = tuple(row.vitality for row in history)[-500:]
+        dying = Dying(str(cause), vitality_history=vitality)
+        ctx = self.context(market, dying=dying)
         record = await self.decisions.run(self.death, ctx)
+        documents = () if record.outcome is None else record.outcome.documents
+        written = write_documents(self.state_dir, documents)
         if record.outcome is not None and record.outcome.settle:
             self.portfolio.settle()
         self.dead = True
@@ -392,7 +391,7 @@ class Golem:
             "vitality": self.vitals.vitality,
             "credits_usd": self.store.credits(),
             "equity_usd": self.portfolio.equity(),
-            "testament": list(record.outcome.files) if record.outcome else [],
+            "testament": list(written),
         }
         self.store.record_death(death)
         self.snapshot()

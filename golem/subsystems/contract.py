@@ -30,6 +30,8 @@ from golem.world.feed import FeedItem
 
 __all__ = [
     "Brief",
+    "Document",
+    "Dying",
     "GrimoireEntry",
     "Input",
     "Judge",
@@ -131,6 +133,23 @@ class Recall(Protocol):
     def similar(self, market: MarketSummary, k: int) -> Sequence[Episode]: ...
 
 
+class Dying(Struct, frozen=True):
+    """What the death subsystem is told of the life that ends: its `cause` (a DeathCause's
+    value, or any text), and the vitality and mood readings before today's, oldest first."""
+
+    cause: str = "unknown"
+    vitality_history: tuple[float, ...] = ()
+    mood_history: tuple[Mood, ...] = ()
+
+
+class Document(Struct, frozen=True):
+    """A file an outcome asks the runtime to keep in the golem's state folder (death's
+    testament): the subsystem says what, the runtime writes it."""
+
+    name: str
+    text: str
+
+
 class Situation(Struct, frozen=True):
     """Everything a subsystem may read, frozen at the moment it runs."""
 
@@ -152,6 +171,7 @@ class Situation(Struct, frozen=True):
     probes: Probes | None = None
     proposed: ProposedTrade | None = None  # what risk is asked to assess
     extra: Mapping[str, Any] = msgspec.field(default_factory=dict)  # subsystem-specific inputs
+    dying: Dying | None = None  # to the death subsystem: the life that ends
     run: int = 0  # which run of this subsystem within the tick (risk may run several times)
     wallet: str | None = None  # the golem's wallet address, if it has one
     memory: Recall | None = None  # indexed memory for the context layers; None: built from
@@ -170,7 +190,7 @@ class Outcome(Struct, frozen=True):
     grimoire_archive: tuple[str, ...] = ()
     escalate_to: ModelTier | None = None  # run again at this tier (heartbeat T1 → T2)
     events: tuple[str, ...] = ()  # for other subsystems, e.g. "prediction_miss"
-    files: tuple[str, ...] = ()  # paths written (death's testament)
+    documents: tuple[Document, ...] = ()  # for the runtime to write (death's testament)
     settle: bool = False  # close every paper position to cash now (death's settle, not for risk)
     details: Mapping[str, Any] = msgspec.field(default_factory=dict)  # extra fields for the log
 
