@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 import structlog
 from msgspec.structs import replace
@@ -256,11 +257,14 @@ class Decisions:
         funds: Funds,
         memo: DecisionMemo | None,
         publish: Callable[[DecisionRecord], None],
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self.funds, self.memo, self._publish = funds, memo, publish
+        self._now = now  # the golem's clock: when each run began (None: not said)
 
     async def run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.funds, self.memo)
+        began = None if self._now is None else self._now()
+        record = _began(await decide(subsystem, ctx, self.funds, self.memo), began)
         self._publish(record)
         return record
 
@@ -269,10 +273,18 @@ class Decisions:
     ) -> DecisionRecord:
         """A counterfactual of `of`: `subsystem` asked anew on `ctx` (never a reused
         decision), sampled with `seed`, its record naming the decision it re-asks."""
+        began = None if self._now is None else self._now()
         record = await decide(subsystem, ctx, self.funds, seed=seed)
-        record = replace(record, counterfactual_of=of.decision_id)
+        record = replace(_began(record, began), counterfactual_of=of.decision_id)
         self._publish(record)
         return record
+
+
+def _began(record: DecisionRecord, began: datetime | None) -> DecisionRecord:
+    """`record`, saying when its run began when that is after its context's time (a real
+    clock moved since the tick began; a simulation's never has, and its records stay
+    as they are)."""
+    return record if began is None or began <= record.time else replace(record, began=began)
 
 
 def _record(

@@ -179,7 +179,7 @@ class Golem:
             income_usd_per_day=config.mortality.income_usd_per_day,
             positions=self._positions(),
         )
-        self.decisions = Decisions(self.purse, self.memo, self.stream.publish)
+        self.decisions = Decisions(self.purse, self.memo, self.stream.publish, now)
         self.desk = TradingDesk(
             heartbeat=self.heartbeat,
             risk=self.risk,

@@ -68,6 +68,9 @@ class DecisionRecord(Struct, frozen=True):
     # A failed call's attempts billed though cut mid-answer (a model decision's are its
     # response's): `cost_usd` counts them, partly by estimate.
     failed_attempts: tuple[AttemptUsage, ...] = ()
+    # When the run began on the golem's clock, where that is later than `time` (not
+    # logged): under a real clock a tick's later decisions begin after its first ends.
+    began: datetime | None = None
 
     @property
     def decision_id(self) -> str:
