@@ -43,6 +43,7 @@ from golem.runtime.trading import TradingDesk
 from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
+    Dreaming,
     Dying,
     Mood,
     PortfolioView,
@@ -361,8 +362,8 @@ class Golem:
     async def dream(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        extra = {"dream_cycle": self.dreams}
-        ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
+        dreaming = Dreaming(cycle=self.dreams)
+        ctx = self.context(self.window.summary(), dreaming=dreaming, run=self._job_run("dream"))
         record = await self.decisions.run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1

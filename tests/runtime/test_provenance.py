@@ -38,7 +38,6 @@ from golem.subsystems.contract import PortfolioView, Probes, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.minds import MINDS
 from golem.subsystems.risk import LAYERS, Provenance, Risk
-from golem.subsystems.risk.provenance import check_fields
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
 from tests.subsystems.support import NOW, PRICE, context
@@ -248,7 +247,7 @@ async def test_a_golem_executes_the_clean_hedge_when_an_attack_turned_it_into_an
         for r in published
         if isinstance(r, DecisionRecord) and r.subsystem is SubsystemName.RISK and r.outcome
     ]
-    replaced = [r for r in risk if check_fields(r.outcome.details).get("in_place_of") == "exit"]
+    replaced = [r for r in risk if r.outcome.provenance and r.outcome.provenance.replaces == "exit"]
     assert replaced, "the attack's exit was proposed and vetted"
     approved = [r.outcome.approved for r in risk if r.outcome.approved is not None]
     assert approved and all(t.action is not TradeAction.EXIT for t in approved)
