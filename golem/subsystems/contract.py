@@ -106,6 +106,8 @@ class Probes(Struct, frozen=True):
     theta: float  # the gate
     tier: ModelTier
     flags: tuple[str, ...] = ()  # which probes fired, e.g. "price_delta>2%"
+    health_critical: bool = False  # the health factor is below the critical threshold
+    regime_flip: bool = False  # the price crossed the whole band since the last tick
 
 
 class ProposedTrade(Struct, frozen=True):

@@ -180,7 +180,7 @@ async def test_the_proposing_decision_records_what_it_rests_on() -> None:
 
 async def test_the_rules_corroborate_without_a_reask() -> None:
     critical = replace(tick().market, health_factor=1.0)
-    probes = Probes(0.9, 0.3, ModelTier.T2, flags=("health_factor<1.2",))  # critical
+    probes = Probes(0.9, 0.3, ModelTier.T2, flags=("health_factor<1.2",), health_critical=True)
     ctx = replace(tick(), market=critical, probes=probes)
     provider = ScriptedProvider([answer("hedge")], price=PRICE)
     proposal = await decide(Heartbeat(), ctx, env(provider))
