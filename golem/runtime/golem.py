@@ -22,7 +22,7 @@ from golem.mortality import (
     DeathCause,
     Vitals,
 )
-from golem.runtime.asking import Budgeting, Foresight, Routes
+from golem.runtime.asking import Budgeting, Routes
 from golem.runtime.compiled import Compiled
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
@@ -141,14 +141,7 @@ class Golem:
             last=resumed.vitality,
         )
         self.confidence: float | None = store.get_meta("last_confidence")
-        quality = self.options.quality
-        self.senses = Senses(
-            market,
-            store,
-            golem_id=self._golem_id,
-            foreseeing=quality is not None,
-            costs=config.world.portfolio.costs,
-        )
+        self.senses = Senses(market, store, golem_id=self._golem_id)
         self.window = self.senses.window
         self.previous: MarketSummary | None = self.window.summary() if len(self.window) else None
         self.dreams = int(store.get_meta("dreams") or 0)
@@ -156,11 +149,6 @@ class Golem:
         saved_runs = store.get_meta("job_runs") or {}
         self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
         self.senses.resume(store.get_meta("market"), self.tick_no)
-        foresight = (
-            None
-            if self.senses.seer is None or quality is None
-            else Foresight(self.senses.truth, quality)
-        )
         # What decisions are paid from: the means fixed now, the standing read as each is
         # made (the apoptotic reserve locked now, logged by the first tick).
         self.purse = Purse(
@@ -170,7 +158,6 @@ class Golem:
                 clock=NowClock(now),
                 compiled=compiled,
                 options=self.options,
-                foresight=foresight,
             ),
             store=store,
             chart=self.chart,
