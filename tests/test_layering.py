@@ -107,7 +107,7 @@ SIBLINGS: dict[str, dict[str, frozenset[str]]] = {
         "logs": frozenset(),
         # The status endpoint serves a living golem: its life, records and log; its
         # control routes queue the owner's commands (control).
-        "http": frozenset({"control", "decide", "golem", "life", "logs", "stream"}),
+        "http": frozenset({"control", "golem", "life", "logs", "record", "stream"}),
     },
     "simulation": {},
     "cli": {},

@@ -22,7 +22,7 @@ from itertools import pairwise
 from typing import Any
 
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 from golem.subsystems.contract import GrimoireEntry
 from golem.world import PaperPortfolio, TradeAction

@@ -48,11 +48,11 @@ from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds, control_token
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
 from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.notify import Notifier
+from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord

@@ -16,8 +16,9 @@ from msgspec.structs import replace
 from golem.inference import Request
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import SubsystemName, utc_day
-from golem.runtime.decide import DecisionRecord, Decisions, decide
+from golem.runtime.decide import Decisions, decide
 from golem.runtime.provenance import Vetting, untraded
+from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat

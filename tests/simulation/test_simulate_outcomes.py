@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from golem.cli import main
 from golem.mortality import ModelTier, Phase
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 from golem.simulation.outcomes import (
     OUTCOME_KEYS,
