@@ -46,7 +46,6 @@ from golem.mortality import (
     SubsystemName,
     select_profile_and_reasoning,
 )
-from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
     CallBudget,
     ContextSettings,
@@ -56,6 +55,7 @@ from golem.subsystems.context import (
     estimate_tokens,
 )
 from golem.subsystems.contract import Situation, Subsystem
+from golem.subsystems.facts import Ask
 
 __all__ = [
     "Answer",

@@ -47,9 +47,9 @@ from golem.runtime.asking import (
 from golem.runtime.charge import charge, held
 from golem.runtime.grant import granted
 from golem.runtime.store.ids import DecisionId
-from golem.subsystems.ask import Ask
 from golem.subsystems.context import WithoutFeed
 from golem.subsystems.contract import Judge, JudgeKind, Situation, Subsystem
+from golem.subsystems.facts import Ask
 from golem.subsystems.risk import RiskAssessment, allowed_usd, stricter
 
 __all__ = [

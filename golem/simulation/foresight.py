@@ -21,7 +21,7 @@ from msgspec.structs import replace
 
 from golem.inference.synthetic.provider import Mind
 from golem.mortality import ModelTier, PipelineProfile
-from golem.subsystems.ask import Ask
+from golem.subsystems.facts import Ask
 from golem.subsystems.heartbeat import HORIZON_TICKS
 from golem.world import ForeseeableSource, Observation, Truth
 from golem.world.costs import CostModel

@@ -31,8 +31,8 @@ from golem.mortality import (
 )
 from golem.runtime.asking import Budgeting, Route, Routes
 from golem.runtime.decide import decide
-from golem.subsystems.ask import Ask
 from golem.subsystems.contract import Brief, Judge, Outcome, PortfolioView, Situation
+from golem.subsystems.facts import Ask
 from golem.world import MarketSummary, Observation
 from golem.world.feed import FeedItem
 from tests.inference.decisions import VALID, Pulse

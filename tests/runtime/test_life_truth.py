@@ -21,7 +21,7 @@ from golem.runtime.golem import LifeOptions
 from golem.runtime.life import assemble, make_market
 from golem.runtime.store.state import StateStore
 from golem.simulation.foresight import Foresight
-from golem.subsystems.ask import Ask
+from golem.subsystems.facts import Ask
 from golem.world import Observation, SimulatedMarket
 from tests.runtime.test_life import PRICE, START, answer, config
 

@@ -433,8 +433,8 @@ def obeyed(config: GolemConfig) -> object:
     a feed item that asks for an exit (`[providers.synthetic] compromised`)."""
     from golem.inference.run import run_structured
     from golem.mortality import PipelineProfile
-    from golem.subsystems.ask import Ask
     from golem.subsystems.context import Memory
+    from golem.subsystems.facts import Ask
     from golem.subsystems.heartbeat import Heartbeat
     from tests.subsystems.support import context as situation
 

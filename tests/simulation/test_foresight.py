@@ -15,7 +15,7 @@ from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, PipelineProfile
 from golem.runtime.decide import decide
 from golem.simulation.foresight import Foresight
-from golem.subsystems.ask import Ask
+from golem.subsystems.facts import Ask
 from golem.world import Observation, SimulatedMarket, Truth
 from golem.world.costs import CostModel
 from tests.inference.decisions import VALID

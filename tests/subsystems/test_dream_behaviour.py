@@ -23,7 +23,7 @@ from golem.subsystems.dream import (
     ReplayAnalysis,
     ThreatAssessment,
 )
-from golem.subsystems.dream.replay import MarketRegime, regime_of
+from golem.subsystems.dream.replay_analysis import MarketRegime, regime_of
 from golem.subsystems.dream.scenes import DECISIONS, fragment, scenario
 from golem.world import DecisionSummary, Episode, Regime
 from golem.world import EpisodeOutcome as Result

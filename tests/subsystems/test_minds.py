@@ -15,7 +15,6 @@ from golem.inference import get_schema
 from golem.inference.synthetic.plan import Object, compile_schema
 from golem.mortality import ModelTier, PipelineProfile, SubsystemName
 from golem.subsystems import DECISIONS
-from golem.subsystems.ask import Ask, Percept
 from golem.subsystems.contract import Dying, GrimoireEntry, Probes, ProposedTrade, Situation
 from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.curator.mind import curator
@@ -26,6 +25,7 @@ from golem.subsystems.death.mind import testament as life_review
 from golem.subsystems.death.records import killed_by, records_testament
 from golem.subsystems.dream import Dream, DreamConfig
 from golem.subsystems.dream.mind import integration, replay
+from golem.subsystems.facts import Ask, Percept
 from golem.subsystems.heartbeat.mind import heartbeat
 from golem.subsystems.minds import MINDS
 from golem.subsystems.risk.mind import risk

@@ -13,7 +13,7 @@ from golem.mortality import ModelTier, Phase
 from golem.subsystems.contract import Dreaming, GrimoireEntry, Situation
 from golem.subsystems.dream.fragment import FragmentEvaluation
 from golem.subsystems.dream.integration import DreamIntegration
-from golem.subsystems.dream.replay import ReplayAnalysis
+from golem.subsystems.dream.replay_analysis import ReplayAnalysis
 from golem.subsystems.dream.threat import ThreatAssessment
 from golem.world import Episode
 
