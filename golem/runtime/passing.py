@@ -42,7 +42,7 @@ class Passing:
     ) -> None:
         self.death = Thanatopsis()
         self._decisions, self._store, self._portfolio = decisions, store, portfolio
-        self._state_dir, self._golem_id, self._now = state_dir, golem_id, now
+        self.state_dir, self._golem_id, self._now = state_dir, golem_id, now
 
     def dying(self, cause: DeathCause | str) -> Dying:
         """What the death subsystem is told of the life that ends."""
@@ -57,7 +57,7 @@ class Passing:
         if record.outcome is not None and record.outcome.settle:
             self._portfolio.settle()
         documents = () if record.outcome is None else record.outcome.documents
-        written = write_documents(self._state_dir, documents)
+        written = write_documents(self.state_dir, documents)
         death = {
             "cause": ctx.dying.cause,
             "tick": ctx.tick,

@@ -401,7 +401,7 @@ def context(config: GolemConfig) -> object:
         return {
             "golem_id": ctx.golem_id,
             "wallet": ctx.wallet,
-            "state_dir": str(golem.state_dir),
+            "state_dir": str(golem.passing.state_dir),  # where its testament is kept
             "credits": (ctx.credits_usd, ctx.initial_credits_usd),
             "limits": dict(zip(settings.limits, limits, strict=True)),
             "feed": feed,
