@@ -6,7 +6,7 @@ predictions.py).
 
 from __future__ import annotations
 
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.subsystems.context import Memory
 from golem.subsystems.heartbeat import HORIZON_TICKS

@@ -294,23 +294,16 @@ class Predictor:
             )
         )
 
-    def largest_residuals(self, n: int) -> list[dict[str, object]]:
-        """The `n` recent resolutions with the largest residuals (what a senescent golem's
-        dream replays), largest first."""
-        resolved = self.oracle.book.recent()
-        worst = sorted(resolved, key=lambda r: abs(r.residual), reverse=True)[:n]
-        return [
-            {
-                "category": str(r.category),
-                "regime": r.regime,
-                "forecast": r.forecast,
-                "observed": r.observed,
-                "residual": round(r.residual, 6),
-                "resolved_at": r.resolved_at.isoformat(),
-            }
+    def largest_residuals(self, n: int) -> tuple[str, ...]:
+        """The `n` recent missed claims with the largest residuals (what a senescent
+        golem's dream replays), largest first, each in a line."""
+        missed = [r for r in self.oracle.book.recent() if not r.correct]
+        worst = sorted(missed, key=lambda r: abs(r.residual), reverse=True)[:n]
+        return tuple(
+            f"{r.category} in {r.regime}: claimed {r.forecast}, was {r.observed}"
+            f" (residual {r.residual:+.4g}, {r.resolved_at.isoformat()})"
             for r in worst
-            if not r.correct
-        ]
+        )
 
     def report(self, now: datetime) -> dict[str, Any]:
         """What `golem inspect --summary`, /status, /metrics and a simulation's report show:
