@@ -372,9 +372,7 @@ class Golem:
         residuals = self.predictor.largest_residuals(5) if senescence else ()
         dreaming = Dreaming(cycle=self.dreams, residuals=residuals)
         run = self.job_runs.next("dream", self.tick_no)
-        ctx = self.context(
-            self.window.summary(), dreaming=dreaming, senescence=senescence, run=run
-        )
+        ctx = self.context(self.window.summary(), dreaming=dreaming, senescence=senescence, run=run)
         record = await self.decisions.run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1

@@ -13,7 +13,6 @@ from pathlib import Path
 from golem.mortality import DeathCause, Stage
 from golem.runtime.clock import VirtualClock
 from golem.runtime.golem import Golem
-from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from tests.runtime.test_life import START, life
 from tests.runtime.test_life_terminal import TICK, config
