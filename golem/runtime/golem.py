@@ -160,7 +160,8 @@ class Golem:
         self.memo = DecisionMemo(memo) if memo.active else None
         # Without the daimon a golem has no emotional appraisal: its mood stays neutral.
         self._appraises = config.subsystems.daimon.enabled
-        self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
+        self.curator, self.death = Curator(), Thanatopsis()
+        self.dreamer = Dream(config.subsystems.dream.config())
 
         self.state_dir = Path(config.golem.state_dir)
         store.identify(config.golem.id, config.golem.seed)

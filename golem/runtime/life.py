@@ -26,7 +26,7 @@ from golem.runtime.config.load import secret_values
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
-from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
+from golem.runtime.scheduler import ANY_LATENESS, Job, Scheduler, Trigger, cron, every
 from golem.runtime.store.control import Command, queue_command
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Subscriber
@@ -345,5 +345,7 @@ def assemble(
         else:
             assert schedule.cron is not None, "a schedule is an interval or a cron expression"
             trigger = cron(schedule.cron)
-        scheduler.add(Job(name, trigger, jobs[name]))
+        # Held past its time by a slow call (a local model's tick can take minutes), a
+        # curator's or a dream's run is not dropped: it runs once when the loop frees.
+        scheduler.add(Job(name, trigger, jobs[name], grace=ANY_LATENESS))
     return life, pool

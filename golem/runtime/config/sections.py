@@ -31,6 +31,8 @@ from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.owner import ControlSection, NotifySection
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.subsystems.context import ContextSettings
+from golem.subsystems.contract import RECENT_EPISODES
+from golem.subsystems.dream import DreamConfig
 from golem.subsystems.risk import ProvenancePolicy, RiskConfig, StakeBands
 from golem.world import MarketParams, PortfolioConfig
 
@@ -41,6 +43,7 @@ __all__ = [
     "ContextSection",
     "ControlSection",
     "DaimonSection",
+    "DreamSection",
     "FeedEntry",
     "GolemConfig",
     "GolemSection",
@@ -168,6 +171,19 @@ class JobSection(Section):
     schedule: ScheduleText
 
 
+class DreamSection(JobSection):
+    """The dream's schedule, and how many resolved episodes (decisions whose horizon has
+    come and been scored) it needs to dream at all, of the last RECENT_EPISODES: until
+    then each run is skipped, with the count. A model-made heartbeat decision records an
+    episode, and so does one rules decision per horizon."""
+
+    min_episodes: int = Field(default=DreamConfig().min_episodes, ge=0, le=RECENT_EPISODES)
+
+    def config(self) -> DreamConfig:
+        """The dream subsystem's configuration."""
+        return DreamConfig(min_episodes=self.min_episodes)
+
+
 class DaimonSection(Section):
     """`enabled = false`: a golem without emotional appraisal. The daimon appraises no
     event, so its mood stays neutral (which the heartbeat's gate then reads as calm)."""
@@ -239,9 +255,9 @@ class RiskSection(Section):
 _DEFAULT_SCHEDULES = {"curator": "10m", "dream": "1h"}
 
 
-def _runs(name: str) -> Any:
+def _runs(name: str, section: type[JobSection] = JobSection) -> Any:
     return Field(
-        default_factory=lambda: JobSection(schedule=_parse_schedule(_DEFAULT_SCHEDULES[name]))
+        default_factory=lambda: section(schedule=_parse_schedule(_DEFAULT_SCHEDULES[name]))
     )
 
 
@@ -256,7 +272,7 @@ class SubsystemsSection(Section):
     daimon: DaimonSection = DaimonSection()
     risk: RiskSection = RiskSection()
     curator: JobSection = _runs("curator")
-    dream: JobSection = _runs("dream")
+    dream: DreamSection = _runs("dream", DreamSection)
 
     @model_validator(mode="before")
     @classmethod

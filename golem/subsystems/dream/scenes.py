@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import StructuredOutput
 from golem.mortality import ModelTier, Phase
-from golem.subsystems.contract import GrimoireEntry, Situation
+from golem.subsystems.contract import RECENT_EPISODES, GrimoireEntry, Situation
 from golem.subsystems.dream.fragment import FragmentEvaluation
 from golem.subsystems.dream.integration import DreamIntegration
 from golem.subsystems.dream.replay import ReplayAnalysis
@@ -56,7 +56,8 @@ class DreamConfig(BaseModel):
 
     every_ticks: int = Field(default=500, ge=1)  # the runtime's schedule; the rotation's step
     tier: ModelTier = ModelTier.T1
-    min_episodes: int = Field(default=10, ge=0)  # resolved episodes needed to dream at all
+    # Resolved episodes needed to dream at all, among the RECENT_EPISODES a Situation shows.
+    min_episodes: int = Field(default=10, ge=0, le=RECENT_EPISODES)
     replay_episodes: int = Field(default=20, ge=1)  # the most recent ones a replay sees
     rule_min_group: int = Field(default=3, ge=1)  # episodes per (regime, action) for a rule
     max_new_confidence: float = Field(default=0.6, ge=0, le=1)  # a dream is not evidence
