@@ -143,6 +143,7 @@ class Life:
         signals: bool = False,
         on_start: Callable[[], None] | None = None,
         on_signal: OnSignal | None = None,
+        on_overtime: Callable[[str], None] | None = None,
     ) -> str:
         """Live until death, `stop()`, `end(reason)`, a signal (when `signals`), or
         `duration` of the clock's time. Returns why it ended: died, stopped, signal,
@@ -151,7 +152,8 @@ class Life:
         is called as the life starts: once signals are watched, before the first job
         runs (at once for a golem already dead). A first signal lets the running job
         finish, a second abandons it; `on_signal(count, job)` hears of each with the job
-        running then (None: none)."""
+        running then (None: none). `on_overtime(job)` hears, once, that `duration` ran out
+        while `job` was running (the life ends when it is done), on a clock that sleeps."""
         ended = "stopped"
         deadline = self.clock.now() + duration if duration is not None else None
 
@@ -167,7 +169,7 @@ class Life:
                 on_start()
             return "died"
         with long_lived():
-            await self._live(signals, deadline, on_start, on_signal)
+            await self._live(signals, deadline, on_start, on_signal, on_overtime)
         if not self.golem.dead and not self.golem.options.resumable:
             with self.golem.store.transaction():
                 self.golem.snapshot()  # a life not snapshotted every tick, as it ends
@@ -187,11 +189,14 @@ class Life:
         deadline: datetime | None,
         on_start: Callable[[], None] | None,
         on_signal: OnSignal | None,
+        on_overtime: Callable[[str], None] | None = None,
     ) -> None:
         jobs = trio.CancelScope()  # cancelled by a second signal: the running job abandoned
         async with trio.open_nursery() as nursery:
             if signals:
                 await nursery.start(self._watch_signals, jobs, on_signal)
+            if deadline is not None and on_overtime is not None:
+                nursery.start_soon(self._watch_deadline, deadline, on_overtime)
             if deadline is not None:
                 # Named for its deadline: the store keeps fire times across restarts, and
                 # a later run's `--for` must not find this one already fired.
@@ -204,6 +209,16 @@ class Life:
 
     async def _end(self, *_: object) -> None:
         self.scheduler.stop()
+
+    async def _watch_deadline(self, deadline: datetime, said: Callable[[str], None]) -> None:
+        """At `deadline`, a job still running (a local model's tick can take minutes) is
+        said once, and the life stops when it is done: no job waiting behind it starts."""
+        await self.clock.sleep_until(deadline)
+        running = self.scheduler.running
+        if running is not None:
+            log.info("overtime", job=running, deadline=deadline.isoformat())
+            said(running)
+            self.scheduler.stop()
 
     async def _watch_signals(
         self,
