@@ -77,12 +77,18 @@ class DreamConfig(BaseModel):
 def dream_kind(ctx: Situation, config: DreamConfig) -> DreamKind:
     """`ctx.extra["dream_kind"]` when the runtime names one; else the rotation, stepped by
     `ctx.extra["dream_cycle"]` (a count of dreams) or, without it, by tick ÷ every_ticks,
-    so dreams on the default schedule take the four kinds in turn."""
+    so dreams on the default schedule take the four kinds in turn. Integration is in the
+    rotation only while something is staged: a skipped dream does not count, so with
+    nothing to integrate the rotation would stop there, and the golem never dream again
+    (a replay that drew no lesson and a fragment discarded were enough)."""
     named = ctx.extra.get("dream_kind")
     if named is not None:
         return DreamKind(named)
     cycle = int(ctx.extra.get("dream_cycle", ctx.tick // config.every_ticks))
-    return ROTATION[cycle % len(ROTATION)]
+    kinds = (
+        ROTATION if staged(ctx) else tuple(k for k in ROTATION if k is not DreamKind.INTEGRATION)
+    )
+    return kinds[cycle % len(kinds)]
 
 
 def resolved(ctx: Situation) -> list[Episode]:
