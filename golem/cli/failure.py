@@ -51,9 +51,10 @@ _USER_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
-# Variables named like a secret: their values are masked even when no provider names them
-# (a config's own api_key_env, a control token, a notifier's URL).
-_SECRET_VARIABLE = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL", re.IGNORECASE)
+# Variables named like a secret (..._KEY, ..._TOKEN, ..._SECRET, ..._PASSWORD): their values
+# are masked even when no provider names them (a config's own api_key_env, a control
+# token), and a variable that merely mentions one (KEY_PATH) is not read as one.
+_SECRET_VARIABLE = re.compile(r"(?:^|_)(?:KEY|TOKEN|SECRET|PASSWORD)$", re.IGNORECASE)
 
 
 def environment_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
