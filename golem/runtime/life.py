@@ -19,7 +19,7 @@ import structlog
 import trio
 
 from golem.runtime.asking import Routes
-from golem.runtime.clock import SleepingClock
+from golem.runtime.clock import InstantClock, SleepingClock
 from golem.runtime.collector import long_lived
 from golem.runtime.config import ConfigError, Problem
 from golem.runtime.config.load import secret_values
@@ -195,7 +195,9 @@ class Life:
         async with trio.open_nursery() as nursery:
             if signals:
                 await nursery.start(self._watch_signals, jobs, on_signal)
-            if deadline is not None and on_overtime is not None:
+            # Watched only on a clock that waits: a virtual one would jump to the deadline.
+            waits = not isinstance(self.clock, InstantClock)
+            if deadline is not None and on_overtime is not None and waits:
                 nursery.start_soon(self._watch_deadline, deadline, on_overtime)
             if deadline is not None:
                 # Named for its deadline: the store keeps fire times across restarts, and
