@@ -6,7 +6,7 @@ memory the context layers read; and the epistemic level of the scored ones.
 from __future__ import annotations
 
 from golem.mortality import Epistemic, MortalityPolicy, epistemic_of
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import RECENT_EPISODES

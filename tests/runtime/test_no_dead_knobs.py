@@ -49,11 +49,11 @@ from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds, control_token
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
 from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.notify import Notifier
+from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
@@ -418,7 +418,7 @@ def context(config: GolemConfig) -> object:
         return {
             "golem_id": ctx.golem_id,
             "wallet": ctx.wallet,
-            "state_dir": str(golem.state_dir),
+            "state_dir": str(golem.passing.state_dir),  # where its testament is kept
             "credits": (ctx.credits_usd, ctx.initial_credits_usd),
             "limits": dict(zip(settings.limits, limits, strict=True)),
             "feed": feed,
@@ -450,8 +450,8 @@ def obeyed(config: GolemConfig) -> object:
     a feed item that asks for an exit (`[providers.synthetic] compromised`)."""
     from golem.inference.run import run_structured
     from golem.mortality import PipelineProfile
-    from golem.subsystems.ask import Ask
     from golem.subsystems.context import Memory
+    from golem.subsystems.facts import Ask
     from golem.subsystems.heartbeat import Heartbeat
     from tests.subsystems.support import context as situation
 
