@@ -18,7 +18,14 @@ import trio
 
 from golem.cli import run_http
 from golem.cli.config import is_scenario
-from golem.cli.successor import INHERITED_CONFIDENCE, Succession, inherit, predecessor
+from golem.cli.successor import (
+    INHERITED_CONFIDENCE,
+    LINEAGE_META,
+    Succession,
+    inherit,
+    predecessor,
+    with_lineage,
+)
 from golem.cli.thinking import watching
 from golem.runtime import Life, LifeOptions, RealClock, assemble, make_market
 from golem.runtime.config import (
@@ -110,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
     succession = None
     if args.successor_of is not None:  # refused before anything is made
         succession = predecessor(args.successor_of, successor_state=config.golem.state_dir)
+        config = with_lineage(config, succession.lineage_credits_usd)
     listening = run_http.bind(args)  # before anything is made: a taken port changes nothing
     try:
         with _naming_the_files(config.golem.state_dir / DB_NAME, config.log_file):
@@ -215,6 +223,7 @@ async def _live(
             born = store.get_meta("born") is None
             if succession is not None:
                 inherit(store, succession)
+            config = with_lineage(config, store.get_meta(LINEAGE_META))  # a successor's
             notifier = Notifier.of(config.notify, config.golem.id, os.environ)
             if notifier is not None:
                 opened.callback(notifier.close)  # the last notices (a death's) go out

@@ -42,9 +42,15 @@ from golem.oracle.claims import (
     Move,
     WithinBps,
 )
-from golem.oracle.corrector import CorrectorParams, ResidualCorrector, ResidualStats
+from golem.oracle.corrector import (
+    CorrectorParams,
+    ResidualCorrector,
+    ResidualPrior,
+    ResidualStats,
+)
 from golem.oracle.fitness import DOMAIN_ALPHAS, DOMAIN_WEIGHTS, EpistemicFitness, FitnessParams
 from golem.oracle.gate import GateParams, GateVerdict, permits, required_accuracy
+from golem.oracle.genome import INHERITANCE_WEIGHT, GenomeError, OracleGenome
 from golem.oracle.oracle import Oracle
 from golem.oracle.skill import peirce
 
@@ -53,6 +59,7 @@ __all__ = [
     "DOMAIN_WEIGHTS",
     "EQUITY",
     "HEALTH",
+    "INHERITANCE_WEIGHT",
     "PRICE",
     "VOLATILITY",
     "Above",
@@ -71,13 +78,16 @@ __all__ = [
     "FitnessParams",
     "GateParams",
     "GateVerdict",
+    "GenomeError",
     "InRange",
     "Move",
     "Oracle",
+    "OracleGenome",
     "Prediction",
     "PredictionBook",
     "PredictionLedger",
     "ResidualCorrector",
+    "ResidualPrior",
     "ResidualStats",
     "Resolution",
     "Source",

@@ -73,11 +73,26 @@ def expected_calibration_error(samples: Sequence[tuple[float, bool]], num_bins: 
     )
 
 
+def _mass(prior: dict[float, tuple[float, float]]) -> float:
+    return sum(w for w, _ in prior.values())
+
+
+def _pooled(curve: _Curve) -> dict[float, tuple[float, float]]:
+    pooled = {x: (float(n), float(c)) for x, (n, c) in curve.pooled.items() if n}
+    for x, (w, c) in curve.prior.items():
+        n, hits = pooled.get(x, (0.0, 0.0))
+        pooled[x] = (n + w, hits + c)
+    return pooled
+
+
 @dataclass(slots=True)
 class _Curve:
     history: deque[tuple[float, bool]]
     # The history pooled by stated confidence: [count, correct], kept as it changes.
     pooled: dict[float, list[int]] = field(default_factory=dict)
+    # An inherited curve (genome.py): per stated confidence [weight, correct weight], the
+    # predecessor's counts scaled by the inheritance weight; pooled with the own at a fit.
+    prior: dict[float, tuple[float, float]] = field(default_factory=dict)
     since_fit: int = 0
     xs: list[float] = field(default_factory=list)  # stated confidences, ascending
     ys: list[float] = field(default_factory=list)  # fitted accuracy at each
@@ -110,19 +125,41 @@ class ConfidenceCalibrator:
         counts[0] += 1
         counts[1] += correct
         curve.since_fit += 1
-        n = len(curve.history)
-        first = n == self.params.min_samples
+        n = len(curve.history) + _mass(curve.prior)
+        first = n - 1 < self.params.min_samples <= n
         if n >= self.params.min_samples and (
             first or curve.since_fit >= self.params.refit_interval
         ):
             self._fit(curve)
 
+    def inherit(self, category: str, regime: str, prior: dict[float, tuple[float, float]]) -> None:
+        """Start the (category, regime) curve from an inherited one: per stated confidence
+        its [weight, correct weight] (genome.py scales a predecessor's counts). The weights
+        count toward `min_samples`; the curve is fitted at once when they reach it. Replaces
+        an earlier prior (a restart inherits again)."""
+        if any(w <= 0 or not 0 <= c <= w or not 0 <= x <= 1 for x, (w, c) in prior.items()):
+            raise ValueError("an inherited curve needs weights > 0, hits within them, x in [0, 1]")
+        key = (category, regime)
+        curve = self._curves.get(key)
+        if curve is None:
+            curve = self._curves[key] = _Curve(deque(maxlen=self.params.max_history))
+        curve.prior = dict(prior)
+        if len(curve.history) + _mass(curve.prior) >= self.params.min_samples:
+            self._fit(curve)
+        else:
+            curve.xs, curve.ys = [], []
+
+    def curves(self) -> dict[tuple[str, str], dict[float, tuple[float, float]]]:
+        """Every curve's evidence, own and inherited, pooled per stated confidence:
+        [weight, correct weight] (what an heir inherits, scaled)."""
+        return {key: _pooled(curve) for key, curve in self._curves.items()}
+
     def _fit(self, curve: _Curve) -> None:
-        """Ties pooled first (one point per stated confidence, weighted by its count), so
-        the order of equal statements cannot shape the curve."""
-        pooled = curve.pooled
+        """Ties pooled first (one point per stated confidence, weighted by its count and
+        the inherited weight), so the order of equal statements cannot shape the curve."""
+        pooled = _pooled(curve)
         curve.xs = sorted(pooled)
-        weights = [float(pooled[x][0]) for x in curve.xs]
+        weights = [pooled[x][0] for x in curve.xs]
         curve.ys = pav([pooled[x][1] / pooled[x][0] for x in curve.xs], weights)
         curve.since_fit = 0
 

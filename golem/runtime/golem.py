@@ -30,6 +30,7 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
 from golem.runtime.decide import Decisions
 from golem.runtime.episodes import EpisodeBook, forecast
+from golem.runtime.heritage import bequeath
 from golem.runtime.jobs import JobRuns
 from golem.runtime.kept_requests import RequestKeeper
 from golem.runtime.knowledge import Knowledge
@@ -146,6 +147,7 @@ class Golem:
             ),
             gating=gating.enabled,
         )
+        bequeath(store, self.predictor.oracle, self._golem_id)  # an heir's OracleGenome
         self.chart = VitalsChart(
             store,
             self.policy,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from golem.mortality import ReserveParams
+from golem.oracle import OracleGenome
 from golem.runtime.config import GolemConfig
 from golem.simulation.scenario import SuccessionSection
 from golem.subsystems.contract import GrimoireEntry
@@ -71,12 +72,14 @@ class Generation:
 @dataclass(frozen=True, slots=True)
 class Heir:
     """What the next golem of a lineage is born with: its number, its money, its
-    predecessor's settled portfolio (`PaperPortfolio.to_dict()`) and the lessons."""
+    predecessor's settled portfolio (`PaperPortfolio.to_dict()`), the lessons and its
+    predecessor's Oracle genome (unscaled: the heir's state keeps it at Bardo's 0.7)."""
 
     generation: int
     funds_usd: float
     portfolio: dict[str, Any]
     lessons: tuple[GrimoireEntry, ...]
+    genome: OracleGenome | None = None
 
 
 def heir_of(
@@ -86,6 +89,7 @@ def heir_of(
     *,
     time_left: bool,
     reserve: ReserveParams | None = None,
+    genome: OracleGenome | None = None,
 ) -> Heir | None:
     """The successor of `last`, or None: when succession is off, `last` did not die, the
     horizon has come (`time_left` False), or it left less than `min_credits_usd` or no
@@ -104,7 +108,7 @@ def heir_of(
         lessons = inherited_lessons(
             testament, generation=last.number + 1, factor=succession.inherited_confidence
         )
-    return Heir(last.number + 1, last.credits_left_usd, portfolio, lessons)
+    return Heir(last.number + 1, last.credits_left_usd, portfolio, lessons, genome)
 
 
 def successor_config(config: GolemConfig, heir: Heir) -> GolemConfig:

@@ -22,6 +22,7 @@ import orjson
 import trio
 
 from golem.mortality import PolicyName, utc_day
+from golem.oracle import OracleGenome
 from golem.runtime import (
     Golem,
     Job,
@@ -35,6 +36,7 @@ from golem.runtime import (
     make_market,
 )
 from golem.runtime.config import GolemConfig
+from golem.runtime.heritage import keep
 from golem.runtime.logs import configure_logging
 from golem.runtime.notify import Notifier
 from golem.runtime.store import StateStore
@@ -183,6 +185,7 @@ async def live(
             sim.succession,
             time_left=world.clock.now() < world.end,
             reserve=config.mortality.reserve,
+            genome=OracleGenome.of(golem.predictor.oracle),
         )
         if heir is None:
             break
@@ -248,6 +251,8 @@ async def _generation(
             store.save_portfolio(0, heir.portfolio)
             for entry in heir.lessons:
                 store.save_grimoire_entry(entry)
+            if heir.genome is not None:
+                keep(store, heir.genome)
         life, _ = assemble(
             config,
             clock=clock,

@@ -12,6 +12,10 @@ import orjson
 import pytest
 
 from golem.cli import main
+from golem.cli.successor import LINEAGE_META, with_lineage
+from golem.oracle import Oracle, OracleGenome
+from golem.runtime.config import GolemConfig
+from golem.runtime.heritage import GENOME_META, genome_of
 from golem.runtime.store import StateLock
 from golem.runtime.store.state import DB_NAME, StateStore
 from golem.subsystems.death import DeathTestament
@@ -132,3 +136,42 @@ def test_a_successor_is_born_in_a_state_of_its_own(
     path = config(tmp_path, "first")  # the predecessor's own state
     assert main(["run", str(path), "--successor-of", str(old)]) == 2
     assert "already holds a life" in capsys.readouterr().err
+
+
+def test_the_successor_inherits_the_oracle_genome_and_the_lineages_money(
+    tmp_path: Path,
+) -> None:
+    """Its Oracle's genome (what its predecessor learnt, pooled with what that one
+    inherited) at 0.7, and the founder's money as its economic clock's 1.0."""
+    old = killed(tmp_path)
+    learnt = Oracle()
+    for i in range(40):
+        learnt.corrector.record("price_direction", "within", 0.01 * (i % 5), i % 4 != 0)
+        learnt.calibrator.record("price_direction", "within", 0.8, i % 2 == 0)
+    with StateStore.open(old) as store:  # as if it had been an heir itself
+        store.set_meta(GENOME_META, OracleGenome.of(learnt).to_dict())
+        founded = store.initial_credits()
+        expected = genome_of(store).scaled(0.7)
+    assert founded is not None and expected.residuals
+    new = config(tmp_path, "second")
+    assert main(["run", str(new), "--successor-of", str(old), "--for", "1s"]) == 0
+    with StateStore.open(tmp_path / "second") as store:
+        kept = OracleGenome.from_dict(store.get_meta(GENOME_META))
+        assert store.get_meta(LINEAGE_META) == founded
+        assert store.get_meta("predecessor")["lineage_credits_usd"] == founded
+    [(key, prior)] = kept.residuals.items()
+    assert key == ("price_direction", "within")
+    assert prior.weight == pytest.approx(0.7 * 40) == expected.residuals[key].weight
+    assert kept.curves[key][0.8] == pytest.approx((28.0, 14.0))
+    with StateStore.open(old) as store:  # a founder that learnt nothing leaves nothing
+        store.set_meta(GENOME_META, None)
+        assert not genome_of(store)
+
+
+def test_a_successor_s_config_takes_the_lineage_s_money_unless_the_owner_set_it() -> None:
+    config = GolemConfig.model_validate({"golem": {"id": "g"}})
+    assert config.mortality.lineage_credits_usd is None
+    assert with_lineage(config, 8.0).mortality.lineage_credits_usd == 8.0
+    assert with_lineage(config, None).mortality.lineage_credits_usd is None  # a founder
+    owned = with_lineage(config, 5.0)
+    assert with_lineage(owned, 8.0).mortality.lineage_credits_usd == 5.0

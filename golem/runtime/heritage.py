@@ -1,0 +1,52 @@
+"""An heir's Oracle (Bardo's OracleGenome, golem/oracle/genome.py): the genome a dead
+golem leaves, read from its state (its prediction ledger, and what it inherited itself),
+kept in its heir's state before birth and given to the heir's Oracle at every start (a
+restart inherits the same again: the inherited evidence is kept apart from the own).
+"""
+
+from __future__ import annotations
+
+import structlog
+
+from golem.oracle import INHERITANCE_WEIGHT, Oracle, OracleGenome
+from golem.runtime.store import StateStore
+
+__all__ = ["GENOME_META", "bequeath", "genome_of", "keep"]
+
+log = structlog.get_logger("golem")
+
+GENOME_META = "oracle_genome"  # the heir's state meta key
+
+
+def genome_of(store: StateStore) -> OracleGenome:
+    """The genome of the golem whose state is `store`: what it inherited, pooled with
+    every resolution in its ledger (its Oracle as a restart would rebuild it)."""
+    oracle = Oracle()
+    inherited = store.get_meta(GENOME_META)
+    if inherited is not None:
+        OracleGenome.from_dict(inherited).bequeath(oracle, weight=1.0)  # already scaled
+    oracle.restore(*store.predictions.load())
+    return OracleGenome.of(oracle)
+
+
+def keep(store: StateStore, genome: OracleGenome) -> None:
+    """Keep `genome`, scaled by Bardo's weight, in a newborn heir's state."""
+    store.set_meta(GENOME_META, genome.scaled(INHERITANCE_WEIGHT).to_dict())
+
+
+def bequeath(store: StateStore, oracle: Oracle, golem_id: str) -> None:
+    """Start `oracle` from the genome kept in its golem's state, if any (already scaled)."""
+    kept = store.get_meta(GENOME_META)
+    if kept is None:
+        return
+    genome = OracleGenome.from_dict(kept)
+    genome.bequeath(oracle, weight=1.0)
+    log.info(
+        "oracle_inherited",
+        golem=golem_id,
+        weight=INHERITANCE_WEIGHT,
+        residual_keys=len(genome.residuals),
+        residual_samples=round(sum(p.weight for p in genome.residuals.values()), 3),
+        curves=len(genome.curves),
+        curve_samples=round(sum(n for c in genome.curves.values() for n, _ in c.values()), 3),
+    )
