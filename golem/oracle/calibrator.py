@@ -19,8 +19,9 @@ __all__ = ["CalibrationParams", "ConfidenceCalibrator", "expected_calibration_er
 
 @dataclass(frozen=True, slots=True)
 class CalibrationParams:
-    """Bardo's [calibration] section."""
+    """Bardo's [calibration] section (`enabled` False: confidences pass unchanged)."""
 
+    enabled: bool = True
     min_samples: int = 30
     refit_interval: int = 50
     max_history: int = 2048
@@ -165,7 +166,10 @@ class ConfidenceCalibrator:
 
     def calibrate(self, category: str, regime: str, stated: float) -> float:
         """The fitted accuracy at `stated` (the highest fitted step at or below it); the
-        stated confidence itself while the curve has too few samples."""
+        stated confidence itself while the curve has too few samples, or calibration is
+        off."""
+        if not self.params.enabled:
+            return stated
         curve = self._curves.get((category, regime))
         if curve is None or not curve.xs:
             return stated

@@ -174,6 +174,16 @@ class ResidualCorrector:
             return max(0.0, 1.0 - (ratio - 1.0) * 0.3)
         return 1.0
 
+    def novel(self, category: str, regime: str, residual: float, threshold: float) -> bool:
+        """Whether `residual` lies `threshold` standard deviations or more from its
+        (category, regime)'s mean (Bardo's novelty: what the dream replays); a residual
+        with nothing to measure it against, or no spread, is novel."""
+        stats = self._stats.get((category, regime))
+        pooled = None if stats is None else stats.pooled()
+        if pooled is None or pooled.variance <= 0:
+            return True
+        return abs(residual - pooled.mean) >= threshold * math.sqrt(pooled.variance)
+
     def correct(
         self, category: str, regime: str, draft: WithinBps | InRange
     ) -> tuple[WithinBps | InRange, float] | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from golem.inference import StructuredOutputConfig
 from golem.mortality import MortalityPolicy
+from golem.oracle import CalibrationParams, CorrectorParams
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.memo import MemoPolicy
 from golem.subsystems.context import ContextSettings
@@ -40,6 +41,9 @@ class Compiled:
     schedule: HeartbeatSchedule
     memo: MemoPolicy
     appraises: bool
+    corrector: CorrectorParams  # [prediction]: the Oracle's residual corrector
+    calibration: CalibrationParams  # [calibration]: its confidence calibrator
+    novelty_threshold: float  # [prediction]: what a senescent golem's dream replays
 
     @classmethod
     def of(cls, config: GolemConfig) -> Compiled:
@@ -65,4 +69,7 @@ class Compiled:
             # Model decisions reused instead of asked again ([cache], verdict_window).
             memo=MemoPolicy.of(config, sizing),
             appraises=config.subsystems.daimon.enabled,
+            corrector=config.prediction.corrector(),
+            calibration=config.calibration.params(),
+            novelty_threshold=config.prediction.novelty_threshold,
         )

@@ -146,6 +146,9 @@ class Golem:
                 inaction_margin=gating.inaction_margin,
             ),
             gating=gating.enabled,
+            corrector=compiled.corrector,
+            calibration=compiled.calibration,
+            novelty_threshold=compiled.novelty_threshold,
         )
         bequeath(store, self.predictor.oracle, self._golem_id)  # an heir's OracleGenome
         self.chart = VitalsChart(

@@ -32,7 +32,10 @@ from golem.oracle import (
     HEALTH,
     PRICE,
     VOLATILITY,
+    CalibrationParams,
     Category,
+    ConfidenceCalibrator,
+    CorrectorParams,
     Direction,
     Draft,
     GateParams,
@@ -40,6 +43,7 @@ from golem.oracle import (
     Oracle,
     Prediction,
     PredictionBook,
+    ResidualCorrector,
     Resolution,
     Source,
     VolatilityBands,
@@ -110,8 +114,16 @@ class Predictor:
         costs: CostModel,
         gate: GateParams,
         gating: bool = True,
+        corrector: CorrectorParams | None = None,
+        calibration: CalibrationParams | None = None,
+        novelty_threshold: float = 2.0,
     ) -> None:
-        self.oracle = Oracle(PredictionBook(ledger=table))
+        self.oracle = Oracle(
+            PredictionBook(ledger=table),
+            corrector=ResidualCorrector(corrector),
+            calibrator=ConfidenceCalibrator(calibration),
+        )
+        self.novelty_threshold = novelty_threshold  # what the dream replays ([prediction])
         self.oracle.restore(*table.load())
         self._golem_id, self._horizon, self._costs, self.gate = golem_id, horizon, costs, gate
         self.gating = gating  # False: the gate permits every trade (its disabled mode)
@@ -295,9 +307,15 @@ class Predictor:
         )
 
     def largest_residuals(self, n: int) -> tuple[str, ...]:
-        """The `n` recent missed claims with the largest residuals (what a senescent
+        """The `n` recent missed claims with the largest residuals among the novel ones
+        (`novelty_threshold` σ from their (category, regime)'s mean: what a senescent
         golem's dream replays), largest first, each in a line."""
-        missed = [r for r in self.oracle.book.recent() if not r.correct]
+        corrector, threshold = self.oracle.corrector, self.novelty_threshold
+        missed = [
+            r
+            for r in self.oracle.book.recent()
+            if not r.correct and corrector.novel(r.category, r.regime, r.residual, threshold)
+        ]
         worst = sorted(missed, key=lambda r: abs(r.residual), reverse=True)[:n]
         return tuple(
             f"{r.category} in {r.regime}: claimed {r.forecast}, was {r.observed}"

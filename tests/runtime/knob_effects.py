@@ -474,6 +474,41 @@ EFFECTS: dict[str, Effect] = {
     "prediction.gate.inaction_margin": Effect(
         "a wider margin lets more trades past inaction", lambda permitted: permitted, "with"
     ),
+    "prediction.residual_buffer_size": Effect(
+        "a shorter ring forgets the older +5 residuals", lambda o: o["mean"], "with"
+    ),
+    "prediction.target_coverage": Effect(
+        "a lower target narrows a claim covered 3 times in 4", lambda o: o["tolerance"], "with"
+    ),
+    "prediction.min_correction_samples": Effect(
+        "more residuals needed: 40 no longer correct a claim", lambda o: o["corrected"], "against"
+    ),
+    "prediction.forgetting_rate": Effect(
+        "the adaptive weight moves faster below the target", lambda o: o["adaptive"], "against"
+    ),
+    "prediction.novelty_threshold": Effect(
+        "a lower threshold: more missed claims are novel, replayed",
+        lambda o: o["replays"],
+        "against",
+    ),
+    "calibration.enabled": Effect(
+        "off: a 0.9 right 62% of the time stays 0.9", lambda o: o["calibrated"], "rises"
+    ),
+    "calibration.min_samples": Effect(
+        "more samples needed: the curve is not used yet", lambda o: o["calibrated"], "with"
+    ),
+    "calibration.refit_interval": Effect(
+        "refitted more often: the later right answers count", lambda o: o["calibrated"], "against"
+    ),
+    "calibration.max_history": Effect(
+        "a shorter history forgets the early wrong answers", lambda o: o["calibrated"], "against"
+    ),
+    "calibration.ece_alarm_threshold": Effect(
+        "a lower threshold: the calibration gap alarms", lambda o: o["alarming"], "against"
+    ),
+    "calibration.num_bins": Effect(
+        "coarser bins: 0.9 is measured against 0.95, not 0.925", lambda o: o["ece"], "against"
+    ),
     "mortality.senescence_threshold": Effect(
         "fewer golems are senescent", deaths("epistemic"), "with"
     ),

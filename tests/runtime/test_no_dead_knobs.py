@@ -44,7 +44,7 @@ from golem.mortality import (
     compute_reasoning_budgets,
     phase_of,
 )
-from golem.oracle import Direction, Draft, holding_is_optimal, price_direction
+from golem.oracle import Direction, Draft, WithinBps, holding_is_optimal, price_direction
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.config.providers import ChainEntry
@@ -353,6 +353,43 @@ def gate_verdicts(config: GolemConfig) -> object:
             for cost in (0.0, 1.0, 2.0, 5.0)
             for value in (1.0, 10.0, 100.0)
         )
+
+
+def oracle_learners(config: GolemConfig) -> dict[str, Any]:
+    """The golem's Oracle taught by hand: its calibrator 30 claims stated at 0.9 all wrong
+    then 70 right (the calibrated 0.9, the error, the alarm); its corrector 20 residuals
+    of +5 then 20 of -1, three in four covered (the mean, a corrected claim's tolerance,
+    the adaptive weight); and 30 resolved direction claims, all missed, one by far (how
+    many the dream would replay)."""
+    with golem_of(config) as golem:
+        predictor, oracle = golem.predictor, golem.predictor.oracle
+        calibrator, corrector = oracle.calibrator, oracle.corrector
+        for i in range(100):
+            calibrator.record("volatility_regime", "x", 0.9, i >= 30)
+        for i in range(40):
+            corrector.record("price_range", "x", 5.0 if i < 20 else -1.0, i % 4 != 0)
+        stats = corrector.stats("price_range", "x")
+        pooled = None if stats is None else stats.pooled()
+        corrected = corrector.correct("price_range", "x", WithinBps(100.0, 100.0))
+        draft = Draft(NOW, predictor.regime, (timedelta(minutes=5),), 0.6)
+        for i in range(30):
+            oracle.register(
+                price_direction(
+                    oracle.book.next_id(), draft, price=100.0, direction=Direction.UP, flat_bps=1
+                )
+            )
+            price = 90.0 if i == 29 else 99.9 - 0.01 * (i % 3)
+            oracle.tick(NOW + timedelta(minutes=5, seconds=i), predictor.regime, {"price": price})
+        return {
+            "calibrated": calibrator.calibrate("volatility_regime", "x", 0.9),
+            "ece": calibrator.ece("volatility_regime", "x"),
+            "alarming": int(calibrator.alarming("volatility_regime", "x")),
+            "mean": None if pooled is None else pooled.mean,
+            "tolerance": None if corrected is None else corrected[0].tolerance_bps,  # type: ignore[union-attr]
+            "corrected": int(corrected is not None),
+            "adaptive": None if stats is None else stats.weight,
+            "replays": len(predictor.largest_residuals(5)),
+        }
 
 
 def terminal_end(config: GolemConfig) -> object:
@@ -1032,6 +1069,17 @@ KNOBS: dict[str, Knob] = {
     "prediction.gate.inaction_comparison": Knob(False, gate_verdicts),
     "prediction.gate.inaction_margin": Knob(0.2, gate_verdicts),
     "prediction.gate.enabled": Knob(False, gate_verdicts),
+    "prediction.residual_buffer_size": Knob(20, oracle_learners),
+    "prediction.target_coverage": Knob(0.6, oracle_learners),
+    "prediction.min_correction_samples": Knob(50, oracle_learners),
+    "prediction.forgetting_rate": Knob(0.01, oracle_learners),
+    "prediction.novelty_threshold": Knob(0.1, oracle_learners),
+    "calibration.enabled": Knob(False, oracle_learners),
+    "calibration.min_samples": Knob(200, oracle_learners),
+    "calibration.refit_interval": Knob(20, oracle_learners),
+    "calibration.max_history": Knob(40, oracle_learners),
+    "calibration.ece_alarm_threshold": Knob(0.1, oracle_learners),
+    "calibration.num_bins": Knob(10, oracle_learners),
     "mortality.vitality.age_horizon": Knob("23d", decisions),
     "mortality.hazard.reference_tick": Knob(
         "10s", decisions, {"mortality.hazard.makeham": 0.001, "mortality.hazard.cap": 0.9}
