@@ -303,6 +303,7 @@ class Golem:
         if record.decision is not None:
             self.confidence = float(getattr(record.decision, "confidence", 0.5))
         self._predict(now, market, record)
+        events += self.predictor.calibration_alarms(now)  # the daimon hears a large ECE
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
         events += self._update_vitals(spent)

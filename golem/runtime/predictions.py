@@ -143,6 +143,8 @@ class Predictor:
         self._recent: deque[Resolution] = deque()
         self._windowed: dict[tuple[str, str], list[int]] = {}
         self._reported: datetime | None = None  # when the last `oracle` line was logged
+        self._alarmed: set[tuple[str, str]] = set()  # (category, regime) whose gap alarms
+        self._checked: datetime | None = None  # when the calibration gap was last read
 
     @property
     def fitness(self) -> float:
@@ -196,6 +198,36 @@ class Predictor:
             self._reported = now
             log.info("oracle", golem=self._golem_id, **self.report(now))
         return resolved
+
+    def calibration_alarms(self, now: datetime) -> list[str]:
+        """`calibration_gap` once for each category whose expected calibration error in
+        the current regime has risen above `ece_alarm_threshold` since it last did (the
+        daimon hears it: Bardo's large ECE lowers dominance). Read at most hourly, as the
+        `oracle` line reads it (an ECE is a pass over the history)."""
+        if self._checked is not None and now - self._checked < REPORT_EVERY:
+            return []
+        self._checked = now
+        calibrator, events = self.oracle.calibrator, []
+        for category in Category:
+            key = (str(category), self.regime)
+            ece = calibrator.ece(*key)
+            if ece is None:
+                continue
+            if calibrator.alarming(*key):
+                if key not in self._alarmed:
+                    self._alarmed.add(key)
+                    events.append(f"calibration_gap:{ece:.4f}")
+                    log.info(
+                        "calibration_gap",
+                        golem=self._golem_id,
+                        category=key[0],
+                        regime=key[1],
+                        ece=round(ece, 4),
+                        threshold=calibrator.params.ece_alarm_threshold,
+                    )
+            else:
+                self._alarmed.discard(key)
+        return events
 
     def _hourly(self, now: datetime, market: MarketSummary) -> float | None:
         last, self._last = self._last, now

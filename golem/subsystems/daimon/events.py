@@ -31,6 +31,10 @@ WORDING: Mapping[str, tuple[str, str | None]] = {
     "prediction_hit": ("the market moved as the golem predicted", None),
     "trade_blocked": ("risk blocked a trade the golem wanted", None),
     "trade_gated": ("the golem's own record of predictions did not back a trade it wanted", None),
+    "calibration_gap": (
+        "the golem's stated confidence proved far from its accuracy",
+        "the golem's stated confidence proved far from its accuracy (calibration error {size})",
+    ),
     "health_warning": ("a lending position came near liquidation", None),
     "death_approach": ("vitality fell into the terminal phase", None),
     "phase_decline": ("vitality fell to a weaker phase", None),

@@ -56,6 +56,9 @@ DEFAULT_RULES: Mapping[str, Appraisal] = {
     "trade_blocked": Appraisal(emotion=Emotion.ANGER, pad=(-0.3, 0.4, 0.1), intensity=0.3),
     # The golem's own record held it back: less control than risk's veto (dominance down).
     "trade_gated": Appraisal(emotion=Emotion.SADNESS, pad=(-0.2, 0.1, -0.2), intensity=0.25),
+    # Its stated confidence proved far from its accuracy (Bardo: a large calibration error
+    # lowers dominance): less sure of its own judgement, not alarmed.
+    "calibration_gap": Appraisal(emotion=Emotion.SADNESS, pad=(-0.1, 0.1, -0.4), intensity=0.3),
     # a lending position near liquidation: a prospect of harm
     "health_warning": Appraisal(emotion=Emotion.FEAR, pad=(-0.4, 0.6, -0.4), intensity=0.6),
     # vitality falling toward the end: the strongest fear, the least control
