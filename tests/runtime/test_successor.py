@@ -175,3 +175,20 @@ def test_a_successor_s_config_takes_the_lineage_s_money_unless_the_owner_set_it(
     assert with_lineage(config, None).mortality.lineage_credits_usd is None  # a founder
     owned = with_lineage(config, 5.0)
     assert with_lineage(owned, 8.0).mortality.lineage_credits_usd == 5.0
+
+
+def test_the_successor_s_economic_clock_measures_the_lineage_s_money(tmp_path: Path) -> None:
+    """Funded with $1 of a lineage founded with $5, a successor is born near 0.2 (as the
+    simulator's heirs), and a restart of it (no --successor-of) still reads the lineage's."""
+    old = killed(tmp_path)
+    new = tmp_path / "second.toml"
+    new.write_text(
+        CONFIG.format(state=tmp_path / "second") + "\n[mortality]\ninitial_credits_usd = 1.0\n"
+    )
+    assert main(["run", str(new), "--successor-of", str(old), "--for", "1s"]) == 0
+    assert main(["run", str(new), "--for", "1s"]) == 0  # its restart
+    with StateStore.open(tmp_path / "second") as store:
+        history = store.vitality_history()
+        assert store.initial_credits() == 1.0
+    assert len({h.tick for h in history}) > 1
+    assert all(0.1 < h.economic < 0.21 for h in history)
