@@ -74,10 +74,6 @@ def expected_calibration_error(samples: Sequence[tuple[float, bool]], num_bins: 
     )
 
 
-def _mass(prior: dict[float, tuple[float, float]]) -> float:
-    return sum(w for w, _ in prior.values())
-
-
 def _pooled(curve: _Curve) -> dict[float, tuple[float, float]]:
     pooled = {x: (float(n), float(c)) for x, (n, c) in curve.pooled.items() if n}
     for x, (w, c) in curve.prior.items():
@@ -94,6 +90,7 @@ class _Curve:
     # An inherited curve (genome.py): per stated confidence [weight, correct weight], the
     # predecessor's counts scaled by the inheritance weight; pooled with the own at a fit.
     prior: dict[float, tuple[float, float]] = field(default_factory=dict)
+    prior_mass: float = 0.0  # Σ of the prior's weights
     since_fit: int = 0
     xs: list[float] = field(default_factory=list)  # stated confidences, ascending
     ys: list[float] = field(default_factory=list)  # fitted accuracy at each
@@ -126,7 +123,7 @@ class ConfidenceCalibrator:
         counts[0] += 1
         counts[1] += correct
         curve.since_fit += 1
-        n = len(curve.history) + _mass(curve.prior)
+        n = len(curve.history) + curve.prior_mass
         first = n - 1 < self.params.min_samples <= n
         if n >= self.params.min_samples and (
             first or curve.since_fit >= self.params.refit_interval
@@ -145,7 +142,8 @@ class ConfidenceCalibrator:
         if curve is None:
             curve = self._curves[key] = _Curve(deque(maxlen=self.params.max_history))
         curve.prior = dict(prior)
-        if len(curve.history) + _mass(curve.prior) >= self.params.min_samples:
+        curve.prior_mass = sum(w for w, _ in prior.values())
+        if len(curve.history) + curve.prior_mass >= self.params.min_samples:
             self._fit(curve)
         else:
             curve.xs, curve.ys = [], []
