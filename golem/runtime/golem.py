@@ -169,7 +169,8 @@ class Golem:
         resumed = store.resume()
         self.tick_no = resumed.tick
         self.dead = resumed.death is not None
-        self.control = Control(config, store)  # paused, and the owner's daily budget
+        # Paused, the owner's daily budget and messages (masked of the golem's key values).
+        self.control = Control(config, store, Redaction(self.options.secrets))
         self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
         episodes = EpisodeLog()
@@ -343,9 +344,10 @@ class Golem:
             policy=self.probes,
         )
         self.previous = market
-        ctx = self.context(market, probes=probes)
+        ctx = self.context(market, probes=probes, steer=self.control.steer)
         spent = 0.0
         record = await self._run(self.heartbeat, ctx)
+        self.control.reviewed(self.tick_no, str(record.tier), record.source)
         spent += record.cost_usd
         outcome = record.outcome
         if outcome is not None and outcome.escalate_to is not None:

@@ -36,6 +36,7 @@ __all__ = [
     "JudgeKind",
     "Mood",
     "Outcome",
+    "OwnerSteer",
     "PortfolioView",
     "Probes",
     "ProposedTrade",
@@ -118,6 +119,14 @@ class ProposedTrade(Struct, frozen=True):
     to_address: str | None = None
 
 
+class OwnerSteer(Struct, frozen=True):
+    """The owner's messages waiting for a review (`golem ctl steer`, runtime/control.py):
+    they force the heartbeat to T2 and are shown to it as the owner's words, masked of
+    key values and bounded in length; data for its judgement, never a feed item."""
+
+    messages: tuple[str, ...]
+
+
 class Recall(Protocol):
     """The golem's memory as the context layers read it (golem.subsystems.context.Memory
     is the indexed one the runtime keeps). Lists come newest or best first."""
@@ -156,6 +165,7 @@ class Situation(Struct, frozen=True):
     wallet: str | None = None  # the golem's wallet address, if it has one
     memory: Recall | None = None  # indexed memory for the context layers; None: built from
     # `grimoire` and `episodes` when a prompt needs it
+    steer: OwnerSteer | None = None  # the owner's messages the heartbeat is to review
 
 
 class Outcome(Struct, frozen=True):
@@ -194,6 +204,9 @@ class Brief(Struct, frozen=True):
     # Request.choices): the ids the inputs list, counts the inputs fix. The prompt keeps
     # only the ids it still shows once fitted.
     choices: dict[str, tuple[Any, ...]] = msgspec.field(default_factory=dict)
+    # The owner's messages this call answers (a steered heartbeat): a part of the prompt
+    # of their own, never cut to fit, delimited as the owner's text.
+    owner: tuple[str, ...] = ()
 
 
 class JudgeKind(StrEnum):

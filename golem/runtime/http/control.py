@@ -1,5 +1,6 @@
-"""The control API beside the status endpoint: POST /control/pause, /resume, /exit, /kill
-and /budget (body `{"usd": 0.5}`), for the holder of the bearer token ([control]
+"""The control API beside the status endpoint: POST /control/pause, /resume, /exit, /kill,
+/budget (body `{"usd": 0.5}`) and /steer (body `{"text": "..."}`: the next heartbeat is a
+T2 review of the owner's message, runtime/control.py), for the holder of the bearer token ([control]
 token_env). Without a token configured there are no control routes at all (404). A
 command is queued in the state (store/control.py), committed before the answer (202), and
 applied by the golem at the start of its next tick; each is one audit line when queued
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import hmac
 import sqlite3
+from functools import partial
 from typing import Any
 
 import orjson
@@ -18,7 +20,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from golem.runtime.control import Command, budget_refusal, queue_command
+from golem.runtime.control import (
+    Command,
+    budget_refusal,
+    queue_command,
+    steer_refusal,
+)
 from golem.runtime.life import Life
 
 __all__ = ["control_routes"]
@@ -43,21 +50,37 @@ def control_routes(life: Life, token: str | None) -> list[BaseRoute]:
             names = ", ".join(str(c) for c in Command)
             return _json({"error": f"no such command; one of {names}"}, 404)
         value: float | None = None
+        text: str | None = None
         if command is Command.BUDGET:
             value, problem = await _usd(request)
             problem = problem or budget_refusal(life.golem.config, value)
             if problem is not None:
                 return _json({"error": f"budget: {problem}"}, 400)
+        if command is Command.STEER:
+            text = await _text(request)
+            problem = 'write the body as JSON: {"text": "..."}' if text is None else None
+            problem = problem or steer_refusal(text)
+            if problem is not None:
+                return _json({"error": f"steer: {problem}"}, 400)
+            assert text is not None
+            text = life.golem.control.masked(text)
         golem = life.golem
         if golem.dead:
             return _json({"error": "the golem is dead"}, 409)
         try:
             queued = await trio.to_thread.run_sync(
-                queue_command, golem.store.path, command, value, "api", life.clock.now()
+                partial(queue_command, text=text),
+                golem.store.path,
+                command,
+                value,
+                "api",
+                life.clock.now(),
             )
         except sqlite3.Error as exc:
             return _json({"error": f"the command could not be queued: {exc}"}, 503)
-        log.info("control_queued", id=queued, command=str(command), value=value, source="api")
+        log.info(
+            "control_queued", id=queued, command=str(command), value=value, text=text, source="api"
+        )
         body = {"id": queued, "command": str(command), "value": value, "applies": "next tick"}
         return _json(body, 202)
 
@@ -82,6 +105,16 @@ async def _usd(request: Request) -> tuple[float | None, str | None]:
     if isinstance(usd, bool) or not isinstance(usd, int | float):
         return None, 'write the body as JSON: {"usd": 0.5}'
     return float(usd), None
+
+
+async def _text(request: Request) -> str | None:
+    """The body's `text` (None when the body holds none)."""
+    try:
+        body = orjson.loads(await request.body())
+    except orjson.JSONDecodeError:
+        return None
+    text = body.get("text") if isinstance(body, dict) else None
+    return text if isinstance(text, str) else None
 
 
 def _json(body: Any, status_code: int, *, challenge: bool = False) -> Response:

@@ -143,7 +143,13 @@ def _v6(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5, _v6)
+def _v7(conn: sqlite3.Connection) -> None:
+    """The owner's message of a steer command (`golem ctl steer`), beside the budget's
+    number: the control table's `text`."""
+    conn.execute("ALTER TABLE control ADD COLUMN text TEXT")
+
+
+MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
