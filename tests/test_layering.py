@@ -106,8 +106,8 @@ SIBLINGS: dict[str, dict[str, frozenset[str]]] = {
         "store": frozenset(),
         "logs": frozenset(),
         # The status endpoint serves a living golem: its life, records and log; its
-        # control routes queue the owner's commands (control).
-        "http": frozenset({"control", "decide", "golem", "life", "logs", "stream"}),
+        # control routes queue the owner's commands (control) and answers (approvals).
+        "http": frozenset({"approvals", "control", "decide", "golem", "life", "logs", "stream"}),
     },
     "simulation": {},
     "cli": {},

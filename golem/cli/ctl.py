@@ -1,8 +1,9 @@
 """`golem ctl STATE_DIR|URL pause|resume|exit|kill|budget USD|steer TEXT`: the owner's
-commands to a golem. With a URL they are posted to its control API (`golem run --http`, bearer token
-from the environment variable --token-env names); with a STATE_DIR they are queued in its
-state database, so that a golem without --http can be steered too. Either way the golem
-applies the command at the start of its next tick (runtime/control.py)."""
+commands to a golem (and `approvals [approve|deny ID]`: cli/approvals.py). With a URL they
+are posted to its control API (`golem run --http`, bearer token from the environment
+variable --token-env names); with a STATE_DIR they are queued in its state database, so
+that a golem without --http can be steered too. Either way the golem applies the command
+at the start of its next tick (runtime/control.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 import httpx
 import orjson
 
+from golem.cli.approvals import DEFAULT_TOKEN_ENV, TIMEOUT_S, approvals
 from golem.cli.failure import UsageError
 from golem.runtime.clock import RealClock
 from golem.runtime.control import masked_steer, steer_refusal
@@ -23,9 +25,6 @@ from golem.runtime.store import DB_NAME
 from golem.runtime.store.control import Command, queue_command
 
 __all__ = ["DEFAULT_TOKEN_ENV", "register"]
-
-DEFAULT_TOKEN_ENV = "GOLEM_CONTROL_TOKEN"
-_TIMEOUT_S = 60.0  # the golem answers once the command is committed, after a running tick
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,17 +36,21 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "clocks go on), resume, exit (unwind its positions now, then keep watching), "
             "kill (the death protocol now: testament, settle, cause kill_switch), budget "
             "USD (the daily budget, within its config's [control] bounds), steer TEXT (the "
-            "next heartbeat is a T2 review with TEXT in its prompt as the owner's message). "
-            "TARGET is the "
-            "golem's control API (http://127.0.0.1:8787) or its state directory. The golem "
-            "applies the command at its next tick."
+            "next heartbeat is a T2 review with TEXT in its prompt as the owner's message); "
+            "approvals lists the trades held for the owner's approval, approvals approve ID "
+            "or approvals deny ID answers one. TARGET is the golem's control API "
+            "(http://127.0.0.1:8787) or its state directory. The golem applies the command "
+            "at its next tick."
         ),
     )
     parser.add_argument("target", help="the golem's --http URL or its state directory")
-    parser.add_argument("command", choices=[str(c) for c in Command])
+    parser.add_argument("command", choices=[*(str(c) for c in Command), "approvals"])
     parser.add_argument(
-        "value", nargs="?", help="budget: the new daily budget in USD; steer: the message"
+        "value",
+        nargs="?",
+        help="budget: the new daily budget in USD; steer: the message; approvals: approve or deny",
     )
+    parser.add_argument("id", nargs="?", help="approvals approve|deny: the held trade's id")
     parser.add_argument(
         "--token-env",
         default=DEFAULT_TOKEN_ENV,
@@ -57,6 +60,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def ctl(args: argparse.Namespace) -> int:
+    if args.command == "approvals":
+        return approvals(args.target, args.value, args.id, token_env=args.token_env)
+    if args.id is not None:
+        raise UsageError(f"{args.command} takes at most one value, not {args.id!r} too")
     command = Command(args.command)
     value = _usd(command, args.value)
     text = _text(command, args.value)
@@ -111,7 +118,7 @@ def _post(
             f"{url.rstrip('/')}/control/{command}",
             content=orjson.dumps(body),
             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-            timeout=_TIMEOUT_S,
+            timeout=TIMEOUT_S,
         )
     except httpx.HTTPError as exc:
         raise UsageError(f"{url}: {exc}") from None

@@ -30,6 +30,7 @@ from golem.mortality import (
     Vitals,
     utc_day,
 )
+from golem.runtime.approvals import Approvals
 from golem.runtime.asking import Budgeting, Foresight, Routes, ThinkingWatch
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
@@ -195,6 +196,9 @@ class Golem:
             portfolio=self.portfolio,
             memory=self.memory,
             golem_id=self._golem_id,
+            approvals=Approvals(
+                config.subsystems.risk.approvals(), store.approvals, self._golem_id
+            ),
         )
         self.chart = VitalsChart(
             store,
@@ -344,6 +348,8 @@ class Golem:
             policy=self.probes,
         )
         self.previous = market
+        if self.desk.approvals:  # trades held for the owner: approved ones execute now
+            events += self.desk.approved(self.context(market, probes=probes))
         ctx = self.context(market, probes=probes, steer=self.control.steer)
         spent = 0.0
         record = await self._run(self.heartbeat, ctx)

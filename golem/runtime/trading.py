@@ -1,6 +1,8 @@
 """A heartbeat decision's trades, carried out: each vetted for what external text moved
 (`Vetting`), judged by risk and executed on the paper portfolio, with the events they make
 for the daimon. Feed items that swayed a decision are withheld from every later prompt.
+A trade above the approval stake is held for the owner instead (`Approvals`), and executed
+by `approved` on a later tick once approved, re-checked by risk's hard limits.
 """
 
 from __future__ import annotations
@@ -10,16 +12,18 @@ from collections.abc import Awaitable, Callable
 import structlog
 from msgspec.structs import replace
 
+from golem.mortality import SubsystemName
+from golem.runtime.approvals import Approvals
 from golem.runtime.asking import Budgeting
 from golem.runtime.provenance import Vetting
 from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import Outcome, ProposedTrade, Situation, Subsystem
 from golem.subsystems.heartbeat import Heartbeat
-from golem.subsystems.risk import Provenance, Risk
+from golem.subsystems.risk import Provenance, Risk, assess, trade_notional
 from golem.subsystems.risk.provenance import KEY as PROVENANCE
 from golem.subsystems.risk.provenance import check_fields
-from golem.world import MarketSummary, PaperPortfolio
+from golem.world import MarketSummary, PaperPortfolio, TradeAction
 
 __all__ = ["TradingDesk"]
 
@@ -43,10 +47,38 @@ class TradingDesk:
         portfolio: PaperPortfolio,
         memory: Memory,
         golem_id: str,
+        approvals: Approvals,
     ) -> None:
         self._heartbeat, self._risk, self._run = heartbeat, risk, run
         self._budgeting, self._publish = budgeting, publish
         self._portfolio, self._memory, self._golem_id = portfolio, memory, golem_id
+        self.approvals = approvals
+
+    def approved(self, ctx: Situation) -> list[str]:
+        """The held trades approved since (by the owner or the policy) executed at this
+        tick's price, each re-checked by risk's hard limits first (the market, the
+        portfolio and the phase may have moved since risk approved it); the waiting ones
+        past their deadline denied. The events the executions make."""
+        events: list[str] = []
+        for row in self.approvals.due(ctx.tick, ctx.now):
+            held = ProposedTrade(
+                action=TradeAction(row.action),
+                size_usd=row.size_usd,
+                reason=row.reason,
+                origin=SubsystemName.HEARTBEAT,
+            )
+            check = assess(ctx, held, self._risk.config.limits)
+            if not check.approved:
+                result = check.reasoning or "blocked by the hard limits"
+                self.approvals.executed(row, ctx.now, ctx.tick, done=False, result=result)
+                events.append("trade_blocked")
+                continue
+            size = None if held.action is TradeAction.EXIT else check.adjusted_size_usd
+            trade = replace(held, size_usd=size)
+            events += self._fill(trade, ctx.tick, ctx.observation.price, ctx.market)
+            result = f"executed at {ctx.observation.price:.2f}"
+            self.approvals.executed(row, ctx.now, ctx.tick, done=True, result=result)
+        return events
 
     async def trade(
         self, ctx: Situation, record: DecisionRecord, events: list[str], spent: float
@@ -97,13 +129,13 @@ class TradingDesk:
         its execution; the events it makes join `events`. Returns what risk cost."""
         situation = replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
         verdict = await self._run(self._risk, situation)
-        events += self._execute(verdict.outcome, ctx.tick, ctx.observation.price, ctx.market)
+        events += self._execute(verdict.outcome, ctx)
         return verdict.cost_usd
 
-    def _execute(
-        self, verdict: Outcome | None, tick: int, price: float, market: MarketSummary
-    ) -> list[str]:
-        """Risk's verdict carried out on the portfolio; the events it makes."""
+    def _execute(self, verdict: Outcome | None, ctx: Situation) -> list[str]:
+        """Risk's verdict carried out on the portfolio (or held for the owner's approval,
+        above the approval stake); the events it makes."""
+        tick = ctx.tick
         if verdict is None:
             return []
         if verdict.blocked is not None:
@@ -126,6 +158,17 @@ class TradingDesk:
         trade = verdict.approved
         if trade is None:
             return []
+        stake = trade_notional(trade, ctx.portfolio, self._risk.config.limits.sizing)
+        if self.approvals.needed(stake):
+            price = ctx.observation.price
+            self.approvals.hold(trade, stake, tick, ctx.now, price)
+            return []
+        return self._fill(trade, tick, ctx.observation.price, ctx.market)
+
+    def _fill(
+        self, trade: ProposedTrade, tick: int, price: float, market: MarketSummary
+    ) -> list[str]:
+        """`trade` executed on the paper portfolio; the events it makes."""
         portfolio = self._portfolio
         before = portfolio.equity()
         fill = portfolio.apply(

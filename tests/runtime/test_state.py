@@ -25,6 +25,7 @@ T0 = datetime(2026, 5, 4, 12, 0, tzinfo=UTC)
 TABLES = {
     "meta",
     "control",
+    "approvals",
     "charges",
     "wallet",
     "vitality",

@@ -28,7 +28,7 @@ from golem.runtime.control import (
 )
 from golem.runtime.life import Life
 
-__all__ = ["control_routes"]
+__all__ = ["authorized", "control_routes", "json_response"]
 
 log = structlog.get_logger("golem")
 _SCHEME = "bearer "
@@ -41,32 +41,32 @@ def control_routes(life: Life, token: str | None) -> list[BaseRoute]:
     expected = token.encode()
 
     async def post(request: Request) -> Response:
-        if not _authorized(request, expected):
+        if not authorized(request, expected):
             log.warning("control_refused", reason="missing or wrong bearer token")
-            return _json({"error": "a bearer token is required"}, 401, challenge=True)
+            return json_response({"error": "a bearer token is required"}, 401, challenge=True)
         try:
             command = Command(request.path_params["command"])
         except ValueError:
             names = ", ".join(str(c) for c in Command)
-            return _json({"error": f"no such command; one of {names}"}, 404)
+            return json_response({"error": f"no such command; one of {names}"}, 404)
         value: float | None = None
         text: str | None = None
         if command is Command.BUDGET:
             value, problem = await _usd(request)
             problem = problem or budget_refusal(life.golem.config, value)
             if problem is not None:
-                return _json({"error": f"budget: {problem}"}, 400)
+                return json_response({"error": f"budget: {problem}"}, 400)
         if command is Command.STEER:
             text = await _text(request)
             problem = 'write the body as JSON: {"text": "..."}' if text is None else None
             problem = problem or steer_refusal(text)
             if problem is not None:
-                return _json({"error": f"steer: {problem}"}, 400)
+                return json_response({"error": f"steer: {problem}"}, 400)
             assert text is not None
             text = life.golem.control.masked(text)
         golem = life.golem
         if golem.dead:
-            return _json({"error": "the golem is dead"}, 409)
+            return json_response({"error": "the golem is dead"}, 409)
         try:
             queued = await trio.to_thread.run_sync(
                 partial(queue_command, text=text),
@@ -77,17 +77,17 @@ def control_routes(life: Life, token: str | None) -> list[BaseRoute]:
                 life.clock.now(),
             )
         except sqlite3.Error as exc:
-            return _json({"error": f"the command could not be queued: {exc}"}, 503)
+            return json_response({"error": f"the command could not be queued: {exc}"}, 503)
         log.info(
             "control_queued", id=queued, command=str(command), value=value, text=text, source="api"
         )
         body = {"id": queued, "command": str(command), "value": value, "applies": "next tick"}
-        return _json(body, 202)
+        return json_response(body, 202)
 
     return [Route("/control/{command}", post, methods=["POST"])]
 
 
-def _authorized(request: Request, expected: bytes) -> bool:
+def authorized(request: Request, expected: bytes) -> bool:
     header = request.headers.get("authorization", "")
     if header[: len(_SCHEME)].lower() != _SCHEME:
         return False
@@ -117,6 +117,6 @@ async def _text(request: Request) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _json(body: Any, status_code: int, *, challenge: bool = False) -> Response:
+def json_response(body: Any, status_code: int, *, challenge: bool = False) -> Response:
     headers = {"WWW-Authenticate": "Bearer"} if challenge else None
     return Response(orjson.dumps(body), status_code, media_type="application/json", headers=headers)

@@ -23,6 +23,7 @@ import structlog
 from msgspec.structs import astuple
 
 from golem.mortality import Charge
+from golem.runtime.store.approvals import ApprovalBook
 from golem.runtime.store.bills import BILLS_NAME, BillJournal, JournaledLedger
 from golem.runtime.store.control import ControlLog
 from golem.runtime.store.migrations import SchemaTooNew, migrate
@@ -94,6 +95,9 @@ class StateStore:
         )
         self.control = ControlLog(
             self._read, lambda sql, params: self._write("control", sql, params), self._iso
+        )
+        self.approvals = ApprovalBook(
+            self._read, lambda sql, params: self._write("approvals", sql, params), self._iso
         )
         self._depth = 0
         self._commit_every = commit_every
