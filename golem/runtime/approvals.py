@@ -10,6 +10,7 @@ policy); the queue is state (store/approvals.py), so it outlives a restart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
@@ -22,7 +23,8 @@ from golem.runtime.store.approvals import (
     decide_approval,
     list_approvals,
 )
-from golem.subsystems.contract import ProposedTrade
+from golem.subsystems.contract import PortfolioView, ProposedTrade
+from golem.subsystems.risk import Sizing, trade_notional
 from golem.subsystems.risk.approval import ApprovalRules
 
 __all__ = ["ApprovalRow", "Approvals", "Status", "decide_approval", "list_approvals"]
@@ -30,12 +32,27 @@ __all__ = ["ApprovalRow", "Approvals", "Status", "decide_approval", "list_approv
 log = structlog.get_logger("golem")
 
 
+Tell = Callable[[ApprovalRow], None]
+
+
 class Approvals:
     """A golem's queue of held trades. The open ones are kept in memory and read again
-    from the store only while some wait for the owner (an answer arrives there)."""
+    from the store only while some wait for the owner (an answer arrives there).
+    `tell`, when set (the owner's notices), hears of each row's change once its tick
+    commits (`at_commit`)."""
 
-    def __init__(self, rules: ApprovalRules, book: ApprovalBook, golem_id: str) -> None:
+    def __init__(
+        self,
+        rules: ApprovalRules,
+        book: ApprovalBook,
+        golem_id: str,
+        *,
+        sizing: Sizing,
+        at_commit: Callable[[Callable[[], None]], None],
+    ) -> None:
         self.rules, self._book, self._golem_id = rules, book, golem_id
+        self._sizing, self._at_commit = sizing, at_commit
+        self.tell: Tell | None = None
         self._open = {row.id: row for row in book.open()} if rules.above_usd is not None else {}
         self._last = book.last_id() if rules.above_usd is not None else 0
 
@@ -43,9 +60,14 @@ class Approvals:
         """Whether any held trade is still open (waiting, or approved and not executed)."""
         return bool(self._open)
 
-    def needed(self, stake_usd: float) -> bool:
+    def stake(self, trade: ProposedTrade, portfolio: PortfolioView) -> float:
+        """The USD `trade` would move from `portfolio`."""
+        return trade_notional(trade, portfolio, self._sizing)
+
+    def holds(self, trade: ProposedTrade, portfolio: PortfolioView) -> bool:
+        """Whether `trade`, approved by risk on `portfolio`, waits for the owner."""
         above = self.rules.above_usd
-        return above is not None and stake_usd > above
+        return above is not None and self.stake(trade, portfolio) > above
 
     def hold(
         self, trade: ProposedTrade, stake_usd: float, tick: int, now: datetime, price: float
@@ -79,6 +101,7 @@ class Approvals:
         )
         self._book.hold(row)
         self._open[row.id] = row
+        self._told_owner(row)
         log.info(
             "approval_waiting",
             golem=self._golem_id,
@@ -119,6 +142,7 @@ class Approvals:
         settled = replace(row, status=status, result=result)
         self._book.settle(settled, Status.APPROVED)
         del self._open[row.id]
+        self._told_owner(settled)
         log.info(
             "approval_executed" if done else "approval_blocked",
             golem=self._golem_id,
@@ -138,8 +162,14 @@ class Approvals:
         self._told(settled, tick)
         return settled
 
+    def _told_owner(self, row: ApprovalRow) -> None:
+        tell = self.tell
+        if tell is not None:
+            self._at_commit(lambda: tell(row))
+
     def _told(self, row: ApprovalRow, tick: int) -> None:
         """One line for a decision; a denied trade leaves the queue."""
+        self._told_owner(row)
         if row.status is Status.DENIED:
             del self._open[row.id]
         log.info(

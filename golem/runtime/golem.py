@@ -197,7 +197,11 @@ class Golem:
             memory=self.memory,
             golem_id=self._golem_id,
             approvals=Approvals(
-                config.subsystems.risk.approvals(), store.approvals, self._golem_id
+                config.subsystems.risk.approvals(),
+                store.approvals,
+                self._golem_id,
+                sizing=sizing,
+                at_commit=store.at_commit,
             ),
         )
         self.chart = VitalsChart(

@@ -20,7 +20,7 @@ from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import Outcome, ProposedTrade, Situation, Subsystem
 from golem.subsystems.heartbeat import Heartbeat
-from golem.subsystems.risk import Provenance, Risk, assess, trade_notional
+from golem.subsystems.risk import Provenance, Risk, assess
 from golem.subsystems.risk.provenance import KEY as PROVENANCE
 from golem.subsystems.risk.provenance import check_fields
 from golem.world import MarketSummary, PaperPortfolio, TradeAction
@@ -158,10 +158,9 @@ class TradingDesk:
         trade = verdict.approved
         if trade is None:
             return []
-        stake = trade_notional(trade, ctx.portfolio, self._risk.config.limits.sizing)
-        if self.approvals.needed(stake):
-            price = ctx.observation.price
-            self.approvals.hold(trade, stake, tick, ctx.now, price)
+        if self.approvals.holds(trade, ctx.portfolio):
+            stake = self.approvals.stake(trade, ctx.portfolio)
+            self.approvals.hold(trade, stake, tick, ctx.now, ctx.observation.price)
             return []
         return self._fill(trade, tick, ctx.observation.price, ctx.market)
 

@@ -130,6 +130,8 @@ class VitalsChart:
                     credits_usd=credits,
                     equity_usd=equity(),
                     senescent=self.senescent_since is not None,
+                    confirmed=self.senescent_since is not None
+                    and now - self.senescent_since >= policy.senescence_grace,
                 )
             )
         events: list[str] = []

@@ -237,6 +237,7 @@ async def _generation(
         )
         if notifier is not None:
             life.scheduler.on_failed = notifier.job_failed
+            notifier.watch_approvals(life.golem.desk.approvals)
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
         if world.founding is None:
