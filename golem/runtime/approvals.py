@@ -53,8 +53,9 @@ class Approvals:
         self.rules, self._book, self._golem_id = rules, book, golem_id
         self._sizing, self._at_commit = sizing, at_commit
         self.tell: Tell | None = None
-        self._open = {row.id: row for row in book.open()} if rules.above_usd is not None else {}
-        self._last = book.last_id() if rules.above_usd is not None else 0
+        # What an earlier life left open is settled even if the key is now unset.
+        self._open = {row.id: row for row in book.open()}
+        self._last = book.last_id()
 
     def __bool__(self) -> bool:
         """Whether any held trade is still open (waiting, or approved and not executed)."""

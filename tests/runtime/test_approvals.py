@@ -216,3 +216,18 @@ def test_a_policy_is_one_of_four_shapes() -> None:
             parse_policy(bad)
     with pytest.raises(ConfigError, match="approval_policy"):
         parse_config({"subsystems": {"risk": {"approval_policy": "always"}}})
+
+
+async def test_a_trade_held_before_the_key_was_unset_is_still_settled(tmp_path: Path) -> None:
+    async with owner(approving(tmp_path)) as o:
+        row = await until_held(o)
+    data = approving(tmp_path).model_dump(mode="json")
+    data["subsystems"]["risk"]["approve_above_stake"] = None
+    later = VirtualClock(START + timedelta(hours=2))  # past its deadline
+    async with owner(parse_config(data), clock=later) as o:
+        with capture_logs() as logs:
+            await o.tick()
+        [denied] = [e for e in logs if e["event"] == "approval_decided" and e["id"] == row["id"]]
+        assert denied["decided_by"] == "timeout"
+        await o.tick(20)
+        assert not o.store.approvals.open()  # nothing new is held without the key

@@ -175,3 +175,28 @@ def test_golem_ctl_steer_queues_the_message_masked(tmp_path: Path, capsys: Any) 
         [row] = store.control.pending()
     assert row.command is Command.STEER and row.source == "ctl"
     assert row.text == "hold on, my key [redacted] leaked"
+
+
+async def test_golem_ctl_steers_through_the_control_api(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    import trio
+
+    from golem.cli import main
+    from golem.runtime.http import HttpAddress, url_of
+
+    async with steered_owner(quiet_config(tmp_path)) as o:
+        endpoint = StatusEndpoint(o.life, control_token=TOKEN)
+        listening = HttpAddress.parse("127.0.0.1:0").bind()
+        url = url_of(listening)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(endpoint.serve, listening)
+            monkeypatch.setenv("GOLEM_CONTROL_TOKEN", TOKEN)
+            assert await trio.to_thread.run_sync(main, ["ctl", url, "steer", MESSAGE]) == 0
+            assert "steer queued" in capsys.readouterr().out
+            too_long = "x" * (STEER_MAX_CHARS + 1)
+            assert await trio.to_thread.run_sync(main, ["ctl", url, "steer", too_long]) == 2
+            nursery.cancel_scope.cancel()
+        await o.tick()
+        assert heartbeats(o)[-1].tier is ModelTier.T2
+        assert [row["text"] for row in o.store.control.history()] == [MESSAGE]
