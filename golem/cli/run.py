@@ -43,6 +43,7 @@ from golem.runtime.store import (
     check_file,
     private_dir,
 )
+from golem.runtime.telemetry import traces_of
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -217,13 +218,20 @@ async def _live(
             notifier = Notifier.of(config.notify, config.golem.id, os.environ)
             if notifier is not None:
                 opened.callback(notifier.close)  # the last notices (a death's) go out
+            traces = traces_of(config.telemetry, config.golem.id)
+            if traces is not None:
+                opened.callback(traces.close)  # the last spans go out
             life, pool = assemble(
                 config,
                 clock=clock,
                 store=store,
                 environ=os.environ,
                 market=market,
-                subscribers=[sinks.publish, *([notifier.publish] if notifier else [])],
+                subscribers=[
+                    sinks.publish,
+                    *([notifier.publish] if notifier else []),
+                    *([traces.publish] if traces else []),
+                ],
                 options=LifeOptions(watch=line),
             )
             if notifier is not None:

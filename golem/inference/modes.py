@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference.schema import ResponseSchema
-from golem.inference.types import Mode
+from golem.inference.types import DEFAULT_ATTEMPTS, Mode
 
 __all__ = ["Capabilities", "Resolution", "StructuredOutputConfig", "resolve_structured_output"]
 
@@ -37,7 +37,7 @@ class StructuredOutputConfig(BaseModel):
     prefer_schema_enforcement: bool = True  # false: the tool path when the provider has one
     validation: bool = True  # run each decision's content checks
     retry_on_validation_failure: bool = True
-    max_retries: int = Field(default=2, ge=0, le=10)
+    max_retries: int = Field(default=DEFAULT_ATTEMPTS - 1, ge=0, le=10)
 
     @property
     def max_attempts(self) -> int:

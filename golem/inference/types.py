@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from golem.inference.schema import ResponseSchema
 
 __all__ = [
+    "DEFAULT_ATTEMPTS",
     "NO_USAGE",
     "AttemptUsage",
     "FinishReason",
@@ -34,6 +35,9 @@ __all__ = [
     "with_instruction",
 ]
 
+# A structured call's attempts by default, the first plus the re-asks: the one place the
+# count is stated ([inference.structured_outputs] max_retries, the allocator's policy).
+DEFAULT_ATTEMPTS = 3
 
 _T = TypeVar("_T")
 _set = object.__setattr__

@@ -21,6 +21,7 @@ from types import MappingProxyType
 
 from golem.inference.pricing import Price
 from golem.inference.reasoning import ReasoningConfig, ReasoningDepth
+from golem.inference.types import DEFAULT_ATTEMPTS
 from golem.mortality.budgets import (
     BudgetPolicy,
     CostCapPolicy,
@@ -191,7 +192,7 @@ class AllocatorPolicy:
     still a model's, where the fallback is the rules'. The depth is the deepest that pays
     for one attempt: a shallower one that would also pay for the re-asks is not preferred."""
 
-    max_attempts: int = 3  # first call plus re-asks, as StructuredOutputConfig's default
+    max_attempts: int = DEFAULT_ATTEMPTS  # first call plus re-asks
     mortal: bool = True
     models: bool = True
     budgets: BudgetPolicy = field(default_factory=BudgetPolicy)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from golem.inference.durations import Duration, DurationOrOff
 from golem.inference.seed import Seed
+from golem.inference.types import DEFAULT_ATTEMPTS
 from golem.mortality.allocator import AllocatorPolicy, PolicyName
 from golem.mortality.budgets import BudgetPolicy, CostCapPolicy
 from golem.mortality.hazard import HazardParams
@@ -73,7 +74,7 @@ class MortalityParams(BaseModel):
             raise ValueError("epistemic_min_samples must not exceed epistemic_window")
         return self
 
-    def compile(self, *, seed: int, max_attempts: int = 3) -> MortalityPolicy:
+    def compile(self, *, seed: int, max_attempts: int = DEFAULT_ATTEMPTS) -> MortalityPolicy:
         """Compile these parameters for one life. `seed`: the stochastic clock's (the
         section's, else the golem's); `max_attempts`: first call plus the re-asks
         structured output allows."""

@@ -1,18 +1,33 @@
-"""What a granted model call sends, and where: the routes per tier, what a decision is
-paid from (`Budgeting`), a simulation's foresight, and the call the allocator granted
-(`Call`) with its prompt (the subsystem's brief in the context layers its profile runs)
-and its request. `golem.runtime.decide` runs it; `golem.runtime.verify` asks again with it.
+"""The ask stage: what a granted model call sends, and where, and what came back.
+
+The routes per tier, what a decision is paid from (`Budgeting`), a simulation's
+foresight, and the call the allocator granted (`Call`) with its prompt (the subsystem's
+brief in the context layers its profile runs) and its request. `ask` sends it and
+reports what came back (`Asked`: the response or the failure) and what it cost (`Bill`,
+for the charge stage). The judge stage (golem.runtime.verify) asks again through `send`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 import orjson
 
-from golem.inference import Provider, Request, StructuredOutput, StructuredOutputConfig
+from golem.inference import (
+    NO_USAGE,
+    BillSink,
+    Provider,
+    ProviderError,
+    Request,
+    Response,
+    StructuredOutput,
+    StructuredOutputConfig,
+    StructuredOutputInvalid,
+    Usage,
+    run_structured,
+)
 from golem.inference.caching import PromptCache
 from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
@@ -45,19 +60,21 @@ from golem.subsystems.contract import Situation, Subsystem
 from golem.world import Truth
 
 __all__ = [
+    "Answer",
+    "Asked",
+    "Bill",
     "Budgeting",
     "Call",
     "Foresight",
     "Route",
     "Routes",
     "ThinkingWatch",
+    "ask",
     "estimate_input_tokens",
     "prompt_for",
     "request_for",
+    "send",
 ]
-
-_DEFAULT_CONTEXT = ContextSettings()
-_DEFAULT_POLICY = AllocatorPolicy()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +119,8 @@ class Budgeting:
     clock: Clock
     state: MortalityState
     config: StructuredOutputConfig | None = None
-    policy: AllocatorPolicy | None = None
-    context: ContextSettings | None = None  # each profile's prompt limits (default: ours)
+    policy: AllocatorPolicy = field(default_factory=AllocatorPolicy)  # the life's, compiled
+    context: ContextSettings = field(default_factory=ContextSettings)  # each profile's limits
     foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
     # Which prompts the providers likely still cache (the golem's, kept across ticks):
@@ -113,6 +130,11 @@ class Budgeting:
     # Keeps each attempt's bill, as the provider answers it, where a rollback or a kill
     # of the tick cannot lose it (StateStore.hold_bill): the daemon's.
     hold_bill: Callable[[Charge], None] | None = None
+
+    def budgeting(self) -> Budgeting:
+        """Itself: funds whose standing does not move (a test's, a one-off call's); a
+        golem's move with each decision (golem.runtime.purse)."""
+        return self
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +166,102 @@ class Call:
     degradations: tuple[Degradation, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Bill:
+    """What one granted call cost: its `usage` and `cost` (what the providers that answered
+    priced it, summed over its attempts: never the route's price), on `route` at `tier`,
+    answered by `answered` (provider, model; None: the route's are named), as `role` in
+    its run (None: the run's own call; a judge's "verify", "without_text")."""
+
+    subsystem: SubsystemName
+    route: Route
+    tier: ModelTier
+    usage: Usage
+    cost: float
+    answered: tuple[str, str] | None = None
+    role: str | None = None
+
+
+Failure = StructuredOutputInvalid | ProviderError
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a sent request came back with: the `response`, or the `failure` that ended
+    its attempts; either way its `bill`."""
+
+    response: Response | None
+    failure: Failure | None
+    bill: Bill
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The ask stage's output: the prompt and request sent, the truth the call was
+    foreseen with (a simulation's), and what came back."""
+
+    prompt: Prompt
+    request: Request
+    foreseen: tuple[Truth | None, float]
+    answer: Answer
+
+
+async def send(
+    subsystem: SubsystemName,
+    call: Call,
+    request: Request,
+    decision: type[StructuredOutput],
+    *,
+    role: str | None = None,
+    billed: BillSink | None = None,
+) -> Answer:
+    """`request` to the call's route, with the attempts its allocation allows. A provider's
+    failure or a malformed answer is an `Answer` with its `failure`: every attempt answered
+    so far is billed, at what the provider that answered it priced it (run_structured
+    sums them)."""
+    route = call.route
+    try:
+        response = await run_structured(
+            route.provider,
+            request,
+            decision,
+            call.env.config,
+            max_attempts=call.allocation.max_attempts,
+            billed=billed,
+        )
+    except (StructuredOutputInvalid, ProviderError) as exc:
+        usage = exc.usage or NO_USAGE
+        bill = Bill(subsystem, route, call.tier, usage, exc.cost_usd, None, role)
+        return Answer(None, exc, bill)
+    answered = (response.provider, response.model)
+    bill = Bill(subsystem, route, call.tier, response.usage, response.cost_usd, answered, role)
+    return Answer(response, None, bill)
+
+
+async def ask(
+    subsystem: Subsystem,
+    ctx: Situation,
+    call: Call,
+    *,
+    seed: int | None = None,
+    billed: BillSink | None = None,
+) -> Asked:
+    """The ask stage: the call's prompt and request, sent. `seed`: the sampling seed of an
+    earlier call this one repeats (`Request.seed`); `billed`: where each attempt's bill
+    is held as it is answered."""
+    prompt = prompt_for(subsystem, ctx, call, call.env)
+    allocation, foresight = call.allocation, call.env.foresight
+    foreseen: tuple[Truth | None, float] = (
+        (None, 0.0)
+        if foresight is None
+        else foresight.ask(call.tier, allocation.reasoning, allocation.profile)
+    )
+    request = request_for(subsystem, ctx, call, prompt, foreseen, seed=seed)
+    decision = subsystem.decision_type(ctx)
+    answer = await send(subsystem.name, call, request, decision, billed=billed)
+    return Asked(prompt, request, foreseen, answer)
+
+
 def prompt_for(subsystem: Subsystem, ctx: Situation, call: Call, env: Budgeting) -> Prompt:
     """The subsystem's brief in the context its profile allows, told what it may cost."""
     allocation = call.allocation
@@ -159,7 +277,7 @@ def prompt_for(subsystem: Subsystem, ctx: Situation, call: Call, env: Budgeting)
         ctx,
         allocation.profile,
         budget=budget,
-        settings=env.context or _DEFAULT_CONTEXT,
+        settings=env.context,
         tokenizer=call.route.tokenizer,
         task_first=call.route.provider.capabilities.task_first,
         secrets=env.secrets,
@@ -208,9 +326,9 @@ def estimate_input_tokens(
 ) -> int:
     """A pre-call bound on what the call sends: the decision's schema, and the token limit
     of the profile the call will run under (the assembled prompt never exceeds it)."""
-    table = (env.policy or _DEFAULT_POLICY).profiles
+    table = env.policy.profiles
     profile, _ = select_profile_and_reasoning(subsystem.name, env.state.security, tier, table)
-    limit = (env.context or _DEFAULT_CONTEXT).limits_for(profile).max_tokens
+    limit = env.context.limits_for(profile).max_tokens
     return _schema_tokens(subsystem.decision_type(ctx)) + limit
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,21 +26,20 @@ from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
     ModelTier,
-    MortalityState,
     PipelineProfile,
     Vitals,
-    utc_day,
 )
 from golem.runtime.approvals import Approvals
 from golem.runtime.asking import Budgeting, Foresight, Routes, ThinkingWatch
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
-from golem.runtime.decide import decide
+from golem.runtime.decide import Decisions
 from golem.runtime.episodes import EpisodeBook, forecast
 from golem.runtime.kept_requests import RequestKeeper
 from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo, MemoPolicy
 from golem.runtime.provenance import untraded
+from golem.runtime.purse import Purse
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber
@@ -154,8 +154,6 @@ class Golem:
             hb.interval.total_seconds(), hb.conservation_factor
         )
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
-        # Income is state: the declared rate until the runtime credits some.
-        self.income_usd_per_day = config.mortality.income_usd_per_day
         # Model decisions reused instead of asked again ([cache], risk's verdict_window).
         memo = MemoPolicy.of(config, sizing)
         self.memo = DecisionMemo(memo) if memo.active else None
@@ -186,23 +184,6 @@ class Golem:
             PaperPortfolio.from_dict(resumed.portfolio)
             if resumed.portfolio
             else PaperPortfolio(config.world.cash_usd, config.world.portfolio)
-        )
-        self.desk = TradingDesk(
-            heartbeat=self.heartbeat,
-            risk=self.risk,
-            run=self._run,
-            budgeting=self.budgeting,
-            publish=self.stream.publish,
-            portfolio=self.portfolio,
-            memory=self.memory,
-            golem_id=self._golem_id,
-            approvals=Approvals(
-                config.subsystems.risk.approvals(),
-                store.approvals,
-                self._golem_id,
-                sizing=sizing,
-                at_commit=store.at_commit,
-            ),
         )
         self.chart = VitalsChart(
             store,
@@ -237,12 +218,50 @@ class Golem:
             None if self._seer is None or quality is None else Foresight(self.truth, quality)
         )
         self._resume_market(store.get_meta("market"))
-        self._context_settings = config.context.settings()
-        self._secrets = Redaction(self.options.secrets) if self.options.secrets else None
-        # The apoptotic reserve, death's: locked now, logged by the first tick (after the
-        # console's banner), computed again on the positions then open now and then.
-        self.reserve_usd, _ = self._reserve()
-        self._reserve_logged = False
+        secrets = Redaction(self.options.secrets) if self.options.secrets else None
+        means = partial(
+            Budgeting,
+            routes=routes,
+            ledger=store.ledger,
+            clock=self._clock,
+            config=structured,
+            policy=self.policy.allocator,
+            context=config.context.settings(),
+            foresight=self._foresight,
+            watch=self.options.watch,
+            prompt_cache=self._prompt_cache,
+            secrets=secrets,
+            hold_bill=store.hold_bill,
+        )
+        # Income is state: the declared rate until the runtime credits some. The apoptotic
+        # reserve, death's: locked now, logged by the first tick (after the console's
+        # banner), computed again on the positions then open now and then.
+        self.purse = Purse(
+            means,
+            store=store,
+            chart=self.chart,
+            control=self.control,
+            policy=self.policy,
+            now=now,
+            income_usd_per_day=config.mortality.income_usd_per_day,
+            positions=self._positions(),
+        )
+        self.decisions = Decisions(self.purse, self.memo, self.stream.publish)
+        self.desk = TradingDesk(
+            heartbeat=self.heartbeat,
+            risk=self.risk,
+            decisions=self.decisions,
+            portfolio=self.portfolio,
+            memory=self.memory,
+            golem_id=self._golem_id,
+            approvals=Approvals(
+                config.subsystems.risk.approvals(),
+                store.approvals,
+                self._golem_id,
+                sizing=self.risk.config.limits.sizing,
+                at_commit=store.at_commit,
+            ),
+        )
 
     @property
     def vitals(self) -> Vitals:
@@ -252,31 +271,20 @@ class Golem:
     # --- the context every subsystem reads ---------------------------------------------
 
     def budgeting(self) -> Budgeting:
-        policy = self.policy
-        state = MortalityState(
-            vitality=self.vitals.vitality,
-            phase=self.vitals.phase,
-            daily_budget_usd=self.control.daily_budget_usd or policy.daily_budget_usd,
-            sustainability_ratio=self._sustainability(),
-            diem_allowance=policy.diem_allowance,
-            security=policy.security,
-            wallet_usd=self.store.credits(),
-            reserve_usd=self.reserve_usd,
-        )
-        return Budgeting(
-            routes=self.routes,
-            ledger=self.store.ledger,
-            clock=self._clock,
-            state=state,
-            config=self.config.inference.structured_outputs,
-            policy=policy.allocator,
-            context=self._context_settings,
-            foresight=self._foresight,
-            watch=self.options.watch,
-            prompt_cache=self._prompt_cache,
-            secrets=self._secrets,
-            hold_bill=self.store.hold_bill,
-        )
+        """What a decision made now is paid from and governed by (`purse`)."""
+        return self.purse.budgeting()
+
+    @property
+    def reserve_usd(self) -> float:
+        return self.purse.reserve_usd
+
+    @property
+    def income_usd_per_day(self) -> float:
+        return self.purse.income_usd_per_day
+
+    @income_usd_per_day.setter
+    def income_usd_per_day(self, usd: float) -> None:
+        self.purse.income_usd_per_day = usd
 
     def context(self, market: MarketSummary, **changes: Any) -> Situation:
         observation = self.window.latest
@@ -335,8 +343,11 @@ class Golem:
         market = self.window.summary()
         self.portfolio.mark(observation.price)
         self.episodes.resolve(market, self.portfolio)
-        if not self._reserve_logged or not self.tick_no % self.policy.reserve.recalculate_ticks:
-            self._lock_reserve()
+        if (
+            not self.purse.reserve_logged
+            or not self.tick_no % self.policy.reserve.recalculate_ticks
+        ):
+            self.purse.lock_reserve(self._golem_id, self.tick_no, self._positions())
         if await self._obey(now, market):
             return
         # A newborn golem appraises its own birth: its first feeling comes from a model.
@@ -439,7 +450,7 @@ class Golem:
                 reason = str(exc)
         log.warning(
             "market_not_resumed",
-            golem=self.config.golem.id,
+            golem=self._golem_id,
             tick=self.tick_no,
             reason=reason,
             consequence="the market starts again from its seed",
@@ -517,7 +528,7 @@ class Golem:
         }
         self.store.record_death(death)
         self.snapshot()
-        log.info("death", golem=self.config.golem.id, **death)
+        log.info("death", golem=self._golem_id, **death)
         self.on_death()
 
     def _job_run(self, job: str) -> int:
@@ -534,9 +545,7 @@ class Golem:
     # --- pieces of a tick ---------------------------------------------------------------
 
     async def _run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.budgeting, self.memo)
-        self.stream.publish(record)
-        return record
+        return await self.decisions.run(subsystem, ctx)
 
     def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
         """An episode for every model-made decision, and one per horizon otherwise (the
@@ -559,40 +568,13 @@ class Golem:
             self.memo.forget()
         return events
 
-    def _reserve(self) -> tuple[float, int]:
-        """The apoptotic reserve on the initial funding and the positions open now, and
-        how many those are."""
-        positions = sum(1 for quantity in self.portfolio.quantities().values() if quantity)
-        initial = self.store.initial_credits() or self.policy.initial_credits_usd
-        return self.policy.reserve.amount(initial, positions), positions
-
-    def _lock_reserve(self) -> None:
-        """Compute the reserve again; log it the first time and whenever it changes."""
-        reserve, positions = self._reserve()
-        if reserve != self.reserve_usd or not self._reserve_logged:
-            self.reserve_usd, self._reserve_logged = reserve, True
-            log.info(
-                "apoptotic_reserve",
-                golem=self._golem_id,
-                tick=self.tick_no,
-                usd=reserve,
-                initial_credits_usd=self.store.initial_credits(),
-                open_positions=positions,
-            )
+    def _positions(self) -> int:
+        """How many positions are open now (the apoptotic reserve grows with them)."""
+        return sum(1 for quantity in self.portfolio.quantities().values() if quantity)
 
     def credit_income(self, key: str, usd: float) -> None:
-        """Income arrives: `usd` a day from now on (the sustainability ratio's), credited
-        to the wallet once per `key` when positive."""
-        self.income_usd_per_day = usd
-        if usd > 0:
-            self.store.add_income(key, usd, self._now())
-
-    def _sustainability(self) -> float | None:
-        income = self.income_usd_per_day
-        spent = self.store.ledger.spent_usd(utc_day(self._now()))
-        if spent <= 0:
-            return None
-        return income / spent
+        """Income arrives: `usd` a day from now on, credited once per `key` (`purse`)."""
+        self.purse.credit_income(key, usd)
 
 
 class _NowClock:

@@ -18,7 +18,7 @@ import trio
 from golem.inference import Provider, StructuredOutputConfig, run_structured
 from golem.inference.reasoning import ReasoningDepth
 from golem.inference.structured import get_schema
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.requests import Answer, KeptRequest, RequestArchive
 from golem.runtime.stream import Record
 

@@ -31,7 +31,7 @@ from msgspec import Struct
 from golem.mortality import DegradationReason, Phase, utc_day
 from golem.runtime.approvals import ApprovalRow, Approvals, Status
 from golem.runtime.config.owner import NotifyEvent, NotifySection
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 from golem.subsystems.contract import PortfolioView, ProposedTrade
 

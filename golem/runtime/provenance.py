@@ -12,12 +12,9 @@ module only asks the questions it needs answered.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from msgspec.structs import replace
 
-from golem.runtime.asking import Budgeting
-from golem.runtime.decide import decide
+from golem.runtime.decide import Decisions
 from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import WithoutFeed
 from golem.subsystems.contract import ProposedTrade, Situation, Subsystem
@@ -54,12 +51,11 @@ class Vetting:
         proposer: Subsystem,
         proposal: DecisionRecord,
         risk: Risk,
-        env: Callable[[], Budgeting],
-        publish: Callable[[DecisionRecord], None],
+        decisions: Decisions,
     ) -> None:
         assert proposal.situation is not None, "a proposal records its Situation"
         self.proposer, self.proposal, self.ctx = proposer, proposal, proposal.situation
-        self.risk, self.env, self.publish = risk, env, publish
+        self.risk, self.decisions = risk, decisions
         self.spent = 0.0
         self.clean: DecisionRecord | None = None  # the clean re-ask's decision, once asked
 
@@ -145,9 +141,8 @@ class Vetting:
         return record
 
     async def _ask(self, ctx: Situation) -> DecisionRecord:
-        record = await decide(self.proposer, ctx, self.env, seed=_seed(self.proposal))
-        record = replace(record, counterfactual_of=self.proposal.decision_id)
-        self.publish(record)
+        proposal = self.proposal
+        record = await self.decisions.again(self.proposer, ctx, of=proposal, seed=_seed(proposal))
         self.spent += record.cost_usd
         return record
 

@@ -4,7 +4,7 @@ golem publishes to its subscribers, and, by `fields()`, its log line."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from msgspec import Struct
 
@@ -24,7 +24,33 @@ from golem.runtime.verify import Verification
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation
 
-__all__ = ["DecisionRecord"]
+__all__ = ["DecisionRecord", "Situated", "situated"]
+
+
+class Situated(TypedDict):
+    """A record's share of its Situation: to which golem, when, at what vitality and phase,
+    in which tick and run (the record stage fills these in by name)."""
+
+    golem: str
+    time: datetime
+    vitality: float
+    phase: Phase
+    tick: int
+    run: int
+    situation: Situation
+
+
+def situated(ctx: Situation) -> Situated:
+    """What a record of a run on `ctx` takes from it."""
+    return Situated(
+        golem=ctx.golem_id,
+        time=ctx.now,
+        vitality=ctx.vitality,
+        phase=ctx.phase,
+        tick=ctx.tick,
+        run=ctx.run,
+        situation=ctx,
+    )
 
 
 class DecisionRecord(Struct, frozen=True):

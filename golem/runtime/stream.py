@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from msgspec import Struct
 
 from golem.mortality import Phase
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 
 __all__ = ["Record", "RecordStream", "Subscriber", "VitalityRecord"]
 

@@ -7,18 +7,16 @@ by `approved` on a later tick once approved, re-checked by risk's hard limits.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 import structlog
 from msgspec.structs import replace
 
 from golem.mortality import SubsystemName
 from golem.runtime.approvals import Approvals
-from golem.runtime.asking import Budgeting
+from golem.runtime.decide import Decisions
 from golem.runtime.provenance import Vetting
 from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
-from golem.subsystems.contract import Outcome, ProposedTrade, Situation, Subsystem
+from golem.subsystems.contract import Outcome, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Provenance, Risk, assess
 from golem.subsystems.risk.provenance import KEY as PROVENANCE
@@ -29,28 +27,23 @@ __all__ = ["TradingDesk"]
 
 log = structlog.get_logger("golem")
 
-Run = Callable[[Subsystem, Situation], Awaitable[DecisionRecord]]
-
 
 class TradingDesk:
-    """Where a golem's heartbeat decisions trade: `run` asks a subsystem (and publishes
-    its record), `budgeting` is what the provenance check's re-asks are paid from."""
+    """Where a golem's heartbeat decisions trade: `decisions` runs risk and the provenance
+    check's re-asks (each paid, and its record published)."""
 
     def __init__(
         self,
         *,
         heartbeat: Heartbeat,
         risk: Risk,
-        run: Run,
-        budgeting: Callable[[], Budgeting],
-        publish: Callable[[DecisionRecord], None],
+        decisions: Decisions,
         portfolio: PaperPortfolio,
         memory: Memory,
         golem_id: str,
         approvals: Approvals,
     ) -> None:
-        self._heartbeat, self._risk, self._run = heartbeat, risk, run
-        self._budgeting, self._publish = budgeting, publish
+        self._heartbeat, self._risk, self._decisions = heartbeat, risk, decisions
         self._portfolio, self._memory, self._golem_id = portfolio, memory, golem_id
         self.approvals = approvals
 
@@ -91,7 +84,7 @@ class TradingDesk:
         trades make join `events`."""
         outcome = record.outcome
         assert outcome is not None, "only a decision with an outcome trades"
-        vetting = Vetting(self._heartbeat, record, self._risk, self._budgeting, self._publish)
+        vetting = Vetting(self._heartbeat, record, self._risk, self._decisions)
         for run, trade in enumerate(outcome.trades, start=1):
             vetted = await vetting.vet(trade, run - 1)  # before risk is asked
             spent += await self._assess(ctx, vetted.goes_ahead or trade, vetted, run, events)
@@ -128,7 +121,7 @@ class TradingDesk:
         """Risk's verdict on one trade (the clean re-ask's, when the check chose it) and
         its execution; the events it makes join `events`. Returns what risk cost."""
         situation = replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
-        verdict = await self._run(self._risk, situation)
+        verdict = await self._decisions.run(self._risk, situation)
         events += self._execute(verdict.outcome, ctx)
         return verdict.cost_usd
 

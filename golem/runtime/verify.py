@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import replace as replace_dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import structlog
 from msgspec import Struct
@@ -26,27 +26,28 @@ from msgspec.structs import replace
 
 from golem.inference import (
     NO_USAGE,
-    ProviderError,
     ReasoningDepth,
     Request,
     Response,
     StructuredOutput,
-    StructuredOutputInvalid,
     Usage,
-    run_structured,
 )
-from golem.mortality import Allocation, CallEstimate, ModelTier, allocate
+from golem.mortality import Allocation, ModelTier
 from golem.runtime.asking import (
+    Asked,
     Budgeting,
     Call,
     Route,
     estimate_input_tokens,
     prompt_for,
     request_for,
+    send,
 )
+from golem.runtime.charge import charge
+from golem.runtime.grant import granted
 from golem.runtime.store.ids import DecisionId
 from golem.subsystems.ask import Ask
-from golem.subsystems.context import Prompt, WithoutFeed
+from golem.subsystems.context import WithoutFeed
 from golem.subsystems.contract import Judge, JudgeKind, Situation, Subsystem
 from golem.subsystems.risk import RiskAssessment, allowed_usd, stricter
 from golem.world import Truth
@@ -54,7 +55,6 @@ from golem.world import Truth
 __all__ = [
     "FirstOpinion",
     "Judged",
-    "Pay",
     "Verification",
     "Verified",
     "judge",
@@ -62,23 +62,6 @@ __all__ = [
 ]
 
 log = structlog.get_logger("golem")
-
-
-class Pay(Protocol):
-    """Charges one call of the verifier to risk (`answered`: the provider and model that
-    answered, if one did): `ctx` with the credits the charge left."""
-
-    def __call__(
-        self,
-        ctx: Situation,
-        route: Route,
-        granted: Allocation,
-        /,
-        *,
-        usage: Usage,
-        cost: float,
-        answered: tuple[str, str] | None,
-    ) -> Situation: ...
 
 
 class Verification(Struct, frozen=True):
@@ -141,60 +124,48 @@ async def second_opinion(
     *,
     route: Route,
     env: Budgeting,
-    pay: Pay,
+    role: str,
     restore: Callable[[StructuredOutput], StructuredOutput],
     disagreement: str = "risk_disagreement",
 ) -> Verified:
     """Ask `route` for its assessment of `ctx.proposed` (`ctx`: after the first charge),
-    and keep the stricter. `restore` puts back what the prompt masked; `disagreement`
+    and keep the stricter: granted, asked and charged (under `role`) by the stages the
+    first call went through. `restore` puts back what the prompt masked; `disagreement`
     names the warning logged when the two differ on approval."""
     configured = f"{route.provider.name}:{route.model}"
-    estimate = CallEstimate(
-        price=route.price,
-        input_tokens=first.input_tokens,
-        max_output_tokens=route.max_output_tokens,
-        diem=route.diem,
-    )
     state = env.state
     if state.wallet_usd is not None:  # the wallet as the first charge left it
         state = replace_dataclass(state, wallet_usd=min(state.wallet_usd, ctx.credits_usd))
-    granted = allocate(
-        subsystem.name,
+    allocation = granted(
+        subsystem,
         first.tier,
-        state,
-        env.ledger,
-        env.clock,
-        call=estimate,
-        policy=env.policy,
+        route,
+        env,
+        input_tokens=first.input_tokens,
         at_most=first.depth,
+        state=state,
     )
-    if not isinstance(granted, Allocation):
-        skipped = f"not funded: {granted.reason}"
+    if not isinstance(allocation, Allocation):
+        skipped = f"not funded: {allocation.reason}"
         return Verified(first.decision, ctx, Verification(configured, skipped=skipped))
+    call = Call(first.tier, first.tier, route, allocation, env, ())
     request = first.request.evolve(
         model=route.model,
-        reasoning=granted.reasoning,
+        reasoning=allocation.reasoning,
         max_tokens=route.max_output_tokens,
-        facts=_facts(first.request.facts, env, first.tier, granted),
+        facts=_facts(first.request.facts, env, first.tier, allocation),
     )
-    try:
-        response = await run_structured(
-            route.provider,
-            request,
-            RiskAssessment,
-            env.config,
-            max_attempts=granted.max_attempts,
-        )
-    except (StructuredOutputInvalid, ProviderError) as exc:
-        usage = exc.usage or NO_USAGE
-        paid = pay(ctx, route, granted, usage=usage, cost=exc.cost_usd, answered=None)
+    answer = await send(subsystem.name, call, request, RiskAssessment, role=role)
+    paid, bill, response = charge(env, ctx, answer.bill), answer.bill, answer.response
+    if response is None:
+        assert answer.failure is not None
+        exc = answer.failure
         log.warning("risk_verify_failed", verify_with=configured, error=exc.code)
         verification = Verification(
-            configured, cost_usd=exc.cost_usd, usage=usage, skipped=f"{exc.code}: {exc}"
+            configured, cost_usd=bill.cost, usage=bill.usage, skipped=f"{exc.code}: {exc}"
         )
         return Verified(first.decision, paid, verification)
     answered = (response.provider, response.model)
-    paid = pay(ctx, route, granted, usage=response.usage, cost=response.cost_usd, answered=answered)
     second = restore(response.parsed)
     assert isinstance(second, RiskAssessment), "risk's verifier answers a risk_assessment"
     trade = ctx.proposed
@@ -240,48 +211,35 @@ class Judged:
     without_text: Verification | None = None  # the feed-withheld re-ask's
 
 
-class PayAs(Protocol):
-    """How a judge's call is charged: under its own `role` in the run (`"verify"`)."""
-
-    def __call__(self, role: str) -> Pay: ...
-
-
 async def judge(
     subsystem: Subsystem,
     ctx: Situation,
+    paid: Situation,
     call: Call,
     decision: StructuredOutput,
-    judges: tuple[Judge, ...],
     *,
-    request: Request,
-    response: Response,
-    prompt: Prompt,
-    foreseen: tuple[Truth | None, float],
+    asked: Asked,
     spent: tuple[float, Usage],
-    pay_as: PayAs,
 ) -> Judged:
-    """`decision` (a model's, `ctx` after its charge, `spent` its cost and usage) through
-    each of `judges` in turn; a second model is asked only when a verifier is routed."""
-    judged = Judged(decision, ctx, *spent)
-    for declared in judges:
+    """The judge stage: `decision` (a model's on `ctx`, `paid` after its charge, `spent`
+    its cost and usage, `asked` how it was asked) through each judge its subsystem
+    declares on `ctx`, in turn; a second model is asked only when a verifier is routed."""
+    response = asked.answer.response
+    assert response is not None, "only an answered call is judged"
+    judged = Judged(decision, paid, *spent)
+    for declared in subsystem.judges(ctx, decision, asked.prompt.report.feed):
         first = _first(
             subsystem,
             judged.ctx,
             call,
             judged.decision,
             declared=declared,
-            request=request,
+            request=asked.request,
             response=response,
         )
         if declared.kind is JudgeKind.WITHOUT_TEXT:
             checked = await _without_text(
-                subsystem,
-                judged.ctx,
-                call,
-                first,
-                response=response,
-                foreseen=foreseen,
-                pay=pay_as("without_text"),
+                subsystem, judged.ctx, call, first, response=response, foreseen=asked.foreseen
             )
             judged = _added(judged, checked, without_text=checked.verification)
         elif declared.kind is JudgeKind.SECOND_MODEL and call.env.routes.verify is not None:
@@ -291,8 +249,8 @@ async def judge(
                 first,
                 route=call.env.routes.verify,
                 env=call.env,
-                pay=pay_as("verify"),
-                restore=prompt.restore,
+                role="verify",
+                restore=asked.prompt.restore,
             )
             judged = _added(judged, checked, verification=checked.verification)
     return judged
@@ -319,7 +277,6 @@ async def _without_text(
     *,
     response: Response,
     foreseen: tuple[Truth | None, float],
-    pay: Pay,
 ) -> Verified:
     """The assessment again with the world feed withheld, on the first call's sampling
     seed, the stricter standing (`ctx`: after the first charge): external text may make
@@ -333,7 +290,7 @@ async def _without_text(
         replace_dataclass(first, request=request),
         route=call.route,
         env=call.env,
-        pay=pay,
+        role="without_text",
         restore=prompt.restore,
         disagreement="risk_swayed_by_text",
     )

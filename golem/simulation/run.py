@@ -38,6 +38,7 @@ from golem.runtime.config import GolemConfig
 from golem.runtime.logs import configure_logging
 from golem.runtime.notify import Notifier
 from golem.runtime.store import StateStore
+from golem.runtime.telemetry import traces_of
 from golem.simulation.adaptation import Shock, regime_adaptation
 from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
@@ -203,8 +204,10 @@ async def _generation(
     born = clock.now()
     # [notify]: the life's notices go out as they happen, in real time, rate-limited.
     notifier = Notifier.of(config.notify, config.golem.id, os.environ)
+    traces = traces_of(config.telemetry, config.golem.id)  # [telemetry]: spans over OTLP
     with (
         notifier or nullcontext(),
+        traces or nullcontext(),
         StateStore.open(
             config.golem.state_dir, synchronous="OFF", commit_every=_COMMIT_EVERY
         ) as store,
@@ -233,6 +236,7 @@ async def _generation(
                 world.judgement,
                 *([world.injection] if world.injection is not None else []),
                 *([notifier.publish] if notifier is not None else []),
+                *([traces.publish] if traces is not None else []),
             ],
         )
         if notifier is not None:

@@ -15,7 +15,7 @@ from golem.inference.local import LocalProvider
 from golem.inference.pricing import FREE
 from golem.mortality import FixedClock, InMemoryLedger, ModelTier, MortalityState, Phase
 from golem.runtime.asking import Budgeting, Route, Routes
-from golem.runtime.decide import decide
+from golem.runtime.decide import Decisions, decide
 from golem.runtime.provenance import Vetting
 from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
@@ -64,7 +64,7 @@ async def test_nothing_an_attack_asks_for_goes_ahead_unless_the_golem_would_anyw
     assert proposal.fields()["provenance"]["external"] == [item.ref]
     print(f"{ref}: the model proposed {proposal.outcome.summary}")
     clean: list[DecisionRecord] = []
-    vetting = Vetting(heartbeat, proposal, Risk(), lambda: env, clean.append)
+    vetting = Vetting(heartbeat, proposal, Risk(), Decisions(env, None, clean.append))
     for place, trade in enumerate(proposal.outcome.trades):
         verdict = await vetting.vet(trade, place)
         print(f"  {trade.action}: {verdict.fields()}")

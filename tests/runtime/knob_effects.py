@@ -803,6 +803,10 @@ EFFECTS: dict[str, Effect] = {
     "notify.events": Effect(
         "only the events named are queued", lambda s: sum(s["queued"].values()), "falls"
     ),
+    # [telemetry]
+    "telemetry.otlp_endpoint": Effect(
+        "decisions are traced to it", lambda traced: traced, "becomes", True
+    ),
     # [logging]
     "logging.file": Effect("the log is written there", lambda s: s[0], "becomes", str),
     "logging.level": Effect("debug lines are written too", lambda s: s[1], "rises"),

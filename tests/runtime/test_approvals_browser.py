@@ -1,7 +1,7 @@
 """The dashboard's approvals panel in a real browser (test_dashboard_browser's Chromium and
-threaded server): hidden without the control token; opened as /#token=..., it lists the
-trade held for approval, takes the token out of the address bar, and its approve button
-answers through POST /approvals/ID. Skipped, with the reason, as that module is."""
+threaded server): hidden without the control token; once the token is entered in the
+Control section, it lists the trade held for approval, and its approve button answers
+through POST /approvals/ID. Skipped, with the reason, as that module is."""
 
 from __future__ import annotations
 
@@ -82,9 +82,11 @@ def test_the_owner_approves_a_held_trade_from_the_page(
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server.url}/#token={TOKEN}")
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#control-token")  # the Control section, shown with the API
+    page.fill("#control-token", TOKEN)
+    page.press("#control-token", "Enter")
     page.wait_for_function("() => document.querySelectorAll('#approval-list li').length === 1")
-    assert "#token" not in page.url  # out of the address bar (and of the history)
     text = page.text_content("#approval-list li") or ""
     assert "exit all (stake $4,321.5)" in text and "<b>critical</b> health" in text  # as text
     page.screenshot(path=str(tmp_path / "approvals.png"), full_page=True)

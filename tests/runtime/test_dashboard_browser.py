@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import trio
 
@@ -94,6 +95,7 @@ class Server:
     stop: trio.CancelScope
     published: list[tuple[DecisionRecord, float]] = field(default_factory=list)
     clock: GatedClock | None = None
+    ticks: int = 0  # those its state holds when it is served
 
     def call(self, function: Any, *args: Any) -> Any:
         return trio.from_thread.run_sync(function, *args, trio_token=self.token)
@@ -176,7 +178,9 @@ class Page:
     errors: list[str]
 
 
-def open_page(browser: Any, url: str, width: int, height: int = 900) -> Page:
+def open_page(
+    browser: Any, url: str, width: int, height: int = 900, *, listed: bool = True
+) -> Page:
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -186,8 +190,9 @@ def open_page(browser: Any, url: str, width: int, height: int = 900) -> Page:
     page.goto(url + "/")
     try:
         page.wait_for_function(  # a function, not an expression: the policy forbids eval
-            "() => document.querySelectorAll('#decision-list li').length > 0"
-            " && Number(document.getElementById('chart-vitality').dataset.points) > 0"
+            "(listed) => (!listed || document.querySelectorAll('#decision-list li').length > 0)"
+            " && Number(document.getElementById('chart-vitality').dataset.points) > 0",
+            arg=listed,
         )
     except sync_api.TimeoutError:
         pytest.fail(f"the page did not draw: {page.text_content('#state')!r}, errors {errors}")
@@ -219,6 +224,8 @@ def test_the_page_loads_with_charts_and_no_console_error(
     assert page.locator("#spend .bar").count() >= 3
     listed = page.locator("#decision-list li").count()
     assert listed == 100  # the newest 100 of the hour's
+    assert page.locator("#control").is_hidden()  # no token configured: no control routes
+    assert page.locator("#accuracy-section").is_hidden()  # /status carries no `oracle`
     page.screenshot(path=str(tmp_path / "dashboard-1280.png"), full_page=True)
     assert view.errors == []
     page.context.close()
@@ -272,6 +279,194 @@ def test_the_layout_holds_at_390_pixels(live: Server, browser: Any, tmp_path: Pa
     page.locator("#decision-list li summary").first.click()  # an open panel too
     assert overflow(page) <= 0
     page.screenshot(path=str(tmp_path / "dashboard-390.png"), full_page=True)
+    assert view.errors == []
+    page.context.close()
+
+
+TOKEN = "owner-token-7f3a"
+
+
+@pytest.fixture(scope="module")
+def controlled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A golem with the control API (its owner's token), ten minutes old, clock held."""
+    cfg = config(tmp_path_factory.mktemp("controlled"))
+    lived = timedelta(minutes=10)
+
+    async def main(ready: queue.Queue[Server | BaseException]) -> None:
+        clock = GatedClock(START)
+        with StateStore.open(cfg.golem.state_dir) as store:
+            life, pool = assemble(cfg, clock=clock, store=store, environ={})
+            assert pool is not None
+            endpoint = StatusEndpoint(life, control_token=TOKEN)
+            listening = HttpAddress.parse("127.0.0.1:0").bind()
+            url = url_of(listening)
+            try:
+                async with trio.open_nursery() as nursery:
+                    await nursery.start(endpoint.serve, listening)
+                    nursery.start_soon(life.run)
+                    clock.open_until(START + lived)
+                    while clock.now() < START + lived:
+                        await trio.sleep(0.01)
+                    token = trio.lowlevel.current_trio_token()
+                    ready.put(Server(url, token, nursery.cancel_scope, clock=clock))
+            finally:
+                await pool.aclose()
+
+    yield from _threaded(main)
+
+
+def _status(server: Server) -> dict[str, Any]:
+    return dict(httpx.get(server.url + "/status", timeout=10).json())
+
+
+def test_the_owner_pauses_the_golem_from_the_page(
+    controlled: Server, browser: Any, tmp_path: Path
+) -> None:
+    """The control section shows (the server has control routes); a command without the
+    token asks for it; with it, Pause is queued and at the next tick /status says paused.
+    Kill asks first (dismissed: nothing queued); a wrong token is refused, and forgotten."""
+    view = open_page(browser, controlled.url, 1280)
+    page = view.page
+    assert page.locator("#control").is_visible()
+    said = page.locator("#control-said")
+    page.get_by_role("button", name="Pause").click()
+    assert "token first" in said.inner_text()
+    page.get_by_label("Control token").fill(TOKEN)
+    page.get_by_role("button", name="Use token").click()
+    assert page.evaluate("() => sessionStorage.getItem('golem-control-token')") == TOKEN
+    assert TOKEN not in page.url
+    page.get_by_role("button", name="Pause").click()
+    page.wait_for_function(
+        "() => document.getElementById('control-said').textContent.includes('queued')"
+    )
+    assert said.inner_text().startswith("pause queued")
+    assert _status(controlled)["paused"] is False  # applied at the next tick, not before
+    assert controlled.clock is not None
+    controlled.call(controlled.clock.open_until, controlled.clock.until + timedelta(seconds=30))
+    deadline = time.perf_counter() + 10
+    while not _status(controlled)["paused"] and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    assert _status(controlled)["paused"] is True
+    page.wait_for_function(  # the page's own refresh says so too
+        "() => document.getElementById('state').textContent.includes('paused')", timeout=8000
+    )
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_role("button", name="Kill…").click()
+    assert said.inner_text() == "Kill cancelled."
+    page.get_by_label("Daily budget (USD)").fill("0.5")
+    page.get_by_role("button", name="Set budget").click()
+    page.wait_for_function(
+        "() => document.getElementById('control-said').textContent.startsWith('budget')"
+    )
+    assert said.inner_text().startswith("budget $0.50 queued")
+    page.screenshot(path=str(tmp_path / "control-1280.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert overflow(page) <= 0  # the controls wrap at 390 px
+    page.evaluate("() => sessionStorage.setItem('golem-control-token', 'wrong')")
+    page.get_by_role("button", name="Resume").click()
+    page.wait_for_function(
+        "() => document.getElementById('control-said').textContent.includes('401')"
+    )
+    assert page.evaluate("() => sessionStorage.getItem('golem-control-token')") is None
+    assert _status(controlled)["alive"] is True  # the kill was never sent
+    # The one console error is Chromium's note of the refused request.
+    [refused] = view.errors
+    assert "status of 401" in refused
+    page.context.close()
+
+
+# /status's `oracle` as the prediction engine reports it (runtime/predictions.py's report).
+ORACLE = {
+    "fitness": 0.412,
+    "regime": "trending_up",
+    "categories": {
+        "price_direction": {"total": 48, "hit_rate": 0.6458, "skill": 0.21, "ece": 0.08},
+        "volatility_regime": {"total": 12, "hit_rate": 0.75, "skill": 0.4, "ece": None},
+        "position_health": {"total": 0, "hit_rate": None, "skill": None, "ece": None},
+        "inaction": {"total": 300, "hit_rate": 0.67, "skill": 0.05, "ece": 0.02},
+    },
+    "gate": {"blocked": 3, "permitted": 7, "would_be_pnl_usd": -1.25},
+}
+
+
+def test_the_prediction_engine_s_accuracy_by_category_shows_when_status_has_it(
+    live: Server, browser: Any
+) -> None:
+    """A /status carrying the prediction engine's report (`oracle`) is drawn: fitness,
+    regime, the gate's count, and a row per category; the golem's own /status, with the
+    report added on its way to the browser."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+
+    def with_oracle(route: Any) -> None:
+        served = route.fetch()
+        route.fulfill(response=served, json={**served.json(), "oracle": ORACLE})
+
+    context.route("**/status", with_oracle)
+    page = context.new_page()
+    page.goto(live.url + "/")
+    page.wait_for_selector("#accuracy tbody tr")
+    rows = page.locator("#accuracy tbody tr")
+    assert rows.count() == 4
+    assert rows.nth(0).inner_text().split("\t") == [
+        "price direction",
+        "64.6%",
+        "0.210",
+        "0.080",
+        "48",
+    ]
+    assert rows.nth(2).inner_text().split("\t") == ["position health", "–", "–", "–", "0"]
+    figures = page.locator("#accuracy-figures").inner_text()
+    assert "0.412" in figures and "3 blocked, 7 let through" in figures
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def restarted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A golem that lived an hour, then restarted: its endpoint served, no tick run yet."""
+    cfg = config(tmp_path_factory.mktemp("restarted"))
+
+    async def main(ready: queue.Queue[Server | BaseException]) -> None:
+        clock = VirtualClock(START)
+        with StateStore.open(cfg.golem.state_dir) as store:
+            life, pool = assemble(cfg, clock=clock, store=store, environ={})
+            assert pool is not None
+            try:
+                await life.run(duration=LIVED)
+            finally:
+                await pool.aclose()
+            ticks = store.tick()
+        with StateStore.open(cfg.golem.state_dir) as store:
+            life, pool = assemble(cfg, clock=clock, store=store, environ={})
+            assert pool is not None
+            endpoint = StatusEndpoint(life)
+            listening = HttpAddress.parse("127.0.0.1:0").bind()
+            url = url_of(listening)
+            try:
+                async with trio.open_nursery() as nursery:
+                    await nursery.start(endpoint.serve, listening)
+                    token = trio.lowlevel.current_trio_token()
+                    ready.put(Server(url, token, nursery.cancel_scope, ticks=ticks))
+            finally:
+                await pool.aclose()
+
+    yield from _threaded(main)
+
+
+def test_a_restarted_golem_s_page_draws_its_past_at_load(
+    restarted: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Its charts are drawn from the state at once, before the new process told a reading
+    (it has run no tick): each of the hour's ticks a point of vitality and its clocks, and
+    the page's own reading of /status after them."""
+    view = open_page(browser, restarted.url, 1280, listed=False)
+    page = view.page
+    ticks = restarted.ticks
+    assert ticks >= 120  # a 15 s heartbeat, 30 s once it conserves
+    assert points(page, "chart-vitality") == 3 * (ticks + 1)
+    assert points(page, "chart-credits") == ticks + 1
+    assert page.locator("#chart-phase rect").count() == ticks + 1
+    assert page.locator("#spend .bar").count() >= 3  # spend by subsystem, from the ledger
+    page.screenshot(path=str(tmp_path / "restarted-1280.png"), full_page=True)
     assert view.errors == []
     page.context.close()
 

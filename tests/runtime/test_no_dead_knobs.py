@@ -57,6 +57,7 @@ from golem.runtime.notify import Notifier
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
+from golem.runtime.telemetry import traces_of
 from golem.simulation.quality import QualityTable
 from golem.simulation.scenario import SimulationSection, load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade
@@ -703,6 +704,16 @@ def owner_hand(config: GolemConfig) -> object:
 DEAD_HOOK = "json://127.0.0.1:9/nobody"  # the discard port: refused at once
 
 
+def traced(config: GolemConfig) -> object:
+    """Whether the golem's decisions are traced (test_telemetry: to the endpoint's
+    /v1/traces, and without it the SDK is not even imported)."""
+    traces = traces_of(config.telemetry, "g")
+    if traces is None:
+        return False
+    traces.close()
+    return True
+
+
 def notices_queued(config: GolemConfig) -> object:
     """Whether a notifier is made, and the notices it queues of a phase change, a
     senescence and a death."""
@@ -1078,6 +1089,8 @@ KNOBS: dict[str, Knob] = {
     "control.budget_max_usd": Knob(2.0, owner_hand),
     "notify.urls": Knob([DEAD_HOOK], notices_queued),
     "notify.events": Knob(["death"], notices_queued, {"notify.urls": [DEAD_HOOK]}),
+    # [telemetry]
+    "telemetry.otlp_endpoint": Knob("http://127.0.0.1:9", traced),
     # [logging]
     "logging.file": Knob("other.log", log_lines),
     "logging.level": Knob("debug", log_lines),

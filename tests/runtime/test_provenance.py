@@ -27,7 +27,7 @@ from golem.mortality import (
 from golem.runtime.asking import Budgeting, Route, Routes
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
-from golem.runtime.decide import decide
+from golem.runtime.decide import Decisions, decide
 from golem.runtime.life import assemble
 from golem.runtime.provenance import Vetting
 from golem.runtime.record import DecisionRecord
@@ -90,7 +90,7 @@ async def vetted(
     (trade,) = proposal.outcome.trades
     published: list[DecisionRecord] = []
     given = clean_env or first
-    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: given, published.append)
+    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(given, None, published.append))
     return await vetting.vet(trade), provider, published
 
 
@@ -135,7 +135,9 @@ async def test_a_benign_proposal_whose_clean_reask_is_the_same_passes() -> None:
         raise AssertionError("no seed of 40 proposed a trade the rules do not")
     calls = provider.calls
     published: list[DecisionRecord] = []
-    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), published.append)
+    vetting = Vetting(
+        Heartbeat(), proposal, Risk(), Decisions(env(provider), None, published.append)
+    )
     verdict = await vetting.vet(trades[0])
     assert verdict.check == "counterfactual" and not verdict.blocked, verdict.reason
     assert verdict.goes_ahead == trades[0] and verdict.replaces == ""
@@ -161,7 +163,7 @@ async def test_a_prompt_without_the_feed_needs_no_reask() -> None:
     proposal = await decide(Heartbeat(), tick(), env(provider, security=False))
     assert proposal.outcome is not None
     (trade,) = proposal.outcome.trades
-    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), lambda _: None)
+    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(env(provider), None, lambda _: None))
     verdict = await vetting.vet(trade)
     assert not verdict.blocked and verdict.check == "no external text"
     assert len(provider.requests) == 1
@@ -185,7 +187,7 @@ async def test_the_rules_corroborate_without_a_reask() -> None:
     proposal = await decide(Heartbeat(), ctx, env(provider))
     assert proposal.outcome is not None
     (trade,) = proposal.outcome.trades
-    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), lambda _: None)
+    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(env(provider), None, lambda _: None))
     verdict = await vetting.vet(trade)
     assert not verdict.blocked and verdict.check == "rules"
     assert verdict.grounds == "rules: hedge"

@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from golem.inference import Request
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import SubsystemName, utc_day
-from golem.runtime.decide import DecisionRecord, decide
+from golem.runtime.decide import DecisionRecord, Decisions, decide
 from golem.runtime.provenance import Vetting, untraded
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
@@ -42,7 +42,9 @@ async def instead(clean: str) -> tuple[tuple[Any, ...], ScriptedProvider, list[A
     assert proposal.outcome is not None and not proposal.outcome.trades
     assert untraded(proposal, Risk())
     published: list[Any] = []
-    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), published.append)
+    vetting = Vetting(
+        Heartbeat(), proposal, Risk(), Decisions(env(provider), None, published.append)
+    )
     return await vetting.instead(), provider, published
 
 
@@ -178,7 +180,7 @@ async def test_the_items_that_changed_a_decision_are_contradicted_and_it_stands_
     the clean decision (its confidence, its episode), not the swayed one."""
     provider = ScriptedProvider([compromised("rebalance"), compromised("rebalance")], price=PRICE)
     proposal = await decide_heartbeat(provider)
-    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), lambda _: None)
+    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(env(provider), None, lambda _: None))
     assert vetting.contradicted == () and vetting.standing is proposal  # nothing asked yet
     await vetting.instead()
     assert vetting.contradicted == (ATTACK.ref,)
@@ -189,7 +191,7 @@ async def test_the_items_that_changed_a_decision_are_contradicted_and_it_stands_
 async def test_a_clean_answer_that_agrees_contradicts_nothing() -> None:
     provider = ScriptedProvider([answer("exit"), answer("exit")], price=PRICE)
     proposal = await decide_heartbeat(provider)
-    vetting = Vetting(Heartbeat(), proposal, Risk(), lambda: env(provider), lambda _: None)
+    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(env(provider), None, lambda _: None))
     await vetting.instead()
     assert vetting.clean is not None and vetting.contradicted == ()
 

@@ -30,6 +30,7 @@ from golem.runtime.config.durations import Schedule, reading_durations
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.owner import ControlSection, NotifySection
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
+from golem.runtime.config.telemetry import TelemetrySection
 from golem.subsystems.context import ContextSettings
 from golem.subsystems.risk import ProvenancePolicy, RiskConfig, StakeBands
 from golem.subsystems.risk.approval import ApprovalRules, parse_policy
@@ -474,6 +475,7 @@ class GolemConfig(Section):
     world: WorldSection = WorldSection()
     context: ContextSection = ContextSection()
     cache: CacheSection = CacheSection()
+    telemetry: TelemetrySection = TelemetrySection()
     logging: LoggingSection = LoggingSection()
     control: ControlSection = ControlSection()
     notify: NotifySection = NotifySection()

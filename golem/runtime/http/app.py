@@ -63,7 +63,8 @@ def status_app(
         return _json(body, 200 if body["alive"] else 503)
 
     async def get_status(_: Request) -> Response:
-        return _json(source.status())
+        # `control`: whether the owner's routes are served (the page shows its controls).
+        return _json({**source.status(), "control": bool(control)})
 
     async def get_history(_: Request) -> Response:
         return _json(source.history())

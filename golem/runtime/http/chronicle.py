@@ -2,20 +2,22 @@
 told (its vitality, clocks, phase, credits, burn and equity) with the asset's price then,
 and the spend of every decision summed by subsystem.
 
-Fed from the record stream by a running golem (`LiveChronicle`), or from a finished
-life's log lines (golem.cli.view), so a simulated life is drawn the same way. The readings
+Fed from the record stream by a running golem (`LiveChronicle`), after what its state
+kept of the life before (`recall`: a restarted golem's page draws its whole life at once),
+or from a finished life's log lines (golem.cli.view), so a simulated life is drawn the
+same way. The readings
 kept are bounded: past `POINTS` every other one is dropped (the oldest first kept), so a
 long life costs a fixed memory and its chart still spans it whole."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from golem.runtime.decide import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 
-__all__ = ["POINTS", "Chronicle", "LiveChronicle"]
+__all__ = ["POINTS", "Chronicle", "Kept", "LiveChronicle"]
 
 POINTS = 2000  # readings kept; a chart 1280 px wide shows no more
 _READING = (
@@ -27,6 +29,16 @@ _READING = (
     "burn_rate_usd",
     "equity_usd",
 )
+
+
+class Kept(Protocol):
+    """What the state kept of a life (store/history.py's `Past`): readings as
+    (time ISO, tick, fields, price), oldest first, and the spend by subsystem."""
+
+    @property
+    def readings(self) -> Sequence[tuple[str, int, Mapping[str, Any], float | None]]: ...
+    @property
+    def spend_usd(self) -> Mapping[str, float]: ...
 
 
 class Chronicle:
@@ -48,6 +60,16 @@ class Chronicle:
         if len(self._readings) > self._keep:
             last = self._readings[-1]
             self._readings = [*self._readings[:-1:2], last]
+
+    def recall(self, past: Callable[[int], Kept]) -> None:
+        """Begin with what the state kept of the life before (a restarted golem's):
+        `past(n)` gives at most n readings, and the spend by subsystem
+        (`StateStore.past`)."""
+        kept = past(self._keep)
+        for time, tick, fields, price in kept.readings:
+            self.reading(time, tick, fields, price)
+        for subsystem, usd in kept.spend_usd.items():
+            self._spend[subsystem] = self._spend.get(subsystem, 0.0) + usd
 
     def decision(self, subsystem: str, cost_usd: float) -> None:
         self._decisions[subsystem] = self._decisions.get(subsystem, 0) + 1

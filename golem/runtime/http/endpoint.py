@@ -60,6 +60,7 @@ class StatusEndpoint:
         golem = life.golem
         asset = golem.portfolio.config.asset
         self.chronicle = LiveChronicle(lambda: golem.portfolio.marks.get(asset))
+        self.chronicle.recall(golem.store.past)  # a restarted golem's page: its whole life
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)

@@ -26,6 +26,7 @@ from golem.mortality import Charge
 from golem.runtime.store.approvals import ApprovalBook
 from golem.runtime.store.bills import BILLS_NAME, BillJournal, JournaledLedger
 from golem.runtime.store.control import ControlLog
+from golem.runtime.store.history import Past, read_past
 from golem.runtime.store.migrations import SchemaTooNew, migrate
 from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
@@ -438,6 +439,10 @@ class StateStore:
     def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
         rows = self._read("SELECT * FROM vitality WHERE tick >= ? ORDER BY tick", (since_tick,))
         return [VitalityRow.from_row(row) for row in rows]
+
+    def past(self, at_most: int) -> Past:
+        """What the dashboard draws of the life so far (store/history.py)."""
+        return read_past(self._read, at_most)
 
     def last_vitality(self) -> VitalityRow | None:
         row = self._read("SELECT * FROM vitality ORDER BY tick DESC LIMIT 1").fetchone()

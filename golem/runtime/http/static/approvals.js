@@ -1,8 +1,8 @@
 // The approvals panel: the trades the golem holds for its owner's approval, each with
-// approve and deny buttons (GET /approvals, POST /approvals/ID). It needs the control
-// token: open the page as /#token=THE_TOKEN once; the token is kept in this tab's
-// sessionStorage and taken out of the address bar. Without a token, or when the golem
-// has no control API, the panel stays hidden. Text from the golem is set as text.
+// approve and deny buttons (GET /approvals, POST /approvals/ID). It uses the control
+// token the Control section keeps in this tab's sessionStorage (dashboard.js); without a
+// token, or when the golem has no control API, the panel stays hidden. Text from the
+// golem is set as text.
 "use strict";
 
 (() => {
@@ -12,14 +12,7 @@
   const list = document.getElementById("approval-list");
   const said = document.getElementById("approval-state");
 
-  function token() {
-    const match = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
-    if (match) {
-      sessionStorage.setItem(KEY, decodeURIComponent(match[1]));
-      history.replaceState(null, "", window.location.pathname + window.location.search);
-    }
-    return sessionStorage.getItem(KEY);
-  }
+  const token = () => sessionStorage.getItem(KEY); // dashboard.js's TOKEN_KEY
 
   const headers = (secret) => ({ Accept: "application/json", Authorization: `Bearer ${secret}` });
   const money = (v) => (typeof v === "number" ? `$${v.toLocaleString("en-US", { maximumFractionDigits: 2 })}` : "all");
@@ -57,7 +50,10 @@
 
   async function refresh() {
     const secret = token();
-    if (!secret) return;
+    if (!secret) {
+      section.hidden = true;
+      return;
+    }
     let response;
     try {
       response = await fetch("/approvals?waiting=1", { headers: headers(secret) });
@@ -77,4 +73,10 @@
 
   refresh();
   setInterval(refresh, REFRESH_MS);
+  // A token entered or forgotten in the Control section shows or hides the panel at once
+  // (after dashboard.js's own handler has kept or dropped it).
+  for (const [id, event] of [["control-token-form", "submit"], ["control-forget", "click"]]) {
+    const node = document.getElementById(id);
+    if (node) node.addEventListener(event, () => setTimeout(refresh, 0));
+  }
 })();

@@ -126,7 +126,8 @@ function drawStatus(status) {
   const phase = $("phase");
   phase.textContent = status.alive ? status.phase : "dead";
   phase.className = `phase phase-${status.alive ? status.phase : "dead"}`;
-  const where = status.recorded ? "a finished life, read from its out directory" : "live";
+  const where = status.recorded ? "a finished life, read from its out directory"
+    : status.paused ? "live, paused by its owner" : "live";
   $("state").textContent = `${where} · tick ${status.tick} · ${shortTime(status.time)} UTC`;
   figures($("figures"), [
     ["vitality", num(status.vitality)],
@@ -170,7 +171,8 @@ function drawHistory(history) {
 }
 
 function drawSpend(spend, decisions) {
-  const names = Object.keys(decisions);
+  // A restarted golem's spend reaches back before the decisions this process has seen.
+  const names = [...new Set([...Object.keys(decisions), ...Object.keys(spend)])].sort();
   const top = Math.max(0, ...Object.values(spend));
   const rows = names.map((name) => {
     const value = spend[name] || 0;
@@ -278,6 +280,107 @@ function addDecision(d, fresh) {
   $("decision-count").textContent = `(last ${list.children.length})`;
 }
 
+// --- control: the owner's commands (POST /control/..., with the bearer token) -------------
+
+const TOKEN_KEY = "golem-control-token"; // in sessionStorage: this tab only, never a URL
+
+function controlSaid(text, refused = false) {
+  const said = $("control-said");
+  said.textContent = text;
+  said.classList.toggle("refused", refused);
+}
+
+async function sendCommand(command, body) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (!token) {
+    controlSaid("Enter the control token first.", true);
+    $("control-token").focus();
+    return;
+  }
+  let response;
+  try {
+    response = await fetch(`/control/${command}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? "{}" : JSON.stringify(body),
+    });
+  } catch (error) {
+    controlSaid(`${command}: not sent (${error.message})`, true);
+    return;
+  }
+  const answer = await response.json().catch(() => ({}));
+  if (response.status === 401) sessionStorage.removeItem(TOKEN_KEY);
+  if (response.ok) {
+    const value = answer.value == null ? "" : ` ${usd(answer.value, 2)}`;
+    controlSaid(`${answer.command}${value} queued (#${answer.id}): applies at the next tick.`);
+  } else {
+    controlSaid(`${command} refused (${response.status}): ${answer.error || response.statusText}`, true);
+  }
+}
+
+function setUpControl() {
+  $("control-token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const token = $("control-token").value.trim();
+    $("control-token").value = "";
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    controlSaid(token ? "Token kept for this tab." : "No token given.", !token);
+  });
+  $("control-forget").addEventListener("click", () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    controlSaid("Token forgotten.");
+  });
+  for (const button of document.querySelectorAll("#control [data-command]")) {
+    button.addEventListener("click", () => {
+      const command = button.dataset.command;
+      const golem = $("golem-id").textContent;
+      if (command === "kill" && !window.confirm(`Kill ${golem}? It dies at its next tick, writing its testament; this cannot be undone.`)) {
+        controlSaid("Kill cancelled.");
+        return;
+      }
+      sendCommand(command);
+    });
+  }
+  $("control-budget-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = Number($("control-budget").value);
+    sendCommand("budget", { usd: value });
+  });
+}
+
+// Shown only when the server has control routes (a token configured) and the golem lives.
+function drawControl(status) {
+  $("control").hidden = !(status.control && status.alive);
+}
+
+// --- the prediction engine's accuracy by category (when /status carries `oracle`) -------
+
+const percent = (v) => (typeof v === "number" ? `${(100 * v).toFixed(1)}%` : "–");
+
+function drawAccuracy(status) {
+  const oracle = status.oracle;
+  const categories = oracle && oracle.categories;
+  const section = $("accuracy-section");
+  section.hidden = !categories || typeof categories !== "object";
+  if (section.hidden) return;
+  const gate = oracle.gate || {};
+  figures($("accuracy-figures"), [
+    ["epistemic fitness", num(oracle.fitness)],
+    ["regime", oracle.regime || "–"],
+    ["trades gated", typeof gate.blocked === "number" ? `${gate.blocked} blocked, ${gate.permitted} let through` : "–"],
+  ]);
+  const rows = Object.entries(categories).map(([category, report]) => {
+    const r = report || {};
+    return el("tr", { "data-category": category },
+      el("th", { scope: "row" }, category.replace(/_/g, " ")),
+      el("td", {}, percent(r.hit_rate)),
+      el("td", {}, typeof r.skill === "number" ? num(r.skill) : "–"),
+      el("td", {}, typeof r.ece === "number" ? num(r.ece) : "–"),
+      el("td", {}, typeof r.total === "number" ? String(r.total) : "–"));
+  });
+  $("accuracy").tBodies[0].replaceChildren(...rows);
+}
+
 // --- start -------------------------------------------------------------------------------
 
 // The golem as /status has it now: the last point of each chart (readings are logged
@@ -297,6 +400,8 @@ let drawn = null; // the last history drawn, to draw again at a new width
 async function refresh() {
   const [status, history] = await Promise.all([getJSON("/status"), getJSON("/history")]);
   drawStatus(status);
+  drawControl(status);
+  drawAccuracy(status);
   history.readings.push(nowReading(status, history));
   drawHistory(history);
   drawn = history;
@@ -333,6 +438,7 @@ function subscribe() {
 }
 
 async function start() {
+  setUpControl();
   let status;
   try {
     status = await refresh();

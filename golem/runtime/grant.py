@@ -1,0 +1,116 @@
+"""The grant stage: the allocator's answer to a call a subsystem wants.
+
+`grant` walks the tiers down as the allocator degrades them (T2 → T1) until a call is
+granted (`Call`) or declined (`Declined`: skip, or the deterministic path). `granted` is
+one call's grant at one route's worst case: the judge stage's second calls ask it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from golem.inference import ReasoningDepth
+from golem.mortality import (
+    Allocation,
+    CallEstimate,
+    Degradation,
+    Fallback,
+    ModelTier,
+    MortalityState,
+    allocate,
+)
+from golem.runtime.asking import Budgeting, Call, Route, estimate_input_tokens
+from golem.subsystems.contract import Situation, Subsystem
+
+__all__ = ["Declined", "grant", "granted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Declined:
+    """No model call: `skip_reason` set, the run is skipped (at `tier`, the one declined);
+    else (`error`, when no provider serves the tier) the deterministic path runs.
+    `degradations`: on the way."""
+
+    degradations: tuple[Degradation, ...] = ()
+    skip_reason: str | None = None
+    error: str | None = None
+    tier: ModelTier | None = None
+
+
+def granted(
+    subsystem: Subsystem,
+    tier: ModelTier,
+    route: Route,
+    env: Budgeting,
+    *,
+    input_tokens: int,
+    cached_tokens: int = 0,
+    at_most: ReasoningDepth | None = None,
+    state: MortalityState | None = None,
+) -> Allocation | Degradation:
+    """The allocator's answer to one call of `subsystem` on `route` (its worst case at the
+    route's price), from `state` (default: the budgeting's)."""
+    estimate = CallEstimate(
+        price=route.price,
+        input_tokens=input_tokens,
+        max_output_tokens=route.max_output_tokens,
+        diem=route.diem,
+        cached_tokens=cached_tokens,
+    )
+    return allocate(
+        subsystem.name,
+        tier,
+        env.state if state is None else state,
+        env.ledger,
+        env.clock,
+        call=estimate,
+        policy=env.policy,
+        at_most=at_most,
+    )
+
+
+def grant(
+    subsystem: Subsystem, ctx: Situation, asked: ModelTier, env: Budgeting
+) -> Call | Declined:
+    """The call the allocator grants `subsystem`, asking for `asked`, or why none."""
+    name, tier = subsystem.name, asked
+    at_most = subsystem.deliberation(ctx)
+    degradations: list[Degradation] = []
+    while tier is not ModelTier.T0:
+        route = env.routes.route(name, tier)
+        if route is None:
+            return Declined(tuple(degradations), error="no provider for tier")
+        answer = granted(
+            subsystem,
+            tier,
+            route,
+            env,
+            input_tokens=estimate_input_tokens(ctx, subsystem, tier, env),
+            cached_tokens=_likely_cached(env, route, subsystem, ctx),
+            at_most=at_most,
+        )
+        if isinstance(answer, Allocation):
+            return Call(asked, tier, route, answer, env, tuple(degradations))
+        degradations.append(answer)
+        if answer.fallback is Fallback.LOWER_TIER and tier is ModelTier.T2:
+            tier = ModelTier.T1
+            continue
+        if answer.fallback is Fallback.SKIP:
+            skipped = f"degraded: {answer.reason}"
+            return Declined(tuple(degradations), skip_reason=skipped, tier=tier)
+        break
+    return Declined(tuple(degradations))
+
+
+def prompt_key(subsystem: Subsystem, ctx: Situation) -> str:
+    """A subsystem's stable prefix (its system text and schema) by the decision it asks."""
+    return f"{subsystem.name}:{subsystem.decision_type(ctx).__name__}"
+
+
+def _likely_cached(env: Budgeting, route: Route, subsystem: Subsystem, ctx: Situation) -> int:
+    """The input tokens the call will likely read from the provider's prompt cache: what the
+    last such call reported cached, when it was answered within the cache's lifetime."""
+    if env.prompt_cache is None:
+        return 0
+    key, at = prompt_key(subsystem, ctx), ctx.now.timestamp()
+    return env.prompt_cache.likely_cached(route.provider.name, route.model, key, at)
