@@ -75,7 +75,7 @@ def steer_refusal(text: str | None) -> str | None:
 def masked_steer(text: str, secrets: Redaction | None = None) -> str:
     """An owner's message as it may be stored and shown to a model: the golem's key values
     (`secrets`) and anything shaped like a key masked, stripped."""
-    return (secrets or Redaction(())).clean(text.strip(), shapes=True)  # type: ignore[no-any-return]
+    return str((secrets or Redaction(())).clean(text.strip(), shapes=True))
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@
 
 Only decisions a model made are kept, and a reuse is never kept again (it would outlive
 its model's answer). A review the owner asked for (a steer) is neither reused nor kept.
-Nothing is reused across a phase change: the owner calls `forget()`
-when the phase moves. Death is never cached. A lookup is a dict read; an entry past its time is
-dropped when read, and all such entries when the store passes `_KEPT`.
+Nothing is reused across a phase change: the owner calls `forget()` when the phase moves.
+Death is never cached. A lookup is a dict read; an entry past its time is dropped when
+read, and all such entries when the store passes `_KEPT`.
 """
 
 from __future__ import annotations

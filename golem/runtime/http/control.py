@@ -1,10 +1,10 @@
 """The control API beside the status endpoint: POST /control/pause, /resume, /exit, /kill,
 /budget (body `{"usd": 0.5}`) and /steer (body `{"text": "..."}`: the next heartbeat is a
-T2 review of the owner's message, runtime/control.py), for the holder of the bearer token ([control]
-token_env). Without a token configured there are no control routes at all (404). A
-command is queued in the state (store/control.py), committed before the answer (202), and
-applied by the golem at the start of its next tick; each is one audit line when queued
-and one when applied."""
+T2 review of the owner's message, runtime/control.py), for the holder of the bearer token
+([control] token_env). Without a token configured there are no control routes at all
+(404). A command is queued in the state (store/control.py), committed before the answer
+(202), and applied by the golem at the start of its next tick; each is one audit line when
+queued and one when applied."""
 
 from __future__ import annotations
 

@@ -5,8 +5,9 @@ Order of work: render the layers the profile runs (L1-L6), screen and delimit ex
 text (L8, or delimiting alone below Full), mask identifiers line by line (L7), then fit:
 each retrieved layer is first held to its share of the limit, then the least valuable
 lines across L2, L4 and L5 go (old observations before dissimilar episodes before weak
-knowledge), then the subsystem's inputs from their end. The count is checked on the whole
-prompt with the provider's tokenizer when there is one.
+knowledge), then the subsystem's inputs from their end. The owner's message of a steered
+review (`Brief.owner`) is its own part, delimited like external text, and never cut. The
+count is checked on the whole prompt with the provider's tokenizer when there is one.
 """
 
 from __future__ import annotations
