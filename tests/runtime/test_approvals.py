@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from structlog.testing import capture_logs
 
@@ -231,3 +232,31 @@ async def test_a_trade_held_before_the_key_was_unset_is_still_settled(tmp_path: 
         assert denied["decided_by"] == "timeout"
         await o.tick(20)
         assert not o.store.approvals.open()  # nothing new is held without the key
+
+
+@pytest.mark.parametrize(("below", "decision"), [(3000, "approve"), (2000, "deny")])
+def test_a_simulated_life_under_a_policy_is_deterministic(
+    tmp_path: Path, below: int, decision: str
+) -> None:
+    from golem.cli import main
+    from tests.runtime.test_notify import SIMULATIONS, eventful, log_events
+    from tests.runtime.test_notify import approving as held
+
+    # The eventful decline holds one trade in 0.3 days: a hedge of $2,500.
+    text = held(eventful((SIMULATIONS / "decline.toml").read_text()), f"approve_below:{below}")
+    path = tmp_path / "held.toml"
+    path.write_text(text)
+    summaries = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        assert main(["simulate", str(path), "--days", "0.3", "--out", str(out)]) == 0
+        summary = orjson.loads((out / "summary.json").read_bytes())
+        summary.pop("scenario", None)
+        summaries.append(summary)
+        events = log_events(out / "golem.log")
+        decided = [e for e in events if e["event"] == "approval_decided"]
+        assert [(e["decision"], e["decided_by"]) for e in decided] == [(decision, "policy")]
+        assert decided[0]["stake_usd"] == 2500.0
+        executed = [e for e in events if e["event"] == "approval_executed"]
+        assert len(executed) == (decision == "approve")
+    assert summaries[0] == summaries[1]
