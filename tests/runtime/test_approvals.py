@@ -169,6 +169,10 @@ async def test_the_approval_routes_need_the_token(tmp_path: Path) -> None:
         assert (await answer(o, row["id"], "maybe")).status_code == 400
         assert (await answer(o, 999, "approve")).status_code == 404
         assert (await approvals(o))[0]["status"] == "waiting"
+        assert (await o.post("kill")).status_code == 202
+        await o.tick()
+        dead = await answer(o, row["id"], "approve")
+        assert dead.status_code == 409 and "dead" in dead.json()["error"]
     async with owner(approving(tmp_path), token=None) as o:
         assert (await o.client.get("/approvals")).status_code == 404
         assert (await answer(o, row["id"], "approve", None)).status_code == 404

@@ -54,6 +54,8 @@ def approval_routes(life: Life, token: str | None) -> list[BaseRoute]:
             id = int(request.path_params["id"])
         except ValueError:
             return json_response({"error": "an approval's id is a whole number"}, 404)
+        if life.golem.dead:
+            return json_response({"error": "the golem is dead: nothing will trade"}, 409)
         approve = await _decision(request)
         if approve is None:
             body = 'write the body as JSON: {"decision": "approve"} or {"decision": "deny"}'
