@@ -30,9 +30,9 @@ from golem.cli.simulate_report import (
     summary_table,
 )
 from golem.inference.seed import seed_problem
-from golem.mortality import PolicyName
 from golem.runtime.config import ConfigError
 from golem.simulation import Death, LifeSpec, Scenario, load_scenario, run_life, write_plots
+from golem.simulation.arms import Arm, parse_arms
 from golem.simulation.sweep import check_grid, parse_setting
 
 
@@ -68,7 +68,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         type=_policies,
         metavar="POLICY[,POLICY...]",
         help="also run the same seeds under these policies (vitality, fixed, immortal, "
-        "rules) and test each outcome against the scenario's own policy (the reference): "
+        "rules; the fixed one at several daily budgets: fixed@0.25,fixed@0.5,fixed@1, "
+        "against which the vitality policy is placed at equal spend) and test each "
+        "outcome against the scenario's own policy (the reference): "
         "median and IQR per policy, a verdict per outcome (Mann-Whitney U, two-sided, "
         "0.05), and the table as compare.csv beside report.json",
     )
@@ -120,16 +122,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(handler=simulate)
 
 
-def _policies(text: str) -> list[PolicyName]:
-    """`fixed,immortal,rules`: the named policies, each once, in the order given."""
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("name at least one policy")
-    known = ", ".join(PolicyName)
-    for name in names:
-        if name not in set(PolicyName):
-            raise argparse.ArgumentTypeError(f"unknown policy {name!r} (known: {known})")
-    return list(dict.fromkeys(PolicyName(name) for name in names))
+def _policies(text: str) -> list[Arm]:
+    """`fixed@0.5,fixed@1,immortal`: the named policies (the fixed one at a daily budget),
+    each once, in the order given."""
+    try:
+        return parse_arms(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive(text: str) -> float:
@@ -190,8 +189,8 @@ def simulate(args: argparse.Namespace) -> int:
     count = args.seeds or 1
     out = args.out or Path("out") / f"{scenario.name}-seeds{count}"
     _check_out(out, given=args.out is not None)
-    reference = scenario.config.mortality.policy
-    policies = [reference, *(p for p in args.compare or () if p is not reference)]
+    reference = Arm(scenario.config.mortality.policy)
+    policies = [reference, *(p for p in args.compare or () if p != reference)]
     batch = Batch(scenario, points, policies, range(seed, seed + count), out, args.days, args.logs)
     return run_batch(
         batch, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume, console=console

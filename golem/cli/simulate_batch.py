@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from rich.console import Console
@@ -35,10 +35,21 @@ from golem.cli.simulate_report import (
     returns_table,
     size,
 )
+from golem.cli.simulate_verdicts import (
+    FRONTIER_RULE,
+    deaths_table,
+    frontier_table,
+    thesis_lines,
+    thesis_table,
+)
 from golem.mortality import PolicyName
 from golem.simulation import LifeEnd, LifeSpec, Scenario, distribution, executor, run_lives, slots
+from golem.simulation.arms import Arm
 from golem.simulation.batch_plots import write_batch_plot
 from golem.simulation.compare import TEST_NAME, Comparison, compare, write_csv
+from golem.simulation.control import Thesis, thesis
+from golem.simulation.frontier import Placement, frontier_arms, place
+from golem.simulation.frontier import write_plot as write_frontier_plot
 from golem.simulation.results import read_rows, row, write_rows
 from golem.simulation.sweep import Point, point_name
 
@@ -47,11 +58,12 @@ __all__ = ["Batch", "run_batch"]
 
 @dataclass(frozen=True, slots=True)
 class Batch:
-    """What to run: the grid's points, the policies (the reference first), the seeds."""
+    """What to run: the grid's points, the policies (the reference first; the fixed
+    policy's at several daily budgets, `fixed@0.5`), the seeds."""
 
     scenario: Scenario
     points: list[Point]
-    policies: list[PolicyName]
+    policies: list[Arm]
     seeds: range
     out: Path
     days: float | None
@@ -61,25 +73,25 @@ class Batch:
     def swept(self) -> list[str]:
         return [key for key, _ in self.points[0]] if self.points else []
 
-    def lives(self) -> list[tuple[str, Point, PolicyName, int]]:
+    def lives(self) -> list[tuple[str, Point, Arm, int]]:
         """Every life: its directory under --out, its point, policy and seed."""
         return [
-            (str(Path(point_name(point), policy, f"seed-{seed}")), point, policy, seed)
+            (str(Path(point_name(point), str(policy), f"seed-{seed}")), point, policy, seed)
             for point in self.points
             for policy in self.policies
             for seed in self.seeds
         ]
 
-    def spec(self, life: str, point: Point, policy: PolicyName, seed: int) -> LifeSpec:
+    def spec(self, life: str, point: Point, policy: Arm, seed: int) -> LifeSpec:
         # Absolute paths: a worker of a cluster may run in another directory (or machine).
         return LifeSpec(
             self.scenario.path.resolve(),
             seed,
             self.out.resolve() / life,
             self.days,
-            policy,
+            policy.policy,
             record=self.logs,
-            overrides=point,
+            overrides=(*point, *policy.overrides),  # the arm's budget over a swept one
         )
 
 
@@ -112,8 +124,7 @@ def run_batch(
     for point in batch.points:
         prefix = f"{point_name(point)}/" if point else ""
         mine = [r for r in rows if r["life"].startswith(prefix)]
-        report, comparison = _report(batch, point, mine)
-        console.print(*_tables(batch, point, report, comparison), sep="\n")
+        console.print(*_tables(batch, point, _report(batch, point, mine)), sep="\n")
     failed = [r for r in rows if r.get("error")]
     console.print(f"wrote {batch.out / 'results.parquet'} and results.csv ({len(rows)} rows)")
     console.print(f"{size(disk_use(batch.out))} on disk under {batch.out}")
@@ -130,7 +141,7 @@ def run_batch(
 
 
 def _check_resumable(
-    batch: Batch, lives: Sequence[tuple[str, Point, PolicyName, int]], rows: list[dict[str, Any]]
+    batch: Batch, lives: Sequence[tuple[str, Point, Arm, int]], rows: list[dict[str, Any]]
 ) -> None:
     """Raise UsageError, naming the option, when `rows` were not made by this batch's
     options: their lives would be mixed with others in the report."""
@@ -167,7 +178,7 @@ def _horizon_days(batch: Batch, point: Point) -> float:
 
 def _run(
     batch: Batch,
-    todo: list[tuple[str, Point, PolicyName, int]],
+    todo: list[tuple[str, Point, Arm, int]],
     specs: list[LifeSpec],
     fresh: dict[str, dict[str, Any]],
     *,
@@ -217,7 +228,7 @@ def _run(
 
 
 def _write(
-    batch: Batch, lives: Sequence[tuple[str, Point, PolicyName, int]], rows: dict[str, Any]
+    batch: Batch, lives: Sequence[tuple[str, Point, Arm, int]], rows: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """The rows there are, in the grid's order, as results.parquet and results.csv."""
     ordered = [rows[life] for life, *_ in lives if life in rows]
@@ -226,13 +237,22 @@ def _write(
     return ordered
 
 
-def _report(
-    batch: Batch, point: Point, rows: list[dict[str, Any]]
-) -> tuple[dict[str, Any], list[Comparison]]:
+class _Reported(NamedTuple):
+    report: dict[str, Any]
+    comparison: list[Comparison]
+    placements: list[Placement]  # none without a frontier
+    verdict: Thesis | None  # none without the immortal beside a mortal reference
+
+
+def _report(batch: Batch, point: Point, rows: list[dict[str, Any]]) -> _Reported:
     """The point's report.json, compare.csv and outcomes.png, over its lives that ended
-    (`rows`: the point's); the report and the comparison."""
+    (`rows`: the point's); with the vitality policy and two fixed budgets or more, its
+    placement against their frontier (frontier.json, frontier.png); with the immortal
+    policy beside a mortal reference, the control experiment's verdict (control.json).
+    """
     lives = {
-        str(p): [r for r in rows if r["policy"] == p and not r.get("error")] for p in batch.policies
+        str(p): [r for r in rows if r["policy"] == str(p) and not r.get("error")]
+        for p in batch.policies
     }
     out = batch.out / point_name(point)
     out.mkdir(parents=True, exist_ok=True)
@@ -243,21 +263,53 @@ def _report(
     comparison = compare(lives, str(batch.policies[0]))
     write_csv(out / "compare.csv", comparison)
     write_batch_plot(out, _title(point, batch), lives)
-    return report, comparison
+    placements: list[Placement] = []
+    subject = str(PolicyName.VITALITY)
+    if subject in lives and len(frontier_arms(list(lives))) >= 2:
+        placements = place(lives, subject)
+        (out / "frontier.json").write_bytes(
+            orjson.dumps([p.fields() for p in placements], option=orjson.OPT_INDENT_2) + b"\n"
+        )
+        write_frontier_plot(out, _title(point, batch), lives, subject)
+    verdict = None
+    reference, immortal = str(batch.policies[0]), str(PolicyName.IMMORTAL)
+    if immortal in lives and reference != immortal:
+        verdict = thesis(
+            lives[reference],
+            lives[immortal],
+            mortal_name=reference,
+            horizon_days=_horizon_days(batch, point),
+        )
+        (out / "control.json").write_bytes(
+            orjson.dumps(verdict.fields(), option=orjson.OPT_INDENT_2) + b"\n"
+        )
+    return _Reported(report, comparison, placements, verdict)
 
 
-def _tables(
-    batch: Batch, point: Point, report: dict[str, Any], comparison: list[Comparison]
-) -> list[Any]:
+def _tables(batch: Batch, point: Point, reported: _Reported) -> list[Any]:
+    report, comparison, placements, verdict = reported
     title, count, reference = _title(point, batch), len(batch.seeds), str(batch.policies[0])
     where = batch.out / point_name(point)
+    frontier = (
+        [frontier_table(title, placements), FRONTIER_RULE, f"wrote {where / 'frontier.png'}"]
+        if placements
+        else []
+    )
+    control = (
+        [thesis_table(title, verdict), *thesis_lines(verdict), f"wrote {where / 'control.json'}"]
+        if verdict is not None
+        else []
+    )
     return [
         report_table(title, count, report),
+        deaths_table(title, report),
         returns_table(title, count, report),
         comparison_table(title, count, comparison),
         f"verdicts: {TEST_NAME}",
         *(ratios(report, reference, str(p)) for p in batch.policies[1:]),
         f"wrote {where / 'report.json'}, compare.csv and outcomes.png",
+        *frontier,
+        *control,
     ]
 
 

@@ -36,6 +36,11 @@ _VERDICT_STYLES = {"better": "green", "worse": "red", "no difference": "dim"}
 
 
 def label(policy: str) -> str:
+    """A policy's name as a column reads it; an arm of the fixed policy at a daily budget
+    (`fixed@0.5`) as "fixed $0.5/day"."""
+    name, at, rate = policy.partition("@")
+    if at and name == PolicyName.FIXED:
+        return f"fixed ${rate}/day"
     return POLICY_LABELS.get(PolicyName(policy), policy) if policy in set(PolicyName) else policy
 
 
@@ -73,7 +78,8 @@ def _plain(value: Any) -> str:
 
 def lineage_table(summary: dict[str, Any]) -> Table:
     """Each golem of the lineage: when it was born, how long it lived, how it ended, its
-    money and the lessons it inherited."""
+    money, the lessons it inherited and its own return net of costs beside holding its
+    birth portfolio and buying and holding over its life."""
     table = Table(title=f"lineage: {summary['generations']} generations")
     columns = (
         ("generation", "generation"),
@@ -85,11 +91,14 @@ def lineage_table(summary: dict[str, Any]) -> Table:
         ("spent (USD)", "spend_usd"),
         ("left (USD)", "credits_left_usd"),
         ("lessons inherited", "inherited_lessons"),
+        ("return net (%)", "return_net_percent"),
+        ("holding (%)", "hold_initial_percent"),
+        ("buy and hold (%)", "buy_hold_percent"),
     )
     for title, _ in columns:
         table.add_column(title)
     for life in summary["lineage"]:
-        table.add_row(*(_number(life[key]) for _, key in columns))
+        table.add_row(*(_number(life.get(key)) for _, key in columns))
     return table
 
 

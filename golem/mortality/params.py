@@ -34,6 +34,11 @@ class MortalityParams(BaseModel):
     # vitality (the default), fixed, immortal or rules: see PolicyName.
     policy: PolicyName = PolicyName.VITALITY
     initial_credits_usd: float = Field(default=5.0, gt=0)
+    # The money the golem's lineage was founded with (its founder's initial credits): the
+    # economic clock measures what the golem has against it, so an heir funded with what
+    # its predecessors left starts where the lineage's money stands, not at 1.0. Unset:
+    # the golem's own initial credits (a founder's). The simulator sets it for every heir.
+    lineage_credits_usd: float | None = Field(default=None, gt=0)
     daily_budget_usd: float = Field(default=1.0, gt=0)  # also the day's hard cost cap
     # Income declared for the sustainability ratio (income ÷ spend) until the runtime
     # credits some (the simulator's income steps): then the credited amount is the rate.
@@ -101,6 +106,7 @@ class MortalityParams(BaseModel):
             burn_decay=self.burn_decay,
             terminal_grace=self.terminal_grace,
             initial_credits_usd=self.initial_credits_usd,
+            lineage_credits_usd=self.lineage_credits_usd,
             daily_budget_usd=self.daily_budget_usd,
             diem_allowance=self.diem_allowance,
             security=self.security,
@@ -134,3 +140,4 @@ class MortalityPolicy:
     security: bool
     reserve: ReserveParams
     immortal: bool = False
+    lineage_credits_usd: float | None = None  # the economic clock's 1.0 (None: own funding)

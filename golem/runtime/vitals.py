@@ -90,7 +90,10 @@ class VitalsChart:
             age=max(timedelta(0), now - born),
             interval=max(timedelta(0), interval),
             credits_usd=credits,
-            initial_credits_usd=store.initial_credits() or policy.initial_credits_usd,
+            # The lineage's founding money when it has one: an heir's clock is the lineage's.
+            initial_credits_usd=policy.lineage_credits_usd
+            or store.initial_credits()
+            or policy.initial_credits_usd,
             burn_rate_usd=burn,
             epistemic=epistemic,
             previous=previous,

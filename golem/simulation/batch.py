@@ -30,6 +30,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from golem.simulation.deaths import death_report
 from golem.simulation.outcomes import outcome_distribution, spread
 from golem.simulation.run import LifeSpec, run_life
 
@@ -165,7 +166,8 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     allows no inference but the death reflection, so its assessments are the rules',
     counted apart), and of all the golems' deaths whose testament the model wrote; the
     generations per lineage; the decision cache's hit rate over all lookups and the risk
-    verdicts reused; then each outcome's min / median / max
+    verdicts reused; the deaths per lineage and the testaments' share of the money, in
+    all and by cause (`death_report`); then each outcome's min / median / max
     (`outcome_distribution`: productive life, Terminal days, P&L, Sharpe, ...)."""
     lives = list(summaries)
     spans = [float(s["lifespan_days"]) for s in lives]
@@ -198,5 +200,6 @@ def distribution(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "spend_usd_mean": round(statistics.fmean(float(s["spend_usd"]) for s in lives), 6)
         if lives
         else None,
+        "death_report": death_report(lives),
         **outcome_distribution(lives),
     }

@@ -70,10 +70,20 @@ _NAMED = (
     Dimension("correct_share_model", "right decisions, model (share)", "higher"),
     Dimension("correct_share_rules", "right decisions, rules (share)", "higher"),
     Dimension("cost_per_correct_usd", "cost per right model decision (USD)", "lower"),
+    Dimension("right_decisions", "right decisions (count)", "higher"),
+    Dimension("right_decisions_model", "right decisions by model (count)", "higher"),
     Dimension("return_net_percent", "return net of fees, slippage, inference (%)", "higher"),
     Dimension("hold_initial_percent", "baseline: holding the initial position (%)", None),
     Dimension("buy_hold_percent", "baseline: buy and hold (%)", None),
     Dimension("cash_percent", "baseline: cash (%)", None),
+    Dimension("strategy_niches", "strategy niches across members", "higher"),
+    Dimension("strategy_entropy_bits", "strategy diversity (bits)", "higher"),
+    Dimension("insights_created", "insights written", "higher"),
+    Dimension("insights_per_day", "novel insights a day", "higher"),
+    Dimension("testament_usd", "testaments' cost (USD)", None),
+    Dimension("testament_share", "testaments' share of spend", "lower"),
+    Dimension("would_have_died_day", "immortal: would have died (day)", None),
+    Dimension("mortal_lifetimes", "immortal: mortal lifetimes lived", None),
 )
 DIMENSIONS: tuple[Dimension, ...] = _NAMED + tuple(
     Dimension(key, key.replace("_", " "), None)

@@ -127,8 +127,9 @@ class Judgement:
             self._pending.append((observation.tick, record, self.rightness))
 
     def summary(self) -> dict[str, Any]:
-        """correct_share_model, correct_share_rules, cost_per_correct_usd and the tallies
-        by subsystem and source (`decisions_judged`)."""
+        """correct_share_model, correct_share_rules, cost_per_correct_usd, the counts
+        judged right (`right_decisions`: all; `right_decisions_model`: the model's) and
+        the tallies by subsystem and source (`decisions_judged`)."""
         by_group: dict[str, Judged] = {}
         for (_, group), tally in self.tallies.items():
             total = by_group.setdefault(group, Judged())
@@ -144,6 +145,8 @@ class Judgement:
             "correct_share_model": _share(model.right, model.judged),
             "correct_share_rules": _share(rules.right, rules.judged),
             "cost_per_correct_usd": round(spend / model.right, 9) if model.right else None,
+            "right_decisions": model.right + rules.right,
+            "right_decisions_model": model.right,
             "decisions_judged": nested,
         }
 

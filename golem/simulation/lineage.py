@@ -7,7 +7,7 @@ This module says who succeeds, with what; `run.live` lives them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,10 @@ class Generation:
     inherited_lessons: int
     testament_by_model: bool | None
     testament: Path | None  # the testament's JSON, if it died and wrote one
+    testament_usd: float = 0.0  # what its death reflection cost (0: it did not die)
+    # Its own life's return net of fees, slippage and its inference, beside the baselines
+    # over the same stretch of the path (outcomes.net_returns), from its birth portfolio.
+    returns: dict[str, float | None] = field(default_factory=dict)
 
     @property
     def lifespan_days(self) -> float:
@@ -56,9 +60,11 @@ class Generation:
             "funded_usd": round(self.funded_usd, 9),
             "income_usd": round(self.income_usd, 9),
             "spend_usd": round(self.spend_usd, 9),
+            "testament_usd": round(self.testament_usd, 9),
             "credits_left_usd": round(self.credits_left_usd, 9),
             "inherited_lessons": self.inherited_lessons,
             "testament_by_model": self.testament_by_model,
+            **self.returns,
         }
 
 
@@ -103,15 +109,18 @@ def heir_of(
 
 def successor_config(config: GolemConfig, heir: Heir) -> GolemConfig:
     """The founder's `config` for `heir`: its own identity (`ID-gN`: its own hazard rolls
-    and log lines) and the money left as its initial credits (its economic clock measures
-    what it was given)."""
+    and log lines), the money left as its initial credits, and the founder's as the
+    lineage's (`lineage_credits_usd`): its economic clock measures the money the lineage
+    still has, so an heir of a lineage with 30% of it left is born at 0.3, not 1.0."""
+    mortality = config.mortality
+    founded = mortality.lineage_credits_usd or mortality.initial_credits_usd
     return config.model_copy(
         update={
             "golem": config.golem.model_copy(
                 update={"id": f"{config.golem.id}-g{heir.generation}"}
             ),
-            "mortality": config.mortality.model_copy(
-                update={"initial_credits_usd": heir.funds_usd}
+            "mortality": mortality.model_copy(
+                update={"initial_credits_usd": heir.funds_usd, "lineage_credits_usd": founded}
             ),
         }
     )

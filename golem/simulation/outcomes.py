@@ -36,6 +36,7 @@ __all__ = [
     "daily_samples",
     "grimoire_health",
     "max_drawdown",
+    "net_returns",
     "outcome_distribution",
     "productive",
     "returns",
@@ -76,11 +77,23 @@ OUTCOME_KEYS = (
     "correct_share_model",
     "correct_share_rules",
     "cost_per_correct_usd",
+    "right_decisions",
+    "right_decisions_model",
     # the golem's return and the baselines on the same path (`baselines`)
     "return_net_percent",
     "hold_initial_percent",
     "buy_hold_percent",
     "cash_percent",
+    # strategy diversity and novel insights across the lineage (diversity.py), the
+    # testaments' cost (deaths.py), an immortal's would-have-died (control.py)
+    "strategy_niches",
+    "strategy_entropy_bits",
+    "insights_created",
+    "insights_per_day",
+    "testament_usd",
+    "testament_share",
+    "would_have_died_day",
+    "mortal_lifetimes",
 )
 BASELINE_KEYS = ("hold_initial_percent", "buy_hold_percent", "cash_percent")
 
@@ -187,6 +200,27 @@ def baselines(
     }
 
 
+def net_returns(
+    initial: Mapping[str, Any] | None,
+    first: float | None,
+    last: float | None,
+    final_equity: float,
+    spend_usd: float,
+) -> dict[str, float | None]:
+    """The return of a portfolio that began as `initial` (`to_dict()`) at the `first`
+    price and ended at `final_equity` (its fees and slippage paid), net of `spend_usd` of
+    inference, in % of its value at the first price, beside the `baselines` from `first`
+    to `last`; each None without a portfolio or a price."""
+    if initial is None or first is None or last is None:
+        return dict.fromkeys(("return_net_percent", *BASELINE_KEYS))
+    held = PaperPortfolio.from_dict(initial)
+    held.mark(first)
+    return {
+        "return_net_percent": _percent_of(final_equity - spend_usd, held.equity()),
+        **baselines(initial, first, last),
+    }
+
+
 def _percent_of(value: float, start: float) -> float:
     return round(100.0 * (value / start - 1.0), 9) if start > 0 else 0.0
 
@@ -237,6 +271,7 @@ class Outcomes:
     _fitness_s: float = 0.0  # ∫ fitness dt, seconds
     first_price: float | None = None  # what the heartbeat saw first, and last
     last_price: float | None = None
+    life_first_price: float | None = None  # what it saw first in the current golem's life
     _first: datetime | None = field(default=None, repr=False)
     _last: VitalityRecord | None = field(default=None, repr=False)
     _breached: bool = field(default=False, repr=False)
@@ -296,21 +331,20 @@ class Outcomes:
     def _returns(
         self, initial: Mapping[str, Any] | None, final_equity: float, spend_usd: float
     ) -> dict[str, float | None]:
-        first, last = self.first_price, self.last_price
-        if initial is None or first is None or last is None:
-            return dict.fromkeys(("return_net_percent", *BASELINE_KEYS))
-        held = PaperPortfolio.from_dict(initial)
-        held.mark(first)
-        return {
-            "return_net_percent": _percent_of(final_equity - spend_usd, held.equity()),
-            **baselines(initial, first, last),
-        }
+        return net_returns(initial, self.first_price, self.last_price, final_equity, spend_usd)
+
+    def new_life(self) -> None:
+        """A golem of the lineage is born: the prices of its own life start again
+        (`life_first_price`, `last_price`), the lineage's first stays."""
+        self.life_first_price = None
 
     def _decision(self, record: DecisionRecord) -> None:
         if record.situation is not None:
             price = record.situation.observation.price
             if self.first_price is None:
                 self.first_price = price
+            if self.life_first_price is None:
+                self.life_first_price = price
             self.last_price = price
         if productive(record):
             self.last_productive = record.time

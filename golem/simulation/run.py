@@ -40,10 +40,13 @@ from golem.runtime.notify import Notifier
 from golem.runtime.store import StateStore
 from golem.runtime.telemetry import traces_of
 from golem.simulation.adaptation import Shock, regime_adaptation
+from golem.simulation.control import WouldHaveDied
+from golem.simulation.deaths import deaths_summary
+from golem.simulation.diversity import Strategies
 from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
-from golem.simulation.outcomes import Outcomes
+from golem.simulation.outcomes import Outcomes, net_returns
 from golem.simulation.scenario import Scenario, load_scenario
 from golem.simulation.tally import Tally
 from golem.world import MarketSource
@@ -52,6 +55,7 @@ __all__ = ["LifeResult", "LifeSpec", "live", "run_life"]
 
 _DAY = timedelta(days=1)
 _COMMIT_EVERY = 2_000  # ticks per commit: the simulator's state is never resumed
+_DEATH = "death"  # the subsystem whose charges are the testament's
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,9 @@ class _World:
     end: datetime
     judgement: Judgement = field(default_factory=Judgement)
     injection: InjectionTally | None = None  # an attack simulation's (see _injection)
+    strategies: Strategies = field(default_factory=Strategies)
+    # An immortal life's mortal shadow: when the mortal clocks would have ended it.
+    shadow: WouldHaveDied | None = None
     credited: set[str] = field(default_factory=set)
     founding: dict[str, Any] | None = None  # the founder's portfolio at birth (baselines)
     charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
@@ -152,6 +159,7 @@ async def live(
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
         injection=_injection(config),
+        shadow=WouldHaveDied.of(config, sim.start),
     )
     for stale in spec.out.glob("generation-*"):  # an earlier run's successors
         shutil.rmtree(stale)
@@ -234,6 +242,8 @@ async def _generation(
                 world.tally,
                 world.outcomes,
                 world.judgement,
+                world.strategies,
+                *([world.shadow] if world.shadow is not None else []),
                 *([world.injection] if world.injection is not None else []),
                 *([notifier.publish] if notifier is not None else []),
                 *([traces.publish] if traces is not None else []),
@@ -244,8 +254,11 @@ async def _generation(
             notifier.watch_approvals(life.golem.desk.approvals)
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
+        born_with = golem.portfolio.to_dict()
         if world.founding is None:
-            world.founding = golem.portfolio.to_dict()
+            world.founding = born_with
+        world.outcomes.new_life()
+        world.strategies.new_life()
 
         async def credit_income(*_: object) -> None:
             # Each day's income once to the lineage: an heir born on a day its
@@ -265,6 +278,16 @@ async def _generation(
         death = store.death()
         spent = _charges(store, born, clock.now())
         world.charges += spent
+        spend_usd = math.fsum(usd for _, _, usd, _ in spent)
+        testament_usd = math.fsum(usd for _, subsystem, usd, _ in spent if subsystem == _DEATH)
+        outcomes = world.outcomes
+        returns = net_returns(
+            born_with,
+            outcomes.life_first_price,
+            outcomes.last_price,
+            golem.portfolio.equity(),
+            spend_usd,
+        )
         files = death["testament"] if death else []
         generation = Generation(
             number=1 if heir is None else heir.generation,
@@ -275,11 +298,13 @@ async def _generation(
             ticks=golem.tick_no,
             funded_usd=store.initial_credits() or 0.0,
             income_usd=store.income(),
-            spend_usd=math.fsum(usd for _, _, usd, _ in spent),
+            spend_usd=spend_usd,
+            testament_usd=testament_usd if death else 0.0,
             credits_left_usd=store.credits(),
             inherited_lessons=0 if heir is None else len(heir.lessons),
             testament_by_model=world.tally.death_source == "model" if death else None,
             testament=Path(files[0]) if files else None,
+            returns=returns,
         )
     if not spec.record:
         for database in (out / "state").glob("golem.db*"):
@@ -325,6 +350,7 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
         by_subsystem[subsystem].append(usd)
     last, tally, vitals = generations[-1], world.tally, golem.vitals
     deaths = [g for g in generations if g.ended == "died"]
+    spent = math.fsum(u for usd in by_subsystem.values() for u in usd)
     equity = golem.portfolio.equity()
     risk_assessments, risk_by_model = tally.risk_assessments, tally.risk_by_model
     summary: dict[str, Any] = {
@@ -378,6 +404,9 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
         ),
         **_adaptation(world, now),
         **world.judgement.summary(),
+        **world.strategies.summary(_days(now - start)),
+        **WouldHaveDied.summary_of(world.shadow, _days(now - start)),
+        **deaths_summary([g.fields() for g in generations], spend=_round(spent)),
     }
     if world.injection is not None:
         summary["injection"] = world.injection.summary()

@@ -449,6 +449,9 @@ EFFECTS: dict[str, Effect] = {
         "the golem is born richer", lambda s: s["credits"], "with"
     ),
     "mortality.daily_budget_usd": Effect("every line gets less", budget(S.HEARTBEAT), "with"),
+    "mortality.lineage_credits_usd": Effect(
+        "the same money is less of a richer lineage's", lambda s: s["vitals"].economic, "against"
+    ),
     "mortality.income_usd_per_day": Effect(
         "income covers more of the burn", lambda s: s["state"].sustainability_ratio, "with"
     ),

@@ -975,6 +975,7 @@ KNOBS: dict[str, Knob] = {
     "inference.transport.learn_rate_limits": Knob(None, limiter),
     # [mortality]
     "mortality.*": Knob(None, decisions),
+    "mortality.lineage_credits_usd": Knob(50.0, decisions),
     "mortality.seed": Knob(
         6,
         decisions,

@@ -88,6 +88,7 @@ def test_decisions_are_judged_by_their_subsystems_definition_after_the_horizon()
     # them is wrong), no move ahead of ticks 4 and 5 (observing is right).
     assert summary["correct_share_rules"] == pytest.approx(2 / 6)
     assert summary["cost_per_correct_usd"] == pytest.approx((0.02 + 0.01 + 0.03) / 2)
+    assert (summary["right_decisions"], summary["right_decisions_model"]) == (4, 2)
     nested = summary["decisions_judged"]
     assert nested["heartbeat"]["model"] == {"judged": 2, "right": 1, "spend_usd": 0.03}
     assert nested["risk"]["model"] == {"judged": 1, "right": 1, "spend_usd": 0.03}
@@ -104,6 +105,8 @@ def test_no_right_model_decision_gives_no_cost_and_a_gap_drops_the_pending() -> 
         "correct_share_model": None,
         "correct_share_rules": None,
         "cost_per_correct_usd": None,
+        "right_decisions": 0,
+        "right_decisions_model": 0,
         "decisions_judged": {},
     }
 

@@ -92,6 +92,15 @@ def test_a_successor_inherits_the_lessons_and_the_money_left(tmp_path: Path) -> 
     assert summary["ticks"] == sum(g["ticks"] for g in lives)
     assert summary["deaths"] == len(lives) - (lives[-1]["ended"] != "died")
     assert summary["productive_life_days"] > lives[0]["lifespan_days"]
+    # Each golem's own return net of its costs beside the baselines over its own life: an
+    # heir is born in cash (its predecessor's death settled the portfolio), so holding
+    # what it was born with makes nothing, and its net return is what it paid for.
+    for g in lives:
+        assert g["cash_percent"] == 0.0 and g["buy_hold_percent"] is not None
+        assert g["return_net_percent"] is not None
+    for g in lives[1:]:
+        assert g["hold_initial_percent"] == 0.0
+    assert {g["buy_hold_percent"] > 0 for g in lives} == {True, False}  # each its own path
 
     out = tmp_path / "out"
     founder = DeathTestament.model_validate_json((out / "state" / "testament.json").read_bytes())
