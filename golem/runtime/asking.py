@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from typing import Protocol
 
 import orjson
 
@@ -66,6 +67,7 @@ __all__ = [
     "Budgeting",
     "Call",
     "Foresight",
+    "Funds",
     "Route",
     "Routes",
     "ThinkingWatch",
@@ -135,6 +137,13 @@ class Budgeting:
         """Itself: funds whose standing does not move (a test's, a one-off call's); a
         golem's move with each decision (golem.runtime.purse)."""
         return self
+
+
+class Funds(Protocol):
+    """What decisions are paid from: the Budgeting of one made now (a golem's Purse, whose
+    standing moves with each decision; a Budgeting, whose does not)."""
+
+    def budgeting(self) -> Budgeting: ...
 
 
 @dataclass(frozen=True, slots=True)

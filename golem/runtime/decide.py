@@ -21,20 +21,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from datetime import datetime
 
 import structlog
 from msgspec.structs import replace
 
-from golem.inference import StructuredOutputInvalid
-from golem.mortality import ModelTier
-from golem.runtime.asking import Asked, Budgeting, Call, ask
+from golem.inference import (
+    NO_USAGE,
+    Request,
+    Response,
+    StructuredOutput,
+    StructuredOutputInvalid,
+    Usage,
+)
+from golem.mortality import Allocation, Degradation, ModelTier, SubsystemName
+from golem.runtime.asking import Asked, Call, Funds, ask
 from golem.runtime.charge import charge, held
 from golem.runtime.grant import Declined, grant, prompt_key
-from golem.runtime.memo import DecisionMemo, Lookup
-from golem.runtime.record import DecisionRecord, situated
-from golem.runtime.verify import judge
-from golem.subsystems.contract import Situation, Subsystem
+from golem.runtime.memo import DecisionMemo, Lookup, Reuse
+from golem.runtime.record import DecisionRecord
+from golem.runtime.verify import Verification, judge
+from golem.subsystems.context import ContextReport
+from golem.subsystems.contract import Outcome, Situation, Subsystem
 
 __all__ = ["DecisionRecord", "Decisions", "Plan", "decide", "plan"]
 
@@ -53,21 +61,23 @@ class Plan:
 async def decide(
     subsystem: Subsystem,
     ctx: Situation,
-    env: Budgeting,
+    funds: Funds,
     memo: DecisionMemo | None = None,
     *,
     seed: int | None = None,
 ) -> DecisionRecord:
     """Run `subsystem` once on `ctx`: the record of the decision, for the caller to
     publish. Never raises for a provider's failure or a malformed answer: those end in the
-    deterministic path, their warning logged. `env`: what the decision is paid from.
+    deterministic path, their warning logged. `funds`: what the decision is paid from
+    (its Budgeting made only when a model may be asked: a T0 run, most heartbeats, needs
+    none).
     `memo`: where a model's decision for the same situation may be found (reused at no
     cost, before anything is allocated) and where a new one is kept. `seed`: the sampling
     seed of an earlier call this one repeats (`Request.seed`)."""
     lookup = None if memo is None else memo.recall(subsystem, ctx)
     if lookup is not None and lookup.hit is not None:
         return _reused(subsystem, ctx, lookup)
-    record = await _decided(subsystem, ctx, env, seed)
+    record = await _decided(subsystem, ctx, funds, seed)
     if memo is None or lookup is None:
         return record
     if record.source == "model" and record.decision is not None:
@@ -85,7 +95,7 @@ def plan(subsystem: Subsystem, ctx: Situation) -> Plan:
 
 
 async def _decided(
-    subsystem: Subsystem, ctx: Situation, env: Budgeting, seed: int | None
+    subsystem: Subsystem, ctx: Situation, funds: Funds, seed: int | None
 ) -> DecisionRecord:
     planned = plan(subsystem, ctx)
     if planned.skip_reason is not None:
@@ -94,6 +104,7 @@ async def _decided(
         )
     if planned.asked is ModelTier.T0:
         return _deterministic(subsystem, ctx, planned.asked, Declined())
+    env = funds.budgeting()
     call = grant(subsystem, ctx, planned.asked, env)
     if isinstance(call, Declined):
         if call.skip_reason is not None:
@@ -153,8 +164,8 @@ async def _asked(
     decision = asked.prompt.restore(response.parsed)
     spent = (bill.cost, bill.usage)
     judged = await judge(subsystem, ctx, paid, call, decision, asked=asked, spent=spent)
-    return DecisionRecord(
-        **situated(ctx),
+    return _record(
+        ctx,
         subsystem=subsystem.name,
         tier_asked=call.asked,
         tier=call.tier,
@@ -179,8 +190,8 @@ def _reused(subsystem: Subsystem, ctx: Situation, lookup: Lookup) -> DecisionRec
     assert hit is not None and reuse is not None
     outcome = subsystem.act(ctx, hit.decision)
     summary = f"{outcome.summary} (reused {reuse.by}: {reuse.decision_id})"
-    return DecisionRecord(
-        **situated(ctx),
+    return _record(
+        ctx,
         subsystem=subsystem.name,
         tier_asked=lookup.asked,
         tier=hit.tier,
@@ -201,8 +212,8 @@ def _skipped(
     reason: str,
     declined: Declined | None = None,
 ) -> DecisionRecord:
-    return DecisionRecord(
-        **situated(ctx),
+    return _record(
+        ctx,
         subsystem=subsystem.name,
         tier_asked=asked,
         tier=tier,
@@ -224,8 +235,8 @@ def _deterministic(
         return _skipped(
             subsystem, ctx, asked=asked, tier=ModelTier.T0, reason=reason, declined=declined
         )
-    return DecisionRecord(
-        **situated(ctx),
+    return _record(
+        ctx,
         subsystem=subsystem.name,
         tier_asked=asked,
         tier=ModelTier.T0,
@@ -237,13 +248,6 @@ def _deterministic(
     )
 
 
-class Funds(Protocol):
-    """What decisions are paid from: the Budgeting of one made now (a golem's Purse, whose
-    standing moves with each decision; a Budgeting, whose does not)."""
-
-    def budgeting(self) -> Budgeting: ...
-
-
 class Decisions:
     """How a golem's subsystems are run: each decision paid from its `funds` (the standing
     read as it begins), looked up in and kept in its `memo`, and its record published."""
@@ -253,11 +257,14 @@ class Decisions:
         funds: Funds,
         memo: DecisionMemo | None,
         publish: Callable[[DecisionRecord], None],
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self.funds, self.memo, self._publish = funds, memo, publish
+        self._now = now  # the golem's clock: when each run began (None: not said)
 
     async def run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
-        record = await decide(subsystem, ctx, self.funds.budgeting(), self.memo)
+        began = None if self._now is None else self._now()
+        record = _began(await decide(subsystem, ctx, self.funds, self.memo), began)
         self._publish(record)
         return record
 
@@ -266,7 +273,69 @@ class Decisions:
     ) -> DecisionRecord:
         """A counterfactual of `of`: `subsystem` asked anew on `ctx` (never a reused
         decision), sampled with `seed`, its record naming the decision it re-asks."""
-        record = await decide(subsystem, ctx, self.funds.budgeting(), seed=seed)
-        record = replace(record, counterfactual_of=of.decision_id)
+        began = None if self._now is None else self._now()
+        record = await decide(subsystem, ctx, self.funds, seed=seed)
+        record = replace(_began(record, began), counterfactual_of=of.decision_id)
         self._publish(record)
         return record
+
+
+def _began(record: DecisionRecord, began: datetime | None) -> DecisionRecord:
+    """`record`, saying when its run began when that is after its context's time (a real
+    clock moved since the tick began; a simulation's never has, and its records stay
+    as they are)."""
+    return record if began is None or began <= record.time else replace(record, began=began)
+
+
+def _record(
+    ctx: Situation,
+    *,
+    subsystem: SubsystemName,
+    tier_asked: ModelTier,
+    tier: ModelTier,
+    source: str,
+    decision: StructuredOutput | None = None,
+    outcome: Outcome | None = None,
+    response: Response | None = None,
+    allocation: Allocation | None = None,
+    degradations: tuple[Degradation, ...] = (),
+    cost_usd: float = 0.0,
+    usage: Usage = NO_USAGE,
+    context: ContextReport | None = None,
+    verification: Verification | None = None,
+    request: Request | None = None,
+    without_text: Verification | None = None,
+    error: str | None = None,
+    skip_reason: str | None = None,
+    reused: Reuse | None = None,
+    cache: str | None = None,
+) -> DecisionRecord:
+    """The record stage: a run of `subsystem` on `ctx`, each field named."""
+    return DecisionRecord(
+        golem=ctx.golem_id,
+        time=ctx.now,
+        vitality=ctx.vitality,
+        phase=ctx.phase,
+        tick=ctx.tick,
+        run=ctx.run,
+        situation=ctx,
+        subsystem=subsystem,
+        tier_asked=tier_asked,
+        tier=tier,
+        source=source,
+        decision=decision,
+        outcome=outcome,
+        response=response,
+        allocation=allocation,
+        degradations=degradations,
+        cost_usd=cost_usd,
+        usage=usage,
+        context=context,
+        verification=verification,
+        request=request,
+        without_text=without_text,
+        error=error,
+        skip_reason=skip_reason,
+        reused=reused,
+        cache=cache,
+    )

@@ -12,35 +12,32 @@ Its bookkeeping lives beside it: trades in `trading.py`, vitality and its grace 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import structlog
-import trio
 
-from golem.inference.caching import PromptCache
 from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
-    ModelTier,
-    PipelineProfile,
     Vitals,
 )
 from golem.runtime.approvals import Approvals
-from golem.runtime.asking import Budgeting, Foresight, Routes, ThinkingWatch
+from golem.runtime.asking import Budgeting, Foresight, Routes
+from golem.runtime.compiled import Compiled
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
 from golem.runtime.decide import Decisions
 from golem.runtime.episodes import EpisodeBook, forecast
 from golem.runtime.kept_requests import RequestKeeper
 from golem.runtime.knowledge import Knowledge
-from golem.runtime.memo import DecisionMemo, MemoPolicy
+from golem.runtime.memo import DecisionMemo
+from golem.runtime.options import LifeOptions, NowClock
 from golem.runtime.provenance import untraded
-from golem.runtime.purse import Purse
+from golem.runtime.purse import Purse, means
 from golem.runtime.record import DecisionRecord
+from golem.runtime.senses import Senses
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber
 from golem.runtime.trading import TradingDesk
@@ -50,7 +47,6 @@ from golem.subsystems.contract import (
     Mood,
     PortfolioView,
     Situation,
-    Subsystem,
 )
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
@@ -59,56 +55,20 @@ from golem.subsystems.dream import Dream
 from golem.subsystems.heartbeat import (
     HORIZON_TICKS,
     Heartbeat,
-    HeartbeatConfig,
-    HeartbeatSchedule,
-    ProbeConfig,
-    ProbePolicy,
     compute_probes,
     escalated,
 )
-from golem.subsystems.heartbeat.probes import GateParams
 from golem.subsystems.risk import Risk
 from golem.world import (
     EpisodeLog,
-    ForeseeableSource,
-    LiveMarket,
     MarketSource,
-    MarketStale,
     MarketSummary,
-    MarketWindow,
-    Observation,
     PaperPortfolio,
-    ResumableSource,
-    Truth,
 )
 
 __all__ = ["HORIZON_TICKS", "Golem", "LifeOptions"]
 
 log = structlog.get_logger("golem")
-
-
-@dataclass(frozen=True, slots=True)
-class LifeOptions:
-    """How a life is lived, beside its config; the daemon's are the defaults.
-
-    `resumable=False`: nobody resumes this state (the simulator), so the per-tick snapshots
-    a restart reads (tick counter, portfolio, confidence, burn rate) are written only at
-    death and when the life ends.
-    `forecast_bias`: an error added to every forecast at a given time (the simulator's
-    epistemic-decay scenario: predictions that go bad).
-    `quality`: the chance a model call's answer is informed by the world's truth, by tier,
-    reasoning tokens granted and context profile (the simulator's quality table, over a
-    simulated market only); None, the daemon's: no answer ever is.
-    `watch`: told how each model call's thinking goes while it runs (the console of
-    `golem run`); None, nobody watches and the calls pay nothing for it.
-    `secrets`: the key values no prompt may carry, masked by value in every prompt (and
-    so in every request kept); `assemble` fills them in from its environment."""
-
-    resumable: bool = True
-    forecast_bias: Callable[[datetime], float] | None = None
-    quality: Callable[[ModelTier, int, PipelineProfile], float] | None = None
-    watch: ThinkingWatch | None = None
-    secrets: tuple[str, ...] = ()
 
 
 class Golem:
@@ -135,30 +95,17 @@ class Golem:
         self.market = market
         self.routes = routes
         self._now = now
-        self._clock = _NowClock(now)
         self.options = options or LifeOptions()
         self.on_death: Callable[[], None] = lambda: None
         # The config compiled once for this life: what ticks and decisions read of it.
-        structured = config.inference.structured_outputs
-        self.policy = config.mortality.compile(
-            seed=config.mortality_seed, max_attempts=structured.max_attempts
-        )
-        self.risk, self.daimon = Risk(config.subsystems.risk.config()), Daimon()
-        sizing = self.risk.config.limits.sizing  # the heartbeat's trades and the memo's keys
-        hb = config.heartbeat
-        gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
-        probes = ProbeConfig(gate=gate)
-        self.probes = ProbePolicy.of(probes)
-        self.heartbeat = Heartbeat(HeartbeatConfig(probes=probes, sizing=sizing))
-        self.schedule = HeartbeatSchedule.conserving(
-            hb.interval.total_seconds(), hb.conservation_factor
-        )
+        compiled = Compiled.of(config)
+        self.policy, self.probes = compiled.mortality, compiled.probes
+        self.schedule = compiled.schedule
+        self.risk, self.daimon = Risk(compiled.risk), Daimon()
+        self.heartbeat = Heartbeat(compiled.heartbeat)
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
-        # Model decisions reused instead of asked again ([cache], risk's verdict_window).
-        memo = MemoPolicy.of(config, sizing)
-        self.memo = DecisionMemo(memo) if memo.active else None
-        # Without the daimon a golem has no emotional appraisal: its mood stays neutral.
-        self._appraises = config.subsystems.daimon.enabled
+        self.memo = DecisionMemo(compiled.memo) if compiled.memo.active else None
+        self._appraises = compiled.appraises
         self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
 
         self.state_dir = Path(config.golem.state_dir)
@@ -194,50 +141,37 @@ class Golem:
             last=resumed.vitality,
         )
         self.confidence: float | None = store.get_meta("last_confidence")
-        # The probes see the ticks before a restart at once: the window is saved each tick.
-        self.window = MarketWindow()
-        for observation in store.observations(self.window.capacity):
-            self.window.push(observation)
+        quality = self.options.quality
+        self.senses = Senses(
+            market,
+            store,
+            golem_id=self._golem_id,
+            foreseeing=quality is not None,
+            costs=config.world.portfolio.costs,
+        )
+        self.window = self.senses.window
         self.previous: MarketSummary | None = self.window.summary() if len(self.window) else None
-        self._unsaved = 0  # observations pushed since the last snapshot
         self.dreams = int(store.get_meta("dreams") or 0)
         # (tick, run) of each scheduled job's last run: see `_job_run`.
         saved_runs = store.get_meta("job_runs") or {}
         self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
-        self._resumable_market = market if isinstance(market, ResumableSource) else None
-        self._live_market = market if isinstance(market, LiveMarket) else None
-        # The market a simulation can look ahead in, when a quality table asks for truth.
-        quality = self.options.quality
-        self._seer = (
-            market if quality is not None and isinstance(market, ForeseeableSource) else None
+        self.senses.resume(store.get_meta("market"), self.tick_no)
+        foresight = (
+            None
+            if self.senses.seer is None or quality is None
+            else Foresight(self.senses.truth, quality)
         )
-        self._truth: Truth | None = None  # the last tick's, kept for the tick's other calls
-        self._costs = config.world.portfolio.costs
-        self._prompt_cache = PromptCache()  # the prompts providers likely still cache
-        self._foresight = (
-            None if self._seer is None or quality is None else Foresight(self.truth, quality)
-        )
-        self._resume_market(store.get_meta("market"))
-        secrets = Redaction(self.options.secrets) if self.options.secrets else None
-        means = partial(
-            Budgeting,
-            routes=routes,
-            ledger=store.ledger,
-            clock=self._clock,
-            config=structured,
-            policy=self.policy.allocator,
-            context=config.context.settings(),
-            foresight=self._foresight,
-            watch=self.options.watch,
-            prompt_cache=self._prompt_cache,
-            secrets=secrets,
-            hold_bill=store.hold_bill,
-        )
-        # Income is state: the declared rate until the runtime credits some. The apoptotic
-        # reserve, death's: locked now, logged by the first tick (after the console's
-        # banner), computed again on the positions then open now and then.
+        # What decisions are paid from: the means fixed now, the standing read as each is
+        # made (the apoptotic reserve locked now, logged by the first tick).
         self.purse = Purse(
-            means,
+            means(
+                routes,
+                store,
+                clock=NowClock(now),
+                compiled=compiled,
+                options=self.options,
+                foresight=foresight,
+            ),
             store=store,
             chart=self.chart,
             control=self.control,
@@ -246,7 +180,7 @@ class Golem:
             income_usd_per_day=config.mortality.income_usd_per_day,
             positions=self._positions(),
         )
-        self.decisions = Decisions(self.purse, self.memo, self.stream.publish)
+        self.decisions = Decisions(self.purse, self.memo, self.stream.publish, now)
         self.desk = TradingDesk(
             heartbeat=self.heartbeat,
             risk=self.risk,
@@ -316,17 +250,6 @@ class Golem:
             **changes,
         )
 
-    def truth(self) -> Truth | None:
-        """The world's truth at this tick (the regime and the move over the episode horizon),
-        when a simulation gives one: looked ahead at most once a tick, and only when a model
-        call asks (a look costs some thirty observations' time)."""
-        seer, now = self._seer, self.window.latest
-        if seer is None or now is None:
-            return None
-        if self._truth is None or self._truth.tick != now.tick:
-            self._truth = Truth.of(now, seer.ahead(HORIZON_TICKS), self._costs)
-        return self._truth
-
     # --- the heartbeat job --------------------------------------------------------------
 
     async def tick(self, *_: object) -> None:
@@ -334,11 +257,10 @@ class Golem:
         if self.dead:
             return
         now = self._now()
-        observation = await self._observe(now)
+        observation = await self.senses.observe(now)
         if observation is None:
             return  # a stale market: nothing observed, nothing traded; the heartbeat goes on
-        self.window.push(observation)
-        self._unsaved += 1
+        self.senses.push(observation)
         self.knowledge.hear(observation)
         market = self.window.summary()
         self.portfolio.mark(observation.price)
@@ -367,12 +289,12 @@ class Golem:
             events += self.desk.approved(self.context(market, probes=probes))
         ctx = self.context(market, probes=probes, steer=self.control.steer)
         spent = 0.0
-        record = await self._run(self.heartbeat, ctx)
+        record = await self.decisions.run(self.heartbeat, ctx)
         self.control.reviewed(self.tick_no, str(record.tier), record.source)
         spent += record.cost_usd
         outcome = record.outcome
         if outcome is not None and outcome.escalate_to is not None:
-            record = await self._run(self.heartbeat, escalated(ctx, outcome.escalate_to))
+            record = await self.decisions.run(self.heartbeat, escalated(ctx, outcome.escalate_to))
             spent += record.cost_usd
             outcome = record.outcome
         if outcome is not None and outcome.events:
@@ -387,7 +309,9 @@ class Golem:
         if self.vitals.cause is not None:
             await self.die(self.vitals.cause, market)
         if events and self._appraises and not self.dead:
-            appraisal = await self._run(self.daimon, self.context(market, events=tuple(events)))
+            appraisal = await self.decisions.run(
+                self.daimon, self.context(market, events=tuple(events))
+            )
             if appraisal.outcome is not None and appraisal.outcome.mood is not None:
                 self.mood = appraisal.outcome.mood
                 self.store.record_mood(self.tick_no, now, self.mood)
@@ -402,59 +326,16 @@ class Golem:
         A simulated market's state goes with the portfolio it marks, in one commit."""
         self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
         window = self.window
-        self.store.save_observations(window.newest(self._unsaved), keep=window.capacity)
-        self._unsaved = 0
+        self.store.save_observations(window.newest(self.senses.unsaved), keep=window.capacity)
+        self.senses.unsaved = 0
         values: dict[str, Any] = {
             "last_confidence": self.confidence,
             "burn_rate_usd": self.vitals.burn_rate_usd,
             "tick": self.tick_no,
         }
-        if self._resumable_market is not None:
-            values["market"] = self._resumable_market.state()
+        if self.senses.resumable is not None:
+            values["market"] = self.senses.resumable.state()
         self.store.set_metas(values)
-
-    async def _observe(self, now: datetime) -> Observation | None:
-        """The market at `now`; a live market is asked first (in a worker thread, its
-        failures logged), and None when it is stale (a `market_stale` line)."""
-        live = self._live_market
-        if live is not None:
-            poll = await trio.to_thread.run_sync(live.poll, now)
-            for failure in poll.failures:
-                log.warning(
-                    "exchange_error",
-                    golem=self._golem_id,
-                    kind=type(failure).__name__,
-                    retried=failure.retried,
-                    error=str(failure),
-                )
-        try:
-            return self.market.observe(now)
-        except MarketStale as stale:
-            since = None if stale.since is None else stale.since.isoformat()
-            log.warning("market_stale", golem=self._golem_id, since=since, error=str(stale))
-            return None
-
-    def _resume_market(self, saved: Any) -> None:
-        """Continue the market where the last snapshot left it. A state written before
-        markets were saved (or for another seed) cannot be: the market starts again from
-        its seed, with a warning."""
-        market = self._resumable_market
-        if market is None or (saved is None and self.tick_no == 0):
-            return
-        reason = "the state holds no market state (written by an older golem)"
-        if saved is not None:
-            try:
-                market.restore(saved)
-                return
-            except ValueError as exc:
-                reason = str(exc)
-        log.warning(
-            "market_not_resumed",
-            golem=self._golem_id,
-            tick=self.tick_no,
-            reason=reason,
-            consequence="the market starts again from its seed",
-        )
 
     # --- the scheduled jobs -------------------------------------------------------------
 
@@ -485,7 +366,7 @@ class Golem:
         if self.dead or self.control.paused or self.window.latest is None:
             return
         ctx = self.context(self.window.summary(), run=self._job_run("curator"))
-        record = await self._run(self.curator, ctx)
+        record = await self.decisions.run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
@@ -493,7 +374,7 @@ class Golem:
             return
         extra = {"dream_cycle": self.dreams}
         ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
-        record = await self._run(self.dreamer, ctx)
+        record = await self.decisions.run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1
             self.store.set_meta("dreams", self.dreams)
@@ -513,7 +394,7 @@ class Golem:
                 "vitality_history": [row.vitality for row in history][-500:],
             },
         )
-        record = await self._run(self.death, ctx)
+        record = await self.decisions.run(self.death, ctx)
         if record.outcome is not None and record.outcome.settle:
             self.portfolio.settle()
         self.dead = True
@@ -544,9 +425,6 @@ class Golem:
 
     # --- pieces of a tick ---------------------------------------------------------------
 
-    async def _run(self, subsystem: Subsystem, ctx: Situation) -> DecisionRecord:
-        return await self.decisions.run(subsystem, ctx)
-
     def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
         """An episode for every model-made decision, and one per horizon otherwise (the
         caller asks on those ticks only): the last 100 scored episodes then span hours,
@@ -575,13 +453,3 @@ class Golem:
     def credit_income(self, key: str, usd: float) -> None:
         """Income arrives: `usd` a day from now on, credited once per `key` (`purse`)."""
         self.purse.credit_income(key, usd)
-
-
-class _NowClock:
-    """A mortality Clock over any `now` callable."""
-
-    def __init__(self, now: Callable[[], datetime]) -> None:
-        self._now = now
-
-    def now(self) -> datetime:
-        return self._now()

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 
 import structlog
 
-from golem.mortality import MortalityPolicy, MortalityState, utc_day
-from golem.runtime.asking import Budgeting
+from golem.inference.caching import PromptCache
+from golem.inference.secrets import Redaction
+from golem.mortality import Clock, MortalityPolicy, MortalityState, utc_day
+from golem.runtime.asking import Budgeting, Foresight, Routes
+from golem.runtime.compiled import Compiled
 from golem.runtime.control import Control
+from golem.runtime.options import LifeOptions
 from golem.runtime.store.state import StateStore
 from golem.runtime.vitals import VitalsChart
 
-__all__ = ["Purse"]
+__all__ = ["Purse", "means"]
 
 log = structlog.get_logger("golem")
 
@@ -99,3 +104,32 @@ class Purse:
         if spent <= 0:
             return None
         return self.income_usd_per_day / spent
+
+
+def means(
+    routes: Routes,
+    store: StateStore,
+    *,
+    clock: Clock,
+    compiled: Compiled,
+    options: LifeOptions,
+    foresight: Foresight | None,
+) -> Callable[..., Budgeting]:
+    """A life's Budgeting but its standing: its routes, ledger and clock, the compiled
+    allocator policy and prompt limits, a simulation's `foresight`, who watches its
+    calls think, the prompts providers likely still cache, and the keys no prompt may
+    carry (masked by value); each attempt's bill held where a rollback cannot lose it."""
+    return partial(
+        Budgeting,
+        routes=routes,
+        ledger=store.ledger,
+        clock=clock,
+        config=compiled.structured,
+        policy=compiled.mortality.allocator,
+        context=compiled.context,
+        foresight=foresight,
+        watch=options.watch,
+        prompt_cache=PromptCache(),
+        secrets=Redaction(options.secrets) if options.secrets else None,
+        hold_bill=store.hold_bill,
+    )

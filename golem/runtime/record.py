@@ -4,7 +4,7 @@ golem publishes to its subscribers, and, by `fields()`, its log line."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from msgspec import Struct
 
@@ -24,33 +24,7 @@ from golem.runtime.verify import Verification
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation
 
-__all__ = ["DecisionRecord", "Situated", "situated"]
-
-
-class Situated(TypedDict):
-    """A record's share of its Situation: to which golem, when, at what vitality and phase,
-    in which tick and run (the record stage fills these in by name)."""
-
-    golem: str
-    time: datetime
-    vitality: float
-    phase: Phase
-    tick: int
-    run: int
-    situation: Situation
-
-
-def situated(ctx: Situation) -> Situated:
-    """What a record of a run on `ctx` takes from it."""
-    return Situated(
-        golem=ctx.golem_id,
-        time=ctx.now,
-        vitality=ctx.vitality,
-        phase=ctx.phase,
-        tick=ctx.tick,
-        run=ctx.run,
-        situation=ctx,
-    )
+__all__ = ["DecisionRecord"]
 
 
 class DecisionRecord(Struct, frozen=True):
@@ -94,6 +68,9 @@ class DecisionRecord(Struct, frozen=True):
     # A failed call's attempts billed though cut mid-answer (a model decision's are its
     # response's): `cost_usd` counts them, partly by estimate.
     failed_attempts: tuple[AttemptUsage, ...] = ()
+    # When the run began on the golem's clock, where that is later than `time` (not
+    # logged): under a real clock a tick's later decisions begin after its first ends.
+    began: datetime | None = None
 
     @property
     def decision_id(self) -> str:

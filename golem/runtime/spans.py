@@ -4,10 +4,11 @@ GenAI semantic conventions (`gen_ai.*`) with golem's own attributes (`golem.subs
 `golem.tier`, `golem.profile`, `golem.cost_usd`, `golem.vitality`, ...).
 
 Planned from the record after the fact, never by wrapping the decision path, and timed by
-the golem's clock (virtual in a simulation): a decision starts at its record's time, its
-calls follow one another by their measured latency (a judge's call records none: it takes
-no time on the trace), and the decision ends with its last call. runtime/tracing.py makes
-and sends them; runtime/telemetry.py decides whether anything is traced at all.
+the golem's clock (virtual in a simulation): a decision starts when its run began (its
+record's time, the tick's, unless a real clock had moved on since), its calls follow one
+another by their measured latency (a judge's as much as the first's), and the decision
+ends with its last call. runtime/tracing.py makes and sends them; runtime/telemetry.py
+decides whether anything is traced at all.
 """
 
 from __future__ import annotations
@@ -54,14 +55,16 @@ def trace_of(record: DecisionRecord) -> DecisionTrace:
     """The spans of one decision: its own, and one per model call it made (the first
     call, answered or failed, then each judge's that was sent)."""
     common = _common(record)
-    at, calls = record.time, []
+    began = record.began or record.time
+    at, calls = began, []
     first = _first_call(record, common, at)
     if first is not None:
         calls.append(first)
         at = first.end
     for role, judged in (("verify", record.verification), ("without_text", record.without_text)):
-        if judged is not None and _sent(judged):
+        if judged is not None and judged.sent:
             calls.append(_judge_call(judged, role, common, at))
+            at = calls[-1].end
     decision = {
         **common,
         "golem.tier_asked": str(record.tier_asked),
@@ -82,7 +85,7 @@ def trace_of(record: DecisionRecord) -> DecisionTrace:
         "golem.counterfactual_of": record.counterfactual_of,
     }
     decision |= {key: value for key, value in optional.items() if value is not None}
-    span = SpanPlan(f"decide {record.subsystem}", record.time, at, decision, error=record.error)
+    span = SpanPlan(f"decide {record.subsystem}", began, at, decision, error=record.error)
     return DecisionTrace(span, tuple(calls))
 
 
@@ -127,12 +130,6 @@ def _first_call(
     return SpanPlan(f"{OPERATION} {requested}", at, end, attributes, "client")
 
 
-def _sent(judged: Verification) -> bool:
-    """Whether a judge's call went out: it answered, or billed something before failing
-    (one refused before a byte was billed, or never funded, left no trace to tell)."""
-    return judged.agreed is not None or judged.cost_usd > 0 or judged.usage.total_tokens > 0
-
-
 def _judge_call(
     judged: Verification, role: str, common: Mapping[str, Attribute], at: datetime
 ) -> SpanPlan:
@@ -146,7 +143,10 @@ def _judge_call(
     if judged.agreed is not None:
         attributes["golem.agreed"] = judged.agreed
         attributes["golem.second_kept"] = judged.second_kept
-    return SpanPlan(f"{OPERATION} {model}", at, at, attributes, "client", judged.skipped)
+    else:  # sent, and failed
+        attributes["error.type"] = (judged.skipped or "no answer").split(":", 1)[0]
+    end = at + timedelta(seconds=max(judged.latency_s, 0.0))
+    return SpanPlan(f"{OPERATION} {model}", at, end, attributes, "client", judged.skipped)
 
 
 def _model(provider: str, model: str) -> dict[str, Attribute]:

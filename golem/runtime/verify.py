@@ -21,6 +21,7 @@ from dataclasses import replace as replace_dataclass
 from typing import Any
 
 import structlog
+import trio
 from msgspec import Struct
 from msgspec.structs import replace
 
@@ -66,7 +67,9 @@ log = structlog.get_logger("golem")
 
 class Verification(Struct, frozen=True):
     """What the verifier said of one risk decision. `agreed` is None when it gave no answer
-    (`skipped` says why); `second_kept`: the decision is the verifier's assessment."""
+    (`skipped` says why); `second_kept`: the decision is the verifier's assessment. `sent`:
+    the call went out (answered or failed, billed or not; False: never funded), taking
+    `latency_s` (its provider's measure when it answered, else the time until it failed)."""
 
     by: str  # "provider:model", what answered (else the one configured)
     agreed: bool | None = None
@@ -74,6 +77,8 @@ class Verification(Struct, frozen=True):
     cost_usd: float = 0.0
     usage: Usage = NO_USAGE
     skipped: str | None = None
+    sent: bool = False
+    latency_s: float = 0.0
 
     def unswayed_fields(self) -> dict[str, Any]:
         """As `fields`, for risk's assessment asked again without external text: the log
@@ -155,14 +160,21 @@ async def second_opinion(
         max_tokens=route.max_output_tokens,
         facts=_facts(first.request.facts, env, first.tier, allocation),
     )
+    started = trio.current_time()  # the clock the providers time their answers by
     answer = await send(subsystem.name, call, request, RiskAssessment, role=role)
+    took = trio.current_time() - started
     paid, bill, response = charge(env, ctx, answer.bill), answer.bill, answer.response
     if response is None:
         assert answer.failure is not None
         exc = answer.failure
         log.warning("risk_verify_failed", verify_with=configured, error=exc.code)
         verification = Verification(
-            configured, cost_usd=bill.cost, usage=bill.usage, skipped=f"{exc.code}: {exc}"
+            configured,
+            cost_usd=bill.cost,
+            usage=bill.usage,
+            skipped=f"{exc.code}: {exc}",
+            sent=True,
+            latency_s=took,
         )
         return Verified(first.decision, paid, verification)
     answered = (response.provider, response.model)
@@ -194,6 +206,8 @@ async def second_opinion(
         second_kept=reconciled.second_kept,
         cost_usd=response.cost_usd,
         usage=response.usage,
+        sent=True,
+        latency_s=response.latency_s if response.latency_s > 0 else took,
     )
     return Verified(reconciled.kept, paid, verification)
 

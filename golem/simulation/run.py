@@ -215,7 +215,6 @@ async def _generation(
     traces = traces_of(config.telemetry, config.golem.id)  # [telemetry]: spans over OTLP
     with (
         notifier or nullcontext(),
-        traces or nullcontext(),
         StateStore.open(
             config.golem.state_dir, synchronous="OFF", commit_every=_COMMIT_EVERY
         ) as store,
@@ -225,6 +224,7 @@ async def _generation(
             console="off",
             buffered=True,
         ) as sinks,
+        traces or nullcontext(),  # closed first: its telemetry_unsent line reaches the log
     ):
         if heir is not None:
             store.save_portfolio(0, heir.portfolio)

@@ -36,6 +36,7 @@ from golem.runtime.http import (
     url_of,
 )
 from golem.runtime.life import assemble
+from golem.runtime.logs import LogSinks
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record
 from golem.simulation.run import LifeSpec, run_life
@@ -467,6 +468,100 @@ def test_a_restarted_golem_s_page_draws_its_past_at_load(
     assert page.locator("#chart-phase rect").count() == ticks + 1
     assert page.locator("#spend .bar").count() >= 3  # spend by subsystem, from the ledger
     page.screenshot(path=str(tmp_path / "restarted-1280.png"), full_page=True)
+    assert view.errors == []
+    page.context.close()
+
+
+@dataclass
+class Relaunched:
+    server: Server
+    logged: list[DecisionRecord]  # the decisions of its life before the restart
+
+
+@pytest.fixture(scope="module")
+def relaunched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Relaunched]:
+    """A golem that lived half an hour, its records logged to its log file, then restarted
+    (a new process's endpoint and life on the same state and log), its clock held."""
+    cfg = config(tmp_path_factory.mktemp("relaunched"))
+    logged: list[DecisionRecord] = []
+
+    def keep(into: list[Any]) -> Any:
+        def publish(record: Record) -> None:
+            if isinstance(record, DecisionRecord):
+                into.append(record if into is logged else (record, time.perf_counter()))
+
+        return publish
+
+    async def main(ready: queue.Queue[Server | BaseException]) -> None:
+        clock = VirtualClock(START)
+        with (
+            StateStore.open(cfg.golem.state_dir) as store,
+            LogSinks(cfg.log_file, None, "json", now=clock.now) as sinks,
+        ):
+            subscribers = [sinks.publish, keep(logged)]
+            life, pool = assemble(
+                cfg, clock=clock, store=store, environ={}, subscribers=subscribers
+            )
+            assert pool is not None
+            try:
+                await life.run(duration=LIVED / 2)
+            finally:
+                await pool.aclose()
+        gated = GatedClock(clock.now())
+        published: list[tuple[DecisionRecord, float]] = []
+        with StateStore.open(cfg.golem.state_dir) as store:
+            life, pool = assemble(
+                cfg, clock=gated, store=store, environ={}, subscribers=[keep(published)]
+            )
+            assert pool is not None
+            endpoint = StatusEndpoint(life)
+            listening = HttpAddress.parse("127.0.0.1:0").bind()
+            url = url_of(listening)
+            try:
+                async with trio.open_nursery() as nursery:
+                    await nursery.start(endpoint.serve, listening)
+                    nursery.start_soon(life.run)
+                    token = trio.lowlevel.current_trio_token()
+                    stop = nursery.cancel_scope
+                    ready.put(Server(url, token, stop, published, gated))
+            finally:
+                await pool.aclose()
+
+    for server in _threaded(main):
+        yield Relaunched(server, logged)
+
+
+def test_a_restarted_golem_s_page_lists_its_last_decisions_then_streams(
+    relaunched: Relaunched, browser: Any, tmp_path: Path
+) -> None:
+    """The decision list at load holds the decisions logged before the restart (from the
+    golem's log: the state keeps none), the newest first; one made after is added above
+    them from /events."""
+    server, logged = relaunched.server, relaunched.logged
+    assert len(logged) >= 100
+    view = open_page(browser, server.url, 1280)
+    page = view.page
+    page.wait_for_function("() => document.body.dataset.stream === 'open'")
+    made = len(server.published)  # by the new process, before the page read the list
+    items = page.locator("#decision-list li")
+    assert items.count() == 100
+    keys = [(str(r.tick), str(r.subsystem)) for r in logged[-(100 - made) :]]
+    shown = [
+        (items.nth(i).get_attribute("data-tick"), items.nth(i).get_attribute("data-subsystem"))
+        for i in range(made, 100)
+    ]
+    assert shown == keys[::-1]  # the log's last, newest first, under the new process's
+    assert page.locator("#decision-list li.new").count() == 0
+    assert server.clock is not None
+    server.call(server.clock.open_until, server.clock.until + timedelta(seconds=30))
+    deadline = time.perf_counter() + 10
+    while len(server.published) == made and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    record, _ = server.published[made]
+    fresh = f'#decision-list li.new[data-tick="{record.tick}"][data-subsystem="{record.subsystem}"]'
+    page.wait_for_selector(fresh, timeout=5000)
+    assert items.count() == 100  # the oldest recalled one made room
+    page.screenshot(path=str(tmp_path / "relaunched-1280.png"), full_page=True)
     assert view.errors == []
     page.context.close()
 

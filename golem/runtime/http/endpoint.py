@@ -7,8 +7,10 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterable
 from datetime import datetime
+from pathlib import Path
 from typing import Any, cast
 
+import structlog
 import trio
 from hypercorn.config import Config
 from hypercorn.trio import serve
@@ -20,13 +22,16 @@ from golem.runtime.http.app import status_app
 from golem.runtime.http.approvals import approval_routes
 from golem.runtime.http.chronicle import LiveChronicle
 from golem.runtime.http.control import control_routes
-from golem.runtime.http.feed import DecisionFeed
+from golem.runtime.http.feed import RECENT, DecisionFeed
 from golem.runtime.http.guard import allowed_hosts, quiet_accept_errors
 from golem.runtime.http.metrics import GolemMetrics
 from golem.runtime.http.status import health, status
 from golem.runtime.life import Life
+from golem.runtime.logs.tail import last_events
 
-__all__ = ["LiveSource", "StatusEndpoint", "serve_app"]
+__all__ = ["LiveSource", "StatusEndpoint", "recall_decisions", "serve_app"]
+
+log = structlog.get_logger("golem")
 
 
 class LiveSource:
@@ -61,6 +66,7 @@ class StatusEndpoint:
         asset = golem.portfolio.config.asset
         self.chronicle = LiveChronicle(lambda: golem.portfolio.marks.get(asset))
         self.chronicle.recall(golem.store.past)  # a restarted golem's page: its whole life
+        recall_decisions(self.feed, golem.config.log_file)  # and its last decisions
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)
@@ -76,6 +82,31 @@ class StatusEndpoint:
     ) -> None:
         """Serve on `listening` until cancelled (see `serve_app`)."""
         await serve_app(self.app, listening, task_status=task_status)
+
+
+def recall_decisions(feed: DecisionFeed, log_file: Path) -> None:
+    """The last decisions `log_file` holds (the golem's before this process: a restarted
+    golem's list is not empty) into `feed`, oldest first, as many as it keeps. A line that
+    is not a decision's is one warning naming the file and where, and left out; a log
+    that cannot be read is one warning: the endpoint serves without it."""
+
+    def skipped(offset: int, reason: str) -> None:
+        log.warning("decision_not_recalled", file=str(log_file), byte=offset, reason=reason)
+
+    if not log_file.is_file():
+        return
+    try:
+        logged = last_events(log_file, "decision", RECENT, skipped)
+    except OSError as exc:
+        log.warning("decisions_not_recalled", file=str(log_file), reason=str(exc))
+        return
+    for event in logged:
+        try:
+            feed.recall(event)
+        except (ValueError, TypeError) as exc:
+            log.warning(
+                "decision_not_recalled", file=str(log_file), id=event.get("id"), reason=str(exc)
+            )
 
 
 async def serve_app(

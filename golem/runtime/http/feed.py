@@ -6,15 +6,16 @@ as the log masks it; nothing here ever blocks or fails the golem that publishes.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import trio
 
 from golem.runtime.decide import DecisionRecord
-from golem.runtime.logs import Redaction, render_json
+from golem.runtime.logs import Redaction, parse_time, render_json
 from golem.runtime.stream import Record
 
 __all__ = ["LISTENER_BUFFER", "RECENT", "DecisionEntry", "DecisionFeed"]
@@ -64,6 +65,28 @@ class DecisionFeed:
                 channel.close()  # its stream ends: the client reconnects if it is alive
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self._listeners.discard(channel)
+
+    def recall(self, event: Mapping[str, Any]) -> None:
+        """Keep a decision read from the log (its line's JSON object), as `add` does a
+        published one, masked as one is. Raises ValueError or TypeError for a line whose
+        time or fields are not a decision's."""
+        line = render_json(event)
+        if self._redaction is not None and self._redaction.suspect(line):
+            line = render_json(self._redaction.clean(dict(event)))
+        stamp = event.get("time") or event.get("timestamp")
+        if not isinstance(stamp, str):
+            raise ValueError("a decision without its time")
+        subsystem = str(event.get("subsystem"))
+        tokens = event.get("tokens")
+        self.add(
+            DecisionEntry(
+                time=parse_time(stamp),
+                subsystem=subsystem,
+                decision_id=str(event.get("id") or f"{subsystem}@{event.get('tick')}"),
+                reasoning_tokens=int(tokens.get("reasoning", 0) if isinstance(tokens, dict) else 0),
+                line=line.rstrip(b"\n"),
+            )
+        )
 
     def _entry(self, record: DecisionRecord) -> DecisionEntry:
         event = {"event": record.event, **record.fields()}

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from golem.runtime.http.chronicle import Chronicle
-from golem.runtime.http.feed import DecisionEntry, DecisionFeed
+from golem.runtime.http.feed import DecisionFeed
 from golem.runtime.logs import Malformed, parse_time, read_events
 
 __all__ = ["LOG_NAME", "RecordedLife"]
@@ -77,11 +77,7 @@ class RecordedLife:
             if day != self._day:
                 self._day, self._spent = day, {}
             self._spent[subsystem] = self._spent.get(subsystem, 0.0) + cost
-            tokens = event.get("tokens")
-            reasoning = tokens.get("reasoning", 0) if isinstance(tokens, dict) else 0
-            decision_id = event.get("id") or f"{subsystem}@{event.get('tick')}"
-            line = orjson.dumps(event)
-            self.feed.add(DecisionEntry(time, subsystem, str(decision_id), int(reasoning), line))
+            self.feed.recall(event)
         elif kind == "death":
             self._death = True
 

@@ -1,0 +1,65 @@
+"""A golem's config compiled once for its life (`Compiled`): the mortality policy, the
+subsystems' settings, the heartbeat's probes and schedule, the decision memo's keys and
+the prompt limits. The Golem and the decision stages read these; nothing reads the raw
+config's sections for them after start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from golem.inference import StructuredOutputConfig
+from golem.mortality import MortalityPolicy
+from golem.runtime.config.sections import GolemConfig
+from golem.runtime.memo import MemoPolicy
+from golem.subsystems.context import ContextSettings
+from golem.subsystems.heartbeat import (
+    HeartbeatConfig,
+    HeartbeatSchedule,
+    ProbeConfig,
+    ProbePolicy,
+)
+from golem.subsystems.heartbeat.probes import GateParams
+from golem.subsystems.risk import RiskConfig
+
+__all__ = ["Compiled"]
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    """`appraises`: the daimon runs (without it a golem's mood stays neutral)."""
+
+    mortality: MortalityPolicy
+    structured: StructuredOutputConfig
+    context: ContextSettings
+    risk: RiskConfig
+    heartbeat: HeartbeatConfig
+    probes: ProbePolicy
+    schedule: HeartbeatSchedule
+    memo: MemoPolicy
+    appraises: bool
+
+    @classmethod
+    def of(cls, config: GolemConfig) -> Compiled:
+        structured = config.inference.structured_outputs
+        risk = config.subsystems.risk.config()
+        sizing = risk.limits.sizing  # the heartbeat's trades and the memo's keys
+        hb = config.heartbeat
+        gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
+        probes = ProbeConfig(gate=gate)
+        return cls(
+            mortality=config.mortality.compile(
+                seed=config.mortality_seed, max_attempts=structured.max_attempts
+            ),
+            structured=structured,
+            context=config.context.settings(),
+            risk=risk,
+            heartbeat=HeartbeatConfig(probes=probes, sizing=sizing),
+            probes=ProbePolicy.of(probes),
+            schedule=HeartbeatSchedule.conserving(
+                hb.interval.total_seconds(), hb.conservation_factor
+            ),
+            # Model decisions reused instead of asked again ([cache], verdict_window).
+            memo=MemoPolicy.of(config, sizing),
+            appraises=config.subsystems.daimon.enabled,
+        )
