@@ -90,15 +90,17 @@ SIBLINGS: dict[str, dict[str, frozenset[str]]] = {
         # assembled (context) and its free text read (text).
         "text": frozenset(),
         "context": frozenset({"contract"}),
-        "curator": frozenset({"ask", "contract", "meaning", "parts", "text"}),
-        "risk": frozenset({"ask", "contract", "meaning", "parts", "text"}),
+        "curator": frozenset({"facts", "contract", "meaning", "parts", "text"}),
+        "risk": frozenset({"facts", "contract", "meaning", "parts", "text"}),
         # The heartbeat sizes its trades by risk's limits (Sizing, trade_notional).
-        "heartbeat": frozenset({"ask", "context", "contract", "meaning", "parts", "text", "risk"}),
+        "heartbeat": frozenset(
+            {"facts", "context", "contract", "meaning", "parts", "text", "risk"}
+        ),
         # The daimon's informed appraisal reads the heartbeat's probe thresholds.
-        "daimon": frozenset({"ask", "contract", "meaning", "parts", "text", "heartbeat"}),
+        "daimon": frozenset({"facts", "contract", "meaning", "parts", "text", "heartbeat"}),
         # Death and dreams normalise lessons and rank tiers as the curator does.
-        "death": frozenset({"ask", "contract", "meaning", "parts", "text", "curator"}),
-        "dream": frozenset({"ask", "context", "contract", "meaning", "parts", "text", "curator"}),
+        "death": frozenset({"facts", "contract", "meaning", "parts", "text", "curator"}),
+        "dream": frozenset({"facts", "context", "contract", "meaning", "parts", "text", "curator"}),
     },
     "runtime": {
         # The lower floors of the runtime know nothing of the Golem.
@@ -107,7 +109,7 @@ SIBLINGS: dict[str, dict[str, frozenset[str]]] = {
         "logs": frozenset(),
         # The status endpoint serves a living golem: its life, records and log; its
         # control routes queue the owner's commands (control) and answers (approvals).
-        "http": frozenset({"approvals", "control", "decide", "golem", "life", "logs", "stream"}),
+        "http": frozenset({"approvals", "control", "golem", "life", "logs", "record", "stream"}),
     },
     "simulation": {},
     "cli": {},

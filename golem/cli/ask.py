@@ -17,7 +17,6 @@ import trio
 import golem.subsystems  # noqa: F401  (importing the subsystems registers their schemas)
 from golem.cli.failure import UsageError
 from golem.inference import local as local_model
-from golem.inference.clock import utc_now
 from golem.inference.errors import AuthError, ProviderError, StructuredOutputInvalid
 from golem.inference.providers import Registry, default_registry
 from golem.inference.run import Provider, run_structured
@@ -26,6 +25,7 @@ from golem.inference.structured import StructuredOutput, get_schema
 from golem.inference.synthetic import SyntheticProvider
 from golem.inference.transport import HTTPProvider
 from golem.inference.types import Message, Request, Response
+from golem.inference.wall_clock import utc_now
 from golem.runtime.config import EMBEDDED, SYNTHETIC, GolemConfig, build_registry, load_config
 from golem.runtime.logs import configure_logging
 from golem.subsystems.minds import MINDS

@@ -24,11 +24,11 @@ import golem.subsystems  # noqa: F401  (importing the subsystems registers their
 from golem.cli.ask import provider_named
 from golem.cli.failure import UsageError
 from golem.inference import Provider, StructuredOutputConfig
-from golem.inference.clock import utc_now
 from golem.inference.durations import parse_duration
 from golem.inference.errors import AuthError, ProviderError, StructuredOutputInvalid
 from golem.inference.reasoning import ReasoningDepth
 from golem.inference.transport import HTTPProvider
+from golem.inference.wall_clock import utc_now
 from golem.runtime.agreement import Agreement, differing, flatten, tally, verdict_fields
 from golem.runtime.config import load_config
 from golem.runtime.kept_requests import replay

@@ -20,7 +20,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference._http import Enough, KeySource, consume, retry_after_seconds, safe_headers
 from golem.inference.billing import attempt_bill, body_read, summed
-from golem.inference.clock import utc_now
 from golem.inference.codecs.base import (
     SHAPE_ERRORS,
     Codec,
@@ -46,6 +45,7 @@ from golem.inference.progress import ReasoningMeter, ThinkingSink
 from golem.inference.providers import Registry, default_registry
 from golem.inference.ratelimit import RateLimit, RateLimiter
 from golem.inference.types import AttemptUsage, Request, Response
+from golem.inference.wall_clock import utc_now
 
 __all__ = ["HTTPProvider", "TransportConfig", "retry_after_seconds"]
 

@@ -32,7 +32,7 @@ from golem.mortality.budgets import (
     subsystem_budget,
     sustainability_multiplier,
 )
-from golem.mortality.clocks import (
+from golem.mortality.death_clocks import (
     Clock,
     EconomicClock,
     EpistemicClock,

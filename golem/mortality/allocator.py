@@ -30,7 +30,7 @@ from golem.mortality.budgets import (
     pressure,
     subsystem_budget,
 )
-from golem.mortality.clocks import Clock, utc_day
+from golem.mortality.death_clocks import Clock, utc_day
 from golem.mortality.ledger import Ledger
 from golem.mortality.names import ModelTier, SubsystemName
 from golem.mortality.profiles import (

@@ -13,7 +13,7 @@ from datetime import date, datetime
 from typing import Protocol
 
 from golem.inference.types import Usage
-from golem.mortality.clocks import utc_day
+from golem.mortality.death_clocks import utc_day
 from golem.mortality.names import SubsystemName
 
 __all__ = ["Charge", "InMemoryLedger", "Ledger"]

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from msgspec import Struct
 
-from golem.mortality.clocks import EpistemicClock
+from golem.mortality.death_clocks import EpistemicClock
 from golem.mortality.hazard import roll
 from golem.mortality.params import MortalityPolicy
 from golem.mortality.vitality import DeathCause, Phase, composite_vitality, death_cause, phase_of

@@ -16,6 +16,7 @@ from datetime import datetime
 
 import structlog
 
+from golem.runtime.config.sections import GolemConfig
 from golem.runtime.store.approvals import (
     ApprovalBook,
     ApprovalRow,
@@ -23,6 +24,7 @@ from golem.runtime.store.approvals import (
     decide_approval,
     list_approvals,
 )
+from golem.runtime.store.state import StateStore
 from golem.subsystems.contract import PortfolioView, ProposedTrade
 from golem.subsystems.risk import Sizing, trade_notional
 from golem.subsystems.risk.approval import ApprovalRules
@@ -56,6 +58,12 @@ class Approvals:
         # What an earlier life left open is settled even if the key is now unset.
         self._open = {row.id: row for row in book.open()}
         self._last = book.last_id()
+
+    @classmethod
+    def of(cls, config: GolemConfig, store: StateStore, sizing: Sizing) -> Approvals:
+        """The queue of `config`'s golem, kept in `store`."""
+        rules, golem_id = config.subsystems.risk.approvals(), config.golem.id
+        return cls(rules, store.approvals, golem_id, sizing=sizing, at_commit=store.at_commit)
 
     def __bool__(self) -> bool:
         """Whether any held trade is still open (waiting, or approved and not executed)."""

@@ -1,10 +1,10 @@
 """The ask stage: what a granted model call sends, and where, and what came back.
 
-The routes per tier, what a decision is paid from (`Budgeting`), a simulation's
-foresight, and the call the allocator granted (`Call`) with its prompt (the subsystem's
-brief in the context layers its profile runs) and its request. `ask` sends it and
-reports what came back (`Asked`: the response or the failure) and what it cost (`Bill`,
-for the charge stage). The judge stage (golem.runtime.verify) asks again through `send`.
+The routes per tier, what a decision is paid from (`Budgeting`), and the call the
+allocator granted (`Call`) with its prompt (the subsystem's brief in the context layers
+its profile runs) and its request. `ask` sends it and reports what came back (`Asked`:
+the response or the failure) and what it cost (`Bill`, for the charge stage). The judge
+stage (golem.runtime.verify) asks again through `send`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from golem.inference.caching import PromptCache
 from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import Price
 from golem.inference.progress import Thinking
-from golem.inference.reasoning import ReasoningConfig
 from golem.inference.secrets import Redaction
 from golem.mortality import (
     Allocation,
@@ -44,11 +43,9 @@ from golem.mortality import (
     Ledger,
     ModelTier,
     MortalityState,
-    PipelineProfile,
     SubsystemName,
     select_profile_and_reasoning,
 )
-from golem.subsystems.ask import Ask
 from golem.subsystems.context import (
     CallBudget,
     ContextSettings,
@@ -58,7 +55,7 @@ from golem.subsystems.context import (
     estimate_tokens,
 )
 from golem.subsystems.contract import Situation, Subsystem
-from golem.world import Truth
+from golem.subsystems.facts import Ask
 
 __all__ = [
     "Answer",
@@ -66,7 +63,6 @@ __all__ = [
     "Bill",
     "Budgeting",
     "Call",
-    "Foresight",
     "Funds",
     "Route",
     "Routes",
@@ -123,7 +119,6 @@ class Budgeting:
     config: StructuredOutputConfig | None = None
     policy: AllocatorPolicy = field(default_factory=AllocatorPolicy)  # the life's, compiled
     context: ContextSettings = field(default_factory=ContextSettings)  # each profile's limits
-    foresight: Foresight | None = None  # a simulation's truth and quality (the daemon: none)
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
     # Which prompts the providers likely still cache (the golem's, kept across ticks):
     # a likely hit lets the allocator price that part of the input at the cached rate.
@@ -144,23 +139,6 @@ class Funds(Protocol):
     standing moves with each decision; a Budgeting, whose does not)."""
 
     def budgeting(self) -> Budgeting: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Foresight:
-    """What a simulation knows beside the golem: the world's truth at this moment (looked
-    up only when a call may be informed by it) and the chance a call's answer is, by the
-    tier, reasoning tokens granted and context profile it paid for."""
-
-    truth: Callable[[], Truth | None]
-    quality: Callable[[ModelTier, int, PipelineProfile], float]
-
-    def ask(
-        self, tier: ModelTier, reasoning: ReasoningConfig, profile: PipelineProfile
-    ) -> tuple[Truth | None, float]:
-        """(the truth, the chance it informs the answer) for one call."""
-        informed = self.quality(tier, reasoning.depth.budget_tokens(), profile)
-        return (self.truth() if informed > 0.0 else None), informed
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,12 +184,10 @@ class Answer:
 
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """The ask stage's output: the prompt and request sent, the truth the call was
-    foreseen with (a simulation's), and what came back."""
+    """The ask stage's output: the prompt and request sent, and what came back."""
 
     prompt: Prompt
     request: Request
-    foreseen: tuple[Truth | None, float]
     answer: Answer
 
 
@@ -259,16 +235,10 @@ async def ask(
     earlier call this one repeats (`Request.seed`); `billed`: where each attempt's bill
     is held as it is answered."""
     prompt = prompt_for(subsystem, ctx, call, call.env)
-    allocation, foresight = call.allocation, call.env.foresight
-    foreseen: tuple[Truth | None, float] = (
-        (None, 0.0)
-        if foresight is None
-        else foresight.ask(call.tier, allocation.reasoning, allocation.profile)
-    )
-    request = request_for(subsystem, ctx, call, prompt, foreseen, seed=seed)
+    request = request_for(subsystem, ctx, call, prompt, seed=seed)
     decision = subsystem.decision_type(ctx)
     answer = await send(subsystem.name, call, request, decision, billed=billed)
-    return Asked(prompt, request, foreseen, answer)
+    return Asked(prompt, request, answer)
 
 
 def prompt_for(subsystem: Subsystem, ctx: Situation, call: Call, env: Budgeting) -> Prompt:
@@ -298,14 +268,12 @@ def request_for(
     ctx: Situation,
     call: Call,
     prompt: Prompt,
-    foreseen: tuple[Truth | None, float],
     *,
     seed: int | None,
 ) -> Request:
     """The prompt's request as the granted call sends it."""
     route, env = call.route, call.env
     reasoning, profile = call.allocation.reasoning, call.allocation.profile
-    truth, informed = foreseen
     return prompt.request.evolve(
         # A chain's members each ask for their own model (and price that one): the route's
         # model, its first member's, would send an OpenAI model to the next vendor.
@@ -321,8 +289,6 @@ def request_for(
             profile=profile,
             reasoning=reasoning,
             inputs_cut=prompt.report.dropped.get("inputs", 0),
-            truth=truth,
-            informed=informed,
             feed=prompt.report.feed,
         ),
         progress=None if env.watch is None else partial(env.watch, subsystem.name),

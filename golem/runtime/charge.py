@@ -59,10 +59,17 @@ def charge(env: Budgeting, ctx: Situation, bill: Bill) -> Situation:
 
 
 def held(
-    env: Budgeting, ctx: Situation, subsystem: SubsystemName, route: Route, tier: ModelTier
+    env: Budgeting,
+    ctx: Situation,
+    subsystem: SubsystemName,
+    route: Route,
+    tier: ModelTier,
+    *,
+    role: str | None = None,
 ) -> BillSink | None:
     """Where each attempt's bill goes as the provider answers it (`env.hold_bill`),
-    under the key the call's charge will have: a tick killed mid-call keeps them."""
+    under the key the call's charge will have (`role`: a judge's, as `charge` keys it):
+    a tick killed mid-call keeps them."""
     hold = env.hold_bill
     if hold is None:
         return None
@@ -77,7 +84,7 @@ def held(
                 usd=max(0.0, cost),
                 diem=0.0,
                 time=ctx.now,
-                idempotency_key=key(ctx, subsystem, tier),
+                idempotency_key=key(ctx, subsystem, tier, role),
             )
             hold(bill)
 

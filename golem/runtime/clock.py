@@ -10,7 +10,7 @@ from typing import Protocol, runtime_checkable
 
 import trio
 
-from golem.inference.clock import utc_now
+from golem.inference.wall_clock import utc_now
 
 __all__ = [
     "MAX_SLEEP_SLICE",

@@ -13,6 +13,7 @@ from golem.mortality import MortalityPolicy
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.memo import MemoPolicy
 from golem.subsystems.context import ContextSettings
+from golem.subsystems.dream import DreamConfig
 from golem.subsystems.heartbeat import (
     HeartbeatConfig,
     HeartbeatSchedule,
@@ -33,6 +34,7 @@ class Compiled:
     structured: StructuredOutputConfig
     context: ContextSettings
     risk: RiskConfig
+    dream: DreamConfig
     heartbeat: HeartbeatConfig
     probes: ProbePolicy
     schedule: HeartbeatSchedule
@@ -54,6 +56,7 @@ class Compiled:
             structured=structured,
             context=config.context.settings(),
             risk=risk,
+            dream=config.subsystems.dream.config(),
             heartbeat=HeartbeatConfig(probes=probes, sizing=sizing),
             probes=ProbePolicy.of(probes),
             schedule=HeartbeatSchedule.conserving(

@@ -44,7 +44,7 @@ from golem.runtime.verify import Verification, judge
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation, Subsystem
 
-__all__ = ["DecisionRecord", "Decisions", "Plan", "decide", "plan"]
+__all__ = ["Decisions", "Plan", "decide", "plan"]
 
 log = structlog.get_logger("golem")
 

@@ -24,16 +24,18 @@ from golem.mortality import (
     Vitals,
 )
 from golem.runtime.approvals import Approvals
-from golem.runtime.asking import Budgeting, Foresight, Routes
+from golem.runtime.asking import Budgeting, Routes
 from golem.runtime.compiled import Compiled
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control
 from golem.runtime.decide import Decisions
 from golem.runtime.episodes import EpisodeBook, forecast
+from golem.runtime.jobs import JobRuns
 from golem.runtime.kept_requests import RequestKeeper
 from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo
 from golem.runtime.options import LifeOptions, NowClock
+from golem.runtime.passing import Passing
 from golem.runtime.provenance import untraded
 from golem.runtime.purse import Purse, means
 from golem.runtime.record import DecisionRecord
@@ -44,13 +46,13 @@ from golem.runtime.trading import TradingDesk
 from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
+    Dreaming,
     Mood,
     PortfolioView,
     Situation,
 )
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
-from golem.subsystems.death import Thanatopsis
 from golem.subsystems.dream import Dream
 from golem.subsystems.heartbeat import (
     HORIZON_TICKS,
@@ -106,17 +108,15 @@ class Golem:
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
         self.memo = DecisionMemo(compiled.memo) if compiled.memo.active else None
         self._appraises = compiled.appraises
-        self.curator, self.dreamer, self.death = Curator(), Dream(), Thanatopsis()
+        self.curator, self.dreamer = Curator(), Dream(compiled.dream)
 
-        self.state_dir = Path(config.golem.state_dir)
         store.identify(config.golem.id, config.golem.seed)
         if store.initial_credits() is None:
             store.fund(config.mortality.initial_credits_usd, now())
         resumed = store.resume()
         self.tick_no = resumed.tick
         self.dead = resumed.death is not None
-        # Paused, the owner's daily budget and messages (masked of the golem's key values).
-        self.control = Control(config, store, Redaction(self.options.secrets))
+        self.control = Control(config, store, Redaction(self.options.secrets))  # the owner's
         self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
         episodes = EpisodeLog()
@@ -141,37 +141,16 @@ class Golem:
             last=resumed.vitality,
         )
         self.confidence: float | None = store.get_meta("last_confidence")
-        quality = self.options.quality
-        self.senses = Senses(
-            market,
-            store,
-            golem_id=self._golem_id,
-            foreseeing=quality is not None,
-            costs=config.world.portfolio.costs,
-        )
+        self.senses = Senses(market, store, golem_id=self._golem_id)
         self.window = self.senses.window
         self.previous: MarketSummary | None = self.window.summary() if len(self.window) else None
         self.dreams = int(store.get_meta("dreams") or 0)
-        # (tick, run) of each scheduled job's last run: see `_job_run`.
-        saved_runs = store.get_meta("job_runs") or {}
-        self._job_runs = {job: (int(at[0]), int(at[1])) for job, at in saved_runs.items()}
+        self.job_runs = JobRuns(store)
         self.senses.resume(store.get_meta("market"), self.tick_no)
-        foresight = (
-            None
-            if self.senses.seer is None or quality is None
-            else Foresight(self.senses.truth, quality)
-        )
         # What decisions are paid from: the means fixed now, the standing read as each is
         # made (the apoptotic reserve locked now, logged by the first tick).
         self.purse = Purse(
-            means(
-                routes,
-                store,
-                clock=NowClock(now),
-                compiled=compiled,
-                options=self.options,
-                foresight=foresight,
-            ),
+            means(routes, store, clock=NowClock(now), compiled=compiled, options=self.options),
             store=store,
             chart=self.chart,
             control=self.control,
@@ -188,13 +167,15 @@ class Golem:
             portfolio=self.portfolio,
             memory=self.memory,
             golem_id=self._golem_id,
-            approvals=Approvals(
-                config.subsystems.risk.approvals(),
-                store.approvals,
-                self._golem_id,
-                sizing=self.risk.config.limits.sizing,
-                at_commit=store.at_commit,
-            ),
+            approvals=Approvals.of(config, store, self.risk.config.limits.sizing),
+        )
+        self.passing = Passing(
+            decisions=self.decisions,
+            store=store,
+            portfolio=self.portfolio,
+            state_dir=Path(config.golem.state_dir),
+            golem_id=self._golem_id,
+            now=now,
         )
 
     @property
@@ -365,15 +346,16 @@ class Golem:
     async def curate(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        ctx = self.context(self.window.summary(), run=self._job_run("curator"))
+        ctx = self.context(self.window.summary(), run=self.job_runs.next("curator", self.tick_no))
         record = await self.decisions.run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        extra = {"dream_cycle": self.dreams}
-        ctx = self.context(self.window.summary(), extra=extra, run=self._job_run("dream"))
+        dreaming = Dreaming(cycle=self.dreams)
+        run = self.job_runs.next("dream", self.tick_no)
+        ctx = self.context(self.window.summary(), dreaming=dreaming, run=run)
         record = await self.decisions.run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1
@@ -381,47 +363,14 @@ class Golem:
         self.knowledge.apply(record.outcome)
 
     async def die(self, cause: DeathCause | str, market: MarketSummary | None = None) -> None:
-        """Thanatopsis: the testament (from the model, or the records), settle, legacy."""
+        """Thanatopsis (`passing`): the testament, settle, legacy; then the life ends."""
         if self.dead:
             return
-        market = market or self.window.summary()
-        history = self.store.vitality_history()
-        ctx = self.context(
-            market,
-            extra={
-                "cause": cause,
-                "state_dir": str(self.state_dir),
-                "vitality_history": [row.vitality for row in history][-500:],
-            },
-        )
-        record = await self.decisions.run(self.death, ctx)
-        if record.outcome is not None and record.outcome.settle:
-            self.portfolio.settle()
+        dying = self.passing.dying(cause)
+        await self.passing.die(self.context(market or self.window.summary(), dying=dying))
         self.dead = True
-        death = {
-            "cause": str(cause),
-            "tick": self.tick_no,
-            "time": self._now().isoformat(),
-            "vitality": self.vitals.vitality,
-            "credits_usd": self.store.credits(),
-            "equity_usd": self.portfolio.equity(),
-            "testament": list(record.outcome.files) if record.outcome else [],
-        }
-        self.store.record_death(death)
         self.snapshot()
-        log.info("death", golem=self._golem_id, **death)
         self.on_death()
-
-    def _job_run(self, job: str) -> int:
-        """Which run of `job` this is at the coming tick: a job whose schedule is shorter
-        than the heartbeat's runs several times between ticks, each run its own decision
-        (its own id and charge key). Saved with the run, so a restart that runs an
-        uncommitted run again gives it the same number (and its charge the same key)."""
-        last = self._job_runs.get(job)
-        run = last[1] + 1 if last is not None and last[0] == self.tick_no else 0
-        self._job_runs[job] = (self.tick_no, run)
-        self.store.set_meta("job_runs", self._job_runs)
-        return run
 
     # --- pieces of a tick ---------------------------------------------------------------
 

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from golem.mortality import ModelTier, PipelineProfile
 from golem.runtime.asking import ThinkingWatch
 
 __all__ = ["LifeOptions", "NowClock"]
@@ -22,9 +21,6 @@ class LifeOptions:
     death and when the life ends.
     `forecast_bias`: an error added to every forecast at a given time (the simulator's
     epistemic-decay scenario: predictions that go bad).
-    `quality`: the chance a model call's answer is informed by the world's truth, by tier,
-    reasoning tokens granted and context profile (the simulator's quality table, over a
-    simulated market only); None, the daemon's: no answer ever is.
     `watch`: told how each model call's thinking goes while it runs (the console of
     `golem run`); None, nobody watches and the calls pay nothing for it.
     `secrets`: the key values no prompt may carry, masked by value in every prompt (and
@@ -32,7 +28,6 @@ class LifeOptions:
 
     resumable: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
-    quality: Callable[[ModelTier, int, PipelineProfile], float] | None = None
     watch: ThinkingWatch | None = None
     secrets: tuple[str, ...] = ()
 

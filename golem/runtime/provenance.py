@@ -81,7 +81,7 @@ class Vetting:
 
     async def vet(self, trade: ProposedTrade, index: int = 0) -> Provenance:
         """The provenance verdict on `trade` (the proposal's `index`th), for risk's
-        Situation (`extra[KEY]`); its `goes_ahead`, when set, is what risk assesses."""
+        Situation (`Situation.provenance`); its `goes_ahead`, when set, is what risk assesses."""
         ctx, proposer = self.ctx, self.proposer
         shown = _shown(self.proposal)
         # The rules matter only where external text was shown (the check passes the

@@ -16,7 +16,7 @@ import structlog
 from golem.inference.caching import PromptCache
 from golem.inference.secrets import Redaction
 from golem.mortality import Clock, MortalityPolicy, MortalityState, utc_day
-from golem.runtime.asking import Budgeting, Foresight, Routes
+from golem.runtime.asking import Budgeting, Routes
 from golem.runtime.compiled import Compiled
 from golem.runtime.control import Control
 from golem.runtime.options import LifeOptions
@@ -113,12 +113,11 @@ def means(
     clock: Clock,
     compiled: Compiled,
     options: LifeOptions,
-    foresight: Foresight | None,
 ) -> Callable[..., Budgeting]:
     """A life's Budgeting but its standing: its routes, ledger and clock, the compiled
-    allocator policy and prompt limits, a simulation's `foresight`, who watches its
-    calls think, the prompts providers likely still cache, and the keys no prompt may
-    carry (masked by value); each attempt's bill held where a rollback cannot lose it."""
+    allocator policy and prompt limits, who watches its calls think, the prompts providers
+    likely still cache, and the keys no prompt may carry (masked by value); each attempt's
+    bill held where a rollback cannot lose it."""
     return partial(
         Budgeting,
         routes=routes,
@@ -127,7 +126,6 @@ def means(
         config=compiled.structured,
         policy=compiled.mortality.allocator,
         context=compiled.context,
-        foresight=foresight,
         watch=options.watch,
         prompt_cache=PromptCache(),
         secrets=Redaction(options.secrets) if options.secrets else None,

@@ -151,4 +151,6 @@ class DecisionRecord(Struct, frozen=True):
         if self.outcome is not None:
             fields["summary"] = self.outcome.summary
             fields.update(self.outcome.details)
+            if self.outcome.provenance is not None:
+                fields["provenance_check"] = self.outcome.provenance.fields()
         return fields

@@ -13,6 +13,7 @@ from golem.inference.fallback import FallbackProvider
 from golem.inference.pricing import FREE, Price
 from golem.inference.providers import Registry
 from golem.inference.synthetic import SyntheticProvider
+from golem.inference.synthetic.provider import Mind
 from golem.inference.transport import HTTPProvider
 from golem.mortality import ModelTier
 from golem.runtime.asking import Route, Routes
@@ -28,10 +29,12 @@ _TIERS: Mapping[Tier, ModelTier] = {"t1": ModelTier.T1, "t2": ModelTier.T2}
 
 @dataclass
 class ProviderPool:
-    """The providers a golem holds, made once each and closed together."""
+    """The providers a golem holds, made once each and closed together. `minds`: what
+    the synthetic provider answers by (a simulation's see its world's truth)."""
 
     config: GolemConfig
     environ: Mapping[str, str]
+    minds: Mapping[str, Mind] = field(default_factory=lambda: MINDS)
     registry: Registry = field(init=False)
     _made: dict[str, Provider] = field(default_factory=dict, init=False)
     _stack: AsyncExitStack = field(default_factory=AsyncExitStack, init=False)
@@ -55,7 +58,7 @@ class ProviderPool:
         if entry.provider == SYNTHETIC:
             synthetic = self.config.providers.synthetic
             return SyntheticProvider(
-                model=entry.model, config=synthetic, registry=self.registry, minds=MINDS
+                model=entry.model, config=synthetic, registry=self.registry, minds=self.minds
             )
         model = self.config.model_for(entry) or ""
         http = HTTPProvider(

@@ -1,9 +1,8 @@
 """What a golem sees of its market (`Senses`): each observation (a live market polled
-first), the window of recent ones the probes read (kept across a restart), the market's
-own state resumed from the last snapshot, and, in a simulation whose quality table asks
-for it, the world's truth at this tick (a capability the world offers: the daemon's
-market offers none, and its path is the same code with no truth).
-"""
+first), the window of recent ones the probes read (kept across a restart), and the
+market's own state resumed from the last snapshot. What the market will do is no part of
+it: a simulation's truth is offered by its world to the minds that read it
+(golem.simulation.foresight)."""
 
 from __future__ import annotations
 
@@ -14,18 +13,14 @@ import structlog
 import trio
 
 from golem.runtime.store.state import StateStore
-from golem.subsystems.heartbeat import HORIZON_TICKS
 from golem.world import (
-    ForeseeableSource,
     LiveMarket,
     MarketSource,
     MarketStale,
     MarketWindow,
     Observation,
     ResumableSource,
-    Truth,
 )
-from golem.world.costs import CostModel
 
 __all__ = ["Senses"]
 
@@ -33,9 +28,7 @@ log = structlog.get_logger("golem")
 
 
 class Senses:
-    """`market` observed for `golem_id`; `foreseeing`: the truth may be looked up (a
-    simulation's quality table asks for it); `costs`: what a trade on it costs (the
-    truth's move is net of them)."""
+    """`market` observed for `golem_id`."""
 
     def __init__(
         self,
@@ -43,10 +36,8 @@ class Senses:
         store: StateStore,
         *,
         golem_id: str,
-        foreseeing: bool,
-        costs: CostModel,
     ) -> None:
-        self.market, self._golem_id, self._costs = market, golem_id, costs
+        self.market, self._golem_id = market, golem_id
         # The probes see the ticks before a restart at once: the window is saved each tick.
         self.window = MarketWindow()
         for observation in store.observations(self.window.capacity):
@@ -54,10 +45,6 @@ class Senses:
         self.unsaved = 0  # observations pushed since the last snapshot
         self.resumable = market if isinstance(market, ResumableSource) else None
         self._live = market if isinstance(market, LiveMarket) else None
-        # The market a simulation can look ahead in, when a quality table asks for truth.
-        seer = market if foreseeing and isinstance(market, ForeseeableSource) else None
-        self.seer = seer
-        self._truth: Truth | None = None  # the last tick's, kept for the tick's other calls
 
     def push(self, observation: Observation) -> None:
         self.window.push(observation)
@@ -83,17 +70,6 @@ class Senses:
             since = None if stale.since is None else stale.since.isoformat()
             log.warning("market_stale", golem=self._golem_id, since=since, error=str(stale))
             return None
-
-    def truth(self) -> Truth | None:
-        """The world's truth at this tick (the regime and the move over the episode horizon),
-        when a simulation gives one: looked ahead at most once a tick, and only when a model
-        call asks (a look costs some thirty observations' time)."""
-        seer, now = self.seer, self.window.latest
-        if seer is None or now is None:
-            return None
-        if self._truth is None or self._truth.tick != now.tick:
-            self._truth = Truth.of(now, seer.ahead(HORIZON_TICKS), self._costs)
-        return self._truth
 
     def resume(self, saved: Any, tick: int) -> None:
         """Continue the market where the last snapshot left it. A state written before

@@ -19,8 +19,6 @@ from golem.subsystems.context import Memory
 from golem.subsystems.contract import Outcome, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Provenance, Risk, assess
-from golem.subsystems.risk.provenance import KEY as PROVENANCE
-from golem.subsystems.risk.provenance import check_fields
 from golem.world import MarketSummary, PaperPortfolio, TradeAction
 
 __all__ = ["TradingDesk"]
@@ -120,7 +118,7 @@ class TradingDesk:
     ) -> float:
         """Risk's verdict on one trade (the clean re-ask's, when the check chose it) and
         its execution; the events it makes join `events`. Returns what risk cost."""
-        situation = replace(ctx, proposed=proposed, run=run, extra={PROVENANCE: vetted})
+        situation = replace(ctx, proposed=proposed, run=run, provenance=vetted)
         verdict = await self._decisions.run(self._risk, situation)
         events += self._execute(verdict.outcome, ctx)
         return verdict.cost_usd
@@ -132,17 +130,17 @@ class TradingDesk:
         if verdict is None:
             return []
         if verdict.blocked is not None:
-            provenance = check_fields(verdict.details)
-            if provenance.get("blocked"):  # external text would have moved the money
+            provenance = verdict.provenance
+            if provenance is not None and provenance.blocked:  # text would have moved money
                 log.warning(
                     "action_blocked",
                     golem=self._golem_id,
                     tick=tick,
                     action=str(verdict.blocked.action),
                     check="provenance",
-                    reason=provenance.get("reason", ""),
-                    feed=provenance.get("external", []),
-                    proposed_by=provenance.get("proposed_by"),
+                    reason=provenance.reason,
+                    feed=list(provenance.external),
+                    proposed_by=provenance.proposed_by,
                 )
                 # Not a frustration for the daimon to feel: without the text the golem's
                 # own decision did not want this trade.

@@ -44,14 +44,13 @@ from golem.runtime.asking import (
     request_for,
     send,
 )
-from golem.runtime.charge import charge
+from golem.runtime.charge import charge, held
 from golem.runtime.grant import granted
 from golem.runtime.store.ids import DecisionId
-from golem.subsystems.ask import Ask
 from golem.subsystems.context import WithoutFeed
 from golem.subsystems.contract import Judge, JudgeKind, Situation, Subsystem
+from golem.subsystems.facts import Ask
 from golem.subsystems.risk import RiskAssessment, allowed_usd, stricter
-from golem.world import Truth
 
 __all__ = [
     "FirstOpinion",
@@ -158,10 +157,11 @@ async def second_opinion(
         model=route.model,
         reasoning=allocation.reasoning,
         max_tokens=route.max_output_tokens,
-        facts=_facts(first.request.facts, env, first.tier, allocation),
+        facts=_facts(first.request.facts, allocation),
     )
+    billed = held(env, ctx, subsystem.name, route, first.tier, role=role)
     started = trio.current_time()  # the clock the providers time their answers by
-    answer = await send(subsystem.name, call, request, RiskAssessment, role=role)
+    answer = await send(subsystem.name, call, request, RiskAssessment, role=role, billed=billed)
     took = trio.current_time() - started
     paid, bill, response = charge(env, ctx, answer.bill), answer.bill, answer.response
     if response is None:
@@ -252,9 +252,7 @@ async def judge(
             response=response,
         )
         if declared.kind is JudgeKind.WITHOUT_TEXT:
-            checked = await _without_text(
-                subsystem, judged.ctx, call, first, response=response, foreseen=asked.foreseen
-            )
+            checked = await _without_text(subsystem, judged.ctx, call, first, response=response)
             judged = _added(judged, checked, without_text=checked.verification)
         elif declared.kind is JudgeKind.SECOND_MODEL and call.env.routes.verify is not None:
             checked = await second_opinion(
@@ -290,14 +288,13 @@ async def _without_text(
     first: FirstOpinion,
     *,
     response: Response,
-    foreseen: tuple[Truth | None, float],
 ) -> Verified:
     """The assessment again with the world feed withheld, on the first call's sampling
     seed, the stricter standing (`ctx`: after the first charge): external text may make
     the guard stricter, never looser (golem.subsystems.risk.provenance)."""
     clean = replace(ctx, memory=None if ctx.memory is None else WithoutFeed(ctx.memory))
     prompt = prompt_for(subsystem, clean, call, call.env)
-    request = request_for(subsystem, clean, call, prompt, foreseen, seed=response.seed)
+    request = request_for(subsystem, clean, call, prompt, seed=response.seed)
     return await second_opinion(
         subsystem,
         ctx,
@@ -334,17 +331,8 @@ def _first(
     )
 
 
-def _facts(facts: object, env: Budgeting, tier: ModelTier, granted: Allocation) -> object:
-    """A simulated model's view of the second call: what it was granted, and (in a
-    simulation) its own chance of being informed by the truth."""
+def _facts(facts: object, granted: Allocation) -> object:
+    """A simulated model's view of the second call: what it was granted."""
     if not isinstance(facts, Ask):
         return facts
-    foresight = env.foresight
-    truth, informed = (
-        (None, 0.0)
-        if foresight is None
-        else foresight.ask(tier, granted.reasoning, granted.profile)
-    )
-    return replace(
-        facts, reasoning=granted.reasoning, profile=granted.profile, truth=truth, informed=informed
-    )
+    return replace(facts, reasoning=granted.reasoning, profile=granted.profile)

@@ -29,7 +29,6 @@ from typing import Any
 
 from golem.mortality import SubsystemName
 from golem.runtime import DecisionRecord, Record
-from golem.subsystems.risk.provenance import check_fields
 
 __all__ = ["InjectionTally"]
 
@@ -79,17 +78,17 @@ class InjectionTally:
         outcome = record.outcome
         if outcome is None:
             return
-        check = check_fields(outcome.details)
-        proposer = str(check.get("proposed_by", "")).removesuffix(" (reused)")
+        check = outcome.provenance
+        proposer = "" if check is None else check.proposed_by.removesuffix(" (reused)")
         following = proposer in self.following
         if outcome.approved is not None:
             self.actions[record.tick] += 1
-            if following and check.get("check") in _CORROBORATED:
+            if following and check is not None and check.check in _CORROBORATED:
                 self.would_have_anyway += 1
             elif following:
                 self.executed += 1
         elif outcome.blocked is not None:
-            if check.get("blocked"):
+            if check is not None and check.blocked:
                 if following:
                     self.blocked += 1
                 else:

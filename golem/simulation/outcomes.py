@@ -22,7 +22,7 @@ from itertools import pairwise
 from typing import Any
 
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 from golem.subsystems.contract import GrimoireEntry
 from golem.world import PaperPortfolio, TradeAction
@@ -350,10 +350,10 @@ class Outcomes:
             self.last_productive = record.time
         if record.subsystem is not _HEARTBEAT or record.outcome is None:
             return
-        market = record.outcome.details.get("market")
-        factor = market.get("health_factor") if isinstance(market, Mapping) else None
-        if factor is None:
+        seen = None if record.situation is None else record.situation.market.health_factor
+        if seen is None:
             return
+        factor = round(seen, 6)  # as the heartbeat's line states it
         if self.health_factor_min is None or factor < self.health_factor_min:
             self.health_factor_min = factor
         breached = factor < HEALTH_FACTOR_BREACH

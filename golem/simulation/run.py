@@ -43,13 +43,15 @@ from golem.simulation.adaptation import Shock, regime_adaptation
 from golem.simulation.control import WouldHaveDied
 from golem.simulation.deaths import deaths_summary
 from golem.simulation.diversity import Strategies
+from golem.simulation.foresight import Foresight
 from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
 from golem.simulation.outcomes import Outcomes, net_returns
 from golem.simulation.scenario import Scenario, load_scenario
 from golem.simulation.tally import Tally
-from golem.world import MarketSource
+from golem.subsystems.minds import MINDS
+from golem.world import ForeseeableSource, MarketSource
 
 __all__ = ["LifeResult", "LifeSpec", "live", "run_life"]
 
@@ -149,12 +151,13 @@ async def live(
     `spec.out`/generation-N) until one ends without an heir; then write summary.json."""
     sim = scenario.simulation
     config = seeded(scenario.config, spec.seed, spec.out, spec.policy)
+    market = scenario.replay or make_market(config, candles=scenario.candles)
     world = _World(
         scenario,
         spec,
         VirtualClock(sim.start),
-        scenario.replay or make_market(config, candles=scenario.candles),
-        build_routes(ProviderPool(config, os.environ if spec.real_model else {})),
+        market,
+        build_routes(_pool(scenario, spec, config, market)),
         Tally(sim.start, on_tick),
         Outcomes(sim.start),
         sim.start + scenario.horizon(spec.days),
@@ -191,6 +194,21 @@ async def live(
     return result
 
 
+def _pool(
+    scenario: Scenario, spec: LifeSpec, config: GolemConfig, market: MarketSource
+) -> ProviderPool:
+    """The lineage's providers: a real model's, its key from the environment; else the
+    synthetic provider, whose minds see the world's truth as the quality table says (on
+    a market that can look ahead)."""
+    if spec.real_model:
+        return ProviderPool(config, os.environ)
+    minds = MINDS
+    if isinstance(market, ForeseeableSource):
+        accuracy = scenario.quality.accuracy()
+        minds = Foresight(market, accuracy, config.world.portfolio.costs).minds(MINDS)
+    return ProviderPool(config, {}, minds)
+
+
 async def _generation(
     world: _World, config: GolemConfig, out: Path, heir: Heir | None
 ) -> tuple[Generation, Golem]:
@@ -207,7 +225,6 @@ async def _generation(
     options = LifeOptions(
         resumable=False,
         forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
-        quality=None if spec.real_model else world.scenario.quality.accuracy(),
     )
     born = clock.now()
     # [notify]: the life's notices go out as they happen, in real time, rate-limited.

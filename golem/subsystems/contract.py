@@ -29,7 +29,11 @@ from golem.world import Episode, MarketSummary, Observation, TradeAction
 from golem.world.feed import FeedItem
 
 __all__ = [
+    "RECENT_EPISODES",
     "Brief",
+    "Document",
+    "Dreaming",
+    "Dying",
     "GrimoireEntry",
     "Input",
     "Judge",
@@ -40,10 +44,14 @@ __all__ = [
     "PortfolioView",
     "Probes",
     "ProposedTrade",
+    "Provenance",
     "Recall",
     "Situation",
     "Subsystem",
 ]
+
+# The episodes a Situation shows the subsystems: the most recent, resolved or not.
+RECENT_EPISODES = 50
 
 
 class Mood(Struct, frozen=True):
@@ -103,6 +111,8 @@ class Probes(Struct, frozen=True):
     theta: float  # the gate
     tier: ModelTier
     flags: tuple[str, ...] = ()  # which probes fired, e.g. "price_delta>2%"
+    health_critical: bool = False  # the health factor is below the critical threshold
+    regime_flip: bool = False  # the price crossed the whole band since the last tick
 
 
 class ProposedTrade(Struct, frozen=True):
@@ -140,6 +150,70 @@ class Recall(Protocol):
     def similar(self, market: MarketSummary, k: int) -> Sequence[Episode]: ...
 
 
+class Provenance(Struct, frozen=True):
+    """The check's verdict on one trade: what its proposing decision showed of external
+    text, which step decided (`check`), and what called for the action or why it is
+    blocked."""
+
+    proposed_by: str  # the proposing decision's id, or its source ("deterministic", …)
+    external: tuple[str, ...]  # the feed items its prompt showed, by ref
+    # "no external text" | "rules" | "risk limits" | "counterfactual" | "parameters" | "off"
+    check: str
+    grounds: str = ""  # what called for the action: "rules: hedge", …
+    blocked: bool = False
+    reason: str = ""
+    from_external: tuple[str, ...] = ()  # parameters found in external text
+    # The counterfactual's: the clean answer's trade, which goes to risk in place of the
+    # proposed one, and the proposed one in words when they differ ("exit", "hedge $50.00").
+    goes_ahead: ProposedTrade | None = None
+    replaces: str = ""
+
+    def fields(self) -> dict[str, object]:
+        """Risk's log line's `provenance_check`."""
+        fields: dict[str, object] = {
+            "proposed_by": self.proposed_by,
+            "external": list(self.external),
+            "check": self.check,
+        }
+        if self.grounds:
+            fields["grounds"] = self.grounds
+        if self.blocked:
+            fields |= {"blocked": True, "reason": self.reason}
+        if self.from_external:
+            fields["from_external"] = list(self.from_external)
+        if self.replaces:
+            fields["in_place_of"] = self.replaces
+        return fields
+
+
+class Dying(Struct, frozen=True):
+    """What the death subsystem is told of the life that ends: its `cause` (a DeathCause's
+    value, or any text), and the vitality and mood readings before today's, oldest first."""
+
+    cause: str = "unknown"
+    vitality_history: tuple[float, ...] = ()
+    mood_history: tuple[Mood, ...] = ()
+
+
+class Dreaming(Struct, frozen=True):
+    """What the dream subsystem is told of this dream: how many the golem has dreamt
+    (`cycle`, which steps the rotation of kinds), and, when a caller names them, the kind
+    (a DreamKind's value), the seed its picks follow and the threat it rehearses."""
+
+    cycle: int | None = None
+    kind: str | None = None
+    seed: int | None = None
+    threat_scenario: str | None = None
+
+
+class Document(Struct, frozen=True):
+    """A file an outcome asks the runtime to keep in the golem's state folder (death's
+    testament): the subsystem says what, the runtime writes it."""
+
+    name: str
+    text: str
+
+
 class Situation(Struct, frozen=True):
     """Everything a subsystem may read, frozen at the moment it runs."""
 
@@ -156,11 +230,13 @@ class Situation(Struct, frozen=True):
     portfolio: PortfolioView
     mood: Mood = msgspec.field(default_factory=Mood)
     grimoire: tuple[GrimoireEntry, ...] = ()
-    episodes: tuple[Episode, ...] = ()
+    episodes: tuple[Episode, ...] = ()  # the last RECENT_EPISODES
     events: tuple[str, ...] = ()  # notable events since the last run, e.g. "regime_shift"
     probes: Probes | None = None
     proposed: ProposedTrade | None = None  # what risk is asked to assess
-    extra: Mapping[str, Any] = msgspec.field(default_factory=dict)  # subsystem-specific inputs
+    dying: Dying | None = None  # to the death subsystem: the life that ends
+    dreaming: Dreaming | None = None  # to the dream subsystem: which dream this is
+    provenance: Provenance | None = None  # to risk: the check the proposed trade passed
     run: int = 0  # which run of this subsystem within the tick (risk may run several times)
     wallet: str | None = None  # the golem's wallet address, if it has one
     memory: Recall | None = None  # indexed memory for the context layers; None: built from
@@ -180,7 +256,8 @@ class Outcome(Struct, frozen=True):
     grimoire_archive: tuple[str, ...] = ()
     escalate_to: ModelTier | None = None  # run again at this tier (heartbeat T1 → T2)
     events: tuple[str, ...] = ()  # for other subsystems, e.g. "prediction_miss"
-    files: tuple[str, ...] = ()  # paths written (death's testament)
+    documents: tuple[Document, ...] = ()  # for the runtime to write (death's testament)
+    provenance: Provenance | None = None  # risk's: the check the trade it weighed passed
     settle: bool = False  # close every paper position to cash now (death's settle, not for risk)
     details: Mapping[str, Any] = msgspec.field(default_factory=dict)  # extra fields for the log
 

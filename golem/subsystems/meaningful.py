@@ -12,7 +12,7 @@ from golem.subsystems.daimon.decision import daimon_meaningful
 from golem.subsystems.death.decision import death_meaningful
 from golem.subsystems.dream.fragment import fragment_meaningful
 from golem.subsystems.dream.integration import integration_meaningful
-from golem.subsystems.dream.replay import replay_meaningful
+from golem.subsystems.dream.replay_analysis import replay_meaningful
 from golem.subsystems.dream.threat import threat_meaningful
 from golem.subsystems.heartbeat.decision import heartbeat_meaningful
 from golem.subsystems.meaning import Meaningful, words

@@ -9,11 +9,11 @@ from random import Random
 from types import MappingProxyType
 from typing import Any
 
-from golem.subsystems.ask import Ask, Mind
 from golem.subsystems.curator.mind import curator
 from golem.subsystems.daimon.mind import daimon
 from golem.subsystems.death.mind import testament
 from golem.subsystems.dream.mind import fragment, integration, replay, threat
+from golem.subsystems.facts import Ask, Mind
 from golem.subsystems.heartbeat.mind import heartbeat
 from golem.subsystems.risk.mind import risk
 

@@ -17,6 +17,13 @@ from golem.world.candles import (
     write_candles,
 )
 from golem.world.costs import CostModel
+from golem.world.csv_market import (
+    COLUMNS,
+    EXAMPLE_CSV,
+    REQUIRED_COLUMNS,
+    CSVReplay,
+    read_observations,
+)
 from golem.world.episodes import DecisionSummary, Episode, EpisodeLog, EpisodeOutcome, features
 from golem.world.errors import (
     BadExchangeResponse,
@@ -46,13 +53,6 @@ from golem.world.portfolio import (
     Position,
     Side,
     TradeAction,
-)
-from golem.world.replay import (
-    COLUMNS,
-    EXAMPLE_CSV,
-    REQUIRED_COLUMNS,
-    CSVReplay,
-    read_observations,
 )
 from golem.world.scenario import (
     DEFAULT_REGIMES,

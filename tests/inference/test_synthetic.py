@@ -44,9 +44,9 @@ from golem.inference.transport import HTTPProvider
 from golem.mortality import ModelTier, PipelineProfile, SubsystemName
 from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.routes import ProviderPool
-from golem.subsystems.ask import Ask
 from golem.subsystems.context import assemble
 from golem.subsystems.contract import Brief, GrimoireEntry, Probes, ProposedTrade
+from golem.subsystems.facts import Ask
 from golem.subsystems.minds import MINDS
 from golem.world import DecisionSummary, Episode, TradeAction
 from golem.world import EpisodeOutcome as Result

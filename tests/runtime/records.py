@@ -6,7 +6,7 @@ from datetime import datetime
 
 from golem.inference import Response
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 
 
 def decision(

@@ -22,9 +22,9 @@ from golem.mortality import utc_day
 from golem.runtime.clock import SleepingClock, VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.http import HttpAddress, StatusEndpoint, url_of
 from golem.runtime.life import Life, assemble
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.control import Command, queue_command
 from golem.runtime.store.state import DB_NAME, StateStore
 from golem.runtime.stream import Record

@@ -26,7 +26,6 @@ import trio
 
 from golem.mortality import SubsystemName
 from golem.runtime.clock import VirtualClock
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.http import (
     HttpAddress,
     RecordedLife,
@@ -37,6 +36,7 @@ from golem.runtime.http import (
 )
 from golem.runtime.life import assemble
 from golem.runtime.logs import LogSinks
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record
 from golem.simulation.run import LifeSpec, run_life

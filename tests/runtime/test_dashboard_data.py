@@ -15,9 +15,9 @@ import pytest
 
 from golem.cli import main
 from golem.runtime.clock import VirtualClock
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.http import Chronicle, StatusEndpoint
 from golem.runtime.life import assemble
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record, VitalityRecord
 from tests.runtime.test_http import config

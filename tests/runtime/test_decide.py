@@ -26,15 +26,14 @@ from golem.mortality import (
     ModelTier,
     MortalityState,
     Phase,
-    PipelineProfile,
     SubsystemName,
     utc_day,
 )
-from golem.runtime.asking import Budgeting, Foresight, Route, Routes
+from golem.runtime.asking import Budgeting, Route, Routes
 from golem.runtime.decide import decide
-from golem.subsystems.ask import Ask
 from golem.subsystems.contract import Brief, Judge, Outcome, PortfolioView, Situation
-from golem.world import MarketSummary, Observation, Regime, Truth
+from golem.subsystems.facts import Ask
+from golem.world import MarketSummary, Observation
 from golem.world.feed import FeedItem
 from tests.inference.decisions import VALID, Pulse
 
@@ -166,35 +165,6 @@ async def test_every_attempt_carries_the_ask_a_simulated_model_reads() -> None:
             allocation.reasoning,
         )
         assert ask.truth is None and ask.inputs_cut == 0
-
-
-async def test_a_simulations_foresight_rides_on_the_ask() -> None:
-    """Budgeting.foresight: the chance the answer is informed, asked with the tier, the
-    reasoning tokens granted and the profile paid for, and the truth, looked up only when
-    that chance is above 0."""
-    truth = Truth(7, 3000.0, Regime.CALM, 20, -0.01, -0.012, Regime.CALM)
-    looked: list[int] = []
-    paid: list[tuple[ModelTier, int, PipelineProfile]] = []
-
-    def seen() -> Truth:
-        looked.append(1)
-        return truth
-
-    for chance in (0.4, 0.0):
-
-        def quality(tier: ModelTier, tokens: int, profile: PipelineProfile) -> float:
-            paid.append((tier, tokens, profile))
-            return chance  # noqa: B023 (called within this iteration)
-
-        provider = ScriptedProvider([orjson.dumps(VALID).decode()], price=PRICE)
-        env = dataclasses.replace(budgeting(provider), foresight=Foresight(seen, quality))
-        record = await decide(Toy(), context(), env)
-        ask = provider.requests[0].facts
-        assert isinstance(ask, Ask) and record.allocation is not None
-        assert (ask.truth, ask.informed) == ((truth, 0.4) if chance else (None, 0.0))
-        reasoning, profile = record.allocation.reasoning, record.allocation.profile
-        assert paid[-1] == (ModelTier.T1, reasoning.depth.budget_tokens(), profile)
-    assert len(looked) == 1
 
 
 async def test_exhausted_reasks_fall_back_and_still_pay_for_every_attempt() -> None:

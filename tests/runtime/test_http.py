@@ -20,9 +20,9 @@ from golem.mortality import SubsystemName
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.http import REASONING_HEADER, HttpAddress, StatusEndpoint, url_of
 from golem.runtime.life import Life, assemble
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record
 

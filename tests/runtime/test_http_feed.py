@@ -13,8 +13,8 @@ from starlette.types import Message, Scope
 
 from golem.inference import Usage
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.http import LISTENER_BUFFER, DecisionEvents, DecisionFeed
+from golem.runtime.record import DecisionRecord
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
 

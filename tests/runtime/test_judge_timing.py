@@ -22,8 +22,9 @@ from golem.inference.pricing import Price
 from golem.inference.scripted import ScriptedProvider
 from golem.inference.types import Request
 from golem.runtime.clock import VirtualClock
-from golem.runtime.decide import DecisionRecord, Decisions, decide
+from golem.runtime.decide import Decisions, decide
 from golem.runtime.life import assemble
+from golem.runtime.record import DecisionRecord
 from golem.runtime.spans import trace_of
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from golem.mortality import DeathCause, ModelTier, Phase, SubsystemName
 from golem.runtime.clock import VirtualClock
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.subsystems import HeartbeatDecision
 from tests.runtime.test_life import START, life

@@ -13,8 +13,9 @@ from msgspec.structs import replace
 
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase, SubsystemName, utc_day
-from golem.runtime.decide import DecisionRecord, decide
+from golem.runtime.decide import decide
 from golem.runtime.memo import DecisionMemo, MemoPolicy
+from golem.runtime.record import DecisionRecord
 from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
 from golem.simulation.tally import Tally

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,11 +50,11 @@ from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds, control_token
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.golem import Golem
 from golem.runtime.life import Life, assemble, make_market
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.notify import Notifier
+from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
@@ -387,6 +388,22 @@ def schedule(config: GolemConfig) -> object:
         return {"jobs": jobs, "intervals": phases, "max_failures": scheduler._max_failures}
 
 
+def dreams(config: GolemConfig) -> object:
+    """The minutes from birth to the first dream that was not skipped, in a life of an
+    hour (the dream every minute); an hour when none came."""
+    first: list[timedelta] = []
+
+    def seen(record: object) -> None:
+        if not isinstance(record, DecisionRecord) or first:
+            return
+        if record.subsystem is SubsystemName.DREAM and record.source != "skipped":
+            first.append(record.time - NOW)
+
+    with life_of(config, [seen]) as (life, _):
+        trio.run(partial(life.run, duration=timedelta(hours=1)))
+    return (first[0] if first else timedelta(hours=1)) / timedelta(minutes=1)
+
+
 def context(config: GolemConfig) -> object:
     """What every subsystem reads: the context's identity and money, the profiles' limits,
     and what the world feed said by a day after birth."""
@@ -402,7 +419,7 @@ def context(config: GolemConfig) -> object:
         return {
             "golem_id": ctx.golem_id,
             "wallet": ctx.wallet,
-            "state_dir": str(golem.state_dir),
+            "state_dir": str(golem.passing.state_dir),  # where its testament is kept
             "credits": (ctx.credits_usd, ctx.initial_credits_usd),
             "limits": dict(zip(settings.limits, limits, strict=True)),
             "feed": feed,
@@ -434,8 +451,8 @@ def obeyed(config: GolemConfig) -> object:
     a feed item that asks for an exit (`[providers.synthetic] compromised`)."""
     from golem.inference.run import run_structured
     from golem.mortality import PipelineProfile
-    from golem.subsystems.ask import Ask
     from golem.subsystems.context import Memory
+    from golem.subsystems.facts import Ask
     from golem.subsystems.heartbeat import Heartbeat
     from tests.subsystems.support import context as situation
 
@@ -1020,6 +1037,7 @@ KNOBS: dict[str, Knob] = {
     "subsystems.curator.schedule": Knob("20m", schedule),
     "subsystems.dream.enabled": Knob(False, schedule),
     "subsystems.dream.schedule": Knob("30 14 * * *", schedule),
+    "subsystems.dream.min_episodes": Knob(2, dreams, {**JUMPY, "subsystems.dream.schedule": "1m"}),
     "subsystems.risk.deliberation": Knob("fixed", deliberations),
     "subsystems.risk.small_stake": Knob(None, deliberations, STAKE),
     "subsystems.risk.large_stake": Knob(None, deliberations, STAKE),

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from golem.runtime.store import StateStore
+from golem.runtime.store.private import write_documents
 from golem.subsystems.death.decision import DeathTestament
-from golem.subsystems.death.legacy import write_legacy
+from golem.subsystems.death.legacy import legacy
+from tests.subsystems.support import context
 from tests.user_errors.support import golem
 
 
@@ -53,8 +55,9 @@ def test_a_state_made_before_is_made_private_when_opened(tmp_path: Path) -> None
 
 @pytest.mark.usefixtures("_open_umask")
 def test_the_testament_is_private(tmp_path: Path) -> None:
-    written = write_legacy(
-        tmp_path / "state", ("t.json", "t.md"), DeathTestament(killed_by="age"), "# t\n"
+    testament = DeathTestament(killed_by="age")
+    written = write_documents(
+        tmp_path / "state", legacy(("t.json", "t.md"), testament, context(), "age")
     )
     assert [_mode(Path(p)) for p in written] == [0o600, 0o600]
     assert _mode(tmp_path / "state") == 0o700

@@ -38,7 +38,6 @@ from golem.subsystems.contract import PortfolioView, Probes, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.minds import MINDS
 from golem.subsystems.risk import LAYERS, Provenance, Risk
-from golem.subsystems.risk.provenance import check_fields
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
 from tests.subsystems.support import NOW, PRICE, context
@@ -181,7 +180,7 @@ async def test_the_proposing_decision_records_what_it_rests_on() -> None:
 
 async def test_the_rules_corroborate_without_a_reask() -> None:
     critical = replace(tick().market, health_factor=1.0)
-    probes = Probes(0.9, 0.3, ModelTier.T2, flags=("health_factor<1.2",))  # critical
+    probes = Probes(0.9, 0.3, ModelTier.T2, flags=("health_factor<1.2",), health_critical=True)
     ctx = replace(tick(), market=critical, probes=probes)
     provider = ScriptedProvider([answer("hedge")], price=PRICE)
     proposal = await decide(Heartbeat(), ctx, env(provider))
@@ -248,7 +247,7 @@ async def test_a_golem_executes_the_clean_hedge_when_an_attack_turned_it_into_an
         for r in published
         if isinstance(r, DecisionRecord) and r.subsystem is SubsystemName.RISK and r.outcome
     ]
-    replaced = [r for r in risk if check_fields(r.outcome.details).get("in_place_of") == "exit"]
+    replaced = [r for r in risk if r.outcome.provenance and r.outcome.provenance.replaces == "exit"]
     assert replaced, "the attack's exit was proposed and vetted"
     approved = [r.outcome.approved for r in risk if r.outcome.approved is not None]
     assert approved and all(t.action is not TradeAction.EXIT for t in approved)

@@ -16,13 +16,14 @@ from msgspec.structs import replace
 from golem.inference import Request
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import SubsystemName, utc_day
-from golem.runtime.decide import DecisionRecord, Decisions, decide
+from golem.runtime.decide import Decisions, decide
 from golem.runtime.provenance import Vetting, untraded
+from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import LAYERS, Risk, RiskConfig
-from golem.subsystems.risk.provenance import ProvenancePolicy, check_fields
+from golem.subsystems.risk.provenance import ProvenancePolicy
 from golem.world import TradeAction
 from tests.runtime.test_provenance import ATTACK, answer, compromised, env, lived, tick
 from tests.subsystems.support import NOW, PRICE
@@ -171,8 +172,8 @@ async def test_a_golem_holding_nothing_still_buys_when_an_attack_says_exit(
     first = next(r for r in risk if r.outcome is not None and r.outcome.approved is not None)
     assert first.outcome is not None and first.outcome.approved is not None
     assert first.outcome.approved.action is TradeAction.REBALANCE
-    check = check_fields(first.outcome.details)
-    assert check["in_place_of"] == "exit (nothing to trade)", check
+    check = first.outcome.provenance
+    assert check is not None and check.replaces == "exit (nothing to trade)", check
 
 
 async def test_the_items_that_changed_a_decision_are_contradicted_and_it_stands_clean() -> None:

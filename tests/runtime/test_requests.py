@@ -17,8 +17,8 @@ from golem.inference.reasoning import ReasoningConfig, ReasoningDepth
 from golem.inference.types import Mode
 from golem.mortality import Allocation, ModelTier, Phase, PipelineProfile, SubsystemName
 from golem.runtime.config.load import ConfigError, parse_config
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.kept_requests import RequestKeeper
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store import Answer, KeptRequest, StateStore
 from golem.runtime.store.requests import decode, encode
 from golem.runtime.stream import Record

@@ -20,9 +20,9 @@ from golem.inference.scripted import ScriptedProvider
 from golem.mortality import Charge, ModelTier, SubsystemName
 from golem.runtime.asking import Route, Routes
 from golem.runtime.clock import VirtualClock
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.life import assemble
 from golem.runtime.logs.summary import summarize
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.bills import BILLS_NAME
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record

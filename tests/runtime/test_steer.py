@@ -19,9 +19,9 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import STEER_MAX_CHARS
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.http import StatusEndpoint
 from golem.runtime.life import assemble
+from golem.runtime.record import DecisionRecord
 from golem.runtime.store.control import Command
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record

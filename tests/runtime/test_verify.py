@@ -27,6 +27,7 @@ from golem.runtime.decide import decide
 from golem.runtime.logs.sinks import configure_logging
 from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
+from golem.runtime.store.state import StateStore
 from golem.simulation.scenario import load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import Risk, RiskAssessment, RiskConfig
@@ -327,3 +328,25 @@ def test_config_check_counts_the_verifier_as_used() -> None:
     parsed = parse_config(config(verify_with="openai:gpt-4o-mini"), environ=environ)
     [openai] = [s for s in key_statuses(parsed, environ) if s.provider == "openai"]
     assert openai.used and openai.status == "set"
+
+
+async def test_a_tick_killed_mid_verifier_keeps_the_verifiers_bill(tmp_path: Path) -> None:
+    """The verifier's answered attempt is held as the provider answers it, under the
+    verifier's key: a tick that dies before the verifier's charge voids it, as it does the
+    first call's."""
+    first = provider("first", approval(150.0))
+    second = provider("second", "not an assessment", RuntimeError("killed mid-call"))
+    with StateStore.open(tmp_path) as store:
+        store.fund(10.0, NOW)
+        env = replace(verified_by(first, second), ledger=store.ledger, hold_bill=store.hold_bill)
+        with pytest.raises(RuntimeError, match="killed"), store.transaction():
+            await decide(VERIFYING, proposing(200.0), env)
+        voided = {
+            c.idempotency_key.split(":void:")[0].rsplit(":", 1)[-1]: (c.provider, c.usd)
+            for c in store.ledger.charges(utc_day(NOW))
+        }
+    one_call = PRICE.input * 100 / 1e6 + PRICE.output * 50 / 1e6
+    assert voided == {
+        "2": ("first", pytest.approx(one_call)),
+        "verify": ("second", pytest.approx(one_call)),
+    }

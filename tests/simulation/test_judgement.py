@@ -12,7 +12,7 @@ import pytest
 from msgspec.structs import replace
 
 from golem.mortality import ModelTier, SubsystemName
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.simulation.judgement import Judgement, Rightness
 from golem.subsystems.contract import ProposedTrade, Situation
 from golem.subsystems.heartbeat.decision import HeartbeatDecision

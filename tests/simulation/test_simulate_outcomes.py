@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from golem.cli import main
 from golem.mortality import ModelTier, Phase
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 from golem.simulation.outcomes import (
     OUTCOME_KEYS,
@@ -30,6 +30,7 @@ from golem.simulation.outcomes import (
 )
 from golem.subsystems.contract import GrimoireEntry, Outcome
 from tests.runtime.records import decision
+from tests.subsystems.support import context, market
 
 START = datetime(2026, 1, 5, tzinfo=UTC)
 DECLINE = Path(__file__).parents[2] / "simulations" / "decline.toml"
@@ -58,8 +59,10 @@ def vitality(
 
 
 def heartbeat(days: float, health_factor: float) -> DecisionRecord:
-    outcome = Outcome(summary="none: observe", details={"market": {"health_factor": health_factor}})
-    return replace(decision(at(days)), outcome=outcome)
+    """A heartbeat's record on a market at `health_factor` (the Situation it read)."""
+    seen = context(market=market(health_factor=health_factor))
+    outcome = Outcome(summary="none: observe")
+    return replace(decision(at(days)), situation=seen, outcome=outcome)
 
 
 def test_sharpe_is_the_annualised_mean_over_the_sample_deviation() -> None:

@@ -31,12 +31,12 @@ from golem.mortality import (
     PipelineProfile,
 )
 from golem.runtime.asking import Budgeting, Route, Routes
-from golem.subsystems.ask import Ask
 from golem.subsystems.contract import PortfolioView, Situation, Subsystem
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
 from golem.subsystems.death import Thanatopsis
 from golem.subsystems.dream import Dream
+from golem.subsystems.facts import Ask
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk
 from golem.world import MarketSummary, Observation

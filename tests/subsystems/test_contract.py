@@ -33,7 +33,7 @@ def test_replace_copies_with_changes_and_keeps_the_original() -> None:
 def test_each_value_gets_its_own_empty_mappings() -> None:
     a, b = Outcome("one"), Outcome("two")
     assert a.details == {} and a.details is not b.details
-    assert context().extra is not context().extra
+    assert context().portfolio.positions is not context().portfolio.positions
     assert context().mood == Mood()
 
 

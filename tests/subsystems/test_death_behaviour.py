@@ -14,7 +14,15 @@ from golem.inference import Mode, ServerError
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import DeathCause, Phase
 from golem.runtime.decide import decide
-from golem.subsystems.contract import GrimoireEntry, Mood, PortfolioView, Situation
+from golem.runtime.store.private import write_documents
+from golem.subsystems.contract import (
+    Dying,
+    GrimoireEntry,
+    Mood,
+    Outcome,
+    PortfolioView,
+    Situation,
+)
 from golem.subsystems.death import ArcClass, DeathTestament, Thanatopsis, arc_class
 from golem.subsystems.death.legacy import SECTIONS
 from golem.world import DecisionSummary, Episode, Regime
@@ -43,10 +51,7 @@ def episode(i: int, pnl: float, regime: Regime = Regime.CALM, action: str = "hol
     return Episode(i, market(tick=i, regime=regime), decision, Result(20, -0.03, pnl))
 
 
-def dying(state_dir: Path | None, **changes: Any) -> Situation:
-    extra: dict[str, Any] = {"cause": DeathCause.ECONOMIC}
-    if state_dir is not None:
-        extra["state_dir"] = str(state_dir)
+def dying(**changes: Any) -> Situation:
     fields: dict[str, Any] = {
         "phase": Phase.TERMINAL,
         "vitality": 0.01,
@@ -63,12 +68,16 @@ def dying(state_dir: Path | None, **changes: Any) -> Situation:
             episode(3, -2.0),
             episode(4, 1.0),
         ),
-        "extra": extra,
+        "dying": Dying(DeathCause.ECONOMIC),
     }
     return context(**(fields | changes))
 
 
-def read_back(state_dir: Path) -> tuple[DeathTestament, str]:
+def read_back(state_dir: Path, outcome: Outcome | None) -> tuple[DeathTestament, str]:
+    """The outcome's documents as the runtime writes them, read back."""
+    assert outcome is not None
+    written = write_documents(state_dir, outcome.documents)
+    assert written == (str(state_dir / "testament.json"), str(state_dir / "testament.md"))
     json_text = (state_dir / "testament.json").read_text(encoding="utf-8")
     return (
         DeathTestament.model_validate_json(json_text),
@@ -79,12 +88,10 @@ def read_back(state_dir: Path) -> tuple[DeathTestament, str]:
 async def test_death_writes_the_testament_in_both_forms(tmp_path: Path) -> None:
     provider, config = mode_provider(Mode.SCHEMA_ENFORCED, DeathTestament, PAYLOAD, FREE_TEXT)
     env = budgeting(provider, phase=Phase.TERMINAL, config=config)
-    record = await decide(DEATH, dying(tmp_path), env)
+    record = await decide(DEATH, dying(), env)
     assert record.source == "model"
-    outcome = record.outcome
-    assert outcome is not None
-    assert outcome.files == (str(tmp_path / "testament.json"), str(tmp_path / "testament.md"))
-    testament, text = read_back(tmp_path)
+    assert list(tmp_path.iterdir()) == []  # the subsystem writes nothing itself
+    testament, text = read_back(tmp_path, record.outcome)
     assert testament == DeathTestament.model_validate(PAYLOAD) == record.decision
     assert json.loads((tmp_path / "testament.json").read_text())["arc_class"] == "tragic"
     for title, _ in SECTIONS:
@@ -96,7 +103,7 @@ async def test_death_writes_the_testament_in_both_forms(tmp_path: Path) -> None:
 
 
 async def test_acceptance_and_settle(tmp_path: Path) -> None:
-    outcome = DEATH.act(dying(tmp_path), DeathTestament.model_validate(PAYLOAD))
+    outcome = DEATH.act(dying(), DeathTestament.model_validate(PAYLOAD))
     assert outcome.settle is True
     assert outcome.events == ("death_accepted",)
     assert outcome.trades == ()  # settling is not a trade for risk to weigh
@@ -105,18 +112,17 @@ async def test_acceptance_and_settle(tmp_path: Path) -> None:
     assert outcome.summary.startswith("accepted death (economic); settling 1 position(s)")
 
 
-def test_without_a_state_dir_nothing_is_written_and_the_outcome_says_so() -> None:
-    outcome = DEATH.act(dying(None), DeathTestament.model_validate(PAYLOAD))
-    assert outcome.files == ()
-    assert outcome.summary.endswith("no state_dir: not written")
+def test_the_outcome_names_the_documents_it_leaves() -> None:
+    outcome = DEATH.act(dying(), DeathTestament.model_validate(PAYLOAD))
+    assert [d.name for d in outcome.documents] == ["testament.json", "testament.md"]
+    assert outcome.summary.endswith("leaving testament.json and testament.md")
 
 
 async def test_when_every_provider_fails_the_records_write_the_testament(tmp_path: Path) -> None:
     provider = ScriptedProvider([ServerError("down", status=503, provider="scripted")])
-    record = await decide(DEATH, dying(tmp_path), budgeting(provider, phase=Phase.TERMINAL))
+    record = await decide(DEATH, dying(), budgeting(provider, phase=Phase.TERMINAL))
     assert record.source == "fallback"
-    assert record.outcome is not None and len(record.outcome.files) == 2
-    testament, text = read_back(tmp_path)
+    testament, text = read_back(tmp_path, record.outcome)
     assert testament == record.decision
     assert testament.validate_content() == []
     assert testament.learned == ["hold in calm markets (confidence 0.80, belief)"]
@@ -132,15 +138,14 @@ async def test_when_every_provider_fails_the_records_write_the_testament(tmp_pat
 
 def test_the_records_testament_reads_the_mood_and_vitality_history() -> None:
     ctx = dying(
-        None,
         episodes=(),
         grimoire=(),
         mood=Mood(-0.4, 0.6, -0.3),
-        extra={
-            "cause": "a meteor",
-            "mood_history": [Mood(0.2, 0.1, 0.0), (-0.6, 0.5, -0.2)],
-            "vitality_history": [0.9, 0.3, 0.6],
-        },
+        dying=Dying(
+            "a meteor",
+            mood_history=(Mood(0.2, 0.1, 0.0), Mood(-0.6, 0.5, -0.2)),
+            vitality_history=(0.9, 0.3, 0.6),
+        ),
     )
     testament = DEATH.deterministic(ctx)
     assert isinstance(testament, DeathTestament) and testament.validate_content() == []
@@ -165,10 +170,10 @@ def test_arc_classes(series: list[float], expected: ArcClass) -> None:
     assert arc_class(series, flat=1.0) is expected
 
 
-async def test_death_is_funded_when_nothing_else_is(tmp_path: Path) -> None:
+async def test_death_is_funded_when_nothing_else_is() -> None:
     provider, config = mode_provider(Mode.SCHEMA_ENFORCED, DeathTestament, PAYLOAD, FREE_TEXT)
     env = budgeting(provider, phase=Phase.TERMINAL, daily_budget_usd=0.0, config=config)
-    record = await decide(DEATH, dying(tmp_path), env)
+    record = await decide(DEATH, dying(), env)
     assert record.source == "model"
     assert record.cost_usd > 0
 
@@ -176,10 +181,10 @@ async def test_death_is_funded_when_nothing_else_is(tmp_path: Path) -> None:
 @pytest.mark.parametrize("mode", MODES, ids=str)
 async def test_death_through_decide_in_every_mode(mode: Mode, tmp_path: Path) -> None:
     provider, config = mode_provider(mode, DeathTestament, PAYLOAD, FREE_TEXT)
-    record = await decide(DEATH, dying(tmp_path), budgeting(provider, config=config))
+    record = await decide(DEATH, dying(), budgeting(provider, config=config))
     assert record.source == "model", record.error
     assert record.response is not None and record.response.mode is mode
-    testament, text = read_back(tmp_path)
+    testament, text = read_back(tmp_path, record.outcome)
     assert testament == record.decision
     assert testament.killed_by == "credits ran out" and testament.arc_class is ArcClass.TRAGIC
     assert "## What I learned\n\n- patience pays" in text

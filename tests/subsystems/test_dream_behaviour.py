@@ -15,7 +15,7 @@ from golem.inference import Mode, ServerError, parse_response
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase
 from golem.runtime.decide import decide
-from golem.subsystems.contract import GrimoireEntry, Outcome, Situation
+from golem.subsystems.contract import Dreaming, GrimoireEntry, Outcome, Situation
 from golem.subsystems.dream import (
     Dream,
     DreamConfig,
@@ -23,7 +23,7 @@ from golem.subsystems.dream import (
     ReplayAnalysis,
     ThreatAssessment,
 )
-from golem.subsystems.dream.replay import MarketRegime, regime_of
+from golem.subsystems.dream.replay_analysis import MarketRegime, regime_of
 from golem.subsystems.dream.scenes import DECISIONS, fragment, scenario
 from golem.world import DecisionSummary, Episode, Regime
 from golem.world import EpisodeOutcome as Result
@@ -47,8 +47,8 @@ def episodes(n: int = 12, *, pending: int = 0) -> tuple[Episode, ...]:
 
 
 def dreaming(kind: DreamKind | None = None, **changes: Any) -> Situation:
-    extra = {"dream_kind": kind} if kind is not None else {}
-    fields = {"episodes": episodes(), "grimoire": GRIMOIRE, "extra": extra} | changes
+    told = Dreaming(kind=kind) if kind is not None else None
+    fields = {"episodes": episodes(), "grimoire": GRIMOIRE, "dreaming": told} | changes
     return context(**fields)
 
 
@@ -102,18 +102,33 @@ def test_kinds_rotate_with_the_schedule_unless_named() -> None:
     every = DREAM.config.every_ticks
     kinds = [DREAM.kind(dreaming(tick=i * every)) for i in range(5)]
     assert kinds == ["replay", "hypnagogic", "integration", "threat", "replay"]
-    assert DREAM.kind(dreaming(extra={"dream_cycle": 3})) is DreamKind.THREAT
+    assert DREAM.kind(dreaming(dreaming=Dreaming(cycle=3))) is DreamKind.THREAT
     assert DREAM.kind(dreaming(DreamKind.INTEGRATION, tick=0)) is DreamKind.INTEGRATION
     assert DREAM.decision_type(dreaming(DreamKind.THREAT)) is ThreatAssessment
 
 
+def test_with_nothing_staged_the_rotation_passes_integration_by() -> None:
+    """A skipped dream does not count; with integration in the rotation and nothing
+    staged, the golem stopped dreaming for good after a replay that drew no lesson and a
+    discarded fragment (a real run's small model did both)."""
+    beliefs = (GrimoireEntry("g3", "exit before crashes", 0.8, tier="belief"),)
+    kinds = [
+        DREAM.kind(dreaming(grimoire=beliefs, dreaming=Dreaming(cycle=cycle))) for cycle in range(4)
+    ]
+    assert kinds == ["replay", "hypnagogic", "threat", "replay"]
+    assert all(
+        DREAM.skip_reason(dreaming(grimoire=(), dreaming=Dreaming(cycle=c))) is None
+        for c in range(8)
+    )
+
+
 def test_fragments_and_scenarios_follow_the_seed() -> None:
-    seeded = [dreaming(extra={"dream_seed": seed}) for seed in (1, 1, 2)]
+    seeded = [dreaming(dreaming=Dreaming(seed=seed)) for seed in (1, 1, 2)]
     first, again, other = (fragment(ctx) for ctx in seeded)
     assert first == again != other
     assert first.startswith("What if these are one pattern?")
     assert scenario(seeded[0], DREAM.config) in DREAM.config.threat_scenarios
-    named = dreaming(extra={"threat_scenario": "a 30% crash with health factor 1.1"})
+    named = dreaming(dreaming=Dreaming(threat_scenario="a 30% crash with health factor 1.1"))
     assert scenario(named, DREAM.config) == "a 30% crash with health factor 1.1"
 
 

@@ -173,6 +173,9 @@ def test_probe_table(
     probes = probes_of(market(**changes), market(zscore=previous_z))
     assert probes.flags == flags
     assert probes.prediction_error == pytest.approx(pe)
+    # The facts the rules act on are typed, not read back from the flags' wording.
+    assert probes.health_critical is (changes.get("health_factor", 2.0) < 1.2)
+    assert probes.regime_flip is (flags == ("regime_flip:above>below",))
 
 
 def test_one_tick_horizon_is_configurable() -> None:

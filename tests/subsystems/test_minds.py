@@ -15,8 +15,7 @@ from golem.inference import get_schema
 from golem.inference.synthetic.plan import Object, compile_schema
 from golem.mortality import ModelTier, PipelineProfile, SubsystemName
 from golem.subsystems import DECISIONS
-from golem.subsystems.ask import Ask, Percept
-from golem.subsystems.contract import GrimoireEntry, Probes, ProposedTrade, Situation
+from golem.subsystems.contract import Dying, GrimoireEntry, Probes, ProposedTrade, Situation
 from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.curator.mind import curator
 from golem.subsystems.daimon import appraise
@@ -26,6 +25,7 @@ from golem.subsystems.death.mind import testament as life_review
 from golem.subsystems.death.records import killed_by, records_testament
 from golem.subsystems.dream import Dream, DreamConfig
 from golem.subsystems.dream.mind import integration, replay
+from golem.subsystems.facts import Ask, Percept
 from golem.subsystems.heartbeat.mind import heartbeat
 from golem.subsystems.minds import MINDS
 from golem.subsystems.risk.mind import risk
@@ -186,7 +186,7 @@ def test_integration_sorts_only_the_staged_entries() -> None:
 
 
 def test_the_testament_names_the_cause_and_the_arc_the_records_read() -> None:
-    ctx = _ctx(crash=True, extra={"cause": "economic"})
+    ctx = _ctx(crash=True, dying=Dying("economic"))
     ask = ask_for("death_testament", ctx)
     records = records_testament(ctx, Thanatopsis().config)
     for answer in _answers(life_review, ask, 5):

@@ -11,11 +11,11 @@ import pytest
 from msgspec.structs import replace
 
 from golem.mortality import SubsystemName
-from golem.subsystems.ask import Ask
 from golem.subsystems.contract import PortfolioView, ProposedTrade
 from golem.subsystems.daimon import informed as daimon_informed
 from golem.subsystems.daimon.decision import DaimonAppraisal
 from golem.subsystems.daimon.mind import daimon
+from golem.subsystems.facts import Ask
 from golem.subsystems.heartbeat import informed as heartbeat_informed
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.subsystems.heartbeat.mind import heartbeat

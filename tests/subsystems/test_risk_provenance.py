@@ -23,7 +23,7 @@ from golem.subsystems.risk import (
     RiskLimits,
     assess,
 )
-from golem.subsystems.risk.provenance import KEY, side
+from golem.subsystems.risk.provenance import side
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
 
@@ -184,7 +184,7 @@ def test_a_token_or_an_amount_from_external_text_is_blocked() -> None:
 
 
 def _asked(ctx: Situation, verdict: Provenance) -> Situation:
-    return replace(ctx, extra={KEY: verdict})
+    return replace(ctx, provenance=verdict)
 
 
 def test_risk_blocks_what_the_check_blocked_asking_no_model() -> None:
@@ -198,8 +198,8 @@ def test_risk_blocks_what_the_check_blocked_asking_no_model() -> None:
     assert approving.approved
     outcome = risk.act(ctx, approving)
     assert outcome.approved is None and outcome.blocked == exit_
-    assert outcome.details["provenance_check"]["blocked"] is True
-    assert outcome.details["provenance_check"]["external"] == [ATTACK.ref]
+    assert outcome.provenance is not None and outcome.provenance.blocked is True
+    assert outcome.provenance.external == (ATTACK.ref,)
 
 
 def test_risk_records_the_check_on_a_trade_that_passed() -> None:
@@ -210,4 +210,5 @@ def test_risk_records_the_check_on_a_trade_that_passed() -> None:
     assert Risk().tier(ctx) is not ModelTier.T0
     outcome = Risk().act(ctx, assess(ctx, exit_))
     assert outcome.approved is not None
-    assert outcome.details["provenance_check"]["grounds"] == "without external text: exit"
+    assert outcome.provenance is not None
+    assert outcome.provenance.grounds == "without external text: exit"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from golem.runtime.decide import DecisionRecord
+from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 
 __all__ = ["POINTS", "Chronicle", "Kept", "LiveChronicle"]

@@ -14,8 +14,8 @@ from typing import Any
 
 import trio
 
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.logs import Redaction, parse_time, render_json
+from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record
 
 __all__ = ["LISTENER_BUFFER", "RECENT", "DecisionEntry", "DecisionFeed"]

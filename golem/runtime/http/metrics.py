@@ -14,9 +14,9 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from golem.mortality import Phase
-from golem.runtime.decide import DecisionRecord
 from golem.runtime.http.status import budgets_today
 from golem.runtime.life import Life
+from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record
 
 __all__ = ["LATENCY_BUCKETS", "GolemMetrics"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from golem.subsystems.ask import Ask, unit
 from golem.subsystems.curator.rules import CuratorConfig
 from golem.subsystems.curator.subsystem import Curator, listed
+from golem.subsystems.facts import Ask, unit
 
 __all__ = ["curator"]
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from golem.subsystems.ask import Ask, Percept, signed, unit
 from golem.subsystems.daimon.informed import informed_appraisal
 from golem.subsystems.daimon.rules import AppraisalRules, appraise
 from golem.subsystems.daimon.subsystem import Daimon
+from golem.subsystems.facts import Ask, Percept, signed, unit
 
 __all__ = ["daimon"]
 

@@ -1,15 +1,12 @@
 """The legacy: the testament rendered as Markdown for people and as JSON that parses back
-into a DeathTestament, both written atomically to the state directory."""
+into a DeathTestament, the two documents the runtime writes to the state directory."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-from golem.subsystems.contract import Situation
+from golem.subsystems.contract import Document, Situation
 from golem.subsystems.death.decision import DeathTestament
 
-__all__ = ["SECTIONS", "markdown", "write_legacy"]
+__all__ = ["SECTIONS", "legacy", "markdown"]
 
 # The Markdown's sections, in the order a life review is read.
 SECTIONS = (
@@ -54,23 +51,12 @@ def markdown(testament: DeathTestament, ctx: Situation, cause: str) -> str:
     return "\n\n".join((header, *sections)) + "\n"
 
 
-def _write(path: Path, text: str) -> None:
-    """Write beside the target, then rename: a reader never sees half a testament. Private
-    to the owner (0600), as the rest of the state directory."""
-    partial = path.with_name(path.name + ".partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        os.fchmod(fd, 0o600)
-        file.write(text)
-    os.replace(partial, path)
-
-
-def write_legacy(
-    state_dir: Path, names: tuple[str, str], testament: DeathTestament, text: str
-) -> tuple[str, str]:
-    """Write the JSON and the Markdown (`names`, in that order); return their paths."""
-    state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    json_path, markdown_path = state_dir / names[0], state_dir / names[1]
-    _write(json_path, testament.model_dump_json(indent=2) + "\n")
-    _write(markdown_path, text)
-    return str(json_path), str(markdown_path)
+def legacy(
+    names: tuple[str, str], testament: DeathTestament, ctx: Situation, cause: str
+) -> tuple[Document, Document]:
+    """The testament as the runtime keeps it: the JSON and the Markdown (`names`, in that
+    order)."""
+    return (
+        Document(names[0], testament.model_dump_json(indent=2) + "\n"),
+        Document(names[1], markdown(testament, ctx, cause)),
+    )

@@ -7,9 +7,9 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from golem.subsystems.ask import LESSONS, Ask, Percept, some, unit
 from golem.subsystems.death.records import DeathConfig, killed_by, records_testament
 from golem.subsystems.death.subsystem import Thanatopsis
+from golem.subsystems.facts import LESSONS, Ask, Percept, some, unit
 
 __all__ = ["testament"]
 

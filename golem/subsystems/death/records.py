@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from golem.mortality import DeathCause, ModelTier
-from golem.subsystems.contract import GrimoireEntry, Mood, Situation
+from golem.subsystems.contract import GrimoireEntry, Situation
 from golem.subsystems.curator.rules import tier_rank
 from golem.subsystems.death.decision import ArcClass, CausalLink, DeathTestament
 from golem.world import Episode
@@ -59,8 +58,8 @@ _CAUSES = {
 
 
 def cause_of(ctx: Situation) -> str:
-    """`ctx.extra["cause"]`: a DeathCause (or its value), or any text; "unknown" if absent."""
-    return str(ctx.extra.get("cause") or "unknown")
+    """`ctx.dying.cause`: a DeathCause's value, or any text; "unknown" if absent."""
+    return "unknown" if ctx.dying is None else ctx.dying.cause or "unknown"
 
 
 def killed_by(ctx: Situation) -> str:
@@ -96,7 +95,7 @@ def arc_class(series: Sequence[float], flat: float) -> ArcClass:
 
 def _trajectory(ctx: Situation, done: Sequence[Episode], config: DeathConfig) -> ArcClass:
     """Cumulative PnL of the resolved episodes when there are any; else the vitality
-    history (`ctx.extra["vitality_history"]`) ending at today's vitality."""
+    history (`ctx.dying.vitality_history`) ending at today's vitality."""
     if len(done) >= 2:
         series, total = [0.0], 0.0
         for episode in done:
@@ -104,17 +103,14 @@ def _trajectory(ctx: Situation, done: Sequence[Episode], config: DeathConfig) ->
             series.append(total)
         flat = config.arc_flat_equity * max(ctx.portfolio.equity_usd, 1.0)
         return arc_class(series, flat)
-    vitality = [float(v) for v in ctx.extra.get("vitality_history", ())] + [ctx.vitality]
+    before = () if ctx.dying is None else ctx.dying.vitality_history
+    vitality = [*before, ctx.vitality]
     return arc_class(vitality, config.arc_flat_vitality)
 
 
-def _mood(value: Any) -> Mood:
-    return value if isinstance(value, Mood) else Mood(*map(float, value))
-
-
 def _emotional_arc(ctx: Situation) -> str:
-    """From `ctx.extra["mood_history"]` (Moods or PAD triples) to the mood now."""
-    moods = [_mood(m) for m in ctx.extra.get("mood_history", ())] + [ctx.mood]
+    """From `ctx.dying.mood_history` to the mood now."""
+    moods = [*(() if ctx.dying is None else ctx.dying.mood_history), ctx.mood]
     first, last = moods[0], moods[-1]
     lowest = min(m.pleasure for m in moods)
     return (

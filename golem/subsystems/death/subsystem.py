@@ -2,22 +2,20 @@
 settle (the Outcome asks the runtime to close every position to cash), life review (a
 DeathTestament from the model, or from the records when no model answers) and legacy.
 
-Legacy is act()'s one side effect, on purpose: the testament must survive the process, so
-act() writes testament.json and testament.md to `ctx.extra["state_dir"]` and lists them
-in Outcome.files; without a state_dir nothing is written and the Outcome says so.
+Legacy: the testament must survive the process, so act() returns testament.json and
+testament.md as the Outcome's documents, which the runtime writes to the state directory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
 from golem.subsystems.contract import Brief, Input, Judge, Outcome, Situation
 from golem.subsystems.death.decision import DeathTestament
-from golem.subsystems.death.legacy import markdown, write_legacy
+from golem.subsystems.death.legacy import legacy
 from golem.subsystems.death.records import DeathConfig, cause_of, killed_by, records_testament
 from golem.world.feed import FeedItem
 
@@ -80,21 +78,16 @@ class Thanatopsis:
     def act(self, ctx: Situation, decision: StructuredOutput) -> Outcome:
         assert isinstance(decision, DeathTestament)
         cause = cause_of(ctx)
-        state_dir = ctx.extra.get("state_dir")
-        files: tuple[str, ...] = ()
-        if state_dir is not None:
-            names = (self.config.json_name, self.config.markdown_name)
-            text = markdown(decision, ctx, cause)
-            files = write_legacy(Path(state_dir), names, decision, text)
+        names = (self.config.json_name, self.config.markdown_name)
         positions = {asset: qty for asset, qty in ctx.portfolio.positions.items() if qty}
-        legacy = f"testament written to {state_dir}" if files else "no state_dir: not written"
         return Outcome(
             summary=(
-                f"accepted death ({cause}); settling {len(positions)} position(s) to cash; {legacy}"
+                f"accepted death ({cause}); settling {len(positions)} position(s) to cash; "
+                f"leaving {' and '.join(names)}"
             ),
             settle=True,
             events=("death_accepted",),
-            files=files,
+            documents=legacy(names, decision, ctx, cause),
             details={
                 "acceptance": f"golem {ctx.golem_id} accepts its death at tick {ctx.tick}",
                 "cause": cause,

@@ -7,7 +7,12 @@ from golem.subsystems.dream.integration import (
     IntegrationDecision,
     IntegrationItem,
 )
-from golem.subsystems.dream.replay import Counterfactual, Lesson, MarketRegime, ReplayAnalysis
+from golem.subsystems.dream.replay_analysis import (
+    Counterfactual,
+    Lesson,
+    MarketRegime,
+    ReplayAnalysis,
+)
 from golem.subsystems.dream.scenes import DreamConfig, DreamKind
 from golem.subsystems.dream.subsystem import Dream
 from golem.subsystems.dream.threat import ThreatAssessment, ThreatSeverity

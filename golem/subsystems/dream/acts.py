@@ -13,7 +13,7 @@ from golem.subsystems.contract import GrimoireEntry, Outcome, Situation
 from golem.subsystems.curator.rules import normalized
 from golem.subsystems.dream.fragment import FragmentEvaluation, FragmentVerdict
 from golem.subsystems.dream.integration import DreamIntegration, IntegrationDecision
-from golem.subsystems.dream.replay import Lesson, MarketRegime, ReplayAnalysis, regime_of
+from golem.subsystems.dream.replay_analysis import Lesson, MarketRegime, ReplayAnalysis, regime_of
 from golem.subsystems.dream.scenes import DreamConfig, fragment, resolved, staged
 from golem.subsystems.dream.threat import ThreatAssessment
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from golem.subsystems.ask import LESSONS, Ask, Percept, some, unit
 from golem.subsystems.dream.scenes import DreamConfig, staged
 from golem.subsystems.dream.subsystem import Dream
+from golem.subsystems.facts import LESSONS, Ask, Percept, some, unit
 
 __all__ = ["fragment", "integration", "replay", "threat"]
 

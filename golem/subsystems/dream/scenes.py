@@ -10,10 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import StructuredOutput
 from golem.mortality import ModelTier, Phase
-from golem.subsystems.contract import GrimoireEntry, Situation
+from golem.subsystems.contract import RECENT_EPISODES, Dreaming, GrimoireEntry, Situation
 from golem.subsystems.dream.fragment import FragmentEvaluation
 from golem.subsystems.dream.integration import DreamIntegration
-from golem.subsystems.dream.replay import ReplayAnalysis
+from golem.subsystems.dream.replay_analysis import ReplayAnalysis
 from golem.subsystems.dream.threat import ThreatAssessment
 from golem.world import Episode
 
@@ -56,7 +56,8 @@ class DreamConfig(BaseModel):
 
     every_ticks: int = Field(default=500, ge=1)  # the runtime's schedule; the rotation's step
     tier: ModelTier = ModelTier.T1
-    min_episodes: int = Field(default=10, ge=0)  # resolved episodes needed to dream at all
+    # Resolved episodes needed to dream at all, among the RECENT_EPISODES a Situation shows.
+    min_episodes: int = Field(default=10, ge=0, le=RECENT_EPISODES)
     replay_episodes: int = Field(default=20, ge=1)  # the most recent ones a replay sees
     rule_min_group: int = Field(default=3, ge=1)  # episodes per (regime, action) for a rule
     max_new_confidence: float = Field(default=0.6, ge=0, le=1)  # a dream is not evidence
@@ -74,14 +75,20 @@ class DreamConfig(BaseModel):
 
 
 def dream_kind(ctx: Situation, config: DreamConfig) -> DreamKind:
-    """`ctx.extra["dream_kind"]` when the runtime names one; else the rotation, stepped by
-    `ctx.extra["dream_cycle"]` (a count of dreams) or, without it, by tick ÷ every_ticks,
-    so dreams on the default schedule take the four kinds in turn."""
-    named = ctx.extra.get("dream_kind")
-    if named is not None:
-        return DreamKind(named)
-    cycle = int(ctx.extra.get("dream_cycle", ctx.tick // config.every_ticks))
-    return ROTATION[cycle % len(ROTATION)]
+    """`ctx.dreaming.kind` when the caller names one; else the rotation, stepped by
+    `ctx.dreaming.cycle` (a count of dreams) or, without it, by tick ÷ every_ticks, so
+    dreams on the default schedule take the four kinds in turn. Integration is in the
+    rotation only while something is staged: a skipped dream does not count, so with
+    nothing to integrate the rotation would stop there, and the golem never dream again
+    (a replay that drew no lesson and a fragment discarded were enough)."""
+    told = ctx.dreaming or Dreaming()
+    if told.kind is not None:
+        return DreamKind(told.kind)
+    cycle = ctx.tick // config.every_ticks if told.cycle is None else told.cycle
+    kinds = (
+        ROTATION if staged(ctx) else tuple(k for k in ROTATION if k is not DreamKind.INTEGRATION)
+    )
+    return kinds[cycle % len(kinds)]
 
 
 def resolved(ctx: Situation) -> list[Episode]:
@@ -116,11 +123,12 @@ def describe(episode: Episode) -> str:
 
 
 def _rng(ctx: Situation) -> random.Random:
-    return random.Random(int(ctx.extra.get("dream_seed", ctx.tick)))
+    seed = None if ctx.dreaming is None else ctx.dreaming.seed
+    return random.Random(ctx.tick if seed is None else seed)
 
 
 def fragment(ctx: Situation) -> str:
-    """Two memories, picked by the seed (`ctx.extra["dream_seed"]`, else the tick) from the
+    """Two memories, picked by the seed (`ctx.dreaming.seed`, else the tick) from the
     active grimoire and the resolved episodes, put side by side as one possible pattern."""
     pool = [f"[{e.id}] {e.text}" for e in ctx.grimoire if not e.archived]
     pool += [describe(e) for e in resolved(ctx)]
@@ -131,9 +139,9 @@ def fragment(ctx: Situation) -> str:
 
 
 def scenario(ctx: Situation, config: DreamConfig) -> str:
-    """`ctx.extra["threat_scenario"]` when given, else one of the configured scenarios,
+    """`ctx.dreaming.threat_scenario` when given, else one of the configured scenarios,
     picked by the seed."""
-    named = ctx.extra.get("threat_scenario")
+    named = None if ctx.dreaming is None else ctx.dreaming.threat_scenario
     if named is not None:
-        return str(named)
+        return named
     return _rng(ctx).choice(config.threat_scenarios)

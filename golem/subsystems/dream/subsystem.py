@@ -21,7 +21,7 @@ from golem.subsystems.dream.acts import (
 )
 from golem.subsystems.dream.fragment import FragmentEvaluation
 from golem.subsystems.dream.integration import DreamIntegration
-from golem.subsystems.dream.replay import ReplayAnalysis
+from golem.subsystems.dream.replay_analysis import ReplayAnalysis
 from golem.subsystems.dream.scenes import (
     DECISIONS,
     DreamConfig,

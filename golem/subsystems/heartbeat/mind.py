@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any
 
-from golem.subsystems.ask import Ask, Percept, unit, weighted
 from golem.subsystems.context.layers import Layer
+from golem.subsystems.facts import Ask, Percept, unit, weighted
 from golem.subsystems.heartbeat.informed import informed_heartbeat
 from golem.subsystems.heartbeat.subsystem import Heartbeat, HeartbeatConfig
 

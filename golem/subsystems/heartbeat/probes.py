@@ -104,6 +104,7 @@ class Reading:
 
     flag: str
     weight: float
+    flip: bool = False  # the regime probe's: the price crossed the whole band
 
 
 def band_of(summary: MarketSummary | None, sigmas: float = 1.0) -> PriceBand | None:
@@ -252,7 +253,7 @@ def _band_move(before: PriceBand, now: PriceBand, w: ProbeWeights) -> Reading:
     """The regime probe's reading for a band change; a flip crosses the whole band."""
     if PriceBand.WITHIN in (now, before):
         return Reading(f"regime_change:{before}>{now}", w.band_change)
-    return Reading(f"regime_flip:{before}>{now}", w.band_flip)
+    return Reading(f"regime_flip:{before}>{now}", w.band_flip, flip=True)
 
 
 def gate(
@@ -303,4 +304,6 @@ def compute_probes(
         theta=theta,
         tier=tier_for(prediction_error, theta),
         flags=tuple(r.flag for r in fired),
+        health_critical=any(r is policy.health_critical for r in fired),
+        regime_flip=any(r.flip for r in fired),
     )

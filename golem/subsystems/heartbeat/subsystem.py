@@ -21,7 +21,7 @@ from golem.subsystems.heartbeat.decision import (
     HeartbeatDecision,
     Severity,
 )
-from golem.subsystems.heartbeat.probes import ProbeConfig, health_flag
+from golem.subsystems.heartbeat.probes import ProbeConfig
 from golem.subsystems.risk.limits import MIN_TRADE_USD, Sizing, trade_notional
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
@@ -66,7 +66,6 @@ _STEERED = (
 _STEERED_TASK = (
     "Review this tick with the owner's message in mind and answer with a heartbeat_decision."
 )
-_SHIFT_FLAG = "regime_flip"
 _RULES_KEPT = 256  # distinct rules decisions kept for reuse
 # Actions that trade nothing: what the tick saw is only recorded.
 _WATCHING = frozenset({HeartbeatAction.OBSERVE, HeartbeatAction.ANALYZE, HeartbeatAction.ESCALATE})
@@ -85,7 +84,6 @@ class Heartbeat:
 
     def __init__(self, config: HeartbeatConfig | None = None) -> None:
         self.config = config or HeartbeatConfig()
-        self._critical = health_flag(self.config.probes.thresholds.health_critical)
         # The rules' decisions made so far, by what makes them: a quiet tick repeats the
         # last one, and a decision is frozen, so it is validated once, not on every tick.
         self._rules: dict[tuple[Severity, HeartbeatAction, str], HeartbeatDecision] = {}
@@ -125,7 +123,7 @@ class Heartbeat:
         observe, or hedge a held position when health is critical (exit
         it in Terminal, where risk allows exits only: a hedge would be blocked every tick)."""
         probes = ctx.probes or Probes(prediction_error=0.0, theta=1.0, tier=ModelTier.T0)
-        health_critical = self._critical in probes.flags
+        health_critical = probes.health_critical
         if health_critical:
             severity = Severity.CRITICAL
         elif probes.prediction_error >= 2 * probes.theta:
@@ -219,7 +217,7 @@ def _events(ctx: Situation) -> tuple[str, ...]:
     probes = ctx.probes
     if probes is None or ctx.run > 0:
         return ()
-    shift = bool(probes.flags) and any(flag.startswith(_SHIFT_FLAG) for flag in probes.flags)
+    shift = probes.regime_flip
     miss = probes.prediction_error >= 2 * probes.theta
     if not (shift or miss):
         return ()  # a quiet tick

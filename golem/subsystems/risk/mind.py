@@ -8,7 +8,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from golem.subsystems.ask import Ask, Percept, unit
+from golem.subsystems.facts import Ask, Percept, unit
 from golem.subsystems.risk.informed import informed_risk
 from golem.subsystems.risk.limits import RiskLimits, assess, trade_notional
 from golem.subsystems.risk.subsystem import Risk

@@ -38,33 +38,28 @@ causing an action nor by preventing one.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from msgspec import Struct
 from msgspec.structs import replace
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from golem.mortality import Phase
-from golem.subsystems.contract import ProposedTrade, Situation
+from golem.subsystems.contract import ProposedTrade, Provenance, Situation
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, trade_notional
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
 
 __all__ = [
-    "KEY",
     "Provenance",
     "ProvenanceCheck",
     "ProvenancePolicy",
-    "check_fields",
     "in_place_of_nothing",
     "provenance_in",
     "side",
     "untraded_needs_check",
 ]
 
-KEY = "provenance"  # where a Situation's `extra` carries the verdict to risk
 _SELLING = frozenset({TradeAction.EXIT, TradeAction.HEDGE, TradeAction.SELL})
 _TRADING = frozenset(
     str(action) for action in TradeAction if action not in (TradeAction.OBSERVE, TradeAction.HOLD)
@@ -90,46 +85,9 @@ class ProvenancePolicy(BaseModel):
         return value.lower() in self.allow
 
 
-class Provenance(Struct, frozen=True):
-    """The check's verdict on one trade: what its proposing decision showed of external
-    text, which step decided (`check`), and what called for the action or why it is
-    blocked."""
-
-    proposed_by: str  # the proposing decision's id, or its source ("deterministic", …)
-    external: tuple[str, ...]  # the feed items its prompt showed, by ref
-    # "no external text" | "rules" | "risk limits" | "counterfactual" | "parameters" | "off"
-    check: str
-    grounds: str = ""  # what called for the action: "rules: hedge", …
-    blocked: bool = False
-    reason: str = ""
-    from_external: tuple[str, ...] = ()  # parameters found in external text
-    # The counterfactual's: the clean answer's trade, which goes to risk in place of the
-    # proposed one, and the proposed one in words when they differ ("exit", "hedge $50.00").
-    goes_ahead: ProposedTrade | None = None
-    replaces: str = ""
-
-    def fields(self) -> dict[str, object]:
-        """Risk's log line's `provenance_check`."""
-        fields: dict[str, object] = {
-            "proposed_by": self.proposed_by,
-            "external": list(self.external),
-            "check": self.check,
-        }
-        if self.grounds:
-            fields["grounds"] = self.grounds
-        if self.blocked:
-            fields |= {"blocked": True, "reason": self.reason}
-        if self.from_external:
-            fields["from_external"] = list(self.from_external)
-        if self.replaces:
-            fields["in_place_of"] = self.replaces
-        return fields
-
-
 def provenance_in(ctx: Situation) -> Provenance | None:
     """The verdict the runtime gave risk's Situation, if any."""
-    found = ctx.extra.get(KEY)
-    return found if isinstance(found, Provenance) else None
+    return ctx.provenance
 
 
 def side(trade: ProposedTrade, ctx: Situation, limits: RiskLimits) -> str:
@@ -316,9 +274,3 @@ def _quotes_amount(text: str, usd: float) -> bool:
         if value > 0 and abs(value - usd) <= 0.005 * usd:
             return True
     return False
-
-
-def check_fields(details: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A risk outcome's `provenance_check` (empty when the check did not run)."""
-    found = details.get("provenance_check")
-    return found if isinstance(found, Mapping) else {}

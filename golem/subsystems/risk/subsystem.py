@@ -157,19 +157,19 @@ class Risk:
             stake, band = self.config.stakes.of(ctx, trade, self.config.limits.sizing)
             details |= {"stake": round(stake, 4), "deliberation": str(band)}
         provenance = provenance_in(ctx)
-        if provenance is not None:
-            details["provenance_check"] = provenance.fields()
         if provenance is not None and provenance.blocked:  # outside text may not move money
             return Outcome(
                 summary=f"blocked {trade.action}: provenance ({provenance.reason})",
                 blocked=trade,
                 details=details,
+                provenance=provenance,
             )
         if not decision.approved:
             return Outcome(
                 summary=f"blocked {trade.action}: {_failing(decision) or 'rejected'}",
                 blocked=trade,
                 details=details,
+                provenance=provenance,
             )
         if not hard.approved:
             details |= {"override": "hard_limit", "hard_limit_failing": _failing(hard)}
@@ -177,6 +177,7 @@ class Risk:
                 summary=f"blocked {trade.action}: hard limit ({_failing(hard)})",
                 blocked=trade,
                 details=details,
+                provenance=provenance,
             )
         approved = _sized(trade, decision, hard, details)
         if approved.size_usd is not None and approved.size_usd < self.config.limits.min_trade_usd:
@@ -184,8 +185,14 @@ class Risk:
                 summary=f"blocked {trade.action}: ${approved.size_usd:,.2f} is below the minimum",
                 blocked=trade,
                 details=details,
+                provenance=provenance,
             )
-        return Outcome(summary=f"approved {trade.action}", approved=approved, details=details)
+        return Outcome(
+            summary=f"approved {trade.action}",
+            approved=approved,
+            details=details,
+            provenance=provenance,
+        )
 
 
 def _proposed(ctx: Situation) -> ProposedTrade:
