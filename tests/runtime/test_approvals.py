@@ -31,6 +31,7 @@ def approving(tmp_path: Path, **risk: Any) -> GolemConfig:
     data = config(tmp_path).model_dump(mode="json")
     data["world"]["portfolio"]["initial_weight"] = 0.5
     data["heartbeat"].update(theta_base=0.05, theta_min=0.05)
+    data["prediction"]["gate"]["enabled"] = False  # the action gate is tested on its own
     data["subsystems"]["risk"].update(approve_above_stake=ABOVE_USD, approval_timeout="10m", **risk)
     return parse_config(data)
 
