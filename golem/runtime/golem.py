@@ -45,6 +45,7 @@ from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
     Dreaming,
+    Event,
     Mood,
     PortfolioView,
     Situation,
@@ -251,7 +252,7 @@ class Golem:
         if await self._obey(now, market):
             return
         # A newborn golem appraises its own birth: its first feeling comes from a model.
-        events: list[str] = ["birth"] if self.tick_no == 0 else []
+        events: list[Event] = [Event("birth")] if self.tick_no == 0 else []
         probes = compute_probes(
             market,
             self.previous,
@@ -377,7 +378,7 @@ class Golem:
         bias = None if biased is None else biased(self._now())
         self.episodes.record(market, forecast(record, market, bias))
 
-    def _update_vitals(self, spent: float) -> list[str]:
+    def _update_vitals(self, spent: float) -> list[Event]:
         """Vitality after this tick's spending (`chart.update`); no decision is reused
         across a phase change."""
         previous = self.vitals.phase

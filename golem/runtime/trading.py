@@ -12,7 +12,7 @@ from golem.runtime.decide import Decisions
 from golem.runtime.provenance import Vetting
 from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
-from golem.subsystems.contract import Outcome, ProposedTrade, Situation
+from golem.subsystems.contract import Event, Outcome, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Provenance, Risk
 from golem.world import MarketSummary, PaperPortfolio
@@ -40,7 +40,7 @@ class TradingDesk:
         self._portfolio, self._memory, self._golem_id = portfolio, memory, golem_id
 
     async def trade(
-        self, ctx: Situation, record: DecisionRecord, events: list[str], spent: float
+        self, ctx: Situation, record: DecisionRecord, events: list[Event], spent: float
     ) -> tuple[DecisionRecord, float]:
         """The trades `record` (the heartbeat's decision on `ctx`) proposes, each vetted,
         judged and executed; a decision that asked for a trade and proposed none: what it
@@ -82,7 +82,7 @@ class TradingDesk:
         proposed: ProposedTrade,
         vetted: Provenance,
         run: int,
-        events: list[str],
+        events: list[Event],
     ) -> float:
         """Risk's verdict on one trade (the clean re-ask's, when the check chose it) and
         its execution; the events it makes join `events`. Returns what risk cost."""
@@ -93,7 +93,7 @@ class TradingDesk:
 
     def _execute(
         self, verdict: Outcome | None, tick: int, price: float, market: MarketSummary
-    ) -> list[str]:
+    ) -> list[Event]:
         """Risk's verdict carried out on the portfolio; the events it makes."""
         if verdict is None:
             return []
@@ -113,7 +113,7 @@ class TradingDesk:
                 # Not a frustration for the daimon to feel: without the text the golem's
                 # own decision did not want this trade.
                 return []
-            return ["trade_blocked"]
+            return [Event("trade_blocked")]
         trade = verdict.approved
         if trade is None:
             return []
@@ -125,7 +125,7 @@ class TradingDesk:
         log.info("trade", golem=self._golem_id, tick=tick, **fill.to_dict())
         change = (portfolio.equity() - before) / before if before > 0 else 0.0
         if fill.realised_pnl_usd > 0:
-            return ["trade_profit"]
+            return [Event("trade_profit")]
         if fill.realised_pnl_usd < 0:
-            return [f"trade_loss:{abs(change):.4f}"]
+            return [Event("trade_loss", round(abs(change), 4))]  # its size to four places
         return []

@@ -15,7 +15,7 @@ from golem.inference import Mode
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase
 from golem.runtime.decide import decide
-from golem.subsystems.contract import PortfolioView, Probes, Situation
+from golem.subsystems.contract import Event, PortfolioView, Probes, Situation
 from golem.subsystems.heartbeat import (
     GateParams,
     Heartbeat,
@@ -295,7 +295,10 @@ def test_events_for_the_daimon_once_per_tick() -> None:
     assert probes.tier is ModelTier.T2
     ctx = context(probes=probes)
     decision = Heartbeat().deterministic(ctx)
-    assert Heartbeat().act(ctx, decision).events == ("regime_shift", "prediction_miss")
+    assert Heartbeat().act(ctx, decision).events == (
+        Event("regime_shift"),
+        Event("prediction_miss"),
+    )
     assert Heartbeat().act(escalated(ctx, ModelTier.T2), decision).events == ()
     quiet = context(probes=probes_of(market(zscore=1.5)))  # a band change alone
     assert Heartbeat().act(quiet, Heartbeat().deterministic(quiet)).events == ()
