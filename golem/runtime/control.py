@@ -45,9 +45,10 @@ def budget_bounds(config: GolemConfig) -> tuple[float, float]:
     return control.budget_min_usd, config.mortality.daily_budget_usd if high is None else high
 
 
-def budget_refusal(config: GolemConfig, usd: float | None) -> str | None:
-    """Why `usd` cannot be the daily budget (None: it can)."""
-    low, high = budget_bounds(config)
+def budget_refusal(bounds: tuple[float, float], usd: float | None) -> str | None:
+    """Why `usd` cannot be the daily budget within `bounds` (`budget_bounds`; None: it
+    can)."""
+    low, high = bounds
     if usd is None or not low <= usd <= high:
         return f"a daily budget is a number of USD from {low:g} to {high:g}, not {usd}"
     return None
@@ -64,8 +65,10 @@ class Orders:
 class Control:
     """A golem's control state, read from the store at birth and kept in step with it."""
 
-    def __init__(self, config: GolemConfig, store: StateStore) -> None:
-        self._config, self._store = config, store
+    def __init__(
+        self, golem_id: str, budget_bounds: tuple[float, float], store: StateStore
+    ) -> None:
+        self._golem_id, self._bounds, self._store = golem_id, budget_bounds, store
         self.paused = bool(store.get_meta("paused"))
         budget = store.get_meta("daily_budget_usd")
         self.daily_budget_usd: float | None = None if budget is None else float(budget)
@@ -79,7 +82,7 @@ class Control:
             self._store.control.applied(row, tick, now, result)
             log.info(
                 "control",
-                golem=self._config.golem.id,
+                golem=self._golem_id,
                 tick=tick,
                 command=str(row.command),
                 value=row.value,
@@ -102,7 +105,7 @@ class Control:
                 self._store.set_meta("paused", paused)
                 return result
             case Command.BUDGET:
-                refusal = budget_refusal(self._config, row.value)
+                refusal = budget_refusal(self._bounds, row.value)
                 if refusal is not None:  # the bounds of the config it was queued under
                     return f"refused: {refusal}"
                 self.daily_budget_usd = row.value

@@ -86,7 +86,6 @@ class Golem:
         options: LifeOptions | None = None,
         subscribers: Iterable[Subscriber] = (),
     ) -> None:
-        self.config = config
         self.stream = RecordStream(subscribers, hold=store.at_commit)
         if config.golem.keep_requests is not None:  # each model decision's, for replay
             keeper = RequestKeeper(store.requests, config.golem.keep_requests)
@@ -99,7 +98,7 @@ class Golem:
         self.options = options or LifeOptions()
         self.on_death: Callable[[], None] = lambda: None
         # The config compiled once for this life: what ticks and decisions read of it.
-        compiled = Compiled.of(config)
+        self.compiled = compiled = Compiled.of(config)
         self.policy, self.probes = compiled.mortality, compiled.probes
         self.schedule = compiled.schedule
         self.risk, self.daimon = Risk(compiled.risk), Daimon()
@@ -115,7 +114,8 @@ class Golem:
         resumed = store.resume()
         self.tick_no = resumed.tick
         self.dead = resumed.death is not None
-        self.control = Control(config, store)  # paused, and the owner's daily budget
+        # paused, and the owner's daily budget
+        self.control = Control(compiled.golem_id, compiled.budget_bounds, store)
         self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
         episodes = EpisodeLog()

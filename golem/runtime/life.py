@@ -162,7 +162,7 @@ class Life:
 
         self.golem.on_death = died
         if self.golem.dead:
-            log.info("already_dead", golem=self.golem.config.golem.id)
+            log.info("already_dead", golem=self.golem.compiled.golem_id)
             if on_start is not None:
                 on_start()
             return "died"

@@ -372,7 +372,7 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
     summary: dict[str, Any] = {
         "scenario": scenario.name,
         "seed": spec.seed,
-        "policy": str(golem.config.mortality.policy),
+        "policy": str(PolicyName(spec.policy or scenario.config.mortality.policy)),
         "horizon_days": _round(_days(world.end - start)),
         # died, horizon, or data_ended (the market CSV ran out): how the last golem ended
         "ended": last.ended,
