@@ -32,6 +32,7 @@ from golem.runtime.config import (
 from golem.runtime.control import control_token
 from golem.runtime.logs import configure_logging
 from golem.runtime.notify import Notifier
+from golem.runtime.private import private_dir
 from golem.runtime.store import (
     DB_NAME,
     LOCK_NAME,
@@ -41,7 +42,6 @@ from golem.runtime.store import (
     StateStore,
     check_db,
     check_file,
-    private_dir,
 )
 from golem.runtime.telemetry import traces_of
 

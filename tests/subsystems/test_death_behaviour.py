@@ -14,7 +14,7 @@ from golem.inference import Mode, ServerError
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import DeathCause, Phase
 from golem.runtime.decide import decide
-from golem.runtime.store.private import write_documents
+from golem.runtime.private import write_documents
 from golem.subsystems.contract import (
     Dying,
     Event,

@@ -20,10 +20,10 @@ import orjson
 import structlog
 from msgspec.structs import astuple
 
+from golem.runtime.private import private_dir, private_file
 from golem.runtime.store.control import ControlLog
 from golem.runtime.store.history import Past, read_past
 from golem.runtime.store.migrations import SchemaTooNew, migrate
-from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.runtime.store.transactional import Transactional
