@@ -34,12 +34,13 @@ from golem.world import MarketSummary, TradeAction
 from .support import MODES, budgeting, context, market, mode_provider
 
 CALM = market()
+PROBES = ProbePolicy.of(ProbeConfig())  # every probe knob at its default
 HELD = PortfolioView(cash_usd=400.0, equity_usd=1000.0, positions={"ETH": 0.2}, exposure_usd=600.0)
 
 
 def probes_of(summary: MarketSummary, previous: MarketSummary | None = CALM, **kw: Any) -> Probes:
     args: dict[str, Any] = {"vitality": 1.0, "arousal": 0.0, "credits_usd": 100.0}
-    args |= {"burn_rate_usd": 0.001} | kw
+    args |= {"burn_rate_usd": 0.001, "policy": PROBES} | kw
     return compute_probes(summary, previous, **args)
 
 
@@ -140,6 +141,7 @@ def test_probes_keep_pe_in_unit_interval_and_tier_consistent(
         credits_usd=credits,
         burn_rate_usd=burn,
         confidence=confidence,
+        policy=PROBES,
     )
     assert 0.0 <= probes.prediction_error <= 1.0
     assert 0.05 <= probes.theta <= 0.8
