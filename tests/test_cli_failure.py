@@ -94,3 +94,25 @@ def test_ctrl_c_while_the_cli_imports_is_one_line_and_exit_130(
     monkeypatch.setattr(sys, "meta_path", [_InterruptedImport(), *sys.meta_path])
     assert entry_main() == 130
     assert capsys.readouterr().err == "golem: interrupted\n"
+
+
+@pytest.mark.parametrize("user_error", [False, True])
+def test_what_is_printed_masks_key_values_as_the_log_does(
+    user_error: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An exception's message may quote a request (a URL's key, a header): the provider's
+    key, a variable named like a secret, and anything shaped like a key are masked."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "planted-anthropic-0123456789")
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "planted-token-abcdefgh")
+    monkeypatch.setenv("KEY_PATH", "/srv/keys/where")  # names a key's place, not a key
+    shaped = "sk-ant-api03-" + "A" * 30
+    text = (
+        f"401 at https://x/v1?key=planted-anthropic-0123456789 ({shaped}, "
+        "planted-token-abcdefgh) reading /srv/keys/where"
+    )
+    exc = UsageError(text) if user_error else RuntimeError(text)
+    assert guarded("x", lambda: _raises(exc)) == (2 if user_error else 1)
+    err = capsys.readouterr().err
+    assert "planted" not in err and shaped not in err and "sk-ant" not in err
+    assert err.count("[redacted]") == 3 and "401 at https://x/v1?key=" in err
+    assert "reading /srv/keys/where" in err

@@ -166,6 +166,7 @@ def _print_tables(document: dict[str, Any], console: Console) -> None:
     settings.add_column("value", overflow="fold")
     rest = {k: v for k, v in config.items() if k not in {"subsystems"}}
     rest["subsystems.risk"] = config["subsystems"]["risk"]  # how it deliberates
+    rest["subsystems.dream.min_episodes"] = config["subsystems"]["dream"]["min_episodes"]
     rest["inference"] = {k: v for k, v in rest["inference"].items() if k not in TIERS}
     for key, value in _flatten(rest):
         settings.add_row(key, value)

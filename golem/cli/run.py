@@ -255,7 +255,11 @@ async def _live(
         try:
             async with run_http.serving(listening, life, secrets, token) as url:
                 ended = await life.run(
-                    duration=duration, signals=True, on_start=started, on_signal=_on_signal
+                    duration=duration,
+                    signals=True,
+                    on_start=started,
+                    on_signal=_on_signal,
+                    on_overtime=_on_overtime,
                 )
         finally:
             if pool is not None:
@@ -267,6 +271,19 @@ def _on_signal(count: int, running: str | None) -> None:
     """What a Ctrl-C (or SIGTERM) does, said as it comes: the log's "signal" line alone
     left a user waiting up to 46 s on a local model's call without a word."""
     _say([signalled(count, running)])
+
+
+def _on_overtime(running: str) -> None:
+    """`--for` ran out while a job runs: said once, rather than wait without a word."""
+    _say([overtime(running)])
+
+
+def overtime(running: str) -> str:
+    return (
+        f"--for ran out; stopping once the running {running} finishes (a model call may "
+        "take a minute); Ctrl-C twice abandons it: what it did is not saved and it runs "
+        "again on resume"
+    )
 
 
 def signalled(count: int, running: str | None) -> str:

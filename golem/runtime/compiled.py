@@ -15,6 +15,7 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds
 from golem.runtime.memo import MemoPolicy
 from golem.subsystems.context import ContextSettings
+from golem.subsystems.dream import DreamConfig
 from golem.subsystems.heartbeat import (
     HeartbeatConfig,
     HeartbeatSchedule,
@@ -40,6 +41,7 @@ class Compiled:
     structured: StructuredOutputConfig
     context: ContextSettings
     risk: RiskConfig
+    dream: DreamConfig
     heartbeat: HeartbeatConfig
     probes: ProbePolicy
     schedule: HeartbeatSchedule
@@ -64,6 +66,7 @@ class Compiled:
             structured=structured,
             context=config.context.settings(),
             risk=risk,
+            dream=config.subsystems.dream.config(),
             heartbeat=HeartbeatConfig(probes=probes, sizing=sizing),
             probes=ProbePolicy.of(probes),
             schedule=HeartbeatSchedule.conserving(

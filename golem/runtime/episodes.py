@@ -9,6 +9,7 @@ from golem.mortality import Epistemic, MortalityPolicy, epistemic_of
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.subsystems.context import Memory
+from golem.subsystems.contract import RECENT_EPISODES
 from golem.subsystems.heartbeat import HORIZON_TICKS
 from golem.world import (
     DecisionSummary,
@@ -61,9 +62,9 @@ class EpisodeBook:
         self._epistemic: Epistemic | None = None  # kept until the scored episodes change
 
     def recent(self) -> tuple[Episode, ...]:
-        """The last 50 episodes, as a Situation shows them."""
+        """The last RECENT_EPISODES episodes, as a Situation shows them."""
         if self._recent is None:
-            self._recent = tuple(self.log.recent(50))
+            self._recent = tuple(self.log.recent(RECENT_EPISODES))
         return self._recent
 
     def epistemic(self, policy: MortalityPolicy) -> Epistemic:

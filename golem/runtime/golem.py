@@ -106,7 +106,7 @@ class Golem:
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
         self.memo = DecisionMemo(compiled.memo) if compiled.memo.active else None
         self._appraises = compiled.appraises
-        self.curator, self.dreamer = Curator(), Dream()
+        self.curator, self.dreamer = Curator(), Dream(compiled.dream)
 
         store.identify(config.golem.id, config.golem.seed)
         if store.initial_credits() is None:

@@ -19,14 +19,14 @@ import structlog
 import trio
 
 from golem.runtime.asking import Routes
-from golem.runtime.clock import SleepingClock
+from golem.runtime.clock import InstantClock, SleepingClock
 from golem.runtime.collector import long_lived
 from golem.runtime.config import ConfigError, Problem
 from golem.runtime.config.load import secret_values
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.routes import ProviderPool, build_routes
-from golem.runtime.scheduler import Job, Scheduler, Trigger, cron, every
+from golem.runtime.scheduler import ANY_LATENESS, Job, Scheduler, Trigger, cron, every
 from golem.runtime.store.control import Command, queue_command
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Subscriber
@@ -143,6 +143,7 @@ class Life:
         signals: bool = False,
         on_start: Callable[[], None] | None = None,
         on_signal: OnSignal | None = None,
+        on_overtime: Callable[[str], None] | None = None,
     ) -> str:
         """Live until death, `stop()`, `end(reason)`, a signal (when `signals`), or
         `duration` of the clock's time. Returns why it ended: died, stopped, signal,
@@ -151,7 +152,8 @@ class Life:
         is called as the life starts: once signals are watched, before the first job
         runs (at once for a golem already dead). A first signal lets the running job
         finish, a second abandons it; `on_signal(count, job)` hears of each with the job
-        running then (None: none)."""
+        running then (None: none). `on_overtime(job)` hears, once, that `duration` ran out
+        while `job` was running (the life ends when it is done), on a clock that sleeps."""
         ended = "stopped"
         deadline = self.clock.now() + duration if duration is not None else None
 
@@ -167,7 +169,7 @@ class Life:
                 on_start()
             return "died"
         with long_lived():
-            await self._live(signals, deadline, on_start, on_signal)
+            await self._live(signals, deadline, on_start, on_signal, on_overtime)
         if not self.golem.dead and not self.golem.options.resumable:
             with self.golem.store.transaction():
                 self.golem.snapshot()  # a life not snapshotted every tick, as it ends
@@ -187,11 +189,16 @@ class Life:
         deadline: datetime | None,
         on_start: Callable[[], None] | None,
         on_signal: OnSignal | None,
+        on_overtime: Callable[[str], None] | None = None,
     ) -> None:
         jobs = trio.CancelScope()  # cancelled by a second signal: the running job abandoned
         async with trio.open_nursery() as nursery:
             if signals:
                 await nursery.start(self._watch_signals, jobs, on_signal)
+            # Watched only on a clock that waits: a virtual one would jump to the deadline.
+            waits = not isinstance(self.clock, InstantClock)
+            if deadline is not None and on_overtime is not None and waits:
+                nursery.start_soon(self._watch_deadline, deadline, on_overtime)
             if deadline is not None:
                 # Named for its deadline: the store keeps fire times across restarts, and
                 # a later run's `--for` must not find this one already fired.
@@ -204,6 +211,16 @@ class Life:
 
     async def _end(self, *_: object) -> None:
         self.scheduler.stop()
+
+    async def _watch_deadline(self, deadline: datetime, said: Callable[[str], None]) -> None:
+        """At `deadline`, a job still running (a local model's tick can take minutes) is
+        said once, and the life stops when it is done: no job waiting behind it starts."""
+        await self.clock.sleep_until(deadline)
+        running = self.scheduler.running
+        if running is not None:
+            log.info("overtime", job=running, deadline=deadline.isoformat())
+            said(running)
+            self.scheduler.stop()
 
     async def _watch_signals(
         self,
@@ -345,5 +362,7 @@ def assemble(
         else:
             assert schedule.cron is not None, "a schedule is an interval or a cron expression"
             trigger = cron(schedule.cron)
-        scheduler.add(Job(name, trigger, jobs[name]))
+        # Held past its time by a slow call (a local model's tick can take minutes), a
+        # curator's or a dream's run is not dropped: it runs once when the loop frees.
+        scheduler.add(Job(name, trigger, jobs[name], grace=ANY_LATENESS))
     return life, pool

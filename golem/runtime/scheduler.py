@@ -23,6 +23,7 @@ from msgspec import Struct
 from golem.runtime.clock import InstantClock, SleepingClock
 
 __all__ = [
+    "ANY_LATENESS",
     "DEFAULT_GRACE",
     "FireTimes",
     "Firing",
@@ -39,6 +40,9 @@ __all__ = [
 log = structlog.get_logger("golem")
 
 DEFAULT_GRACE = timedelta(minutes=1)
+# A grace without a limit (APScheduler's misfire_grace_time=None): a run missed by however
+# much runs once, coalesced, when the loop frees, as the run of the latest missed time.
+ANY_LATENESS = timedelta.max
 # On an InstantClock the loop never sleeps. It checks for cancellation before the first
 # job and every _CHECK_EVERY-th after it, and lets other tasks run (a full checkpoint,
 # some 50 µs) before every _YIELD_EVERY-th. Virtual time runs thousands of jobs a
@@ -95,12 +99,27 @@ def next_fire(
         due = trigger.get_next_fire_time(last, now)
     if due is None or due >= now:
         return due
-    latest = due if due >= now - grace else trigger.get_next_fire_time(None, now - grace)
-    if latest is None or latest > now:
-        return trigger.get_next_fire_time(None, now)
-    while (following := trigger.get_next_fire_time(latest, now)) is not None and following <= now:
-        latest = following
-    return latest
+    if now - due > grace:
+        due = trigger.get_next_fire_time(None, now - grace)
+        if due is None or due > now:
+            return trigger.get_next_fire_time(None, now)
+    return _latest(trigger, due, now)
+
+
+def _latest(trigger: Trigger, first: datetime, now: datetime) -> datetime:
+    """The trigger's last fire time at or before `now`, `first` being one of them. It looks
+    back from `now` over a doubling span before it walks forward, so that a long outage of
+    a job with any lateness allowed is not walked one fire time at a time."""
+    span = timedelta(seconds=1)
+    while now - first > span:
+        near = trigger.get_next_fire_time(None, now - span)
+        if near is not None and near <= now:
+            first = near
+            break
+        span *= 2
+    while (following := trigger.get_next_fire_time(first, now)) is not None and following <= now:
+        first = following
+    return first
 
 
 class Firing(Struct, frozen=True):
@@ -112,7 +131,8 @@ class Firing(Struct, frozen=True):
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """A named async callable and when to run it. `grace` overrides the scheduler's."""
+    """A named async callable and when to run it. `grace` overrides the scheduler's
+    (ANY_LATENESS: a missed run always runs once, late)."""
 
     name: str
     trigger: Trigger
@@ -285,8 +305,9 @@ class Scheduler:
             at = next_fire(slot.job.trigger, last, now, self._grace_of(slot), due=known)
         if last is None and planned <= now and now - planned <= self._grace_of(slot):
             # A first run: a trigger asked with no previous fire answers with the next
-            # time after `now`, and a real clock always wakes a little after `planned`.
-            at = planned
+            # time after `now`, and a real clock always wakes a little after `planned`
+            # (or much later, held by another job: then the latest time missed runs).
+            at = _latest(slot.job.trigger, planned, now) if planned < now else planned
         if at is None:
             return
         name = slot.job.name

@@ -29,6 +29,7 @@ from golem.world import Episode, MarketSummary, Observation, TradeAction
 from golem.world.feed import FeedItem
 
 __all__ = [
+    "RECENT_EPISODES",
     "Brief",
     "Document",
     "Dreaming",
@@ -48,6 +49,9 @@ __all__ = [
     "Situation",
     "Subsystem",
 ]
+
+# The episodes a Situation shows the subsystems: the most recent, resolved or not.
+RECENT_EPISODES = 50
 
 
 class Mood(Struct, frozen=True):
@@ -231,7 +235,7 @@ class Situation(Struct, frozen=True):
     portfolio: PortfolioView
     mood: Mood = msgspec.field(default_factory=Mood)
     grimoire: tuple[GrimoireEntry, ...] = ()
-    episodes: tuple[Episode, ...] = ()
+    episodes: tuple[Episode, ...] = ()  # the last RECENT_EPISODES
     events: tuple[Event, ...] = ()  # notable events since the last run, e.g. regime_shift
     probes: Probes | None = None
     proposed: ProposedTrade | None = None  # what risk is asked to assess

@@ -613,6 +613,9 @@ EFFECTS: dict[str, Effect] = {
     "subsystems.dream.schedule": Effect(
         "the dream runs later", lambda s: s["jobs"]["dream"], "rises"
     ),
+    "subsystems.dream.min_episodes": Effect(
+        "fewer resolved episodes needed: the first dream comes sooner", lambda m: m, "with"
+    ),
     "subsystems.risk.deliberation": Effect(
         "every trade is judged at the seeds' tier and depth",
         lambda s: count(s, lambda d: d[1] is None),

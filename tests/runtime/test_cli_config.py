@@ -66,6 +66,16 @@ def test_check_of_the_default_config_needs_no_key(
     assert tree(workdir) == []
 
 
+def test_check_shows_what_the_dream_needs(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["config", "check", str(CONFIGS / "golem.toml")]) == 0
+    out = capsys.readouterr().out
+    assert any(
+        "subsystems.dream.min_episodes" in line and " 1 " in line for line in out.splitlines()
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [
@@ -76,9 +86,20 @@ def test_check_of_the_default_config_needs_no_key(
         ("[inference]\nt1 = ['nobody']\n", "inference.t1[0]"),
         ("[inference]\nt1 = ['openai:gpt-4.1-nano']\n", "inference.t1[0]"),
         ("[subsystems.curator]\nschedule = '61 * * * *'\n", "subsystems.curator.schedule"),
+        ("[subsystems.dream]\nmin_episodes = 51\n", "subsystems.dream.min_episodes"),
         ("[world]\nsource = 'csv'\ncsv = 'gone.csv'\n", "world.csv"),
     ],
-    ids=["missing", "toml", "unknown", "negative", "provider", "unset-key", "cron", "csv"],
+    ids=[
+        "missing",
+        "toml",
+        "unknown",
+        "negative",
+        "provider",
+        "unset-key",
+        "cron",
+        "episodes",
+        "csv",
+    ],
 )
 def test_a_bad_config_exits_2_naming_the_key_and_writes_nothing(
     workdir: Path, capsys: pytest.CaptureFixture[str], text: str | None, key: str | None

@@ -1,7 +1,8 @@
 """The default golem (configs/golem.toml) shows every subsystem deciding by a model within
-its first quarter of an hour: its world opens volatile, with a rally the heartbeat's probes
-see as soon as their window is full. Run on a virtual clock, every tier on the synthetic
-provider priced at nothing, as the embedded model is; everything else as configured."""
+its first ten minutes: its world opens volatile, with a rally the heartbeat's probes see as
+soon as their window is full, and it dreams from its first resolved episode. Run on a
+virtual clock, every tier on the synthetic provider priced at nothing, as the embedded
+model is; everything else as configured."""
 
 from __future__ import annotations
 
@@ -20,12 +21,13 @@ from golem.runtime.config.load import parse_config
 from golem.runtime.life import assemble, make_market
 from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
+from golem.runtime.scheduler import ANY_LATENESS
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Record
 
 DEFAULT = Path(__file__).resolve().parents[2] / "configs" / "golem.toml"
 BIRTH = datetime(2026, 1, 5, 12, tzinfo=UTC)
-WITHIN = timedelta(minutes=15)
+WITHIN = timedelta(minutes=10)
 _FREE = {"price": {"input": 0.0, "output": 0.0}}
 EVERY = {
     SubsystemName.HEARTBEAT,
@@ -97,15 +99,47 @@ async def test_the_default_golem_is_born_holding_what_a_hedge_can_trade() -> Non
     assert await born_holding(data) == 0.0
 
 
-async def test_every_subsystem_decides_by_a_model_within_a_quarter_of_an_hour() -> None:
+async def test_every_subsystem_decides_by_a_model_within_ten_minutes() -> None:
     first = await first_model_decisions(default_config())
     assert set(first) == EVERY, first
     # The heartbeat's window holds 20 ticks of 15 s: its probes read the rally from then on.
     assert timedelta(minutes=5) <= first[SubsystemName.HEARTBEAT] <= timedelta(minutes=6)
+    # The birth's episode resolves at tick 20; the dream's next run (every 2 minutes) dreams
+    # of it, and the curator reviews what that dream staged.
+    assert first[SubsystemName.DREAM] == timedelta(minutes=6)
+    assert first[SubsystemName.DREAM] < first[SubsystemName.CURATOR]
+
+
+async def test_with_ten_episodes_needed_the_default_golem_does_not_dream_so_soon() -> None:
+    data = default_config()
+    data["subsystems"]["dream"]["min_episodes"] = 10  # the dream's own default
+    first = await first_model_decisions(data)
+    assert SubsystemName.DREAM not in first and SubsystemName.CURATOR not in first, first
 
 
 async def test_without_its_volatile_opening_the_default_golem_decides_by_the_rules() -> None:
     data = default_config()
     del data["world"]["market"]["shocks"], data["world"]["market"]["initial_regime"]
     first = await first_model_decisions(data)
-    assert set(first) == {SubsystemName.DAIMON}, first  # its appraisal of its birth
+    # The daimon's appraisal of its birth, and the dream of the birth's episode and the
+    # curator's review of it (they come with time, not with the market); never the
+    # heartbeat, hence never risk.
+    assert set(first) == {SubsystemName.DAIMON, SubsystemName.DREAM, SubsystemName.CURATOR}
+
+
+def test_a_slow_tick_never_drops_a_dream_or_a_curator_run() -> None:
+    """A local model's tick can hold the loop for minutes: the scheduled subsystems then
+    run once when it frees (ANY_LATENESS), rather than wait for their next time."""
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        config = parse_config(default_config())
+        with StateStore.open(Path(tmp) / "state") as store:
+            life, _ = assemble(
+                config,
+                clock=VirtualClock(BIRTH),
+                store=store,
+                routes=build_routes(ProviderPool(config, {})),
+                market=make_market(config),
+            )
+            jobs = life.scheduler._slots
+            assert jobs["dream"].job.grace == jobs["curator"].job.grace == ANY_LATENESS
+            assert jobs["heartbeat"].job.grace is None  # the scheduler's minute

@@ -161,6 +161,25 @@ def test_the_summary_counts_what_happened(log_file: Path) -> None:
     assert summary["events"]["decision"] == 6
 
 
+def test_a_birth_phase_change_is_listed_once_and_the_right_way(tmp_path: Path) -> None:
+    """As a golem born below Thriving logs it: the phase_change (previous, phase) first,
+    then its first tick's decisions, made in the phase it began in, at commit."""
+    path = tmp_path / "golem.log"
+    write_log(
+        path,
+        [
+            ("info", "phase_change", {"tick": 0, "previous": "thriving", "phase": "stable"}),
+            ("info", "decision", decision(0, "heartbeat", "deterministic", phase="thriving")),
+            ("info", "decision", model(0, "daimon", 1, 0.0, phase="thriving")),
+            ("info", "vitality", {"time": at(0), "vitality": 0.69, "phase": "stable"}),
+            ("info", "decision", decision(15, "heartbeat", "deterministic", phase="stable")),
+        ],
+    )
+    vitality = summarize(events_of(path)).to_json()["vitality"]
+    changes = [(c["from"], c["to"]) for c in vitality["phase_changes"]]
+    assert changes == [("thriving", "stable")] and vitality["phase"] == "stable"
+
+
 def test_summary_json_is_one_valid_document(
     log_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

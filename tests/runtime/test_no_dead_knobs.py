@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -384,6 +385,22 @@ def schedule(config: GolemConfig) -> object:
         jobs = {name: scheduler.next_fire_time(name) for name in scheduler._slots}
         phases = {phase: interval(phase, life.golem.schedule) for phase in Phase}
         return {"jobs": jobs, "intervals": phases, "max_failures": scheduler._max_failures}
+
+
+def dreams(config: GolemConfig) -> object:
+    """The minutes from birth to the first dream that was not skipped, in a life of an
+    hour (the dream every minute); an hour when none came."""
+    first: list[timedelta] = []
+
+    def seen(record: object) -> None:
+        if not isinstance(record, DecisionRecord) or first:
+            return
+        if record.subsystem is SubsystemName.DREAM and record.source != "skipped":
+            first.append(record.time - NOW)
+
+    with life_of(config, [seen]) as (life, _):
+        trio.run(partial(life.run, duration=timedelta(hours=1)))
+    return (first[0] if first else timedelta(hours=1)) / timedelta(minutes=1)
 
 
 def context(config: GolemConfig) -> object:
@@ -1001,6 +1018,7 @@ KNOBS: dict[str, Knob] = {
     "subsystems.curator.schedule": Knob("20m", schedule),
     "subsystems.dream.enabled": Knob(False, schedule),
     "subsystems.dream.schedule": Knob("30 14 * * *", schedule),
+    "subsystems.dream.min_episodes": Knob(2, dreams, {**JUMPY, "subsystems.dream.schedule": "1m"}),
     "subsystems.risk.deliberation": Knob("fixed", deliberations),
     "subsystems.risk.small_stake": Knob(None, deliberations, STAKE),
     "subsystems.risk.large_stake": Knob(None, deliberations, STAKE),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 import trio
@@ -13,6 +14,7 @@ from structlog.testing import capture_logs
 
 from golem.runtime.clock import VirtualClock
 from golem.runtime.scheduler import (
+    ANY_LATENESS,
     Firing,
     Job,
     JobFailing,
@@ -586,3 +588,48 @@ async def test_a_run_that_outlasts_its_interval_is_warned_of() -> None:
         }
     ]
     assert len(runs) > 3  # and it beats on
+
+
+def test_any_lateness_runs_the_latest_missed_time_however_late() -> None:
+    trigger = every(2 * MIN, start=T0)
+    # A minute's grace drops a run 70 s late; no limit runs the latest, once.
+    assert next_fire(trigger, T0, at(seconds=310), MIN) == at(seconds=360)
+    assert next_fire(trigger, T0, at(seconds=310), ANY_LATENESS) == at(seconds=240)
+    # Down for a year: one run, standing for the latest slot (found without walking
+    # 262,800 of them).
+    assert next_fire(trigger, T0, at(days=365, seconds=61), ANY_LATENESS) == at(days=365)
+    daily = cron("0 3 * * *")
+    assert next_fire(daily, at(3), at(2, days=30), ANY_LATENESS) == at(3, days=29)
+
+
+async def test_a_job_held_up_by_a_slow_one_runs_once_when_the_loop_frees() -> None:
+    """A heartbeat that holds the loop four and a half minutes (a slow local model): the
+    dream, due twice meanwhile, runs once as soon as it frees; with a minute's grace it
+    waits for its next time, and says `job_missed`."""
+
+    async def life(grace: timedelta | None) -> tuple[list[tuple[datetime, datetime]], Any]:
+        clock = VirtualClock(T0)
+        scheduler = Scheduler(clock, grace=MIN)
+        dreams: list[tuple[datetime, datetime]] = []  # (the run it stands for, when it ran)
+
+        async def beat(firing: Firing) -> None:
+            if firing.at == at(seconds=60):
+                clock.advance(timedelta(seconds=270))
+
+        async def dream(firing: Firing) -> None:
+            dreams.append((firing.at, clock.now()))
+
+        scheduler.add(Job("beat", every(MIN, start=T0), beat))
+        scheduler.add(Job("dream", every(2 * MIN, start=T0), dream, grace=grace))
+        scheduler.add(until(scheduler, at(seconds=420)))
+        with capture_logs() as logs:
+            await scheduler.run()
+        return dreams, [e["event"] for e in logs]
+
+    dreams, events = await life(ANY_LATENESS)
+    first, later = (T0, T0), (at(seconds=360), at(seconds=360))
+    assert dreams == [first, (at(seconds=240), at(seconds=330)), later]
+    assert "job_missed" not in events
+    dreams, events = await life(None)
+    assert dreams == [first, later]
+    assert "job_missed" in events

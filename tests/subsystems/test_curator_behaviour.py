@@ -194,3 +194,20 @@ async def test_curator_through_decide_in_every_mode(mode: Mode) -> None:
     assert record.outcome.details["promoted"] == ["g1"]
     assert record.outcome.grimoire_archive == ("g3",)
     assert "[g1]" in (provider.requests[0].messages[-1].content or "")
+
+
+def test_with_one_entry_the_grammar_offers_no_cross_reference() -> None:
+    """A cross-reference joins two entries: with one listed it could only be the entry's
+    to itself, which the decision refuses; a real run's first three curations (one
+    entry, from the first dream) were all that, and fell back to the rules."""
+    from golem.inference.local.specialise import specialise
+
+    schema = CuratorEvaluation.response_schema().schema
+
+    def crossed(grimoire: tuple[GrimoireEntry, ...]) -> dict[str, object]:
+        choices = CURATOR.brief(context(grimoire=grimoire)).choices
+        narrowed = specialise(schema, choices).schema
+        return narrowed["properties"]["cross_references"]  # type: ignore[no-any-return]
+
+    assert crossed((entry("g1", 0.5),)).get("maxItems") == 0
+    assert crossed((entry("g1", 0.5), entry("g2", 0.6))).get("maxItems") != 0

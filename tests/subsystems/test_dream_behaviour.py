@@ -107,6 +107,21 @@ def test_kinds_rotate_with_the_schedule_unless_named() -> None:
     assert DREAM.decision_type(dreaming(DreamKind.THREAT)) is ThreatAssessment
 
 
+def test_with_nothing_staged_the_rotation_passes_integration_by() -> None:
+    """A skipped dream does not count; with integration in the rotation and nothing
+    staged, the golem stopped dreaming for good after a replay that drew no lesson and a
+    discarded fragment (a real run's small model did both)."""
+    beliefs = (GrimoireEntry("g3", "exit before crashes", 0.8, tier="belief"),)
+    kinds = [
+        DREAM.kind(dreaming(grimoire=beliefs, dreaming=Dreaming(cycle=cycle))) for cycle in range(4)
+    ]
+    assert kinds == ["replay", "hypnagogic", "threat", "replay"]
+    assert all(
+        DREAM.skip_reason(dreaming(grimoire=(), dreaming=Dreaming(cycle=c))) is None
+        for c in range(8)
+    )
+
+
 def test_fragments_and_scenarios_follow_the_seed() -> None:
     seeded = [dreaming(dreaming=Dreaming(seed=seed)) for seed in (1, 1, 2)]
     first, again, other = (fragment(ctx) for ctx in seeded)

@@ -29,6 +29,7 @@ from golem.runtime.config.owner import ControlSection, NotifySection
 from golem.runtime.config.providers import EMBEDDED, ChainEntry, ProvidersSection, Section
 from golem.runtime.config.subsystems import (
     DaimonSection,
+    DreamSection,
     HeartbeatSection,
     JobSection,
     RiskSection,
@@ -46,6 +47,7 @@ __all__ = [
     "ContextSection",
     "ControlSection",
     "DaimonSection",
+    "DreamSection",
     "FeedEntry",
     "GolemConfig",
     "GolemSection",

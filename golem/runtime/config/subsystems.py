@@ -19,11 +19,14 @@ from golem.inference.durations import Duration, DurationOrOff, format_duration
 from golem.runtime.config.durations import Schedule
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.providers import ChainEntry, Section
+from golem.subsystems.contract import RECENT_EPISODES
+from golem.subsystems.dream import DreamConfig
 from golem.subsystems.risk import ProvenancePolicy, RiskConfig, StakeBands
 
 __all__ = [
     "SHORTEST_INTERVAL",
     "DaimonSection",
+    "DreamSection",
     "HeartbeatSection",
     "JobSection",
     "RiskSection",
@@ -84,6 +87,19 @@ class JobSection(Section):
 
     enabled: bool = True
     schedule: ScheduleText
+
+
+class DreamSection(JobSection):
+    """The dream's schedule, and how many resolved episodes (decisions whose horizon has
+    come and been scored) it needs to dream at all, of the last RECENT_EPISODES: until
+    then each run is skipped, with the count. A model-made heartbeat decision records an
+    episode, and so does one rules decision per horizon."""
+
+    min_episodes: int = Field(default=DreamConfig().min_episodes, ge=0, le=RECENT_EPISODES)
+
+    def config(self) -> DreamConfig:
+        """The dream subsystem's configuration."""
+        return DreamConfig(min_episodes=self.min_episodes)
 
 
 class DaimonSection(Section):
@@ -157,9 +173,9 @@ class RiskSection(Section):
 _DEFAULT_SCHEDULES = {"curator": "10m", "dream": "1h"}
 
 
-def _runs(name: str) -> Any:
+def _runs(name: str, section: type[JobSection] = JobSection) -> Any:
     return Field(
-        default_factory=lambda: JobSection(schedule=_parse_schedule(_DEFAULT_SCHEDULES[name]))
+        default_factory=lambda: section(schedule=_parse_schedule(_DEFAULT_SCHEDULES[name]))
     )
 
 
@@ -174,7 +190,7 @@ class SubsystemsSection(Section):
     daimon: DaimonSection = DaimonSection()
     risk: RiskSection = RiskSection()
     curator: JobSection = _runs("curator")
-    dream: JobSection = _runs("dream")
+    dream: DreamSection = _runs("dream", DreamSection)
 
     @model_validator(mode="before")
     @classmethod

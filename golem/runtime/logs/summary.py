@@ -148,7 +148,9 @@ class PhaseChange:
 @dataclass(slots=True)
 class VitalityTrajectory:
     """Every numeric `vitality` in the log, in order (decision and vitality events alike),
-    and each change of the `phase` they report (a phase_change event's `to`)."""
+    and each change of the `phase` they report (a phase_change event's `phase`, from its
+    `previous`; `to` and `from` in older logs). A decision's phase only starts the count:
+    a tick's decisions are written after its phase_change, with the phase they began in."""
 
     first: float | None = None
     last: float | None = None
@@ -164,11 +166,16 @@ class VitalityTrajectory:
             self.last = vitality
             self.low = vitality if self.low is None else min(self.low, vitality)
             self.samples += 1
-        is_change = event.get("event") == "phase_change"
+        kind = event.get("event")
+        is_change = kind == "phase_change"
         phase = event.get("to", event.get("phase")) if is_change else event.get("phase")
         if not isinstance(phase, str):
             return
-        before = self.phase or (event.get("from") if is_change else None)
+        if kind == "decision" and self.phase is not None:
+            # A decision line carries the phase it was made in, and is written when its
+            # tick commits: after the phase_change of that same tick, it is no change back.
+            return
+        before = self.phase or (event.get("from", event.get("previous")) if is_change else None)
         if isinstance(before, str) and before != phase:
             moment = event_time(event)
             self.changes.append(PhaseChange(moment.isoformat() if moment else None, before, phase))

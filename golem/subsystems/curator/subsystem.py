@@ -27,12 +27,8 @@ _TASK = (
     "to 1. Use only the ids shown."
 )
 
-_ID_FIELDS = (
-    "/prune_ids/*",
-    "/promotions/*/entry_id",
-    "/cross_references/*/source_id",
-    "/cross_references/*/target_id",
-)
+_CROSS_FIELDS = ("/cross_references/*/source_id", "/cross_references/*/target_id")
+_ID_FIELDS = ("/prune_ids/*", "/promotions/*/entry_id", *_CROSS_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +62,13 @@ class Curator:
 
     def brief(self, ctx: Situation) -> Brief:
         """The listed entries; every id the answer gives is one of theirs, and their number
-        is the count evaluated (`choices`, for a decoder that constrains)."""
+        is the count evaluated (`choices`, for a decoder that constrains). With one entry
+        listed no cross-reference is offered: it could only be the entry's to itself,
+        which the decision refuses (a real run's first curations all failed so)."""
         ids = tuple(entry.id for entry in listed(ctx, self.config))
         choices: dict[str, tuple[Any, ...]] = dict.fromkeys(_ID_FIELDS, ids)
+        if len(ids) < 2:  # a cross-reference joins two entries: with one, none can be
+            choices |= dict.fromkeys(_CROSS_FIELDS, ())
         choices["/entries_evaluated"] = (len(ids),)
         given = Input("Grimoire", self._entries(ctx))
         return Brief(_ROLE, _TASK, inputs=(given,), choices=choices)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import StructuredOutput
 from golem.mortality import ModelTier, Phase
-from golem.subsystems.contract import Dreaming, GrimoireEntry, Situation
+from golem.subsystems.contract import RECENT_EPISODES, Dreaming, GrimoireEntry, Situation
 from golem.subsystems.dream.fragment import FragmentEvaluation
 from golem.subsystems.dream.integration import DreamIntegration
 from golem.subsystems.dream.replay_analysis import ReplayAnalysis
@@ -56,7 +56,8 @@ class DreamConfig(BaseModel):
 
     every_ticks: int = Field(default=500, ge=1)  # the runtime's schedule; the rotation's step
     tier: ModelTier = ModelTier.T1
-    min_episodes: int = Field(default=10, ge=0)  # resolved episodes needed to dream at all
+    # Resolved episodes needed to dream at all, among the RECENT_EPISODES a Situation shows.
+    min_episodes: int = Field(default=10, ge=0, le=RECENT_EPISODES)
     replay_episodes: int = Field(default=20, ge=1)  # the most recent ones a replay sees
     rule_min_group: int = Field(default=3, ge=1)  # episodes per (regime, action) for a rule
     max_new_confidence: float = Field(default=0.6, ge=0, le=1)  # a dream is not evidence
@@ -76,12 +77,18 @@ class DreamConfig(BaseModel):
 def dream_kind(ctx: Situation, config: DreamConfig) -> DreamKind:
     """`ctx.dreaming.kind` when the caller names one; else the rotation, stepped by
     `ctx.dreaming.cycle` (a count of dreams) or, without it, by tick ÷ every_ticks, so
-    dreams on the default schedule take the four kinds in turn."""
+    dreams on the default schedule take the four kinds in turn. Integration is in the
+    rotation only while something is staged: a skipped dream does not count, so with
+    nothing to integrate the rotation would stop there, and the golem never dream again
+    (a replay that drew no lesson and a fragment discarded were enough)."""
     told = ctx.dreaming or Dreaming()
     if told.kind is not None:
         return DreamKind(told.kind)
     cycle = ctx.tick // config.every_ticks if told.cycle is None else told.cycle
-    return ROTATION[cycle % len(ROTATION)]
+    kinds = (
+        ROTATION if staged(ctx) else tuple(k for k in ROTATION if k is not DreamKind.INTEGRATION)
+    )
+    return kinds[cycle % len(kinds)]
 
 
 def resolved(ctx: Situation) -> list[Episode]:
