@@ -68,7 +68,7 @@ def at_tier(tier: ModelTier, **changes: Any) -> Situation:
 def test_gate_formula(
     confidence: float | None, vitality: float, arousal: float, theta: float
 ) -> None:
-    assert gate(confidence, vitality, arousal) == pytest.approx(theta)
+    assert gate(confidence, vitality, arousal, GateParams()) == pytest.approx(theta)
 
 
 def test_gate_is_clamped() -> None:
@@ -93,7 +93,7 @@ def test_tier_bands_at_theta_0_3(pe: float, tier: ModelTier) -> None:
 def test_theta_always_within_bounds(
     confidence: float | None, vitality: float, arousal: float
 ) -> None:
-    assert 0.05 <= gate(confidence, vitality, arousal) <= 0.8
+    assert 0.05 <= gate(confidence, vitality, arousal, GateParams()) <= 0.8
 
 
 @given(st.floats(0, 1), st.floats(0, 1), st.floats(0.05, 0.8))

@@ -260,15 +260,11 @@ def gate(
     confidence: float | None,
     vitality: float,
     arousal: float,
-    params: GateParams | None = None,
+    params: GateParams,
 ) -> float:
-    """The gate θ. A confident, healthy, calm golem looks away more; a dying or agitated
-    one escalates sooner."""
-    compiled = _DEFAULT_POLICY.gate if params is None else Gate.of(params)
-    return compiled.theta(confidence, vitality, arousal)
-
-
-_DEFAULT_POLICY = ProbePolicy.of(ProbeConfig())
+    """The gate θ with `params`. A confident, healthy, calm golem looks away more; a dying
+    or agitated one escalates sooner."""
+    return Gate.of(params).theta(confidence, vitality, arousal)
 
 
 def tier_for(prediction_error: float, theta: float) -> ModelTier:
