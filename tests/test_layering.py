@@ -29,13 +29,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "inference": frozenset(),
     "mortality": frozenset({"inference"}),
     "world": frozenset(),
-    # The prediction engine, beside mortality: pure, importing nothing of golem; subsystems
-    # and the runtime may import it once it is wired (issue 37).
+    # The prediction engine, beside mortality: pure, importing nothing of golem; the
+    # runtime wires it into a life (its claims, ledger, gate and the epistemic clock).
     "oracle": frozenset(),
     "subsystems": frozenset({"inference", "mortality", "world"}),
-    "runtime": frozenset({"inference", "mortality", "world", "subsystems"}),
-    "simulation": frozenset({"inference", "mortality", "world", "subsystems", "runtime"}),
-    "cli": frozenset({"inference", "mortality", "world", "subsystems", "runtime", "simulation"}),
+    "runtime": frozenset({"inference", "mortality", "world", "subsystems", "oracle"}),
+    "simulation": frozenset({"inference", "mortality", "world", "subsystems", "runtime", "oracle"}),
+    "cli": frozenset(
+        {"inference", "mortality", "world", "subsystems", "runtime", "simulation", "oracle"}
+    ),
 }
 # The modules beside the packages: golem/__init__.py holds the version and imports nothing
 # (so any package may read `golem.__version__`); the entry points start the command line.

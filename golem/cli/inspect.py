@@ -356,6 +356,7 @@ def _print_summary(summary: Summary, as_json: bool, width: int | None) -> None:
     verification = document["verification"]
     if verification["verified"] or verification["skipped"]:
         console.print(_verification_line(verification))
+    _print_oracle(console, document["oracle"])
     for blocked in document["blocked"]:
         console.print(
             f"[bold yellow]blocked[/] {blocked['action']} at tick {blocked['tick']} "
@@ -364,6 +365,34 @@ def _print_summary(summary: Summary, as_json: bool, width: int | None) -> None:
     if summary.death is not None:
         console.print(
             f"[bold red]died[/] at {summary.death.get('time', '?')}: {details(summary.death)}"
+        )
+
+
+def _print_oracle(console: Console, oracle: dict[str, Any]) -> None:
+    """The prediction engine's lines: fitness, accuracy per category (and per regime), the
+    trades its gate blocked and what they would have made."""
+    if oracle["fitness"] is None and not oracle["trades_gated"]:
+        return
+    fitness = oracle["fitness"]
+    console.print(f"epistemic fitness {'?' if fitness is None else f'{fitness:.3f}'}")
+    for category, row in oracle["categories"].items():
+        if not row.get("total"):
+            continue
+        regimes = ", ".join(
+            f"{regime} {r['hit_rate']:.0%} of {r['total']}"
+            for regime, r in sorted(row["regimes"].items())
+        )
+        skill = row.get("skill")
+        console.print(
+            f"  {category}: {row['hit_rate']:.0%} of {row['total']} right"
+            f"{'' if skill is None else f', skill {skill:+.2f}'} ({regimes})"
+        )
+    if oracle["trades_gated"]:
+        reasons = ", ".join(f"{k} {v}" for k, v in oracle["gated_by_reason"].items())
+        console.print(
+            f"[bold yellow]gate[/] blocked {oracle['trades_gated']} trades ({reasons}); "
+            f"{oracle['gated_resolved']} resolved would have made "
+            f"${oracle['would_be_pnl_usd']:.2f}"
         )
 
 
@@ -426,7 +455,7 @@ def _columns_that_fit(rows: list[dict[str, str]], width: int) -> tuple[list[str]
     wanted ones whose widest cell fits whole (rich's box: 3 characters a column, 1 more)."""
     used, chosen = 1, set()
     for column in _COLUMNS:
-        need = max(len(column), *(len(row[column]) for row in rows)) + 3
+        need = max([len(column), *(len(row[column]) for row in rows)]) + 3  # no rows: the header
         if used + need <= width:
             chosen.add(column)
             used += need

@@ -35,9 +35,7 @@ from golem.mortality.budgets import (
 from golem.mortality.death_clocks import (
     Clock,
     EconomicClock,
-    EpistemicClock,
     FixedClock,
-    forecast_skill,
     utc_day,
 )
 from golem.mortality.hazard import (
@@ -59,6 +57,7 @@ from golem.mortality.profiles import (
     select_profile_and_reasoning,
 )
 from golem.mortality.reserve import ReserveParams
+from golem.mortality.senescence import Senescence, SenescenceParams, Stage
 from golem.mortality.vitality import (
     DeathCause,
     Phase,
@@ -68,7 +67,7 @@ from golem.mortality.vitality import (
     death_cause,
     phase_of,
 )
-from golem.mortality.vitals import Epistemic, Vitals, assess, epistemic_of
+from golem.mortality.vitals import Vitals, assess
 
 __all__ = [
     "FALLBACKS",
@@ -88,8 +87,6 @@ __all__ = [
     "Degradation",
     "DegradationReason",
     "EconomicClock",
-    "Epistemic",
-    "EpistemicClock",
     "Fallback",
     "FixedClock",
     "HazardParams",
@@ -109,6 +106,9 @@ __all__ = [
     "ReasoningDepth",
     "ReasoningPressurePolicy",
     "ReserveParams",
+    "Senescence",
+    "SenescenceParams",
+    "Stage",
     "StochasticRoll",
     "SubsystemName",
     "VitalityParams",
@@ -121,8 +121,6 @@ __all__ = [
     "cost_cap_tier",
     "death_cause",
     "death_probability",
-    "epistemic_of",
-    "forecast_skill",
     "phase_of",
     "pressure",
     "roll",

@@ -1,22 +1,19 @@
-"""The time source mortality reads, and two of the three clocks a golem dies by: the economic
-clock (credits left, burn rate) and the epistemic clock (how well it still predicts).
-Both are immutable values: each tick returns a new clock. The stochastic clock is in hazard.py.
+"""The time source mortality reads, and the economic clock (credits left, burn rate), an
+immutable value: each tick returns a new clock. The stochastic clock is in hazard.py; the
+epistemic clock is the prediction engine's fitness (golem/oracle), read by the runtime.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
 
 __all__ = [
     "Clock",
     "EconomicClock",
-    "EpistemicClock",
     "FixedClock",
-    "forecast_skill",
     "utc_day",
 ]
 
@@ -95,49 +92,3 @@ class EconomicClock:
         if math.isinf(ticks):
             return None
         return tick_interval * ticks
-
-
-@dataclass(frozen=True, slots=True)
-class EpistemicClock:
-    """Forecast skill of the last `window` (predicted, actual) return pairs, clipped to
-    [0, 1]; `prior` (0.5) until `min_samples` pairs exist. A pair is one resolved
-    prediction: the predicted return (predicted price ÷ price when predicted − 1) and the
-    actual return over the same horizon. See `forecast_skill` for the formula."""
-
-    pairs: Sequence[tuple[float, float]] = field(default_factory=tuple)
-    window: int = 100
-    min_samples: int = 10
-    prior: float = 0.5
-
-    def __post_init__(self) -> None:
-        if not 0 < self.min_samples <= self.window:
-            raise ValueError("need 0 < min_samples <= window")
-
-    def record(self, predicted: float, actual: float) -> EpistemicClock:
-        if not (math.isfinite(predicted) and math.isfinite(actual)):
-            raise ValueError("predictions and outcomes must be finite")
-        kept = (*self.pairs, (predicted, actual))[-self.window :]
-        return replace(self, pairs=kept)
-
-    @property
-    def level(self) -> float:
-        if len(self.pairs) < self.min_samples:
-            return self.prior
-        return min(1.0, max(0.0, forecast_skill(self.pairs)))
-
-
-def forecast_skill(pairs: Sequence[tuple[float, float]]) -> float:
-    """Skill of (predicted, actual) returns against the naive forecast of a zero return:
-
-        skill = 1 − MSE(predicted, actual) / MSE(0, actual)
-              = 1 − Σ(actual − predicted)² / Σ actual²
-
-    1 for a perfect forecast, 0 for one no better than predicting no change, negative
-    (unbounded) for a worse one. When every actual return is 0 the naive forecast is
-    perfect and the ratio undefined: a forecast that also predicted 0 everywhere scores
-    0 (no better than naive), any other scores −1 (worse)."""
-    ss_naive = math.fsum([actual * actual for _, actual in pairs])
-    ss_res = math.fsum([(actual - predicted) ** 2 for predicted, actual in pairs])
-    if ss_naive == 0.0:
-        return 0.0 if ss_res == 0.0 else -1.0
-    return 1.0 - ss_res / ss_naive

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference.durations import Duration, DurationOrOff
 from golem.inference.seed import Seed
@@ -19,6 +18,7 @@ from golem.mortality.hazard import HazardParams
 from golem.mortality.names import SubsystemName
 from golem.mortality.profiles import ReasoningPressurePolicy
 from golem.mortality.reserve import ReserveParams
+from golem.mortality.senescence import SenescenceParams
 from golem.mortality.vitality import PhaseThresholds, VitalityParams
 
 __all__ = ["MortalityParams", "MortalityPolicy"]
@@ -48,11 +48,10 @@ class MortalityParams(BaseModel):
     stochastic_death: bool = True  # roll the Gompertz-Makeham clock each tick
     seed: Seed | None = None  # the stochastic clock's seed; default [golem].seed
     burn_decay: float = Field(default=0.95, ge=0, lt=1)  # the burn rate's EMA weight
-    epistemic_window: int = Field(default=100, gt=0)
-    epistemic_min_samples: int = Field(default=10, gt=0)
-    # Epistemic senescence (the Bardo design): predictive fitness (the epistemic clock's
-    # forecast skill) below `senescence_threshold` for `senescence_grace` of time (Bardo's
-    # 500 ticks at ~40 s), with a full window, starts the death protocol.
+    # Staged epistemic senescence (Bardo 02-epistemic-decay.md): epistemic fitness (the
+    # prediction engine's chance-corrected skill) below `senescence_threshold` is Stage 1;
+    # staying below for `senescence_grace` of time (Bardo's 500 ticks at ~40 s) confirms
+    # it (Stage 2), and a confirmed golem dies once composite vitality falls below 0.1.
     senescence_threshold: float = Field(default=0.35, ge=0, le=1)
     senescence_grace: Duration = timedelta(seconds=500 * 40)
     # How long a golem may stay in Terminal (it calls no model but the death reflection)
@@ -72,12 +71,6 @@ class MortalityParams(BaseModel):
     reasoning: ReasoningPressurePolicy = ReasoningPressurePolicy()
     # The apoptotic reserve: what is held back from spending for death's call.
     reserve: ReserveParams = ReserveParams()
-
-    @model_validator(mode="after")
-    def _samples_fit_window(self) -> Self:
-        if self.epistemic_min_samples > self.epistemic_window:
-            raise ValueError("epistemic_min_samples must not exceed epistemic_window")
-        return self
 
     def compile(self, *, seed: int, max_attempts: int = DEFAULT_ATTEMPTS) -> MortalityPolicy:
         """Compile these parameters for one life. `seed`: the stochastic clock's (the
@@ -99,10 +92,9 @@ class MortalityParams(BaseModel):
             phases=self.phases,
             hazard=self.hazard if self.stochastic_death else None,
             seed=seed,
-            epistemic_window=self.epistemic_window,
-            epistemic_min_samples=self.epistemic_min_samples,
-            senescence_threshold=self.senescence_threshold,
-            senescence_grace=self.senescence_grace,
+            senescence=SenescenceParams(
+                threshold=self.senescence_threshold, grace=self.senescence_grace
+            ),
             burn_decay=self.burn_decay,
             terminal_grace=self.terminal_grace,
             initial_credits_usd=self.initial_credits_usd,
@@ -128,10 +120,7 @@ class MortalityPolicy:
     phases: PhaseThresholds
     hazard: HazardParams | None
     seed: int
-    epistemic_window: int
-    epistemic_min_samples: int
-    senescence_threshold: float
-    senescence_grace: timedelta
+    senescence: SenescenceParams
     burn_decay: float
     terminal_grace: timedelta | None
     initial_credits_usd: float

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -147,6 +147,10 @@ class PredictionBook:
     def pending(self) -> int:
         return len(self._due)
 
+    def recent(self) -> tuple[Resolution, ...]:
+        """The resolutions kept (those within the compaction window), oldest first."""
+        return tuple(self._resolved)
+
     def next_id(self) -> int:
         """The id the next registered prediction gets (ids are monotonic)."""
         return self._next_id
@@ -161,6 +165,26 @@ class PredictionBook:
         if self._ledger is not None:
             self._ledger.append_prediction(prediction)
         return prediction
+
+    def restore(
+        self, predictions: Iterable[Prediction], resolutions: Iterable[Resolution]
+    ) -> list[Resolution]:
+        """Rebuild the book from its ledger's rows (a restart), writing nothing to it: the
+        predictions in id order, their checkpoints pending unless `resolutions` holds
+        them; returns the resolutions (the learners are fed them again by the caller).
+        Resolutions older than the compaction window of the newest one are not kept."""
+        done = list(resolutions)
+        resolved = {(r.prediction_id, r.checkpoint) for r in done}
+        for prediction in predictions:
+            self._next_id = max(self._next_id, prediction.id + 1)
+            for index, offset in enumerate(prediction.checkpoints):
+                if (prediction.id, index) not in resolved:
+                    due = prediction.created_at + offset
+                    heapq.heappush(self._due, (due, prediction.id, index, prediction))
+        if done:
+            newest = max(r.resolved_at for r in done)
+            self._resolved.extend(r for r in done if newest - r.resolved_at <= self._window)
+        return done
 
     def resolve(self, now: datetime, readings: Mapping[str, float]) -> list[Resolution]:
         """Resolve every checkpoint due at or before `now` whose item has a reading; those

@@ -76,6 +76,8 @@ def expected_calibration_error(samples: Sequence[tuple[float, bool]], num_bins: 
 @dataclass(slots=True)
 class _Curve:
     history: deque[tuple[float, bool]]
+    # The history pooled by stated confidence: [count, correct], kept as it changes.
+    pooled: dict[float, list[int]] = field(default_factory=dict)
     since_fit: int = 0
     xs: list[float] = field(default_factory=list)  # stated confidences, ascending
     ys: list[float] = field(default_factory=list)  # fitted accuracy at each
@@ -95,7 +97,18 @@ class ConfidenceCalibrator:
         curve = self._curves.get(key)
         if curve is None:
             curve = self._curves[key] = _Curve(deque(maxlen=self.params.max_history))
-        curve.history.append((stated, correct))
+        history, pooled = curve.history, curve.pooled
+        if len(history) == history.maxlen:  # the oldest leaves the pool with the ring
+            old, right = history[0]
+            counts = pooled[old]
+            counts[0] -= 1
+            counts[1] -= right
+            if not counts[0]:
+                del pooled[old]
+        history.append((stated, correct))
+        counts = pooled.setdefault(stated, [0, 0])
+        counts[0] += 1
+        counts[1] += correct
         curve.since_fit += 1
         n = len(curve.history)
         first = n == self.params.min_samples
@@ -107,11 +120,7 @@ class ConfidenceCalibrator:
     def _fit(self, curve: _Curve) -> None:
         """Ties pooled first (one point per stated confidence, weighted by its count), so
         the order of equal statements cannot shape the curve."""
-        pooled: dict[float, list[int]] = {}
-        for stated, correct in curve.history:
-            counts = pooled.setdefault(stated, [0, 0])
-            counts[0] += 1
-            counts[1] += 1 if correct else 0
+        pooled = curve.pooled
         curve.xs = sorted(pooled)
         weights = [float(pooled[x][0]) for x in curve.xs]
         curve.ys = pav([pooled[x][1] / pooled[x][0] for x in curve.xs], weights)

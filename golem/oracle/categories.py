@@ -40,6 +40,7 @@ class Draft:
     source: Source = Source.ANALYTICAL
     source_detail: str = ""
     action_ref: str | None = None
+    calibrated: float | None = None  # the calibrated confidence, when the caller has it
 
     def predict(self, id_: int, category: Category, claim: Claim, item: str) -> Prediction:
         return Prediction(
@@ -51,7 +52,7 @@ class Draft:
             item=item,
             checkpoints=self.checkpoints,
             regime=self.regime,
-            confidence=self.confidence,
+            confidence=self.confidence if self.calibrated is None else self.calibrated,
             confidence_raw=self.confidence,
             source_detail=self.source_detail,
             action_ref=self.action_ref,

@@ -78,6 +78,7 @@ class EpistemicFitness:
         self.params = params or FitnessParams()
         self._domains: dict[Category, _Domain] = {}
         self._regime_samples: dict[str, int] = {}
+        self._level: float | None = None  # kept until a scored claim is recorded
 
     def record(self, resolution: Resolution) -> None:
         """Count a resolved claim in its domain (claims outside the scored domains, such as
@@ -90,6 +91,7 @@ class EpistemicFitness:
         if domain is None:
             domain = self._domains[resolution.category] = _Domain(alpha)
         domain.add(resolution.forecast, resolution.observed)
+        self._level = None
 
     def regime_samples(self, regime: str) -> int:
         """Resolved claims made in `regime` (senescence's learning grace reads it)."""
@@ -113,7 +115,13 @@ class EpistemicFitness:
     @property
     def level(self) -> float:
         """The composite: Bardo's weights renormalised over the domains with a claim; the
-        prior before any."""
+        prior before any. Kept between the claims that change it (a golem reads it every
+        tick)."""
+        if self._level is None:
+            self._level = self._composite()
+        return self._level
+
+    def _composite(self) -> float:
         weights = self.params.weights
         claimed = [c for c in self._domains if c in weights]
         total = sum(weights[c] for c in claimed)

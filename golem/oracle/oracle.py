@@ -5,7 +5,7 @@ that they cannot disagree about what was resolved. Pure: time and readings are a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 
@@ -40,13 +40,23 @@ class Oracle:
             prediction = replace(prediction, confidence=calibrated)
         return self.book.register(prediction)
 
+    def restore(self, predictions: Iterable[Prediction], resolutions: Iterable[Resolution]) -> None:
+        """Rebuild from the ledger's rows (a restart): the book's pending checkpoints, and
+        every learner taught each resolution again, in order, so that fitness and the
+        calibrator are what they were."""
+        for r in self.book.restore(predictions, resolutions):
+            self._teach(r)
+
+    def _teach(self, r: Resolution) -> None:
+        self.corrector.record(r.category, r.regime, r.residual, r.correct)
+        self.calibrator.record(r.category, r.regime, r.confidence, r.correct)
+        self.fitness.record(r)
+
     def tick(self, now: datetime, regime: str, readings: Mapping[str, float]) -> list[Resolution]:
         """Resolve what is due at `now` (the corrector first hears the regime tag: a change
         resets its buffers) and teach every learner each resolution."""
         self.corrector.observe_regime(regime)
         resolved = self.book.resolve(now, readings)
         for r in resolved:
-            self.corrector.record(r.category, r.regime, r.residual, r.correct)
-            self.calibrator.record(r.category, r.regime, r.confidence, r.correct)
-            self.fitness.record(r)
+            self._teach(r)
         return resolved

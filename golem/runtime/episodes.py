@@ -1,11 +1,11 @@
 """A life's episodes: a forecast recorded for every model-made decision (and one per
 horizon otherwise), scored when its horizon comes, kept in step with the store and the
-memory the context layers read; and the epistemic level of the scored ones.
+memory the context layers read (the epistemic clock is the prediction engine's fitness:
+predictions.py).
 """
 
 from __future__ import annotations
 
-from golem.mortality import Epistemic, MortalityPolicy, epistemic_of
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from golem.subsystems.context import Memory
@@ -54,12 +54,11 @@ def forecast(record: DecisionRecord, market: MarketSummary, bias: float | None) 
 
 class EpisodeBook:
     """The episodes of a life (`log`), written through to the store and the memory; the
-    tuple a Situation shows and the epistemic level, each rebuilt only after a change."""
+    tuple a Situation shows, rebuilt only after a change."""
 
     def __init__(self, log: EpisodeLog, store: StateStore, memory: Memory) -> None:
         self.log, self._store, self._memory = log, store, memory
         self._recent: tuple[Episode, ...] | None = None
-        self._epistemic: Epistemic | None = None  # kept until the scored episodes change
 
     def recent(self) -> tuple[Episode, ...]:
         """The last RECENT_EPISODES episodes, as a Situation shows them."""
@@ -67,19 +66,12 @@ class EpisodeBook:
             self._recent = tuple(self.log.recent(RECENT_EPISODES))
         return self._recent
 
-    def epistemic(self, policy: MortalityPolicy) -> Epistemic:
-        """The epistemic level of the last scored episodes (the policy's window)."""
-        if self._epistemic is None:
-            predictions = self.log.prediction_pairs(policy.epistemic_window)
-            self._epistemic = epistemic_of(predictions, policy)
-        return self._epistemic
-
     def record(self, market: MarketSummary, summary: DecisionSummary) -> None:
         """A new episode: the decision `summary` made on `market`."""
         episode = self.log.record(market, summary)
         self._store.save_episode(episode)
         self._memory.put_episode(episode)
-        self._recent = None  # the epistemic level reads only scored ones: still fresh
+        self._recent = None
 
     def resolve(self, market: MarketSummary, portfolio: PaperPortfolio) -> None:
         """Score the episodes whose horizon has come, against `market` and the exposure."""
@@ -91,4 +83,3 @@ class EpisodeBook:
             self._store.save_episode(resolved)
             self._memory.put_episode(resolved)
             self._recent = None
-            self._epistemic = None

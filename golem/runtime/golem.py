@@ -20,8 +20,10 @@ import structlog
 
 from golem.mortality import (
     DeathCause,
+    Stage,
     Vitals,
 )
+from golem.oracle import GateParams as OracleGate
 from golem.runtime.asking import Budgeting, Routes
 from golem.runtime.compiled import Compiled
 from golem.runtime.config.sections import GolemConfig
@@ -34,6 +36,7 @@ from golem.runtime.knowledge import Knowledge
 from golem.runtime.memo import DecisionMemo
 from golem.runtime.options import LifeOptions, NowClock
 from golem.runtime.passing import Passing
+from golem.runtime.predictions import Predictor
 from golem.runtime.provenance import untraded
 from golem.runtime.purse import Purse, means
 from golem.runtime.record import DecisionRecord
@@ -131,6 +134,19 @@ class Golem:
             if resumed.portfolio
             else PaperPortfolio(config.world.cash_usd, config.world.portfolio)
         )
+        gating = config.prediction.gate
+        self.predictor = Predictor(
+            store.predictions,
+            golem_id=self._golem_id,
+            horizon=config.heartbeat.interval * HORIZON_TICKS,
+            costs=config.world.portfolio.costs,
+            gate=OracleGate(
+                category_threshold=gating.category_threshold,
+                inaction_comparison=gating.inaction_comparison,
+                inaction_margin=gating.inaction_margin,
+            ),
+            gating=gating.enabled,
+        )
         self.chart = VitalsChart(
             store,
             self.policy,
@@ -166,6 +182,8 @@ class Golem:
             portfolio=self.portfolio,
             memory=self.memory,
             golem_id=self._golem_id,
+            predictor=self.predictor,
+            now=now,
         )
         self.passing = Passing(
             decisions=self.decisions,
@@ -243,6 +261,7 @@ class Golem:
         self.knowledge.hear(observation)
         market = self.window.summary()
         self.portfolio.mark(observation.price)
+        self.predictor.observe(now, market, self.portfolio)
         self.episodes.resolve(market, self.portfolio)
         if (
             not self.purse.reserve_logged
@@ -279,6 +298,7 @@ class Golem:
             record, spent = await self.desk.trade(ctx, record, events, spent)
         if record.decision is not None:
             self.confidence = float(getattr(record.decision, "confidence", 0.5))
+        self._predict(now, market, record)
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
         events += self._update_vitals(spent)
@@ -341,16 +361,19 @@ class Golem:
     async def curate(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        ctx = self.context(self.window.summary(), run=self.job_runs.next("curator", self.tick_no))
+        run = self.job_runs.next("curator", self.tick_no)
+        ctx = self.context(self.window.summary(), senescence=self._senescence(), run=run)
         record = await self.decisions.run(self.curator, ctx)
         self.knowledge.apply(record.outcome)
 
     async def dream(self, *_: object) -> None:
         if self.dead or self.control.paused or self.window.latest is None:
             return
-        dreaming = Dreaming(cycle=self.dreams)
+        senescence = self._senescence()
+        residuals = self.predictor.largest_residuals(5) if senescence else ()
+        dreaming = Dreaming(cycle=self.dreams, residuals=residuals)
         run = self.job_runs.next("dream", self.tick_no)
-        ctx = self.context(self.window.summary(), dreaming=dreaming, run=run)
+        ctx = self.context(self.window.summary(), dreaming=dreaming, senescence=senescence, run=run)
         record = await self.decisions.run(self.dreamer, ctx)
         if record.source != "skipped":
             self.dreams += 1
@@ -367,6 +390,12 @@ class Golem:
         self.snapshot()
         self.on_death()
 
+    def _senescence(self) -> str | None:
+        """Senescence's stage when not normal (Bardo 02-epistemic-decay.md, Stage 1: the
+        curator audits and the dream replays the largest residuals; their situations say so)."""
+        stage = self.chart.senescence.stage
+        return None if stage is Stage.NORMAL else str(stage)
+
     # --- pieces of a tick ---------------------------------------------------------------
 
     def _record_episode(self, market: MarketSummary, record: DecisionRecord) -> None:
@@ -378,13 +407,31 @@ class Golem:
         bias = None if biased is None else biased(self._now())
         self.episodes.record(market, forecast(record, market, bias))
 
+    def _predict(self, now: datetime, market: MarketSummary, record: DecisionRecord) -> None:
+        """The claims this tick's decision makes (predictions.py): a model-made one's view;
+        on a tick the rules acted, inaction's "holding is optimal"."""
+        decision = record.decision
+        if record.source == "model" and decision is not None:
+            biased = self.options.forecast_bias
+            bias = None if biased is None else biased(now)
+            tier = str(record.tier).lower()
+            self.predictor.claim(now, decision, market, tier=tier, bias=bias)
+        else:
+            confidence = float(getattr(decision, "confidence", 0.5))
+            self.predictor.hold(now, self.portfolio.equity(), confidence)
+
     def _update_vitals(self, spent: float) -> list[Event]:
-        """Vitality after this tick's spending (`chart.update`); no decision is reused
-        across a phase change."""
+        """Vitality after this tick's spending (`chart.update`), on the prediction engine's
+        fitness; no decision is reused across a phase change."""
         previous = self.vitals.phase
-        epistemic = self.episodes.epistemic(self.policy)
+        predictor = self.predictor
         events = self.chart.update(
-            self.tick_no, spent, epistemic, self.portfolio.equity, self.reserve_usd
+            self.tick_no,
+            spent,
+            self.portfolio.equity,
+            reserve_usd=self.reserve_usd,
+            fitness=predictor.fitness,
+            regime_samples=predictor.regime_samples(),
         )
         if self.memo is not None and self.vitals.phase is not previous:
             self.memo.forget()

@@ -5,10 +5,14 @@ for the daimon. Feed items that swayed a decision are withheld from every later 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+
 import structlog
 from msgspec.structs import replace
 
 from golem.runtime.decide import Decisions
+from golem.runtime.predictions import Predictor
 from golem.runtime.provenance import Vetting
 from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
@@ -35,9 +39,13 @@ class TradingDesk:
         portfolio: PaperPortfolio,
         memory: Memory,
         golem_id: str,
+        predictor: Predictor | None = None,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self._heartbeat, self._risk, self._decisions = heartbeat, risk, decisions
         self._portfolio, self._memory, self._golem_id = portfolio, memory, golem_id
+        self._predictor, self._now = predictor, now
+        self._move: float | None = None  # the standing decision's expected move
 
     async def trade(
         self, ctx: Situation, record: DecisionRecord, events: list[Event], spent: float
@@ -50,6 +58,8 @@ class TradingDesk:
         trades make join `events`."""
         outcome = record.outcome
         assert outcome is not None, "only a decision with an outcome trades"
+        stated = getattr(record.decision, "expected_move", None)
+        self._move = None if stated is None else float(stated)
         vetting = Vetting(self._heartbeat, record, self._risk, self._decisions)
         for run, trade in enumerate(outcome.trades, start=1):
             vetted = await vetting.vet(trade, run - 1)  # before risk is asked
@@ -118,10 +128,11 @@ class TradingDesk:
         if trade is None:
             return []
         portfolio = self._portfolio
+        volatility = market.return_volatility or 0.0
+        if self._gates(trade, tick, price, volatility):
+            return [Event("trade_gated")]
         before = portfolio.equity()
-        fill = portfolio.apply(
-            trade.action, price, trade.size_usd, volatility=market.return_volatility or 0.0
-        )
+        fill = portfolio.apply(trade.action, price, trade.size_usd, volatility=volatility)
         log.info("trade", golem=self._golem_id, tick=tick, **fill.to_dict())
         change = (portfolio.equity() - before) / before if before > 0 else 0.0
         if fill.realised_pnl_usd > 0:
@@ -129,3 +140,43 @@ class TradingDesk:
         if fill.realised_pnl_usd < 0:
             return [Event("trade_loss", round(abs(change), 4))]  # its size to four places
         return []
+
+    def _gates(self, trade: ProposedTrade, tick: int, price: float, volatility: float) -> bool:
+        """Whether the action gate (Bardo 17-prediction-engine.md) blocks `trade`: its cost
+        is the fee and slippage of its fill on a copy of the portfolio, its expected value
+        the decision's expected move on that fill's notional (in the trade's direction).
+        A blocked trade is one `action_blocked` line; its would-be P&L is resolved at the
+        horizon (predictions.py)."""
+        predictor, now = self._predictor, self._now
+        if predictor is None or now is None:
+            return False
+        shadow = PaperPortfolio.from_dict(self._portfolio.to_dict())
+        fill = shadow.apply(trade.action, price, trade.size_usd, volatility=volatility)
+        if fill.quantity <= 0:
+            return False  # nothing would trade: the gate has nothing to weigh
+        sign = 1.0 if str(fill.side) == "buy" else -1.0
+        move = self._move or 0.0
+        cost = fill.fee_usd + fill.slippage_usd
+        verdict = predictor.permits(
+            now(),
+            str(trade.action),
+            cost_usd=cost,
+            expected_value_usd=sign * move * fill.notional_usd,
+        )
+        if verdict.permitted:
+            predictor.permitted += 1
+            return False
+        predictor.gated(now(), tick, str(trade.action), fill)
+        log.info(
+            "action_blocked",
+            golem=self._golem_id,
+            tick=tick,
+            action=str(trade.action),
+            check="oracle_gate",
+            reason=verdict.reason,
+            required=round(verdict.required, 4),
+            size_usd=round(fill.notional_usd, 6),
+            cost_usd=round(cost, 6),
+            expected_move=self._move,
+        )
+        return True

@@ -1,6 +1,7 @@
 """A life's vitals chart: vitality assessed after each tick's spending, recorded every tick
-and published when it is news, and the grace clocks of senescence and Terminal, which run
-from when the golem entered them, across restarts.
+and published when it is news; staged senescence stepped on the prediction engine's
+fitness, and Terminal's grace clock, each running from when the golem entered it, across
+restarts.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from datetime import datetime, timedelta
 
 import structlog
 
-from golem.mortality import Epistemic, MortalityPolicy, Phase, Vitals, assess
+from golem.mortality import MortalityPolicy, Phase, Senescence, Stage, Vitals, assess
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
@@ -53,11 +54,9 @@ class VitalsChart:
         self.terminal_since = (
             store.phase_since(str(_TERMINAL)) if self.vitals.phase is _TERMINAL else None
         )
-        # When the current run with fitness below the senescence threshold began (None: not
-        # below), across restarts; written only when the run starts or ends. (A state of
-        # an older version kept a tick number there: its run starts again.)
-        since = store.get_meta("senescent_since")
-        self.senescent_since = datetime.fromisoformat(since) if isinstance(since, str) else None
+        # The senescence stage and when it began, across restarts; written only when it
+        # changes. (A state of an older version kept none: it starts in Normal.)
+        self.senescence = _senescence(store.get_meta("senescence"))
         # Age and the hazard's interval are time: from the golem's birth (the life's
         # "born"; a golem with none is born at its first assessment) and from the last one.
         born = store.get_meta("born")
@@ -69,13 +68,17 @@ class VitalsChart:
         self,
         tick: int,
         spent: float,
-        epistemic: Epistemic,
         equity: Callable[[], float],
+        *,
+        fitness: float,
+        regime_samples: int,
         reserve_usd: float = 0.0,
     ) -> list[Event]:
         """Vitality after this tick's spending, recorded; the events its change makes.
         (A clock that ran out is `self.vitals.cause`: the caller dies of it.) The economic
-        clock reads the credits above `reserve_usd`, the apoptotic reserve."""
+        clock reads the credits above `reserve_usd`, the apoptotic reserve; `fitness` is the
+        prediction engine's, `regime_samples` the current regime's resolved claims (below
+        its minimum, senescence's grace does not run)."""
         policy, store = self._policy, self._store
         decay = policy.burn_decay
         burn = decay * self.vitals.burn_rate_usd + (1 - decay) * spent
@@ -84,6 +87,7 @@ class VitalsChart:
         born = self._born = self._born or now
         interval = now - self._last_assessed if self._last_assessed else timedelta(0)
         self._last_assessed = now
+        self._step_senescence(tick, now, fitness, regime_samples)
         self.vitals = vitals = assess(
             golem_id=self._golem_id,
             tick=tick,
@@ -96,20 +100,13 @@ class VitalsChart:
             or store.initial_credits()
             or policy.initial_credits_usd,
             burn_rate_usd=burn,
-            epistemic=epistemic,
+            epistemic=fitness,
             previous=previous,
             params=policy,
             in_terminal=None if since is None else now - since,
-            senescent_since=self.senescent_since,
+            senescence=self.senescence,
             reserve_usd=reserve_usd,
         )
-        if epistemic.below(policy):
-            if self.senescent_since is None:
-                self.senescent_since = now  # senescence's grace runs from here
-                store.set_meta("senescent_since", now.isoformat())
-        elif self.senescent_since is not None:
-            self.senescent_since = None  # fitness recovered: a later fall starts it again
-            store.set_meta("senescent_since", None)
         if vitals.phase is _TERMINAL:
             if since is None:
                 self.terminal_since = now  # Terminal's grace runs from here
@@ -133,7 +130,7 @@ class VitalsChart:
                     burn_rate_usd=vitals.burn_rate_usd,
                     credits_usd=credits,
                     equity_usd=equity(),
-                    senescent=self.senescent_since is not None,
+                    senescent=self.senescence.stage is not Stage.NORMAL,
                 )
             )
         events: list[Event] = []
@@ -152,6 +149,27 @@ class VitalsChart:
             events.append(Event("death_approach"))
         return events
 
+    def _step_senescence(self, tick: int, now: datetime, fitness: float, samples: int) -> None:
+        """Senescence's stage at `now`; a change is saved and logged (Stage 1 is when the
+        dream and the curator hear of it and recover)."""
+        before = self.senescence
+        after = before.step(now, fitness, regime_samples=samples, params=self._policy.senescence)
+        if after == before:
+            return
+        self.senescence = after
+        since = None if after.since is None else after.since.isoformat()
+        self._store.set_meta("senescence", {"stage": str(after.stage), "since": since})
+        if after.stage is not before.stage:
+            log.info(
+                "senescence",
+                golem=self._golem_id,
+                tick=tick,
+                previous=str(before.stage),
+                stage=str(after.stage),
+                fitness=round(fitness, 4),
+                regime_samples=samples,
+            )
+
     def _news(self, tick: int, spent: float, previous: Phase) -> bool:
         """Whether this tick's vitality is news (published, so logged): money was spent,
         the phase changed, a clock ran out, vitality moved by 0.001 since the last line, or
@@ -168,3 +186,15 @@ class VitalsChart:
         if news:
             self._logged = (tick, vitals.vitality)
         return news
+
+
+def _senescence(saved: object) -> Senescence:
+    """The stage a state saved (Normal when none, or one this version cannot read)."""
+    if not isinstance(saved, dict):
+        return Senescence()
+    try:
+        stage = Stage(str(saved.get("stage")))
+        since = saved.get("since")
+        return Senescence(stage, datetime.fromisoformat(since) if since else None)
+    except (TypeError, ValueError):
+        return Senescence()

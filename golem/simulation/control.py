@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from golem.mortality import Epistemic, MortalityPolicy, Phase, PolicyName, assess
+from golem.mortality import MortalityPolicy, Phase, PolicyName, Senescence, assess
 from golem.runtime import Record, VitalityRecord
 from golem.runtime.config import GolemConfig
 from golem.simulation.ranktest import mann_whitney_u
@@ -72,7 +72,7 @@ class WouldHaveDied:
     _last: datetime | None = field(default=None, repr=False)
     _phase: Phase | None = field(default=None, repr=False)
     _terminal_since: datetime | None = field(default=None, repr=False)
-    _senescent_since: datetime | None = field(default=None, repr=False)
+    _senescence: Senescence = field(default_factory=Senescence, repr=False)
 
     def __call__(self, record: Record) -> None:
         if not isinstance(record, VitalityRecord) or self.cause is not None:
@@ -81,10 +81,12 @@ class WouldHaveDied:
         born = self._born = self._born or now
         interval = now - self._last if self._last is not None else timedelta(0)
         self._last = now
-        if record.senescent:
-            self._senescent_since = self._senescent_since or now
-        else:
-            self._senescent_since = None
+        # Staged senescence on the record's fitness (the regime's learning grace taken as
+        # past: a record does not carry the regime's resolved claims).
+        params = self.policy.senescence
+        self._senescence = self._senescence.step(
+            now, record.epistemic, regime_samples=params.learning_samples, params=params
+        )
         since = self._terminal_since
         vitals = assess(
             golem_id=self.golem_id,
@@ -97,12 +99,11 @@ class WouldHaveDied:
             credits_usd=record.economic,
             initial_credits_usd=1.0,
             burn_rate_usd=record.burn_rate_usd,
-            # Below the threshold with a full window exactly when the runtime said so.
-            epistemic=Epistemic(record.epistemic, full_window=record.senescent),
+            epistemic=record.epistemic,
             previous=self._phase,
             params=self.policy,
             in_terminal=None if since is None else now - since,
-            senescent_since=self._senescent_since,
+            senescence=self._senescence,
         )
         self._phase = vitals.phase
         if vitals.phase is _TERMINAL:

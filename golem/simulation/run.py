@@ -142,6 +142,7 @@ class _World:
     credited: set[str] = field(default_factory=set)
     founding: dict[str, Any] | None = None  # the founder's portfolio at birth (baselines)
     charges: list[tuple[datetime, str, float, float]] = field(default_factory=list)
+    oracle: list[dict[str, Any]] = field(default_factory=list)  # each generation's engine
 
 
 async def live(
@@ -290,6 +291,7 @@ async def _generation(
         life.scheduler.add(Job("income", every(_DAY, start=sim.start + _DAY), credit_income))
         await credit_income()
         ended = await life.run(duration=world.end - clock.now())
+        world.oracle.append(_engine(golem))
         store.flush()
         death = store.death()
         spent = _charges(store, born, clock.now())
@@ -326,6 +328,36 @@ async def _generation(
         for database in (out / "state").glob("golem.db*"):
             database.unlink()
     return generation, golem
+
+
+def _engine(golem: Golem) -> dict[str, Any]:
+    """What one generation's prediction engine did (runtime/predictions.py)."""
+    predictor = golem.predictor
+    return {
+        "fitness": predictor.fitness,
+        "executed": predictor.permitted,
+        "gated": predictor.blocked,
+        "would_be_pnl_usd": predictor.would_be_pnl_usd,
+        "resolved": {category: list(counts) for category, counts in predictor.resolved.items()},
+    }
+
+
+def _oracle(generations: list[dict[str, Any]]) -> dict[str, Any]:
+    """The lineage's prediction engine: accuracy per category over every claim resolved,
+    each generation's final fitness, trades executed and blocked by the action gate, and
+    the blocked ones' would-be P&L (resolved at their horizon)."""
+    accuracy: dict[str, dict[str, Any]] = {}
+    for category in generations[0]["resolved"] if generations else ():
+        total = sum(g["resolved"][category][0] for g in generations)
+        hits = sum(g["resolved"][category][1] for g in generations)
+        accuracy[category] = {"total": total, "hit_rate": _round(hits / total) if total else None}
+    return {
+        "accuracy": accuracy,
+        "fitness_by_generation": [_round(g["fitness"]) for g in generations],
+        "trades_executed": sum(g["executed"] for g in generations),
+        "trades_gated": sum(g["gated"] for g in generations),
+        "gated_would_be_pnl_usd": _round(math.fsum(g["would_be_pnl_usd"] for g in generations)),
+    }
 
 
 def _injection(config: GolemConfig) -> InjectionTally | None:
@@ -408,6 +440,7 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
         "deaths": len(deaths),
         "testaments_by_model": sum(bool(g.testament_by_model) for g in deaths),
         "death_testament_by_model": last.testament_by_model,
+        "oracle": _oracle(world.oracle),
         **world.outcomes.summary(
             now,
             initial_cash=golem.portfolio.initial_cash,

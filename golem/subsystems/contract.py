@@ -196,6 +196,8 @@ class Dreaming(Struct, frozen=True):
     kind: str | None = None
     seed: int | None = None
     threat_scenario: str | None = None
+    # A senescent golem's largest recent misses, to replay (Bardo 02-epistemic-decay.md).
+    residuals: tuple[str, ...] = ()
 
 
 class Document(Struct, frozen=True):
@@ -241,6 +243,9 @@ class Situation(Struct, frozen=True):
     proposed: ProposedTrade | None = None  # what risk is asked to assess
     dying: Dying | None = None  # to the death subsystem: the life that ends
     dreaming: Dreaming | None = None  # to the dream subsystem: which dream this is
+    # Epistemic senescence's stage when not normal ("warning": Stage 1, recovery actions
+    # run, the curator audits and the dream replays the largest residuals; "senescent").
+    senescence: str | None = None
     provenance: Provenance | None = None  # to risk: the check the proposed trade passed
     run: int = 0  # which run of this subsystem within the tick (risk may run several times)
     wallet: str | None = None  # the golem's wallet address, if it has one

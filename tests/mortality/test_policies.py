@@ -17,7 +17,6 @@ from golem.mortality import (
     DeathCause,
     Degradation,
     DegradationReason,
-    Epistemic,
     Fallback,
     FixedClock,
     InMemoryLedger,
@@ -27,6 +26,8 @@ from golem.mortality import (
     MortalityState,
     Phase,
     PolicyName,
+    Senescence,
+    Stage,
     SubsystemName,
     allocate,
     assess,
@@ -134,11 +135,11 @@ def vitals_of(policy: MortalityPolicy, *, credits: float, fitness: float, kill: 
         credits_usd=credits,
         initial_credits_usd=8.0,
         burn_rate_usd=0.01,
-        epistemic=Epistemic(fitness, True),
+        epistemic=fitness,
         previous=Phase.DECLINING,
         params=policy,
         kill_switch=kill,
-        senescent_since=NOW - timedelta(days=60),  # a low fitness has lasted past the grace
+        senescence=Senescence(Stage.SENESCENT, NOW - timedelta(days=60)),  # confirmed
     )
 
 

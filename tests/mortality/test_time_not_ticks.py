@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from golem.mortality import Epistemic, MortalityParams, Phase, assess
+from golem.mortality import MortalityParams, Phase, assess
 
 BORN = datetime(2026, 1, 1, tzinfo=UTC)
 POLICY = MortalityParams.model_validate(
@@ -30,7 +30,7 @@ def life(interval: timedelta, span: timedelta) -> dict[timedelta, tuple[float, f
             credits_usd=4.0,
             initial_credits_usd=5.0,
             burn_rate_usd=0.0,
-            epistemic=Epistemic(0.6, False),
+            epistemic=0.6,
             previous=Phase.THRIVING,
             params=POLICY,
         )

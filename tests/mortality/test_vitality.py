@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from golem.mortality import (
     DeathCause,
-    Epistemic,
     MortalityParams,
     Phase,
     PhaseThresholds,
+    Senescence,
+    Stage,
     VitalityParams,
     assess,
     composite_vitality,
@@ -215,7 +216,7 @@ def test_terminal_ends_after_its_grace(
         credits_usd=credits,
         initial_credits_usd=5.0,
         burn_rate_usd=0.0,
-        epistemic=Epistemic(0.5, False),
+        epistemic=0.5,
         previous=Phase.TERMINAL,
         params=params.compile(seed=0),
         in_terminal=in_terminal,
@@ -224,35 +225,37 @@ def test_terminal_ends_after_its_grace(
 
 
 @pytest.mark.parametrize(
-    ("level", "full_window", "below_for", "cause"),
+    ("stage", "credits", "cause"),
     [
-        (0.30, True, GRACE, DeathCause.EPISTEMIC),  # below for the whole grace
-        (0.30, True, GRACE - timedelta(seconds=1), None),  # a second short of it
-        (0.30, True, None, None),  # it has just fallen below
-        (0.35, True, 10 * GRACE, None),  # at the threshold is not below it
-        (0.0, False, 10 * GRACE, None),  # the window is not full yet: not judged
+        (Stage.SENESCENT, 0.05, DeathCause.EPISTEMIC),  # confirmed, and vitality below 0.1
+        (Stage.SENESCENT, 4.0, None),  # confirmed, but vitality is still high
+        (Stage.WARNING, 0.05, None),  # Stage 1 only: recovery actions, no death
+        (Stage.NORMAL, 0.05, None),
     ],
 )
-def test_senescence_kills_only_after_its_grace(
-    level: float, full_window: bool, below_for: timedelta | None, cause: DeathCause | None
+def test_senescence_kills_only_when_confirmed_and_vitality_is_low(
+    stage: Stage, credits: float, cause: DeathCause | None
 ) -> None:
+    """Bardo 01-architecture.md: the death protocol runs only when senescent (Stage 2) AND
+    composite vitality < 0.1; Stage 1 never kills."""
     policy = MortalityParams(stochastic_death=False).compile(seed=0)
-    assert (policy.senescence_threshold, policy.senescence_grace) == (0.35, GRACE)
+    assert (policy.senescence.threshold, policy.senescence.grace) == (0.35, GRACE)
     vitals = assess(
         golem_id="g",
         tick=1000,
         now=NOW,
         age=1000 * TICK,
         interval=TICK,
-        credits_usd=4.0,
+        credits_usd=credits,
         initial_credits_usd=5.0,
         burn_rate_usd=0.0,
-        epistemic=Epistemic(level, full_window),
+        epistemic=0.3,
         previous=Phase.STABLE,
         params=policy,
-        senescent_since=None if below_for is None else NOW - below_for,
+        senescence=Senescence(stage, NOW - GRACE),
     )
     assert vitals.cause is cause
+    assert (vitals.vitality < 0.1) is (credits < 1)
 
 
 @pytest.mark.parametrize(
@@ -273,3 +276,28 @@ def test_terminal_grace_refuses_what_is_not_a_duration(text: object) -> None:
 
 def test_the_default_terminal_grace_is_a_day() -> None:
     assert MortalityParams().compile(seed=0).terminal_grace == timedelta(days=1)
+
+
+def test_the_hazard_is_fed_by_epistemic_fitness_not_vitality() -> None:
+    """Bardo 03-stochastic-mortality.md: the multiplier 1 + 2(1 − fitness) reads epistemic
+    fitness. Less money (lower vitality) at the same fitness: the same chance of dying;
+    lower fitness at the same money: a higher one."""
+
+    def chance(credits: float, fitness: float) -> float:
+        return assess(
+            golem_id="g",
+            tick=1000,
+            now=NOW,
+            age=1000 * TICK,
+            interval=TICK,
+            credits_usd=credits,
+            initial_credits_usd=5.0,
+            burn_rate_usd=0.0,
+            epistemic=fitness,
+            previous=Phase.STABLE,
+            params=MortalityParams().compile(seed=0),
+        ).death_probability
+
+    assert chance(1.0, 0.8) == chance(5.0, 0.8) > 0
+    assert chance(5.0, 0.2) > chance(5.0, 0.8)
+    assert chance(5.0, 0.0) == pytest.approx(3 * chance(5.0, 1.0), rel=1e-5)

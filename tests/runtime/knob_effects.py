@@ -130,14 +130,6 @@ def death_chance(seen: Mapping[str, Any]) -> float:
     return float(sum(v.death_probability for _, v in seen["assessments"]))
 
 
-def epistemic_at_prior(seen: Mapping[str, Any]) -> int:
-    return sum(1 for e in seen["epistemic"] if e.level == 0.5 and not e.full_window)
-
-
-def full_windows(seen: Mapping[str, Any]) -> int:
-    return sum(1 for e in seen["epistemic"] if e.full_window)
-
-
 def _risk(g: Any, a: Allocation) -> bool:
     return bool(g.subsystem is SubsystemName.RISK)
 
@@ -470,9 +462,17 @@ EFFECTS: dict[str, Effect] = {
     "mortality.burn_decay": Effect(
         "a new spend weighs more in the burn rate", lambda s: s["vitals"].burn_rate_usd, "against"
     ),
-    "mortality.epistemic_window": Effect("fewer windows are full", full_windows, "against"),
-    "mortality.epistemic_min_samples": Effect(
-        "fitness stays at its prior longer", epistemic_at_prior, "with"
+    "prediction.gate.enabled": Effect(
+        "off: every trade risk approved goes ahead", lambda permitted: permitted, "rises"
+    ),
+    "prediction.gate.category_threshold": Effect(
+        "the gate permits fewer trades", lambda permitted: permitted, "against"
+    ),
+    "prediction.gate.inaction_comparison": Effect(
+        "off: inaction's better record no longer blocks", lambda permitted: permitted, "rises"
+    ),
+    "prediction.gate.inaction_margin": Effect(
+        "a wider margin lets more trades past inaction", lambda permitted: permitted, "with"
     ),
     "mortality.senescence_threshold": Effect(
         "fewer golems are senescent", deaths("epistemic"), "with"

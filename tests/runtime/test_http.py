@@ -150,6 +150,17 @@ async def check_answers(
     assert set(status["clocks"]) == {"economic", "epistemic"}
     assert status["credits_usd"] == store.credits() < 10.0
     assert status["burn_rate_usd"] == golem.vitals.burn_rate_usd
+    oracle = status["oracle"]  # the prediction engine: the epistemic clock is its fitness
+    assert oracle["fitness"] == round(golem.predictor.fitness, 6)
+    assert set(oracle["categories"]) == {
+        "price_direction",
+        "volatility_regime",
+        "position_health",
+        "inaction",
+    }
+    inaction = oracle["categories"]["inaction"]
+    assert inaction["total"] > 0 and 0 <= inaction["hit_rate"] <= 1  # rules' ticks claimed
+    assert oracle["senescence"]["stage"] == "normal"
     budgets = status["budgets"]
     assert budgets["day"] == now.date().isoformat()
     lines = budgets["subsystems"]
@@ -198,6 +209,16 @@ async def check_answers(
     (ticks,) = [s for s in families["golem_ticks"].samples if s.name == "golem_ticks_total"]
     assert ticks.value == golem.tick_no
     assert families["golem_vitality"].samples[0].value == golem.vitals.vitality
+    fitness = families["golem_epistemic_fitness"].samples[0].value
+    assert fitness == round(golem.predictor.fitness, 6)
+    accuracy = {
+        s.labels["category"]: s.value for s in families["golem_prediction_accuracy"].samples
+    }
+    assert accuracy["inaction"] == inaction["hit_rate"]
+    gated = families["golem_trades_gated"].samples
+    assert [s.value for s in gated if s.name == "golem_trades_gated_total"] == [
+        golem.predictor.blocked
+    ]
     spent = sum(s.value for s in families["golem_spend_usd"].samples if s.name.endswith("_total"))
     assert abs(spent - sum(r.cost_usd for r in published)) < 1e-12
     latency = [

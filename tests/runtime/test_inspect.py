@@ -308,3 +308,60 @@ def test_a_huge_log_is_read_as_a_stream(tmp_path: Path) -> None:
     events = read_events(path, lambda _p: None)
     assert next(events)["subsystem"] == "heartbeat"  # a generator: nothing read ahead
     assert summarize(events).subsystems["heartbeat"].decisions == 19_999
+
+
+ORACLE = {
+    "fitness": 0.41,
+    "regime": "within",
+    "categories": {
+        "price_direction": {
+            "total": 40,
+            "hit_rate": 0.75,
+            "skill": 0.3,
+            "ece": 0.1,
+            "regimes": {
+                "within": {"total": 30, "hit_rate": 0.8},
+                "above": {"total": 10, "hit_rate": 0.6},
+            },
+        },
+        "inaction": {"total": 0, "hit_rate": None, "skill": None, "ece": None, "regimes": {}},
+    },
+    "gate": {"blocked": 2, "permitted": 0, "would_be_pnl_usd": -3.5},
+}
+
+
+def test_the_summary_tells_the_prediction_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last `oracle` line's fitness and accuracy per category and regime, the trades
+    the gate blocked by reason and their would-be P&L; provenance blocks stay listed."""
+    path = tmp_path / "golem.log"
+    gated = {"tick": 9, "action": "hedge", "check": "oracle_gate"}
+    write_log(
+        path,
+        [
+            ("info", "oracle", {**ORACLE, "fitness": 0.6}),
+            ("info", "action_blocked", {**gated, "reason": "insufficient data: n=3"}),
+            ("info", "action_blocked", {**gated, "reason": "inaction 90% > action 70%"}),
+            ("info", "gated_trade_resolved", {"tick": 9, "would_be_pnl_usd": -1.25}),
+            ("info", "gated_trade_resolved", {"tick": 9, "would_be_pnl_usd": -2.25}),
+            ("info", "action_blocked", {"tick": 10, "action": "exit", "check": "provenance"}),
+            ("info", "oracle", ORACLE),
+        ],
+    )
+    summary = summarize(events_of(path)).to_json()
+    oracle = summary["oracle"]
+    assert oracle["fitness"] == 0.41  # the last line's
+    assert oracle["categories"]["price_direction"]["regimes"]["above"]["hit_rate"] == 0.6
+    assert oracle["gated_by_reason"] == {"insufficient": 1, "inaction": 1}
+    assert (oracle["gated_resolved"], oracle["would_be_pnl_usd"]) == (2, -3.5)
+    assert [b["check"] for b in summary["blocked"]] == ["provenance"]
+    assert main(["inspect", str(path), "--summary", "--width", "0"]) == 0
+    text = capsys.readouterr().out
+    assert "epistemic fitness 0.410" in text
+    assert (
+        "price_direction: 75% of 40 right, skill +0.30 (above 60% of 10, within 80% of 30)" in text
+    )
+    assert (
+        "blocked 2 trades (insufficient 1, inaction 1); 2 resolved would have made $-3.50" in text
+    )

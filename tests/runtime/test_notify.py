@@ -62,7 +62,7 @@ def webhook() -> Iterator[Webhook]:
 def eventful(text: str) -> str:
     """decline.toml made to happen within a day: $0.38 of credits, $0.30 of them the
     apoptotic reserve (it runs short, passing through the phases), its shocks in the
-    first hours (trades), one life (no successor)."""
+    first hours (trades, the action gate off), one life (no successor)."""
     for old, new in (
         ("initial_credits_usd = 8.0", "initial_credits_usd = 0.38"),
         ('at = "P3D"', 'at = "PT1H"'),
@@ -70,7 +70,7 @@ def eventful(text: str) -> str:
     ):
         assert old in text
         text = text.replace(old, new)
-    return text + "\n[simulation.succession]\nenabled = false\n"
+    return text + "\n[prediction.gate]\nenabled = false\n[simulation.succession]\nenabled = false\n"
 
 
 def scenario(tmp_path: Path, url: str, **notify: str) -> Path:

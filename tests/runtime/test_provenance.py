@@ -204,6 +204,7 @@ async def lived(
             "mortality": {"initial_credits_usd": 5.0, "daily_budget_usd": 4.0, "security": True},
             "heartbeat": {"interval": "15s", "theta_base": 0.01, "theta_min": 0.01},
             "world": {"feed": [{"at": attack_at, "text": ATTACK.text, "asks": "exit"}]},
+            "prediction": {"gate": {"enabled": False}},  # a newborn's trades go ahead
         }
     )
     route = Route(ScriptedProvider([model] * 10_000, price=PRICE), "scripted-1", PRICE)

@@ -24,6 +24,8 @@ from tests.runtime.state_writer import tick_charge, tick_episode
 T0 = datetime(2026, 5, 4, 12, 0, tzinfo=UTC)
 TABLES = {
     "meta",
+    "predictions",
+    "checkpoints",
     "control",
     "charges",
     "wallet",

@@ -74,7 +74,9 @@ def test_a_real_event_life_sees_the_real_prices(tmp_path: Path, name: str) -> No
     ticks = [line for line in lines if line["event"] == "decision" and "market" in line]
     assert ticks, name
     summary = orjson.loads((tmp_path / "summary.json").read_bytes())
-    assert summary["ticks"] == 361  # 6 hours at 60 s, both ends
+    # 6 hours at 60 s, both ends (fewer once Conservation doubles the interval), to the end
+    assert summary["ended"] == "horizon" and summary["lifespan_days"] == pytest.approx(0.25)
+    assert 181 <= summary["ticks"] <= 361
     judged = summary["decisions_judged"]
     assert judged["heartbeat"], "decisions judged against the real path"
     assert replay.price(scenario.start) == scenario.candles.open[0]

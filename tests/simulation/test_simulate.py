@@ -52,8 +52,16 @@ def test_a_life_writes_its_log_summary_and_plots(
     ):
         assert key in summary
     assert summary["decisions_by_tier"]["T0"] > 80
+    oracle = summary["oracle"]  # the prediction engine: every rules' tick claimed inaction
+    inaction = oracle["accuracy"]["inaction"]
+    assert inaction["total"] > 80 and 0 <= inaction["hit_rate"] <= 1
+    assert oracle["fitness_by_generation"] == [pytest.approx(summary["final"]["epistemic"])]
+    assert oracle["trades_executed"] >= 0 and oracle["trades_gated"] >= 0
     with StateStore.open(tmp_path / "state") as store:  # written as the life ended
         assert store.tick() == summary["ticks"]
+        predictions, resolutions = store.predictions.load()  # the ledger, committed
+        assert len(resolutions) == sum(a["total"] for a in oracle["accuracy"].values())
+        assert len(predictions) >= len(resolutions)
         assert store.portfolio() is not None
     lines = (tmp_path / "golem.log").read_bytes().splitlines()
     assert sum(orjson.loads(line)["event"] == "decision" for line in lines) > 100

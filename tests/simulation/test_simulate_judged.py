@@ -52,10 +52,13 @@ def test_a_life_with_a_shock_reports_adaptation_and_judged_decisions(tmp_path: P
     assert ticks is None or 0 <= ticks <= 0.5 * 86_400 / 15  # within the life, in ticks
     judged = summary["decisions_judged"]
     rules = judged["heartbeat"]["rules"]
-    # Every tick's heartbeat is judged but the last horizon's (20 ticks) of 2,880, and a
-    # tick that escalates has two (its model's first answer and the re-run).
+    # Every tick's heartbeat is judged but the last horizon's (20 ticks) of the life's (2,880
+    # at 15 s; fewer once Conservation doubles the interval), and a tick that escalates has
+    # two (its model's first answer and the re-run).
     beats = sum(group["judged"] for group in judged["heartbeat"].values())
-    assert 2_880 - 20 - 5 <= beats <= 2_880 - 20 + judged["heartbeat"]["model"]["judged"]
+    lived = summary["ticks"]
+    assert 1_440 <= lived <= 2_880
+    assert lived - 20 - 5 <= beats <= lived - 20 + judged["heartbeat"]["model"]["judged"]
     assert 0 <= rules["right"] <= rules["judged"]
     assert 0.0 <= summary["correct_share_rules"] <= 1.0
     model = [g["model"] for g in judged.values() if "model" in g]

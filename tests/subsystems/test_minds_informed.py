@@ -68,7 +68,7 @@ def test_answers_are_informed_as_often_as_the_ask_says(chance: float) -> None:
 
 
 def test_a_log_reader_tells_an_informed_rationale_from_a_blind_one() -> None:
-    """forecast_skill.py splits heartbeat episodes by `reads_informed`: it must hold for
+    """A log reader splits heartbeat answers by `reads_informed`: it must hold for
     every informed answer and for no blind one."""
     informed = heartbeat_informed.informed_heartbeat(FALL, CTX).rationale
     blind = {a["rationale"] for a in _answers(heartbeat, _ask("heartbeat_decision", 0.0))}

@@ -143,10 +143,9 @@ def test_ctrl_c_stops_a_batch_and_its_workers_keeping_the_lives_that_finished(
 
 
 def _long_life(tmp_path: Path) -> Path:
-    """decline.toml with an epistemic window too wide to fill: the synthetic forecasts
-    carry no skill on returns, so with the default window the life ends (of senescence,
-    after 0.7 simulated days) before an interrupt could reach it."""
-    text = DECLINE.read_text().replace("[mortality]\n", "[mortality]\nepistemic_window = 100000\n")
+    """decline.toml with no senescence (threshold 0): the synthetic forecasts carry little
+    skill, and a life ended by senescence might end before an interrupt could reach it."""
+    text = DECLINE.read_text().replace("[mortality]\n", "[mortality]\nsenescence_threshold = 0\n")
     scenario = tmp_path / "long_decline.toml"
     scenario.write_text(text)
     return scenario

@@ -288,6 +288,26 @@ class LoggingSection(Section):
     console: Literal["auto", "pretty", "json", "off"] = "auto"  # auto: pretty on a TTY
 
 
+class PredictionGateSection(Section):
+    """Bardo's [prediction.gate] (17-prediction-engine.md): a trade goes ahead only when the
+    golem's measured accuracy in each category it depends on clears `category_threshold`
+    (raised by cost against expected value) and, with `inaction_comparison`, is not beaten
+    by inaction's accuracy by more than `inaction_margin`. `enabled = false` lets every trade
+    risk approved go ahead (Bardo's disabled mode, for the gate alone: the claims are still
+    made and scored)."""
+
+    enabled: bool = True
+    category_threshold: float = Field(default=0.60, ge=0, le=1)
+    inaction_comparison: bool = True
+    inaction_margin: float = Field(default=0.05, ge=0, le=1)
+
+
+class PredictionSection(Section):
+    """The prediction engine ([prediction]): its action gate."""
+
+    gate: PredictionGateSection = PredictionGateSection()
+
+
 class GolemConfig(Section):
     """A whole config file, resolved. `path` is the file it was read from."""
 
@@ -304,6 +324,7 @@ class GolemConfig(Section):
     logging: LoggingSection = LoggingSection()
     control: ControlSection = ControlSection()
     notify: NotifySection = NotifySection()
+    prediction: PredictionSection = PredictionSection()
 
     _path: Path | None = PrivateAttr(default=None)
 

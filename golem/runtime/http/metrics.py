@@ -4,17 +4,19 @@ Counted from the record stream as decisions are made (since this process started
 decisions by subsystem, tier and source; spend and tokens; degradations by reason; model
 calls that ended in an error, by its code; re-asks (attempts after a call's first); call
 latency. Read from the golem when scraped: ticks lived, vitality, its two clocks, phase,
-credits, burn rate and what each budget line has left today."""
+credits, burn rate, what each budget line has left today, and the prediction engine's
+epistemic fitness, accuracy and calibration gap per category and trades its gate blocked."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from golem.mortality import Phase
-from golem.runtime.http.status import budgets_today
+from golem.runtime.http.status import budgets_today, oracle
 from golem.runtime.life import Life
 from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record
@@ -140,3 +142,33 @@ class _LiveGolem:
         yield GaugeMetricFamily(
             "golem_cost_cap_left_usd", "Left today of the daily cost cap", value=budgets["left_usd"]
         )
+        yield from _oracle(oracle(golem, self._life.clock.now()))
+
+
+def _oracle(report: dict[str, Any]) -> Iterator[Metric]:
+    """The prediction engine's gauges and the gate's counter (runtime/predictions.py)."""
+    yield GaugeMetricFamily(
+        "golem_epistemic_fitness",
+        "Chance-corrected skill of the claims, 0 to 1",
+        value=report["fitness"],
+    )
+    accuracy = GaugeMetricFamily(
+        "golem_prediction_accuracy",
+        "Share of claims resolved right over the gate's window, by category",
+        labels=["category"],
+    )
+    ece = GaugeMetricFamily(
+        "golem_calibration_ece",
+        "Expected calibration error in the current regime, by category",
+        labels=["category"],
+    )
+    for category, row in report["categories"].items():
+        if row["hit_rate"] is not None:
+            accuracy.add_metric([category], row["hit_rate"])
+        if row["ece"] is not None:
+            ece.add_metric([category], row["ece"])
+    yield accuracy
+    yield ece
+    yield CounterMetricFamily(
+        "golem_trades_gated", "Trades the action gate blocked", value=report["gate"]["blocked"]
+    )

@@ -1,6 +1,7 @@
 """What /health and /status say, read from the running golem when asked: its vitals and
-clocks, its wallet, what each budget line has left today, and the last decision of each
-subsystem (from the feed). Plain data for the app to render; nothing here writes."""
+clocks, its wallet, its prediction engine, what each budget line has left today, and the
+last decision of each subsystem (from the feed). Plain data for the app to render; nothing
+here writes."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from golem.runtime.golem import Golem
 from golem.runtime.http.feed import DecisionFeed
 from golem.runtime.life import Life
 
-__all__ = ["budgets_today", "health", "last_tick", "status"]
+__all__ = ["budgets_today", "health", "last_tick", "oracle", "status"]
 
 
 def last_tick(life: Life) -> datetime | None:
@@ -73,6 +74,20 @@ def budgets_today(golem: Golem, now: datetime) -> dict[str, Any]:
     }
 
 
+def oracle(golem: Golem, now: datetime) -> dict[str, Any]:
+    """The prediction engine: fitness, accuracy per category and regime, calibration, the
+    gate's blocked trades (runtime/predictions.py), and the senescence stage."""
+    senescence = golem.chart.senescence
+    since = senescence.since
+    return {
+        **golem.predictor.report(now),
+        "senescence": {
+            "stage": str(senescence.stage),
+            "since": None if since is None else since.isoformat(),
+        },
+    }
+
+
 def status(life: Life, feed: DecisionFeed) -> dict[str, Any]:
     """The golem at a glance: /status's body."""
     golem, now = life.golem, life.clock.now()
@@ -85,6 +100,7 @@ def status(life: Life, feed: DecisionFeed) -> dict[str, Any]:
         "credits_usd": golem.store.credits(),
         "burn_rate_usd": vitals.burn_rate_usd,
         "equity_usd": golem.portfolio.equity(),
+        "oracle": oracle(golem, now),
         "budgets": budgets_today(golem, now),
         "last_decisions": {
             subsystem: orjson.loads(entry.line) for subsystem, entry in feed.last().items()

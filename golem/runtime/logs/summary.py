@@ -195,6 +195,43 @@ class VitalityTrajectory:
 
 
 @dataclass(slots=True)
+class OracleSummary:
+    """The prediction engine as the log tells it: its last `oracle` line (fitness,
+    accuracy per category and regime), the trades its gate blocked (by reason, the
+    reason's first word) and the would-be P&L of those resolved."""
+
+    last: Event | None = None
+    gated: Counter[str] = field(default_factory=Counter)
+    resolved: int = 0
+    would_be_pnl_usd: float = 0.0
+
+    def add(self, name: str, event: Event) -> bool:
+        """Take `event` if it is the engine's; whether it was."""
+        if name == "oracle":
+            self.last = event
+        elif name == "action_blocked" and event.get("check") == "oracle_gate":
+            reason = str(event.get("reason", "")).split(":")[0].split(" ")[0]
+            self.gated[reason or "?"] += 1
+        elif name == "gated_trade_resolved":
+            self.resolved += 1
+            self.would_be_pnl_usd += _number(event.get("would_be_pnl_usd")) or 0.0
+        else:
+            return False
+        return True
+
+    def to_json(self) -> dict[str, Any]:
+        last = self.last or {}
+        return {
+            "fitness": last.get("fitness"),
+            "categories": last.get("categories", {}),
+            "trades_gated": sum(self.gated.values()),
+            "gated_by_reason": dict(self.gated),
+            "gated_resolved": self.resolved,
+            "would_be_pnl_usd": round(self.would_be_pnl_usd, 6),
+        }
+
+
+@dataclass(slots=True)
 class Summary:
     subsystems: dict[str, SubsystemSummary] = field(default_factory=dict)
     vitality: VitalityTrajectory = field(default_factory=VitalityTrajectory)
@@ -204,6 +241,7 @@ class Summary:
     last_time: str | None = None
     death: Event | None = None
     blocked: list[Event] = field(default_factory=list)  # action_blocked: external text's tries
+    oracle: OracleSummary = field(default_factory=OracleSummary)
 
     @property
     def spend_usd(self) -> float:
@@ -223,6 +261,7 @@ class Summary:
                 {k: e.get(k) for k in ("timestamp", "tick", "action", "check", "reason")}
                 for e in self.blocked
             ],
+            "oracle": self.oracle.to_json(),
         }
 
 
@@ -248,6 +287,8 @@ def summarize(events: Iterable[Event]) -> Summary:
             summary.subsystems.setdefault(subsystem, SubsystemSummary()).add_voided(event)
         elif name == "death":
             summary.death = event
+        elif summary.oracle.add(name, event):
+            pass
         elif name == "action_blocked":
             summary.blocked.append(event)
         summary.vitality.add(event)

@@ -143,7 +143,39 @@ def _v6(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5, _v6)
+def _v7(conn: sqlite3.Connection) -> None:
+    """The prediction ledger (store/predictions.py, Bardo 17-prediction-engine.md), append-
+    only: a prediction's row is never changed; each resolved checkpoint appends a row."""
+    conn.execute(
+        """CREATE TABLE predictions (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            category TEXT NOT NULL,
+            source TEXT NOT NULL,
+            regime TEXT NOT NULL,
+            confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+            confidence_raw REAL NOT NULL CHECK (confidence_raw BETWEEN 0 AND 1),
+            action_ref TEXT,
+            data BLOB NOT NULL
+        )"""
+    )
+    conn.execute(
+        """CREATE TABLE checkpoints (
+            prediction_id INTEGER NOT NULL REFERENCES predictions (id),
+            checkpoint INTEGER NOT NULL,
+            resolved_at TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('resolved', 'failed', 'expired')),
+            actual REAL,
+            residual REAL,
+            correct INTEGER,
+            forecast TEXT,
+            observed TEXT,
+            PRIMARY KEY (prediction_id, checkpoint)
+        )"""
+    )
+
+
+MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

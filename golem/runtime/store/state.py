@@ -24,6 +24,7 @@ from golem.runtime.private import private_dir, private_file
 from golem.runtime.store.control import ControlLog
 from golem.runtime.store.history import Past, read_past
 from golem.runtime.store.migrations import SchemaTooNew, migrate
+from golem.runtime.store.predictions import PredictionTable
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.runtime.store.transactional import Transactional
@@ -84,6 +85,9 @@ class StateStore(Transactional):
         )
         self.control = ControlLog(
             self._read, lambda sql, params: self._write("control", sql, params), self._iso
+        )
+        self.predictions = PredictionTable(
+            self._read, lambda sql, params: self._write("predictions", sql, params), self._iso
         )
         self._wallet: tuple[float | None, float] | None = None  # (initial, income), kept
         self._credits: tuple[int, float] | None = None  # (ledger version, credits), kept

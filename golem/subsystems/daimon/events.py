@@ -25,6 +25,7 @@ WORDING: Mapping[str, tuple[str, str | None]] = {
     "prediction_miss": ("the market moved against the golem's prediction", None),
     "prediction_hit": ("the market moved as the golem predicted", None),
     "trade_blocked": ("risk blocked a trade the golem wanted", None),
+    "trade_gated": ("the golem's own record of predictions did not back a trade it wanted", None),
     "health_warning": ("a lending position came near liquidation", None),
     "death_approach": ("vitality fell into the terminal phase", None),
     "phase_decline": ("vitality fell to a weaker phase", None),

@@ -55,6 +55,8 @@ DEFAULT_RULES: Mapping[str, Appraisal] = {
     "prediction_hit": Appraisal(emotion=Emotion.TRUST, pad=(0.4, -0.1, 0.4), intensity=0.3),
     # risk refused what it wanted: frustration, an agent-blame emotion (anger), mild
     "trade_blocked": Appraisal(emotion=Emotion.ANGER, pad=(-0.3, 0.4, 0.1), intensity=0.3),
+    # The golem's own record held it back: less control than risk's veto (dominance down).
+    "trade_gated": Appraisal(emotion=Emotion.SADNESS, pad=(-0.2, 0.1, -0.2), intensity=0.25),
     # a lending position near liquidation: a prospect of harm
     "health_warning": Appraisal(emotion=Emotion.FEAR, pad=(-0.4, 0.6, -0.4), intensity=0.6),
     # vitality falling toward the end: the strongest fear, the least control

@@ -39,7 +39,7 @@ __all__ = [
 # An informed answer is sure of itself, never certain (an exit needs at least 0.5).
 INFORMED_CONFIDENCE = 0.8
 # Its rationale: "moderate: expect a minor fall in a volatile market; hedge." The mark is
-# how a log's reader tells it from a blind one (benchmarks/forecast_skill.py).
+# how a log's reader tells it from a blind one (`reads_informed`).
 _INFORMED_MARK = ": expect "
 
 

@@ -1,0 +1,174 @@
+"""The prediction ledger (Bardo 17-prediction-engine.md) in the state database: the
+`predictions` table (one row per prediction, never changed after it is written) and the
+`checkpoints` table (one row per resolved checkpoint, appended). Both are written through
+the store's held writes, so they commit with the tick that made them; a restart reads them
+back (`load`) and the Oracle is rebuilt from them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import orjson
+
+from golem.oracle import (
+    Above,
+    Band,
+    Below,
+    Boolean,
+    Category,
+    Claim,
+    Direction,
+    InRange,
+    Move,
+    Prediction,
+    Resolution,
+    Source,
+    WithinBps,
+)
+
+__all__ = ["LedgerError", "PredictionTable"]
+
+Read = Callable[[str, tuple[Any, ...]], sqlite3.Cursor]
+Write = Callable[[str, tuple[Any, ...]], None]
+
+_CLAIMS: dict[str, type[Claim]] = {
+    cls.__name__: cls for cls in (WithinBps, InRange, Above, Below, Boolean, Move, Band)
+}
+
+
+class LedgerError(ValueError):
+    """A stored prediction that cannot be read back (written by another version)."""
+
+
+# Each claim type's name and fields, read once (dataclasses.asdict copies deeply, slowly).
+_FIELDS: dict[type[Claim], tuple[str, tuple[str, ...]]] = {
+    cls: (name, tuple(f.name for f in dataclasses.fields(cls))) for name, cls in _CLAIMS.items()
+}
+
+
+def _claim_data(claim: Claim) -> dict[str, Any]:
+    name, fields = _FIELDS[type(claim)]
+    data: dict[str, Any] = {"type": name}
+    for field in fields:
+        data[field] = getattr(claim, field)
+    return data
+
+
+def _claim(data: dict[str, Any]) -> Claim:
+    kind = data.pop("type", None)
+    cls = _CLAIMS.get(str(kind))
+    if cls is None:
+        raise LedgerError(f"predictions: unknown claim type {kind!r}")
+    if cls is Band:
+        return Band(tuple(data["edges"]), tuple(data["names"]), data["band"])
+    if cls is Move:
+        return Move(Direction(data["direction"]), data["baseline"], data["flat_bps"])
+    return cls(**data)
+
+
+class PredictionTable:
+    """`PredictionLedger` over the state database (`write` holds a write for the commit)."""
+
+    def __init__(self, read: Read, write: Write, iso: Callable[[datetime], str]) -> None:
+        self._read, self._write, self._iso = read, write, iso
+
+    def append_prediction(self, prediction: Prediction) -> None:
+        data = {
+            "claim": _claim_data(prediction.claim),
+            "item": prediction.item,
+            "checkpoints": [c.total_seconds() for c in prediction.checkpoints],
+            "source_detail": prediction.source_detail,
+            "correction": prediction.correction,
+        }
+        self._write(
+            "INSERT INTO predictions (id, created_at, category, source, regime, confidence,"
+            " confidence_raw, action_ref, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                prediction.id,
+                self._iso(prediction.created_at),
+                str(prediction.category),
+                str(prediction.source),
+                prediction.regime,
+                prediction.confidence,
+                prediction.confidence_raw,
+                prediction.action_ref,
+                orjson.dumps(data),
+            ),
+        )
+
+    def append_resolution(self, resolution: Resolution) -> None:
+        r = resolution
+        self._write(
+            "INSERT INTO checkpoints (prediction_id, checkpoint, resolved_at, status, actual,"
+            " residual, correct, forecast, observed) VALUES (?, ?, ?, 'resolved', ?, ?, ?, ?, ?)",
+            (
+                r.prediction_id,
+                r.checkpoint,
+                self._iso(r.resolved_at),
+                r.actual,
+                r.residual,
+                int(r.correct),
+                r.forecast,
+                r.observed,
+            ),
+        )
+
+    def load(self) -> tuple[list[Prediction], list[Resolution]]:
+        """Every prediction (id order) and every resolution (in the order they were made)."""
+        predictions: dict[int, Prediction] = {}
+        for row in self._read(
+            "SELECT id, created_at, category, source, regime, confidence, confidence_raw,"
+            " action_ref, data FROM predictions ORDER BY id",
+            (),
+        ):
+            pid, created, category, source, regime, confidence, raw, ref, blob = row
+            data = orjson.loads(blob)
+            try:
+                predictions[pid] = Prediction(
+                    id=pid,
+                    created_at=datetime.fromisoformat(created),
+                    category=Category(category),
+                    source=Source(source),
+                    claim=_claim(dict(data["claim"])),
+                    item=data["item"],
+                    checkpoints=tuple(timedelta(seconds=s) for s in data["checkpoints"]),
+                    regime=regime,
+                    confidence=confidence,
+                    confidence_raw=raw,
+                    source_detail=data.get("source_detail", ""),
+                    action_ref=ref,
+                    correction=data.get("correction", 0.0),
+                )
+            except (KeyError, TypeError, ValueError) as exc:
+                raise LedgerError(f"predictions row {pid}: {exc}") from exc
+        resolutions: list[Resolution] = []
+        for row in self._read(
+            "SELECT prediction_id, checkpoint, resolved_at, actual, residual, correct, forecast,"
+            " observed FROM checkpoints WHERE status = 'resolved' ORDER BY rowid",
+            (),
+        ):
+            pid, index, at, actual, residual, correct, forecast, observed = row
+            prediction = predictions.get(pid)
+            if prediction is None:
+                raise LedgerError(f"checkpoints: a resolution of unknown prediction {pid}")
+            resolutions.append(
+                Resolution(
+                    prediction_id=pid,
+                    checkpoint=index,
+                    resolved_at=datetime.fromisoformat(at),
+                    category=prediction.category,
+                    regime=prediction.regime,
+                    actual=actual,
+                    residual=residual,
+                    correct=bool(correct),
+                    forecast=forecast,
+                    observed=observed,
+                    confidence=prediction.confidence,
+                )
+            )
+        return list(predictions.values()), resolutions
