@@ -237,6 +237,7 @@ async def _live(
             if notifier is not None:
                 life.scheduler.on_failed = notifier.job_failed
                 notifier.watch_approvals(life.golem.desk.approvals)
+                life.golem.desk.tell_blocked = notifier.trade_blocked
         except BaseException:
             opened.close()
             made.undo()

@@ -52,6 +52,9 @@ class TradingDesk:
         self._predictor, self._now = predictor, now
         self._move: float | None = None  # the standing decision's expected move
         self.approvals = approvals
+        # Told of each trade the action gate blocks (time, action, by, reason): the
+        # notifier's `trade_blocked` when the owner set one.
+        self.tell_blocked: Callable[[datetime, str, str, str], None] | None = None
 
     def approved(self, ctx: Situation) -> list[Event]:
         """The held trades approved since (by the owner or the policy) executed at this
@@ -223,4 +226,6 @@ class TradingDesk:
             cost_usd=round(cost, 6),
             expected_move=self._move,
         )
+        if self.tell_blocked is not None:
+            self.tell_blocked(now(), str(trade.action), "the action gate", verdict.reason)
         return True
