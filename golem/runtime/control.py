@@ -13,14 +13,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import structlog
 
 from golem.inference.secrets import Redaction
+from golem.mortality import DeathCause
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.store.control import Command, ControlRow, queue_command
 from golem.runtime.store.state import StateStore
 from golem.subsystems.contract import OwnerSteer
+from golem.world import MarketSummary
+
+if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
 
 __all__ = [
     "STEER_MAX_CHARS",
@@ -31,6 +37,7 @@ __all__ = [
     "budget_refusal",
     "control_token",
     "masked_steer",
+    "obey",
     "queue_command",
     "steer_refusal",
 ]
@@ -181,3 +188,28 @@ class Control:
                 return "positions unwound"
             case Command.KILL:
                 return "death protocol"
+
+
+async def obey(golem: Golem, now: datetime, market: MarketSummary) -> bool:
+    """The owner's commands (`Control`) at `golem`'s tick; True when they leave nothing more
+    for this tick to do: the golem was killed, or is paused (its clocks go on: vitality,
+    age and hazard are read on no spending, and may still end it)."""
+    if not golem.options.resumable:  # a simulation: nobody steers it (and a read
+        return False  # here would send a batch's held writes every tick)
+    control, portfolio = golem.control, golem.portfolio
+    orders = control.apply(golem.tick_no, now)
+    if orders.unwind and portfolio.quantities():
+        fills = portfolio.settle()
+        log.info("unwound", golem=golem.compiled.golem_id, tick=golem.tick_no, fills=len(fills))
+    if orders.kill:
+        await golem.die(DeathCause.KILL_SWITCH, market)
+    elif control.paused:
+        golem._update_vitals(0.0)
+        if golem.vitals.cause is not None:
+            await golem.die(golem.vitals.cause, market)
+    else:
+        return False
+    golem.tick_no += 1
+    if golem.options.resumable:
+        golem.snapshot()
+    return True

@@ -1,10 +1,11 @@
 """The Golem: one life, assembled from its state store, clock, market and providers.
 
-`tick()` is the heartbeat job: observe, probe, decide (escalate, ask risk, trade), record
-the episode, recompute vitality, appraise, and die when a clock runs out. `curate()` and
-`dream()` are the scheduled jobs. Each decision and each vitality reading worth telling is
-published on `stream` (the log file and the simulator's tally subscribe). The daemon and
-the simulator drive the same object; they differ only in clock, providers and world.
+`tick()` is the heartbeat job: the owner's commands (`control.obey`), then observe, probe,
+decide (escalate, ask risk, trade), record the episode, recompute vitality, appraise, and
+die when a clock runs out. The scheduled jobs are `jobs.curate` and `jobs.dream`. Each
+decision and each vitality reading worth telling is published on `stream` (the log file
+and the simulator's tally subscribe). The daemon and the simulator drive the same object;
+they differ only in clock, providers and world.
 Its bookkeeping lives beside it: trades in `trading.py`, vitality and its grace clocks in
 `vitals.py`, episodes in `episodes.py`, the grimoire and what it hears in `knowledge.py`.
 """
@@ -21,7 +22,6 @@ import structlog
 from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
-    Stage,
     Vitals,
 )
 from golem.oracle import GateParams as OracleGate
@@ -29,7 +29,7 @@ from golem.runtime.approvals import Approvals
 from golem.runtime.asking import Budgeting, Routes
 from golem.runtime.compiled import Compiled
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.control import Control
+from golem.runtime.control import Control, obey
 from golem.runtime.decide import Decisions
 from golem.runtime.episodes import EpisodeBook, forecast
 from golem.runtime.jobs import JobRuns
@@ -49,7 +49,6 @@ from golem.runtime.trading import TradingDesk
 from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
-    Dreaming,
     Event,
     Mood,
     PortfolioView,
@@ -272,7 +271,7 @@ class Golem:
             or not self.tick_no % self.policy.reserve.recalculate_ticks
         ):
             self.purse.lock_reserve(self._golem_id, self.tick_no, self._positions())
-        if await self._obey(now, market):
+        if await obey(self, now, market):
             return
         # A newborn golem appraises its own birth: its first feeling comes from a model.
         events: list[Event] = [Event("birth")] if self.tick_no == 0 else []
@@ -340,53 +339,6 @@ class Golem:
             values["market"] = self.senses.resumable.state()
         self.store.set_metas(values)
 
-    # --- the scheduled jobs -------------------------------------------------------------
-
-    async def _obey(self, now: datetime, market: MarketSummary) -> bool:
-        """The owner's commands (`Control`); True when they leave nothing more for this
-        tick to do: the golem was killed, or is paused (its clocks go on: vitality,
-        age and hazard are read on no spending, and may still end it)."""
-        if not self.options.resumable:  # a simulation: nobody steers it (and a read
-            return False  # here would send a batch's held writes every tick)
-        orders = self.control.apply(self.tick_no, now)
-        if orders.unwind and self.portfolio.quantities():
-            fills = self.portfolio.settle()
-            log.info("unwound", golem=self._golem_id, tick=self.tick_no, fills=len(fills))
-        if orders.kill:
-            await self.die(DeathCause.KILL_SWITCH, market)
-        elif self.control.paused:
-            self._update_vitals(0.0)
-            if self.vitals.cause is not None:
-                await self.die(self.vitals.cause, market)
-        else:
-            return False
-        self.tick_no += 1
-        if self.options.resumable:
-            self.snapshot()
-        return True
-
-    async def curate(self, *_: object) -> None:
-        if self.dead or self.control.paused or self.window.latest is None:
-            return
-        run = self.job_runs.next("curator", self.tick_no)
-        ctx = self.context(self.window.summary(), senescence=self._senescence(), run=run)
-        record = await self.decisions.run(self.curator, ctx)
-        self.knowledge.apply(record.outcome)
-
-    async def dream(self, *_: object) -> None:
-        if self.dead or self.control.paused or self.window.latest is None:
-            return
-        senescence = self._senescence()
-        residuals = self.predictor.largest_residuals(5) if senescence else ()
-        dreaming = Dreaming(cycle=self.dreams, residuals=residuals)
-        run = self.job_runs.next("dream", self.tick_no)
-        ctx = self.context(self.window.summary(), dreaming=dreaming, senescence=senescence, run=run)
-        record = await self.decisions.run(self.dreamer, ctx)
-        if record.source != "skipped":
-            self.dreams += 1
-            self.store.set_meta("dreams", self.dreams)
-        self.knowledge.apply(record.outcome)
-
     async def die(self, cause: DeathCause | str, market: MarketSummary | None = None) -> None:
         """Thanatopsis (`passing`): the testament, settle, legacy; then the life ends."""
         if self.dead:
@@ -396,12 +348,6 @@ class Golem:
         self.dead = True
         self.snapshot()
         self.on_death()
-
-    def _senescence(self) -> str | None:
-        """Senescence's stage when not normal (Bardo 02-epistemic-decay.md, Stage 1: the
-        curator audits and the dream replays the largest residuals; their situations say so)."""
-        stage = self.chart.senescence.stage
-        return None if stage is Stage.NORMAL else str(stage)
 
     # --- pieces of a tick ---------------------------------------------------------------
 
