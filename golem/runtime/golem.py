@@ -328,7 +328,7 @@ class Golem:
         A simulated market's state goes with the portfolio it marks, in one commit."""
         self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
         window = self.window
-        self.store.save_observations(window.newest(self.senses.unsaved), keep=window.capacity)
+        self.store.observed.save(window.newest(self.senses.unsaved), keep=window.capacity)
         self.senses.unsaved = 0
         values: dict[str, Any] = {
             "last_confidence": self.confidence,
