@@ -110,8 +110,8 @@ SIBLINGS: dict[str, dict[str, frozenset[str]]] = {
         "store": frozenset(),
         "logs": frozenset(),
         # The status endpoint serves a living golem: its life, records and log; its
-        # control routes queue the owner's commands (control).
-        "http": frozenset({"control", "golem", "life", "logs", "record", "stream"}),
+        # control routes queue the owner's commands (control) and answers (approvals).
+        "http": frozenset({"approvals", "control", "golem", "life", "logs", "record", "stream"}),
     },
     "simulation": {},
     "cli": {},

@@ -236,6 +236,7 @@ async def _live(
             )
             if notifier is not None:
                 life.scheduler.on_failed = notifier.job_failed
+                notifier.watch_approvals(life.golem.desk.approvals)
         except BaseException:
             opened.close()
             made.undo()

@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "serve a read-only status endpoint: the dashboard at /, GET /health, /status, "
             "/history, /decisions?subsystem=&since=&id=&limit=, /events (server-sent "
             "decisions), /metrics (Prometheus); e.g. 127.0.0.1:8787 (port 0: any free port); "
-            "with [control] token_env set, also POST /control/pause|resume|exit|kill|budget"
+            "with [control] token_env set, also POST /control/pause|resume|exit|kill|budget|steer"
         ),
     )
     parser.add_argument(

@@ -1,33 +1,43 @@
 """The owner's hand on a running golem: the commands of the `control` table (queued by
 the control API, `golem ctl` or SIGUSR1; store/control.py) applied at the start of a
-tick, each once, each one audit line. Pause and the budget are state (meta `paused`,
-`daily_budget_usd`) and so outlive a restart; exit and kill are acts the tick carries
-out (`Orders`): unwind the positions, or run the death protocol with cause kill_switch.
+tick, each once, each one audit line. Pause, the budget and the owner's messages waiting
+for a review are state (meta `paused`, `daily_budget_usd`, `owner_steer`) and so outlive
+a restart; exit and kill are acts the tick carries out (`Orders`): unwind the positions,
+or run the death protocol with cause kill_switch. A steer (Bardo's owner steering,
+prd/01-golem/02-heartbeat.md: "owner interrupts always get full attention") makes the
+next heartbeat a T2 review with the message in its prompt as the owner's words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import structlog
 
+from golem.inference.secrets import Redaction
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.store.control import Command, ControlRow, queue_command
 from golem.runtime.store.state import StateStore
+from golem.subsystems.contract import OwnerSteer
 
 __all__ = [
+    "STEER_MAX_CHARS",
     "Command",
     "Control",
     "Orders",
     "budget_bounds",
     "budget_refusal",
     "control_token",
+    "masked_steer",
     "queue_command",
+    "steer_refusal",
 ]
 
 log = structlog.get_logger("golem")
+STEER_MAX_CHARS = 1000  # an owner's message: a few sentences, never a document
+_STEERS_KEPT = 3  # messages waiting for one review; older ones give way to newer
 
 
 def control_token(config: GolemConfig, environ: Mapping[str, str]) -> str | None:
@@ -53,6 +63,21 @@ def budget_refusal(config: GolemConfig, usd: float | None) -> str | None:
     return None
 
 
+def steer_refusal(text: str | None) -> str | None:
+    """Why `text` cannot be an owner's message (None: it can)."""
+    if not isinstance(text, str) or not text.strip():
+        return "the message is empty"
+    if len(text) > STEER_MAX_CHARS:
+        return f"a message is at most {STEER_MAX_CHARS} characters, not {len(text)}"
+    return None
+
+
+def masked_steer(text: str, secrets: Redaction | None = None) -> str:
+    """An owner's message as it may be stored and shown to a model: the golem's key values
+    (`secrets`) and anything shaped like a key masked, stripped."""
+    return str((secrets or Redaction(())).clean(text.strip(), shapes=True))
+
+
 @dataclass(frozen=True, slots=True)
 class Orders:
     """What the applied commands ask of the tick itself."""
@@ -64,25 +89,55 @@ class Orders:
 class Control:
     """A golem's control state, read from the store at birth and kept in step with it."""
 
-    def __init__(self, config: GolemConfig, store: StateStore) -> None:
-        self._config, self._store = config, store
+    def __init__(
+        self, config: GolemConfig, store: StateStore, secrets: Redaction | None = None
+    ) -> None:
+        self._config, self._store, self._secrets = config, store, secrets
         self.paused = bool(store.get_meta("paused"))
         budget = store.get_meta("daily_budget_usd")
         self.daily_budget_usd: float | None = None if budget is None else float(budget)
+        self._steers: tuple[str, ...] = tuple(store.get_meta("owner_steer") or ())
+
+    def masked(self, text: str) -> str:
+        """An owner's message as it may be stored: masked of this golem's key values."""
+        return masked_steer(text, self._secrets)
+
+    @property
+    def steer(self) -> OwnerSteer | None:
+        """The owner's messages waiting for the next heartbeat's review, if any."""
+        return OwnerSteer(self._steers) if self._steers else None
+
+    def reviewed(self, tick: int, tier: str, source: str) -> None:
+        """The heartbeat ran on the waiting messages: they are answered (one audit line)."""
+        if not self._steers:
+            return
+        log.info(
+            "steer_reviewed",
+            golem=self._config.golem.id,
+            tick=tick,
+            messages=len(self._steers),
+            tier=tier,
+            source=source,
+        )
+        self._steers = ()
+        self._store.set_meta("owner_steer", None)
 
     def apply(self, tick: int, now: datetime) -> Orders:
         """Apply the pending commands, oldest first, up to a kill (those after it stay
         queued: a dead golem applies nothing more). Runs in the tick's transaction."""
         unwind = False
-        for row in self._store.control.pending():
+        for queued in self._store.control.pending():
+            # A key queued from outside (golem ctl STATE_DIR) is masked before it stays.
+            row = queued if queued.text is None else replace(queued, text=self.masked(queued.text))
             result = self._apply(row)
-            self._store.control.applied(row, tick, now, result)
+            self._store.control.applied(row, tick, now, result, row.text)
             log.info(
                 "control",
                 golem=self._config.golem.id,
                 tick=tick,
                 command=str(row.command),
                 value=row.value,
+                text=row.text,
                 source=row.source,
                 queued=row.time.isoformat(),
                 result=result,
@@ -108,6 +163,14 @@ class Control:
                 self.daily_budget_usd = row.value
                 self._store.set_meta("daily_budget_usd", row.value)
                 return "done"
+            case Command.STEER:
+                refusal = steer_refusal(row.text)
+                if refusal is not None:  # queued into the state by hand, say
+                    return f"refused: {refusal}"
+                assert row.text is not None
+                self._steers = (*self._steers, row.text)[-_STEERS_KEPT:]
+                self._store.set_meta("owner_steer", list(self._steers))
+                return "review at the next heartbeat"
             case Command.EXIT:
                 return "positions unwound"
             case Command.KILL:

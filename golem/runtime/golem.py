@@ -18,12 +18,14 @@ from typing import Any
 
 import structlog
 
+from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
     Stage,
     Vitals,
 )
 from golem.oracle import GateParams as OracleGate
+from golem.runtime.approvals import Approvals
 from golem.runtime.asking import Budgeting, Routes
 from golem.runtime.compiled import Compiled
 from golem.runtime.config.sections import GolemConfig
@@ -117,7 +119,7 @@ class Golem:
         resumed = store.resume()
         self.tick_no = resumed.tick
         self.dead = resumed.death is not None
-        self.control = Control(config, store)  # paused, and the owner's daily budget
+        self.control = Control(config, store, Redaction(self.options.secrets))  # the owner's
         self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
         episodes = EpisodeLog()
@@ -181,6 +183,7 @@ class Golem:
             portfolio=self.portfolio,
             memory=self.memory,
             golem_id=self._golem_id,
+            approvals=Approvals.of(config, store, self.risk.config.limits.sizing),
             predictor=self.predictor,
             now=now,
         )
@@ -282,9 +285,12 @@ class Golem:
             policy=self.probes,
         )
         self.previous = market
-        ctx = self.context(market, probes=probes)
+        if self.desk.approvals:  # trades held for the owner: approved ones execute now
+            events += self.desk.approved(self.context(market, probes=probes))
+        ctx = self.context(market, probes=probes, steer=self.control.steer)
         spent = 0.0
         record = await self.decisions.run(self.heartbeat, ctx)
+        self.control.reviewed(self.tick_no, str(record.tier), record.source)
         spent += record.cost_usd
         outcome = record.outcome
         if outcome is not None and outcome.escalate_to is not None:

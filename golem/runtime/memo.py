@@ -12,9 +12,10 @@
   fired.
 
 Only decisions a model made are kept, and a reuse is never kept again (it would outlive
-its model's answer). Nothing is reused across a phase change: the owner calls `forget()`
-when the phase moves. Death is never cached. A lookup is a dict read; an entry past its time is
-dropped when read, and all such entries when the store passes `_KEPT`.
+its model's answer). A review the owner asked for (a steer) is neither reused nor kept.
+Nothing is reused across a phase change: the owner calls `forget()` when the phase moves.
+Death is never cached. A lookup is a dict read; an entry past its time is dropped when
+read, and all such entries when the store passes `_KEPT`.
 """
 
 from __future__ import annotations
@@ -123,6 +124,8 @@ class DecisionMemo:
         """The lookup for a run of `subsystem` that would ask a model, or None where
         neither lever applies (the run needs no model, or its subsystem is not kept)."""
         policy, name = self.policy, subsystem.name
+        if ctx.steer is not None:  # the owner asked for a review: it is asked, never recalled
+            return None
         cached = policy.cache_ttl is not None and name in policy.cached and name is not _DEATH
         judged = policy.verdict_window is not None and name is _RISK
         if not (cached or judged):

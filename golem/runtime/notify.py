@@ -1,6 +1,9 @@
 """The owner's notices through apprise ([notify]): a subscriber of the golem's record
-stream (a trade, a phase change, a budget line exhausted, a senescence stage, a death
-with its testament's summary) and of the scheduler's failures (a job failing repeatedly).
+stream (a trade, a trade risk blocked, risk's second opinion disagreeing, a phase change,
+a budget line exhausted, a senescence stage, a death with its testament's summary), of
+the scheduler's failures (a job failing repeatedly) and of the approval queue (a trade
+waiting for the owner, denied, executed or blocked after approval: `watch_approvals`).
+A gate that blocks trades outside risk tells it through `trade_blocked`.
 
 The tick only puts a notice in a bounded queue (`publish` never blocks: beyond
 QUEUE_MAX waiting the newest are dropped, with a warning). One worker thread sends: a
@@ -9,8 +12,6 @@ BATCH_MAX notices) as the next message, so the owner gets at most one message pe
 interval whatever the golem does (a simulated life's day arrives in a few messages).
 A failed send is a warning line, never a failure: written by the golem's own thread at
 its next record (the log's sinks are its), not by the worker.
-Not yet notices: a trade blocked by the gate, an approval waiting and a risk
-disagreement (they come with the gate and the approvals of issue 38's item 2).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections import Counter, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
 from types import TracebackType
 from typing import Self
@@ -28,9 +29,11 @@ import structlog
 from msgspec import Struct
 
 from golem.mortality import DegradationReason, Phase, utc_day
+from golem.runtime.approvals import ApprovalRow, Approvals, Status
 from golem.runtime.config.owner import NotifyEvent, NotifySection
 from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
+from golem.subsystems.contract import PortfolioView, ProposedTrade
 
 __all__ = [
     "BATCH_MAX",
@@ -65,12 +68,16 @@ class Notice(Struct, frozen=True):
 
 
 class _Seen:
-    """What the notices already told: the last phase and senescence, the exhausted lines."""
+    """What the notices already told: the last phase and senescence stages, the exhausted
+    lines; and `held`, which trades risk approved wait for the owner instead (their
+    notices come from the approval queue)."""
 
     def __init__(self) -> None:
         self.phase: Phase | None = None
         self.senescent = False
+        self.confirmed = False
         self.exhausted: set[tuple[date, str]] = set()
+        self.held: Callable[[ProposedTrade, PortfolioView], bool] | None = None
 
 
 def notices(record: Record, seen: _Seen) -> list[Notice]:
@@ -87,7 +94,14 @@ def notices(record: Record, seen: _Seen) -> list[Notice]:
                 else "senescence over: its forecasts recovered"
             )
             found.append(Notice("senescence", record.golem, record.time, text))
+        if record.confirmed and not seen.confirmed:
+            text = (
+                "senescence stage 2 (confirmed): its forecasts stayed below the threshold "
+                f"for the whole grace (vitality {record.vitality:.3f})"
+            )
+            found.append(Notice("senescence", record.golem, record.time, text))
         seen.phase, seen.senescent = record.phase, record.senescent
+        seen.confirmed = record.confirmed
         return found
     return _of_decision(record, seen)
 
@@ -96,11 +110,8 @@ def _of_decision(record: DecisionRecord, seen: _Seen) -> list[Notice]:
     found: list[Notice] = []
     outcome = record.outcome
     subsystem = str(record.subsystem)
-    if subsystem == "risk" and outcome is not None and outcome.approved is not None:
-        trade = outcome.approved
-        size = "all" if trade.size_usd is None else f"${trade.size_usd:,.2f}"
-        text = f"trade {trade.action} {size}: {trade.reason}"[:300]
-        found.append(Notice("trade", record.golem, record.time, text))
+    if subsystem == "risk" and outcome is not None:
+        found += _of_risk(record, seen)
     if subsystem == "death":
         summary = outcome.summary if outcome is not None else record.skip_reason or ""
         found.append(Notice("death", record.golem, record.time, f"died: {summary}"[:1000]))
@@ -111,6 +122,52 @@ def _of_decision(record: DecisionRecord, seen: _Seen) -> list[Notice]:
             text = f"{subsystem}'s budget line is exhausted for {key[0]} ({degradation.reason})"
             found.append(Notice("budget_exhausted", record.golem, record.time, text))
     return found
+
+
+def _of_risk(record: DecisionRecord, seen: _Seen) -> list[Notice]:
+    """A risk decision's notices: the trade it approved (unless it waits for the owner),
+    the trade it blocked, its second opinion's disagreement."""
+    found: list[Notice] = []
+    outcome, golem, time = record.outcome, record.golem, record.time
+    assert outcome is not None
+    trade, held, situation = outcome.approved, seen.held, record.situation
+    if trade is not None and (
+        held is None or situation is None or not held(trade, situation.portfolio)
+    ):
+        text = f"trade {trade.action} {_size(trade.size_usd)}: {trade.reason}"[:300]
+        found.append(Notice("trade", golem, time, text))
+    if outcome.blocked is not None:
+        blocked = outcome.blocked
+        text = f"risk blocked {blocked.action} {_size(blocked.size_usd)}: {outcome.summary}"
+        found.append(Notice("trade_blocked", golem, time, text[:300]))
+    check = record.verification
+    if check is not None and check.agreed is False:
+        stood = "the second's" if check.second_kept else "the first's"
+        text = f"risk's second opinion ({check.by}) disagreed; {stood} stands: {outcome.summary}"
+        found.append(Notice("risk_disagreement", golem, time, text[:300]))
+    return found
+
+
+def _size(usd: float | None) -> str:
+    return "all" if usd is None else f"${usd:,.2f}"
+
+
+def approval_notice(row: ApprovalRow, golem: str) -> Notice | None:
+    """The notice a held trade's change makes (none for an approval: its execution's)."""
+    what = f"#{row.id} {row.action} {_size(row.size_usd)} (stake ${row.stake_usd:,.2f})"
+    if row.status is Status.WAITING:
+        text = f"trade {what} waits for your approval until {row.deadline:%Y-%m-%d %H:%M}"
+        return Notice("approval", golem, row.time, f"{text}: {row.reason}"[:300])
+    when = row.decided_time or row.time
+    if row.status is Status.DENIED:
+        return Notice("trade_blocked", golem, when, f"trade {what} denied by {row.decided_by}")
+    if row.status is Status.EXECUTED:
+        text = f"trade {what} approved by {row.decided_by}, {row.result}"
+        return Notice("trade", golem, when, text[:300])
+    if row.status is Status.BLOCKED:
+        text = f"trade {what} approved by {row.decided_by}, then blocked: {row.result}"
+        return Notice("trade_blocked", golem, when, text[:300])
+    return None
 
 
 class Notifier:
@@ -152,6 +209,24 @@ class Notifier:
         self._put(n for n in notices(record, self._seen) if n.event in self._events)
         if self._failures:
             self._warn()
+
+    def watch_approvals(self, approvals: Approvals) -> None:
+        """Hear of the trades `approvals` holds (and so tell no "trade" of them at risk's
+        approval: the queue tells what became of each)."""
+        self._seen.held = approvals.holds
+        approvals.tell = self.approval
+
+    def approval(self, row: ApprovalRow) -> None:
+        """The approval queue's: a held trade waits, was denied, executed or blocked."""
+        notice = approval_notice(row, self._golem)
+        if notice is not None and notice.event in self._events:
+            self._put([notice])
+
+    def trade_blocked(self, time: datetime, action: str, by: str, reason: str) -> None:
+        """A trade blocked outside risk (an action gate, say): `by` names what blocked it."""
+        if "trade_blocked" in self._events:
+            text = f"{by} blocked {action}: {reason}"[:300]
+            self._put([Notice("trade_blocked", self._golem, time, text)])
 
     def job_failed(self, job: str, in_a_row: int, error: str, time: datetime) -> None:
         """The scheduler's: a job failed `in_a_row` times; news once it repeats."""

@@ -35,6 +35,7 @@ class VitalityRecord(Struct, frozen=True, kw_only=True):
     credits_usd: float
     equity_usd: float
     senescent: bool = False  # its forecasts below the threshold (senescence's stage 1 on)
+    confirmed: bool = False  # below for the whole grace: senescence's stage 2
 
     def fields(self) -> dict[str, Any]:
         return {

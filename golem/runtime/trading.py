@@ -1,6 +1,8 @@
 """A heartbeat decision's trades, carried out: each vetted for what external text moved
 (`Vetting`), judged by risk and executed on the paper portfolio, with the events they make
 for the daimon. Feed items that swayed a decision are withheld from every later prompt.
+A trade above the approval stake is held for the owner instead (`Approvals`), and executed
+by `approved` on a later tick once approved, re-checked by risk's hard limits.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from datetime import datetime
 import structlog
 from msgspec.structs import replace
 
+from golem.mortality import SubsystemName
+from golem.runtime.approvals import Approvals
 from golem.runtime.decide import Decisions
 from golem.runtime.predictions import Predictor
 from golem.runtime.provenance import Vetting
@@ -18,8 +22,8 @@ from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import Outcome, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat
-from golem.subsystems.risk import Provenance, Risk
-from golem.world import MarketSummary, PaperPortfolio
+from golem.subsystems.risk import Provenance, Risk, assess
+from golem.world import MarketSummary, PaperPortfolio, TradeAction
 
 __all__ = ["TradingDesk"]
 
@@ -39,6 +43,7 @@ class TradingDesk:
         portfolio: PaperPortfolio,
         memory: Memory,
         golem_id: str,
+        approvals: Approvals,
         predictor: Predictor | None = None,
         now: Callable[[], datetime] | None = None,
     ) -> None:
@@ -46,6 +51,35 @@ class TradingDesk:
         self._portfolio, self._memory, self._golem_id = portfolio, memory, golem_id
         self._predictor, self._now = predictor, now
         self._move: float | None = None  # the standing decision's expected move
+        self.approvals = approvals
+
+    def approved(self, ctx: Situation) -> list[str]:
+        """The held trades approved since (by the owner or the policy) executed at this
+        tick's price, each re-checked by risk's hard limits first (the market, the
+        portfolio and the phase may have moved since risk approved it); the waiting ones
+        past their deadline denied. The events the executions make."""
+        events: list[str] = []
+        for row in self.approvals.due(ctx.tick, ctx.now):
+            held = ProposedTrade(
+                action=TradeAction(row.action),
+                size_usd=row.size_usd,
+                reason=row.reason,
+                origin=SubsystemName.HEARTBEAT,
+            )
+            check = assess(ctx, held, self._risk.config.limits)
+            if not check.approved:
+                result = check.reasoning or "blocked by the hard limits"
+                self.approvals.executed(row, ctx.now, ctx.tick, done=False, result=result)
+                events.append("trade_blocked")
+                continue
+            size = None if held.action is TradeAction.EXIT else check.adjusted_size_usd
+            trade = replace(held, size_usd=size)
+            made = self._fill(trade, ctx.tick, ctx.observation.price, ctx.market)
+            events += made
+            done = "trade_gated" not in made  # the action gate may still refuse it
+            result = f"executed at {ctx.observation.price:.2f}" if done else "gated"
+            self.approvals.executed(row, ctx.now, ctx.tick, done=done, result=result)
+        return events
 
     async def trade(
         self, ctx: Situation, record: DecisionRecord, events: list[str], spent: float
@@ -98,13 +132,13 @@ class TradingDesk:
         its execution; the events it makes join `events`. Returns what risk cost."""
         situation = replace(ctx, proposed=proposed, run=run, provenance=vetted)
         verdict = await self._decisions.run(self._risk, situation)
-        events += self._execute(verdict.outcome, ctx.tick, ctx.observation.price, ctx.market)
+        events += self._execute(verdict.outcome, ctx)
         return verdict.cost_usd
 
-    def _execute(
-        self, verdict: Outcome | None, tick: int, price: float, market: MarketSummary
-    ) -> list[str]:
-        """Risk's verdict carried out on the portfolio; the events it makes."""
+    def _execute(self, verdict: Outcome | None, ctx: Situation) -> list[str]:
+        """Risk's verdict carried out on the portfolio (or held for the owner's approval,
+        above the approval stake); the events it makes."""
+        tick = ctx.tick
         if verdict is None:
             return []
         if verdict.blocked is not None:
@@ -127,6 +161,16 @@ class TradingDesk:
         trade = verdict.approved
         if trade is None:
             return []
+        if self.approvals.holds(trade, ctx.portfolio):
+            stake = self.approvals.stake(trade, ctx.portfolio)
+            self.approvals.hold(trade, stake, tick, ctx.now, ctx.observation.price)
+            return []
+        return self._fill(trade, tick, ctx.observation.price, ctx.market)
+
+    def _fill(
+        self, trade: ProposedTrade, tick: int, price: float, market: MarketSummary
+    ) -> list[str]:
+        """`trade` executed on the paper portfolio; the events it makes."""
         portfolio = self._portfolio
         volatility = market.return_volatility or 0.0
         if self._gates(trade, tick, price, volatility):

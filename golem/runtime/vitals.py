@@ -130,6 +130,7 @@ class VitalsChart:
                     credits_usd=credits,
                     equity_usd=equity(),
                     senescent=self.senescence.stage is not Stage.NORMAL,
+                    confirmed=self.senescence.stage is Stage.SENESCENT,
                 )
             )
         events: list[str] = []

@@ -269,6 +269,7 @@ async def _generation(
         )
         if notifier is not None:
             life.scheduler.on_failed = notifier.job_failed
+            notifier.watch_approvals(life.golem.desk.approvals)
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
         born_with = golem.portfolio.to_dict()

@@ -40,6 +40,7 @@ __all__ = [
     "JudgeKind",
     "Mood",
     "Outcome",
+    "OwnerSteer",
     "PortfolioView",
     "Probes",
     "ProposedTrade",
@@ -126,6 +127,14 @@ class ProposedTrade(Struct, frozen=True):
     # them yet; risk's provenance check guards them for the transfers and approvals to come.
     asset: str | None = None
     to_address: str | None = None
+
+
+class OwnerSteer(Struct, frozen=True):
+    """The owner's messages waiting for a review (`golem ctl steer`, runtime/control.py):
+    they force the heartbeat to T2 and are shown to it as the owner's words, masked of
+    key values and bounded in length; data for its judgement, never a feed item."""
+
+    messages: tuple[str, ...]
 
 
 class Recall(Protocol):
@@ -237,6 +246,7 @@ class Situation(Struct, frozen=True):
     wallet: str | None = None  # the golem's wallet address, if it has one
     memory: Recall | None = None  # indexed memory for the context layers; None: built from
     # `grimoire` and `episodes` when a prompt needs it
+    steer: OwnerSteer | None = None  # the owner's messages the heartbeat is to review
 
 
 class Outcome(Struct, frozen=True):
@@ -276,6 +286,9 @@ class Brief(Struct, frozen=True):
     # Request.choices): the ids the inputs list, counts the inputs fix. The prompt keeps
     # only the ids it still shows once fitted.
     choices: dict[str, tuple[Any, ...]] = msgspec.field(default_factory=dict)
+    # The owner's messages this call answers (a steered heartbeat): a part of the prompt
+    # of their own, never cut to fit, delimited as the owner's text.
+    owner: tuple[str, ...] = ()
 
 
 class JudgeKind(StrEnum):

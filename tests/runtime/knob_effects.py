@@ -774,6 +774,21 @@ EFFECTS: dict[str, Effect] = {
         for profile in ("minimal", "fast", "standard", "full")
         for field in ("max_tokens", "observations", "feed_items", "knowledge", "episodes")
     },
+    "subsystems.risk.approve_above_stake": Effect(
+        "trades above it wait for the owner",
+        lambda s: s[("approval_waiting", None)],
+        "rises",
+    ),
+    "subsystems.risk.approval_timeout": Effect(
+        "sooner, more unanswered trades are denied by it",
+        lambda s: s[("approval_decided", "timeout")],
+        "against",
+    ),
+    "subsystems.risk.approval_policy": Effect(
+        "the policy approves for the owner: held trades execute",
+        lambda s: s[("approval_executed", "policy")],
+        "rises",
+    ),
     # [control], [notify]
     "control.token_env": Effect(
         "the token is read from that variable: the control API opens",

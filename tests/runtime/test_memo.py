@@ -19,7 +19,7 @@ from golem.runtime.record import DecisionRecord
 from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
 from golem.simulation.tally import Tally
-from golem.subsystems.contract import ProposedTrade, Situation
+from golem.subsystems.contract import OwnerSteer, ProposedTrade, Situation
 from golem.world import Regime, TradeAction
 from tests.inference.decisions import VALID, Pulse
 
@@ -149,6 +149,22 @@ async def test_a_t0_run_and_a_subsystem_not_listed_are_not_looked_up() -> None:
     memo = DecisionMemo(MemoPolicy(cache_ttl=timedelta(hours=1), cached=frozenset()))
     assert memo.recall(Toy(), context()) is None
     assert DecisionMemo(CACHE).recall(Toy(wanted=ModelTier.T0), context()) is None
+
+
+async def test_a_review_the_owner_asked_for_is_neither_reused_nor_kept() -> None:
+    memo = DecisionMemo(CACHE)
+    steered = context(steer=OwnerSteer(("look again",)))
+    provider = ScriptedProvider([ANSWER, ANSWER, ANSWER])
+    env = budgeting(provider)
+    made = await decide(Toy(), context(), env, memo)
+    review = await decide(Toy(), later(steered, 1), env, memo)  # same situation, but steered
+    after = await decide(Toy(), later(context(), 2), env, memo)
+    assert (made.source, review.source, review.cache) == ("model", "model", None)
+    assert (after.source, after.reused.decision_id if after.reused else None) == (
+        "reused",
+        made.decision_id,  # what the cache holds is the unsteered answer, not the review
+    )
+    assert len(provider.requests) == 2
 
 
 async def test_risk_is_not_asked_again_about_a_proposal_it_judged() -> None:

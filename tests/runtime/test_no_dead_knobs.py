@@ -12,6 +12,7 @@ import contextlib
 import fnmatch
 import io
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -740,6 +741,15 @@ def _first_hour(config: GolemConfig, subscribers: list[Any], *, kept: bool = Fal
         return [request.id for request in store.requests.select()] if kept else None
 
 
+def held_trades(config: GolemConfig) -> object:
+    """A jumpy golem's first hour: its approval lines by event and who decided (the trades
+    `[subsystems.risk] approve_above_stake` holds for the owner)."""
+    with structlog.testing.capture_logs() as logs:
+        _first_hour(config, [])
+    held = [e for e in logs if str(e["event"]).startswith("approval_")]
+    return Counter((e["event"], e.get("decided_by")) for e in held)
+
+
 def owner_hand(config: GolemConfig) -> object:
     """Whether the control API opens with a token in OWNER_TOKEN, and the daily budgets
     an owner may set."""
@@ -967,6 +977,19 @@ PROMPT_GUIDED = {
     "inference.t1": ["synthetic:deepseek-reasoner"],
     "inference.t2": ["synthetic:deepseek-reasoner"],
 }
+# Born half in ETH, with no loan, a jumpy golem on prompt-guided routes hedges within its
+# first hour (risk approves a few); every such trade moves over $1.
+HOLDING = {
+    **JUMPY,
+    **PROMPT_GUIDED,
+    "world.portfolio.initial_weight": 0.5,
+    "world.market.lending": DROP,
+}
+APPROVING = {
+    **HOLDING,
+    "subsystems.risk.approve_above_stake": 1.0,
+    "prediction.gate.enabled": False,  # executions, not the action gate's verdicts
+}
 
 KNOBS: dict[str, Knob] = {
     # [golem]
@@ -1075,6 +1098,9 @@ KNOBS: dict[str, Knob] = {
     "subsystems.risk.verify_above_stake": Knob(0.9, verifications, VERIFIED),
     "subsystems.risk.external_allow": Knob([_ALLOWED], provenance),
     "subsystems.risk.provenance": Knob(False, provenance),
+    "subsystems.risk.approve_above_stake": Knob(1.0, held_trades, HOLDING),
+    "subsystems.risk.approval_timeout": Knob("1m", held_trades, APPROVING),
+    "subsystems.risk.approval_policy": Knob("approve_all", held_trades, APPROVING),
     # [cache]
     "cache.enabled": Knob(None, reuses, JUMPY),
     "cache.ttl": Knob("1m", reuses, CACHED),

@@ -104,8 +104,57 @@ def test_a_simulated_day_s_notices_arrive(tmp_path: Path, webhook: Webhook) -> N
     testaments = [e for e in events if e["event"] == "decision" and e["subsystem"] == "death"]
     assert len(deaths) == len(testaments) == sum(e["event"] == "death" for e in events)
     assert all(t["summary"] in d for t, d in zip(testaments, deaths, strict=True))
-    assert set(received) <= {"trade", "phase", "budget_exhausted", "senescence", "death"}
+    # Each trade risk blocked is one notice too.
+    blocked = [
+        e
+        for e in events
+        if e["event"] == "decision"
+        and e["subsystem"] == "risk"
+        and e["summary"].startswith("blocked")
+    ]
+    assert received.count("trade_blocked") == len(blocked) > 0
+    assert set(received) <= {
+        "trade",
+        "trade_blocked",
+        "phase",
+        "budget_exhausted",
+        "senescence",
+        "death",
+    }
     assert not any(e["event"] == "notice_failed" for e in events)
+
+
+def approving(text: str, policy: str) -> str:
+    """The eventful scenario with every trade above $1 held, `policy` answering."""
+    risk = f'[subsystems.risk]\napprove_above_stake = 1.0\napproval_policy = "{policy}"\n'
+    return text.replace("[subsystems.curator]", risk + "\n[subsystems.curator]")
+
+
+@pytest.mark.parametrize("policy", ["approve_all", "deny_all"])
+def test_a_held_trade_is_one_approval_notice_and_then_its_fate(
+    tmp_path: Path, webhook: Webhook, policy: str
+) -> None:
+    path = scenario(tmp_path, webhook.url)
+    path.write_text(approving(path.read_text(), policy))
+    out = tmp_path / "out"
+    assert main(["simulate", str(path), "--days", "0.3", "--out", str(out)]) == 0
+    events = log_events(out / "golem.log")
+    held = [e for e in events if e["event"] == "approval_waiting"]
+    lines = webhook.lines()
+    waiting = [line for line in lines if line.startswith("[approval]")]
+    assert len(waiting) == len(held) > 0
+    assert all("waits for your approval" in line for line in waiting)
+    if policy == "approve_all":
+        executed = [e for e in events if e["event"] == "approval_executed"]
+        approved = [line for line in lines if "approved by policy, executed at" in line]
+        assert len(approved) == len(executed) > 0
+        # A held trade's notice is its execution's, not risk's approval's.
+        assert webhook.events().count("trade") == sum(e["event"] == "trade" for e in events)
+    else:
+        denied = [line for line in lines if line.endswith("denied by policy")]
+        assert len(denied) == len(held)
+        assert all(line.startswith("[trade_blocked]") for line in denied)
+        assert "trade" not in webhook.events()
 
 
 def test_only_the_events_asked_for_are_sent(tmp_path: Path, webhook: Webhook) -> None:

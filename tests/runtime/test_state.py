@@ -27,6 +27,7 @@ TABLES = {
     "predictions",
     "checkpoints",
     "control",
+    "approvals",
     "charges",
     "wallet",
     "vitality",

@@ -30,9 +30,22 @@ class ControlSection(Section):
         return self
 
 
-NotifyEvent = Literal["trade", "phase", "budget_exhausted", "senescence", "death", "job_failing"]
+NotifyEvent = Literal[
+    "trade",
+    "trade_blocked",
+    "approval",
+    "risk_disagreement",
+    "phase",
+    "budget_exhausted",
+    "senescence",
+    "death",
+    "job_failing",
+]
 NOTIFY_EVENTS: tuple[NotifyEvent, ...] = (
     "trade",
+    "trade_blocked",
+    "approval",
+    "risk_disagreement",
     "phase",
     "budget_exhausted",
     "senescence",

@@ -22,6 +22,7 @@ from golem.runtime.config.providers import ChainEntry, Section
 from golem.subsystems.contract import RECENT_EPISODES
 from golem.subsystems.dream import DreamConfig
 from golem.subsystems.risk import ProvenancePolicy, RiskConfig, StakeBands
+from golem.subsystems.risk.approval import ApprovalRules, parse_policy
 
 __all__ = [
     "SHORTEST_INTERVAL",
@@ -109,6 +110,11 @@ class DaimonSection(Section):
     enabled: bool = True
 
 
+def _policy(text: str) -> str:
+    parse_policy(text)
+    return text
+
+
 class RiskSection(Section):
     """How much a risk assessment deliberates, and whether a judged proposal is asked
     again. `deliberation = "stake"`: the tier and reasoning depth follow the stake (the
@@ -137,7 +143,12 @@ class RiskSection(Section):
     text unless the golem's own rules call for it or the same decision, asked again
     without the text, proposes it too (golem.subsystems.risk.provenance).
     `provenance = false` turns that check off: a measurement control (what the defence
-    costs a life), not a setting for a golem with money."""
+    costs a life), not a setting for a golem with money.
+
+    `approve_above_stake` (USD; unset: none): a trade risk approved that would move more is
+    held for the owner's approval (runtime/approvals.py), denied when `approval_timeout`
+    passes unanswered; `approval_policy` answers for the owner: `owner` (nobody does),
+    `approve_all`, `deny_all` or `approve_below:USD` (a simulation's stand-in)."""
 
     deliberation: Literal["fixed", "stake"] = "stake"
     small_stake: float = Field(default=0.05, gt=0, le=1)
@@ -149,12 +160,23 @@ class RiskSection(Section):
     verify_above_stake: float = Field(default=0.2, ge=0, le=1)
     external_allow: tuple[Annotated[str, Field(min_length=1, max_length=100)], ...] = ()
     provenance: bool = True
+    approve_above_stake: float | None = Field(default=None, gt=0)
+    approval_timeout: Duration = timedelta(hours=1)
+    approval_policy: Annotated[str, AfterValidator(_policy)] = "owner"
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:
         if self.small_stake >= self.large_stake:
             raise ValueError("small_stake must be below large_stake")
         return self
+
+    def approvals(self) -> ApprovalRules:
+        """The approval keys compiled for a life."""
+        return ApprovalRules(
+            above_usd=self.approve_above_stake,
+            timeout=self.approval_timeout,
+            policy=parse_policy(self.approval_policy),
+        )
 
     def verifier(self) -> ChainEntry | None:
         """The second opinion's provider and model, when one is asked."""

@@ -1,14 +1,16 @@
-"""The control API beside the status endpoint: POST /control/pause, /resume, /exit, /kill
-and /budget (body `{"usd": 0.5}`), for the holder of the bearer token ([control]
-token_env). Without a token configured there are no control routes at all (404). A
-command is queued in the state (store/control.py), committed before the answer (202), and
-applied by the golem at the start of its next tick; each is one audit line when queued
-and one when applied."""
+"""The control API beside the status endpoint: POST /control/pause, /resume, /exit, /kill,
+/budget (body `{"usd": 0.5}`) and /steer (body `{"text": "..."}`: the next heartbeat is a
+T2 review of the owner's message, runtime/control.py), for the holder of the bearer token
+([control] token_env). Without a token configured there are no control routes at all
+(404). A command is queued in the state (store/control.py), committed before the answer
+(202), and applied by the golem at the start of its next tick; each is one audit line when
+queued and one when applied."""
 
 from __future__ import annotations
 
 import hmac
 import sqlite3
+from functools import partial
 from typing import Any
 
 import orjson
@@ -18,10 +20,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from golem.runtime.control import Command, budget_refusal, queue_command
+from golem.runtime.control import (
+    Command,
+    budget_refusal,
+    queue_command,
+    steer_refusal,
+)
 from golem.runtime.life import Life
 
-__all__ = ["control_routes"]
+__all__ = ["authorized", "control_routes", "json_response"]
 
 log = structlog.get_logger("golem")
 _SCHEME = "bearer "
@@ -34,37 +41,53 @@ def control_routes(life: Life, token: str | None) -> list[BaseRoute]:
     expected = token.encode()
 
     async def post(request: Request) -> Response:
-        if not _authorized(request, expected):
+        if not authorized(request, expected):
             log.warning("control_refused", reason="missing or wrong bearer token")
-            return _json({"error": "a bearer token is required"}, 401, challenge=True)
+            return json_response({"error": "a bearer token is required"}, 401, challenge=True)
         try:
             command = Command(request.path_params["command"])
         except ValueError:
             names = ", ".join(str(c) for c in Command)
-            return _json({"error": f"no such command; one of {names}"}, 404)
+            return json_response({"error": f"no such command; one of {names}"}, 404)
         value: float | None = None
+        text: str | None = None
         if command is Command.BUDGET:
             value, problem = await _usd(request)
             problem = problem or budget_refusal(life.golem.config, value)
             if problem is not None:
-                return _json({"error": f"budget: {problem}"}, 400)
+                return json_response({"error": f"budget: {problem}"}, 400)
+        if command is Command.STEER:
+            text = await _text(request)
+            problem = 'write the body as JSON: {"text": "..."}' if text is None else None
+            problem = problem or steer_refusal(text)
+            if problem is not None:
+                return json_response({"error": f"steer: {problem}"}, 400)
+            assert text is not None
+            text = life.golem.control.masked(text)
         golem = life.golem
         if golem.dead:
-            return _json({"error": "the golem is dead"}, 409)
+            return json_response({"error": "the golem is dead"}, 409)
         try:
             queued = await trio.to_thread.run_sync(
-                queue_command, golem.store.path, command, value, "api", life.clock.now()
+                partial(queue_command, text=text),
+                golem.store.path,
+                command,
+                value,
+                "api",
+                life.clock.now(),
             )
         except sqlite3.Error as exc:
-            return _json({"error": f"the command could not be queued: {exc}"}, 503)
-        log.info("control_queued", id=queued, command=str(command), value=value, source="api")
+            return json_response({"error": f"the command could not be queued: {exc}"}, 503)
+        log.info(
+            "control_queued", id=queued, command=str(command), value=value, text=text, source="api"
+        )
         body = {"id": queued, "command": str(command), "value": value, "applies": "next tick"}
-        return _json(body, 202)
+        return json_response(body, 202)
 
     return [Route("/control/{command}", post, methods=["POST"])]
 
 
-def _authorized(request: Request, expected: bytes) -> bool:
+def authorized(request: Request, expected: bytes) -> bool:
     header = request.headers.get("authorization", "")
     if header[: len(_SCHEME)].lower() != _SCHEME:
         return False
@@ -84,6 +107,16 @@ async def _usd(request: Request) -> tuple[float | None, str | None]:
     return float(usd), None
 
 
-def _json(body: Any, status_code: int, *, challenge: bool = False) -> Response:
+async def _text(request: Request) -> str | None:
+    """The body's `text` (None when the body holds none)."""
+    try:
+        body = orjson.loads(await request.body())
+    except orjson.JSONDecodeError:
+        return None
+    text = body.get("text") if isinstance(body, dict) else None
+    return text if isinstance(text, str) else None
+
+
+def json_response(body: Any, status_code: int, *, challenge: bool = False) -> Response:
     headers = {"WWW-Authenticate": "Bearer"} if challenge else None
     return Response(orjson.dumps(body), status_code, media_type="application/json", headers=headers)

@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from golem.runtime.http.app import status_app
+from golem.runtime.http.approvals import approval_routes
 from golem.runtime.http.chronicle import LiveChronicle
 from golem.runtime.http.control import control_routes
 from golem.runtime.http.feed import RECENT, DecisionFeed
@@ -70,7 +71,7 @@ class StatusEndpoint:
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)
         source = LiveSource(life, self.feed, self.chronicle)
-        control = control_routes(life, control_token)
+        control = control_routes(life, control_token) + approval_routes(life, control_token)
         self.app = status_app(source, self.feed, self.metrics, control)
 
     async def serve(

@@ -28,24 +28,33 @@ class Command(StrEnum):
     EXIT = "exit"
     KILL = "kill"
     BUDGET = "budget"
+    STEER = "steer"
 
 
 @dataclass(frozen=True, slots=True)
 class ControlRow:
-    """One queued command: `value` is the budget's new USD a day (None for the others)."""
+    """One queued command: `value` is the budget's new USD a day, `text` the owner's
+    message of a steer (None for the others)."""
 
     id: int
     time: datetime
     command: Command
     value: float | None
     source: str
+    text: str | None = None
 
 
-_INSERT = "INSERT INTO control (time, command, value, source) VALUES (?, ?, ?, ?)"
+_INSERT = "INSERT INTO control (time, command, value, source, text) VALUES (?, ?, ?, ?, ?)"
 
 
 def queue_command(
-    db: Path, command: Command, value: float | None, source: str, time: datetime
+    db: Path,
+    command: Command,
+    value: float | None,
+    source: str,
+    time: datetime,
+    *,
+    text: str | None = None,
 ) -> int:
     """Queue `command` in the state database at `db` on a connection of its own and
     commit it; returns its id. Raises sqlite3.Error (the database is missing, older
@@ -55,7 +64,7 @@ def queue_command(
     conn = sqlite3.connect(db, isolation_level=None, timeout=_BUSY_MS / 1000)
     try:
         moment = time.astimezone(UTC).isoformat()
-        cursor = conn.execute(_INSERT, (moment, str(command), value, source))
+        cursor = conn.execute(_INSERT, (moment, str(command), value, source, text))
         return int(cursor.lastrowid or 0)
     finally:
         conn.close()
@@ -75,28 +84,32 @@ class ControlLog:
     def pending(self) -> list[ControlRow]:
         """The commands not yet applied, oldest first."""
         rows = self._read(
-            "SELECT id, time, command, value, source FROM control "
+            "SELECT id, time, command, value, source, text FROM control "
             "WHERE applied_tick IS NULL ORDER BY id",
             (),
         ).fetchall()
         return [
-            ControlRow(int(i), datetime.fromisoformat(t), Command(c), v, str(s))
-            for i, t, c, v, s in rows
+            ControlRow(int(i), datetime.fromisoformat(t), Command(c), v, str(s), x)
+            for i, t, c, v, s, x in rows
         ]
 
-    def applied(self, row: ControlRow, tick: int, time: datetime, result: str) -> None:
-        """Mark `row` applied at `tick` with what came of it (in the tick's transaction)."""
+    def applied(
+        self, row: ControlRow, tick: int, time: datetime, result: str, text: str | None = None
+    ) -> None:
+        """Mark `row` applied at `tick` with what came of it (in the tick's transaction);
+        `text`, the row's text as applied (a steer's, masked of the golem's key values)."""
         self._write(
-            "UPDATE control SET applied_tick = ?, applied_time = ?, result = ? WHERE id = ?",
-            (tick, self._iso(time), result, row.id),
+            "UPDATE control SET applied_tick = ?, applied_time = ?, result = ?, "
+            "text = coalesce(?, text) WHERE id = ?",
+            (tick, self._iso(time), result, text, row.id),
         )
 
     def history(self) -> list[dict[str, Any]]:
         """Every command, oldest first, as the audit trail shows it."""
         rows = self._read(
-            "SELECT id, time, command, value, source, applied_tick, applied_time, result "
-            "FROM control ORDER BY id",
+            "SELECT id, time, command, value, text, source, applied_tick, applied_time, "
+            "result FROM control ORDER BY id",
             (),
         ).fetchall()
-        keys = ("id", "time", "command", "value", "source", "applied_tick", "applied_time")
-        return [dict(zip((*keys, "result"), row, strict=True)) for row in rows]
+        keys = ("id", "time", "command", "value", "text", "source", "applied_tick")
+        return [dict(zip((*keys, "applied_time", "result"), row, strict=True)) for row in rows]

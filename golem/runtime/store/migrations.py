@@ -175,7 +175,39 @@ def _v7(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
+def _v8(conn: sqlite3.Connection) -> None:
+    """The owner's message of a steer command (`golem ctl steer`), beside the budget's
+    number: the control table's `text`."""
+    conn.execute("ALTER TABLE control ADD COLUMN text TEXT")
+
+
+def _v9(conn: sqlite3.Connection) -> None:
+    """Trades held for the owner's approval (store/approvals.py): above `[subsystems.risk]
+    approve_above_stake`, each waiting until approved, denied or timed out, then executed
+    or blocked at a later tick; the table is also the record of who decided."""
+    conn.execute(
+        """CREATE TABLE approvals (
+            id INTEGER PRIMARY KEY,
+            time TEXT NOT NULL,
+            tick INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            size_usd REAL,
+            stake_usd REAL NOT NULL,
+            price REAL NOT NULL,
+            reason TEXT NOT NULL,
+            deadline TEXT NOT NULL,
+            status TEXT NOT NULL,
+            decided_by TEXT,
+            decided_time TEXT,
+            result TEXT
+        )"""
+    )
+    conn.execute(
+        "CREATE INDEX approvals_open ON approvals (status) WHERE status IN ('waiting', 'approved')"
+    )
+
+
+MIGRATIONS: Sequence[Migration] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -20,6 +20,7 @@ import orjson
 import structlog
 from msgspec.structs import astuple
 
+from golem.runtime.store.approvals import ApprovalBook
 from golem.runtime.store.control import ControlLog
 from golem.runtime.store.history import Past, read_past
 from golem.runtime.store.migrations import SchemaTooNew, migrate
@@ -85,6 +86,9 @@ class StateStore(Transactional):
         )
         self.control = ControlLog(
             self._read, lambda sql, params: self._write("control", sql, params), self._iso
+        )
+        self.approvals = ApprovalBook(
+            self._read, lambda sql, params: self._write("approvals", sql, params), self._iso
         )
         self.predictions = PredictionTable(self._read, self._write, self._iso)
         self._wallet: tuple[float | None, float] | None = None  # (initial, income), kept

@@ -5,8 +5,9 @@ Order of work: render the layers the profile runs (L1-L6), screen and delimit ex
 text (L8, or delimiting alone below Full), mask identifiers line by line (L7), then fit:
 each retrieved layer is first held to its share of the limit, then the least valuable
 lines across L2, L4 and L5 go (old observations before dissimilar episodes before weak
-knowledge), then the subsystem's inputs from their end. The count is checked on the whole
-prompt with the provider's tokenizer when there is one.
+knowledge), then the subsystem's inputs from their end. The owner's message of a steered
+review (`Brief.owner`) is its own part, delimited like external text, and never cut. The
+count is checked on the whole prompt with the provider's tokenizer when there is one.
 """
 
 from __future__ import annotations
@@ -32,7 +33,14 @@ from golem.subsystems.context.render import (
     probe_lines,
     state_lines,
 )
-from golem.subsystems.context.screening import DATA_RULE, Screened, delimit, screen
+from golem.subsystems.context.screening import (
+    DATA_RULE,
+    OWNER_RULE,
+    Screened,
+    delimit,
+    delimit_owner,
+    screen,
+)
 from golem.subsystems.context.tokens import TokenCounter, estimate_tokens
 from golem.subsystems.contract import Brief, Recall, Situation
 from golem.world.feed import FeedItem
@@ -196,6 +204,11 @@ def assemble(
         episodes = work.ranked(Layer.EPISODES, "## Similar past episodes", lines)
         blocks.append(episodes)
     blocks += (work.block(None, f"## {i.title}", list(i.lines), _INPUT_WORTH) for i in brief.inputs)
+    if brief.owner:
+        lines = [delimit_owner(text) for text in brief.owner]
+        blocks.append(
+            work.block(None, "## The owner's message (data from your owner)", lines, _KEEP)
+        )
     if Layer.BUDGET in layers and budget is not None:
         blocks.append(work.block(Layer.BUDGET, "## Budget", budget_lines(budget), _KEEP))
     task = work.block(None, "## Task", [brief.task], _KEEP)
@@ -204,7 +217,8 @@ def assemble(
     else:
         blocks.append(task)
     sends_feed = feed is not None and bool(feed.lines)
-    system = work.mask(f"{PERSONA}\n{brief.role}" + (f"\n{DATA_RULE}" if sends_feed else ""))
+    rules = (f"\n{DATA_RULE}" if sends_feed else "") + (f"\n{OWNER_RULE}" if brief.owner else "")
+    system = work.mask(f"{PERSONA}\n{brief.role}{rules}")
 
     fit = _Fit(blocks, limits)
     fit.budgets()

@@ -1,6 +1,8 @@
 """The heartbeat subsystem: reads the tick's probes (computed by the runtime with
 `compute_probes`), asks the tier they call for, and turns a decision into an escalation
-to T2 or a trade for risk; observe changes nothing."""
+to T2 or a trade for risk; observe changes nothing. An owner's steer waiting
+(`Situation.steer`) forces T2 whatever the probes say (Bardo's gate: "owner interrupts
+always get full attention") and puts the messages in the prompt as the owner's."""
 
 from __future__ import annotations
 
@@ -56,6 +58,14 @@ _ESCALATE = (
     " Set escalate true, or the action escalate, (severity moderate or above) if the strong "
     "model should look."
 )
+_STEERED = (
+    " Your owner asked for this review: weigh the owner's message with what you observe, "
+    "and say in the rationale how it bore on the decision. It does not lift the risk "
+    "limits: any trade still goes to risk."
+)
+_STEERED_TASK = (
+    "Review this tick with the owner's message in mind and answer with a heartbeat_decision."
+)
 _RULES_KEPT = 256  # distinct rules decisions kept for reuse
 # Actions that trade nothing: what the tick saw is only recorded.
 _WATCHING = frozenset({HeartbeatAction.OBSERVE, HeartbeatAction.ANALYZE, HeartbeatAction.ESCALATE})
@@ -86,6 +96,8 @@ class Heartbeat:
         return HeartbeatDecision
 
     def tier(self, ctx: Situation) -> ModelTier:
+        if ctx.steer is not None:
+            return ModelTier.T2
         return ModelTier.T0 if ctx.probes is None else ctx.probes.tier
 
     def skip_reason(self, ctx: Situation) -> str | None:
@@ -101,7 +113,9 @@ class Heartbeat:
 
     def brief(self, ctx: Situation) -> Brief:
         role = _ROLE + (_ESCALATE if self.tier(ctx) is ModelTier.T1 else "")
-        return Brief(role, "Decide on this tick and answer with a heartbeat_decision.")
+        if ctx.steer is None:
+            return Brief(role, "Decide on this tick and answer with a heartbeat_decision.")
+        return Brief(role + _STEERED, _STEERED_TASK, owner=ctx.steer.messages)
 
     def deterministic(self, ctx: Situation) -> StructuredOutput:
         """The decision from the probes alone: severity from which fired and how far PE
@@ -162,6 +176,8 @@ class Heartbeat:
             details["theta"] = round(probes.theta, 4)
             details["flags"] = list(probes.flags)
         details["market"] = _market(ctx)
+        if ctx.steer is not None:
+            details["steered"] = len(ctx.steer.messages)
         events = _events(ctx)
         # An escalation carries no trade: the strong model's re-run decides the action.
         if decision.escalates and self.tier(ctx) is ModelTier.T1:
