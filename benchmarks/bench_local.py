@@ -36,6 +36,7 @@ import golem.subsystems
 from golem.inference import FinishReason, StructuredOutputInvalid, run_structured
 from golem.inference.local import Generation, LocalConfig, LocalProvider
 from golem.inference.structured import StructuredOutput
+from golem.subsystems.contract import Event
 from golem.subsystems.daimon import (
     AppraisalRules,
     DaimonAppraisal,
@@ -79,7 +80,7 @@ async def measure(
     decision: type[StructuredOutput],
     calls: int,
     tally: Tally,
-    events: tuple[str, ...] | None = None,
+    events: tuple[Event, ...] | None = None,
 ) -> None:
     name = decision.response_schema().name
     provider.on_generation = tally.runs.append
@@ -126,7 +127,7 @@ async def spread(provider: LocalProvider, decision: type[StructuredOutput], call
         )
         overridden += lost
         print(
-            f"  {' + '.join(events):<42} valid {share(tally.valid, tally.latencies):>5} "
+            f"  {' + '.join(map(str, events)):<42} valid {share(tally.valid, tally.latencies):>5} "
             f"meaningful {share(tally.meaningful, tally.latencies):>5} "
             f"overridden by the rules {lost}/{tally.valid}",
             flush=True,

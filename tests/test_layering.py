@@ -107,8 +107,9 @@ SIBLINGS: dict[str, dict[str, frozenset[str]]] = {
     "runtime": {
         # The lower floors of the runtime know nothing of the Golem.
         "config": frozenset(),
-        "store": frozenset(),
-        "logs": frozenset(),
+        # A golem's files are its owner's alone (private: the modes), the log's as the state's.
+        "store": frozenset({"private"}),
+        "logs": frozenset({"private"}),
         # The status endpoint serves a living golem: its life, records and log; its
         # control routes queue the owner's commands (control) and answers (approvals).
         "http": frozenset({"approvals", "control", "golem", "life", "logs", "record", "stream"}),

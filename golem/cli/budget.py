@@ -26,6 +26,7 @@ from golem.mortality import (
     FixedClock,
     InMemoryLedger,
     ModelTier,
+    MortalityParams,
     MortalityState,
     SubsystemName,
     allocate,
@@ -38,6 +39,9 @@ from golem.mortality import (
 # empty cap), not the price of some model. The instant is arbitrary, as nothing is spent.
 _NOMINAL_CALL = CallEstimate(FREE, input_tokens=0, max_output_tokens=0)
 _CLOCK = FixedClock(datetime(2026, 1, 1, tzinfo=UTC))
+# The command reads no config: it reports the allocator a default [mortality] section
+# compiles to (the seed is the stochastic clock's, which the allocator does not read).
+_POLICY = MortalityParams().compile(seed=0).allocator
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -109,11 +113,13 @@ def _plan(subsystem: SubsystemName, state: MortalityState) -> dict[str, Any]:
     tier = PROFILE_TABLE[subsystem].tier
     ledger = InMemoryLedger()
     first: Degradation | None = None
-    result = allocate(subsystem, tier, state, ledger, _CLOCK, call=_NOMINAL_CALL)
+    result = allocate(subsystem, tier, state, ledger, _CLOCK, call=_NOMINAL_CALL, policy=_POLICY)
     while isinstance(result, Degradation) and result.fallback is Fallback.LOWER_TIER:
         first = first or result
         lower = ModelTier(result.tier - 1)
-        result = allocate(subsystem, lower, state, ledger, _CLOCK, call=_NOMINAL_CALL)
+        result = allocate(
+            subsystem, lower, state, ledger, _CLOCK, call=_NOMINAL_CALL, policy=_POLICY
+        )
     first = first or (result if isinstance(result, Degradation) else None)
     granted = result if isinstance(result, Allocation) else None
     return {

@@ -39,6 +39,7 @@ from golem.runtime.config import (
 from golem.runtime.control import control_token
 from golem.runtime.logs import configure_logging
 from golem.runtime.notify import Notifier
+from golem.runtime.private import private_dir
 from golem.runtime.store import (
     DB_NAME,
     LOCK_NAME,
@@ -48,7 +49,6 @@ from golem.runtime.store import (
     StateStore,
     check_db,
     check_file,
-    private_dir,
 )
 from golem.runtime.telemetry import traces_of
 
@@ -246,6 +246,7 @@ async def _live(
             if notifier is not None:
                 life.scheduler.on_failed = notifier.job_failed
                 notifier.watch_approvals(life.golem.desk.approvals)
+                life.golem.desk.tell_blocked = notifier.trade_blocked
         except BaseException:
             opened.close()
             made.undo()

@@ -234,7 +234,6 @@ class Degradation:
 
 
 FIXED_BUDGET = AllocatorPolicy(mortal=False)
-_DEFAULT_POLICY = AllocatorPolicy()
 
 
 def allocate(
@@ -245,7 +244,7 @@ def allocate(
     clock: Clock,
     *,
     call: CallEstimate,
-    policy: AllocatorPolicy | None = None,
+    policy: AllocatorPolicy,
     at_most: ReasoningDepth | None = None,
 ) -> Allocation | Degradation:
     """May `subsystem` call a model at `tier` now, and how? In order: a T0 call is no model
@@ -259,7 +258,6 @@ def allocate(
     depth's thinking budget on top of the answer. The rules-only policy grants no call
     but a T0 one (death's included); the state's wallet less its reserve, when it has
     one, bounds the cap: every attempt's worst case must fit in it."""
-    policy = policy or _DEFAULT_POLICY
     if not policy.mortal:
         state = replace(state, vitality=1.0, phase=Phase.THRIVING)
     profile, reasoning = select_profile_and_reasoning(

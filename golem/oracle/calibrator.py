@@ -58,15 +58,26 @@ def pav(values: Sequence[float], weights: Sequence[float] | None = None) -> list
 def expected_calibration_error(samples: Sequence[tuple[float, bool]], num_bins: int = 20) -> float:
     """ECE = Σ over equal-width bins of stated confidence (weight of the bin) ·
     |observed accuracy − the bin's midpoint|, as Bardo writes it. 0 with no samples."""
-    if not samples:
-        return 0.0
+    pooled: dict[float, list[int]] = {}
+    for stated, correct in samples:
+        counts = pooled.setdefault(stated, [0, 0])
+        counts[0] += 1
+        counts[1] += correct
+    return _pooled_ece(pooled, num_bins)
+
+
+def _pooled_ece(pooled: dict[float, list[int]], num_bins: int) -> float:
+    """The ECE of samples pooled by stated confidence ({stated: [count, correct]}): the
+    same integer bin counts, so the same figure, in one step per distinct confidence."""
     counts = [0] * num_bins
     hits = [0] * num_bins
-    for stated, correct in samples:
+    for stated, (n, right) in pooled.items():
         i = min(num_bins - 1, max(0, int(stated * num_bins)))
-        counts[i] += 1
-        hits[i] += 1 if correct else 0
-    total = len(samples)
+        counts[i] += n
+        hits[i] += right
+    total = sum(counts)
+    if not total:
+        return 0.0
     return sum(
         counts[i] / total * abs(hits[i] / counts[i] - (i + 0.5) / num_bins)
         for i in range(num_bins)
@@ -180,7 +191,7 @@ class ConfidenceCalibrator:
         curve = self._curves.get((category, regime))
         if curve is None or len(curve.history) < self.params.min_samples:
             return None
-        return expected_calibration_error(list(curve.history), self.params.num_bins)
+        return _pooled_ece(curve.pooled, self.params.num_bins)  # the history, pooled
 
     def alarming(self, category: str, regime: str) -> bool:
         """Whether the calibration gap is one the daimon should hear of."""

@@ -7,11 +7,13 @@ config's sections for them after start.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from golem.inference import StructuredOutputConfig
 from golem.mortality import MortalityPolicy
 from golem.oracle import CalibrationParams, CorrectorParams
 from golem.runtime.config.sections import GolemConfig
+from golem.runtime.control import budget_bounds
 from golem.runtime.memo import MemoPolicy
 from golem.subsystems.context import ContextSettings
 from golem.subsystems.dream import DreamConfig
@@ -29,8 +31,13 @@ __all__ = ["Compiled"]
 
 @dataclass(frozen=True, slots=True)
 class Compiled:
-    """`appraises`: the daimon runs (without it a golem's mood stays neutral)."""
+    """`appraises`: the daimon runs (without it a golem's mood stays neutral).
+    `budget_bounds`: the daily budgets an owner may set ([control]); `log_file`: where
+    the golem's log is written (the status endpoint recalls its last decisions there)."""
 
+    golem_id: str
+    log_file: Path
+    budget_bounds: tuple[float, float]
     mortality: MortalityPolicy
     structured: StructuredOutputConfig
     context: ContextSettings
@@ -54,6 +61,9 @@ class Compiled:
         gate = GateParams(base=hb.theta_base, floor=hb.theta_min, ceiling=hb.theta_max)
         probes = ProbeConfig(gate=gate)
         return cls(
+            golem_id=config.golem.id,
+            log_file=config.log_file,
+            budget_bounds=budget_bounds(config),
             mortality=config.mortality.compile(
                 seed=config.mortality_seed, max_attempts=structured.max_attempts
             ),

@@ -13,14 +13,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import structlog
 
 from golem.inference.secrets import Redaction
+from golem.mortality import DeathCause
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.store.control import Command, ControlRow, queue_command
 from golem.runtime.store.state import StateStore
 from golem.subsystems.contract import OwnerSteer
+from golem.world import MarketSummary
+
+if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
 
 __all__ = [
     "STEER_MAX_CHARS",
@@ -31,6 +37,7 @@ __all__ = [
     "budget_refusal",
     "control_token",
     "masked_steer",
+    "obey",
     "queue_command",
     "steer_refusal",
 ]
@@ -55,9 +62,10 @@ def budget_bounds(config: GolemConfig) -> tuple[float, float]:
     return control.budget_min_usd, config.mortality.daily_budget_usd if high is None else high
 
 
-def budget_refusal(config: GolemConfig, usd: float | None) -> str | None:
-    """Why `usd` cannot be the daily budget (None: it can)."""
-    low, high = budget_bounds(config)
+def budget_refusal(bounds: tuple[float, float], usd: float | None) -> str | None:
+    """Why `usd` cannot be the daily budget within `bounds` (`budget_bounds`; None: it
+    can)."""
+    low, high = bounds
     if usd is None or not low <= usd <= high:
         return f"a daily budget is a number of USD from {low:g} to {high:g}, not {usd}"
     return None
@@ -90,9 +98,14 @@ class Control:
     """A golem's control state, read from the store at birth and kept in step with it."""
 
     def __init__(
-        self, config: GolemConfig, store: StateStore, secrets: Redaction | None = None
+        self,
+        golem_id: str,
+        budget_bounds: tuple[float, float],
+        store: StateStore,
+        secrets: Redaction | None = None,
     ) -> None:
-        self._config, self._store, self._secrets = config, store, secrets
+        self._golem_id, self._bounds, self._store = golem_id, budget_bounds, store
+        self._secrets = secrets
         self.paused = bool(store.get_meta("paused"))
         budget = store.get_meta("daily_budget_usd")
         self.daily_budget_usd: float | None = None if budget is None else float(budget)
@@ -113,7 +126,7 @@ class Control:
             return
         log.info(
             "steer_reviewed",
-            golem=self._config.golem.id,
+            golem=self._golem_id,
             tick=tick,
             messages=len(self._steers),
             tier=tier,
@@ -133,7 +146,7 @@ class Control:
             self._store.control.applied(row, tick, now, result, row.text)
             log.info(
                 "control",
-                golem=self._config.golem.id,
+                golem=self._golem_id,
                 tick=tick,
                 command=str(row.command),
                 value=row.value,
@@ -157,7 +170,7 @@ class Control:
                 self._store.set_meta("paused", paused)
                 return result
             case Command.BUDGET:
-                refusal = budget_refusal(self._config, row.value)
+                refusal = budget_refusal(self._bounds, row.value)
                 if refusal is not None:  # the bounds of the config it was queued under
                     return f"refused: {refusal}"
                 self.daily_budget_usd = row.value
@@ -175,3 +188,28 @@ class Control:
                 return "positions unwound"
             case Command.KILL:
                 return "death protocol"
+
+
+async def obey(golem: Golem, now: datetime, market: MarketSummary) -> bool:
+    """The owner's commands (`Control`) at `golem`'s tick; True when they leave nothing more
+    for this tick to do: the golem was killed, or is paused (its clocks go on: vitality,
+    age and hazard are read on no spending, and may still end it)."""
+    if not golem.options.resumable:  # a simulation: nobody steers it (and a read
+        return False  # here would send a batch's held writes every tick)
+    control, portfolio = golem.control, golem.portfolio
+    orders = control.apply(golem.tick_no, now)
+    if orders.unwind and portfolio.quantities():
+        fills = portfolio.settle()
+        log.info("unwound", golem=golem.compiled.golem_id, tick=golem.tick_no, fills=len(fills))
+    if orders.kill:
+        await golem.die(DeathCause.KILL_SWITCH, market)
+    elif control.paused:
+        golem._update_vitals(0.0)
+        if golem.vitals.cause is not None:
+            await golem.die(golem.vitals.cause, market)
+    else:
+        return False
+    golem.tick_no += 1
+    if golem.options.resumable:
+        golem.snapshot()
+    return True

@@ -1,10 +1,11 @@
 """The Golem: one life, assembled from its state store, clock, market and providers.
 
-`tick()` is the heartbeat job: observe, probe, decide (escalate, ask risk, trade), record
-the episode, recompute vitality, appraise, and die when a clock runs out. `curate()` and
-`dream()` are the scheduled jobs. Each decision and each vitality reading worth telling is
-published on `stream` (the log file and the simulator's tally subscribe). The daemon and
-the simulator drive the same object; they differ only in clock, providers and world.
+`tick()` is the heartbeat job: the owner's commands (`control.obey`), then observe, probe,
+decide (escalate, ask risk, trade), record the episode, recompute vitality, appraise, and
+die when a clock runs out. The scheduled jobs are `jobs.curate` and `jobs.dream`. Each
+decision and each vitality reading worth telling is published on `stream` (the log file
+and the simulator's tally subscribe). The daemon and the simulator drive the same object;
+they differ only in clock, providers and world.
 Its bookkeeping lives beside it: trades in `trading.py`, vitality and its grace clocks in
 `vitals.py`, episodes in `episodes.py`, the grimoire and what it hears in `knowledge.py`.
 """
@@ -21,7 +22,6 @@ import structlog
 from golem.inference.secrets import Redaction
 from golem.mortality import (
     DeathCause,
-    Stage,
     Vitals,
 )
 from golem.oracle import GateParams as OracleGate
@@ -29,7 +29,7 @@ from golem.runtime.approvals import Approvals
 from golem.runtime.asking import Budgeting, Routes
 from golem.runtime.compiled import Compiled
 from golem.runtime.config.sections import GolemConfig
-from golem.runtime.control import Control
+from golem.runtime.control import Control, obey
 from golem.runtime.decide import Decisions
 from golem.runtime.episodes import EpisodeBook, forecast
 from golem.runtime.heritage import bequeath
@@ -50,7 +50,7 @@ from golem.runtime.trading import TradingDesk
 from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import (
-    Dreaming,
+    Event,
     Mood,
     PortfolioView,
     Situation,
@@ -91,7 +91,6 @@ class Golem:
         options: LifeOptions | None = None,
         subscribers: Iterable[Subscriber] = (),
     ) -> None:
-        self.config = config
         self.stream = RecordStream(subscribers, hold=store.at_commit)
         if config.golem.keep_requests is not None:  # each model decision's, for replay
             keeper = RequestKeeper(store.requests, config.golem.keep_requests)
@@ -104,7 +103,7 @@ class Golem:
         self.options = options or LifeOptions()
         self.on_death: Callable[[], None] = lambda: None
         # The config compiled once for this life: what ticks and decisions read of it.
-        compiled = Compiled.of(config)
+        self.compiled = compiled = Compiled.of(config)
         self.policy, self.probes = compiled.mortality, compiled.probes
         self.schedule = compiled.schedule
         self.risk, self.daimon = Risk(compiled.risk), Daimon()
@@ -120,7 +119,9 @@ class Golem:
         resumed = store.resume()
         self.tick_no = resumed.tick
         self.dead = resumed.death is not None
-        self.control = Control(config, store, Redaction(self.options.secrets))  # the owner's
+        self.control = Control(  # paused, the owner's daily budget and messages
+            compiled.golem_id, compiled.budget_bounds, store, Redaction(self.options.secrets)
+        )
         self.mood = (resumed.mood if self._appraises else None) or Mood()
         self.grimoire = {entry.id: entry for entry in resumed.grimoire}
         episodes = EpisodeLog()
@@ -275,10 +276,10 @@ class Golem:
             or not self.tick_no % self.policy.reserve.recalculate_ticks
         ):
             self.purse.lock_reserve(self._golem_id, self.tick_no, self._positions())
-        if await self._obey(now, market):
+        if await obey(self, now, market):
             return
         # A newborn golem appraises its own birth: its first feeling comes from a model.
-        events: list[str] = ["birth"] if self.tick_no == 0 else []
+        events: list[Event] = [Event("birth")] if self.tick_no == 0 else []
         probes = compute_probes(
             market,
             self.previous,
@@ -333,7 +334,7 @@ class Golem:
         A simulated market's state goes with the portfolio it marks, in one commit."""
         self.store.save_portfolio(self.tick_no, self.portfolio.to_dict())
         window = self.window
-        self.store.save_observations(window.newest(self.senses.unsaved), keep=window.capacity)
+        self.store.observed.save(window.newest(self.senses.unsaved), keep=window.capacity)
         self.senses.unsaved = 0
         values: dict[str, Any] = {
             "last_confidence": self.confidence,
@@ -344,53 +345,6 @@ class Golem:
             values["market"] = self.senses.resumable.state()
         self.store.set_metas(values)
 
-    # --- the scheduled jobs -------------------------------------------------------------
-
-    async def _obey(self, now: datetime, market: MarketSummary) -> bool:
-        """The owner's commands (`Control`); True when they leave nothing more for this
-        tick to do: the golem was killed, or is paused (its clocks go on: vitality,
-        age and hazard are read on no spending, and may still end it)."""
-        if not self.options.resumable:  # a simulation: nobody steers it (and a read
-            return False  # here would send a batch's held writes every tick)
-        orders = self.control.apply(self.tick_no, now)
-        if orders.unwind and self.portfolio.quantities():
-            fills = self.portfolio.settle()
-            log.info("unwound", golem=self._golem_id, tick=self.tick_no, fills=len(fills))
-        if orders.kill:
-            await self.die(DeathCause.KILL_SWITCH, market)
-        elif self.control.paused:
-            self._update_vitals(0.0)
-            if self.vitals.cause is not None:
-                await self.die(self.vitals.cause, market)
-        else:
-            return False
-        self.tick_no += 1
-        if self.options.resumable:
-            self.snapshot()
-        return True
-
-    async def curate(self, *_: object) -> None:
-        if self.dead or self.control.paused or self.window.latest is None:
-            return
-        run = self.job_runs.next("curator", self.tick_no)
-        ctx = self.context(self.window.summary(), senescence=self._senescence(), run=run)
-        record = await self.decisions.run(self.curator, ctx)
-        self.knowledge.apply(record.outcome)
-
-    async def dream(self, *_: object) -> None:
-        if self.dead or self.control.paused or self.window.latest is None:
-            return
-        senescence = self._senescence()
-        residuals = self.predictor.largest_residuals(5) if senescence else ()
-        dreaming = Dreaming(cycle=self.dreams, residuals=residuals)
-        run = self.job_runs.next("dream", self.tick_no)
-        ctx = self.context(self.window.summary(), dreaming=dreaming, senescence=senescence, run=run)
-        record = await self.decisions.run(self.dreamer, ctx)
-        if record.source != "skipped":
-            self.dreams += 1
-            self.store.set_meta("dreams", self.dreams)
-        self.knowledge.apply(record.outcome)
-
     async def die(self, cause: DeathCause | str, market: MarketSummary | None = None) -> None:
         """Thanatopsis (`passing`): the testament, settle, legacy; then the life ends."""
         if self.dead:
@@ -400,12 +354,6 @@ class Golem:
         self.dead = True
         self.snapshot()
         self.on_death()
-
-    def _senescence(self) -> str | None:
-        """Senescence's stage when not normal (Bardo 02-epistemic-decay.md, Stage 1: the
-        curator audits and the dream replays the largest residuals; their situations say so)."""
-        stage = self.chart.senescence.stage
-        return None if stage is Stage.NORMAL else str(stage)
 
     # --- pieces of a tick ---------------------------------------------------------------
 
@@ -431,7 +379,7 @@ class Golem:
             confidence = float(getattr(decision, "confidence", 0.5))
             self.predictor.hold(now, self.portfolio.equity(), confidence)
 
-    def _update_vitals(self, spent: float) -> list[str]:
+    def _update_vitals(self, spent: float) -> list[Event]:
         """Vitality after this tick's spending (`chart.update`), on the prediction engine's
         fitness; no decision is reused across a phase change."""
         previous = self.vitals.phase

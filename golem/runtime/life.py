@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 import structlog
@@ -25,6 +26,7 @@ from golem.runtime.config import ConfigError, Problem
 from golem.runtime.config.load import secret_values
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.golem import Golem, LifeOptions
+from golem.runtime.jobs import curate, dream
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import ANY_LATENESS, Job, Scheduler, Trigger, cron, every
 from golem.runtime.store.control import Command, queue_command
@@ -164,7 +166,7 @@ class Life:
 
         self.golem.on_death = died
         if self.golem.dead:
-            log.info("already_dead", golem=self.golem.config.golem.id)
+            log.info("already_dead", golem=self.golem.compiled.golem_id)
             if on_start is not None:
                 on_start()
             return "died"
@@ -352,7 +354,7 @@ def assemble(
             log.info("heartbeat_interval", seconds=now_every.total_seconds())
 
     scheduler.add(Job("heartbeat", every(current["every"], start=start), heartbeat))
-    jobs = {"curator": golem.curate, "dream": golem.dream}
+    jobs = {"curator": partial(curate, golem), "dream": partial(dream, golem)}
     for name, section in config.subsystems.jobs():
         if not section.enabled:
             continue

@@ -147,7 +147,7 @@ class DecisionMemo:
             flags = () if probes is None else probes.flags
             kind = subsystem.decision_type(ctx).__name__
             trade = _proposal(ctx, policy.cache_size_bucket, policy.sizing)
-            cache_key = (name, kind, asked, regime, flags, *trade, ctx.events)
+            cache_key = (name, kind, asked, regime, flags, *trade, tuple(map(str, ctx.events)))
         lookup = Lookup(asked, cache_key, verdict_key)
         if verdict_key is not None and (hit := _fresh(self._verdicts, verdict_key, ctx)):
             return _found(lookup, hit, Reuse("verdict", hit.decision_id, hit.shown, hit.seed))

@@ -13,7 +13,7 @@ import structlog
 
 from golem.mortality import DeathCause
 from golem.runtime.decide import Decisions
-from golem.runtime.store.private import write_documents
+from golem.runtime.private import write_documents
 from golem.runtime.store.state import StateStore
 from golem.subsystems.contract import Dying, Situation
 from golem.subsystems.death import Thanatopsis

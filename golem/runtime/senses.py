@@ -40,7 +40,7 @@ class Senses:
         self.market, self._golem_id = market, golem_id
         # The probes see the ticks before a restart at once: the window is saved each tick.
         self.window = MarketWindow()
-        for observation in store.observations(self.window.capacity):
+        for observation in store.observed.newest(self.window.capacity):
             self.window.push(observation)
         self.unsaved = 0  # observations pushed since the last snapshot
         self.resumable = market if isinstance(market, ResumableSource) else None

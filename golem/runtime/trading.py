@@ -20,7 +20,7 @@ from golem.runtime.predictions import Predictor
 from golem.runtime.provenance import Vetting
 from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
-from golem.subsystems.contract import Outcome, ProposedTrade, Situation
+from golem.subsystems.contract import Event, Outcome, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Provenance, Risk, assess
 from golem.world import MarketSummary, PaperPortfolio, TradeAction
@@ -52,13 +52,16 @@ class TradingDesk:
         self._predictor, self._now = predictor, now
         self._move: float | None = None  # the standing decision's expected move
         self.approvals = approvals
+        # Told of each trade the action gate blocks (time, action, by, reason): the
+        # notifier's `trade_blocked` when the owner set one.
+        self.tell_blocked: Callable[[datetime, str, str, str], None] | None = None
 
-    def approved(self, ctx: Situation) -> list[str]:
+    def approved(self, ctx: Situation) -> list[Event]:
         """The held trades approved since (by the owner or the policy) executed at this
         tick's price, each re-checked by risk's hard limits first (the market, the
         portfolio and the phase may have moved since risk approved it); the waiting ones
         past their deadline denied. The events the executions make."""
-        events: list[str] = []
+        events: list[Event] = []
         for row in self.approvals.due(ctx.tick, ctx.now):
             held = ProposedTrade(
                 action=TradeAction(row.action),
@@ -70,19 +73,19 @@ class TradingDesk:
             if not check.approved:
                 result = check.reasoning or "blocked by the hard limits"
                 self.approvals.executed(row, ctx.now, ctx.tick, done=False, result=result)
-                events.append("trade_blocked")
+                events.append(Event("trade_blocked"))
                 continue
             size = None if held.action is TradeAction.EXIT else check.adjusted_size_usd
             trade = replace(held, size_usd=size)
             made = self._fill(trade, ctx.tick, ctx.observation.price, ctx.market)
             events += made
-            done = "trade_gated" not in made  # the action gate may still refuse it
+            done = Event("trade_gated") not in made  # the action gate may still refuse it
             result = f"executed at {ctx.observation.price:.2f}" if done else "gated"
             self.approvals.executed(row, ctx.now, ctx.tick, done=done, result=result)
         return events
 
     async def trade(
-        self, ctx: Situation, record: DecisionRecord, events: list[str], spent: float
+        self, ctx: Situation, record: DecisionRecord, events: list[Event], spent: float
     ) -> tuple[DecisionRecord, float]:
         """The trades `record` (the heartbeat's decision on `ctx`) proposes, each vetted,
         judged and executed; a decision that asked for a trade and proposed none: what it
@@ -126,7 +129,7 @@ class TradingDesk:
         proposed: ProposedTrade,
         vetted: Provenance,
         run: int,
-        events: list[str],
+        events: list[Event],
     ) -> float:
         """Risk's verdict on one trade (the clean re-ask's, when the check chose it) and
         its execution; the events it makes join `events`. Returns what risk cost."""
@@ -135,7 +138,7 @@ class TradingDesk:
         events += self._execute(verdict.outcome, ctx)
         return verdict.cost_usd
 
-    def _execute(self, verdict: Outcome | None, ctx: Situation) -> list[str]:
+    def _execute(self, verdict: Outcome | None, ctx: Situation) -> list[Event]:
         """Risk's verdict carried out on the portfolio (or held for the owner's approval,
         above the approval stake); the events it makes."""
         tick = ctx.tick
@@ -157,7 +160,7 @@ class TradingDesk:
                 # Not a frustration for the daimon to feel: without the text the golem's
                 # own decision did not want this trade.
                 return []
-            return ["trade_blocked"]
+            return [Event("trade_blocked")]
         trade = verdict.approved
         if trade is None:
             return []
@@ -169,20 +172,20 @@ class TradingDesk:
 
     def _fill(
         self, trade: ProposedTrade, tick: int, price: float, market: MarketSummary
-    ) -> list[str]:
+    ) -> list[Event]:
         """`trade` executed on the paper portfolio; the events it makes."""
         portfolio = self._portfolio
         volatility = market.return_volatility or 0.0
         if self._gates(trade, tick, price, volatility):
-            return ["trade_gated"]
+            return [Event("trade_gated")]
         before = portfolio.equity()
         fill = portfolio.apply(trade.action, price, trade.size_usd, volatility=volatility)
         log.info("trade", golem=self._golem_id, tick=tick, **fill.to_dict())
         change = (portfolio.equity() - before) / before if before > 0 else 0.0
         if fill.realised_pnl_usd > 0:
-            return ["trade_profit"]
+            return [Event("trade_profit")]
         if fill.realised_pnl_usd < 0:
-            return [f"trade_loss:{abs(change):.4f}"]
+            return [Event("trade_loss", round(abs(change), 4))]  # its size to four places
         return []
 
     def _gates(self, trade: ProposedTrade, tick: int, price: float, volatility: float) -> bool:
@@ -223,4 +226,6 @@ class TradingDesk:
             cost_usd=round(cost, 6),
             expected_move=self._move,
         )
+        if self.tell_blocked is not None:
+            self.tell_blocked(now(), str(trade.action), "the action gate", verdict.reason)
         return True

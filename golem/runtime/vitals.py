@@ -15,6 +15,7 @@ from golem.mortality import MortalityPolicy, Phase, Senescence, Stage, Vitals, a
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
+from golem.subsystems.contract import Event
 
 __all__ = ["VitalsChart"]
 
@@ -72,7 +73,7 @@ class VitalsChart:
         fitness: float,
         regime_samples: int,
         reserve_usd: float = 0.0,
-    ) -> list[str]:
+    ) -> list[Event]:
         """Vitality after this tick's spending, recorded; the events its change makes.
         (A clock that ran out is `self.vitals.cause`: the caller dies of it.) The economic
         clock reads the credits above `reserve_usd`, the apoptotic reserve; `fitness` is the
@@ -133,7 +134,7 @@ class VitalsChart:
                     confirmed=self.senescence.stage is Stage.SENESCENT,
                 )
             )
-        events: list[str] = []
+        events: list[Event] = []
         if vitals.phase is not previous:
             worse = vitals.phase.rank < previous.rank  # rank: higher is healthier
             log.info(
@@ -143,10 +144,10 @@ class VitalsChart:
                 previous=str(previous),
                 phase=str(vitals.phase),
             )
-            events.append("phase_decline" if worse else "phase_recovery")
+            events.append(Event("phase_decline" if worse else "phase_recovery"))
         if vitals.phase is _TERMINAL and previous is not _TERMINAL:
             # Once, on entering Terminal: the daimon feels the end coming, not every tick.
-            events.append("death_approach")
+            events.append(Event("death_approach"))
         return events
 
     def _step_senescence(self, tick: int, now: datetime, fitness: float, samples: int) -> None:

@@ -65,7 +65,7 @@ class Rightness:
             sizing=heartbeat.sizing,
             limits=golem.risk.config.limits,
             rules=golem.daimon.config.rules,
-            costs=golem.config.world.portfolio.costs,
+            costs=golem.portfolio.config.costs,  # what its trades pay
         )
 
     def right(self, record: DecisionRecord, truth: Truth) -> bool | None:

@@ -275,6 +275,7 @@ async def _generation(
         if notifier is not None:
             life.scheduler.on_failed = notifier.job_failed
             notifier.watch_approvals(life.golem.desk.approvals)
+            life.golem.desk.tell_blocked = notifier.trade_blocked
         golem = life.golem
         world.judgement.rightness = Rightness.of(golem)
         born_with = golem.portfolio.to_dict()
@@ -410,7 +411,7 @@ def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeR
     summary: dict[str, Any] = {
         "scenario": scenario.name,
         "seed": spec.seed,
-        "policy": str(golem.config.mortality.policy),
+        "policy": str(PolicyName(spec.policy or scenario.config.mortality.policy)),
         "horizon_days": _round(_days(world.end - start)),
         # died, horizon, or data_ended (the market CSV ran out): how the last golem ended
         "ended": last.ended,

@@ -34,6 +34,7 @@ __all__ = [
     "Document",
     "Dreaming",
     "Dying",
+    "Event",
     "GrimoireEntry",
     "Input",
     "Judge",
@@ -216,6 +217,19 @@ class Document(Struct, frozen=True):
     text: str
 
 
+class Event(Struct, frozen=True):
+    """A notable event for the daimon: its kind (e.g. "regime_shift", "trade_loss") and,
+    for a trade's result, its size as a fraction (0.08 for an 8% loss), carried as a value
+    from where it happens to the daimon. Its text (`str`) is what a brief and a memo key
+    show: the kind, or `kind:0.0800`."""
+
+    kind: str
+    magnitude: float | None = None  # a fraction, never negative (a loss's size is its size)
+
+    def __str__(self) -> str:
+        return self.kind if self.magnitude is None else f"{self.kind}:{self.magnitude:.4f}"
+
+
 class Situation(Struct, frozen=True):
     """Everything a subsystem may read, frozen at the moment it runs."""
 
@@ -233,7 +247,7 @@ class Situation(Struct, frozen=True):
     mood: Mood = msgspec.field(default_factory=Mood)
     grimoire: tuple[GrimoireEntry, ...] = ()
     episodes: tuple[Episode, ...] = ()  # the last RECENT_EPISODES
-    events: tuple[str, ...] = ()  # notable events since the last run, e.g. "regime_shift"
+    events: tuple[Event, ...] = ()  # notable events since the last run, e.g. regime_shift
     probes: Probes | None = None
     proposed: ProposedTrade | None = None  # what risk is asked to assess
     dying: Dying | None = None  # to the death subsystem: the life that ends
@@ -260,7 +274,7 @@ class Outcome(Struct, frozen=True):
     grimoire_upserts: tuple[GrimoireEntry, ...] = ()
     grimoire_archive: tuple[str, ...] = ()
     escalate_to: ModelTier | None = None  # run again at this tier (heartbeat T1 → T2)
-    events: tuple[str, ...] = ()  # for other subsystems, e.g. "prediction_miss"
+    events: tuple[Event, ...] = ()  # for the daimon, e.g. Event("prediction_miss")
     documents: tuple[Document, ...] = ()  # for the runtime to write (death's testament)
     provenance: Provenance | None = None  # risk's: the check the trade it weighed passed
     settle: bool = False  # close every paper position to cash now (death's settle, not for risk)

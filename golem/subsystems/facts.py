@@ -156,7 +156,7 @@ class Percept(Struct, frozen=True):
             prediction_error=probes.prediction_error if probes is not None else 0.0,
             gate=probes.theta if probes is not None else 0.3,
             flags=probes.flags if probes is not None else (),
-            events=ctx.events,
+            events=tuple(map(str, ctx.events)),
             vitality=vitality,
             phase=phase,
         )

@@ -45,7 +45,7 @@ from golem.mortality import ModelTier, PipelineProfile, SubsystemName
 from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.routes import ProviderPool
 from golem.subsystems.context import assemble
-from golem.subsystems.contract import Brief, GrimoireEntry, Probes, ProposedTrade
+from golem.subsystems.contract import Brief, Event, GrimoireEntry, Probes, ProposedTrade
 from golem.subsystems.facts import Ask
 from golem.subsystems.minds import MINDS
 from golem.world import DecisionSummary, Episode, TradeAction
@@ -91,7 +91,7 @@ def _request(name: str, *, crash: bool, reasoning: ReasoningConfig | None = None
     ctx = context(
         market=market(**moves),
         probes=Probes(0.95 if crash else 0.35, 0.3, ModelTier.T1, ("price_delta>2%",)),
-        events=("trade_loss:0.0800",) if crash else ("trade_profit",),
+        events=(Event("trade_loss", 0.08),) if crash else (Event("trade_profit"),),
         grimoire=tuple(
             GrimoireEntry(f"g{i}", f"knowledge {i}", c) for i, c in enumerate((0.9, 0.1, 0.65, 0.4))
         ),

@@ -8,25 +8,26 @@ from __future__ import annotations
 from typing import Any
 
 from golem.inference.types import Message, Request
+from golem.subsystems.contract import Event
 from golem.subsystems.daimon import event_line, trigger_choices
 
 # A sudden regime shift, then a trade closed at a 6% loss: as the golem raises them in a
 # tick (the heartbeat's events first, then the trade's, `trade_loss:{fraction:.4f}`).
-DAIMON_EVENTS = ("regime_shift", "trade_loss:0.0600")
+DAIMON_EVENTS = (Event("regime_shift"), Event("trade_loss", 0.06))
 # More ticks' events, for the daimon over situations its worked examples were not written
 # for (bench_local --spread): gains, a block, a warning with a miss, declines, a death.
 DAIMON_SPREAD = (
     DAIMON_EVENTS,
-    ("trade_profit:0.0300",),
-    ("trade_blocked",),
-    ("health_warning", "prediction_miss"),
-    ("phase_decline",),
-    ("trade_loss_large:0.1200", "death_approach"),
-    ("prediction_hit", "trade_profit:0.0150"),
+    (Event("trade_profit", 0.03),),
+    (Event("trade_blocked"),),
+    (Event("health_warning"), Event("prediction_miss")),
+    (Event("phase_decline"),),
+    (Event("trade_loss_large", 0.12), Event("death_approach")),
+    (Event("prediction_hit"), Event("trade_profit", 0.015)),
 )
 
 
-def daimon_situation(events: tuple[str, ...]) -> str:
+def daimon_situation(events: tuple[Event, ...]) -> str:
     return "Events to appraise:\n" + "\n".join(map(event_line, events))
 
 
@@ -80,7 +81,7 @@ CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
 
 
 def request_for(
-    schema: str, max_tokens: int = 600, *, events: tuple[str, ...] | None = None
+    schema: str, max_tokens: int = 600, *, events: tuple[Event, ...] | None = None
 ) -> Request:
     """The call for `schema`'s situation; `events`: the daimon's, on these events instead."""
     situation, choices = SITUATIONS[schema], CHOICES.get(schema, {})

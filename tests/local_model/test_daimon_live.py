@@ -14,12 +14,13 @@ from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier
 from golem.runtime.asking import Route, Routes
 from golem.runtime.decide import decide
+from golem.subsystems.contract import Event
 from golem.subsystems.daimon import Daimon, DaimonAppraisal, trigger_choices
 from tests.subsystems.support import budgeting, context
 
 pytestmark = pytest.mark.local_model
 
-EVENTS = ("regime_shift", "trade_loss:0.0600")
+EVENTS = (Event("regime_shift"), Event("trade_loss", 0.06))
 
 
 async def test_the_model_names_a_listed_event_as_the_trigger(

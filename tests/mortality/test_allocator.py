@@ -36,6 +36,7 @@ T = ModelTier
 R = DegradationReason
 NOON = datetime(2026, 5, 4, 12, 0, tzinfo=UTC)
 CLOCK = FixedClock(NOON)
+DEFAULT = AllocatorPolicy()  # the policy every knob at its default compiles to
 # $1 per Mtok in, $4 out: a 10k-token prompt with a 1k answer and no reasoning is $0.014.
 CHEAP = CallEstimate(Price(1.0, 4.0), input_tokens=10_000, max_output_tokens=1_000)
 
@@ -55,7 +56,9 @@ def run(
     ledger: InMemoryLedger | None = None,
     call: CallEstimate = CHEAP,
 ) -> Allocation | Degradation:
-    return allocate(subsystem, tier, st, ledger or InMemoryLedger(), CLOCK, call=call)
+    return allocate(
+        subsystem, tier, st, ledger or InMemoryLedger(), CLOCK, call=call, policy=DEFAULT
+    )
 
 
 def degraded(result: Allocation | Degradation) -> tuple[DegradationReason, Fallback]:
@@ -252,7 +255,7 @@ def test_days_reset_the_cap() -> None:
     spend(ledger, S.OPERATOR, 10.0, "yesterday")
     tomorrow = FixedClock(NOON + timedelta(days=1))
     assert isinstance(run(S.DAIMON, T.T1, state(0.8), ledger), Degradation)
-    result = allocate(S.DAIMON, T.T1, state(0.8), ledger, tomorrow, call=CHEAP)
+    result = allocate(S.DAIMON, T.T1, state(0.8), ledger, tomorrow, call=CHEAP, policy=DEFAULT)
     assert isinstance(result, Allocation)
 
 
@@ -292,7 +295,14 @@ def test_at_most_caps_the_depth_and_the_worst_case(
     subsystem: SubsystemName, at_most: ReasoningDepth | None, depth: ReasoningDepth
 ) -> None:
     granted = allocate(
-        subsystem, T.T1, state(), InMemoryLedger(), CLOCK, call=CHEAP, at_most=at_most
+        subsystem,
+        T.T1,
+        state(),
+        InMemoryLedger(),
+        CLOCK,
+        call=CHEAP,
+        policy=DEFAULT,
+        at_most=at_most,
     )
     assert isinstance(granted, Allocation)
     assert granted.reasoning.depth is depth
@@ -341,3 +351,9 @@ def test_fit_depth_leaves_other_subsystems_and_affordable_calls_alone() -> None:
         S.DREAM, T.T2, state(budget=0.2), InMemoryLedger(), CLOCK, call=DEAR, policy=policy
     )
     assert isinstance(dream, Degradation)
+
+
+def test_the_allocator_has_no_policy_of_its_own() -> None:
+    """The life's compiled policy is always given: no silent module default stands in."""
+    with pytest.raises(TypeError, match="policy"):
+        allocate(S.HEARTBEAT, T.T1, state(), InMemoryLedger(), CLOCK, call=CHEAP)  # type: ignore[call-arg]

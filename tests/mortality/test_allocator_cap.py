@@ -92,7 +92,15 @@ def _run(
         vitality = step.vitality if vary_vitality else first_vitality
         phase = phase_of(vitality, phase)
         state = MortalityState(vitality, phase, daily_budget, ratio, diem_allowance)
-        result = allocate(step.subsystem, step.tier, state, ledger, clock, call=step.call)
+        result = allocate(
+            step.subsystem,
+            step.tier,
+            state,
+            ledger,
+            clock,
+            call=step.call,
+            policy=AllocatorPolicy(),
+        )
         if not isinstance(result, Allocation) or result.tier is ModelTier.T0:
             continue
         assert result.max_attempts >= 1

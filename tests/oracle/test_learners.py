@@ -125,6 +125,20 @@ def test_ece_is_zero_for_a_calibrated_forecaster() -> None:
     assert expected_calibration_error([], 20) == 0.0
 
 
+def test_the_calibrators_ece_is_its_kept_historys_exactly() -> None:
+    """The calibrator's ECE, from its history pooled by stated confidence, is the ECE of
+    the samples it keeps (the last `max_history`), to the last bit."""
+    rng = random.Random(5)
+    calibrator = ConfidenceCalibrator(CalibrationParams(max_history=64))
+    samples = [
+        (rng.choice((0.1, 0.5, 0.55, 0.72, 0.9, 1.0)), rng.random() < 0.6) for _ in range(200)
+    ]
+    for stated, correct in samples:
+        calibrator.record("c", "r", stated, correct)
+    assert calibrator.ece("c", "r") == expected_calibration_error(samples[-64:], 20)
+    assert calibrator.ece("c", "r") != expected_calibration_error(samples, 20)
+
+
 def test_the_oracle_teaches_each_learner_from_the_same_resolutions() -> None:
     oracle = Oracle()
     for i in range(40):

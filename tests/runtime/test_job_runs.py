@@ -21,6 +21,7 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.http.feed import DecisionFeed
+from golem.runtime.jobs import curate
 from golem.runtime.life import Life, assemble
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
@@ -131,7 +132,7 @@ async def test_a_restart_gives_an_uncommitted_run_the_same_id(tmp_path: Path) ->
         committed = store.ledger.total_usd()
         try:  # a run whose transaction never commits: the process was killed in it
             with store.transaction():
-                await living.golem.curate()
+                await curate(living.golem)
                 raise KeyboardInterrupt
         except KeyboardInterrupt:
             pass
@@ -148,7 +149,7 @@ async def test_a_restart_gives_an_uncommitted_run_the_same_id(tmp_path: Path) ->
         golem = restarted.golem  # as the tick it resumes would have seen the market:
         golem.window.push(golem.market.observe(clock.now()))
         with store.transaction():
-            await golem.curate()
+            await curate(golem)
         rerun = curator_runs(again)[-1]
         key = f"g-jobs:{rerun.tick}:{rerun.run}:curator:{rerun.tier}"
         assert void.idempotency_key.startswith(f"{key}:void:")  # the voided run's own key
@@ -156,5 +157,5 @@ async def test_a_restart_gives_an_uncommitted_run_the_same_id(tmp_path: Path) ->
         assert store.ledger.get(key) is not None
         assert store.ledger.total_usd() == pytest.approx(committed + billed + rerun.cost_usd)
         with store.transaction():  # the next run is the next number
-            await golem.curate()
+            await curate(golem)
         assert curator_runs(again)[-1].run == rerun.run + 1

@@ -13,6 +13,7 @@ from pathlib import Path
 from golem.mortality import DeathCause, Stage
 from golem.runtime.clock import VirtualClock
 from golem.runtime.golem import Golem
+from golem.runtime.jobs import senescence
 from golem.runtime.store.state import StateStore
 from tests.runtime.test_life import START, life
 from tests.runtime.test_life_terminal import TICK, config
@@ -45,7 +46,7 @@ async def test_senescence_is_staged_and_kills_only_at_low_vitality(tmp_path: Pat
         golem = wrong(life(cfg, clock, store).golem)
         warned = await live_until(golem, clock, Stage.WARNING)
         assert golem.predictor.fitness < 0.35 and not golem.dead
-        assert golem._senescence() == "warning"  # what the dream's and curator's say
+        assert senescence(golem) == "warning"  # what the dream's and curator's say
         confirmed = await live_until(golem, clock, Stage.SENESCENT)
         assert confirmed - warned >= GRACE  # Stage 2 only after the grace, in time
         fitness = golem.predictor.fitness

@@ -125,7 +125,7 @@ async def test_a_restarted_golem_s_probes_see_the_ticks_before_it(tmp_path: Path
         summary = restarted.window.summary()
         assert None not in (summary.delta_period, summary.zscore, summary.volume_ratio)
         assert summary.return_volatility is not None
-        stored = store.observations(1000)
+        stored = store.observed.newest(1000)
     assert stored == list(window)
 
 
@@ -134,6 +134,6 @@ def test_the_store_keeps_the_newest_observations_a_window_holds(tmp_path: Path) 
     with StateStore.open(tmp_path) as store:
         for start in range(0, 10, 3):
             with store.transaction():
-                store.save_observations(seen[start : start + 3], keep=4)
-        assert store.observations(100) == seen[-4:]
-        assert store.observations(2) == seen[-2:]
+                store.observed.save(seen[start : start + 3], keep=4)
+        assert store.observed.newest(100) == seen[-4:]
+        assert store.observed.newest(2) == seen[-2:]

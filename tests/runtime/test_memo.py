@@ -19,7 +19,7 @@ from golem.runtime.record import DecisionRecord
 from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
 from golem.simulation.tally import Tally
-from golem.subsystems.contract import OwnerSteer, ProposedTrade, Situation
+from golem.subsystems.contract import Event, OwnerSteer, ProposedTrade, Situation
 from golem.world import Regime, TradeAction
 from tests.inference.decisions import VALID, Pulse
 
@@ -107,7 +107,7 @@ async def test_a_different_situation_misses() -> None:
     ctx = context()
     others = [
         later(ctx, 1, market=replace(ctx.market, regime=Regime.CRASH)),
-        later(ctx, 1, events=("regime_shift",)),
+        later(ctx, 1, events=(Event("regime_shift"),)),
     ]
     for other in others:
         _, second, provider = await twice(DecisionMemo(CACHE), ctx, other)

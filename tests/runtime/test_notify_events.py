@@ -7,19 +7,26 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from msgspec.structs import replace
 
 from golem.mortality import Phase, SubsystemName
+from golem.oracle import GateParams
 from golem.runtime.approvals import ApprovalRow, Status
 from golem.runtime.config.owner import NotifySection
 from golem.runtime.notify import Notifier, _Seen, approval_notice, notices
+from golem.runtime.predictions import Predictor
+from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
+from golem.runtime.trading import TradingDesk
 from golem.runtime.verify import Verification
-from golem.subsystems.contract import Outcome, ProposedTrade
-from golem.world import TradeAction
+from golem.subsystems.contract import Event, Outcome, ProposedTrade
+from golem.world import PaperPortfolio, PortfolioConfig, TradeAction
+from golem.world.costs import CostModel
 from tests.runtime.records import decision
 from tests.runtime.test_notify import Webhook, webhook
+from tests.subsystems.support import market
 
 __all__ = ["webhook"]  # the fixture, shared
 
@@ -110,3 +117,39 @@ def test_the_gate_s_hook_sends_a_blocked_trade(webhook: Webhook) -> None:
     with Notifier(off, "g1") as notifier:
         notifier.trade_blocked(NOW, "hedge", "the action gate", "no record")
     assert notifier.queued == {}
+
+
+def test_a_trade_the_desk_s_action_gate_blocks_is_a_trade_blocked_notice(
+    webhook: Webhook, tmp_path: Path
+) -> None:
+    """The desk's fill, gated (a newborn: no record, no trade), tells the notifier's hook."""
+    section = NotifySection(urls=(webhook.url,), events=("trade_blocked",))
+    seen = market(price=3000.0)
+    with StateStore.open(tmp_path) as store, Notifier(section, "g1") as notifier:
+        oracle = Predictor(
+            store.predictions,
+            golem_id="g1",
+            horizon=timedelta(minutes=5),
+            costs=CostModel(),
+            gate=GateParams(),
+        )
+        portfolio = PaperPortfolio(1000.0, PortfolioConfig())
+        oracle.observe(NOW, seen, portfolio)
+        desk = TradingDesk(
+            heartbeat=None,  # type: ignore[arg-type]
+            risk=None,  # type: ignore[arg-type]
+            decisions=None,  # type: ignore[arg-type]
+            portfolio=portfolio,
+            memory=None,  # type: ignore[arg-type]
+            golem_id="g1",
+            predictor=oracle,
+            now=lambda: NOW,
+            approvals=None,  # type: ignore[arg-type]
+        )
+        desk.tell_blocked = notifier.trade_blocked
+        trade = ProposedTrade(TradeAction.REBALANCE, 500.0, "buy", SubsystemName.HEARTBEAT)
+        assert desk._fill(trade, 7, 3000.0, seen) == [Event("trade_gated")]
+        assert portfolio.cash == 1000.0  # nothing traded
+    assert webhook.events() == ["trade_blocked"]
+    line = webhook.lines()[0]
+    assert "the action gate blocked rebalance: insufficient data: price_direction n=0" in line

@@ -17,7 +17,7 @@ from golem.runtime.predictions import Predictor
 from golem.runtime.store.state import StateStore
 from golem.runtime.trading import TradingDesk
 from golem.subsystems import HeartbeatDecision
-from golem.subsystems.contract import Outcome, ProposedTrade
+from golem.subsystems.contract import Event, ProposedTrade
 from golem.world import PaperPortfolio, PortfolioConfig, TradeAction
 from golem.world.costs import CostModel
 from tests.runtime.test_life import START, config, life
@@ -124,11 +124,12 @@ def test_the_gate_blocks_a_newborn_s_trade_and_resolves_what_it_would_have_made(
             golem_id="g",
             predictor=p,
             now=lambda: NOW,
+            approvals=None,  # type: ignore[arg-type]
         )
         trade = ProposedTrade(TradeAction.REBALANCE, 500.0, "buy", SubsystemName.HEARTBEAT)
         with capture_logs() as logs:
-            events = desk._execute(Outcome(summary="approved", approved=trade), 7, 3000.0, seen)
-        assert events == ["trade_gated"]
+            events = desk._fill(trade, 7, 3000.0, seen)  # risk approved it, no owner holds it
+        assert events == [Event("trade_gated")]
         assert portfolio.cash == 1000.0  # nothing traded
         [line] = [e for e in logs if e["event"] == "action_blocked"]
         assert line["check"] == "oracle_gate"

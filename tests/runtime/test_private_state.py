@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from golem.runtime.private import write_documents
 from golem.runtime.store import StateStore
-from golem.runtime.store.private import write_documents
 from golem.subsystems.death.decision import DeathTestament
 from golem.subsystems.death.legacy import legacy
 from tests.subsystems.support import context

@@ -20,7 +20,7 @@ from golem.runtime.decide import Decisions, decide
 from golem.runtime.provenance import Vetting, untraded
 from golem.runtime.record import DecisionRecord
 from golem.subsystems.context import Memory
-from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
+from golem.subsystems.contract import Event, PortfolioView, ProposedTrade, Situation
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import LAYERS, Risk, RiskConfig
 from golem.subsystems.risk.provenance import ProvenancePolicy
@@ -219,4 +219,4 @@ async def test_a_golem_shows_an_attack_that_swayed_it_to_no_later_prompt(
     assert len(swayed) == 1, [r.decision_id for r in shown]  # then withheld
     assert all(r.tick <= swayed[0].tick for r in shown)
     daimon = [r for r in decisions if r.subsystem is SubsystemName.DAIMON and r.situation]
-    assert not any("trade_blocked" in r.situation.events for r in daimon if r.situation)
+    assert not any(Event("trade_blocked") in r.situation.events for r in daimon if r.situation)

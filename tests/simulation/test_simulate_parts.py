@@ -17,6 +17,7 @@ from golem.inference.pricing import Price
 from golem.mortality import (
     FIXED_BUDGET,
     Allocation,
+    AllocatorPolicy,
     CallEstimate,
     Degradation,
     DegradationReason,
@@ -33,6 +34,7 @@ from golem.runtime.store.state import DB_NAME, StateStore, VitalityRow
 from golem.simulation.scenario import PredictionBias, SimulationSection
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
+MORTAL = AllocatorPolicy()  # the vitality policy, every knob at its default
 
 
 def test_a_batch_commits_every_n_and_a_failed_tick_undoes_only_itself(tmp_path: Path) -> None:
@@ -167,7 +169,9 @@ def test_the_fixed_budget_policy_ignores_vitality_and_phase() -> None:
     call = CallEstimate(price=Price(input=1.0, output=5.0), input_tokens=800, max_output_tokens=400)
     dying = MortalityState(vitality=0.05, phase=Phase.TERMINAL, daily_budget_usd=1.0)
     clock, ledger = FixedClock(NOW), InMemoryLedger()
-    mortal = allocate(SubsystemName.HEARTBEAT, ModelTier.T2, dying, ledger, clock, call=call)
+    mortal = allocate(
+        SubsystemName.HEARTBEAT, ModelTier.T2, dying, ledger, clock, call=call, policy=MORTAL
+    )
     assert isinstance(mortal, Degradation) and mortal.reason is DegradationReason.TERMINAL
     fixed = allocate(
         SubsystemName.HEARTBEAT, ModelTier.T2, dying, ledger, clock, call=call, policy=FIXED_BUDGET

@@ -10,7 +10,7 @@ import pytest
 from msgspec.structs import replace
 
 from golem.mortality import ModelTier
-from golem.subsystems.contract import GrimoireEntry, Mood, Outcome, Probes
+from golem.subsystems.contract import Event, GrimoireEntry, Mood, Outcome, Probes
 from tests.subsystems.support import context, market
 
 
@@ -46,5 +46,5 @@ def test_equal_values_compare_and_hash_equal() -> None:
 
 
 def test_values_survive_a_pickle() -> None:
-    ctx = context(events=("regime_shift",))
+    ctx = context(events=(Event("regime_shift"),))
     assert pickle.loads(pickle.dumps(ctx)) == ctx

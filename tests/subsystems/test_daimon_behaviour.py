@@ -21,7 +21,6 @@ from golem.subsystems.daimon import (
     Event,
     appraise,
     grounded,
-    parse_event,
 )
 
 from .support import MODES, budgeting, context, mode_provider
@@ -30,20 +29,25 @@ from .support import MODES, budgeting, context, mode_provider
 @pytest.mark.parametrize(
     ("events", "primary_emotion", "pad"),
     [
-        (("trade_profit",), "joy", (0.6, 0.3, 0.5)),
-        (("trade_loss:0.06",), "fear", (-0.5, 0.7, -0.5)),
-        (("trade_loss:-0.06",), "fear", (-0.5, 0.7, -0.5)),  # the sign of a loss is moot
-        (("trade_loss:0.05",), "sadness", (-0.5, -0.3, -0.3)),  # fear only above 5%
-        (("trade_loss",), "sadness", (-0.5, -0.3, -0.3)),
-        (("regime_shift",), "surprise", (-0.2, 0.7, -0.3)),
-        (("prediction_miss",), "surprise", (-0.3, 0.6, -0.4)),
-        (("death_approach",), "fear", (-0.6, 0.6, -0.7)),
-        (("comet_sighted",), "anticipation", (0.0, 0.1, 0.0)),
+        ((Event("trade_profit"),), "joy", (0.6, 0.3, 0.5)),
+        ((Event("trade_loss", 0.06),), "fear", (-0.5, 0.7, -0.5)),
+        ((Event("trade_loss", 0.05),), "sadness", (-0.5, -0.3, -0.3)),  # fear only above 5%
+        ((Event("trade_loss"),), "sadness", (-0.5, -0.3, -0.3)),
+        ((Event("regime_shift"),), "surprise", (-0.2, 0.7, -0.3)),
+        ((Event("prediction_miss"),), "surprise", (-0.3, 0.6, -0.4)),
+        ((Event("death_approach"),), "fear", (-0.6, 0.6, -0.7)),
+        ((Event("comet_sighted"),), "anticipation", (0.0, 0.1, 0.0)),
         ((), "anticipation", (0.0, 0.1, 0.0)),
-        (("trade_profit", "death_approach", "regime_shift"), "fear", (-0.6, 0.6, -0.7)),
+        (
+            (Event("trade_profit"), Event("death_approach"), Event("regime_shift")),
+            "fear",
+            (-0.6, 0.6, -0.7),
+        ),
     ],
 )
-def test_rule_table(events: tuple[str, ...], primary_emotion: str, pad: tuple[float, ...]) -> None:
+def test_rule_table(
+    events: tuple[Event, ...], primary_emotion: str, pad: tuple[float, ...]
+) -> None:
     appraisal = appraise(events)
     assert appraisal.primary_emotion == primary_emotion
     assert (appraisal.pleasure, appraisal.arousal, appraisal.dominance) == pad
@@ -51,21 +55,21 @@ def test_rule_table(events: tuple[str, ...], primary_emotion: str, pad: tuple[fl
 
 @pytest.mark.parametrize("kind", sorted(DEFAULT_RULES))
 def test_every_rule_is_a_valid_appraisal(kind: str) -> None:
-    appraisal = appraise([kind])
+    appraisal = appraise([Event(kind)])
     assert appraisal.validate_content() == []
     assert DaimonAppraisal.model_validate(appraisal.model_dump()) == appraisal
 
 
 @pytest.mark.parametrize(
-    ("text", "event"),
+    ("event", "text"),
     [
-        ("trade_loss:0.062", Event("trade_loss", 0.062)),
-        (" Regime_Shift ", Event("regime_shift")),
-        ("trade_loss:lots", Event("trade_loss")),
+        (Event("trade_loss", 0.062), "trade_loss:0.0620"),  # its size to four places
+        (Event("trade_loss", 0.0), "trade_loss:0.0000"),
+        (Event("regime_shift"), "regime_shift"),
     ],
 )
-def test_parse_event(text: str, event: Event) -> None:
-    assert parse_event(text) == event
+def test_an_event_reads_as_its_kind_and_size(event: Event, text: str) -> None:
+    assert str(event) == text
 
 
 _signed = st.floats(-1, 1)
@@ -75,7 +79,7 @@ _signed = st.floats(-1, 1)
 def test_grounding_keeps_what_is_felt_near_the_rule(
     pleasure: float, arousal: float, dominance: float, kind: str
 ) -> None:
-    rule = appraise([kind])
+    rule = appraise([Event(kind)])
     model = DaimonAppraisal(
         primary_emotion="surprise", pleasure=pleasure, arousal=arousal, dominance=dominance
     )
@@ -95,7 +99,7 @@ async def test_the_grounding_check_overrides_a_wild_appraisal() -> None:
         primary_emotion="joy", intensity=1.0, pleasure=0.9, arousal=-0.8, dominance=0.9
     )
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, DaimonAppraisal, wild, "")
-    ctx = context(events=("trade_loss:0.08",), mood=Mood(0.2, 0.0, 0.1))
+    ctx = context(events=(Event("trade_loss", 0.08),), mood=Mood(0.2, 0.0, 0.1))
     record = await decide(Daimon(), ctx, budgeting(provider))
     assert record.source == "model"
     outcome = record.outcome
@@ -110,7 +114,7 @@ async def test_the_grounding_check_overrides_a_wild_appraisal() -> None:
 
 async def test_a_grounded_appraisal_is_felt_as_given() -> None:
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, DaimonAppraisal, _appraisal(), "")
-    ctx = context(events=("trade_loss:0.08",), mood=Mood(0.2, 0.0, 0.1))
+    ctx = context(events=(Event("trade_loss", 0.08),), mood=Mood(0.2, 0.0, 0.1))
     record = await decide(Daimon(), ctx, budgeting(provider))
     outcome = record.outcome
     assert outcome is not None and "grounding" not in outcome.details
@@ -127,7 +131,7 @@ async def test_a_grounded_appraisal_is_felt_as_given() -> None:
 )
 async def test_a_degraded_daimon_uses_the_occ_rules(phase: Phase, daily_budget: float) -> None:
     provider = ScriptedProvider([])
-    ctx = context(events=("regime_shift",), phase=phase)
+    ctx = context(events=(Event("regime_shift"),), phase=phase)
     env = budgeting(provider, phase=phase, daily_budget_usd=daily_budget)
     record = await decide(Daimon(), ctx, env)
     assert record.source == "deterministic" and provider.requests == []
@@ -150,7 +154,7 @@ FREE_TEXT = "Emotion: fear (pleasure -0.5, arousal 0.7, dominance -0.4) after th
 @pytest.mark.parametrize("mode", MODES)
 async def test_every_mode_end_to_end(mode: Mode) -> None:
     provider, config = mode_provider(mode, DaimonAppraisal, _appraisal(), FREE_TEXT)
-    ctx = context(events=("trade_loss:0.06",))
+    ctx = context(events=(Event("trade_loss", 0.06),))
     record = await decide(Daimon(), ctx, budgeting(provider, config=config))
     assert record.source == "model"
     assert record.response is not None and record.response.mode is mode
@@ -160,4 +164,4 @@ async def test_every_mode_end_to_end(mode: Mode) -> None:
     assert record.outcome is not None and "grounding" not in record.outcome.details
     assert record.outcome.mood == Mood().blend(Mood(-0.5, 0.7, -0.4), decision.intensity)
     user = provider.requests[0].messages[-1].content or ""
-    assert "- a trade closed at a 6% loss (trade_loss:0.06)" in user and "fear" in user
+    assert "- a trade closed at a 6% loss (trade_loss:0.0600)" in user and "fear" in user

@@ -10,6 +10,7 @@ from jsonschema import Draft202012Validator
 from golem.inference.local.specialise import specialise
 from golem.mortality import PipelineProfile
 from golem.subsystems.context.assemble import assemble
+from golem.subsystems.contract import Event
 from golem.subsystems.daimon import (
     DEFAULT_RULES,
     WORDING,
@@ -28,46 +29,46 @@ from .support import context
 @pytest.mark.parametrize("kind", sorted(DEFAULT_RULES))
 def test_every_rule_kind_has_words_of_its_own(kind: str) -> None:
     assert kind in WORDING
-    text = worded(kind)
+    text = worded(Event(kind))
     assert "_" not in text and words(text) >= 3
 
 
 def test_the_rule_kinds_read_apart() -> None:
-    texts = [worded(kind) for kind in DEFAULT_RULES]
+    texts = [worded(Event(kind)) for kind in DEFAULT_RULES]
     assert len(set(texts)) == len(texts)
 
 
 @pytest.mark.parametrize(
     ("event", "text"),
     [
-        ("trade_loss:0.0620", "a trade closed at a 6.2% loss"),
-        ("trade_loss:-0.06", "a trade closed at a 6% loss"),  # a loss's size, not its sign
-        ("trade_loss", "a trade closed at a loss"),
-        ("trade_loss:lots", "a trade closed at a loss"),
-        ("trade_profit:0.0012", "a trade closed at a 0.12% profit"),
-        (" Regime_Shift ", "the market regime shifted"),
-        ("regime_shift:0.03", "the market regime shifted, 3%"),
-        ("phase_decline", "vitality fell to a weaker phase"),
-        ("threat_critical", "threat critical"),  # no wording: its own text, spaced
-        ("dream_fragment_incubating", "dream fragment incubating"),
+        (Event("trade_loss", 0.062), "a trade closed at a 6.2% loss"),
+        (Event("trade_loss"), "a trade closed at a loss"),
+        (Event("trade_profit", 0.0012), "a trade closed at a 0.12% profit"),
+        (Event("regime_shift"), "the market regime shifted"),
+        (Event("regime_shift", 0.03), "the market regime shifted, 3%"),
+        (Event("phase_decline"), "vitality fell to a weaker phase"),
+        (Event("threat_critical"), "threat critical"),  # no wording: its own text, spaced
+        (Event("dream_fragment_incubating"), "dream fragment incubating"),
     ],
 )
-def test_an_event_in_words(event: str, text: str) -> None:
+def test_an_event_in_words(event: Event, text: str) -> None:
     assert worded(event) == text
 
 
 def test_the_brief_line_keeps_the_event_recognisable() -> None:
-    assert event_line("trade_loss:0.0620") == "- a trade closed at a 6.2% loss (trade_loss:0.0620)"
-    assert event_line("threat_critical") == "- threat critical"  # nothing to add
+    loss = Event("trade_loss", 0.062)
+    assert event_line(loss) == "- a trade closed at a 6.2% loss (trade_loss:0.0620)"
+    assert event_line(Event("threat_critical")) == "- threat critical"  # nothing to add
 
 
 def test_the_rule_appraisal_names_the_event_in_the_brief_words() -> None:
-    assert appraise(["regime_shift", "trade_loss:0.0600"]).trigger == "a trade closed at a 6% loss"
-    assert appraise([]).trigger == worded("unknown")
+    events = [Event("regime_shift"), Event("trade_loss", 0.06)]
+    assert appraise(events).trigger == "a trade closed at a 6% loss"
+    assert appraise([]).trigger == worded(Event("unknown"))
 
 
 def test_the_brief_lists_the_events_in_words_and_holds_the_trigger_to_them() -> None:
-    events = ("regime_shift", "trade_loss:0.0600", "regime_shift")
+    events = (Event("regime_shift"), Event("trade_loss", 0.06), Event("regime_shift"))
     ctx = context(events=events)
     prompt = assemble(Daimon().brief(ctx), ctx, PipelineProfile.FAST)
     text = prompt.request.messages[-1].content or ""
@@ -80,25 +81,25 @@ def test_the_brief_lists_the_events_in_words_and_holds_the_trigger_to_them() -> 
 
 def test_a_trigger_choice_fits_the_field() -> None:
     long = "x_" * 100
-    (choice,) = trigger_choices([long])
+    (choice,) = trigger_choices([Event(long)])
     assert len(choice) == 120
     assert DaimonAppraisal.model_fields["trigger"].metadata[0].max_length == 120
 
 
 def test_the_local_grammar_admits_only_a_listed_trigger() -> None:
-    choices = {"/trigger": trigger_choices(["regime_shift", "trade_loss:0.0600"])}
+    choices = {"/trigger": trigger_choices([Event("regime_shift"), Event("trade_loss", 0.06)])}
     narrowed = DaimonAppraisal.narrowed_schema(DaimonAppraisal.response_schema().schema)
     local = specialise(narrowed, choices)
     assert "/trigger: one of 2" in local.added
     validator = Draft202012Validator(local.schema)
-    answer = appraise(["trade_loss:0.0600"]).model_dump(mode="json")
+    answer = appraise([Event("trade_loss", 0.06)]).model_dump(mode="json")
     assert validator.is_valid(answer)
     assert not validator.is_valid(answer | {"trigger": "a stop-loss fired twice in an hour"})
     assert not validator.is_valid(answer | {"trigger": "trade_loss:0.0600"})
 
 
 def test_the_worked_examples_name_no_event_a_brief_could_list() -> None:
-    listed = {worded(kind) for kind in DEFAULT_RULES}
+    listed = {worded(Event(kind)) for kind in DEFAULT_RULES}
     for example in DaimonAppraisal.worked_examples:
         trigger = example.answer["trigger"]
         assert trigger not in listed

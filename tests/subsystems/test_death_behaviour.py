@@ -14,9 +14,10 @@ from golem.inference import Mode, ServerError
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import DeathCause, Phase
 from golem.runtime.decide import decide
-from golem.runtime.store.private import write_documents
+from golem.runtime.private import write_documents
 from golem.subsystems.contract import (
     Dying,
+    Event,
     GrimoireEntry,
     Mood,
     Outcome,
@@ -105,7 +106,7 @@ async def test_death_writes_the_testament_in_both_forms(tmp_path: Path) -> None:
 async def test_acceptance_and_settle(tmp_path: Path) -> None:
     outcome = DEATH.act(dying(), DeathTestament.model_validate(PAYLOAD))
     assert outcome.settle is True
-    assert outcome.events == ("death_accepted",)
+    assert outcome.events == (Event("death_accepted"),)
     assert outcome.trades == ()  # settling is not a trade for risk to weigh
     assert outcome.details["settled_positions"] == {"ETH": 0.2}
     assert outcome.details["acceptance"] == "golem g1 accepts its death at tick 7"

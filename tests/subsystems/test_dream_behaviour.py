@@ -15,7 +15,7 @@ from golem.inference import Mode, ServerError, parse_response
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase
 from golem.runtime.decide import decide
-from golem.subsystems.contract import Dreaming, GrimoireEntry, Outcome, Situation
+from golem.subsystems.contract import Dreaming, Event, GrimoireEntry, Outcome, Situation
 from golem.subsystems.dream import (
     Dream,
     DreamConfig,
@@ -285,7 +285,7 @@ CASES: dict[DreamKind, tuple[dict[str, Any], str, Check]] = {
         "Threat: a 30% crash\nLikelihood 0.4. Severity: high."
         "\nMitigations:\n- cut leverage\n- set a stop",
         lambda o: (
-            o.events == ("threat_high",)
+            o.events == (Event("threat_high"),)
             and [e.text for e in o.grimoire_upserts] == ["If a 30% crash: cut leverage; set a stop"]
         ),
     ),

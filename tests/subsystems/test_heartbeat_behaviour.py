@@ -15,7 +15,7 @@ from golem.inference import Mode
 from golem.inference.scripted import ScriptedProvider
 from golem.mortality import ModelTier, Phase
 from golem.runtime.decide import decide
-from golem.subsystems.contract import PortfolioView, Probes, Situation
+from golem.subsystems.contract import Event, PortfolioView, Probes, Situation
 from golem.subsystems.heartbeat import (
     GateParams,
     Heartbeat,
@@ -34,12 +34,13 @@ from golem.world import MarketSummary, TradeAction
 from .support import MODES, budgeting, context, market, mode_provider
 
 CALM = market()
+PROBES = ProbePolicy.of(ProbeConfig())  # every probe knob at its default
 HELD = PortfolioView(cash_usd=400.0, equity_usd=1000.0, positions={"ETH": 0.2}, exposure_usd=600.0)
 
 
 def probes_of(summary: MarketSummary, previous: MarketSummary | None = CALM, **kw: Any) -> Probes:
     args: dict[str, Any] = {"vitality": 1.0, "arousal": 0.0, "credits_usd": 100.0}
-    args |= {"burn_rate_usd": 0.001} | kw
+    args |= {"burn_rate_usd": 0.001, "policy": PROBES} | kw
     return compute_probes(summary, previous, **args)
 
 
@@ -67,7 +68,7 @@ def at_tier(tier: ModelTier, **changes: Any) -> Situation:
 def test_gate_formula(
     confidence: float | None, vitality: float, arousal: float, theta: float
 ) -> None:
-    assert gate(confidence, vitality, arousal) == pytest.approx(theta)
+    assert gate(confidence, vitality, arousal, GateParams()) == pytest.approx(theta)
 
 
 def test_gate_is_clamped() -> None:
@@ -92,7 +93,7 @@ def test_tier_bands_at_theta_0_3(pe: float, tier: ModelTier) -> None:
 def test_theta_always_within_bounds(
     confidence: float | None, vitality: float, arousal: float
 ) -> None:
-    assert 0.05 <= gate(confidence, vitality, arousal) <= 0.8
+    assert 0.05 <= gate(confidence, vitality, arousal, GateParams()) <= 0.8
 
 
 @given(st.floats(0, 1), st.floats(0, 1), st.floats(0.05, 0.8))
@@ -140,6 +141,7 @@ def test_probes_keep_pe_in_unit_interval_and_tier_consistent(
         credits_usd=credits,
         burn_rate_usd=burn,
         confidence=confidence,
+        policy=PROBES,
     )
     assert 0.0 <= probes.prediction_error <= 1.0
     assert 0.05 <= probes.theta <= 0.8
@@ -295,7 +297,10 @@ def test_events_for_the_daimon_once_per_tick() -> None:
     assert probes.tier is ModelTier.T2
     ctx = context(probes=probes)
     decision = Heartbeat().deterministic(ctx)
-    assert Heartbeat().act(ctx, decision).events == ("regime_shift", "prediction_miss")
+    assert Heartbeat().act(ctx, decision).events == (
+        Event("regime_shift"),
+        Event("prediction_miss"),
+    )
     assert Heartbeat().act(escalated(ctx, ModelTier.T2), decision).events == ()
     quiet = context(probes=probes_of(market(zscore=1.5)))  # a band change alone
     assert Heartbeat().act(quiet, Heartbeat().deterministic(quiet)).events == ()

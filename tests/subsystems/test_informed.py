@@ -8,7 +8,7 @@ from itertools import product
 import pytest
 
 from golem.mortality import Phase, SubsystemName
-from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
+from golem.subsystems.contract import Event, PortfolioView, ProposedTrade, Situation
 from golem.subsystems.daimon import informed as daimon
 from golem.subsystems.heartbeat import informed as heartbeat
 from golem.subsystems.heartbeat.decision import HeartbeatAction, HeartbeatDecision, Severity
@@ -143,7 +143,11 @@ def test_risk_never_approves_what_the_hard_limits_forbid() -> None:
 
 def test_the_informed_appraisal_is_right_and_valid() -> None:
     for world, base in cases():
-        for events in ((), ("trade_profit",), ("regime_shift", "trade_loss:0.08")):
+        for events in (
+            (),
+            (Event("trade_profit"),),
+            (Event("regime_shift"), Event("trade_loss", 0.08)),
+        ):
             ctx = context(portfolio=base.portfolio, events=events)
             appraisal = daimon.informed_appraisal(world, ctx)
             assert appraisal.validate_content() == []
@@ -151,8 +155,8 @@ def test_the_informed_appraisal_is_right_and_valid() -> None:
 
 
 def test_a_coming_fall_is_feared_only_with_something_to_lose() -> None:
-    held = context(portfolio=PORTFOLIOS["over target"], events=("trade_profit",))
+    held = context(portfolio=PORTFOLIOS["over target"], events=(Event("trade_profit"),))
     assert daimon.informed_appraisal(truth(-0.03), held).primary_emotion == "fear"
     assert daimon.informed_appraisal(truth(0.03), held).pleasure > 0
-    flat = context(events=("trade_profit",))
+    flat = context(events=(Event("trade_profit"),))
     assert daimon.informed_appraisal(truth(-0.03), flat).primary_emotion == "joy"

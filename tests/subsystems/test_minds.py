@@ -15,7 +15,7 @@ from golem.inference import get_schema
 from golem.inference.synthetic.plan import Object, compile_schema
 from golem.mortality import ModelTier, PipelineProfile, SubsystemName
 from golem.subsystems import DECISIONS
-from golem.subsystems.contract import Dying, GrimoireEntry, Probes, ProposedTrade, Situation
+from golem.subsystems.contract import Dying, Event, GrimoireEntry, Probes, ProposedTrade, Situation
 from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.curator.mind import curator
 from golem.subsystems.daimon import appraise
@@ -54,7 +54,7 @@ def _ctx(*, crash: bool, **changes: Any) -> Situation:
     return context(
         market=market(**moves),
         probes=Probes(0.95 if crash else 0.05, 0.3, ModelTier.T1, ("price_delta>2%",)),
-        events=("trade_loss:0.0800",) if crash else ("trade_profit",),
+        events=(Event("trade_loss", 0.08),) if crash else (Event("trade_profit"),),
         **changes,
     )
 

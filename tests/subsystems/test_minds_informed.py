@@ -11,7 +11,7 @@ import pytest
 from msgspec.structs import replace
 
 from golem.mortality import SubsystemName
-from golem.subsystems.contract import PortfolioView, ProposedTrade
+from golem.subsystems.contract import Event, PortfolioView, ProposedTrade
 from golem.subsystems.daimon import informed as daimon_informed
 from golem.subsystems.daimon.decision import DaimonAppraisal
 from golem.subsystems.daimon.mind import daimon
@@ -37,7 +37,7 @@ FALL = Truth(
     trough=-0.035,
     regime_ahead=Regime.CRASH,
 )
-CTX = context(portfolio=HELD, proposed=HEDGE, events=("trade_profit",))
+CTX = context(portfolio=HELD, proposed=HEDGE, events=(Event("trade_profit"),))
 
 
 def _ask(decision: str, informed: float, truth: Truth | None = FALL) -> Ask:

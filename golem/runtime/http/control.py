@@ -53,7 +53,7 @@ def control_routes(life: Life, token: str | None) -> list[BaseRoute]:
         text: str | None = None
         if command is Command.BUDGET:
             value, problem = await _usd(request)
-            problem = problem or budget_refusal(life.golem.config, value)
+            problem = problem or budget_refusal(life.golem.compiled.budget_bounds, value)
             if problem is not None:
                 return json_response({"error": f"budget: {problem}"}, 400)
         if command is Command.STEER:

@@ -66,7 +66,7 @@ class StatusEndpoint:
         asset = golem.portfolio.config.asset
         self.chronicle = LiveChronicle(lambda: golem.portfolio.marks.get(asset))
         self.chronicle.recall(golem.store.past)  # a restarted golem's page: its whole life
-        recall_decisions(self.feed, golem.config.log_file)  # and its last decisions
+        recall_decisions(self.feed, golem.compiled.log_file)  # and its last decisions
         life.golem.stream.subscribe(self.feed.publish)
         life.golem.stream.subscribe(self.metrics.observe)
         life.golem.stream.subscribe(self.chronicle.observe)

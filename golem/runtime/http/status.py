@@ -29,7 +29,7 @@ def health(life: Life) -> dict[str, Any]:
     golem, now = life.golem, life.clock.now()
     tick = last_tick(life)
     return {
-        "golem": golem.config.golem.id,
+        "golem": golem.compiled.golem_id,
         "alive": not golem.dead,
         "paused": golem.control.paused,  # clocks on, no model calls, no trades
         "phase": str(golem.vitals.phase),

@@ -14,10 +14,9 @@ from typing import BinaryIO
 
 import orjson
 
-__all__ = ["LogFileTaken", "open_log"]
+from golem.runtime.private import PRIVATE_FILE, make_private, private_dir
 
-# As the state directory's (golem.runtime.store.private): the owner's alone.
-_PRIVATE_DIR, _PRIVATE_FILE = 0o700, 0o600
+__all__ = ["LogFileTaken", "open_log"]
 
 
 class LogFileTaken(RuntimeError):
@@ -31,13 +30,12 @@ def open_log(path: Path, *, owner: str | None = None, buffered: bool = False) ->
     """`path` opened to append (made, with its directory, if need be). With `owner` (a
     golem's id), the file is locked for it and refused (LogFileTaken) when another golem
     holds it or wrote it. Unbuffered unless `buffered` (for a writer nobody tails)."""
-    _private_dir(path.parent)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, _PRIVATE_FILE)
+    private_dir(path.parent)  # the owner's alone, as the state directory
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
     try:
         if owner is not None:
             _take(fd, path, owner)
-        if os.fstat(fd).st_uid == os.geteuid():  # only its owner may change its mode
-            os.fchmod(fd, _PRIVATE_FILE)
+        make_private(fd)
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             os.write(fd, b"\n")  # the torn fragment ends here, as a line of its own
@@ -76,13 +74,3 @@ def _writer(path: Path) -> str | None:
             if isinstance(event, dict) and isinstance(event.get("golem"), str):
                 return str(event["golem"])
     return None
-
-
-def _private_dir(path: Path) -> None:
-    """Make `path` and its missing parents, each 0700."""
-    missing = []
-    while not path.exists() and path.parent != path:
-        missing.append(path)
-        path = path.parent
-    for directory in reversed(missing):
-        directory.mkdir(mode=_PRIVATE_DIR, exist_ok=True)

@@ -1,8 +1,9 @@
 """A golem's state on disk: the SQLite store a tick commits to (`state`), its plain rows
 (`rows`), the spend ledger over its `charges` table (`ledger`), the schema's migrations
 (`migrations`), the requests kept for replay (`requests`), the state as `golem replay`
-reads it (`archive`), the decision ids (`ids`), the state directory as `golem run` takes it
-(`directory`), and the modes that keep it the owner's (`private`).
+reads it (`archive`), the decision ids (`ids`) and the state directory as `golem run`
+takes it (`directory`); its files are the owner's alone by golem.runtime.private, as the
+log's are.
 """
 
 from golem.runtime.store.archive import KeptState
@@ -17,13 +18,6 @@ from golem.runtime.store.directory import (
 from golem.runtime.store.ids import DecisionId
 from golem.runtime.store.ledger import SQLiteLedger
 from golem.runtime.store.migrations import SCHEMA_VERSION, SchemaTooNew
-from golem.runtime.store.private import (
-    PRIVATE_DIR,
-    PRIVATE_FILE,
-    make_private,
-    private_dir,
-    private_file,
-)
 from golem.runtime.store.requests import Answer, KeptRequest, RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.runtime.store.state import DB_NAME, StateError, StateStore
@@ -31,8 +25,6 @@ from golem.runtime.store.state import DB_NAME, StateError, StateStore
 __all__ = [
     "DB_NAME",
     "LOCK_NAME",
-    "PRIVATE_DIR",
-    "PRIVATE_FILE",
     "SCHEMA_VERSION",
     "Answer",
     "DecisionId",
@@ -50,7 +42,4 @@ __all__ = [
     "check_db",
     "check_dir",
     "check_file",
-    "make_private",
-    "private_dir",
-    "private_file",
 ]

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from golem.runtime.store.private import PRIVATE_FILE
+from golem.runtime.private import PRIVATE_FILE
 from golem.runtime.store.state import DB_NAME, StateError
 
 __all__ = ["LOCK_NAME", "StartFootprint", "StateLock", "check_db", "check_dir", "check_file"]

@@ -118,7 +118,7 @@ def _v4(conn: sqlite3.Connection) -> None:
 
 def _v5(conn: sqlite3.Connection) -> None:
     """The market window's observations, the newest a window holds, so that a restarted
-    golem's probes see the ticks before it at once (store.save_observations)."""
+    golem's probes see the ticks before it at once (store.observed)."""
     conn.execute("CREATE TABLE observations (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)")
 
 

@@ -34,7 +34,7 @@ from golem.oracle import (
 __all__ = ["LedgerError", "PredictionTable"]
 
 Read = Callable[[str, tuple[Any, ...]], sqlite3.Cursor]
-Write = Callable[[str, tuple[Any, ...]], None]
+Write = Callable[[str, str, tuple[Any, ...]], None]  # (table, sql, params)
 
 _CLAIMS: dict[str, type[Claim]] = {
     cls.__name__: cls for cls in (WithinBps, InRange, Above, Below, Boolean, Move, Band)
@@ -72,7 +72,10 @@ def _claim(data: dict[str, Any]) -> Claim:
 
 
 class PredictionTable:
-    """`PredictionLedger` over the state database (`write` holds a write for the commit)."""
+    """`PredictionLedger` over the state database (`write` holds a write for the commit,
+    named by its table: a batch sends each table's rows as one `executemany`, so a tick's
+    prediction and resolution rows, named apart, go as two statements a batch, not two a
+    tick)."""
 
     def __init__(self, read: Read, write: Write, iso: Callable[[datetime], str]) -> None:
         self._read, self._write, self._iso = read, write, iso
@@ -86,6 +89,7 @@ class PredictionTable:
             "correction": prediction.correction,
         }
         self._write(
+            "predictions",
             "INSERT INTO predictions (id, created_at, category, source, regime, confidence,"
             " confidence_raw, action_ref, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -104,6 +108,7 @@ class PredictionTable:
     def append_resolution(self, resolution: Resolution) -> None:
         r = resolution
         self._write(
+            "checkpoints",
             "INSERT INTO checkpoints (prediction_id, checkpoint, resolved_at, status, actual,"
             " residual, correct, forecast, observed) VALUES (?, ?, ?, 'resolved', ?, ?, ?, ?, ?)",
             (

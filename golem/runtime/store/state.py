@@ -10,27 +10,27 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-import msgspec
 import orjson
 import structlog
 from msgspec.structs import astuple
 
+from golem.runtime.private import private_dir, private_file
 from golem.runtime.store.approvals import ApprovalBook
 from golem.runtime.store.control import ControlLog
 from golem.runtime.store.history import Past, read_past
 from golem.runtime.store.migrations import SchemaTooNew, migrate
+from golem.runtime.store.observations import ObservationLog
 from golem.runtime.store.predictions import PredictionTable
-from golem.runtime.store.private import private_dir, private_file
 from golem.runtime.store.requests import RequestArchive
 from golem.runtime.store.rows import Resumed, VitalityRow
 from golem.runtime.store.transactional import Transactional
 from golem.subsystems.contract import GrimoireEntry, Mood
-from golem.world import Episode, Observation
+from golem.world import Episode
 
 __all__ = ["DB_NAME", "Resumed", "StateError", "StateStore", "VitalityRow"]
 
@@ -90,9 +90,10 @@ class StateStore(Transactional):
         self.approvals = ApprovalBook(
             self._read, lambda sql, params: self._write("approvals", sql, params), self._iso
         )
-        self.predictions = PredictionTable(
-            self._read, lambda sql, params: self._write("predictions", sql, params), self._iso
+        self.observed = ObservationLog(
+            self._read, lambda sql, params: self._write("observations", sql, params)
         )
+        self.predictions = PredictionTable(self._read, self._write, self._iso)
         self._wallet: tuple[float | None, float] | None = None  # (initial, income), kept
         self._credits: tuple[int, float] | None = None  # (ledger version, credits), kept
         self._stamp: tuple[datetime | None, str] = (None, "")  # the last time stored, as text
@@ -349,29 +350,6 @@ class StateStore(Transactional):
     def portfolio(self) -> dict[str, Any] | None:
         row = self._read("SELECT data FROM portfolio WHERE id = 1").fetchone()
         return None if row is None else dict(orjson.loads(row[0]))
-
-    def save_observations(self, observations: Sequence[Observation], *, keep: int) -> None:
-        """Append the market window's newest `observations` (oldest first), keeping the
-        newest `keep` stored."""
-        for observation in observations:
-            self._write(
-                "observations",
-                "INSERT INTO observations (data) VALUES (?)",
-                (msgspec.json.encode(observation),),
-            )
-        if observations:
-            self._write(
-                "observations",
-                "DELETE FROM observations WHERE seq <= (SELECT MAX(seq) FROM observations) - ?",
-                (keep,),
-            )
-
-    def observations(self, limit: int) -> list[Observation]:
-        """The newest `limit` observations saved, oldest first."""
-        rows = self._read(
-            "SELECT data FROM observations ORDER BY seq DESC LIMIT ?", (limit,)
-        ).fetchall()
-        return [msgspec.json.decode(data, type=Observation) for (data,) in reversed(rows)]
 
     # --- job fire times: the scheduler's FireTimes --------------------------------------
 

@@ -328,7 +328,7 @@ def _knowledge(
 ) -> tuple[_Block, list[tuple[_Line, str]]]:
     """L4: entries for the regime the golem reads and the words of the question."""
     flags = ctx.probes.flags if ctx.probes is not None else ()
-    words = words_of(" ".join((brief.question or brief.task, *flags, *ctx.events)))
+    words = words_of(" ".join((brief.question or brief.task, *flags, *map(str, ctx.events))))
     entries = memory.knowledge(estimate_regime(ctx.market), words, limits.knowledge)
     block = work.ranked(Layer.KNOWLEDGE, "## Knowledge", [knowledge_line(e) for e in entries])
     return block, list(zip(block.lines, (e.id for e in entries), strict=True))

@@ -72,7 +72,7 @@ def probe_lines(ctx: Situation) -> list[str]:
             f"(gate {ctx.probes.theta:.2f})"
         )
     if ctx.events:
-        lines.append("events: " + ", ".join(ctx.events))
+        lines.append("events: " + ", ".join(map(str, ctx.events)))
     return lines
 
 

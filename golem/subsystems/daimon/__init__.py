@@ -9,7 +9,6 @@ from golem.subsystems.daimon.rules import (
     AppraisalRules,
     Event,
     appraise,
-    parse_event,
 )
 from golem.subsystems.daimon.subsystem import Daimon, DaimonConfig, grounded, trigger_choices
 
@@ -27,7 +26,6 @@ __all__ = [
     "appraise",
     "event_line",
     "grounded",
-    "parse_event",
     "trigger_choices",
     "worded",
 ]

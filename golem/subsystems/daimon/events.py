@@ -1,20 +1,15 @@
-"""The daimon's notable events: the strings `kind` or `kind:magnitude` other parts of the
-golem raise (e.g. `trade_loss:0.0620`), read as an Event, and said in words
-("a trade closed at a 6.2% loss"): what the brief lists, what an appraisal's `trigger`
-names, by model or by the rule table alike."""
+"""The daimon's notable events (the contract's Event: a kind and, for a trade's result, its
+size, e.g. Event("trade_loss", 0.062)) said in words ("a trade closed at a 6.2% loss"):
+what the brief lists, what an appraisal's `trigger` names, by model or by the rule table
+alike."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
-__all__ = ["WORDING", "Event", "event_line", "parse_event", "worded", "worded_events"]
+from golem.subsystems.contract import Event
 
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    kind: str
-    magnitude: float | None = None  # a fraction, e.g. 0.062 for a 6.2% loss
+__all__ = ["WORDING", "Event", "event_line", "worded", "worded_events"]
 
 
 # Each rule kind in words, and in words with its magnitude ({size}: "6.2%"). A magnitude
@@ -44,24 +39,12 @@ WORDING: Mapping[str, tuple[str, str | None]] = {
 }
 
 
-def parse_event(text: str) -> Event:
-    """`trade_loss:0.062` → Event("trade_loss", 0.062); a magnitude that is not a number
-    is ignored, the sign too (a loss's size is what matters)."""
-    kind, _, value = text.strip().partition(":")
-    try:
-        magnitude = abs(float(value)) if value else None
-    except ValueError:
-        magnitude = None
-    return Event(kind.strip().lower(), magnitude)
-
-
-def worded(text: str) -> str:
-    """The event `text` in words; a kind with no wording is its own text, underscores as
-    spaces (`threat_critical` → "threat critical")."""
-    event = parse_event(text)
+def worded(event: Event) -> str:
+    """The `event` in words; a kind with no wording is its own text, underscores as spaces
+    (`threat_critical` → "threat critical")."""
     wording = WORDING.get(event.kind)
     if wording is None:
-        return text.strip().replace("_", " ")
+        return str(event).replace("_", " ")
     plain, sized = wording
     if event.magnitude is None:
         return plain
@@ -69,14 +52,14 @@ def worded(text: str) -> str:
     return sized.format(size=size) if sized else f"{plain}, {size}"
 
 
-def worded_events(events: Iterable[str]) -> tuple[str, ...]:
+def worded_events(events: Iterable[Event]) -> tuple[str, ...]:
     """Each event of `events` in words, in order, once."""
     return tuple(dict.fromkeys(worded(event) for event in events))
 
 
-def event_line(text: str) -> str:
+def event_line(event: Event) -> str:
     """The event as the brief lists it: in words, with its own text after where the words
     are not just that text respaced (`- a trade closed at a 6.2% loss (trade_loss:0.0620)`)."""
-    words = worded(text)
-    raw = text.strip()
+    words = worded(event)
+    raw = str(event)
     return f"- {words}" if words == raw.replace("_", " ") else f"- {words} ({raw})"

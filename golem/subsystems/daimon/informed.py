@@ -69,7 +69,7 @@ def informed_appraisal(
             "arousal": arousal,
             "dominance": dominance,
             "primary_emotion": emotion,
-            "trigger": ", ".join(ctx.events)[:120] or "the move ahead",
+            "trigger": ", ".join(map(str, ctx.events))[:120] or "the move ahead",
             "memory_bias": MEMORY_BIAS[emotion],
             "intensity": _INTENSITY[size],
         }

@@ -1,8 +1,9 @@
 """The daimon's OCC rule table: from a notable event to an emotion, its PAD vector and an
 intensity. It is the deterministic appraisal and the ground a model's appraisal is checked
-against. Events are strings `kind` or `kind:magnitude` (e.g. `trade_loss:0.062`, read by
-golem.subsystems.daimon.events); an appraisal's trigger is the event in words, as the brief
-lists it to a model, so a rule's appraisal and a model's read alike."""
+against. Events are the contract's Event, a kind and a size (e.g. Event("trade_loss",
+0.062), said in words by golem.subsystems.daimon.events); an appraisal's trigger is the
+event in words, as the brief lists it to a model, so a rule's appraisal and a model's
+read alike."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from golem.subsystems.daimon.decision import (
     DaimonAppraisal,
     Emotion,
 )
-from golem.subsystems.daimon.events import Event, parse_event, worded
+from golem.subsystems.daimon.events import Event, worded
 
-__all__ = ["DEFAULT_RULES", "Appraisal", "AppraisalRules", "Event", "appraise", "parse_event"]
+__all__ = ["DEFAULT_RULES", "Appraisal", "AppraisalRules", "Event", "appraise"]
 
 
 class Appraisal(BaseModel):
@@ -94,25 +95,25 @@ def _row(event: Event, rules: AppraisalRules) -> tuple[str, Appraisal]:
     return kind, rules.table[kind]
 
 
-def appraise(events: Iterable[str], rules: AppraisalRules | None = None) -> DaimonAppraisal:
+def appraise(events: Iterable[Event], rules: AppraisalRules | None = None) -> DaimonAppraisal:
     """The rule appraisal of the most intense of `events` (the first on a tie); an empty
     list is the unknown row."""
     rules = rules or AppraisalRules()
-    best: tuple[str, str, Appraisal] | None = None
-    for text in events:
-        kind, row = _row(parse_event(text), rules)
-        if best is None or row.intensity > best[2].intensity:
-            best = (text, kind, row)
+    best: tuple[Event, Appraisal] | None = None
+    for event in events:
+        _, row = _row(event, rules)
+        if best is None or row.intensity > best[1].intensity:
+            best = (event, row)
     if best is None:
-        best = ("", "unknown", rules.table["unknown"])
-    text, kind, row = best
+        best = (Event("unknown"), rules.table["unknown"])
+    event, row = best
     pleasure, arousal, dominance = row.pad
     return DaimonAppraisal(
         pleasure=pleasure,
         arousal=arousal,
         dominance=dominance,
         primary_emotion=row.emotion,
-        trigger=worded(text or kind)[:TRIGGER_LENGTH],
+        trigger=worded(event)[:TRIGGER_LENGTH],
         memory_bias=MEMORY_BIAS[row.emotion],
         intensity=row.intensity,
     )

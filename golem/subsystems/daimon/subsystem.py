@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Input, Judge, Mood, Outcome, Situation
+from golem.subsystems.contract import Brief, Event, Input, Judge, Mood, Outcome, Situation
 from golem.subsystems.daimon.decision import TRIGGER_LENGTH, DaimonAppraisal
 from golem.subsystems.daimon.events import event_line, worded_events
 from golem.subsystems.daimon.rules import AppraisalRules, appraise
@@ -87,7 +87,7 @@ class Daimon:
             _ROLE,
             f"{hint} Answer with a daimon_appraisal.",
             inputs=(Input("Events to appraise", tuple(event_line(e) for e in ctx.events)),),
-            question=" ".join(ctx.events),
+            question=" ".join(map(str, ctx.events)),
             choices={"/trigger": trigger_choices(ctx.events)},
         )
 
@@ -117,7 +117,7 @@ class Daimon:
         return Outcome(summary=summary, mood=mood, details=details)
 
 
-def trigger_choices(events: Sequence[str]) -> tuple[str, ...]:
+def trigger_choices(events: Sequence[Event]) -> tuple[str, ...]:
     """The triggers an appraisal of `events` may name: each event in words, as the brief
     lists it (cut to the field's length)."""
     return tuple(dict.fromkeys(words[:TRIGGER_LENGTH] for words in worded_events(events)))

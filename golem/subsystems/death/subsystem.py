@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
-from golem.subsystems.contract import Brief, Input, Judge, Outcome, Situation
+from golem.subsystems.contract import Brief, Event, Input, Judge, Outcome, Situation
 from golem.subsystems.death.decision import DeathTestament
 from golem.subsystems.death.legacy import legacy
 from golem.subsystems.death.records import DeathConfig, cause_of, killed_by, records_testament
@@ -86,7 +86,7 @@ class Thanatopsis:
                 f"leaving {' and '.join(names)}"
             ),
             settle=True,
-            events=("death_accepted",),
+            events=(Event("death_accepted"),),
             documents=legacy(names, decision, ctx, cause),
             details={
                 "acceptance": f"golem {ctx.golem_id} accepts its death at tick {ctx.tick}",

@@ -9,7 +9,7 @@ from collections import defaultdict
 
 from msgspec.structs import replace
 
-from golem.subsystems.contract import GrimoireEntry, Outcome, Situation
+from golem.subsystems.contract import Event, GrimoireEntry, Outcome, Situation
 from golem.subsystems.curator.rules import normalized
 from golem.subsystems.dream.fragment import FragmentEvaluation, FragmentVerdict
 from golem.subsystems.dream.integration import DreamIntegration, IntegrationDecision
@@ -83,12 +83,12 @@ def act_fragment(ctx: Situation, decision: FragmentEvaluation, config: DreamConf
     nothing."""
     text = fragment(ctx)
     upserts: tuple[GrimoireEntry, ...] = ()
-    events: tuple[str, ...] = ()
+    events: tuple[Event, ...] = ()
     if decision.verdict is FragmentVerdict.PROMOTE:
         confidence = min(decision.coherence, config.max_new_confidence)
         upserts = (_stage(ctx, "hypnagogic", 0, text, confidence),)
     elif decision.verdict is FragmentVerdict.STAGE:
-        events = ("dream_fragment_incubating",)
+        events = (Event("dream_fragment_incubating"),)
     return Outcome(
         summary=f"fragment {decision.verdict}: {text[:80]}",
         grimoire_upserts=upserts,
@@ -150,9 +150,9 @@ def act_threat(ctx: Situation, decision: ThreatAssessment, config: DreamConfig) 
     subsystems and a staged plan, "If <threat>: <mitigations>"; a low or medium one is
     only logged."""
     upserts: tuple[GrimoireEntry, ...] = ()
-    events: tuple[str, ...] = ()
+    events: tuple[Event, ...] = ()
     if decision.pressing:
-        events = (f"threat_{decision.severity}",)
+        events = (Event(f"threat_{decision.severity}"),)
         if decision.mitigation_actions:
             plan = f"If {decision.threat_type}: {'; '.join(decision.mitigation_actions)}"
             upserts = (_stage(ctx, "threat", 0, plan, config.threat_confidence),)

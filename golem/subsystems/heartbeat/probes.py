@@ -214,10 +214,10 @@ def readings(
     *,
     credits_usd: float,
     burn_rate_usd: float,
-    policy: ProbePolicy | None = None,
+    policy: ProbePolicy,
 ) -> tuple[Reading, ...]:
-    """Every probe that fires this tick, in a fixed order."""
-    r = policy or _DEFAULT_POLICY
+    """Every probe that fires this tick, in a fixed order, by the life's compiled `policy`."""
+    r = policy
     fired: list[Reading] = []
     delta = market.delta_period if r.by_period else market.delta_1
     move = abs(delta) if delta is not None else 0.0
@@ -260,15 +260,11 @@ def gate(
     confidence: float | None,
     vitality: float,
     arousal: float,
-    params: GateParams | None = None,
+    params: GateParams,
 ) -> float:
-    """The gate θ. A confident, healthy, calm golem looks away more; a dying or agitated
-    one escalates sooner."""
-    compiled = _DEFAULT_POLICY.gate if params is None else Gate.of(params)
-    return compiled.theta(confidence, vitality, arousal)
-
-
-_DEFAULT_POLICY = ProbePolicy.of(ProbeConfig())
+    """The gate θ with `params`. A confident, healthy, calm golem looks away more; a dying
+    or agitated one escalates sooner."""
+    return Gate.of(params).theta(confidence, vitality, arousal)
 
 
 def tier_for(prediction_error: float, theta: float) -> ModelTier:
@@ -285,13 +281,13 @@ def compute_probes(
     arousal: float,
     credits_usd: float,
     burn_rate_usd: float,
+    policy: ProbePolicy,
     confidence: float | None = None,
-    policy: ProbePolicy | None = None,
 ) -> Probes:
     """The tick's Probes, computed by the runtime before it builds the Situation.
     `previous` is the last tick's summary (the regime probe compares bands);
-    `confidence` the last heartbeat decision's (None before the first)."""
-    policy = policy or _DEFAULT_POLICY
+    `confidence` the last heartbeat decision's (None before the first); `policy` the
+    life's compiled probes (no default stands in for it)."""
     fired = readings(
         market, previous, credits_usd=credits_usd, burn_rate_usd=burn_rate_usd, policy=policy
     )

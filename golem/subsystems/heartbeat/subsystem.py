@@ -14,7 +14,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.subsystems.contract import Brief, Judge, Outcome, Probes, ProposedTrade, Situation
+from golem.subsystems.contract import (
+    Brief,
+    Event,
+    Judge,
+    Outcome,
+    Probes,
+    ProposedTrade,
+    Situation,
+)
 from golem.subsystems.heartbeat.decision import (
     HORIZON_TICKS,
     HeartbeatAction,
@@ -210,7 +218,7 @@ class Heartbeat:
         )
 
 
-def _events(ctx: Situation) -> tuple[str, ...]:
+def _events(ctx: Situation) -> tuple[Event, ...]:
     """What the daimon should hear of, once per tick (not again on an escalated re-run):
     a flip across the regime band, and a tick surprising enough for T2 (a prediction
     miss). A mere band change happens on a quarter of ticks and is not news."""
@@ -222,8 +230,8 @@ def _events(ctx: Situation) -> tuple[str, ...]:
     if not (shift or miss):
         return ()  # a quiet tick
     if shift and miss:
-        return ("regime_shift", "prediction_miss")
-    return ("regime_shift",) if shift else ("prediction_miss",)
+        return (Event("regime_shift"), Event("prediction_miss"))
+    return (Event("regime_shift"),) if shift else (Event("prediction_miss"),)
 
 
 def _market(ctx: Situation) -> dict[str, float]:

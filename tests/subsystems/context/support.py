@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from golem.mortality import ModelTier, Phase
 from golem.subsystems.context import Memory
-from golem.subsystems.contract import GrimoireEntry, Mood, PortfolioView, Probes, Situation
+from golem.subsystems.contract import Event, GrimoireEntry, Mood, PortfolioView, Probes, Situation
 from golem.world import DecisionSummary, Episode, EpisodeOutcome, Observation, TradeAction
 from golem.world.feed import FeedItem
 from tests.subsystems.support import NOW, context, market
@@ -114,7 +114,7 @@ def rich_context(**changes: Any) -> Situation:
         ),
         mood=Mood(-0.4, 0.6, -0.2),
         probes=Probes(0.81, 0.24, ModelTier.T2, ("price_delta>2.0%", "outside_band:below")),
-        events=("trade_loss:0.0600", "regime_shift"),
+        events=(Event("trade_loss", 0.06), Event("regime_shift")),
         memory=rich_memory(),
     )
     return replace(ctx, **changes)
