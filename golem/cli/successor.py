@@ -23,6 +23,7 @@ from golem.oracle import GenomeError, OracleGenome
 from golem.runtime.config import GolemConfig
 from golem.runtime.heritage import genome_of, keep
 from golem.runtime.store import DB_NAME, StateError, StateLock, StateStore
+from golem.runtime.store.predictions import LedgerError
 from golem.simulation.scenario import SuccessionSection
 from golem.subsystems.contract import GrimoireEntry
 from golem.subsystems.death import DeathTestament, inherited_lessons
@@ -102,7 +103,7 @@ def predecessor(state_dir: Path, *, successor_state: Path) -> Succession:
             genome = genome_of(store)
     except StateError as exc:  # held: it is still running
         raise UsageError(f"{where}: the predecessor is still alive ({exc})") from None
-    except GenomeError as exc:
+    except (GenomeError, LedgerError) as exc:
         raise UsageError(f"{where}: its state's {exc}") from None
     if death is None:
         raise UsageError(

@@ -54,6 +54,7 @@ from golem.oracle import (
     volatility_regime,
 )
 from golem.runtime.store.predictions import PredictionTable
+from golem.subsystems.contract import Event
 from golem.world import MarketSummary, PaperPortfolio
 from golem.world.costs import CostModel
 
@@ -199,7 +200,7 @@ class Predictor:
             log.info("oracle", golem=self._golem_id, **self.report(now))
         return resolved
 
-    def calibration_alarms(self, now: datetime) -> list[str]:
+    def calibration_alarms(self, now: datetime) -> list[Event]:
         """`calibration_gap` once for each category whose expected calibration error in
         the current regime has risen above `ece_alarm_threshold` since it last did (the
         daimon hears it: Bardo's large ECE lowers dominance). Read at most hourly, as the
@@ -207,7 +208,7 @@ class Predictor:
         if self._checked is not None and now - self._checked < REPORT_EVERY:
             return []
         self._checked = now
-        calibrator, events = self.oracle.calibrator, []
+        calibrator, events = self.oracle.calibrator, list[Event]()
         for category in Category:
             key = (str(category), self.regime)
             ece = calibrator.ece(*key)
@@ -216,7 +217,7 @@ class Predictor:
             if calibrator.alarming(*key):
                 if key not in self._alarmed:
                     self._alarmed.add(key)
-                    events.append(f"calibration_gap:{ece:.4f}")
+                    events.append(Event("calibration_gap", round(ece, 4)))
                     log.info(
                         "calibration_gap",
                         golem=self._golem_id,

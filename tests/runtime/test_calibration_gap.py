@@ -13,6 +13,7 @@ from structlog.testing import capture_logs
 from golem.oracle import CalibrationParams, Category, GateParams
 from golem.runtime.predictions import Predictor
 from golem.runtime.store.state import StateStore
+from golem.subsystems.contract import Event
 from golem.subsystems.daimon.rules import appraise
 from golem.world.costs import CostModel
 from tests.subsystems.support import NOW
@@ -38,7 +39,7 @@ def test_a_large_calibration_error_is_heard_once_and_lowers_dominance(tmp_path: 
         assert predictor.calibration_alarms(NOW + timedelta(minutes=1)) == []  # within the hour
         with capture_logs() as logs:
             [event] = predictor.calibration_alarms(NOW + HOUR)
-        assert event == "calibration_gap:0.9250"
+        assert str(event) == "calibration_gap:0.9250"
         [line] = [x for x in logs if x["event"] == "calibration_gap"]
         assert (line["category"], line["ece"], line["threshold"]) == (
             "price_direction",
@@ -51,7 +52,9 @@ def test_a_large_calibration_error_is_heard_once_and_lowers_dominance(tmp_path: 
         assert predictor.calibration_alarms(NOW + 3 * HOUR) == []
         for _ in range(40):
             calibrator.record(Category.PRICE_DIRECTION, regime, 0.9, False)
-        assert predictor.calibration_alarms(NOW + 4 * HOUR) == ["calibration_gap:0.9250"]
+        assert [str(e) for e in predictor.calibration_alarms(NOW + 4 * HOUR)] == [
+            "calibration_gap:0.9250"
+        ]
     felt = appraise([event])
-    assert felt.dominance < 0 and felt.dominance < appraise(["prediction_hit"]).dominance
+    assert felt.dominance < 0 and felt.dominance < appraise([Event("prediction_hit")]).dominance
     assert "calibration error 92.5%" in felt.trigger
