@@ -32,7 +32,7 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control, obey
 from golem.runtime.decide import Decisions
 from golem.runtime.episodes import EpisodeBook, forecast
-from golem.runtime.heritage import bequeath
+from golem.runtime.heritage import in_step
 from golem.runtime.jobs import JobRuns
 from golem.runtime.kept_requests import RequestKeeper
 from golem.runtime.knowledge import Knowledge
@@ -153,7 +153,7 @@ class Golem:
             calibration=compiled.calibration,
             novelty_threshold=compiled.novelty_threshold,
         )
-        bequeath(store, self.predictor.oracle, self._golem_id)  # an heir's OracleGenome
+        in_step(store, self.predictor, self._golem_id)  # an heir's OracleGenome; rollbacks
         self.chart = VitalsChart(
             store,
             self.policy,

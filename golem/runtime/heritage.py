@@ -6,12 +6,17 @@ restart inherits the same again: the inherited evidence is kept apart from the o
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import structlog
 
 from golem.oracle import INHERITANCE_WEIGHT, Oracle, OracleGenome
 from golem.runtime.store import StateStore
 
-__all__ = ["GENOME_META", "bequeath", "genome_of", "keep"]
+if TYPE_CHECKING:
+    from golem.runtime.predictions import Predictor
+
+__all__ = ["GENOME_META", "bequeath", "genome_of", "in_step", "keep"]
 
 log = structlog.get_logger("golem")
 
@@ -50,3 +55,17 @@ def bequeath(store: StateStore, oracle: Oracle, golem_id: str) -> None:
         curves=len(genome.curves),
         curve_samples=round(sum(n for c in genome.curves.values() for n, _ in c.values()), 3),
     )
+
+
+def in_step(store: StateStore, predictor: Predictor, golem_id: str) -> None:
+    """Start `predictor`'s Oracle from its inheritance, and rebuild both from the committed
+    ledger after every rollback of the state."""
+    bequeath(store, predictor.oracle, golem_id)
+
+    def rebuild() -> None:
+        predictor.rebuild()
+        kept = store.get_meta(GENOME_META)
+        if kept is not None:
+            OracleGenome.from_dict(kept).bequeath(predictor.oracle, weight=1.0)
+
+    store.at_rollback(rebuild)

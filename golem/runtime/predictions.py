@@ -119,13 +119,9 @@ class Predictor:
         calibration: CalibrationParams | None = None,
         novelty_threshold: float = 2.0,
     ) -> None:
-        self.oracle = Oracle(
-            PredictionBook(ledger=table),
-            corrector=ResidualCorrector(corrector),
-            calibrator=ConfidenceCalibrator(calibration),
-        )
+        self._table, self._params = table, (corrector, calibration)
+        self.oracle = self._rebuilt()
         self.novelty_threshold = novelty_threshold  # what the dream replays ([prediction])
-        self.oracle.restore(*table.load())
         self._golem_id, self._horizon, self._costs, self.gate = golem_id, horizon, costs, gate
         self.gating = gating  # False: the gate permits every trade (its disabled mode)
         self.flat_bps = costs.fee_bps + costs.base_slippage_bps  # one trade's cost
@@ -146,6 +142,22 @@ class Predictor:
         self._reported: datetime | None = None  # when the last `oracle` line was logged
         self._alarmed: set[tuple[str, str]] = set()  # (category, regime) whose gap alarms
         self._checked: datetime | None = None  # when the calibration gap was last read
+
+    def _rebuilt(self) -> Oracle:
+        """The Oracle as the committed ledger has it (its rows taught again, in order)."""
+        corrector, calibration = self._params
+        oracle = Oracle(
+            PredictionBook(ledger=self._table),
+            corrector=ResidualCorrector(corrector),
+            calibrator=ConfidenceCalibrator(calibration),
+        )
+        oracle.restore(*self._table.load())
+        return oracle
+
+    def rebuild(self) -> None:
+        """After a rollback: what the book kept of the undone writes is dropped with them
+        (a rolled-back prediction resolved later would name a row the ledger never kept)."""
+        self.oracle = self._rebuilt()
 
     @property
     def fitness(self) -> float:

@@ -139,3 +139,32 @@ def test_the_gate_blocks_a_newborn_s_trade_and_resolves_what_it_would_have_made(
             p.observe(NOW + HORIZON, market(price=3300.0), portfolio)  # +10%
         [resolved] = [e for e in logs if e["event"] == "gated_trade_resolved"]
         assert resolved["would_be_pnl_usd"] > 0 and p.would_be_pnl_usd > 0
+
+
+async def test_a_rolled_back_tick_s_claims_leave_the_book_with_their_rows(
+    tmp_path: Path,
+) -> None:
+    # The golem lives on after a failed tick: a claim that tick made, kept in the book
+    # while its row was undone, would be resolved later under a committed tick and name a
+    # prediction the ledger never kept (the next start failed: LedgerError).
+    cfg = config(tmp_path)
+    clock = VirtualClock(START)
+    with StateStore.open(cfg.golem.state_dir) as store:
+        golem = life(cfg, clock, store).golem
+        for _ in range(30):
+            with store.transaction():
+                await golem.tick()
+            clock.advance(cfg.heartbeat.interval)
+        with pytest.raises(RuntimeError), store.transaction():
+            await golem.tick()
+            raise RuntimeError("failed")
+        clock.advance(cfg.heartbeat.interval)
+        for _ in range(60):  # past the horizon of the undone tick's claims
+            with store.transaction():
+                await golem.tick()
+            clock.advance(cfg.heartbeat.interval)
+        fitness, next_id = golem.predictor.fitness, golem.predictor.oracle.book.next_id()
+    with StateStore.open(cfg.golem.state_dir) as store:
+        golem = life(cfg, clock, store).golem
+        assert golem.predictor.oracle.book.next_id() == next_id
+        assert golem.predictor.fitness == fitness

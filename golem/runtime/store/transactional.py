@@ -40,6 +40,7 @@ class Transactional:
         )
         self.ledger = JournaledLedger(conn, self.bills, lambda: self._depth, self._sync)
         self._at_commit: list[tuple[int, Callable[[], None]]] = []  # (level, callback)
+        self._at_rollback: list[Callable[[], None]] = []
         self._depth = 0
         self._commit_every = commit_every
         self._batched = 0  # 1 + the transactions in the open batch; 0: no batch open
@@ -51,6 +52,11 @@ class Transactional:
             self._conn.execute("COMMIT")
             self._depth = self._batched = 0
             self.bills.released(0)
+
+    def at_rollback(self, callback: Callable[[], None]) -> None:
+        """Call `callback` after every rollback, once the database holds only what stands:
+        what is kept in memory from the undone writes is rebuilt from it."""
+        self._at_rollback.append(callback)
 
     def at_commit(self, callback: Callable[[], None]) -> None:
         """Call `callback` once the open transaction commits (now, if none is open; in a
@@ -166,6 +172,8 @@ class Transactional:
         if self._at_commit:
             self._at_commit = [(level, told) for level, told in self._at_commit if level <= depth]
         self._void(self.bills.rolled_back(depth), "its tick rolled back")
+        for rebuild in self._at_rollback:
+            rebuild()
 
     def _committed(self, depth: int, top: int) -> None:
         """The transaction above `depth` committed (`top`: the depth at which a tick's
