@@ -24,7 +24,8 @@ pytestmark = pytest.mark.local_model
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
 # Ten resolved episodes (a dream's minimum) take about 50 minutes at 15 s ticks; then the
-# dream fires every 4 minutes: replay, hypnagogic, integration, threat.
+# dream fires every 4 minutes: replay, hypnagogic, integration (when something is staged),
+# threat.
 LIFE = timedelta(minutes=70)
 
 
@@ -73,6 +74,9 @@ async def test_dreams_and_threat_rehearsals_are_the_models(tmp_path: Path) -> No
     kinds = {(r.outcome.details["dream_kind"] if r.outcome else None, r.source) for r in dreams}
     print(f"dreams {sorted(map(str, kinds))} in {time.perf_counter() - started:.0f} s wall")
     invalid = [e for e in logs if e["event"] == "structured_output_invalid"]
-    assert ("integration", "model") in kinds, (kinds, invalid)
+    # Integration joins the rotation only while a dream has staged knowledge (a skipped
+    # dream does not count); in this life the small model's replays stage none by then,
+    # so the kinds that always come are the replay's and the threat's.
+    assert ("replay", "model") in kinds, (kinds, invalid)
     assert ("threat", "model") in kinds, (kinds, invalid)
     assert all(r.source == "model" for r in dreams), (kinds, invalid)

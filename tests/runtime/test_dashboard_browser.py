@@ -226,7 +226,9 @@ def test_the_page_loads_with_charts_and_no_console_error(
     listed = page.locator("#decision-list li").count()
     assert listed == 100  # the newest 100 of the hour's
     assert page.locator("#control").is_hidden()  # no token configured: no control routes
-    assert page.locator("#accuracy-section").is_hidden()  # /status carries no `oracle`
+    # The golem's /status carries its prediction engine's report: a row per category.
+    page.wait_for_selector("#accuracy tbody tr")
+    assert page.locator("#accuracy tbody tr").count() == 4
     page.screenshot(path=str(tmp_path / "dashboard-1280.png"), full_page=True)
     assert view.errors == []
     page.context.close()
