@@ -122,7 +122,10 @@ def test_an_immortal_whose_money_ran_out_would_have_died_of_the_economic_clock()
 
 def test_an_immortal_life_reports_when_the_hazard_would_have_ended_it(tmp_path: Path) -> None:
     scenario = tmp_path / "hazard.toml"
-    scenario.write_text(DECLINE.read_text() + "\n[mortality.hazard]\nmakeham = 0.001\n")
+    # A hazard strong enough that a day cannot pass without it firing (~40 expected
+    # deaths a day at the cap), whatever the fitness path: at makeham 0.001 and the default
+    # cap a day passed without one about one seed in ten.
+    scenario.write_text(DECLINE.read_text() + "\n[mortality.hazard]\nmakeham = 0.01\ncap = 0.02\n")
     spec = LifeSpec(scenario, 1, tmp_path / "out", days=1.0, policy=PolicyName.IMMORTAL)
     summary = run_life(spec).summary
     assert (summary["ended"], summary["deaths"]) == ("horizon", 0)  # it did not die
