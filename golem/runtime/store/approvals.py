@@ -19,6 +19,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from golem.runtime.store.control import connect_outside
+
 __all__ = [
     "ApprovalBook",
     "ApprovalRow",
@@ -26,8 +28,6 @@ __all__ = [
     "decide_approval",
     "list_approvals",
 ]
-
-_BUSY_MS = 30_000  # a tick holds the write lock while it runs; an answer waits for it
 
 
 class Status(StrEnum):
@@ -100,17 +100,11 @@ def _row(values: tuple[Any, ...]) -> ApprovalRow:
     )
 
 
-def _connect(db: Path) -> sqlite3.Connection:
-    if not db.is_file():
-        raise sqlite3.OperationalError(f"no state database at {db}")
-    return sqlite3.connect(db, isolation_level=None, timeout=_BUSY_MS / 1000)
-
-
 def decide_approval(db: Path, id: int, approve: bool, time: datetime) -> ApprovalRow | None:
     """The owner's answer to held trade `id`, committed on a connection of its own: the
     row as it then stands, or None when there is no such row. A row no longer waiting is
     left as it was (its status says why the answer came too late)."""
-    conn = _connect(db)
+    conn = connect_outside(db)
     try:
         status = Status.APPROVED if approve else Status.DENIED
         conn.execute(
@@ -126,7 +120,7 @@ def decide_approval(db: Path, id: int, approve: bool, time: datetime) -> Approva
 
 def list_approvals(db: Path, *, waiting_only: bool = False) -> list[ApprovalRow]:
     """The held trades as committed, newest first (the waiting ones alone, if asked)."""
-    conn = _connect(db)
+    conn = connect_outside(db)
     try:
         where = "WHERE status = 'waiting' " if waiting_only else ""
         rows = conn.execute(f"SELECT {_COLUMNS} FROM approvals {where}ORDER BY id DESC").fetchall()

@@ -17,7 +17,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Command", "ControlLog", "ControlRow", "queue_command"]
+__all__ = ["Command", "ControlLog", "ControlRow", "connect_outside", "queue_command"]
 
 _BUSY_MS = 30_000  # a tick holds the write lock while it runs; a command waits for it
 
@@ -47,6 +47,14 @@ class ControlRow:
 _INSERT = "INSERT INTO control (time, command, value, source, text) VALUES (?, ?, ?, ?, ?)"
 
 
+def connect_outside(db: Path) -> sqlite3.Connection:
+    """A connection of its own to a golem's state database, for a command from outside the
+    golem (the owner's); it waits for a running tick's write lock."""
+    if not db.is_file():
+        raise sqlite3.OperationalError(f"no state database at {db}")
+    return sqlite3.connect(db, isolation_level=None, timeout=_BUSY_MS / 1000)
+
+
 def queue_command(
     db: Path,
     command: Command,
@@ -59,9 +67,7 @@ def queue_command(
     """Queue `command` in the state database at `db` on a connection of its own and
     commit it; returns its id. Raises sqlite3.Error (the database is missing, older
     than the control table, or busy for longer than 30 s)."""
-    if not db.is_file():
-        raise sqlite3.OperationalError(f"no state database at {db}")
-    conn = sqlite3.connect(db, isolation_level=None, timeout=_BUSY_MS / 1000)
+    conn = connect_outside(db)
     try:
         moment = time.astimezone(UTC).isoformat()
         cursor = conn.execute(_INSERT, (moment, str(command), value, source, text))
