@@ -102,11 +102,10 @@ def apply_mortality_to_reasoning(
     subsystem: SubsystemName,
     reasoning: ReasoningConfig,
     pressure: float,
-    policy: ReasoningPressurePolicy | None = None,
+    policy: ReasoningPressurePolicy,
 ) -> ReasoningConfig:
     """`reasoning` after mortality pressure (1 − vitality); exempt subsystems get it back
     unchanged. With no depth left, visibility and interleaving go too."""
-    policy = policy or _DEFAULT_PRESSURE_POLICY
     if subsystem in policy.exempt:
         return reasoning
     if pressure > policy.none_above:
@@ -117,6 +116,3 @@ def apply_mortality_to_reasoning(
             return ReasoningConfig.none()
         return ReasoningConfig(depth, reasoning.visible, reasoning.interleaved)
     return reasoning
-
-
-_DEFAULT_PRESSURE_POLICY = ReasoningPressurePolicy()

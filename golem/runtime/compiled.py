@@ -16,6 +16,7 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds
 from golem.runtime.memo import MemoPolicy
 from golem.subsystems.context import ContextSettings
+from golem.subsystems.daimon import DaimonConfig
 from golem.subsystems.dream import DreamConfig
 from golem.subsystems.heartbeat import (
     HeartbeatConfig,
@@ -42,6 +43,7 @@ class Compiled:
     structured: StructuredOutputConfig
     context: ContextSettings
     risk: RiskConfig
+    daimon: DaimonConfig
     dream: DreamConfig
     heartbeat: HeartbeatConfig
     probes: ProbePolicy
@@ -70,6 +72,7 @@ class Compiled:
             structured=structured,
             context=config.context.settings(),
             risk=risk,
+            daimon=config.subsystems.daimon.config(),
             dream=config.subsystems.dream.config(),
             heartbeat=HeartbeatConfig(probes=probes, sizing=sizing),
             probes=ProbePolicy.of(probes),

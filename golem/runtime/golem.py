@@ -106,7 +106,7 @@ class Golem:
         self.compiled = compiled = Compiled.of(config)
         self.policy, self.probes = compiled.mortality, compiled.probes
         self.schedule = compiled.schedule
-        self.risk, self.daimon = Risk(compiled.risk), Daimon()
+        self.risk, self.daimon = Risk(compiled.risk), Daimon(compiled.daimon)
         self.heartbeat = Heartbeat(compiled.heartbeat)
         self._golem_id, self._wallet = config.golem.id, config.golem.wallet
         self.memo = DecisionMemo(compiled.memo) if compiled.memo.active else None

@@ -26,6 +26,7 @@ from golem.subsystems.context import (
 )
 from golem.subsystems.contract import Brief
 from golem.subsystems.heartbeat import Heartbeat, HeartbeatDecision
+from tests.policy import HEARTBEAT
 from tests.subsystems.context.support import PLANTED, rich_context
 from tests.subsystems.support import budgeting
 
@@ -112,7 +113,7 @@ async def test_a_full_profile_decision_through_the_embedded_model(
             {**ContextSettings().limits, PipelineProfile.FULL: ProfileLimits(1500)}
         ),
     )
-    record = await decide(Heartbeat(), rich_context(), env)
+    record = await decide(Heartbeat(HEARTBEAT), rich_context(), env)
     # What this test checks is the prompt the full profile sends through the embedded
     # model. Whether the 270M model's answer then validates is not: with the seed's
     # heartbeat schema it copies the field descriptions into three identical signals, and

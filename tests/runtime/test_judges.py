@@ -18,6 +18,7 @@ from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk, RiskAssessment, RiskConfig
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
+from tests.policy import DAIMON, HEARTBEAT
 from tests.subsystems.support import context
 
 RUNTIME = Path(__file__).resolve().parents[2] / "golem" / "runtime"
@@ -53,7 +54,7 @@ def test_risk_declares_the_feed_withheld_re_ask_then_the_verifier_by_stake() -> 
 
 
 def test_the_other_subsystems_declare_no_judge() -> None:
-    for subsystem in (Heartbeat(), Daimon(), Curator(), Dream(), Thanatopsis()):
+    for subsystem in (Heartbeat(HEARTBEAT), Daimon(DAIMON), Curator(), Dream(), Thanatopsis()):
         assert subsystem.judges(proposing(400.0), assessment(True), FEED) == ()
 
 

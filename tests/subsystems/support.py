@@ -40,6 +40,7 @@ from golem.subsystems.facts import Ask
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk
 from golem.world import MarketSummary, Observation
+from tests.policy import DAIMON, HEARTBEAT, RISK
 
 __all__ = [
     "MODES",
@@ -102,9 +103,9 @@ def context(**changes: Any) -> Situation:
 
 # The subsystem that asks for each decision (a fresh one, with its default config).
 _ASKERS: Mapping[str, Callable[[], Subsystem]] = {
-    "heartbeat_decision": Heartbeat,
-    "risk_assessment": Risk,
-    "daimon_appraisal": Daimon,
+    "heartbeat_decision": lambda: Heartbeat(HEARTBEAT),
+    "risk_assessment": lambda: Risk(RISK),
+    "daimon_appraisal": lambda: Daimon(DAIMON),
     "curator_evaluation": Curator,
     "replay_analysis": Dream,
     "fragment_evaluation": Dream,

@@ -31,6 +31,7 @@ from golem.subsystems.minds import MINDS
 from golem.subsystems.risk.mind import risk
 from golem.world import DecisionSummary, Episode, TradeAction
 from golem.world import EpisodeOutcome as Result
+from tests.policy import APPRAISAL
 from tests.subsystems.support import ask_for, context, market
 
 HEDGE = ProposedTrade(TradeAction.HEDGE, 250.0, "a sharp drop", SubsystemName.HEARTBEAT)
@@ -134,7 +135,7 @@ def test_risk_is_warier_of_a_trade_its_hard_limits_block() -> None:
 
 def test_the_daimon_mostly_feels_what_its_rule_table_reads() -> None:
     ctx = _ctx(crash=True)
-    rule = appraise(ctx.events)
+    rule = appraise(ctx.events, APPRAISAL)
     felt = Counter(
         a["primary_emotion"] for a in _answers(daimon, ask_for("daimon_appraisal", ctx), 200)
     )

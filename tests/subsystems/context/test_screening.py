@@ -18,6 +18,7 @@ from golem.subsystems.context import DATA_RULE, Memory, assemble, delimit, scree
 from golem.subsystems.contract import Brief
 from golem.subsystems.heartbeat import Heartbeat, HeartbeatDecision
 from golem.world.feed import FeedItem
+from tests.policy import HEARTBEAT
 from tests.subsystems.context.support import INJECTION, NEWS, rich_context
 from tests.subsystems.support import NOW, budgeting, mode_provider
 
@@ -118,7 +119,7 @@ async def test_the_decision_log_records_the_quarantine(
     env = dataclasses.replace(
         budgeting(provider, config=config), policy=AllocatorPolicy(profiles=table)
     )
-    record = await decide(Heartbeat(), ctx, env)
+    record = await decide(Heartbeat(HEARTBEAT), ctx, env)
     assert record.source == "model"
     line = record.fields()
     assert line["profile"] == str(profile)
