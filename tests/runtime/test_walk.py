@@ -206,10 +206,11 @@ async def heartbeat_walks(tmp_path: Path) -> list[tuple[DecisionRecord, Walk]]:
                 return await run(subsystem, ctx)
             coroutine = run(subsystem, ctx)
             assert isinstance(coroutine, CoroutineType)
-            tracer.start(coroutine.cr_frame, sys._getframe().f_back)
+            root: FrameType = coroutine.cr_frame
+            tracer.start(root, sys._getframe().f_back)
             sys.setprofile(tracer)
             try:
-                record = await coroutine
+                record: DecisionRecord = await coroutine
             finally:
                 sys.setprofile(None)
             walks.append((record, tracer.stop()))
