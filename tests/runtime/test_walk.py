@@ -206,7 +206,8 @@ async def heartbeat_walks(tmp_path: Path) -> list[tuple[DecisionRecord, Walk]]:
                 return await run(subsystem, ctx)
             coroutine = run(subsystem, ctx)
             assert isinstance(coroutine, CoroutineType)
-            root: FrameType = coroutine.cr_frame
+            root = coroutine.cr_frame
+            assert root is not None, "a coroutine not yet started has its frame"
             tracer.start(root, sys._getframe().f_back)
             sys.setprofile(tracer)
             try:
