@@ -51,7 +51,7 @@ START = datetime(2026, 1, 5, tzinfo=UTC)
 MOST_FILES = 12
 # The state and time services: entered through the protocols the floors below declare.
 SERVICES = (RUNTIME / "store", RUNTIME / "clock.py", RUNTIME / "options.py")
-# Re-entered on main (04:15 UTC, 29 Nov): grant.py calls Routes.route and
+# Re-entered on main (ae9d310): grant.py calls Routes.route and
 # estimate_input_tokens (asking.py) before decide.py calls ask; charge.py is entered for
 # the bill's hook (held), by that hook from inference (each attempt's bill held), and for
 # the charge; decide._asked calls grant.prompt_key for the prompt cache.
