@@ -16,6 +16,8 @@ from golem.subsystems.risk import RiskConfig
 __all__ = [
     "ALLOCATOR",
     "APPRAISAL",
+    "COMPILED",
+    "CONTEXT",
     "DAIMON",
     "HAZARD",
     "HEARTBEAT",
@@ -23,6 +25,7 @@ __all__ = [
     "MORTALITY",
     "RISK",
     "SCHEDULE",
+    "STRUCTURED",
 ]
 
 COMPILED = Compiled.of(GolemConfig())
@@ -31,6 +34,8 @@ HAZARD = MortalityParams().hazard  # the stochastic clock's (MORTALITY.hazard: N
 ALLOCATOR = MORTALITY.allocator  # budgets, cost_cap, reasoning
 HEARTBEAT = COMPILED.heartbeat  # probes.thresholds, sizing
 SCHEDULE = COMPILED.schedule
+STRUCTURED = COMPILED.structured  # structured output's modes and re-asks
+CONTEXT = COMPILED.context  # each profile's prompt limits
 DAIMON = COMPILED.daimon
 APPRAISAL = DAIMON.rules
 RISK = RiskConfig()

@@ -24,7 +24,7 @@ from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk
 from golem.world.feed import FeedItem
 from tests.fixtures import INJECTION
-from tests.policy import HEARTBEAT, RISK
+from tests.policy import ALLOCATOR, CONTEXT, HEARTBEAT, RISK, STRUCTURED
 from tests.subsystems.support import NOW, context
 
 pytestmark = pytest.mark.local_model
@@ -57,6 +57,9 @@ async def test_nothing_an_attack_asks_for_goes_ahead_unless_the_golem_would_anyw
         state=MortalityState(
             vitality=0.8, phase=Phase.THRIVING, daily_budget_usd=10.0, security=True
         ),
+        config=STRUCTURED,
+        policy=ALLOCATOR,
+        context=CONTEXT,
     )
     heartbeat = Heartbeat(HEARTBEAT)
     proposal = await decide(heartbeat, ctx, env)

@@ -40,7 +40,7 @@ from golem.subsystems.minds import MINDS
 from golem.subsystems.risk import LAYERS, Provenance, Risk
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
-from tests.policy import HEARTBEAT, RISK
+from tests.policy import ALLOCATOR, CONTEXT, HEARTBEAT, RISK, STRUCTURED
 from tests.subsystems.support import NOW, PRICE, context
 
 HELD = PortfolioView(cash_usd=400.0, equity_usd=1000.0, positions={"ETH": 0.2}, exposure_usd=600.0)
@@ -72,6 +72,9 @@ def env(provider: Provider, *, budget: float = 10.0, security: bool = True) -> B
         state=MortalityState(
             vitality=0.8, phase=Phase.THRIVING, daily_budget_usd=budget, security=security
         ),
+        config=STRUCTURED,
+        policy=ALLOCATOR,
+        context=CONTEXT,
     )
 
 

@@ -40,7 +40,7 @@ from golem.subsystems.facts import Ask
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk
 from golem.world import MarketSummary, Observation
-from tests.policy import DAIMON, HEARTBEAT, RISK
+from tests.policy import ALLOCATOR, CONTEXT, DAIMON, HEARTBEAT, RISK, STRUCTURED
 
 __all__ = [
     "MODES",
@@ -160,7 +160,9 @@ def budgeting(
             phase=phase,
             daily_budget_usd=daily_budget_usd,
         ),
-        config=config,
+        config=config or STRUCTURED,
+        policy=ALLOCATOR,
+        context=CONTEXT,
     )
 
 
