@@ -26,7 +26,7 @@ from golem.subsystems.context import (
 )
 from golem.subsystems.contract import Brief
 from golem.subsystems.heartbeat import Heartbeat, HeartbeatDecision
-from tests.policy import HEARTBEAT
+from tests.policy import CONTEXT, HEARTBEAT
 from tests.subsystems.context.support import PLANTED, rich_context
 from tests.subsystems.support import budgeting
 
@@ -43,7 +43,7 @@ BUDGET = CallBudget(400, 0.0, 2, 1.0, "none")
 def test_the_estimate_never_undercounts_gemma(
     local_provider: LocalProvider, profile: PipelineProfile
 ) -> None:
-    prompt = assemble(BRIEF, rich_context(), profile, budget=BUDGET)
+    prompt = assemble(BRIEF, rich_context(), profile, budget=BUDGET, settings=CONTEXT)
     for message in prompt.request.messages:
         text = message.content or ""
         for line in text.splitlines():

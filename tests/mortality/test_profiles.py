@@ -48,15 +48,20 @@ def test_profile_table(
     profile: PipelineProfile,
     reasoning: ReasoningConfig,
 ) -> None:
-    assert select_profile_and_reasoning(subsystem, False, tier) == (profile, reasoning)
+    assert select_profile_and_reasoning(subsystem, False, tier, PROFILE_TABLE) == (
+        profile,
+        reasoning,
+    )
 
 
 @pytest.mark.parametrize("subsystem", list(SubsystemName))
 def test_security_raises_every_model_call_to_full(subsystem: SubsystemName) -> None:
-    profile, reasoning = select_profile_and_reasoning(subsystem, security=True)
+    profile, reasoning = select_profile_and_reasoning(subsystem, True, None, PROFILE_TABLE)
     assert profile is P.FULL
     assert reasoning == PROFILE_TABLE[subsystem].reasoning
-    assert select_profile_and_reasoning(subsystem, True, ModelTier.T0)[0] is P.MINIMAL
+    assert (
+        select_profile_and_reasoning(subsystem, True, ModelTier.T0, PROFILE_TABLE)[0] is P.MINIMAL
+    )
 
 
 @pytest.mark.parametrize(

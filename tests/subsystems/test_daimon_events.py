@@ -22,7 +22,7 @@ from golem.subsystems.daimon import (
     worded,
 )
 from golem.subsystems.meaning import words
-from tests.policy import APPRAISAL, DAIMON
+from tests.policy import APPRAISAL, CONTEXT, DAIMON
 
 from .support import context
 
@@ -71,7 +71,7 @@ def test_the_rule_appraisal_names_the_event_in_the_brief_words() -> None:
 def test_the_brief_lists_the_events_in_words_and_holds_the_trigger_to_them() -> None:
     events = (Event("regime_shift"), Event("trade_loss", 0.06), Event("regime_shift"))
     ctx = context(events=events)
-    prompt = assemble(Daimon(DAIMON).brief(ctx), ctx, PipelineProfile.FAST)
+    prompt = assemble(Daimon(DAIMON).brief(ctx), ctx, PipelineProfile.FAST, settings=CONTEXT)
     text = prompt.request.messages[-1].content or ""
     assert "- the market regime shifted (regime_shift)" in text
     assert "- a trade closed at a 6% loss (trade_loss:0.0600)" in text
