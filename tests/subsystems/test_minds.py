@@ -194,3 +194,12 @@ def test_the_testament_names_the_cause_and_the_arc_the_records_read() -> None:
         assert answer["killed_by"] == killed_by(ctx)
         assert answer["arc_class"] == str(records.arc_class)
     assert _answers(life_review, None, 1)[0]["killed_by"] == "the credits ran out"
+
+
+def test_a_mind_answers_only_the_subsystem_whose_decision_it_is() -> None:
+    """The daimon's mind reads the daimon's appraisal rules; asked by the curator it would
+    answer by rules nobody chose, so it says who asked instead."""
+    asked = ask_for("daimon_appraisal", context(), subsystem=Curator())
+    with pytest.raises(TypeError, match="daimon_appraisal is the Daimon's, asked by curator"):
+        daimon(asked, Random(0))
+    assert daimon(ask_for("daimon_appraisal", context()), Random(0))["primary_emotion"]
