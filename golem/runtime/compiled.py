@@ -16,7 +16,9 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds
 from golem.runtime.memo import MemoPolicy
 from golem.subsystems.context import ContextSettings
+from golem.subsystems.curator import CuratorConfig
 from golem.subsystems.daimon import DaimonConfig
+from golem.subsystems.death import DeathConfig
 from golem.subsystems.dream import DreamConfig
 from golem.subsystems.heartbeat import (
     HeartbeatConfig,
@@ -44,6 +46,8 @@ class Compiled:
     context: ContextSettings
     risk: RiskConfig
     daimon: DaimonConfig
+    curator: CuratorConfig
+    death: DeathConfig
     dream: DreamConfig
     heartbeat: HeartbeatConfig
     probes: ProbePolicy
@@ -73,6 +77,9 @@ class Compiled:
             context=config.context.settings(),
             risk=risk,
             daimon=config.subsystems.daimon.config(),
+            # No key sets the curator's or death's parameters: their own, compiled here.
+            curator=CuratorConfig(),
+            death=DeathConfig(),
             dream=config.subsystems.dream.config(),
             heartbeat=HeartbeatConfig(probes=probes, sizing=sizing),
             probes=ProbePolicy.of(probes),

@@ -12,7 +12,7 @@ from golem.inference.scripted import SCHEMA_AND_TOOLS, ScriptedProvider
 from golem.mortality import PipelineProfile
 from golem.subsystems import FragmentEvaluation
 from golem.subsystems.context.assemble import assemble
-from golem.subsystems.dream import Dream, DreamKind
+from golem.subsystems.dream import Dream, DreamConfig, DreamKind
 from tests.policy import CONTEXT
 from tests.subsystems.test_dream_behaviour import dreaming
 
@@ -47,7 +47,7 @@ async def test_other_providers_are_not_shown_it() -> None:
 
 def test_the_task_goes_first_where_asked() -> None:
     ctx = dreaming(DreamKind.THREAT)
-    brief = Dream().brief(ctx)
+    brief = Dream(DreamConfig()).brief(ctx)
     last = (
         assemble(brief, ctx, PipelineProfile.STANDARD, settings=CONTEXT)
         .request.messages[-1]

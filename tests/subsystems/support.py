@@ -32,10 +32,10 @@ from golem.mortality import (
 )
 from golem.runtime.asking import Budgeting, Route, Routes
 from golem.subsystems.contract import PortfolioView, Situation, Subsystem
-from golem.subsystems.curator import Curator
+from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.daimon import Daimon
-from golem.subsystems.death import Thanatopsis
-from golem.subsystems.dream import Dream
+from golem.subsystems.death import DeathConfig, Thanatopsis
+from golem.subsystems.dream import Dream, DreamConfig
 from golem.subsystems.facts import Ask
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk
@@ -106,12 +106,12 @@ _ASKERS: Mapping[str, Callable[[], Subsystem]] = {
     "heartbeat_decision": lambda: Heartbeat(HEARTBEAT),
     "risk_assessment": lambda: Risk(RISK),
     "daimon_appraisal": lambda: Daimon(DAIMON),
-    "curator_evaluation": Curator,
-    "replay_analysis": Dream,
-    "fragment_evaluation": Dream,
-    "dream_integration": Dream,
-    "threat_assessment": Dream,
-    "death_testament": Thanatopsis,
+    "curator_evaluation": lambda: Curator(CuratorConfig()),
+    "replay_analysis": lambda: Dream(DreamConfig()),
+    "fragment_evaluation": lambda: Dream(DreamConfig()),
+    "dream_integration": lambda: Dream(DreamConfig()),
+    "threat_assessment": lambda: Dream(DreamConfig()),
+    "death_testament": lambda: Thanatopsis(DeathConfig()),
 }
 
 

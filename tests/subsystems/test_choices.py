@@ -17,7 +17,9 @@ from .test_dream_behaviour import dreaming
 
 def test_an_integration_may_name_the_staged_entries_or_a_new_one() -> None:
     ctx = dreaming(DreamKind.INTEGRATION)
-    prompt = assemble(Dream().brief(ctx), ctx, PipelineProfile.STANDARD, settings=CONTEXT)
+    prompt = assemble(
+        Dream(DreamConfig()).brief(ctx), ctx, PipelineProfile.STANDARD, settings=CONTEXT
+    )
     staged = ("", "g1", "g2")  # g3 is a belief, not staged
     assert prompt.request.choices == {
         "/promoted/*/hypothesis_id": staged,
@@ -46,7 +48,7 @@ def test_the_curator_may_name_the_entries_it_lists() -> None:
 
 def test_an_id_the_fitted_prompt_cut_is_not_a_choice() -> None:
     ctx = dreaming(DreamKind.INTEGRATION)
-    brief = Dream().brief(ctx)
+    brief = Dream(DreamConfig()).brief(ctx)
     brief = type(brief)(
         brief.role, brief.task, (), choices={"/staged/*/hypothesis_id": ("g1", "zz9")}
     )

@@ -20,7 +20,7 @@ from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.curator.mind import curator
 from golem.subsystems.daimon import appraise
 from golem.subsystems.daimon.mind import daimon
-from golem.subsystems.death import Thanatopsis
+from golem.subsystems.death import DeathConfig, Thanatopsis
 from golem.subsystems.death.mind import testament as life_review
 from golem.subsystems.death.records import killed_by, records_testament
 from golem.subsystems.dream import Dream, DreamConfig
@@ -189,7 +189,7 @@ def test_integration_sorts_only_the_staged_entries() -> None:
 def test_the_testament_names_the_cause_and_the_arc_the_records_read() -> None:
     ctx = _ctx(crash=True, dying=Dying("economic"))
     ask = ask_for("death_testament", ctx)
-    records = records_testament(ctx, Thanatopsis().config)
+    records = records_testament(ctx, Thanatopsis(DeathConfig()).config)
     for answer in _answers(life_review, ask, 5):
         assert answer["killed_by"] == killed_by(ctx)
         assert answer["arc_class"] == str(records.arc_class)
@@ -199,7 +199,7 @@ def test_the_testament_names_the_cause_and_the_arc_the_records_read() -> None:
 def test_a_mind_answers_only_the_subsystem_whose_decision_it_is() -> None:
     """The daimon's mind reads the daimon's appraisal rules; asked by the curator it would
     answer by rules nobody chose, so it says who asked instead."""
-    asked = ask_for("daimon_appraisal", context(), subsystem=Curator())
+    asked = ask_for("daimon_appraisal", context(), subsystem=Curator(CuratorConfig()))
     with pytest.raises(TypeError, match="daimon_appraisal is the Daimon's, asked by curator"):
         daimon(asked, Random(0))
     assert daimon(ask_for("daimon_appraisal", context()), Random(0))["primary_emotion"]
