@@ -156,18 +156,10 @@ class QuietOracle:
     def _resolved(self, now: datetime, i: int, entry: _Entry | None, j: int) -> Resolution:
         if entry is None:  # inaction's claim of tick j
             actual, residual, correct = self._actual[j]
-            return Resolution(
-                prediction_id=self._first_id + j,
-                checkpoint=0,
-                resolved_at=now,
-                category=_INACTION,
-                regime=self._regimes[j],
-                actual=actual,
-                residual=residual,
-                correct=correct,
-                forecast=_TRUE,
-                observed=_TRUE if correct else _FALSE,
-                confidence=self._calibrated[j],
+            return Resolution(  # its fields in order: id, checkpoint, when, what, ...
+                *(self._first_id + j, 0, now, _INACTION, self._regimes[j]),
+                *(actual, residual, correct, _TRUE, _TRUE if correct else _FALSE),
+                self._calibrated[j],
             )
         prediction = entry[3]
         claim = prediction.claim
@@ -196,18 +188,21 @@ class QuietOracle:
         book, table = p.oracle.book, p._table
         times, regimes, calibrated = self._times, self._regimes, self._calibrated
         made = self._made
-        for r in made:
-            table.append_resolution(r)
         popped = {(r.prediction_id, r.checkpoint) for r in made}
         first, raw = self._first_id, self._raw
         due = [e for e in book.due() if (e[1], e[2]) not in popped]
+        at = 0  # the ledger's rows tick by tick, as the ticks write them
         for j in range(done):
-            draft = Draft(times[j], regimes[j], p._checkpoints, raw, calibrated=calibrated[j])
-            prediction = holding_is_optimal(
-                first + j, draft, equity=self._equities[j], tolerance_bps=p.flat_bps
-            )
-            table.append_prediction(prediction)
-            if (first + j, 0) not in popped:
+            while at < len(made) and made[at].resolved_at == times[j]:
+                table.append_resolution(made[at])
+                at += 1
+            row = (first + j, times[j], regimes[j], calibrated[j], raw, self._levels[j])
+            table.append_holds((row,), p._checkpoints)
+            if (first + j, 0) not in popped:  # still pending: the book keeps the claim
+                draft = Draft(times[j], regimes[j], p._checkpoints, raw, calibrated=calibrated[j])
+                prediction = holding_is_optimal(
+                    first + j, draft, equity=self._equities[j], tolerance_bps=p.flat_bps
+                )
                 due.append((times[j] + p._checkpoints[0], first + j, 0, prediction))
         book.lived(due, first + done, made, times[done - 1])
         p._last = times[done - 1]
