@@ -1,7 +1,8 @@
 """The prediction engine's cost per quiet tick (issue [speed]): the step-by-step reference
 (`Predictor.observe` + `hold` + `calibration_alarms` each tick) against its quiet part
 (`QuietOracle`: begin, step per tick, end), over the same simulated day of quiet ticks
-(a seeded random walk at a 15 s heartbeat, a portfolio half in the asset), in stretches
+(a seeded random walk at a 15 s heartbeat, its zscore an AR(1) that crosses the ±1σ
+regime bands every few minutes, a portfolio half in the asset), in stretches
 of `--stretch` ticks, the store batching its writes as a simulation's does. Each side
 runs in its own fresh store; the figure is CPU µs per tick (best of `--repeat`), with the
 part's step alone beside it. The two sides' ledgers are compared at the end.
@@ -46,10 +47,11 @@ def world(ticks: int, seed: int = 7) -> Data:
     times: list[datetime] = []
     summaries: list[MarketSummary] = []
     equities: list[float] = []
-    price = 3000.0
+    price, z = 3000.0, 0.0
     for tick in range(ticks):
         now = START + INTERVAL * tick
         price *= 1 + rng.gauss(0, 0.001)
+        z = 0.95 * z + rng.gauss(0, 0.35)  # a window's zscore moves slowly
         portfolio.mark(price)
         times.append(now)
         equities.append(portfolio.equity())
@@ -60,7 +62,7 @@ def world(ticks: int, seed: int = 7) -> Data:
                 price=price,
                 delta_1=None,
                 delta_period=None,
-                zscore=rng.gauss(0, 1.0),
+                zscore=z,
                 volume_ratio=1.0,
                 return_volatility=0.001,
                 health_factor=None,

@@ -129,7 +129,8 @@ class QuietOracle:
         oracle = p.oracle
         now, regime = self._times[i], self._regimes[i]
         p.regime = regime
-        oracle.corrector.observe_regime(regime)
+        if oracle.corrector._regime != regime:  # the same regime changes nothing there
+            oracle.corrector.observe_regime(regime)
         plan, at = self._plan, self._at
         resolved: list[Resolution] = []
         while at < len(plan) and plan[at][0] == i:
