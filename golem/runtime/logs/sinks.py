@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Literal, Protocol
 
 import orjson
 import structlog
@@ -20,6 +20,9 @@ from structlog.typing import EventDict, Processor, WrappedLogger
 from golem.inference.secrets import REDACTED, Redaction
 from golem.runtime.logs.console import ConsoleLine
 from golem.runtime.logs.logfile import open_log
+
+if TYPE_CHECKING:
+    from golem.runtime.quiet_stretch import QuietStretch
 
 __all__ = [
     "LEVELS",
@@ -108,6 +111,15 @@ class LogSinks:
             line["event"] = record.event
             line.update(record.fields())
             self.write(line)
+
+    def hear_quiet(self, stretch: QuietStretch) -> None:
+        """A fast-forward's quiet decisions: each one's line, as `publish` writes its
+        record's (stamped with the decision's time: a simulation's clock when it was made)."""
+        if self._records:
+            for time, fields in stretch.lines():
+                line: dict[str, Any] = {"timestamp": time, "level": "info", "event": "decision"}
+                line.update(fields)
+                self.write(line)
 
     def write(self, event: dict[str, Any]) -> None:
         """Write one finished event (timestamp, level and event first): one JSON line."""
