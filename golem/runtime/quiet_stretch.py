@@ -27,7 +27,7 @@ from golem.world import MarketSummary
 __all__ = ["HearsQuiet", "QuietStretch"]
 
 _HEARTBEAT, _T0 = SubsystemName.HEARTBEAT, ModelTier.T0
-_SOURCE = "deterministic"
+_SOURCE, _TIER = "deterministic", str(_T0)
 _TOKENS = {"input": 0, "output": 0, "reasoning": 0}
 
 
@@ -107,8 +107,8 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
                     "time": time,
                     "tick": first + i,
                     "subsystem": "heartbeat",
-                    "tier": "T0",
-                    "tier_asked": "T0",
+                    "tier": _TIER,
+                    "tier_asked": _TIER,
                     "source": _SOURCE,
                     "vitality": round(vitality[i], 6),
                     "phase": str(phase[i]),
