@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Literal, Protocol
+from typing import Any, BinaryIO, ClassVar, Literal, Protocol
 
 import orjson
 import structlog
@@ -20,9 +20,6 @@ from structlog.typing import EventDict, Processor, WrappedLogger
 from golem.inference.secrets import REDACTED, Redaction
 from golem.runtime.logs.console import ConsoleLine
 from golem.runtime.logs.logfile import open_log
-
-if TYPE_CHECKING:
-    from golem.runtime.quiet_stretch import QuietStretch
 
 __all__ = [
     "LEVELS",
@@ -72,6 +69,13 @@ class LogRecord(Protocol):
     def fields(self) -> dict[str, Any]: ...
 
 
+class QuietLines(Protocol):
+    """Many decisions' lines at once (a fast-forward's `QuietStretch`): each one's time
+    and fields."""
+
+    def lines(self) -> Iterable[tuple[datetime, dict[str, Any]]]: ...
+
+
 class LogSinks:
     """Where events end: the log file, as one JSON line each (by default a single
     unbuffered append, so nothing waits in a buffer), and the console. A line that might
@@ -112,7 +116,7 @@ class LogSinks:
             line.update(record.fields())
             self.write(line)
 
-    def hear_quiet(self, stretch: QuietStretch) -> None:
+    def hear_quiet(self, stretch: QuietLines) -> None:
         """A fast-forward's quiet decisions: each one's line, as `publish` writes its
         record's (stamped with the decision's time: a simulation's clock when it was made)."""
         if self._records:
