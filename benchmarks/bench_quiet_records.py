@@ -61,7 +61,6 @@ from golem.subsystems.contract import Situation  # noqa: E402
 from golem.subsystems.heartbeat import Heartbeat  # noqa: E402
 from golem.subsystems.heartbeat.probes import compute_probes  # noqa: E402
 
-
 START = datetime(2026, 3, 1, tzinfo=UTC)
 
 

@@ -6,14 +6,17 @@ A subscriber that hears stretches (`hear_quiet`: the log's sink, the simulator's
 judgement, outcomes and strategies) handles them in bulk with the same effect as the
 records they stand for; any other subscriber is handed those records one by one
 (`records()`: each as `Decisions.run` would have published it, except that it carries no
-`situation`, which only a simulation's judges read, and they hear stretches). The log
-keeps one line a decision, the same lines as step by step (`lines()`)."""
+`situation`, which only a simulation's judges read, and they hear stretches).
+
+The log keeps the stretch as one line (`fields()`, event `quiet_stretch`) from which the
+log's readers (`golem inspect`, a recorded life's feed) expand the decisions' own lines,
+value for value (golem/runtime/logs/quiet.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from msgspec import Struct
 
@@ -28,7 +31,6 @@ __all__ = ["HearsQuiet", "QuietStretch"]
 
 _HEARTBEAT, _T0 = SubsystemName.HEARTBEAT, ModelTier.T0
 _SOURCE, _TIER = "deterministic", str(_T0)
-_TOKENS = {"input": 0, "output": 0, "reasoning": 0}
 
 
 class QuietStretch(Struct, frozen=True, kw_only=True):
@@ -38,7 +40,9 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
     market `markets[i]` (its summary after the tick's observation) and the portfolio's
     equity marked at it (`equities[i]`; its cash and positions did not move). Each
     decision is `decisions[i]` (the rules' observe, severity none, whose rationale names
-    the gate); nothing was spent and no event made."""
+    the gate); nothing was spent and no event made. `fields()` is its log line."""
+
+    event: ClassVar[str] = "quiet_stretch"
 
     golem: str
     first_tick: int
@@ -88,37 +92,46 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
                 outcome=self.outcome(i),
             )
 
-    def lines(self) -> Iterator[tuple[datetime, dict[str, Any]]]:
-        """Each decision's time and log fields, value for value `DecisionRecord.fields()`
-        of the record it stands for, made without the record."""
-        golem, first, times = self.golem, self.first_tick, self.times
-        vitality, phase, theta, markets = self.vitality, self.phase, self.theta, self.markets
-        dumped: dict[int, tuple[dict[str, Any], str]] = {}  # a few distinct decisions
-        for i, time in enumerate(times):
-            decision = self.decisions[i]
-            known = dumped.get(id(decision))
-            if known is None:
-                summary = f"{decision.severity}: {decision.action}"
-                known = dumped[id(decision)] = (decision.json_fields(), summary)
-            yield (
-                time,
-                {
-                    "golem": golem,
-                    "time": time,
-                    "tick": first + i,
-                    "subsystem": "heartbeat",
-                    "tier": _TIER,
-                    "tier_asked": _TIER,
-                    "source": _SOURCE,
-                    "vitality": round(vitality[i], 6),
-                    "phase": str(phase[i]),
-                    "cost_usd": 0.0,
-                    "tokens": dict(_TOKENS),
-                    "decision": known[0],
-                    "summary": known[1],
-                    **_details(theta[i], markets[i]),
-                },
-            )
+    def fields(self) -> dict[str, Any]:
+        """Its log line (event `quiet_stretch`): the stretch named (its first and last tick
+        and time, how many decisions, the decision, the gate's range) and, a column a
+        number, what each decision's own line would have said that the others' did not:
+        `golem inspect` (logs/quiet.py) expands it back into those lines."""
+        dumped: dict[int, int] = {}  # a decision's place in `decisions`, by its identity
+        decisions: list[dict[str, Any]] = []
+        which: list[int] = []
+        for decision in self.decisions:
+            at = dumped.get(id(decision))
+            if at is None:
+                at = dumped[id(decision)] = len(decisions)
+                decisions.append(decision.json_fields())
+            which.append(at)
+        times, theta, last = self.times, self.theta, len(self.times) - 1
+        first = self.decisions[0]
+        return {
+            "golem": self.golem,
+            "subsystem": str(_HEARTBEAT),
+            "tier": _TIER,
+            "tier_asked": _TIER,
+            "source": _SOURCE,
+            "count": last + 1,
+            "first_tick": self.first_tick,
+            "last_tick": self.first_tick + last,
+            "first_time": times[0],
+            "last_time": times[last],
+            "summary": f"{first.severity}: {first.action}",
+            "theta_min": round(min(theta), 4),
+            "theta_max": round(max(theta), 4),
+            "decisions": decisions,
+            "ticks": {
+                "time": list(times),
+                "decision": which,
+                "vitality": [round(v, 6) for v in self.vitality],
+                "phase": [str(p) for p in self.phase],
+                "theta": [round(t, 4) for t in theta],
+                "market": [market_fields(m) for m in self.markets],
+            },
+        }
 
 
 class HearsQuiet(Protocol):

@@ -3,8 +3,9 @@ heartbeat decisions published once as a `QuietStretch` leave every subscriber as
 decisions published one by one do. A life is lived step by step, its records kept; each
 run of quiet heartbeats in it is then made again by the part (begin, step, end) from what
 the golem had at those ticks, and both versions are told to fresh subscribers: the
-simulator's tally, judgement, outcomes and strategies, the log's sink (the same lines,
-byte for byte), and a subscriber that does not hear stretches (handed the records)."""
+simulator's tally, judgement, outcomes and strategies; the log's sink (one line a stretch,
+from which the log's readers and `golem inspect` expand the same decisions' lines); and a
+subscriber that does not hear stretches (handed the records)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,7 +29,8 @@ from golem.cli import main
 from golem.mortality import ModelTier, Phase, SubsystemName, Vitals
 from golem.runtime import DecisionRecord, Record, RecordStream, VirtualClock, VitalityRecord
 from golem.runtime.config.load import parse_config
-from golem.runtime.logs import configure_logging
+from golem.runtime.logs import Malformed, configure_logging, read_events
+from golem.runtime.logs.tail import last_events
 from golem.runtime.quiet import Stretch
 from golem.runtime.quiet_records import QuietRecords
 from golem.runtime.quiet_stretch import QuietStretch
@@ -181,14 +184,16 @@ def check(seed: int, hours: float) -> int:
         one = Subscribers(root / "one.log", rightness, lambda: clock[0])
         bulk = Subscribers(root / "bulk.log", rightness, lambda: clock[0])
         confidence: float | None = None
-        told = 0
+        told, stretches = 0, []
         for item in split(records):
             if isinstance(item, list):
                 stretch, after = remade(item, confidence, heartbeat, gate)
                 for record in item:
                     clock[0] = record.time
                     one.stream.publish(record)
+                clock[0] = item[-1].time  # the driver's clock after the stretch
                 bulk.stream.publish(stretch)
+                stretches.append(stretch)
                 # The part makes what the rules made, value for value.
                 assert [r.decision for r in item] == list(stretch.decisions)
                 assert [
@@ -210,17 +215,57 @@ def check(seed: int, hours: float) -> int:
         ]
         one.sinks.close()
         bulk.sinks.close()
-        # The log: the same lines; the decisions' in the same order (the vitality lines
-        # within a stretch follow its decisions').
+        # The log: a stretch is one line naming it ...
         one_lines = (root / "one.log").read_bytes().splitlines()
         bulk_lines = (root / "bulk.log").read_bytes().splitlines()
-        assert sorted(bulk_lines) == sorted(one_lines)
-        decisions = [line for line in one_lines if b'"event":"decision"' in line]
-        assert [line for line in bulk_lines if b'"event":"decision"' in line] == decisions
+        assert len(bulk_lines) == len(one_lines) - told + len(stretches)
+        named = [orjson.loads(line) for line in bulk_lines if b'"quiet_stretch"' in line]
+        assert [named_of(line) for line in named] == [stretch_of(s) for s in stretches]
+        # ... from which the log's readers expand its decisions' lines, as step by step
+        # (the vitality lines within a stretch follow its decisions').
+        one_events = list(read_events(root / "one.log", refuse))
+        bulk_events = list(read_events(root / "bulk.log", refuse))
+        assert sorted(map(orjson.dumps, bulk_events)) == sorted(map(orjson.dumps, one_events))
+        assert decisions(bulk_events) == decisions(one_events)
+        assert (
+            decisions(last_events(root / "bulk.log", "decision", 50, skip))
+            == (decisions(one_events)[-50:])
+        )
         # `golem inspect` reads them alike: each decision, and the summary.
         for view in (["--json", "--event", "decision"], ["--summary", "--json"]):
             assert inspected(root / "bulk.log", view) == inspected(root / "one.log", view)
         return told
+
+
+def named_of(line: dict[str, Any]) -> tuple[Any, ...]:
+    keys = ("first_tick", "last_tick", "first_time", "last_time", "count", "summary")
+    return (*(line[key] for key in keys), line["theta_min"], line["theta_max"])
+
+
+def stretch_of(stretch: QuietStretch) -> tuple[Any, ...]:
+    times, theta = stretch.times, stretch.theta
+    return (
+        stretch.first_tick,
+        stretch.first_tick + len(stretch) - 1,
+        times[0].isoformat(),
+        times[-1].isoformat(),
+        len(stretch),
+        "none: observe",
+        round(min(theta), 4),
+        round(max(theta), 4),
+    )
+
+
+def decisions(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [event for event in events if event["event"] == "decision"]
+
+
+def refuse(malformed: Malformed) -> None:
+    raise AssertionError(malformed)
+
+
+def skip(offset: int, reason: str) -> None:
+    raise AssertionError((offset, reason))
 
 
 def heard(record: DecisionRecord) -> bool:

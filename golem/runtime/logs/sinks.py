@@ -69,13 +69,6 @@ class LogRecord(Protocol):
     def fields(self) -> dict[str, Any]: ...
 
 
-class QuietLines(Protocol):
-    """Many decisions' lines at once (a fast-forward's `QuietStretch`): each one's time
-    and fields."""
-
-    def lines(self) -> Iterable[tuple[datetime, dict[str, Any]]]: ...
-
-
 class LogSinks:
     """Where events end: the log file, as one JSON line each (by default a single
     unbuffered append, so nothing waits in a buffer), and the console. A line that might
@@ -116,14 +109,10 @@ class LogSinks:
             line.update(record.fields())
             self.write(line)
 
-    def hear_quiet(self, stretch: QuietLines) -> None:
-        """A fast-forward's quiet decisions: each one's line, as `publish` writes its
-        record's (stamped with the decision's time: a simulation's clock when it was made)."""
-        if self._records:
-            for time, fields in stretch.lines():
-                line: dict[str, Any] = {"timestamp": time, "level": "info", "event": "decision"}
-                line.update(fields)
-                self.write(line)
+    def hear_quiet(self, stretch: LogRecord) -> None:
+        """A fast-forward's quiet stretch: its one line (event `quiet_stretch`), which the
+        log's readers expand into its decisions' lines (logs/quiet.py)."""
+        self.publish(stretch)
 
     def write(self, event: dict[str, Any]) -> None:
         """Write one finished event (timestamp, level and event first): one JSON line."""
