@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from golem.mortality import Phase, Vitals
 from golem.runtime.quiet import Stretch
-from golem.runtime.quiet_stretch import QuietStretch
+from golem.runtime.quiet_stretch import QuietStretch, quiet_record
+from golem.runtime.record import DecisionRecord
 from golem.subsystems.contract import Event
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
@@ -104,6 +105,23 @@ class QuietRecords:
             self._decisions.append(decision)
             self.confidence = float(decision.confidence)
         return self._decisions[i]
+
+    def record(self, i: int) -> DecisionRecord:
+        """Tick `i`'s record as step by step (but for its situation), made now: what an
+        episode of the tick keeps of it (`episodes.forecast`, every HORIZON_TICKS)."""
+        stretch = self._stretch
+        assert stretch is not None, "a record of a stretch begun"
+        decision = self.decision(i)
+        return quiet_record(
+            self._golem_id,
+            stretch.first_tick + i,
+            time=stretch.times[i],
+            vitality=self._vitality[i],
+            phase=self._phase[i],
+            decision=decision,
+            theta=self._theta[i],
+            market=stretch.summaries[i],
+        )
 
     def step(self, i: int) -> Sequence[Event]:
         self.decision(i)

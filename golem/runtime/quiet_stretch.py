@@ -27,7 +27,7 @@ from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.subsystems.heartbeat.subsystem import market_fields
 from golem.world import MarketSummary
 
-__all__ = ["HearsQuiet", "QuietStretch"]
+__all__ = ["HearsQuiet", "QuietStretch", "quiet_record"]
 
 _HEARTBEAT, _T0 = SubsystemName.HEARTBEAT, ModelTier.T0
 _SOURCE, _TIER = "deterministic", str(_T0)
@@ -66,30 +66,20 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
             cash_usd=cash, equity_usd=equity, positions=self.positions, exposure_usd=equity - cash
         )
 
-    def outcome(self, i: int) -> Outcome:
-        """What tick `i`'s decision changed: nothing (as `Heartbeat.act` says it)."""
-        decision = self.decisions[i]
-        return Outcome(
-            summary=f"{decision.severity}: {decision.action}",
-            details=_details(self.theta[i], self.markets[i]),
-        )
-
     def records(self) -> Iterator[DecisionRecord]:
         """The decisions one by one, as step by step (no `situation`, see the module)."""
-        golem, first = self.golem, self.first_tick
+        golem, first, vitality, phase = self.golem, self.first_tick, self.vitality, self.phase
         for i, time in enumerate(self.times):
-            yield DecisionRecord(
-                golem=golem,
+            decision, theta, market = self.decisions[i], self.theta[i], self.markets[i]
+            yield quiet_record(
+                golem,
+                first + i,
                 time=time,
-                vitality=self.vitality[i],
-                phase=self.phase[i],
-                subsystem=_HEARTBEAT,
-                tick=first + i,
-                tier_asked=_T0,
-                tier=_T0,
-                source=_SOURCE,
-                decision=self.decisions[i],
-                outcome=self.outcome(i),
+                vitality=vitality[i],
+                phase=phase[i],
+                decision=decision,
+                theta=theta,
+                market=market,
             )
 
     def fields(self) -> dict[str, Any]:
@@ -132,6 +122,36 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
                 "market": [market_fields(m) for m in self.markets],
             },
         }
+
+
+def quiet_record(
+    golem: str,
+    tick: int,
+    *,
+    time: datetime,
+    vitality: float,
+    phase: Phase,
+    decision: HeartbeatDecision,
+    theta: float,
+    market: MarketSummary,
+) -> DecisionRecord:
+    """A quiet tick's record as `Decisions.run` publishes it, but for its `situation`:
+    the rules' `decision` on the gate `theta` and `market`, which changed nothing."""
+    return DecisionRecord(
+        golem=golem,
+        time=time,
+        vitality=vitality,
+        phase=phase,
+        subsystem=_HEARTBEAT,
+        tick=tick,
+        tier_asked=_T0,
+        tier=_T0,
+        source=_SOURCE,
+        decision=decision,
+        outcome=Outcome(
+            summary=f"{decision.severity}: {decision.action}", details=_details(theta, market)
+        ),
+    )
 
 
 class HearsQuiet(Protocol):

@@ -310,11 +310,13 @@ async def test_the_part_of_a_living_golem_decides_on_its_vitality_and_keeps_its_
             confidence = 0.9 if i == 0 else 0.5
             thetas.append(gate.theta(confidence, vitals.vitality, golem.mood.arousal))
             assert part.step(i) == ()
+        kept = [part.record(i) for i in range(2)]  # an episode's, as step by step
         part.end(2)  # the stretch ended after two ticks: the third is not told
         assert golem.confidence == 0.5
     decisions = [r for r in published if isinstance(r, DecisionRecord)]
     assert [r.tick for r in decisions] == [golem.tick_no, golem.tick_no + 1]
     assert [r.time for r in decisions] == times[:2]
+    assert decisions == kept
     assert thetas[0] > thetas[1]  # the confidence behind the first gate was the model's
     assert [r.outcome.details["theta"] for r in decisions if r.outcome] == [
         round(theta, 4) for theta in thetas
