@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import orjson
+import pytest
 import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -348,3 +349,40 @@ def test_no_tick_is_lived_in_bulk_with_a_steer_waiting_or_a_gate_that_can_close(
     assert part(gate, steered=True).begin(Stretch(0, times)) == 0
     closing = Gate(0.3, 0.5, 0.5, 0.3, 0.0, 0.8, 0.5)
     assert part(closing, steered=False).begin(Stretch(0, times)) == 0
+
+
+def test_a_quiet_stretch_line_that_cannot_be_expanded_is_skipped_with_its_line_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad input: a `quiet_stretch` line whose columns do not hold `count` decisions is
+    reported in one line (where and why) and skipped; the rest of the log is read."""
+    log = tmp_path / "golem.log"
+    good = {"timestamp": "2026-03-01T00:00:00+00:00", "level": "info", "event": "vitality"}
+    short = {
+        "timestamp": "2026-03-01T00:00:30+00:00",
+        "level": "info",
+        "event": "quiet_stretch",
+        "golem": "g",
+        "subsystem": "heartbeat",
+        "tier": "0",
+        "tier_asked": "0",
+        "source": "deterministic",
+        "count": 2,
+        "first_tick": 1,
+        "summary": "none: observe",
+        "decisions": [{"severity": "none", "action": "observe"}],
+        "ticks": {
+            "time": ["2026-03-01T00:00:15+00:00"],
+            "decision": [0],
+            "vitality": [1.0],
+            "phase": ["thriving"],
+            "theta": [0.3],
+            "market": [{}],
+        },
+    }
+    log.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in (good, short)))
+    assert main(["inspect", str(log), "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert [orjson.loads(line)["event"] for line in out.splitlines()] == ["vitality"]
+    assert f"{log}:2: skipped: a quiet_stretch that cannot be expanded" in err
+    assert "columns differ in length from its count" in err
