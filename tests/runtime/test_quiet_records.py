@@ -295,7 +295,7 @@ def test_a_stretch_told_in_bulk_leaves_every_subscriber_as_one_by_one(
 async def test_the_part_of_a_living_golem_decides_on_its_vitality_and_keeps_its_confidence(
     tmp_path: Path,
 ) -> None:
-    """`QuietRecords.of(golem)`: each tick's gate from the golem's vitality as it is then,
+    """`golem.decisions.quiet(golem)`: each tick's gate from the golem's vitality as it is then,
     its decisions on the golem's own stream, the rules' confidence the golem's after."""
     published: list[Record] = []
     with StateStore.open(config(tmp_path).golem.state_dir) as store:
@@ -306,7 +306,7 @@ async def test_the_part_of_a_living_golem_decides_on_its_vitality_and_keeps_its_
         market = golem.window.summary()
         times = [START + timedelta(hours=1, seconds=15 * i) for i in range(3)]
         equity = golem.portfolio.equity()
-        part = QuietRecords.of(golem)
+        part = golem.decisions.quiet(golem)  # as the fast-forward makes it
         stretch = Stretch(golem.tick_no, times, [market] * 3, np.empty(0), np.full(3, equity))
         published.clear()
         assert part.begin(stretch) == 3
