@@ -1,6 +1,6 @@
 """The prediction engine's cost per quiet tick (issue [speed]): the step-by-step reference
 (`Predictor.observe` + `hold` + `calibration_alarms` each tick) against its quiet part
-(`QuietOracle`: begin, step per tick, end), over the same simulated day of quiet ticks
+(`Predictor.quiet`: begin, step per tick, end), over the same simulated day of quiet ticks
 (a seeded random walk at a 15 s heartbeat, its zscore an AR(1) that crosses the ±1σ
 regime bands every few minutes, a portfolio half in the asset), in stretches
 of `--stretch` ticks, the store batching its writes as a simulation's does. Each side
@@ -31,7 +31,6 @@ sys.path.insert(0, str(ROOT))
 from golem.oracle import GateParams  # noqa: E402
 from golem.runtime.predictions import Predictor  # noqa: E402
 from golem.runtime.quiet import Stretch  # noqa: E402
-from golem.runtime.quiet_oracle import QuietOracle  # noqa: E402
 from golem.runtime.store.state import StateStore  # noqa: E402
 from golem.world import MarketSummary, PaperPortfolio, PortfolioConfig  # noqa: E402
 from golem.world.costs import CostModel  # noqa: E402
@@ -122,7 +121,7 @@ def bulk(ticks: int, stretch: int, data: Data) -> tuple[float, float, Rows]:
             window = slice(start, min(ticks, start + stretch))
             t0 = time.process_time()
             with store.transaction():
-                part = QuietOracle(p, CONFIDENCE)
+                part = p.quiet(CONFIDENCE)
                 n = part.begin(
                     Stretch(
                         first_tick=start,

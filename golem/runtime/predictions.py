@@ -19,7 +19,6 @@ regime tag is the golem's own (the price against its 20-tick band: above, within
 
 from __future__ import annotations
 
-import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -53,6 +52,8 @@ from golem.oracle import (
     volatility_regime,
 )
 from golem.oracle.tally import Tally
+from golem.runtime.quiet_oracle import QuietOracle
+from golem.runtime.readings import REPORT_EVERY, health, hourly_volatility, regime_of
 from golem.runtime.store.predictions import PredictionTable
 from golem.subsystems.contract import Event
 from golem.world import MarketSummary, PaperPortfolio
@@ -73,16 +74,6 @@ _SEVERITY_BAND = {
     "critical": "wild",
 }
 _IMPLIED = {"exit": Direction.DOWN, "hedge": Direction.DOWN, "rebalance": Direction.UP}
-HEALTH_LINE = 1.0  # a lending position below health factor 1 is liquidatable
-REPORT_EVERY = timedelta(hours=1)  # an `oracle` line (accuracy, fitness, gate) this often
-
-
-def regime_of(market: MarketSummary, k: float = 1.0) -> str:
-    """The golem's own regime tag: the price above, within or below SMA ± kσ of its window."""
-    z = market.zscore
-    if z is None:
-        return "unknown"
-    return "above" if z > k else "below" if z < -k else "within"
 
 
 class Predictor:
@@ -155,11 +146,13 @@ class Predictor:
         whose horizon has come."""
         self.regime = regime_of(market)
         readings = {PRICE: market.price, EQUITY: portfolio.equity()}
-        hourly = self._hourly(now, market)
+        hourly = hourly_volatility(market, self._last, now)
+        self._last = now
         if hourly is not None:
             readings[VOLATILITY] = hourly
-        if market.health_factor is not None:
-            readings[HEALTH] = 1.0 if market.health_factor >= HEALTH_LINE else 0.0
+        healthy = health(market)
+        if healthy is not None:
+            readings[HEALTH] = healthy
         resolved = self.oracle.tick(now, self.regime, readings)
         self.tally.count(resolved)
         self.tally.forget(now - self.gate.window)
@@ -178,6 +171,11 @@ class Predictor:
             self._reported = now
             log.info("oracle", golem=self._golem_id, **self.report(now))
         return resolved
+
+    def quiet(self, confidence: float) -> QuietOracle:
+        """This Predictor's part of a quiet stretch (quiet_oracle.py): `observe`, `hold` at
+        the rules' decision's `confidence`, and `calibration_alarms`, on each tick."""
+        return QuietOracle(self, confidence)
 
     def calibration_alarms(self, now: datetime) -> list[Event]:
         """`calibration_gap` once for each category whose expected calibration error in
@@ -208,13 +206,6 @@ class Predictor:
             else:
                 self._alarmed.discard(key)
         return events
-
-    def _hourly(self, now: datetime, market: MarketSummary) -> float | None:
-        last, self._last = self._last, now
-        sigma = market.return_volatility
-        if sigma is None or last is None or now <= last:
-            return None
-        return sigma * math.sqrt(3600.0 / (now - last).total_seconds())
 
     def claim(
         self,

@@ -23,10 +23,10 @@ claims still pending, the resolutions kept), and the Predictor's last reading ti
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 import numpy as np
 import structlog
@@ -42,9 +42,12 @@ from golem.oracle import (
     Resolution,
     holding_is_optimal,
 )
-from golem.runtime.predictions import HEALTH_LINE, REPORT_EVERY, Predictor, regime_of
 from golem.runtime.quiet import Stretch
+from golem.runtime.readings import REPORT_EVERY, health, hourly_volatility, regime_of
 from golem.subsystems.contract import Event
+
+if TYPE_CHECKING:
+    from golem.runtime.predictions import Predictor
 
 __all__ = ["QuietOracle"]
 
@@ -243,13 +246,8 @@ class _Readings:
         if item == EQUITY:
             return float(self._equities[k])
         if item == VOLATILITY:
-            sigma = summary.return_volatility
-            last = self._times[k - 1] if k else self._last
-            now = self._times[k]
-            if sigma is None or last is None or now <= last:
-                return None
-            return sigma * math.sqrt(3600.0 / (now - last).total_seconds())
+            times = self._times
+            return hourly_volatility(summary, times[k - 1] if k else self._last, times[k])
         if item == HEALTH:
-            hf = summary.health_factor
-            return None if hf is None else 1.0 if hf >= HEALTH_LINE else 0.0
+            return health(summary)
         return None

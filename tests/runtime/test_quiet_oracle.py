@@ -20,7 +20,6 @@ from structlog.testing import capture_logs
 from golem.oracle import CalibrationParams, CorrectorParams, GateParams
 from golem.runtime.predictions import Predictor
 from golem.runtime.quiet import Stretch
-from golem.runtime.quiet_oracle import QuietOracle
 from golem.runtime.store.state import StateStore
 from golem.subsystems import HeartbeatDecision
 from golem.subsystems.contract import Event
@@ -140,7 +139,7 @@ def bulk(
     done, end = 0, before + stretch
     for limit in (stretch if cut is None else cut, stretch):
         window = slice(before + done, end)
-        part = QuietOracle(p, CONFIDENCE)
+        part = p.quiet(CONFIDENCE)
         n = part.begin(
             Stretch(
                 first_tick=before + done,
@@ -263,4 +262,4 @@ def test_a_blocked_trade_due_in_the_stretch_bounds_it() -> None:
             equities=np.array(world.equities),
         )
         due = world.times.index(world.times[0] + HORIZON)
-        assert QuietOracle(p, CONFIDENCE).begin(stretch) == due
+        assert p.quiet(CONFIDENCE).begin(stretch) == due
