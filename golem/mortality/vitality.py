@@ -19,8 +19,11 @@ __all__ = [
     "Phase",
     "PhaseThresholds",
     "VitalityParams",
+    "age_factor",
     "composite_vitality",
     "death_cause",
+    "economic_factor",
+    "epistemic_factor",
     "phase_of",
 ]
 
@@ -61,11 +64,23 @@ def composite_vitality(
         raise ValueError(f"epistemic must be in [0, 1], got {epistemic}")
     if age < timedelta(0):
         raise ValueError("age must be non-negative")
-    ageing = max(0.0, 1.0 - params.age_weight * (age / params.age_horizon))
-    clocks = _sigmoid(economic, params.economic_centre, params.economic_steepness) * _sigmoid(
-        epistemic, params.epistemic_centre, params.epistemic_steepness
-    )
-    return min(1.0, max(0.0, clocks * ageing))
+    clocks = economic_factor(economic, params) * epistemic_factor(epistemic, params)
+    return min(1.0, max(0.0, clocks * age_factor(age, params)))
+
+
+def economic_factor(economic: float, params: VitalityParams) -> float:
+    """The economic clock's sigmoid, a factor of vitality."""
+    return _sigmoid(economic, params.economic_centre, params.economic_steepness)
+
+
+def epistemic_factor(epistemic: float, params: VitalityParams) -> float:
+    """The epistemic clock's sigmoid, a factor of vitality."""
+    return _sigmoid(epistemic, params.epistemic_centre, params.epistemic_steepness)
+
+
+def age_factor(age: timedelta, params: VitalityParams) -> float:
+    """max(0, 1 − age_weight·age/age_horizon), a factor of vitality."""
+    return max(0.0, 1.0 - params.age_weight * (age / params.age_horizon))
 
 
 class Phase(StrEnum):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -57,6 +57,7 @@ def _json(value: Any) -> str:
 
 _GRIMOIRE = "id, text, confidence, tier, provenance, regime, low_cycles, archived"
 _SET_META = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+_RECORD_VITALITY = "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)"
 
 
 class StateStore(Transactional):
@@ -265,8 +266,17 @@ class StateStore(Transactional):
         """The tick's vitality (a second row for the same tick replaces the first)."""
         self._write(
             "vitality",
-            "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)",
+            _RECORD_VITALITY,
             (row.tick, self._iso(row.time), row.vitality, row.phase, row.economic, row.epistemic),
+        )
+
+    def record_vitalities(self, rows: Sequence[VitalityRow]) -> None:
+        """Several ticks' vitality (a quiet stretch's) in one statement."""
+        iso = self._iso
+        self._write_many(
+            "vitality",
+            _RECORD_VITALITY,
+            [(r.tick, iso(r.time), r.vitality, r.phase, r.economic, r.epistemic) for r in rows],
         )
 
     def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
