@@ -55,9 +55,14 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+def _episode_row(episode: Episode) -> tuple[int, int, str]:
+    return (episode.id, episode.observation.tick, _json(episode.to_dict()))
+
+
 _GRIMOIRE = "id, text, confidence, tier, provenance, regime, low_cycles, archived"
 _SET_META = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
 _RECORD_VITALITY = "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)"
+_SAVE_EPISODE = "INSERT OR REPLACE INTO episodes (id, tick, data) VALUES (?, ?, ?)"
 
 
 class StateStore(Transactional):
@@ -318,11 +323,11 @@ class StateStore(Transactional):
 
     def save_episode(self, episode: Episode) -> None:
         """Store an episode, or replace it once its outcome is known."""
-        self._write(
-            "episodes",
-            "INSERT OR REPLACE INTO episodes (id, tick, data) VALUES (?, ?, ?)",
-            (episode.id, episode.observation.tick, _json(episode.to_dict())),
-        )
+        self._write("episodes", _SAVE_EPISODE, _episode_row(episode))
+
+    def save_episodes(self, episodes: Sequence[Episode]) -> None:
+        """`save_episode` for each in turn (a quiet stretch's), in one statement."""
+        self._write_many("episodes", _SAVE_EPISODE, [_episode_row(e) for e in episodes])
 
     def episodes(self, limit: int | None = None) -> list[Episode]:
         """The last `limit` episodes (all when None), oldest first."""
