@@ -10,6 +10,8 @@ import math
 from datetime import timedelta
 from enum import StrEnum
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from golem.inference.durations import Duration
@@ -20,6 +22,7 @@ __all__ = [
     "PhaseThresholds",
     "VitalityParams",
     "age_factor",
+    "age_factors",
     "composite_vitality",
     "death_cause",
     "economic_factor",
@@ -81,6 +84,15 @@ def epistemic_factor(epistemic: float, params: VitalityParams) -> float:
 def age_factor(age: timedelta, params: VitalityParams) -> float:
     """max(0, 1 − age_weight·age/age_horizon), a factor of vitality."""
     return max(0.0, 1.0 - params.age_weight * (age / params.age_horizon))
+
+
+def age_factors(ages_us: npt.NDArray[np.int64], params: VitalityParams) -> list[float]:
+    """`age_factor` of each age in whole microseconds, value for value: `age / horizon`
+    divides the two durations' microseconds (ints below 2^53, exact as float64), and
+    numpy's / * − are correctly rounded like Python's."""
+    horizon = params.age_horizon // timedelta(microseconds=1)
+    factors: list[float] = np.maximum(0.0, 1.0 - params.age_weight * (ages_us / horizon)).tolist()
+    return factors
 
 
 class Phase(StrEnum):

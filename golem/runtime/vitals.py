@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
+import numpy as np
 import structlog
 
 from golem.mortality import (
@@ -23,7 +24,7 @@ from golem.mortality import (
 )
 from golem.mortality.hazard import background, chance, uniform_draw
 from golem.mortality.vitality import (
-    age_factor,
+    age_factors,
     death_cause,
     economic_factor,
     epistemic_factor,
@@ -43,7 +44,8 @@ log = structlog.get_logger("golem")
 _VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
 _VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
 _TERMINAL = Phase.TERMINAL  # read every tick: `Enum.MEMBER` is a slow read on Python 3.11
-_ZERO = timedelta(0)
+_MICROSECOND = timedelta(microseconds=1)
+_NORMAL = Senescence()
 
 
 class VitalsChart:
@@ -268,12 +270,14 @@ def _senescence(saved: object) -> Senescence:
 
 
 class QuietVitals:
-    """`VitalsChart.update(tick, 0.0, …)` over a quiet stretch (quiet.py's QuietPart), the
-    same arithmetic tick by tick: what a stretch holds still (the credits, the reserve, the
-    economic clock and its factor) is computed once in `begin`; the vitality rows go to the
-    store in one statement at `end`, senescence's stage once if it changed. The chart's
-    `vitals` is current after each step (the next tick's gate reads it); a death cause is
-    `chart.vitals.cause`, as after `update`."""
+    """`VitalsChart.update(tick, 0.0, …)` over a quiet stretch (quiet.py's QuietPart), value
+    for value. `begin` computes what does not wait on the prediction engine: the economic
+    clock (the credits and the reserve hold still), each tick's age factor, the hazard's
+    background, interval and draw (a pure function of the tick); `step` does the rest of
+    `assess` on the tick's fitness; `end` writes the vitality rows in one statement, and
+    senescence's stage once if it changed. The chart's `vitals` is current after each step
+    (the next tick's gate reads it); a death cause is `chart.vitals.cause`, as after
+    `update`."""
 
     def __init__(
         self,
@@ -283,44 +287,53 @@ class QuietVitals:
         regime_samples: Callable[[], int],
         reserve_usd: float,
     ) -> None:
-        self._chart, self._fitness, self._samples = chart, fitness, regime_samples
-        self._reserve = reserve_usd
+        self._chart, self._policy = chart, chart._policy
+        self._fitness, self._samples, self._reserve = fitness, regime_samples, reserve_usd
         self._rows: list[VitalityRow] = []
         self._saves = False  # senescence changed: saved at the end
+        self._bands = _bands(chart._policy.phases)
 
     def begin(self, stretch: Stretch) -> int:
-        chart, policy = self._chart, self._chart._policy
-        self._times, self._first, self._equities = (
-            stretch.times,
-            stretch.first_tick,
-            stretch.equities,
-        )
+        chart, policy, times = self._chart, self._policy, stretch.times
+        self._times, self._first, self._equities = times, stretch.first_tick, stretch.equities
+        self._rows, self._saves = [], False
+        if not times:
+            return 0
         self._credits = credits = chart._store.credits()
         self._economic = economic_level(credits, chart._initial_credits(), self._reserve)
         self._economic_factor = economic_factor(self._economic, policy.vitality)
-        self._born = chart._born or (stretch.times[0] if len(stretch) else None)
-        self._bands = _bands(policy.phases)
-        self._rows, self._saves = [], False
-        return len(stretch)
+        self._born = born = chart._born or times[0]
+        # Microseconds since birth: ints, so numpy's float64 arithmetic on them is Python's.
+        micros = np.array([(now - born) // _MICROSECOND for now in times], dtype=np.int64)
+        last = chart._last_assessed
+        since_last = np.diff(micros, prepend=(last - born) // _MICROSECOND if last else micros[0])
+        ages = np.maximum(0, micros)
+        self._ageing = age_factors(ages, policy.vitality)
+        hazard = policy.hazard
+        if hazard is not None:
+            seconds = ages / 1e6  # `total_seconds()`: µs ÷ 10^6, correctly rounded either way
+            self._background = [background(age, hazard) for age in seconds.tolist()]
+            reference = hazard.reference_tick.total_seconds()
+            self._ticks = (np.maximum(0, since_last) / 1e6 / reference).tolist()
+            gid, seed, first = chart._golem_id, policy.seed, stretch.first_tick
+            self._draws = [uniform_draw(seed, gid, first + i) for i in range(len(times))]
+        return len(times)
 
     def step(self, i: int) -> Sequence[Event]:
-        chart, policy = self._chart, self._chart._policy
+        chart, policy = self._chart, self._policy
         now, tick, before = self._times[i], self._first + i, chart.vitals
         previous = before.phase
         decay = policy.burn_decay
         burn = decay * before.burn_rate_usd + (1 - decay) * 0.0
-        last = chart._last_assessed
-        interval = max(_ZERO, now - last) if last else _ZERO
-        chart._last_assessed = now
         fitness = self._fitness()
-        normal = chart.senescence.stage is Stage.NORMAL and chart.senescence.since is None
-        if not (normal and fitness >= policy.senescence.threshold):  # else Normal stays
+        normal = chart.senescence == _NORMAL
+        if not normal or fitness < policy.senescence.threshold:  # (else Normal stays)
             self._saves |= chart._senescence_at(tick, now, fitness, self._samples())
         level = min(1.0, max(0.0, fitness))
         if policy.immortal:
             chart.vitals = Vitals(1.0, Phase.THRIVING, self._economic, level, burn, 0.0, None)
         else:
-            chart.vitals = self._assess(tick, now, interval, level, burn)
+            chart.vitals = self._assess(i, now, level, burn)
         vitals = chart.vitals
         chart._terminal(vitals.phase, now)
         self._rows.append(
@@ -332,24 +345,20 @@ class QuietVitals:
             return ()
         return chart._events(tick, previous)
 
-    def _assess(
-        self, tick: int, now: datetime, interval: timedelta, level: float, burn: float
-    ) -> Vitals:
-        """`assess` with the stretch's economic clock (mortality/vitals.py, the same
-        operations in the same order), the chart's vitals still the last tick's."""
-        chart, policy, born = self._chart, self._chart._policy, self._born
-        assert born is not None  # begin set it for a stretch of ticks
-        previous, since, age = chart.vitals.phase, chart.terminal_since, max(_ZERO, now - born)
+    def _assess(self, i: int, now: datetime, level: float, burn: float) -> Vitals:
+        """`assess` of the stretch's tick `i` (mortality/vitals.py: the same operations in
+        the same order), the chart's vitals still the last tick's."""
+        chart, policy = self._chart, self._policy
+        previous, since = chart.vitals.phase, chart.terminal_since
         clocks = self._economic_factor * epistemic_factor(level, policy.vitality)
-        vitality = min(1.0, max(0.0, clocks * age_factor(age, policy.vitality)))
+        vitality = min(1.0, max(0.0, clocks * self._ageing[i]))
         low, high = self._bands[previous]
         # Inside its own band the previous phase holds (`phase_of`'s first answer).
         phase = previous if low <= vitality < high else phase_of(vitality, previous, policy.phases)
         survived, probability, hazard = True, 0.0, policy.hazard
         if hazard is not None:
-            ticks = interval.total_seconds() / hazard.reference_tick.total_seconds()
-            probability = chance(background(age.total_seconds(), hazard), level, ticks, hazard)
-            survived = uniform_draw(policy.seed, chart._golem_id, tick) >= probability
+            probability = chance(self._background[i], level, self._ticks[i], hazard)
+            survived = self._draws[i] >= probability
         senescent = chart.senescence.dies(vitality, policy.senescence)
         grace = policy.terminal_grace
         expired = (
@@ -372,7 +381,7 @@ class QuietVitals:
         if self._saves:
             chart._save_senescence()
         if done:
-            chart._born = self._born
+            chart._born, chart._last_assessed = self._born, self._times[done - 1]
         self._rows, self._saves = [], False
 
 
