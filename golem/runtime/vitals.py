@@ -272,12 +272,12 @@ def _senescence(saved: object) -> Senescence:
 class QuietVitals:
     """`VitalsChart.update(tick, 0.0, …)` over a quiet stretch (quiet.py's QuietPart), value
     for value. `begin` computes what does not wait on the prediction engine: the economic
-    clock (the credits and the reserve hold still), each tick's age factor, the hazard's
-    background, interval and draw (a pure function of the tick); `step` does the rest of
-    `assess` on the tick's fitness; `end` writes the vitality rows in one statement, and
-    senescence's stage once if it changed. The chart's `vitals` is current after each step
-    (the next tick's gate reads it); a death cause is `chart.vitals.cause`, as after
-    `update`."""
+    clock (the credits and the reserve hold still), each tick's age factor, its age in
+    seconds and its interval in the hazard's reference ticks; `step` does the rest of
+    `assess` on the tick's fitness (the hazard's draw, a pure function of the tick, with
+    it); `end` writes the vitality rows in one statement, and senescence's stage once if it
+    changed. The chart's `vitals` is current after each step (the next tick's gate reads
+    it); a death cause is `chart.vitals.cause`, as after `update`."""
 
     def __init__(
         self,
@@ -311,12 +311,10 @@ class QuietVitals:
         self._ageing = age_factors(ages, policy.vitality)
         hazard = policy.hazard
         if hazard is not None:
-            seconds = ages / 1e6  # `total_seconds()`: µs ÷ 10^6, correctly rounded either way
-            self._background = [background(age, hazard) for age in seconds.tolist()]
+            # `total_seconds()` is µs ÷ 10^6, correctly rounded in numpy as in Python.
+            self._seconds = (ages / 1e6).tolist()
             reference = hazard.reference_tick.total_seconds()
             self._ticks = (np.maximum(0, since_last) / 1e6 / reference).tolist()
-            gid, seed, first = chart._golem_id, policy.seed, stretch.first_tick
-            self._draws = [uniform_draw(seed, gid, first + i) for i in range(len(times))]
         return len(times)
 
     def step(self, i: int) -> Sequence[Event]:
@@ -357,8 +355,9 @@ class QuietVitals:
         phase = previous if low <= vitality < high else phase_of(vitality, previous, policy.phases)
         survived, probability, hazard = True, 0.0, policy.hazard
         if hazard is not None:
-            probability = chance(self._background[i], level, self._ticks[i], hazard)
-            survived = self._draws[i] >= probability
+            background_ = background(self._seconds[i], hazard)  # math.exp: one a tick
+            probability = chance(background_, level, self._ticks[i], hazard)
+            survived = uniform_draw(policy.seed, chart._golem_id, self._first + i) >= probability
         senescent = chart.senescence.dies(vitality, policy.senescence)
         grace = policy.terminal_grace
         expired = (
