@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from golem.inference.durations import Duration
 
 __all__ = [
+    "VITALITY_FLOOR",
     "DeathCause",
     "Phase",
     "PhaseThresholds",
@@ -188,6 +189,9 @@ def _first_at_or_above(vitality: float, floors: tuple[tuple[Phase, float], ...])
     return Phase.TERMINAL
 
 
+VITALITY_FLOOR = 0.01  # below it the golem dies of vitality (`death_cause`'s default)
+
+
 class DeathCause(StrEnum):
     KILL_SWITCH = "kill_switch"  # the operator ended it
     ECONOMIC = "economic"  # credits at 0
@@ -204,7 +208,7 @@ def death_cause(
     senescent: bool = False,
     survived_roll: bool = True,
     kill_switch: bool = False,
-    vitality_floor: float = 0.01,
+    vitality_floor: float = VITALITY_FLOOR,
     terminal_expired: bool = False,
 ) -> DeathCause | None:
     """Why the golem dies now, or None if it lives. When several triggers hold, the first in

@@ -24,6 +24,7 @@ from golem.mortality import (
 )
 from golem.mortality.hazard import background, chance, uniform_draw
 from golem.mortality.vitality import (
+    VITALITY_FLOOR,
     age_factors,
     death_cause,
     economic_factor,
@@ -364,7 +365,13 @@ class QuietVitals:
             since is not None and phase is _TERMINAL and grace is not None and now - since >= grace
         )
         cause = None
-        if self._economic <= 0.0 or senescent or not survived or vitality < 0.01 or expired:
+        if (
+            self._economic <= 0.0
+            or senescent
+            or not survived
+            or vitality < VITALITY_FLOOR
+            or expired
+        ):
             cause = death_cause(
                 vitality=vitality,
                 economic=self._economic,
