@@ -119,8 +119,9 @@ class QuietEpisodes:
     memory current after each step, the store's rows written at the end in one statement.
 
     A tick's episode is recorded once its decision is made: at the start of the next step
-    (before that tick's resolutions, as in `Golem.tick`) or at `end`, so the driver may
-    step this part before the part that makes the decision."""
+    (before that tick's resolutions, as in `Golem.tick`) or at `end`. So the driver steps
+    this part before the part that makes the decisions (whose step `i` may read `recent()`:
+    it then holds every episode of the ticks before, and none of tick `i`'s, as it would)."""
 
     def __init__(
         self,
