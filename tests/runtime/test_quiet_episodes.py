@@ -25,7 +25,7 @@ from golem.subsystems.context import Memory
 from golem.subsystems.contract import Outcome
 from golem.subsystems.heartbeat import HORIZON_TICKS
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
-from golem.world import EpisodeLog, MarketSummary, PaperPortfolio, PortfolioConfig
+from golem.world import Episode, EpisodeLog, MarketSummary, PaperPortfolio, PortfolioConfig
 
 START = datetime(2026, 3, 1, tzinfo=UTC)
 BEAT = timedelta(seconds=15)
@@ -90,23 +90,31 @@ def book(path: Path, commit_every: int) -> Book:
     return Book(store, EpisodeBook(log, store, memory), memory, portfolio)
 
 
-def by_tick(b: Book, m: Market, ticks: range, bias: Callable[[datetime], float] | None) -> None:
-    """The reference, as `Golem.tick` calls the book on a quiet tick."""
+def by_tick(
+    b: Book, m: Market, ticks: range, bias: Callable[[datetime], float] | None
+) -> list[tuple[Episode, ...]]:
+    """The reference, as `Golem.tick` calls the book on a quiet tick; returns what the
+    tick's decision saw of the episodes (`recent()` between the resolutions and the
+    record)."""
+    seen = []
     for k in ticks:
         market = m.summaries[k]
         with b.store.transaction():
             b.portfolio.mark(market.price)
             b.book.resolve(market, b.portfolio)
+            seen.append(b.book.recent())
             if not k % HORIZON_TICKS:
                 biased = None if bias is None else bias(market.time)
                 b.book.record(market, forecast(m.records[k], market, biased))
+    return seen
 
 
 def by_part(
     b: Book, m: Market, ticks: range, bias: Callable[[datetime], float] | None, stop: int
-) -> int:
+) -> list[tuple[Episode, ...]]:
     """The part over `ticks`, the driver stopping after tick index `stop`; the equities
-    are the portfolio's marked at each price, as the senses part fills them."""
+    are the portfolio's marked at each price, as the senses part fills them. Returns what
+    the decisions' part, stepped after this one, would see of the episodes."""
     equities = []
     for k in ticks[: stop + 1]:
         b.portfolio.mark(m.summaries[k].price)
@@ -120,12 +128,13 @@ def by_part(
     part = b.book.quiet(b.portfolio, lambda i: m.records[ticks.start + i], bias)
     with b.store.transaction():
         allowed = part.begin(stretch)
-        done = 0
+        done, seen = 0, []
         for i in range(min(allowed, stop + 1)):
             assert part.step(i) == ()
+            seen.append(b.book.recent())
             done = i + 1
         part.end(done)
-    return done
+    return seen
 
 
 def state(b: Book) -> dict[str, Any]:
@@ -155,8 +164,8 @@ def twin(
     a, b = book(tmp_path / "a", commit_every), book(tmp_path / "b", commit_every)
     by_tick(a, m, range(warm), bias)
     by_tick(b, m, range(warm), bias)
-    done = by_part(b, m, range(warm, warm + n), bias, stop)
-    by_tick(a, m, range(warm, warm + done), bias)
+    seen = by_part(b, m, range(warm, warm + n), bias, stop)
+    assert by_tick(a, m, range(warm, warm + len(seen)), bias) == seen
     reference = state(a)
     assert state(b) == reference
     a.store.close()
