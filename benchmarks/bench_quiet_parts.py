@@ -5,7 +5,8 @@ Vitals: `VitalsChart.update(tick, 0.0, …)` once a tick (the default mortality 
 stochastic clock on, fitness drifting near 0.7: no phase change) against the part's
 `begin`, `step` per tick and `end` over stretches of an hour of 15 s heartbeats (240
 ticks, the longest a stretch runs). Episodes: `EpisodeBook.resolve` each tick and `record`
-every HORIZON_TICKS against its part. Both write to a state store as a simulation opens it
+every HORIZON_TICKS against its part (each loop marks the portfolio at each price too,
+as the senses do). Both write to a state store as a simulation opens it
 (writes held, sent every `_COMMIT_EVERY` ticks); what the two runs leave is compared.
 
 Run: .venv/bin/python benchmarks/bench_quiet_parts.py [--quick]   (--quick: 2,400 ticks)
@@ -27,11 +28,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from golem.mortality import ModelTier, MortalityParams, Phase, SubsystemName
-from golem.runtime.episodes import EpisodeBook, forecast
+from golem.runtime.episodes import EpisodeBook, QuietEpisodes, forecast
 from golem.runtime.quiet import Stretch
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
-from golem.runtime.vitals import VitalsChart
+from golem.runtime.vitals import QuietVitals, VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import Outcome
 from golem.subsystems.heartbeat import HORIZON_TICKS
@@ -91,7 +92,9 @@ def vitals(ticks: int, root: Path) -> tuple[float, float]:
 
     store2, parted = chart(root / "part", at)
     cur = [0]
-    part = parted.quiet(fitness=lambda: fitness[cur[0]], regime_samples=lambda: 40, reserve_usd=0)
+    part = QuietVitals(
+        parted, fitness=lambda: fitness[cur[0]], regime_samples=lambda: 40, reserve_usd=0
+    )
     equities = np.array(prices)
     began = time.perf_counter()
     for first in range(0, ticks, STRETCH):
@@ -147,13 +150,13 @@ def episodes(ticks: int, root: Path) -> tuple[float, float]:
                 reference.resolve(summaries[k], portfolio)
                 if not k % HORIZON_TICKS:
                     reference.record(summaries[k], forecast(record, summaries[k], None))
-    by_tick = time.perf_counter() - began - marking(prices, ticks)
+    by_tick = time.perf_counter() - began
     store.flush()
 
     store2, parted, portfolio2 = book(root / "part")
     equities = np.array([_equity(portfolio2, price) for price in prices])  # the senses'
     decided: Callable[[int], DecisionRecord] = lambda _: record  # noqa: E731
-    part = parted.quiet(portfolio2, decided, None)
+    part = QuietEpisodes(parted, portfolio2, decided, None)
     began = time.perf_counter()
     for first in range(0, ticks, STRETCH):
         span = range(first, min(ticks, first + STRETCH))
@@ -166,6 +169,7 @@ def episodes(ticks: int, root: Path) -> tuple[float, float]:
         with store2.transaction():
             part.begin(stretch)
             for i in range(len(span)):
+                portfolio2.mark(prices[first + i])  # as the reference's loop (the senses')
                 part.step(i)
             part.end(len(span))
     by_part = time.perf_counter() - began
@@ -177,16 +181,6 @@ def episodes(ticks: int, root: Path) -> tuple[float, float]:
 def _equity(portfolio: PaperPortfolio, price: float) -> float:
     portfolio.mark(price)
     return portfolio.equity()
-
-
-def marking(prices: list[float], ticks: int) -> float:
-    """What marking the portfolio costs in the reference loop (the senses' part, not the
-    book's), taken off its time."""
-    portfolio = PaperPortfolio(1000.0, PortfolioConfig(initial_weight=0.5))
-    began = time.perf_counter()
-    for k in range(ticks):
-        portfolio.mark(prices[k])
-    return time.perf_counter() - began
 
 
 def main(quick: bool) -> int:

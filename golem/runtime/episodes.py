@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from golem.runtime.quiet import Stretch
 from golem.runtime.record import DecisionRecord
@@ -23,6 +24,9 @@ from golem.world import (
     MarketSummary,
     PaperPortfolio,
 )
+
+if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
 
 __all__ = ["EpisodeBook", "QuietEpisodes", "forecast"]
 
@@ -81,16 +85,12 @@ class EpisodeBook:
                 self._scored(episode, market, portfolio.equity(), portfolio.cash)
             )
 
-    def quiet(
-        self,
-        portfolio: PaperPortfolio,
-        decision: Callable[[int], DecisionRecord],
-        bias: Callable[[datetime], float] | None,
-    ) -> QuietEpisodes:
-        """This book's part of a quiet stretch (quiet.py): `resolve` each tick, and every
-        HORIZON_TICKS the episode of the tick's decision (`decision(i)`: the stretch's
-        tick i's heartbeat record; `bias`: the life's forecast bias, read at its time)."""
-        return QuietEpisodes(self, portfolio, decision, bias)
+    def quiet(self, golem: Golem, records: Callable[[int], DecisionRecord]) -> QuietEpisodes:
+        """This book's part of a quiet stretch of `golem` (quiet.py): `resolve` each tick,
+        and every HORIZON_TICKS the episode of the tick's decision (`records(i)`: the
+        stretch's tick i's heartbeat record, the records part's `record`), biased as the
+        life's forecasts are."""
+        return QuietEpisodes(self, golem.portfolio, records, golem.options.forecast_bias)
 
     def _scored(
         self, episode: Episode, market: MarketSummary, equity: float, cash: float

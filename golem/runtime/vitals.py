@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 import numpy as np
 import structlog
@@ -37,6 +38,9 @@ from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
 from golem.subsystems.contract import Event
+
+if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
 
 __all__ = ["QuietVitals", "VitalsChart"]
 
@@ -137,14 +141,16 @@ class VitalsChart:
             self._publish(self._reading(tick, now, credits, equity()))
         return self._events(tick, previous)
 
-    def quiet(
-        self, *, fitness: Callable[[], float], regime_samples: Callable[[], int], reserve_usd: float
-    ) -> QuietVitals:
-        """This chart's part of a quiet stretch (quiet.py): `update(tick, 0.0, …)` for each
-        of its ticks. `fitness` and `regime_samples` read the prediction engine after the
-        oracle's step of the same tick; `reserve_usd` holds for the stretch."""
+    def quiet(self, golem: Golem) -> QuietVitals:
+        """This chart's part of a quiet stretch of `golem` (quiet.py): `update(tick, 0.0,
+        …)` for each of its ticks, on the prediction engine's fitness and regime samples
+        as the oracle's part leaves them at the same tick, and the reserve locked now."""
+        predictor = golem.predictor
         return QuietVitals(
-            self, fitness=fitness, regime_samples=regime_samples, reserve_usd=reserve_usd
+            self,
+            fitness=lambda: predictor.fitness,
+            regime_samples=predictor.regime_samples,
+            reserve_usd=golem.reserve_usd,
         )
 
     def _initial_credits(self) -> float:

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from golem.mortality import ModelTier, Phase, SubsystemName
-from golem.runtime.episodes import EpisodeBook, forecast
+from golem.runtime.episodes import EpisodeBook, QuietEpisodes, forecast
 from golem.runtime.quiet import Stretch
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
@@ -125,7 +125,7 @@ def by_part(
         summaries=[m.summaries[k] for k in ticks],
         equities=np.array(equities),
     )
-    part = b.book.quiet(b.portfolio, lambda i: m.records[ticks.start + i], bias)
+    part = QuietEpisodes(b.book, b.portfolio, lambda i: m.records[ticks.start + i], bias)
     with b.store.transaction():
         allowed = part.begin(stretch)
         done, seen = 0, []

@@ -10,22 +10,27 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import structlog
+import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from golem.mortality import HazardParams, MortalityParams, MortalityPolicy
 from golem.mortality.hazard import background
 from golem.mortality.vitality import DeathCause, VitalityParams, age_factor, age_factors
+from golem.runtime import Record, VirtualClock
+from golem.runtime.golem import Golem
 from golem.runtime.quiet import Stretch
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
-from golem.runtime.vitals import VitalsChart
+from golem.runtime.vitals import QuietVitals, VitalsChart
 from golem.subsystems.contract import Event
+from tests.runtime import test_life
 
 BORN = datetime(2026, 3, 1, tzinfo=UTC)
 BEAT = timedelta(seconds=15)
@@ -113,7 +118,8 @@ def by_update(
 def by_part(g: Life, p: Path_, *, first: int, start: int, n: int, reserve: float) -> list[Any]:
     """The part: begin, step until events or a cause, end."""
     cur = [0]
-    part = g.chart.quiet(
+    part = QuietVitals(
+        g.chart,
         fitness=lambda: p.fitness[start + cur[0]],
         regime_samples=lambda: p.samples[start + cur[0]],
         reserve_usd=reserve,
@@ -325,3 +331,44 @@ def test_age_factors_are_age_factor_value_for_value(
     assert [background(s, hazard) for s in seconds] == [
         background(timedelta(microseconds=a).total_seconds(), hazard) for a in ages
     ]
+
+
+def lived_golem(root: Path, published: list[Record]) -> tuple[Golem, VirtualClock, StateStore]:
+    """A golem after 40 minutes lived step by step (tests/runtime/test_life's)."""
+    cfg = test_life.config(root)
+    clock = VirtualClock(test_life.START)
+    store = StateStore.open(cfg.golem.state_dir)
+    made = test_life.life(cfg, clock, store, [published.append])
+    trio.run(partial(made.run, duration=timedelta(minutes=40)))
+    return made.golem, clock, store
+
+
+def test_the_charts_part_of_a_golem_reads_its_oracle_and_reserve(tmp_path: Path) -> None:
+    # Two golems lived alike; the next 60 heartbeats' vitality by `update` (as
+    # `Golem._update_vitals` calls it) on one and by `chart.quiet(golem)` on the other.
+    published_a: list[Record] = []
+    published_b: list[Record] = []
+    a, clock_a, store_a = lived_golem(tmp_path / "a", published_a)
+    b, _, store_b = lived_golem(tmp_path / "b", published_b)
+    assert a.tick_no == b.tick_no > 100 and a.reserve_usd > 0
+    first, beat = a.tick_no, timedelta(seconds=15)
+    times = [clock_a.now() + beat * (k + 1) for k in range(60)]
+    del published_a[:], published_b[:]
+    with store_a.transaction():
+        for at in times:
+            clock_a.jump_to(at)
+            assert a._update_vitals(0.0) == []
+            a.tick_no += 1
+    part = b.chart.quiet(b)
+    equities = np.full(60, b.portfolio.equity())
+    with store_b.transaction():
+        assert part.begin(Stretch(first, times, equities=equities)) == 60
+        for i in range(60):
+            assert part.step(i) == ()
+        part.end(60)
+    assert b.vitals == a.vitals and b.chart.senescence == a.chart.senescence
+    assert store_b.vitality_history(first) == store_a.vitality_history(first)
+    assert len(store_a.vitality_history(first)) == 60
+    assert published_b == published_a and published_a  # the readings that were news
+    store_a.close()
+    store_b.close()
