@@ -50,7 +50,7 @@ _VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since th
 _VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
 _TERMINAL = Phase.TERMINAL  # read every tick: `Enum.MEMBER` is a slow read on Python 3.11
 _MICROSECOND = timedelta(microseconds=1)
-_NORMAL = Senescence()
+_STAGE_NORMAL = Stage.NORMAL
 
 
 class VitalsChart:
@@ -331,7 +331,8 @@ class QuietVitals:
         decay = policy.burn_decay
         burn = decay * before.burn_rate_usd + (1 - decay) * 0.0
         fitness = self._fitness()
-        normal = chart.senescence == _NORMAL
+        senescence = chart.senescence
+        normal = senescence.stage is _STAGE_NORMAL and senescence.since is None
         if not normal or fitness < policy.senescence.threshold:  # (else Normal stays)
             self._saves |= chart._senescence_at(tick, now, fitness, self._samples())
         level = min(1.0, max(0.0, fitness))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from golem.mortality.vitality import DeathCause, VitalityParams, age_factor, age
 from golem.runtime import Record, VirtualClock
 from golem.runtime.golem import Golem
 from golem.runtime.quiet import Stretch
+from golem.runtime.store.rows import iso_texts
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
 from golem.runtime.vitals import QuietVitals, VitalsChart
@@ -372,3 +373,18 @@ def test_the_charts_part_of_a_golem_reads_its_oracle_and_reserve(tmp_path: Path)
     assert published_b == published_a and published_a  # the readings that were news
     store_a.close()
     store_b.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    times=st.lists(
+        st.datetimes(
+            min_value=datetime(1900, 1, 1),
+            max_value=datetime(2200, 1, 1),
+            timezones=st.sampled_from([UTC, timezone(timedelta(hours=5, minutes=30))]),
+        ),
+        max_size=10,
+    )
+)
+def test_iso_texts_are_the_stored_times_texts(times: list[datetime]) -> None:
+    assert iso_texts(times) == [t.astimezone(UTC).isoformat() for t in times]
