@@ -28,6 +28,7 @@ __all__ = [
     "death_cause",
     "economic_factor",
     "epistemic_factor",
+    "phase_bands",
     "phase_of",
 ]
 
@@ -179,6 +180,14 @@ def phase_of(
     lifted, hysteresis = vitality + 1e-12, thresholds.hysteresis
     risen = _first_at_or_above(lifted, tuple((p, floor + hysteresis) for p, floor in floors))
     return risen if _RANKS[risen] > _RANKS[previous] else previous
+
+
+def phase_bands(thresholds: PhaseThresholds) -> dict[Phase, tuple[float, float]]:
+    """Each phase's [floor, next floor up): where `phase_of` finds it first, so that a
+    golem already in it stays in it (a caller's shortcut past `phase_of`)."""
+    floors = [-math.inf, *(floor for _, floor in reversed(thresholds.floors)), math.inf]
+    phases = [Phase.TERMINAL, *(phase for phase, _ in reversed(thresholds.floors))]
+    return {phase: (floors[k], floors[k + 1]) for k, phase in enumerate(phases)}
 
 
 def _first_at_or_above(vitality: float, floors: tuple[tuple[Phase, float], ...]) -> Phase:

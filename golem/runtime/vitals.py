@@ -6,7 +6,6 @@ restarts.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -17,7 +16,6 @@ import structlog
 from golem.mortality import (
     MortalityPolicy,
     Phase,
-    PhaseThresholds,
     Senescence,
     Stage,
     Vitals,
@@ -30,6 +28,7 @@ from golem.mortality.vitality import (
     death_cause,
     economic_factor,
     epistemic_factor,
+    phase_bands,
     phase_of,
 )
 from golem.mortality.vitals import economic_level
@@ -298,7 +297,7 @@ class QuietVitals:
         self._fitness, self._samples, self._reserve = fitness, regime_samples, reserve_usd
         self._rows: list[VitalityRow] = []
         self._saves = False  # senescence changed: saved at the end
-        self._bands = _bands(chart._policy.phases)
+        self._bands = phase_bands(chart._policy.phases)
 
     def begin(self, stretch: Stretch) -> int:
         chart, policy, times = self._chart, self._policy, stretch.times
@@ -396,11 +395,3 @@ class QuietVitals:
         if done:
             chart._born, chart._last_assessed = self._born, self._times[done - 1]
         self._rows, self._saves = [], False
-
-
-def _bands(thresholds: PhaseThresholds) -> dict[Phase, tuple[float, float]]:
-    """Each phase's [floor, next floor up): the vitalities at which `phase_of` finds it
-    first, so a golem already in it stays."""
-    floors = [-math.inf, *(floor for _, floor in reversed(thresholds.floors)), math.inf]
-    phases = [Phase.TERMINAL, *(phase for phase, _ in reversed(thresholds.floors))]
-    return {phase: (floors[k], floors[k + 1]) for k, phase in enumerate(phases)}

@@ -20,9 +20,16 @@ import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golem.mortality import HazardParams, MortalityParams, MortalityPolicy
+from golem.mortality import HazardParams, MortalityParams, MortalityPolicy, Phase, PhaseThresholds
 from golem.mortality.hazard import background
-from golem.mortality.vitality import DeathCause, VitalityParams, age_factor, age_factors
+from golem.mortality.vitality import (
+    DeathCause,
+    VitalityParams,
+    age_factor,
+    age_factors,
+    phase_bands,
+    phase_of,
+)
 from golem.runtime import Record, VirtualClock
 from golem.runtime.golem import Golem
 from golem.runtime.quiet import Stretch
@@ -388,3 +395,17 @@ def test_the_charts_part_of_a_golem_reads_its_oracle_and_reserve(tmp_path: Path)
 )
 def test_iso_texts_are_the_stored_times_texts(times: list[datetime]) -> None:
     assert iso_texts(times) == [t.astimezone(UTC).isoformat() for t in times]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    vitality=st.floats(0.0, 1.0),
+    previous=st.sampled_from(list(Phase)),
+    hysteresis=st.sampled_from([0.0, 0.05, 0.2]),
+)
+def test_inside_its_band_a_phase_holds(vitality: float, previous: Phase, hysteresis: float) -> None:
+    thresholds = PhaseThresholds(hysteresis=hysteresis)
+    low, high = phase_bands(thresholds)[previous]
+    held = phase_of(vitality, previous, thresholds) is previous
+    assert held or not low <= vitality < high  # the part's shortcut is phase_of's answer
+    assert (low <= vitality < high) == (phase_of(vitality, None, thresholds) is previous)

@@ -15,7 +15,7 @@ from msgspec import Struct
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
 
-__all__ = ["Resumed", "VitalityRow", "iso_texts"]
+__all__ = ["Resumed", "VitalityRow", "iso_texts", "vitality_values"]
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
@@ -67,3 +67,12 @@ class Resumed:
     episodes: tuple[Episode, ...]
     fire_times: dict[str, datetime]
     death: dict[str, Any] | None
+
+
+def vitality_values(rows: Sequence[VitalityRow]) -> list[tuple[Any, ...]]:
+    """The vitality table's values of `rows`, their times stamped as the store stamps them."""
+    texts = iso_texts([row.time for row in rows])
+    return [
+        (row.tick, text, row.vitality, row.phase, row.economic, row.epistemic)
+        for row, text in zip(rows, texts, strict=True)
+    ]

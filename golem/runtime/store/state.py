@@ -27,7 +27,7 @@ from golem.runtime.store.migrations import SchemaTooNew, migrate
 from golem.runtime.store.observations import ObservationLog
 from golem.runtime.store.predictions import PredictionTable
 from golem.runtime.store.requests import RequestArchive
-from golem.runtime.store.rows import Resumed, VitalityRow, iso_texts
+from golem.runtime.store.rows import Resumed, VitalityRow, vitality_values
 from golem.runtime.store.transactional import Transactional
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
@@ -277,15 +277,7 @@ class StateStore(Transactional):
 
     def record_vitalities(self, rows: Sequence[VitalityRow]) -> None:
         """Several ticks' vitality (a quiet stretch's) in one statement."""
-        texts = iso_texts([row.time for row in rows])
-        self._write_many(
-            "vitality",
-            _RECORD_VITALITY,
-            [
-                (r.tick, text, r.vitality, r.phase, r.economic, r.epistemic)
-                for r, text in zip(rows, texts, strict=True)
-            ],
-        )
+        self._write_many("vitality", _RECORD_VITALITY, vitality_values(rows))
 
     def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
         rows = self._read("SELECT * FROM vitality WHERE tick >= ? ORDER BY tick", (since_tick,))
