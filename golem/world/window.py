@@ -9,16 +9,43 @@ import math
 from collections import deque
 from datetime import datetime
 from enum import StrEnum
+from typing import Any, NamedTuple
 
 from msgspec import Struct
 
 from golem.world.observation import Observation, Regime
 
-__all__ = ["MarketSummary", "MarketWindow", "PriceBand"]
+__all__ = ["MarketSummary", "MarketWindow", "PriceBand", "Pushed"]
 
 _sqrt = math.sqrt
 _CANCELLATION = 1e4  # beyond this ratio, sliding m2 keeps under ~1e-12 relative error
 _DUST = 1e-24
+
+
+_NOTHING: Any = object()  # a deque that was not full: its push dropped nothing
+
+
+class Pushed(NamedTuple):
+    """What one push changed: the running sums before it, and what it pushed out of
+    each full deque (`_NOTHING` when the deque was not full)."""
+
+    sums: tuple[float, float, float, float, int]
+    observation: Any
+    price: Any
+    volume: Any
+    ret: Any
+    returned: bool  # a return was pushed (the window was not empty)
+
+
+def _left(values: deque[Any]) -> Any:
+    """What appending to `values` pushes out of it."""
+    return values[0] if len(values) == values.maxlen else _NOTHING
+
+
+def _restore(values: deque[Any], left: Any) -> None:
+    values.pop()
+    if left is not _NOTHING:
+        values.appendleft(left)
 
 
 class PriceBand(StrEnum):
@@ -168,6 +195,36 @@ class MarketWindow:
         if resync or not self._until_resync:
             self._until_resync = self._resync_every
             self._resync()
+
+    def pushed(self, obs: Observation) -> Pushed:
+        """`push(obs)`, returning what `unpush` needs to take it back exactly (the fast
+        forward's lookahead pushes a tick it may not live)."""
+        observations, prices, volumes, returns = (
+            self._observations,
+            self._prices,
+            self._volumes,
+            self._returns,
+        )
+        undo = Pushed(
+            (self._mean, self._m2, self._volume_sum, self._ret_sq_sum, self._until_resync),
+            _left(observations),
+            _left(prices),
+            _left(volumes),
+            _left(returns) if observations else _NOTHING,
+            bool(observations),
+        )
+        self.push(obs)
+        return undo
+
+    def unpush(self, pushed: Pushed) -> None:
+        """Take back the newest push (`pushed` is what `pushed()` returned for it): the
+        window is again exactly as it was before it, running sums included."""
+        self._mean, self._m2, self._volume_sum, self._ret_sq_sum, self._until_resync = pushed.sums
+        _restore(self._observations, pushed.observation)
+        _restore(self._prices, pushed.price)
+        _restore(self._volumes, pushed.volume)
+        if pushed.returned:
+            _restore(self._returns, pushed.ret)
 
     def _resync(self) -> None:
         prices = self._prices
