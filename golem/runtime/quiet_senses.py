@@ -5,7 +5,7 @@ golem's window the way `Senses.push` does, and the portfolio marked at each pric
 `QuietSenses.begin` is the first part's: it fills the stretch's summaries, prices and
 equities for the leading ticks that are quiet from the market's side, and returns how many
 they are. A tick is not quiet when a T0 probe fires (`readings`, on the credits of the
-stretch's start and the burn rate decaying as a tick that spends nothing decays it), when a
+stretch's start and its burn rate: see `_look`), when a
 world-feed item falls due by its observation, when recorded data has ended before it (the
 heartbeat job ends the life there), when the market cannot say (stale, or an error the
 step-by-step tick raises itself), or when its price is one no portfolio can be marked at.
@@ -59,12 +59,11 @@ class QuietSenses:
         probes: ProbePolicy,
         store: StateStore,
         chart: VitalsChart,
-        burn_decay: float,
         previous: Callable[[], MarketSummary | None],
     ) -> None:
         self._senses, self._portfolio, self._knowledge = senses, portfolio, knowledge
         self._probes, self._store, self._chart = probes, store, chart
-        self._decay, self._previous = burn_decay, previous
+        self._previous = previous
         self._ahead: Lookahead | None = None
         self._pushes: list[Pushed] = []
         self._observations: list[Observation] = []
@@ -82,7 +81,13 @@ class QuietSenses:
         return quiet
 
     def _look(self, stretch: Stretch) -> int:
-        """Observe, push and probe tick by tick while the ticks are quiet."""
+        """Observe, push and probe tick by tick while the ticks are quiet.
+
+        The runway probe reads the burn rate at the stretch's start on every tick: a
+        quiet tick spends nothing, so the vitality update multiplies the rate by a decay
+        below 1 (`VitalsChart.update`); the credits stay, and `credits / burn` can only
+        grow (correctly rounded products and quotients are monotone): a runway that is
+        long enough at the first tick stays so, as the step-by-step ticks would find."""
         senses, portfolio = self._senses, self._portfolio
         window, market = senses.window, senses.market
         if not len(window) or not portfolio.marks:  # a first tick: a birth, an endowment
@@ -91,7 +96,7 @@ class QuietSenses:
         if ahead is None:  # a live exchange: every tick is lived step by step
             return 0
         ends = market.end if isinstance(market, RecordedSource) else None
-        knowledge, policy, decay = self._knowledge, self._probes, self._decay
+        knowledge, policy = self._knowledge, self._probes
         credits, burn = self._store.credits(), self._chart.vitals.burn_rate_usd
         previous = self._previous()
         pushes, observations, prices, summaries = (
@@ -123,7 +128,6 @@ class QuietSenses:
             prices.append(price)
             summaries.append(summary)
             previous = summary
-            burn = decay * burn + (1 - decay) * 0.0  # VitalsChart.update, nothing spent
         return len(observations)
 
     def _equities(self, prices: np.ndarray) -> np.ndarray:

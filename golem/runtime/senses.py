@@ -61,7 +61,6 @@ class Senses:
         probes: ProbePolicy,
         store: StateStore,
         chart: VitalsChart,
-        burn_decay: float,
         previous: Callable[[], MarketSummary | None],
     ) -> QuietSenses:
         """These senses' part of the fast-forward (quiet_senses.py), for this life."""
@@ -72,7 +71,6 @@ class Senses:
             probes=probes,
             store=store,
             chart=chart,
-            burn_decay=burn_decay,
             previous=previous,
         )
 

@@ -160,7 +160,6 @@ def part(t: Twin) -> QuietSenses:
         probes=golem.probes,
         store=golem.store,
         chart=golem.chart,
-        burn_decay=golem.policy.burn_decay,
         previous=lambda: golem.previous,
     )
 
@@ -266,9 +265,7 @@ def _decayed(t: Twin, ticks: int) -> float:
 
 
 @contextmanager
-def case_of(
-    raw: dict[str, Any], market: Any, *, burn: float = 0.0, **kw: Any
-) -> Iterator[Case]:
+def case_of(raw: dict[str, Any], market: Any, *, burn: float = 0.0, **kw: Any) -> Iterator[Case]:
     """Three twins on three copies of `market` (a factory of fresh sources)."""
     base = Path(raw["golem"]["state_dir"])
     dirs = [{**raw, "golem": {**raw["golem"], "state_dir": str(base / n)}} for n in "pab"]
@@ -314,13 +311,15 @@ def test_a_long_quiet_stretch_through_a_shock(tmp_path: Path) -> None:
     assert counts == [400, 400, 400]
 
 
-def test_a_low_runway_is_not_quiet(tmp_path: Path) -> None:
-    """Credits of 5 at a burn of 0.001 a tick (after the 30 ticks of warming up) last
-    5,000 ticks, under a day's 5,760: the runway probe fires on the first tick."""
+@pytest.mark.parametrize(("runway", "quiet"), [(5759.9, 0), (5760.1, 50)])
+def test_a_low_runway_is_not_quiet(tmp_path: Path, runway: float, quiet: int) -> None:
+    """Credits of 5 at the stretch's start last `runway` ticks at its burn rate (after
+    the 30 ticks of warming up): under a day's 5,760 the runway probe fires on the first
+    tick; just over it, never (the rate decays on every quiet tick)."""
     raw = config(tmp_path, seed=1, sigmas=50.0)
     raw["probes"] |= LOOSE
-    with case_of(raw, simulated(raw), burn=0.001 / 0.95**30) as case:
-        assert compare(case, warm=30, length=50, keep=1.0) == 0
+    with case_of(raw, simulated(raw), burn=5.0 / runway / 0.95**30) as case:
+        assert compare(case, warm=30, length=50, keep=1.0) == quiet
 
 
 def test_a_feed_item_ends_the_quiet(tmp_path: Path) -> None:
