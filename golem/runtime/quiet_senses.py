@@ -5,7 +5,8 @@ golem's window the way `Senses.push` does, and the portfolio marked at each pric
 `QuietSenses.begin` is the first part's: it fills the stretch's summaries, prices and
 equities for the leading ticks that are quiet from the market's side, and returns how many
 they are. A tick is not quiet when a T0 probe fires (`readings`, on the credits of the
-stretch's start and its burn rate: see `_look`), when a
+stretch's start and the burn rate as quiet ticks decay it; a driver may also `allow` some
+probes, see `_look`), when a
 world-feed item falls due by its observation, when recorded data has ended before it (the
 heartbeat job ends the life there), when the market cannot say (stale, or an error the
 step-by-step tick raises itself), or when its price is one no portfolio can be marked at.
@@ -26,7 +27,7 @@ from golem.runtime.quiet import Stretch
 from golem.runtime.store.state import StateStore
 from golem.runtime.vitals import VitalsChart
 from golem.subsystems.contract import Event
-from golem.subsystems.heartbeat.probes import ProbePolicy, readings
+from golem.subsystems.heartbeat.probes import ProbePolicy, Reading, readings
 from golem.world import (
     Lookahead,
     MarketStale,
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
     from golem.runtime.senses import Senses
 
 __all__ = ["QuietSenses"]
+
+_NONE = np.empty(0, dtype=np.float64)
+_NONE.flags.writeable = False
 
 
 class QuietSenses:
@@ -59,35 +63,40 @@ class QuietSenses:
         probes: ProbePolicy,
         store: StateStore,
         chart: VitalsChart,
+        burn_decay: float,
         previous: Callable[[], MarketSummary | None],
+        allows: Callable[[tuple[Reading, ...]], bool] | None = None,
     ) -> None:
         self._senses, self._portfolio, self._knowledge = senses, portfolio, knowledge
         self._probes, self._store, self._chart = probes, store, chart
-        self._previous = previous
+        self._decay, self._previous, self._allows = burn_decay, previous, allows
+        market = senses.market  # (a protocol's isinstance is slow: asked once a life)
+        self._ends = market.end if isinstance(market, RecordedSource) else None
         self._ahead: Lookahead | None = None
         self._pushes: list[Pushed] = []
         self._observations: list[Observation] = []
         self._prices: list[float] = []
         self._summaries: list[MarketSummary] = []
+        self.fired: list[tuple[Reading, ...]] = []  # the probes of each tick `begin` allows
         self.last: MarketSummary | None = None  # the last tick lived's summary (`end`)
 
     def begin(self, stretch: Stretch) -> int:
         self._ahead, self._pushes, self._observations = None, [], []
-        self._prices, self._summaries = [], []
+        self._prices, self._summaries, self.fired = [], [], []
         quiet = self._look(stretch) if len(stretch) else 0
         stretch.summaries = self._summaries
-        prices = stretch.prices = np.array(self._prices, dtype=np.float64)
-        stretch.equities = self._equities(prices)
+        if quiet:
+            prices = stretch.prices = np.array(self._prices, dtype=np.float64)
+            stretch.equities = self._equities(prices)
+        else:
+            stretch.prices = stretch.equities = _NONE
         return quiet
 
     def _look(self, stretch: Stretch) -> int:
-        """Observe, push and probe tick by tick while the ticks are quiet.
-
-        The runway probe reads the burn rate at the stretch's start on every tick: a
-        quiet tick spends nothing, so the vitality update multiplies the rate by a decay
-        below 1 (`VitalsChart.update`); the credits stay, and `credits / burn` can only
-        grow (correctly rounded products and quotients are monotone): a runway that is
-        long enough at the first tick stays so, as the step-by-step ticks would find."""
+        """Observe, push and probe tick by tick while the ticks are quiet: no probe fires
+        (or `allows` the probes that fire, which `fired` keeps), on the credits of the
+        stretch's start (a quiet tick spends nothing) and the burn rate as each quiet
+        tick's vitality update decays it (`VitalsChart.update` with nothing spent)."""
         senses, portfolio = self._senses, self._portfolio
         window, market = senses.window, senses.market
         if not len(window) or not portfolio.marks:  # a first tick: a birth, an endowment
@@ -95,17 +104,18 @@ class QuietSenses:
         ahead = self._ahead = Lookahead.of(market, stretch.times)
         if ahead is None:  # a live exchange: every tick is lived step by step
             return 0
-        ends = market.end if isinstance(market, RecordedSource) else None
+        ends, allows, decay = self._ends, self._allows, self._decay
         knowledge, policy = self._knowledge, self._probes
         credits, burn = self._store.credits(), self._chart.vitals.burn_rate_usd
         previous = self._previous()
-        pushes, observations, prices, summaries = (
+        pushes, observations, prices, summaries, fired = (
             self._pushes,
             self._observations,
             self._prices,
             self._summaries,
+            self.fired,
         )
-        push, summary_of = window.pushed, window.summary
+        push, summary_of, hears_nothing = window.pushed, window.summary, knowledge.hears_nothing
         for time in stretch.times:
             if ends is not None and time > ends:
                 break
@@ -114,20 +124,23 @@ class QuietSenses:
             except (MarketStale, ValueError):
                 break
             price = observation.price
-            if not (math.isfinite(price) and price > 0) or not knowledge.hears_nothing(
-                observation.time
-            ):
+            if not (math.isfinite(price) and price > 0) or not hears_nothing(observation.time):
                 break
             pushed = push(observation)
             summary = summary_of()
-            if readings(summary, previous, credits_usd=credits, burn_rate_usd=burn, policy=policy):
+            probes = readings(
+                summary, previous, credits_usd=credits, burn_rate_usd=burn, policy=policy
+            )
+            if probes and (allows is None or not allows(probes)):
                 window.unpush(pushed)
                 break
             pushes.append(pushed)
             observations.append(observation)
             prices.append(price)
             summaries.append(summary)
+            fired.append(probes)
             previous = summary
+            burn = decay * burn + (1 - decay) * 0.0
         return len(observations)
 
     def _equities(self, prices: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from golem.runtime.knowledge import Knowledge
 from golem.runtime.quiet_senses import QuietSenses
 from golem.runtime.store.state import StateStore
 from golem.runtime.vitals import VitalsChart
-from golem.subsystems.heartbeat.probes import ProbePolicy
+from golem.subsystems.heartbeat.probes import ProbePolicy, Reading
 from golem.world import (
     LiveMarket,
     MarketSource,
@@ -61,7 +61,9 @@ class Senses:
         probes: ProbePolicy,
         store: StateStore,
         chart: VitalsChart,
+        burn_decay: float,
         previous: Callable[[], MarketSummary | None],
+        allows: Callable[[tuple[Reading, ...]], bool] | None = None,
     ) -> QuietSenses:
         """These senses' part of the fast-forward (quiet_senses.py), for this life."""
         return QuietSenses(
@@ -71,7 +73,9 @@ class Senses:
             probes=probes,
             store=store,
             chart=chart,
+            burn_decay=burn_decay,
             previous=previous,
+            allows=allows,
         )
 
     def push(self, observation: Observation) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import csv
 import math
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from golem.subsystems.heartbeat.probes import (
     ProbeConfig,
     ProbePolicy,
     ProbeThresholds,
+    Reading,
     readings,
 )
 from golem.world import (
@@ -130,8 +131,8 @@ def twin(raw: dict[str, Any], market: MarketSource, burn: float) -> Iterator[Twi
         yield made
 
 
-def reference(t: Twin, time: datetime) -> tuple[MarketSummary, bool, float]:
-    """The senses' share of `Golem.tick` at `time`: the summary, whether a probe fired,
+def reference(t: Twin, time: datetime) -> tuple[MarketSummary, tuple[Reading, ...], float]:
+    """The senses' share of `Golem.tick` at `time`: the summary, the probes that fired,
     the equity after the mark."""
     golem = t.golem
     observation = golem.market.observe(time)
@@ -149,10 +150,10 @@ def reference(t: Twin, time: datetime) -> tuple[MarketSummary, bool, float]:
     golem.previous = market
     decay = golem.policy.burn_decay
     t.burn = decay * t.burn + (1 - decay) * 0.0
-    return market, bool(fired), golem.portfolio.equity()
+    return market, fired, golem.portfolio.equity()
 
 
-def part(t: Twin) -> QuietSenses:
+def part(t: Twin, allows: Callable[[tuple[Reading, ...]], bool] | None = None) -> QuietSenses:
     golem = t.golem
     return golem.senses.quiet(
         portfolio=golem.portfolio,
@@ -160,7 +161,9 @@ def part(t: Twin) -> QuietSenses:
         probes=golem.probes,
         store=golem.store,
         chart=golem.chart,
+        burn_decay=golem.policy.burn_decay,
         previous=lambda: golem.previous,
+        allows=allows,
     )
 
 
@@ -201,6 +204,8 @@ class Case:
     step: timedelta = TICK
     start: datetime = START
     ends: datetime | None = None
+    allows: Callable[[tuple[Reading, ...]], bool] | None = None
+    fired: list[tuple[Reading, ...]] = field(default_factory=list)  # the part's, each tick
 
 
 def compare(case: Case, *, warm: int, length: int, keep: float, after: int = 40) -> int:
@@ -214,25 +219,29 @@ def compare(case: Case, *, warm: int, length: int, keep: float, after: int = 40)
     for t in twins:  # a position, so that the equity follows the price
         t.golem.portfolio.apply(TradeAction.REBALANCE, t.golem.window.summary().price, 2_000.0)
     times = times_from(case.start + warm * step, length, step)
-    senses = part(case.b)
+    senses = part(case.b, case.allows)
     stretch = Stretch(first_tick=warm, times=times)
     quiet = senses.begin(stretch)
     assert len(stretch.summaries) == len(stretch.prices) == len(stretch.equities) == quiet
     # The reference's count: the first tick a probe fires, a feed item arrives, or the
     # data has ended (the step path's heartbeat ends the life there).
-    lived: list[tuple[MarketSummary, float]] = []
+    lived: list[tuple[MarketSummary, tuple[Reading, ...], float]] = []
     for time in times:
         if case.ends is not None and time > case.ends:
             break
         feed = len(case.probe.golem.memory.feed(100))
         summary, fired, equity = reference(case.probe, time)
-        if fired or len(case.probe.golem.memory.feed(100)) > feed:
+        if fired and (case.allows is None or not case.allows(fired)):
             break
-        lived.append((summary, equity))
+        if len(case.probe.golem.memory.feed(100)) > feed:
+            break
+        lived.append((summary, fired, equity))
     assert quiet == len(lived)
-    assert stretch.summaries == [s for s, _ in lived]
-    assert stretch.prices.tolist() == [s.price for s, _ in lived]
-    assert stretch.equities.tolist() == [e for _, e in lived]
+    assert stretch.summaries == [s for s, _, _ in lived]
+    assert senses.fired == [f for _, f, _ in lived]
+    case.fired = senses.fired
+    assert stretch.prices.tolist() == [s.price for s, _, _ in lived]
+    assert stretch.equities.tolist() == [e for _, _, e in lived]
     done = math.floor(keep * quiet)
     for i in range(done):
         assert senses.step(i) == ()
@@ -320,6 +329,19 @@ def test_a_low_runway_is_not_quiet(tmp_path: Path, runway: float, quiet: int) ->
     raw["probes"] |= LOOSE
     with case_of(raw, simulated(raw), burn=5.0 / runway / 0.95**30) as case:
         assert compare(case, warm=30, length=50, keep=1.0) == quiet
+
+
+def test_probes_a_driver_allows_keep_the_stretch_going(tmp_path: Path) -> None:
+    """A driver that lives ticks whose probes the rules answer at T0 (here: any probe)
+    reads each tick's probes from `fired`; the runway probe fires while the burn rate,
+    decaying tick by tick, is high, and stops when credits / burn passes a day."""
+    raw = config(tmp_path, seed=2, sigmas=1.0)
+    with case_of(raw, simulated(raw), burn=5.0 / 5000 / 0.95**30, allows=bool) as case:
+        assert compare(case, warm=30, length=120, keep=0.7) == 120
+        runway = case.b.golem.probes.runway_low
+        low = [runway in fired for fired in case.fired]
+        assert low[0] and not low[-1] and low == sorted(low, reverse=True)
+        assert any(fired and runway not in fired for fired in case.fired)  # the band's
 
 
 def test_a_feed_item_ends_the_quiet(tmp_path: Path) -> None:

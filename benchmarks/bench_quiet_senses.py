@@ -1,0 +1,175 @@
+"""The senses' part of the fast-forward (issue [speed]) against the step-by-step senses:
+CPU per tick, and how many ticks are quiet from the market's side.
+
+For each scenario's simulated market (its seed, its market parameters, the golem's own
+compiled probes), two golems live the same heartbeats: one as `Golem.tick` observes,
+pushes, hears, summarises, marks and probes; the other through `QuietSenses` stretches of
+up to an hour (`begin`, `step` x n, `end`), each non-quiet tick lived step by step as the
+driver would. Both must end in the same state (checked). Figures: µs per tick of each
+path (the part's: all its begin/step/end time over the quiet ticks it lived), the share
+of quiet ticks and the mean quiet stretch; "loose" repeats it with probes no move fires
+(every tick quiet: the part's cost on long stretches).
+
+Run: .venv/bin/python benchmarks/bench_quiet_senses.py [--days 1] [--quick]
+(--quick: 0.05 days, a smoke run)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from golem.runtime.golem import Golem  # noqa: E402
+from golem.runtime.quiet import Stretch  # noqa: E402
+from golem.runtime.store.state import StateStore  # noqa: E402
+from golem.simulation import load_scenario  # noqa: E402
+from golem.subsystems.heartbeat.probes import (  # noqa: E402
+    ProbeConfig,
+    ProbePolicy,
+    ProbeThresholds,
+    readings,
+)
+from golem.world import SimulatedMarket  # noqa: E402
+from tests.runtime.test_life import routes  # noqa: E402
+
+SCENARIOS = ("decline", "whipsaw", "bull_run_income")
+HOUR = 240  # heartbeats of 15 s: the longest stretch the driver builds
+LOOSE = ProbePolicy.of(
+    ProbeConfig(
+        thresholds=ProbeThresholds(
+            price_minor=0.5,
+            price_major=0.9,
+            volume_spike=1e9,
+            health_warning=1e-9,
+            health_critical=1e-10,
+            band_sigmas=1e3,
+        )
+    )
+)
+
+
+def tick(golem: Golem, now: datetime) -> bool:
+    """The senses' share of one step-by-step tick; whether a probe fired."""
+    observation = golem.market.observe(now)
+    golem.senses.push(observation)
+    golem.knowledge.hear(observation)
+    market = golem.window.summary()
+    golem.portfolio.mark(observation.price)
+    fired = readings(
+        market,
+        golem.previous,
+        credits_usd=golem.store.credits(),
+        burn_rate_usd=golem.vitals.burn_rate_usd,
+        policy=golem.probes,
+    )
+    golem.previous = market
+    return bool(fired)
+
+
+@dataclass
+class Figures:
+    reference_us: float
+    part_us: float
+    quiet: int
+    ticks: int
+    stretches: int
+
+
+def run(name: str, days: float, loose: bool, tmp: Path) -> Figures:
+    scenario = load_scenario(ROOT / "simulations" / f"{name}.toml")
+    cfg = scenario.config
+    start, every = scenario.start, cfg.heartbeat.interval
+    count = int(days * 86_400 / every.total_seconds())
+    times = [start + k * every for k in range(count)]
+    golems = []
+    for side in ("reference", "part"):
+        raw = cfg.model_copy(
+            update={"golem": cfg.golem.model_copy(update={"state_dir": tmp / name / side})}
+        )
+        store = StateStore.open(raw.golem.state_dir)
+        market = SimulatedMarket(cfg.golem.seed, cfg.world.market)
+        golem = Golem(raw, store=store, market=market, routes=routes()[0], now=lambda: start)
+        if loose:
+            golem.probes = LOOSE
+        for now in times[:30]:  # born and warmed up step by step
+            tick(golem, now)
+        golems.append(golem)
+    reference, fast = golems
+    lived = times[30:]
+    began = time.perf_counter()
+    for now in lived:
+        tick(reference, now)
+    reference_s = time.perf_counter() - began
+
+    part = fast.senses.quiet(
+        portfolio=fast.portfolio,
+        knowledge=fast.knowledge,
+        probes=fast.probes,
+        store=fast.store,
+        chart=fast.chart,
+        burn_decay=fast.policy.burn_decay,
+        previous=lambda: fast.previous,
+    )
+    part_s, quiet, stretches, at = 0.0, 0, 0, 0
+    while at < len(lived):
+        stretch = Stretch(first_tick=30 + at, times=lived[at : at + HOUR])
+        began = time.perf_counter()
+        n = part.begin(stretch)
+        step = part.step
+        for i in range(n):
+            step(i)
+        part.end(n)
+        part_s += time.perf_counter() - began
+        if n:
+            fast.previous = part.last
+        quiet, stretches, at = quiet + n, stretches + 1, at + n
+        if n < len(stretch) and at < len(lived):  # the tick that is not quiet
+            tick(fast, lived[at])
+            at += 1
+    assert fast.window.observations == reference.window.observations, name
+    assert fast.portfolio.to_dict() == reference.portfolio.to_dict(), name
+    assert fast.market.state() == reference.market.state(), name  # type: ignore[attr-defined]
+    for golem in golems:
+        golem.store.close()
+    return Figures(
+        reference_us=reference_s / len(lived) * 1e6,
+        part_us=part_s / max(quiet, 1) * 1e6,
+        quiet=quiet,
+        ticks=len(lived),
+        stretches=stretches,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--days", type=float, default=1.0)
+    parser.add_argument("--quick", action="store_true", help="0.05 days, a smoke run")
+    args = parser.parse_args(argv)
+    days = 0.05 if args.quick else args.days
+    print(
+        f"{'scenario':<22} {'ref µs/tick':>11} {'part µs/quiet tick':>18} "
+        f"{'quiet':>12} {'mean stretch':>12}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for loose in (False, True):
+            for name in SCENARIOS:
+                f = run(name, days, loose, Path(tmp) / ("loose" if loose else "probes"))
+                label = f"{name}{' (loose)' if loose else ''}"
+                share = f"{f.quiet}/{f.ticks}"
+                print(
+                    f"{label:<22} {f.reference_us:>11.2f} {f.part_us:>18.2f} "
+                    f"{share:>12} {f.quiet / max(f.stretches, 1):>12.2f}"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
