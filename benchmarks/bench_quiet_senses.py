@@ -5,8 +5,9 @@ For each scenario's simulated market (its seed, its market parameters, the golem
 compiled probes), two golems live the same heartbeats: one as `Golem.tick` observes,
 pushes, hears, summarises, marks and probes; the other through `QuietSenses` stretches of
 up to an hour (`begin`, `step` x n, `end`), each non-quiet tick lived step by step as the
-driver would. Both must end in the same state (checked). Figures: µs per tick of each
-path (the part's: all its begin/step/end time over the quiet ticks it lived), the share
+driver would. Both must end in the same state (checked). Figures (best of 3 runs): µs per
+tick of each path (the part's: all its begin/step/end time over the quiet ticks it lived,
+so a stretch's set-up is charged to its quiet ticks), the share
 of quiet ticks and the mean quiet stretch; "loose" repeats it with probes no move fires
 (every tick quiet: the part's cost on long stretches).
 
@@ -161,7 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for loose in (False, True):
             for name in SCENARIOS:
-                f = run(name, days, loose, Path(tmp) / ("loose" if loose else "probes"))
+                # The best of three runs: the machine is shared.
+                runs = [
+                    run(name, days, loose, Path(tmp) / f"{'loose' if loose else 'probes'}{k}")
+                    for k in range(1 if args.quick else 3)
+                ]
+                f = min(runs, key=lambda f: f.part_us)
+                f.reference_us = min(r.reference_us for r in runs)
                 label = f"{name}{' (loose)' if loose else ''}"
                 share = f"{f.quiet}/{f.ticks}"
                 print(

@@ -72,7 +72,8 @@ class QuietSenses:
         self._decay, self._previous, self._allows = burn_decay, previous, allows
         market = senses.market  # (a protocol's isinstance is slow: asked once a life)
         self._ends = market.end if isinstance(market, RecordedSource) else None
-        self._ahead: Lookahead | None = None
+        self._ahead = Lookahead.of(market)
+        self._looking = False  # `begin` has started the lookahead: `end` keeps from it
         self._pushes: list[Pushed] = []
         self._observations: list[Observation] = []
         self._prices: list[float] = []
@@ -81,7 +82,7 @@ class QuietSenses:
         self.last: MarketSummary | None = None  # the last tick lived's summary (`end`)
 
     def begin(self, stretch: Stretch) -> int:
-        self._ahead, self._pushes, self._observations = None, [], []
+        self._looking, self._pushes, self._observations = False, [], []
         self._prices, self._summaries, self.fired = [], [], []
         quiet = self._look(stretch) if len(stretch) else 0
         stretch.summaries = self._summaries
@@ -97,13 +98,13 @@ class QuietSenses:
         (or `allows` the probes that fire, which `fired` keeps), on the credits of the
         stretch's start (a quiet tick spends nothing) and the burn rate as each quiet
         tick's vitality update decays it (`VitalsChart.update` with nothing spent)."""
-        senses, portfolio = self._senses, self._portfolio
-        window, market = senses.window, senses.market
-        if not len(window) or not portfolio.marks:  # a first tick: a birth, an endowment
-            return 0
-        ahead = self._ahead = Lookahead.of(market, stretch.times)
+        window, ahead = self._senses.window, self._ahead
         if ahead is None:  # a live exchange: every tick is lived step by step
             return 0
+        if not len(window) or not self._portfolio.marks:  # a birth, an endowment
+            return 0
+        ahead.start(stretch.times)
+        self._looking = True
         ends, allows, decay = self._ends, self._allows, self._decay
         knowledge, policy = self._knowledge, self._probes
         credits, burn = self._store.credits(), self._chart.vitals.burn_rate_usd
@@ -159,10 +160,10 @@ class QuietSenses:
         return ()
 
     def end(self, done: int) -> None:
-        ahead = self._ahead
-        if ahead is not None:
-            ahead.keep(done)
-        self._ahead = None
+        if self._looking:
+            assert self._ahead is not None
+            self._ahead.keep(done)
+        self._looking = False
         window = self._senses.window
         for pushed in reversed(self._pushes[done:]):
             window.unpush(pushed)

@@ -1,99 +1,96 @@
 """The market at times to come, without consuming it (the fast-forward's lookahead, issue
-[speed]): `Lookahead.of(market, times)` observes the market at `times`, one at a time, and
-`keep(done)` leaves the market exactly as `done` step-by-step observations would have.
+[speed]): `Lookahead.of(market)`, once a life; then for each stretch `start(times)`,
+`next()` for the observation at each of `times` in turn, and `keep(done)`, which leaves
+the market exactly as `done` step-by-step observations at the first `done` times would.
 
-A simulated market is walked itself from a mark of where it was (its generator's state and
-its slots: `SimulatedMarket.restore` would lose the last observation and the last step's
-spacing, which the next observation and `ahead` read), then taken back and walked again
-when fewer ticks are kept than were seen. Another resumable source (a candle replay) is
-taken back through `state()`/`restore()`; a CSV replay is a pure function of the time
-asked. Any other source (a live exchange) cannot be looked ahead: `of` gives None.
+A simulated market is looked ahead on a *shadow*: a copy of it (its own generator in the
+same state) that walks the same path. The market itself only ever observes the times a
+life lives, so it is exact whatever the lookahead saw; the shadow is a cache, kept while
+it is where the market is or one observation ahead of it at a time the market is then
+asked (the tick that ended a stretch is the next the life lives), and copied again from
+the market otherwise. (Taking the market back instead would cost its generator's state,
+~16 µs, on every stretch.) A candle replay is walked itself and taken back through
+`state()`/`restore()`; a CSV replay is a pure function of the time asked. Any other
+source (a live exchange) cannot be looked ahead: `of` gives None.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from golem.world.candles import CandleReplay
 from golem.world.csv_market import CSVReplay
 from golem.world.market import SimulatedMarket
-from golem.world.observation import MarketSource, Observation, ResumableSource
+from golem.world.observation import MarketSource, Observation
 
 __all__ = ["Lookahead"]
 
+_NO_TIMES: Sequence[datetime] = ()
+
 
 class Lookahead:
-    """`market` observed at `times` (`next()` gives the next one), kept up to `keep(n)`."""
+    """A source's observations at times to come, for one life (see the module)."""
 
-    __slots__ = ("_keep_all", "_mark", "_market", "_restore", "_seen", "_times")
+    __slots__ = ("_market", "_saved", "_seen", "_shadow", "_times")
 
-    def __init__(
-        self,
-        market: MarketSource,
-        times: Sequence[datetime],
-        *,
-        mark: Any,
-        restore: Callable[[Any, Any], None] | None,
-    ) -> None:
-        self._market, self._times = market, times
-        self._mark, self._restore = mark, restore
-        self._seen = 0
-        self._keep_all = restore is None  # a pure source: nothing to take back
+    def __init__(self, market: MarketSource) -> None:
+        self._market = market
+        self._shadow: SimulatedMarket | None = None
+        self._times, self._seen = _NO_TIMES, 0
+        self._saved: Any = None
 
     @classmethod
-    def of(cls, market: MarketSource, times: Sequence[datetime]) -> Lookahead | None:
-        """A lookahead over `market`, or None when it cannot be taken back."""
-        if isinstance(market, SimulatedMarket):
-            return cls(market, times, mark=_mark(market), restore=_rewind)
-        if isinstance(market, CSVReplay):
-            return cls(market, times, mark=None, restore=None)
-        if isinstance(market, CandleReplay):
-            return cls(market, times, mark=market.state(), restore=_restored)
+    def of(cls, market: MarketSource) -> Lookahead | None:
+        """A lookahead over `market`, or None when it cannot be looked ahead."""
+        if isinstance(market, SimulatedMarket | CSVReplay | CandleReplay):
+            return cls(market)
         return None
+
+    def start(self, times: Sequence[datetime]) -> None:
+        """Look ahead at `times` (the market as it is now; the last stretch kept)."""
+        self._times, self._seen = times, 0
+        market = self._market
+        if isinstance(market, SimulatedMarket):
+            shadow = self._shadow
+            if shadow is None or not _where(shadow, market):
+                self._shadow = market._twin()
+        elif isinstance(market, CandleReplay):
+            self._saved = market.state()
 
     def next(self) -> Observation:
         """The observation at the next of `times` (the market's own errors propagate)."""
-        observation = self._market.observe(self._times[self._seen])
+        time = self._times[self._seen]
+        source = self._shadow if self._shadow is not None else self._market
+        observation = source.observe(time)
         self._seen += 1
         return observation
 
     def keep(self, done: int) -> None:
         """Leave the market as `done` observations at the first `done` times leave it."""
-        if self._keep_all or done == self._seen:
-            return
         if done > self._seen:
             raise ValueError(f"kept {done} observations of {self._seen} seen")
-        assert self._restore is not None
-        self._restore(self._market, self._mark)
-        observe = self._market.observe
-        for time in self._times[:done]:
-            observe(time)
-        self._seen = done
+        market, times = self._market, self._times
+        if isinstance(market, SimulatedMarket):
+            observe = market.observe
+            for time in times[:done]:
+                observe(time)
+        elif isinstance(market, CandleReplay) and done < self._seen:
+            market.restore(self._saved)
+            for time in times[:done]:
+                market.observe(time)
+        self._times, self._seen, self._saved = _NO_TIMES, 0, None
 
 
-def _restored(market: ResumableSource, state: Any) -> None:
-    market.restore(state)
-
-
-# What a simulated market's walk changes in place (besides its generator): copied by value.
-_LISTS = ("_pending", "_active")
-
-
-def _mark(market: SimulatedMarket) -> tuple[dict[str, Any], Any]:
-    """Where `market` is: its slots (the lists copied) and its generator's state."""
-    slots = {name: getattr(market, name) for name in SimulatedMarket.__slots__}
-    for name in _LISTS:
-        slots[name] = list(slots[name])
-    rng: random.Random = slots["_rng"]
-    return slots, rng.getstate()
-
-
-def _rewind(market: SimulatedMarket, mark: tuple[dict[str, Any], Any]) -> None:
-    """Take `market` back to `mark` (the same generator object, in its marked state)."""
-    slots, rng_state = mark
-    for name, value in slots.items():
-        setattr(market, name, list(value) if name in _LISTS else value)
-    market._rng.setstate(rng_state)
+def _where(shadow: SimulatedMarket, market: SimulatedMarket) -> bool:
+    """Whether `shadow` (a copy of `market` that walked on) is where `market` is: the same
+    grid steps walked (so the same draws of their generators, the same price, regime and
+    shocks), the same observations counted, at the same time and spacing, the same last."""
+    return (
+        shadow._grid == market._grid
+        and shadow._tick == market._tick
+        and shadow._elapsed == market._elapsed
+        and shadow._last_step == market._last_step
+        and shadow._last == market._last
+    )

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
@@ -418,3 +418,50 @@ def test_a_newborn_golem_lives_its_first_tick_step_by_step(tmp_path: Path) -> No
     with twin(raw, SimulatedMarket(0), 0.0) as t:
         stretch = Stretch(first_tick=0, times=times_from(START, 10))
         assert part(t).begin(stretch) == 0
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    keeps=st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=8),
+    sigmas=st.sampled_from([1.0, 2.5]),
+)
+@example(seed=1, keeps=[1.0, 1.0, 1.0, 1.0], sigmas=1.0)
+@example(seed=2, keeps=[1.0, 0.0, 1.0, 0.5, 1.0, 1.0], sigmas=2.5)
+def test_a_life_of_stretches_is_the_step_by_step_life(
+    seed: int, keeps: list[float], sigmas: float
+) -> None:
+    """As the driver lives: stretches (each keeping a share of its quiet ticks), the tick
+    that ended each lived step by step (once 7 s late, another time than the lookahead
+    saw; a slower heartbeat from then on), against a life of step-by-step ticks only."""
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = config(Path(tmp), seed=seed, sigmas=sigmas)
+        with case_of(raw, simulated(raw)) as case:
+            a, b = case.a, case.b
+            now, step, seen = START, TICK, []
+            for _ in range(30):
+                seen.append((reference(a, now), reference(b, now)))
+                now += step
+            senses = part(b)
+            for round_, keep in enumerate(keeps):
+                if round_ == len(keeps) // 2:
+                    step = 2 * TICK  # the heartbeat slows: the next tick is not one seen
+                times = times_from(now, 60, step)
+                stretch = Stretch(first_tick=0, times=times)
+                done = math.floor(keep * senses.begin(stretch))
+                for i in range(done):
+                    senses.step(i)
+                senses.end(done)
+                if done:
+                    b.golem.previous = senses.last
+                b.burn = _decayed(b, done)
+                for i in range(done):
+                    summary, _, equity = reference(a, times[i])
+                    assert (summary, equity) == (stretch.summaries[i], stretch.equities[i])
+                now = times[done] if done < len(times) else times[-1] + step
+                if round_ == len(keeps) // 2 - 1:
+                    now += timedelta(seconds=7)
+                seen.append((reference(a, now), reference(b, now)))  # the tick that ended it
+                now += step
+                assert senses_state(b.golem) == senses_state(a.golem)
+            assert all(x == y for x, y in seen)
