@@ -17,13 +17,13 @@ def markets(seed: int) -> tuple[SimulatedMarket, SimulatedMarket]:
     return SimulatedMarket(seed, params), SimulatedMarket(seed, params)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 1000),
     rounds=st.lists(
         st.tuples(
-            st.integers(0, 12),  # ticks seen
-            st.integers(0, 12),  # of which kept
+            st.integers(0, 40),  # ticks seen
+            st.integers(0, 40),  # of which kept (16 or more, all: the shadow is adopted)
             st.sampled_from([None, 0, 7, 15, 30]),  # a tick lived after, that many s later
         ),
         min_size=1,
@@ -44,7 +44,7 @@ def test_a_simulated_market_looked_ahead_is_the_market_that_lives(
         m.observe(now)
     for seen, asked, after in rounds:
         kept = min(asked, seen)
-        times = [now + (k + 1) * TICK for k in range(12)]
+        times = [now + (k + 1) * TICK for k in range(40)]
         ahead.start(times)
         shown = [ahead.next() for _ in range(seen)]
         ahead.keep(kept)
