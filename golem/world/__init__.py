@@ -63,7 +63,7 @@ from golem.world.scenario import (
     RegimeParams,
     ScheduledShock,
 )
-from golem.world.truth import MoveSize, Truth
+from golem.world.truth import Moment, MoveSize, Truth
 from golem.world.window import MarketSummary, MarketWindow, PriceBand, Pushed
 
 __all__ = [
@@ -96,6 +96,7 @@ __all__ = [
     "MarketStale",
     "MarketSummary",
     "MarketWindow",
+    "Moment",
     "MoveSize",
     "Observation",
     "PaperPortfolio",
