@@ -8,8 +8,7 @@ same state) that walks the same path. The market itself only ever observes the t
 life lives, so it is exact whatever the lookahead saw; the shadow is a cache, kept while
 it is where the market is or one observation ahead of it at a time the market is then
 asked (the tick that ended a stretch is the next the life lives), and copied again from
-the market otherwise; a shadow that saw a long stretch all kept becomes the market (and
-copies of it, taken along a long stretch, stand in when part of it is kept).
+the market otherwise; a shadow that saw a long stretch all kept becomes the market.
 (Taking the market back instead would cost its generator's state, ~16 µs, each stretch.)
 A candle replay is walked itself and taken back through `state()`/`restore()`; a CSV
 replay is a pure function of the time asked. Any other source (a live exchange) cannot be
@@ -34,22 +33,18 @@ _NO_TIMES: Sequence[datetime] = ()
 # taken over) rather than the market walking them again; a new shadow costs a copy of
 # the generator's state (~19 µs, the walk of ~12 ticks).
 _ADOPT_AFTER = 16
-# And every this many ticks a long lookahead keeps a copy of its shadow, which the market
-# takes over when fewer ticks are kept than were seen, walking only the rest again.
-_COPY_EVERY = 32
 
 
 class Lookahead:
     """A source's observations at times to come, for one life (see the module)."""
 
-    __slots__ = ("_copies", "_market", "_saved", "_seen", "_shadow", "_times")
+    __slots__ = ("_market", "_saved", "_seen", "_shadow", "_times")
 
     def __init__(self, market: MarketSource) -> None:
         self._market = market
         self._shadow: SimulatedMarket | None = None
         self._times, self._seen = _NO_TIMES, 0
         self._saved: Any = None
-        self._copies: list[tuple[int, SimulatedMarket]] = []  # (ticks seen, shadow then)
 
     @classmethod
     def of(cls, market: MarketSource) -> Lookahead | None:
@@ -71,15 +66,10 @@ class Lookahead:
 
     def next(self) -> Observation:
         """The observation at the next of `times` (the market's own errors propagate)."""
-        seen, shadow = self._seen, self._shadow
-        time = self._times[seen]
-        if shadow is None:
-            observation = self._market.observe(time)
-        else:
-            if seen and not seen % _COPY_EVERY:
-                self._copies.append((seen, shadow._twin()))
-            observation = shadow.observe(time)
-        self._seen = seen + 1
+        time = self._times[self._seen]
+        source = self._shadow if self._shadow is not None else self._market
+        observation = source.observe(time)
+        self._seen += 1
         return observation
 
     def keep(self, done: int) -> None:
@@ -92,20 +82,14 @@ class Lookahead:
                 _adopt(market, self._shadow)  # it is where the market is to be
                 self._shadow = None
             else:
-                walked = 0
-                for seen, copy in reversed(self._copies):
-                    if seen <= done:
-                        _adopt(market, copy)
-                        walked = seen
-                        break
                 observe = market.observe
-                for time in times[walked:done]:
+                for time in times[:done]:
                     observe(time)
         elif isinstance(market, CandleReplay) and done < self._seen:
             market.restore(self._saved)
             for time in times[:done]:
                 market.observe(time)
-        self._times, self._seen, self._saved, self._copies = _NO_TIMES, 0, None, []
+        self._times, self._seen, self._saved = _NO_TIMES, 0, None
 
 
 def _adopt(market: SimulatedMarket, shadow: SimulatedMarket) -> None:
