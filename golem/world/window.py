@@ -9,7 +9,7 @@ import math
 from collections import deque
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from msgspec import Struct
 
@@ -22,30 +22,16 @@ _CANCELLATION = 1e4  # beyond this ratio, sliding m2 keeps under ~1e-12 relative
 _DUST = 1e-24
 
 
-_NOTHING: Any = object()  # a deque that was not full: its push dropped nothing
+# What one push changed (`MarketWindow.pushed`): the running sums before it, and the
+# length and first value of each deque (observations, prices, volumes, returns) before it.
+Pushed = tuple[Any, ...]
 
 
-class Pushed(NamedTuple):
-    """What one push changed: the running sums before it, and what it pushed out of
-    each full deque (`_NOTHING` when the deque was not full)."""
-
-    sums: tuple[float, float, float, float, int]
-    observation: Any
-    price: Any
-    volume: Any
-    ret: Any
-    returned: bool  # a return was pushed (the window was not empty)
-
-
-def _left(values: deque[Any]) -> Any:
-    """What appending to `values` pushes out of it."""
-    return values[0] if len(values) == values.maxlen else _NOTHING
-
-
-def _restore(values: deque[Any], left: Any) -> None:
+def _restore(values: deque[Any], length: int, first: Any) -> None:
+    """Take back an append to `values`, which had `length` values first `first`."""
     values.pop()
-    if left is not _NOTHING:
-        values.appendleft(left)
+    if len(values) < length:  # it was full: the append pushed `first` out
+        values.appendleft(first)
 
 
 class PriceBand(StrEnum):
@@ -199,19 +185,21 @@ class MarketWindow:
     def pushed(self, obs: Observation) -> Pushed:
         """`push(obs)`, returning what `unpush` needs to take it back exactly (the fast
         forward's lookahead pushes a tick it may not live)."""
-        observations, prices, volumes, returns = (
-            self._observations,
-            self._prices,
-            self._volumes,
-            self._returns,
-        )
-        undo = Pushed(
-            (self._mean, self._m2, self._volume_sum, self._ret_sq_sum, self._until_resync),
-            _left(observations),
-            _left(prices),
-            _left(volumes),
-            _left(returns) if observations else _NOTHING,
-            bool(observations),
+        o, p, v, r = self._observations, self._prices, self._volumes, self._returns
+        undo = (
+            self._mean,
+            self._m2,
+            self._volume_sum,
+            self._ret_sq_sum,
+            self._until_resync,
+            len(o),
+            o[0] if o else None,
+            len(p),
+            p[0] if p else None,
+            len(v),
+            v[0] if v else None,
+            len(r),
+            r[0] if r else None,
         )
         self.push(obs)
         return undo
@@ -219,12 +207,26 @@ class MarketWindow:
     def unpush(self, pushed: Pushed) -> None:
         """Take back the newest push (`pushed` is what `pushed()` returned for it): the
         window is again exactly as it was before it, running sums included."""
-        self._mean, self._m2, self._volume_sum, self._ret_sq_sum, self._until_resync = pushed.sums
-        _restore(self._observations, pushed.observation)
-        _restore(self._prices, pushed.price)
-        _restore(self._volumes, pushed.volume)
-        if pushed.returned:
-            _restore(self._returns, pushed.ret)
+        (
+            self._mean,
+            self._m2,
+            self._volume_sum,
+            self._ret_sq_sum,
+            self._until_resync,
+            observed,
+            first_observation,
+            priced,
+            first_price,
+            volumes,
+            first_volume,
+            returned,
+            first_return,
+        ) = pushed
+        _restore(self._observations, observed, first_observation)
+        _restore(self._prices, priced, first_price)
+        _restore(self._volumes, volumes, first_volume)
+        if observed:  # a return is pushed with every observation but the first
+            _restore(self._returns, returned, first_return)
 
     def _resync(self) -> None:
         prices = self._prices
