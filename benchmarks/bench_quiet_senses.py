@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from golem.runtime.golem import Golem  # noqa: E402
 from golem.runtime.quiet import Stretch  # noqa: E402
+from golem.runtime.quiet_senses import QuietSenses  # noqa: E402
 from golem.runtime.store.state import StateStore  # noqa: E402
 from golem.simulation import load_scenario  # noqa: E402
 from golem.subsystems.heartbeat.probes import (  # noqa: E402
@@ -115,17 +116,9 @@ def run(
         tick(reference, now)
     reference_s = clock() - began
 
-    part = fast.senses.quiet(
-        portfolio=fast.portfolio,
-        knowledge=fast.knowledge,
-        probes=fast.probes,
-        store=fast.store,
-        chart=fast.chart,
-        burn_decay=fast.policy.burn_decay,
-        previous=lambda: fast.previous,
-        allows=None
-        if allow_below is None
-        else lambda fired: sum(r.weight for r in fired) < allow_below,
+    part = QuietSenses.of(
+        fast,
+        None if allow_below is None else lambda fired: sum(r.weight for r in fired) < allow_below,
     )
     part_s, quiet, stretches, at = 0.0, 0, 0, 0
     whole = clock()

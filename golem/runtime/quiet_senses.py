@@ -29,16 +29,15 @@ from golem.runtime.vitals import VitalsChart
 from golem.subsystems.contract import Event
 from golem.subsystems.heartbeat.probes import ProbePolicy, Reading, readings
 from golem.world import (
-    Lookahead,
     MarketStale,
     MarketSummary,
     Observation,
     PaperPortfolio,
     Pushed,
-    RecordedSource,
 )
 
 if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
     from golem.runtime.senses import Senses
 
 __all__ = ["QuietSenses"]
@@ -70,9 +69,7 @@ class QuietSenses:
         self._senses, self._portfolio, self._knowledge = senses, portfolio, knowledge
         self._probes, self._store, self._chart = probes, store, chart
         self._decay, self._previous, self._allows = burn_decay, previous, allows
-        market = senses.market  # (a protocol's isinstance is slow: asked once a life)
-        self._ends = market.end if isinstance(market, RecordedSource) else None
-        self._ahead = Lookahead.of(market)
+        self._ends, self._ahead = senses.ends, senses.lookahead
         self._looking = False  # `begin` has started the lookahead: `end` keeps from it
         self._pushes: list[Pushed] = []
         self._observations: list[Observation] = []
@@ -80,6 +77,24 @@ class QuietSenses:
         self._summaries: list[MarketSummary] = []
         self.fired: list[tuple[Reading, ...]] = []  # the probes of each tick `begin` allows
         self.last: MarketSummary | None = None  # the last tick lived's summary (`end`)
+
+    @classmethod
+    def of(
+        cls, golem: Golem, allows: Callable[[tuple[Reading, ...]], bool] | None = None
+    ) -> QuietSenses:
+        """`golem`'s senses part, as the golem is now (cheap to make for each stretch:
+        what lasts across stretches, the market's lookahead, is kept by its `Senses`)."""
+        return cls(
+            golem.senses,
+            portfolio=golem.portfolio,
+            knowledge=golem.knowledge,
+            probes=golem.probes,
+            store=golem.store,
+            chart=golem.chart,
+            burn_decay=golem.policy.burn_decay,
+            previous=lambda: golem.previous,
+            allows=allows,
+        )
 
     def begin(self, stretch: Stretch) -> int:
         self._looking, self._pushes, self._observations = False, [], []

@@ -20,12 +20,14 @@ from golem.runtime.vitals import VitalsChart
 from golem.subsystems.heartbeat.probes import ProbePolicy, Reading
 from golem.world import (
     LiveMarket,
+    Lookahead,
     MarketSource,
     MarketStale,
     MarketSummary,
     MarketWindow,
     Observation,
     PaperPortfolio,
+    RecordedSource,
     ResumableSource,
 )
 
@@ -52,6 +54,10 @@ class Senses:
         self.unsaved = 0  # observations pushed since the last snapshot
         self.resumable = market if isinstance(market, ResumableSource) else None
         self._live = market if isinstance(market, LiveMarket) else None
+        # The fast-forward's (quiet_senses.py), kept for the life: the market looked ahead
+        # (None: it cannot be), and where recorded data ends.
+        self.lookahead = Lookahead.of(market)
+        self.ends = market.end if isinstance(market, RecordedSource) else None
 
     def quiet(
         self,
