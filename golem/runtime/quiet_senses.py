@@ -1,17 +1,18 @@
 """The senses over a quiet stretch (issue [speed]): what the market shows at each of the
-stretch's heartbeats, looked ahead without consuming the market, pushed through the
-golem's window the way `Senses.push` does, and the portfolio marked at each price.
+stretch's heartbeats, looked ahead without consuming the market (`Senses.lookahead`),
+pushed through the golem's window the way `Senses.push` does, and the portfolio marked at
+each price.
 
 `QuietSenses.begin` is the first part's: it fills the stretch's summaries, prices and
 equities for the leading ticks that are quiet from the market's side, and returns how many
 they are. A tick is not quiet when a T0 probe fires (`readings`, on the credits of the
-stretch's start and the burn rate as quiet ticks decay it; a driver may also `allow` some
-probes, see `_look`), when a
-world-feed item falls due by its observation, when recorded data has ended before it (the
-heartbeat job ends the life there), when the market cannot say (stale, or an error the
-step-by-step tick raises itself), or when its price is one no portfolio can be marked at.
-`end(done)` leaves the market, the window (and what the next snapshot saves of it), what
-the golem heard and the portfolio's marks exactly as `done` step-by-step ticks would have.
+stretch's start and the burn rate as quiet ticks decay it; a driver may `allow` some
+probes, see `_look`), when a world-feed item falls due by its observation, when recorded
+data has ended before it (the heartbeat job ends the life there), when the market cannot
+say (stale, or an error the step-by-step tick raises itself), or when its price is one no
+portfolio can be marked at. `step(i)` marks the portfolio at tick i's price. `end(done)`
+leaves the market, the window (and what the next snapshot saves of it), what the golem
+heard and the portfolio's marks exactly as `done` step-by-step ticks would have.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ _NONE.flags.writeable = False
 
 
 class QuietSenses:
-    """The `senses` part of the fast-forward (a `QuietPart`), for one life.
+    """The `senses` part of the fast-forward (a `QuietPart`).
 
     `previous` gives the summary the golem's last tick probed (the regime probe compares
     bands with it); after `end(done)` with `done` > 0 the golem's previous is `last`, the
