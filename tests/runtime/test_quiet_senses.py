@@ -465,3 +465,15 @@ def test_a_life_of_stretches_is_the_step_by_step_life(
                 now += step
                 assert senses_state(b.golem) == senses_state(a.golem)
             assert all(x == y for x, y in seen)
+
+
+def test_a_feed_not_yet_placed_is_not_quiet(tmp_path: Path) -> None:
+    """A feed is placed on the clock at the first observation heard (a life resumed in a
+    new process has heard none): until then no tick is quiet; after it, until its item."""
+    raw = config(tmp_path, seed=0, sigmas=50.0, feed_at=600)
+    with twin(raw, SimulatedMarket(0), 0.0) as t:
+        knowledge = t.golem.knowledge
+        assert not knowledge.hears_nothing(START)
+        reference(t, START)
+        assert knowledge.hears_nothing(START + timedelta(seconds=599))
+        assert not knowledge.hears_nothing(START + timedelta(seconds=600))
