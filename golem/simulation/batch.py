@@ -201,7 +201,7 @@ def run_lives(
     todo: deque[tuple[int, LifeSpec]] = deque(enumerate(specs))
     alone: deque[tuple[int, LifeSpec]] = deque()  # lives of a chunk lost whole
     workers = max(1, slots(client))
-    flying: dict[Future, list[tuple[int, LifeSpec]]] = {}
+    flying: dict[Future[list[_Ended]], list[tuple[int, LifeSpec]]] = {}
     ends: dict[int, LifeEnd] = {}
     lived_s: list[float] = []
 
@@ -223,8 +223,6 @@ def run_lives(
 
     def end(index: int, summary: dict[str, Any] | None, error: str | None, s: float) -> None:
         ends[index] = LifeEnd(index, specs[index], summary, error, s)
-        if summary is not None:
-            lived_s.append(s)
         if on_end is not None:
             on_end(ends[index])
 
@@ -233,20 +231,23 @@ def run_lives(
         refill()
         for future in queue:
             lives = flying.pop(future)
+            got: list[_Ended] = []
             if future.status == "finished":
-                for index, summary, error, seconds in future.result():
-                    end(index, summary, error, seconds)
+                got = future.result()
             elif len(lives) > 1:
                 alone.extend(lives)
             else:
                 exc = future.exception()
                 error = f"{type(exc).__name__}: {exc}" if exc is not None else future.status
-                end(lives[0][0], None, error, 0.0)
-            # Received: let the cluster forget it. A result still held would be computed
+                got = [(lives[0][0], None, error, 0.0)]
+            # Received: let the cluster forget it (a result still held would be computed
             # again if its worker died, rewriting a finished life's directory after the
-            # batch had counted it.
+            # batch had counted it), and give the worker its next before anyone hears.
             future.release()
+            lived_s.extend(seconds for _, summary, _, seconds in got if summary is not None)
             refill()
+            for ended in got:
+                end(*ended)
     except BaseException:
         with suppress(Exception):
             client.cancel(list(flying), force=True)
