@@ -46,7 +46,7 @@ from rich.table import Table  # noqa: E402
 
 from golem.cli import main as golem  # noqa: E402
 from golem.runtime.config import ConfigError  # noqa: E402
-from golem.simulation.batch import executor  # noqa: E402
+from golem.simulation.batch import cores, executor  # noqa: E402
 from golem.simulation.results import read_rows  # noqa: E402
 from golem.simulation.scenario import load_scenario  # noqa: E402
 
@@ -72,7 +72,7 @@ def main() -> int:
         names, seeds, days = ["decline"], 2, 0.2
     os.environ.setdefault("COLUMNS", "160")  # the batches' tables, printed by golem's console
     console = Console(width=160)
-    jobs = args.jobs or os.cpu_count() or 1
+    jobs = args.jobs or cores()
     policies = len(args.policies.split(","))
     with tempfile.TemporaryDirectory() as scratch, executor(workers=jobs) as client:
         out = args.out or Path(scratch)

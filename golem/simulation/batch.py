@@ -49,6 +49,7 @@ __all__ = [
     "LifeEnd",
     "OnEnd",
     "chunk_size",
+    "cores",
     "distribution",
     "executor",
     "pace",
@@ -151,7 +152,7 @@ def executor(scheduler: str | None = None, workers: int | None = None) -> Iterat
     try:
         with _sigint_blocked():  # the cluster's threads and processes keep SIGINT blocked
             cluster = LocalCluster(
-                n_workers=workers or os.cpu_count() or 1,
+                n_workers=workers or cores(),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=":0",  # its HTTP server on a free port: 8787 may be taken
@@ -173,6 +174,14 @@ def executor(scheduler: str | None = None, workers: int | None = None) -> Iterat
             client.close(timeout=_CLOSE_S)
         if cluster is not None:
             cluster.close(timeout=_CLOSE_S)
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or `taskset`
+    may narrow below the machine's): a local cluster's workers by default, one a core."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def slots(client: Client) -> int:

@@ -12,6 +12,8 @@ import logging
 import os
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -171,3 +173,36 @@ def test_a_batch_prints_its_pace_on_each_life_and_at_the_end(
         assert re.search(r"\(\d+\.\d s\); \d+ lives/min, ETA \d+:\d\d:\d\d$", line), line
     assert lines[-1].endswith("ETA 0:00:00")  # none left
     assert re.search(r"^3 lives in \d+\.\d s: \d+\.\d lives/min, 2 workers \d+% busy$", out, re.M)
+
+
+_WORKERS_SCRIPT = """
+from golem.simulation.batch import executor
+
+if __name__ == "__main__":
+    with executor() as client:
+        print(len(client.nthreads()), sum(client.nthreads().values()))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
+def test_a_local_cluster_has_a_worker_of_one_thread_per_core_it_may_use(tmp_path: Path) -> None:
+    """Narrowed to one core (as `taskset` or a container would), a batch starts one worker
+    process, not one per core of the machine: no two lives share a core."""
+    script = tmp_path / "workers.py"
+    script.write_text(_WORKERS_SCRIPT)
+    root = Path(__file__).parents[2]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+    }
+    ran = subprocess.run(
+        [sys.executable, str(script)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}),
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["1", "1"]  # one worker process, one thread
