@@ -125,11 +125,13 @@ def pace(done: int, total: int, seconds: float) -> tuple[float | None, float | N
 
 
 def pace_text(done: int, total: int, seconds: float) -> str:
-    """The pace in words: `329 lives/min, ETA 0:00:12` (`-` for what is not known yet)."""
+    """The pace in words: `329 lives/min, ETA 0:00:12`, `1.4 lives/min, ETA 0:21:07` (a
+    tenth below ten a minute; `-` for what is not known yet)."""
     per_minute, left = pace(done, total, seconds)
     if per_minute is None or left is None:
         return "- lives/min, ETA -"
-    return f"{per_minute:.0f} lives/min, ETA {timedelta(seconds=round(left))}"
+    rate = f"{per_minute:.1f}" if per_minute < 10 else f"{per_minute:.0f}"
+    return f"{rate} lives/min, ETA {timedelta(seconds=round(left))}"
 
 
 @contextmanager

@@ -75,6 +75,7 @@ def test_the_pace_is_lives_per_minute_and_the_time_the_rest_take_at_it() -> None
     assert pace(0, 10, 5.0) == (None, None)  # no life ended: no pace yet
     assert pace(5, 20, 30.0) == (10.0, 90.0)
     assert pace_text(5, 20, 30.0) == "10 lives/min, ETA 0:01:30"
+    assert pace_text(3, 20, 200.0) == "0.9 lives/min, ETA 0:18:53"  # slow: a tenth
     assert pace_text(0, 20, 3.0) == "- lives/min, ETA -"
 
 
@@ -170,7 +171,7 @@ def test_a_batch_prints_its_pace_on_each_life_and_at_the_end(
     lines = [line for line in err.splitlines() if line.startswith("[")]
     assert len(lines) == 3, err
     for line in lines:
-        assert re.search(r"\(\d+\.\d s\); \d+ lives/min, ETA \d+:\d\d:\d\d$", line), line
+        assert re.search(r"\(\d+\.\d s\); \d+(\.\d)? lives/min, ETA \d+:\d\d:\d\d$", line), line
     assert lines[-1].endswith("ETA 0:00:00")  # none left
     assert re.search(r"^3 lives in \d+\.\d s: \d+\.\d lives/min, 2 workers \d+% busy$", out, re.M)
 

@@ -16,7 +16,7 @@ from tests.user_errors.support import golem
 DECLINE = Path(__file__).resolve().parents[2] / "simulations" / "decline.toml"
 _LIFE_LINE = re.compile(
     r"^\[(\d)/2\] vitality seed (\d): lived to the horizon at 0\.05 days \(\d+\.\d s\); "
-    r"\d+ lives/min, ETA \d+:\d\d:\d\d$"
+    r"\d+(\.\d)? lives/min, ETA \d+:\d\d:\d\d$"
 )
 
 
