@@ -19,7 +19,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference.durations import Duration
 
-__all__ = ["HazardParams", "StochasticRoll", "death_probability", "roll", "uniform_draw"]
+__all__ = [
+    "HazardParams",
+    "StochasticRoll",
+    "background",
+    "chance",
+    "death_probability",
+    "roll",
+    "uniform_draw",
+]
 
 _DRAW_SPACE = float(2**64)
 
@@ -59,20 +67,31 @@ def uniform_draw(seed: int | str, golem_id: str, tick: int) -> float:
 
 
 def death_probability(
-    age: timedelta, fitness: float, interval: timedelta, params: HazardParams | None = None
+    age: timedelta, fitness: float, interval: timedelta, params: HazardParams
 ) -> float:
     """The chance of dying within `interval`, at `age`. `fitness` in [0, 1]: 1 leaves the
     hazard as it is, 0 multiplies it by `max_fitness_multiplier`."""
-    params = params or _DEFAULT
     if age < timedelta(0) or interval < timedelta(0):
         raise ValueError("age and interval must be non-negative")
-    fitness = min(1.0, max(0.0, fitness))
     reference = params.reference_tick.total_seconds()
     ticks = interval.total_seconds() / reference  # the interval in reference ticks
-    multiplier = 1.0 + (params.max_fitness_multiplier - 1.0) * (1.0 - fitness)
+    return chance(background(age.total_seconds(), params), fitness, ticks, params)
+
+
+def background(age_seconds: float, params: HazardParams) -> float:
+    """λ + α·e^(β·age): the hazard per reference tick at `age_seconds`, before fitness."""
     # The exponent is clamped so a very old golem reaches the cap instead of overflowing.
-    exponent = min(params.ageing * age.total_seconds() / reference, 700.0)
-    hazard = (params.makeham + params.gompertz * math.exp(exponent)) * multiplier * ticks
+    exponent = min(params.ageing * age_seconds / params.reference_tick.total_seconds(), 700.0)
+    return params.makeham + params.gompertz * math.exp(exponent)
+
+
+def chance(background: float, fitness: float, ticks: float, params: HazardParams) -> float:
+    """The chance of dying over `ticks` reference ticks at the `background` hazard, raised
+    by low `fitness` and capped (`death_probability`'s arithmetic, for a caller that keeps
+    the background of each age)."""
+    fitness = min(1.0, max(0.0, fitness))
+    multiplier = 1.0 + (params.max_fitness_multiplier - 1.0) * (1.0 - fitness)
+    hazard = background * multiplier * ticks
     # The cap is a chance per reference tick: over `ticks` of them, 1 − (1 − cap)^ticks.
     capped = -math.log1p(-params.cap) * ticks if params.cap < 1.0 else math.inf
     return -math.expm1(-min(hazard, capped))
@@ -86,7 +105,7 @@ def roll(
     age: timedelta,
     interval: timedelta,
     fitness: float,
-    params: HazardParams | None = None,
+    params: HazardParams,
 ) -> StochasticRoll:
     """The stochastic clock's verdict on tick number `tick`, `interval` after the last roll,
     at `age`."""
@@ -95,6 +114,3 @@ def roll(
         probability=death_probability(age, fitness, interval, params),
         draw=uniform_draw(seed, golem_id, tick),
     )
-
-
-_DEFAULT = HazardParams()
