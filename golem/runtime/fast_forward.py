@@ -1,0 +1,135 @@
+"""The fast-forward driver (issue [speed]): a simulated golem lives a quiet stretch of
+heartbeats in bulk, with the answers of one tick at a time (quiet.py says what a quiet
+tick is and what each part promises).
+
+The heartbeat job of a life that fast-forwards (`LifeOptions.fast_forward`, set by
+`golem simulate` unless `--step`) asks `stretch_times` for the heartbeat's fire times
+from the one due now up to the next boundary: another job's fire (ties go to the job
+added first, as the scheduler runs them), the top of the hour, the end of a recorded
+market. `Golem.fast_forward` then (`FastForward.live`) checks that the stretch may start,
+cuts it before the reserve's recalculation, begins every part (the senses first: they
+fill the Stretch), steps them tick by tick until one makes an event or a clock runs out,
+ends them, and finishes the last tick as `Golem.tick` does. It lives 0 ticks, and the
+step-by-step tick runs instead, whenever it cannot be sure: a part missing, a part that
+allows none of the stretch, anything waiting that a quiet tick does not do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from golem.runtime.quiet import QuietPart, Stretch
+from golem.runtime.scheduler import Trigger
+from golem.subsystems.contract import Event
+
+if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
+
+__all__ = ["FastForward", "quiet_parts", "stretch_times"]
+
+_HOUR = timedelta(hours=1)
+# The parts a quiet tick changes, by the object that owns each, in the order a tick
+# changes them: the senses (the market, the window, the marks), the oracle, the episodes,
+# the decision's records, vitality. Each owner's `quiet(golem)` makes its part.
+PART_OWNERS = ("senses", "predictor", "episodes", "decisions", "chart")
+
+
+def stretch_times(
+    trigger: Trigger,
+    first: datetime,
+    *,
+    other: tuple[datetime, bool] | None,
+    data_end: datetime | None = None,
+) -> list[datetime]:
+    """The fire times of a job on `trigger` from `first` (its run now) on that may be
+    lived in one run: before the next other job's (`other`: its time, and whether this
+    job runs first when they fall together), before the top of the hour after `first`,
+    and not after `data_end` (a recorded market's last row)."""
+    hour = first.astimezone(UTC).replace(minute=0, second=0, microsecond=0) + _HOUR
+    times: list[datetime] = []
+    at: datetime | None = first
+    while at is not None and at < hour and (data_end is None or at <= data_end):
+        if other is not None and (at > other[0] or (at == other[0] and not other[1])):
+            break
+        times.append(at)
+        at = trigger.get_next_fire_time(at, at)
+    return times
+
+
+def quiet_parts(golem: Golem) -> list[QuietPart] | None:
+    """Every part of `golem` a quiet tick changes (PART_OWNERS' order), or None when an
+    owner has none: then no stretch runs (each tick is lived one at a time)."""
+    parts: list[QuietPart] = []
+    for owner in PART_OWNERS:
+        make: Callable[[Golem], QuietPart] | None = getattr(getattr(golem, owner), "quiet", None)
+        if make is None:
+            return None
+        parts.append(make(golem))
+    return parts
+
+
+class FastForward:
+    """One stretch of `golem`'s heartbeats lived in bulk (`live`)."""
+
+    def __init__(self, golem: Golem) -> None:
+        self.golem = golem
+
+    def may_start(self) -> bool:
+        """Whether a stretch may start at the golem's tick now: it lives, it was born
+        (the first tick appraises its birth), it is not resumed (a resumable life is
+        snapshotted every tick, and its owner's commands read at each), its reserve was
+        logged, and nothing of its owner's waits (a steer, a held trade)."""
+        golem = self.golem
+        return (
+            not golem.dead
+            and golem.tick_no > 0
+            and not golem.options.resumable
+            and golem.purse.reserve_logged
+            and golem.control.steer is None
+            and not golem.desk.approvals
+        )
+
+    def ticks_before_reserve(self, count: int) -> int:
+        """How many of `count` ticks from now come before the reserve's recalculation
+        (a tick whose number is a multiple of `recalculate_ticks` locks it again)."""
+        every = self.golem.policy.reserve.recalculate_ticks
+        return min(count, -self.golem.tick_no % every)
+
+    async def live(self, times: Sequence[datetime], jump: Callable[[datetime], None]) -> int:
+        """Live the heartbeats at `times` in bulk as far as they are quiet; how many were
+        lived (0: none, and the caller lives this tick step by step). `jump` moves the
+        clock to each tick's time as it is lived (a part's log line reads it)."""
+        golem = self.golem
+        if not times or not self.may_start():
+            return 0
+        count = self.ticks_before_reserve(len(times))
+        parts = quiet_parts(golem) if count else None
+        if parts is None:
+            return 0
+        stretch = Stretch(first_tick=golem.tick_no, times=times[:count])
+        begun: list[QuietPart] = []
+        for part in parts:  # the senses first: they fill the stretch for the others
+            count = min(count, part.begin(stretch))
+            begun.append(part)
+            if not count:
+                break
+        done, events, phase = 0, list[Event](), golem.vitals.phase
+        for i in range(count):
+            jump(stretch.times[i])
+            events = [event for part in parts for event in part.step(i)]
+            done = i + 1
+            if events or golem.vitals.cause is not None:
+                break
+        for part in begun:
+            part.end(done)
+        if not done:
+            return 0
+        golem.tick_no = stretch.first_tick + done - 1
+        market = stretch.summaries[done - 1]
+        golem.previous = market
+        if golem.memo is not None and golem.vitals.phase is not phase:
+            golem.memo.forget()  # no decision is reused across a phase change
+        await golem.finish(stretch.times[done - 1], market, events)
+        return done
