@@ -97,18 +97,23 @@ class FastForward:
         every = self.golem.policy.reserve.recalculate_ticks
         return min(count, -self.golem.tick_no % every)
 
-    async def live(self, times: Sequence[datetime], jump: Callable[[datetime], None]) -> int:
-        """Live the heartbeats at `times` in bulk as far as they are quiet; how many were
-        lived (0: none, and the caller lives this tick step by step). `jump` moves the
-        clock to each tick's time as it is lived (a part's log line reads it)."""
+    async def live(
+        self, times: Callable[[], Sequence[datetime]], jump: Callable[[datetime], None]
+    ) -> int:
+        """Live the heartbeats at `times()` in bulk as far as they are quiet; how many
+        were lived (0: none, and the caller lives this tick step by step). `jump` moves
+        the clock to each tick's time as it is lived (a part's log line reads it)."""
         golem = self.golem
-        if not times or not self.may_start():
+        if not self.may_start() or not self.ticks_before_reserve(1):
             return 0
-        count = self.ticks_before_reserve(len(times))
-        parts = quiet_parts(golem) if count else None
+        parts = quiet_parts(golem)
         if parts is None:
             return 0
-        stretch = Stretch(first_tick=golem.tick_no, times=times[:count])
+        due = times()
+        count = self.ticks_before_reserve(len(due))
+        if not count:
+            return 0
+        stretch = Stretch(first_tick=golem.tick_no, times=due[:count])
         begun: list[QuietPart] = []
         for part in parts:  # the senses first: they fill the stretch for the others
             count = min(count, part.begin(stretch))

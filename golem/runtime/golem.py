@@ -305,11 +305,11 @@ class Golem:
             self.snapshot()
 
     async def fast_forward(
-        self, times: Sequence[datetime], jump: Callable[[datetime], None]
+        self, times: Callable[[], Sequence[datetime]], jump: Callable[[datetime], None]
     ) -> int:
-        """Live the quiet heartbeats at `times` (from the one due now) in bulk, moving the
-        clock with `jump`: how many were lived (0: the stretch may not start or no tick of
-        it is quiet; `tick` lives this one). See fast_forward.py."""
+        """Live the quiet heartbeats at `times()` (from the one due now; asked only when a
+        stretch may start) in bulk, moving the clock with `jump`: how many were lived (0:
+        none may be; `tick` lives this one). See fast_forward.py."""
         return await FastForward(self).live(times, jump)
 
     def snapshot(self) -> None:

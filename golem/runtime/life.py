@@ -351,10 +351,15 @@ def assemble(
         if forward is None:
             await golem.tick()
         else:
-            others = scheduler.first_other("heartbeat")
             ends = None if replay is None else replay.end
-            times = stretch_times(beats[0], firing.at, other=others, data_end=ends)
-            lived = await golem.fast_forward(times, forward.jump_to)
+            times: list[datetime] = []
+
+            def stretch() -> list[datetime]:
+                others = scheduler.first_other("heartbeat")
+                times[:] = stretch_times(beats[0], firing.at, other=others, data_end=ends)
+                return times
+
+            lived = await golem.fast_forward(stretch, forward.jump_to)
             if lived:
                 scheduler.advance("heartbeat", times[lived - 1])
             else:
