@@ -55,8 +55,8 @@ def test_an_advanced_run_is_recorded_as_its_last_fire_and_the_next_follows_it() 
     assert runs == [
         ("beat", T0),
         ("beat", T0 + S15),  # stands for T0 + 15 s ... T0 + 60 s
+        ("other", T0 + 4 * S15),  # inside the stretch (a driver stops before), on time
         ("beat", T0 + 5 * S15),  # the next fire follows the last one lived
-        ("other", T0 + 4 * S15),  # late: it fell inside the stretch (a driver stops before)
         ("beat", T0 + 6 * S15),
     ]
     assert fires.fires["beat"] == T0 + 6 * S15
