@@ -42,15 +42,18 @@ def stretch_times(
     *,
     other: tuple[datetime, bool] | None,
     data_end: datetime | None = None,
+    limit: int | None = None,
 ) -> list[datetime]:
     """The fire times of a job on `trigger` from `first` (its run now) on that may be
     lived in one run: before the next other job's (`other`: its time, and whether this
     job runs first when they fall together), before the top of the hour after `first`,
-    and not after `data_end` (a recorded market's last row)."""
+    not after `data_end` (a recorded market's last row); at most `limit` of them."""
     hour = first.astimezone(UTC).replace(minute=0, second=0, microsecond=0) + _HOUR
     times: list[datetime] = []
     at: datetime | None = first
-    while at is not None and at < hour and (data_end is None or at <= data_end):
+    left = -1 if limit is None else limit
+    while at is not None and at < hour and (data_end is None or at <= data_end) and left:
+        left -= 1
         if other is not None and (at > other[0] or (at == other[0] and not other[1])):
             break
         times.append(at)
@@ -71,10 +74,33 @@ def quiet_parts(golem: Golem) -> list[QuietPart] | None:
 
 
 class FastForward:
-    """One stretch of `golem`'s heartbeats lived in bulk (`live`)."""
+    """`golem`'s heartbeats lived in quiet stretches (`live`, once a heartbeat job's run).
+
+    How far it looks ahead adapts, never what it answers: a stretch asks for `span`
+    ticks (doubled after a stretch lived whole, up to the hour; after a shorter one,
+    twice what it lived), and after a run that lived none (the market not quiet now,
+    most often) the next `wait` runs are lived step by step without asking (1, 2, 4, ...
+    up to MAX_WAIT in a row of such runs): looking ahead costs a part's `begin` about
+    what it costs to live the ticks, and quiet ticks come in runs."""
+
+    MIN_SPAN, MAX_SPAN, MAX_WAIT = 8, 4_096, 16
 
     def __init__(self, golem: Golem) -> None:
         self.golem = golem
+        self.span = self.MIN_SPAN
+        self._wait = self._backoff = 0
+
+    def _lived(self, asked: int, lived: int) -> int:
+        """Adapt the span and the wait to a run whose stretch had `asked` ticks and
+        lived `lived` of them; returns `lived`."""
+        if lived:
+            self._backoff = 0
+            grown = 2 * self.span if lived == asked else 2 * lived
+            self.span = max(self.MIN_SPAN, min(self.MAX_SPAN, grown))
+        else:
+            self._backoff = self._wait = min(self.MAX_WAIT, 2 * self._backoff or 1)
+            self.span = self.MIN_SPAN
+        return lived
 
     def may_start(self) -> bool:
         """Whether a stretch may start at the golem's tick now: it lives, it was born
@@ -98,22 +124,26 @@ class FastForward:
         return min(count, -self.golem.tick_no % every)
 
     async def live(
-        self, times: Callable[[], Sequence[datetime]], jump: Callable[[datetime], None]
+        self, times: Callable[[int], Sequence[datetime]], jump: Callable[[datetime], None]
     ) -> int:
-        """Live the heartbeats at `times()` in bulk as far as they are quiet; how many
-        were lived (0: none, and the caller lives this tick step by step). `jump` moves
-        the clock to each tick's time as it is lived (a part's log line reads it)."""
+        """Live the heartbeats at `times(n)` (at most `n` of them from the one due now)
+        in bulk as far as they are quiet; how many were lived (0: none, and the caller
+        lives this tick step by step). `jump` moves the clock to each tick's time as it
+        is lived (a part's log line reads it)."""
+        if self._wait:
+            self._wait -= 1
+            return 0
         golem = self.golem
         if not self.may_start() or not self.ticks_before_reserve(1):
             return 0
         parts = quiet_parts(golem)
         if parts is None:
             return 0
-        due = times()
-        count = self.ticks_before_reserve(len(due))
-        if not count:
+        due = times(self.ticks_before_reserve(self.span))
+        if not due:
             return 0
-        stretch = Stretch(first_tick=golem.tick_no, times=due[:count])
+        stretch = Stretch(first_tick=golem.tick_no, times=due)
+        count = len(due)
         begun: list[QuietPart] = []
         for part in parts:  # the senses first: they fill the stretch for the others
             count = min(count, part.begin(stretch))
@@ -130,11 +160,11 @@ class FastForward:
         for part in begun:
             part.end(done)
         if not done:
-            return 0
+            return self._lived(len(due), 0)
         golem.tick_no = stretch.first_tick + done - 1
         market = stretch.summaries[done - 1]
         golem.previous = market
         if golem.memo is not None and golem.vitals.phase is not phase:
             golem.memo.forget()  # no decision is reused across a phase change
         await golem.finish(stretch.times[done - 1], market, events)
-        return done
+        return self._lived(len(due), done)

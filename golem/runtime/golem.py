@@ -198,6 +198,7 @@ class Golem:
             golem_id=self._golem_id,
             now=now,
         )
+        self.forward = FastForward(self)  # quiet stretches, when options.fast_forward
 
     @property
     def vitals(self) -> Vitals:
@@ -305,12 +306,12 @@ class Golem:
             self.snapshot()
 
     async def fast_forward(
-        self, times: Callable[[], Sequence[datetime]], jump: Callable[[datetime], None]
+        self, times: Callable[[int], Sequence[datetime]], jump: Callable[[datetime], None]
     ) -> int:
-        """Live the quiet heartbeats at `times()` (from the one due now; asked only when a
-        stretch may start) in bulk, moving the clock with `jump`: how many were lived (0:
-        none may be; `tick` lives this one). See fast_forward.py."""
-        return await FastForward(self).live(times, jump)
+        """Live the quiet heartbeats at `times(n)` (at most n from the one due now; asked
+        only when a stretch may start) in bulk, moving the clock with `jump`: how many
+        were lived (0: none; `tick` lives this one). See fast_forward.py."""
+        return await self.forward.live(times, jump)
 
     def snapshot(self) -> None:
         """What a restart resumes from, the tick counter and the market window's new

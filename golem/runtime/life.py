@@ -354,9 +354,10 @@ def assemble(
             ends = None if replay is None else replay.end
             times: list[datetime] = []
 
-            def stretch() -> list[datetime]:
+            def stretch(limit: int) -> list[datetime]:
                 others = scheduler.first_other("heartbeat")
-                times[:] = stretch_times(beats[0], firing.at, other=others, data_end=ends)
+                at = firing.at
+                times[:] = stretch_times(beats[0], at, other=others, data_end=ends, limit=limit)
                 return times
 
             lived = await golem.fast_forward(stretch, forward.jump_to)
