@@ -49,7 +49,7 @@ from golem.oracle.corrector import (
     ResidualStats,
 )
 from golem.oracle.fitness import DOMAIN_ALPHAS, DOMAIN_WEIGHTS, EpistemicFitness, FitnessParams
-from golem.oracle.gate import GateParams, GateVerdict, permits, required_accuracy
+from golem.oracle.gate import GatedTrade, GateParams, GateVerdict, permits, required_accuracy
 from golem.oracle.genome import INHERITANCE_WEIGHT, GenomeError, OracleGenome
 from golem.oracle.oracle import Oracle
 from golem.oracle.skill import peirce
@@ -78,6 +78,7 @@ __all__ = [
     "FitnessParams",
     "GateParams",
     "GateVerdict",
+    "GatedTrade",
     "GenomeError",
     "InRange",
     "Move",

@@ -220,9 +220,32 @@ class PredictionBook:
         if self._ledger is not None:
             for resolution in done:
                 self._ledger.append_resolution(resolution)
+        self._compact(now)
+        return done
+
+    def _compact(self, now: datetime) -> None:
         while self._resolved and now - self._resolved[0].resolved_at > self._window:
             self._resolved.popleft()
-        return done
+
+    def due(self) -> list[tuple[datetime, int, int, Prediction]]:
+        """The pending checkpoints (due, prediction id, checkpoint index, prediction), in
+        the order `resolve` takes them."""
+        return sorted(self._due)
+
+    def lived(
+        self,
+        pending: list[tuple[datetime, int, int, Prediction]],
+        next_id: int,
+        resolved: Iterable[Resolution],
+        now: datetime,
+    ) -> None:
+        """What a stretch of ticks lived in bulk (runtime/quiet_oracle.py) left: the
+        checkpoints still `pending`, the next id, the resolutions made there (in order,
+        already in the ledger), the kept ones compacted as `resolve` at `now` would."""
+        heapq.heapify(pending)
+        self._due, self._next_id = pending, next_id
+        self._resolved.extend(resolved)
+        self._compact(now)
 
     def report(
         self,

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from golem.oracle.book import AccuracyReport, Category, PredictionBook
 
-__all__ = ["GateParams", "GateVerdict", "permits", "required_accuracy"]
+__all__ = ["GateParams", "GateVerdict", "GatedTrade", "permits", "required_accuracy"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,3 +87,20 @@ def permits(
                 inaction,
             )
     return GateVerdict(True, "", required, reports, inaction)
+
+
+@dataclass(frozen=True, slots=True)
+class GatedTrade:
+    """A trade the gate blocked, and what it would have made: its fill on a copy of the
+    portfolio, marked at the price one horizon later (net of its fee and slippage)."""
+
+    tick: int
+    due: datetime
+    action: str
+    sign: float  # +1 bought, -1 sold
+    quantity: float
+    execution_price: float
+    fee_usd: float
+
+    def pnl(self, price: float) -> float:
+        return self.sign * self.quantity * (price - self.execution_price) - self.fee_usd

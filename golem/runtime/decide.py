@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import structlog
 from msgspec.structs import replace
@@ -39,10 +40,14 @@ from golem.runtime.asking import Asked, Call, Funds, ask
 from golem.runtime.charge import charge, held
 from golem.runtime.grant import Declined, grant, prompt_key
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
+from golem.runtime.quiet_records import QuietRecords
 from golem.runtime.record import DecisionRecord
 from golem.runtime.verify import Verification, judge
 from golem.subsystems.context import ContextReport
 from golem.subsystems.contract import Outcome, Situation, Subsystem
+
+if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
 
 __all__ = ["Decisions", "Plan", "decide", "plan"]
 
@@ -267,6 +272,11 @@ class Decisions:
         record = _began(await decide(subsystem, ctx, self.funds, self.memo), began)
         self._publish(record)
         return record
+
+    def quiet(self, golem: Golem) -> QuietRecords:
+        """The part of a fast-forward that makes and publishes `golem`'s heartbeat
+        decisions over a quiet stretch (quiet_records.py), made as it is now."""
+        return QuietRecords.of(golem)
 
     async def again(
         self, subsystem: Subsystem, ctx: Situation, *, of: DecisionRecord, seed: int | None

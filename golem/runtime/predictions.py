@@ -19,9 +19,6 @@ regime tag is the golem's own (the price against its 20-tick band: above, within
 
 from __future__ import annotations
 
-import math
-from collections import deque
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -38,6 +35,7 @@ from golem.oracle import (
     CorrectorParams,
     Direction,
     Draft,
+    GatedTrade,
     GateParams,
     GateVerdict,
     Oracle,
@@ -53,6 +51,9 @@ from golem.oracle import (
     price_direction,
     volatility_regime,
 )
+from golem.oracle.tally import Tally
+from golem.runtime.quiet_oracle import QuietOracle
+from golem.runtime.readings import REPORT_EVERY, health, hourly_volatility, regime_of
 from golem.runtime.store.predictions import PredictionTable
 from golem.subsystems.contract import Event
 from golem.world import MarketSummary, PaperPortfolio
@@ -73,33 +74,6 @@ _SEVERITY_BAND = {
     "critical": "wild",
 }
 _IMPLIED = {"exit": Direction.DOWN, "hedge": Direction.DOWN, "rebalance": Direction.UP}
-_HEALTH_LINE = 1.0  # a lending position below health factor 1 is liquidatable
-REPORT_EVERY = timedelta(hours=1)  # an `oracle` line (accuracy, fitness, gate) this often
-
-
-def regime_of(market: MarketSummary, k: float = 1.0) -> str:
-    """The golem's own regime tag: the price above, within or below SMA ± kσ of its window."""
-    z = market.zscore
-    if z is None:
-        return "unknown"
-    return "above" if z > k else "below" if z < -k else "within"
-
-
-@dataclass(frozen=True, slots=True)
-class GatedTrade:
-    """A trade the gate blocked, and what it would have made: its fill on a copy of the
-    portfolio, marked at the price one horizon later (net of its fee and slippage)."""
-
-    tick: int
-    due: datetime
-    action: str
-    sign: float  # +1 bought, -1 sold
-    quantity: float
-    execution_price: float
-    fee_usd: float
-
-    def pnl(self, price: float) -> float:
-        return self.sign * self.quantity * (price - self.execution_price) - self.fee_usd
 
 
 class Predictor:
@@ -132,13 +106,10 @@ class Predictor:
         self.blocked = 0  # trades the gate blocked in this process
         self.permitted = 0  # trades it let through (risk approved, something to fill)
         self.would_be_pnl_usd = 0.0  # of the blocked trades resolved so far
-        # Resolutions in this process, per category: [total, hits] (the reports' lifetime
-        # counts; the book's reports cover the gate's window).
-        self.resolved: dict[str, list[int]] = {str(c): [0, 0] for c in Category}
-        # The same over the gate's window, per (category, regime), kept as resolutions come
-        # and leave (the hourly report reads it without scanning the book).
-        self._recent: deque[Resolution] = deque()
-        self._windowed: dict[tuple[str, str], list[int]] = {}
+        # Resolutions in this process: per category over its life (the reports' lifetime
+        # counts), per (category, regime) over the gate's window (the hourly report's).
+        self.tally = Tally()
+        self.resolved = self.tally.resolved
         self._reported: datetime | None = None  # when the last `oracle` line was logged
         self._alarmed: set[tuple[str, str]] = set()  # (category, regime) whose gap alarms
         self._checked: datetime | None = None  # when the calibration gap was last read
@@ -175,27 +146,16 @@ class Predictor:
         whose horizon has come."""
         self.regime = regime_of(market)
         readings = {PRICE: market.price, EQUITY: portfolio.equity()}
-        hourly = self._hourly(now, market)
+        hourly = hourly_volatility(market, self._last, now)
+        self._last = now
         if hourly is not None:
             readings[VOLATILITY] = hourly
-        if market.health_factor is not None:
-            readings[HEALTH] = 1.0 if market.health_factor >= _HEALTH_LINE else 0.0
+        healthy = health(market)
+        if healthy is not None:
+            readings[HEALTH] = healthy
         resolved = self.oracle.tick(now, self.regime, readings)
-        windowed, recent = self._windowed, self._recent
-        for r in resolved:
-            counts = self.resolved[r.category]
-            counts[0] += 1
-            counts[1] += r.correct
-            counts = windowed.setdefault((r.category, r.regime), [0, 0])
-            counts[0] += 1
-            counts[1] += r.correct
-        recent.extend(resolved)
-        oldest = now - self.gate.window
-        while recent and recent[0].resolved_at < oldest:
-            old = recent.popleft()
-            counts = windowed[(old.category, old.regime)]
-            counts[0] -= 1
-            counts[1] -= old.correct
+        self.tally.count(resolved)
+        self.tally.forget(now - self.gate.window)
         while self._gated and self._gated[0].due <= now:
             gated = self._gated.pop(0)
             pnl = gated.pnl(market.price)
@@ -211,6 +171,11 @@ class Predictor:
             self._reported = now
             log.info("oracle", golem=self._golem_id, **self.report(now))
         return resolved
+
+    def quiet(self, confidence: float) -> QuietOracle:
+        """This Predictor's part of a quiet stretch (quiet_oracle.py): `observe`, `hold` at
+        the rules' decision's `confidence`, and `calibration_alarms`, on each tick."""
+        return QuietOracle(self, confidence)
 
     def calibration_alarms(self, now: datetime) -> list[Event]:
         """`calibration_gap` once for each category whose expected calibration error in
@@ -241,13 +206,6 @@ class Predictor:
             else:
                 self._alarmed.discard(key)
         return events
-
-    def _hourly(self, now: datetime, market: MarketSummary) -> float | None:
-        last, self._last = self._last, now
-        sigma = market.return_volatility
-        if sigma is None or last is None or now <= last:
-            return None
-        return sigma * math.sqrt(3600.0 / (now - last).total_seconds())
 
     def claim(
         self,
@@ -375,7 +333,7 @@ class Predictor:
         and per regime; the gate's blocked and permitted trades and the blocked ones'
         would-be P&L."""
         buckets: dict[str, dict[str, list[int]]] = {str(c): {} for c in Category}
-        for (category, regime), counts in self._windowed.items():
+        for (category, regime), counts in self.tally.windowed.items():
             if counts[0]:
                 buckets[category][regime] = counts
         fitness, calibrator = self.oracle.fitness, self.oracle.calibrator

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from msgspec import Struct
 
 from golem.mortality import Phase
+from golem.runtime.quiet_stretch import QuietStretch
 from golem.runtime.record import DecisionRecord
 
 __all__ = ["Record", "RecordStream", "Subscriber", "VitalityRecord"]
@@ -63,9 +64,13 @@ class RecordStream:
     of a tick reaches the subscribers once the tick commits, and never if it rolls back,
     so the log says only what the state committed. A subscriber that writes to the state
     itself (the request archive) subscribes `within` the transaction instead: its writes
-    commit or roll back with the tick's."""
+    commit or roll back with the tick's.
 
-    __slots__ = ("_hold", "_subscribers", "_within")
+    A `QuietStretch` (a fast-forward's quiet decisions, quiet_stretch.py) goes whole to a
+    subscriber that hears stretches (its object has `hear_quiet`), and as the records it
+    stands for, one by one, to any other."""
+
+    __slots__ = ("_hold", "_quiet", "_subscribers", "_within")
 
     def __init__(
         self,
@@ -76,11 +81,15 @@ class RecordStream:
         self._subscribers = list(subscribers)
         self._within: list[Subscriber] = []
         self._hold = hold
+        self._quiet: dict[int, Callable[[QuietStretch], None] | None] = {}
 
     def subscribe(self, subscriber: Subscriber, *, within: bool = False) -> None:
         (self._within if within else self._subscribers).append(subscriber)
 
-    def publish(self, record: Record) -> None:
+    def publish(self, record: Record | QuietStretch) -> None:
+        if isinstance(record, QuietStretch):
+            self.publish_quiet(record)
+            return
         for subscriber in self._within:
             subscriber(record)
         if self._hold is None:
@@ -88,6 +97,34 @@ class RecordStream:
         else:
             self._hold(lambda: self._tell(record))
 
+    def publish_quiet(self, stretch: QuietStretch) -> None:
+        """A quiet stretch's decisions: to each subscriber as `publish` would hand them
+        one by one, in bulk to those that hear stretches."""
+        if not len(stretch):
+            return
+        for subscriber in self._within:
+            self._hear(subscriber, stretch)
+        if self._hold is None:
+            self._tell_quiet(stretch)
+        else:
+            self._hold(lambda: self._tell_quiet(stretch))
+
     def _tell(self, record: Record) -> None:
         for subscriber in self._subscribers:
+            subscriber(record)
+
+    def _tell_quiet(self, stretch: QuietStretch) -> None:
+        for subscriber in self._subscribers:
+            self._hear(subscriber, stretch)
+
+    def _hear(self, subscriber: Subscriber, stretch: QuietStretch) -> None:
+        key = id(subscriber)
+        if key not in self._quiet:  # a bound method's object, or the callable object
+            owner = getattr(subscriber, "__self__", subscriber)
+            self._quiet[key] = getattr(owner, "hear_quiet", None)
+        hear = self._quiet[key]
+        if hear is not None:
+            hear(stretch)
+            return
+        for record in stretch.records():
             subscriber(record)

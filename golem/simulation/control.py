@@ -27,6 +27,7 @@ from typing import Any, Literal
 from golem.mortality import MortalityPolicy, Phase, PolicyName, Senescence, assess
 from golem.runtime import Record, VitalityRecord
 from golem.runtime.config import GolemConfig
+from golem.runtime.quiet_stretch import QuietStretch
 from golem.simulation.ranktest import mann_whitney_u
 
 __all__ = [
@@ -73,6 +74,9 @@ class WouldHaveDied:
     _phase: Phase | None = field(default=None, repr=False)
     _terminal_since: datetime | None = field(default=None, repr=False)
     _senescence: Senescence = field(default_factory=Senescence, repr=False)
+
+    def hear_quiet(self, stretch: QuietStretch) -> None:
+        """A fast-forward's quiet decisions: nothing to hear (vitality records are its)."""
 
     def __call__(self, record: Record) -> None:
         if not isinstance(record, VitalityRecord) or self.cause is not None:

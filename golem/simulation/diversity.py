@@ -23,6 +23,7 @@ from typing import Any
 
 from golem.mortality import SubsystemName
 from golem.runtime import DecisionRecord, Record
+from golem.runtime.quiet_stretch import QuietStretch
 from golem.subsystems.heartbeat.decision import HeartbeatAction, HeartbeatDecision
 
 __all__ = ["DIVERSITY_KEYS", "Strategies", "entropy_bits"]
@@ -68,6 +69,14 @@ class Strategies:
             for entry in outcome.grimoire_upserts:
                 if not entry.id.startswith(_INHERITED):
                     self.insights.add(entry.id)
+
+    def hear_quiet(self, stretch: QuietStretch) -> None:
+        """A fast-forward's quiet decisions: each heartbeat's action counted."""
+        if not self.members:
+            self.new_life()
+        mix = self.members[-1]
+        for decision in stretch.decisions:
+            mix[str(decision.action)] += 1
 
     def summary(self, lifespan_days: float) -> dict[str, Any]:
         niches = {_niche(mix) for mix in self.members if mix}

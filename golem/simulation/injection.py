@@ -29,6 +29,7 @@ from typing import Any
 
 from golem.mortality import SubsystemName
 from golem.runtime import DecisionRecord, Record
+from golem.runtime.quiet_stretch import QuietStretch
 
 __all__ = ["InjectionTally"]
 
@@ -52,6 +53,10 @@ class InjectionTally:
     counterfactuals: int = 0
     attacked_ticks: set[int] = field(default_factory=set)
     actions: Counter[int] = field(default_factory=Counter)  # executed trades, by tick
+
+    def hear_quiet(self, stretch: QuietStretch) -> None:
+        """A fast-forward's quiet decisions: the rules' observe on no feed, no attack
+        shown and none followed: nothing to count."""
 
     def __call__(self, record: Record) -> None:
         if not isinstance(record, DecisionRecord):

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from golem.mortality import SubsystemName
 from golem.runtime import HORIZON_TICKS, DecisionRecord, Golem, Record
+from golem.runtime.quiet_stretch import QuietStretch
 from golem.subsystems.daimon import informed as daimon_informed
 from golem.subsystems.daimon.decision import DaimonAppraisal
 from golem.subsystems.daimon.rules import AppraisalRules
@@ -33,7 +34,7 @@ from golem.subsystems.heartbeat.probes import ProbeThresholds
 from golem.subsystems.risk import informed as risk_informed
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.limits import RiskLimits, Sizing
-from golem.world import CostModel, Observation, Truth
+from golem.world import CostModel, Moment, Truth
 
 __all__ = ["JUDGED", "Judged", "Judgement", "Rightness"]
 
@@ -42,6 +43,14 @@ JUDGED = frozenset({_HEARTBEAT, _RISK, _DAIMON})
 # A record's source, as the outcome figures group it: the rules are the deterministic path
 # and the fallback to it; a reused decision is a model's applied again at no cost.
 _GROUP = {"model": "model", "deterministic": "rules", "fallback": "rules", "reused": "reused"}
+_QUIET_KEY = _HEARTBEAT, _GROUP["deterministic"]  # a quiet stretch's decisions'
+
+
+class _Quiet(NamedTuple):
+    """A quiet stretch's decision `i`, pending its judgement."""
+
+    stretch: QuietStretch
+    i: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +92,12 @@ class Rightness:
             return daimon_informed.is_right(decision, truth, ctx, self.rules)
         return None
 
+    def quiet_right(self, stretch: QuietStretch, i: int, truth: Truth) -> bool:
+        """`right` for a quiet stretch's decision `i` (a heartbeat's, on its portfolio)."""
+        return heartbeat_informed.is_right_for(
+            stretch.decisions[i], truth, stretch.portfolio(i), self.thresholds, self.sizing
+        )
+
 
 @dataclass
 class Judged:
@@ -106,10 +121,10 @@ class Judgement:
     rightness: Rightness = field(default_factory=Rightness)
     horizon: int = HORIZON_TICKS
     tallies: dict[tuple[SubsystemName, str], Judged] = field(default_factory=dict)
-    _path: deque[Observation] = field(default_factory=deque, repr=False)
+    _path: deque[Moment] = field(default_factory=deque, repr=False)
     # The horizon's sliding minimum: (tick, price), prices rising, the lowest first.
     _lows: deque[tuple[int, float]] = field(default_factory=deque, repr=False)
-    _pending: deque[tuple[int, DecisionRecord, Rightness]] = field(
+    _pending: deque[tuple[int, DecisionRecord | _Quiet, Rightness]] = field(
         default_factory=deque, repr=False
     )
 
@@ -125,6 +140,15 @@ class Judgement:
             self._observed(observation)
         if record.subsystem in JUDGED and record.decision is not None and record.source in _GROUP:
             self._pending.append((observation.tick, record, self.rightness))
+
+    def hear_quiet(self, stretch: QuietStretch) -> None:
+        """A fast-forward's quiet decisions: each tick's market observed, and its decision
+        (the rules', judged) pending, as one by one."""
+        path, pending, rightness = self._path, self._pending, self.rightness
+        for i, market in enumerate(stretch.markets):
+            if not path or market.tick > path[-1].tick:
+                self._observed(market)
+            pending.append((market.tick, _Quiet(stretch, i), rightness))
 
     def summary(self) -> dict[str, Any]:
         """correct_share_model, correct_share_rules, cost_per_correct_usd, the counts
@@ -150,7 +174,7 @@ class Judgement:
             "decisions_judged": nested,
         }
 
-    def _observed(self, observation: Observation) -> None:
+    def _observed(self, observation: Moment) -> None:
         """A new tick of the world: judge what its horizon has now passed for."""
         path, lows, horizon = self._path, self._lows, self.horizon
         tick, price = observation.tick, observation.price
@@ -179,16 +203,20 @@ class Judgement:
             made, record, rightness = pending.popleft()
             if made != due or truth is None:
                 continue  # its horizon's path was not seen whole
-            right = rightness.right(record, truth)
+            if isinstance(record, _Quiet):
+                right: bool | None = rightness.quiet_right(record.stretch, record.i, truth)
+                key, cost = _QUIET_KEY, 0.0
+            else:
+                right = rightness.right(record, truth)
+                key, cost = (record.subsystem, _GROUP[record.source]), record.cost_usd
             if right is None:
                 continue
-            key = record.subsystem, _GROUP[record.source]
             tally = tallies.get(key)
             if tally is None:
                 tally = tallies[key] = Judged()
             tally.judged += 1
             tally.right += right
-            tally.spend_usd += record.cost_usd
+            tally.spend_usd += cost
 
 
 def _share(part: int, whole: int) -> float | None:

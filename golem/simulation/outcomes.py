@@ -22,6 +22,7 @@ from itertools import pairwise
 from typing import Any
 
 from golem.mortality import ModelTier, Phase, SubsystemName
+from golem.runtime.quiet_stretch import QuietStretch
 from golem.runtime.record import DecisionRecord
 from golem.runtime.stream import Record, VitalityRecord
 from golem.subsystems.contract import GrimoireEntry
@@ -338,6 +339,19 @@ class Outcomes:
         (`life_first_price`, `last_price`), the lineage's first stays."""
         self.life_first_price = None
 
+    def hear_quiet(self, stretch: QuietStretch) -> None:
+        """A fast-forward's quiet decisions: the prices and health factors they saw (none
+        of them is productive work)."""
+        markets = stretch.markets
+        if self.first_price is None:
+            self.first_price = markets[0].price
+        if self.life_first_price is None:
+            self.life_first_price = markets[0].price
+        self.last_price = markets[-1].price
+        for market in markets:
+            if market.health_factor is not None:
+                self._health_factor(market.health_factor)
+
     def _decision(self, record: DecisionRecord) -> None:
         if record.situation is not None:
             price = record.situation.observation.price
@@ -351,8 +365,11 @@ class Outcomes:
         if record.subsystem is not _HEARTBEAT or record.outcome is None:
             return
         seen = None if record.situation is None else record.situation.market.health_factor
-        if seen is None:
-            return
+        if seen is not None:
+            self._health_factor(seen)
+
+    def _health_factor(self, seen: float) -> None:
+        """A heartbeat saw the market's health factor `seen`."""
         factor = round(seen, 6)  # as the heartbeat's line states it
         if self.health_factor_min is None or factor < self.health_factor_min:
             self.health_factor_min = factor

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from golem.mortality import ModelTier, Phase, SubsystemName
 from golem.runtime import DecisionRecord, Record, VitalityRecord
+from golem.runtime.quiet_stretch import QuietStretch
 
 __all__ = ["PHASES", "Tally"]
 
@@ -24,6 +25,7 @@ _DAY = timedelta(days=1)
 _DAY_S = 86_400.0
 _NEVER = datetime.max.replace(tzinfo=UTC)  # a day that begins after every moment
 _RISK, _DEATH, _TERMINAL = SubsystemName.RISK, SubsystemName.DEATH, Phase.TERMINAL
+_HEARTBEAT, _T0 = SubsystemName.HEARTBEAT, ModelTier.T0
 
 Decision = tuple[int, SubsystemName, ModelTier, str, bool]
 
@@ -143,6 +145,12 @@ class Tally:
         self.phase.append(_PHASE_CODE[record.phase])
         if self.on_tick is not None:
             self.on_tick(days)
+
+    def hear_quiet(self, stretch: QuietStretch) -> None:
+        """A fast-forward's quiet decisions (the rules' T0 heartbeats): counted by day."""
+        counts, day_of = self.decisions, self._day_of
+        for time in stretch.times:
+            counts[day_of(time), _HEARTBEAT, _T0, "deterministic", False] += 1
 
     def _decision(self, record: DecisionRecord) -> None:
         # One count per decision (a tick's worth of work in a long life): the tallies are

@@ -62,7 +62,7 @@ from golem.world.scenario import (
     RegimeParams,
     ScheduledShock,
 )
-from golem.world.truth import MoveSize, Truth
+from golem.world.truth import Moment, MoveSize, Truth
 from golem.world.window import MarketSummary, MarketWindow, PriceBand
 
 __all__ = [
@@ -94,6 +94,7 @@ __all__ = [
     "MarketStale",
     "MarketSummary",
     "MarketWindow",
+    "Moment",
     "MoveSize",
     "Observation",
     "PaperPortfolio",

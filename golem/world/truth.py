@@ -9,13 +9,28 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Protocol
 
 from msgspec import Struct, field
 
 from golem.world.costs import CostModel
 from golem.world.observation import Observation, Regime
 
-__all__ = ["MoveSize", "Truth"]
+__all__ = ["Moment", "MoveSize", "Truth"]
+
+
+class Moment(Protocol):
+    """A tick of the market as a truth reads it: an `Observation`, or a window's summary
+    of one."""
+
+    @property
+    def tick(self) -> int: ...
+
+    @property
+    def price(self) -> float: ...
+
+    @property
+    def regime(self) -> Regime | None: ...
 
 
 class MoveSize(StrEnum):
@@ -60,8 +75,8 @@ class Truth(Struct, frozen=True):
     @classmethod
     def spanning(
         cls,
-        now: Observation,
-        last: Observation,
+        now: Moment,
+        last: Moment,
         low: float,
         horizon_ticks: int,
         costs: CostModel | None = None,

@@ -17,6 +17,7 @@ import orjson
 from golem.mortality.names import ModelTier, SubsystemName
 from golem.mortality.profiles import PipelineProfile
 from golem.mortality.vitality import Phase
+from golem.runtime.logs.quiet import QUIET_STRETCH, expanded
 
 __all__ = [
     "DEGRADED_SOURCES",
@@ -88,9 +89,7 @@ class LogReader:
                 continue
             line, self._partial = self._partial + raw, b""
             self._line += 1
-            event = self._parse(line)
-            if event is not None:
-                yield event
+            yield from self._events(self._parse(line))
 
     def finish(self) -> Iterator[Event]:
         """The unterminated last line, if any: whole JSON is kept, else reported torn."""
@@ -98,9 +97,20 @@ class LogReader:
             return
         line, self._partial = self._partial, b""
         self._line += 1
-        event = self._parse(line, last=True)
-        if event is not None:
-            yield event
+        yield from self._events(self._parse(line, last=True))
+
+    def _events(self, event: Event | None) -> list[Event]:
+        """A parsed line's events: a quiet stretch's are the decisions it stands for."""
+        if event is None:
+            return []
+        if event.get("event") != QUIET_STRETCH:
+            return [event]
+        try:
+            return expanded(event)
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
+            reason = f"a quiet_stretch that cannot be expanded ({type(exc).__name__}: {exc})"
+            self._on_malformed(Malformed(self._line, reason))
+            return []
 
     def rewind_if_truncated(self) -> None:
         """Start over when the file became shorter than what was read (it was replaced)."""

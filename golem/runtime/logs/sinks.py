@@ -109,6 +109,11 @@ class LogSinks:
             line.update(record.fields())
             self.write(line)
 
+    def hear_quiet(self, stretch: LogRecord) -> None:
+        """A fast-forward's quiet stretch: its one line (event `quiet_stretch`), which the
+        log's readers expand into its decisions' lines (logs/quiet.py)."""
+        self.publish(stretch)
+
     def write(self, event: dict[str, Any]) -> None:
         """Write one finished event (timestamp, level and event first): one JSON line."""
         line = render_json(event)

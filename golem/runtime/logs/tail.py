@@ -10,11 +10,13 @@ from pathlib import Path
 
 import orjson
 
+from golem.runtime.logs.quiet import QUIET_STRETCH, expanded
 from golem.runtime.logs.read import Event
 
 __all__ = ["BLOCK", "Skipped", "last_events"]
 
 BLOCK = 1 << 16  # bytes read at a time, from the end back
+_QUIET = orjson.dumps({"event": QUIET_STRETCH})[1:-1]
 
 Skipped = Callable[[int, str], None]  # (the line's byte offset in the file, why)
 
@@ -26,6 +28,8 @@ def last_events(path: Path, name: str, limit: int, skipped: Skipped) -> list[Eve
     last line, or an object cut short: what a killed writer leaves), left out silently.
     Raises OSError when the file cannot be read."""
     needle = orjson.dumps({"event": name})[1:-1]  # b'"event":"decision"', as orjson writes
+    # A quiet stretch's line stands for decisions (logs/quiet.py).
+    stretch = _QUIET if name == "decision" else needle
     found: list[Event] = []
     with path.open("rb") as file:
         position = end = file.seek(0, os.SEEK_END)
@@ -43,16 +47,29 @@ def last_events(path: Path, name: str, limit: int, skipped: Skipped) -> list[Eve
             for line, offset in zip(
                 reversed(lines[first:]), reversed(offsets[first:]), strict=True
             ):
-                if needle not in line:
+                if needle not in line and stretch not in line:
                     continue
                 event = _parsed(line, offset, last=offset + len(line) == end, skipped=skipped)
-                if event is not None and event.get("event") == name:
-                    found.append(event)
-                    if len(found) == limit:
-                        break
+                events = [] if event is None else _events(event, offset, skipped)
+                for event in reversed(events):
+                    if event.get("event") == name and len(found) < limit:
+                        found.append(event)
+                if len(found) == limit:
+                    break
             position = start
     found.reverse()
     return found
+
+
+def _events(event: Event, offset: int, skipped: Skipped) -> list[Event]:
+    """A line's events: a quiet stretch's are the decisions it stands for."""
+    if event.get("event") != QUIET_STRETCH:
+        return [event]
+    try:
+        return expanded(event)
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        skipped(offset, f"a quiet_stretch that cannot be expanded ({type(exc).__name__})")
+        return []
 
 
 def _parsed(line: bytes, offset: int, *, last: bool, skipped: Skipped) -> Event | None:

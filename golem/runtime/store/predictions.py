@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 
 from golem.oracle import (
+    EQUITY,
     Above,
     Band,
     Below,
@@ -39,6 +40,12 @@ Write = Callable[[str, str, tuple[Any, ...]], None]  # (table, sql, params)
 _CLAIMS: dict[str, type[Claim]] = {
     cls.__name__: cls for cls in (WithinBps, InRange, Above, Below, Boolean, Move, Band)
 }
+
+
+_INSERT_PREDICTION = (
+    "INSERT INTO predictions (id, created_at, category, source, regime, confidence,"
+    " confidence_raw, action_ref, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 class LedgerError(ValueError):
@@ -90,8 +97,7 @@ class PredictionTable:
         }
         self._write(
             "predictions",
-            "INSERT INTO predictions (id, created_at, category, source, regime, confidence,"
-            " confidence_raw, action_ref, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _INSERT_PREDICTION,
             (
                 prediction.id,
                 self._iso(prediction.created_at),
@@ -104,6 +110,27 @@ class PredictionTable:
                 orjson.dumps(data),
             ),
         )
+
+    def append_holds(
+        self,
+        rows: Iterable[tuple[int, datetime, str, float, float, float]],
+        checkpoints: tuple[timedelta, ...],
+    ) -> None:
+        """Inaction's claims (`holding_is_optimal`'s, made on a quiet stretch's ticks:
+        runtime/quiet_oracle.py), each (id, created_at, regime, confidence, raw confidence,
+        level): the rows `append_prediction` writes for them, without building each."""
+        seconds = [c.total_seconds() for c in checkpoints]
+        inaction, analytical, write, iso = "inaction", "analytical", self._write, self._iso
+        for pid, created, regime, confidence, raw, level in rows:
+            data = {
+                "claim": {"type": "Above", "level": level},
+                "item": EQUITY,
+                "checkpoints": seconds,
+                "source_detail": "",
+                "correction": 0.0,
+            }
+            params = (pid, iso(created), inaction, analytical, regime, confidence, raw, None)
+            write("predictions", _INSERT_PREDICTION, (*params, orjson.dumps(data)))
 
     def append_resolution(self, resolution: Resolution) -> None:
         r = resolution

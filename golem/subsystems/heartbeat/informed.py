@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from golem.subsystems.contract import Situation
+from golem.subsystems.contract import PortfolioView, Situation
 from golem.subsystems.heartbeat.decision import HeartbeatAction, HeartbeatDecision, Severity
 from golem.subsystems.heartbeat.probes import ProbeThresholds
 from golem.subsystems.risk.limits import Sizing
@@ -31,6 +31,7 @@ __all__ = [
     "INFORMED_CONFIDENCE",
     "informed_heartbeat",
     "is_right",
+    "is_right_for",
     "reads_informed",
     "right_actions",
     "right_severity",
@@ -89,10 +90,18 @@ def right_actions(
     sizing: Sizing | None = None,
 ) -> frozenset[HeartbeatAction]:
     """The actions that fit the coming move for the portfolio in `ctx`."""
+    return _right_actions(truth, ctx.portfolio, thresholds, sizing)
+
+
+def _right_actions(
+    truth: Truth,
+    portfolio: PortfolioView,
+    thresholds: ProbeThresholds | None = None,
+    sizing: Sizing | None = None,
+) -> frozenset[HeartbeatAction]:
     size = _size(truth, thresholds or ProbeThresholds())
     if size is MoveSize.NONE:
         return _HOLD
-    portfolio = ctx.portfolio
     target = (sizing or Sizing()).target_weight * portfolio.equity_usd
     if truth.future_return < 0:
         selling = portfolio.exposure_usd > target
@@ -108,8 +117,19 @@ def is_right(
     sizing: Sizing | None = None,
 ) -> bool:
     """Whether `decision` is right by the definition of this module's docstring."""
+    return is_right_for(decision, truth, ctx.portfolio, thresholds, sizing)
+
+
+def is_right_for(
+    decision: HeartbeatDecision,
+    truth: Truth,
+    portfolio: PortfolioView,
+    thresholds: ProbeThresholds | None = None,
+    sizing: Sizing | None = None,
+) -> bool:
+    """`is_right` for a decision made with `portfolio` (all it reads of the situation)."""
     return decision.severity is right_severity(truth, thresholds) and decision.action in (
-        right_actions(truth, ctx, thresholds, sizing)
+        _right_actions(truth, portfolio, thresholds, sizing)
     )
 
 

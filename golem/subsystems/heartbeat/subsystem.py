@@ -31,10 +31,10 @@ from golem.subsystems.heartbeat.decision import (
 )
 from golem.subsystems.heartbeat.probes import ProbeConfig
 from golem.subsystems.risk.limits import MIN_TRADE_USD, Sizing, trade_notional
-from golem.world import TradeAction
+from golem.world import MarketSummary, TradeAction
 from golem.world.feed import FeedItem
 
-__all__ = ["Heartbeat", "HeartbeatConfig", "escalated"]
+__all__ = ["Heartbeat", "HeartbeatConfig", "escalated", "market_fields"]
 
 
 class HeartbeatConfig(BaseModel):
@@ -155,6 +155,17 @@ class Heartbeat:
         else:
             action = HeartbeatAction.HEDGE
         rationale = f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
+        return self._rule(severity, action, rationale)
+
+    def quiet(self, theta: float) -> HeartbeatDecision:
+        """The rules' decision on a quiet tick (no probe fired, PE 0 below the gate
+        `theta`): what `deterministic` decides there, severity none, observe."""
+        rationale = f"rules: PE {0.0:.2f} against θ {theta:.2f}; no probe fired"
+        return self._rule(Severity.NONE, HeartbeatAction.OBSERVE, rationale)
+
+    def _rule(
+        self, severity: Severity, action: HeartbeatAction, rationale: str
+    ) -> HeartbeatDecision:
         key = (severity, action, rationale[:400])
         decision = self._rules.get(key)
         if decision is None:
@@ -235,8 +246,11 @@ def _events(ctx: Situation) -> tuple[Event, ...]:
 
 
 def _market(ctx: Situation) -> dict[str, float]:
+    return market_fields(ctx.market)
+
+
+def market_fields(m: MarketSummary) -> dict[str, float]:
     """The market numbers the probes read this tick, for the log (unknown ones left out)."""
-    m = ctx.market
     market: dict[str, float] = {}
     # Spelled out rather than zipped with the names: this runs on every tick.
     if m.delta_period is not None:

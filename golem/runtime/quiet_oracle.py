@@ -1,0 +1,253 @@
+"""The prediction engine's part of a quiet stretch (issue [speed]; the contract is quiet.py):
+what `Predictor.observe` + `Predictor.hold` + `Predictor.calibration_alarms` do on each of
+a stretch's quiet ticks, with the same answers.
+
+`begin` plans the stretch from its readings: the regime tag of each tick (the window's
+zscore), which claim resolves at which tick (inaction's claim made at tick j at the first
+tick at or after j's time plus the horizon, and a claim pending from before the stretch at
+the first tick at or after its due time that has a reading of its item), and the outcome
+of each inaction claim resolved in the stretch (its level, the equity it meets: numpy's
+elementwise product and difference round as Python's do). It can live every tick before
+a blocked trade's horizon (whose would-be P&L the step-by-step tick logs).
+
+`step` runs, in the reference's order, what must be sequential: the corrector hearing the
+regime, each resolution taught to the corrector, the calibrator and fitness, the windowed
+counts, the hourly `oracle` line (logged as `observe` logs it), inaction's claim at the
+calibrator's confidence of the moment, and the hourly calibration alarms (their events end
+the stretch after this tick).
+
+`end` writes the ledger rows the `done` ticks made (the store holds them and sends each
+table's as one `executemany`), leaves the book as the ticks would have (its ids, the
+claims still pending, the resolutions kept), and the Predictor's last reading time.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import numpy as np
+import structlog
+
+from golem.oracle import (
+    EQUITY,
+    HEALTH,
+    PRICE,
+    VOLATILITY,
+    Category,
+    Draft,
+    Prediction,
+    Resolution,
+    holding_is_optimal,
+)
+from golem.runtime.quiet import Stretch
+from golem.runtime.readings import REPORT_EVERY, health, hourly_volatility, regime_of
+from golem.subsystems.contract import Event
+
+if TYPE_CHECKING:
+    from golem.runtime.predictions import Predictor
+
+__all__ = ["QuietOracle"]
+
+log = structlog.get_logger("golem")
+
+_Entry = tuple[datetime, int, int, Prediction]  # the book's pending checkpoint
+_INACTION = Category.INACTION
+_TRUE, _FALSE = "true", "false"
+
+
+class QuietOracle:
+    """`QuietPart` of a `Predictor`; `confidence` is the rules' decision's (the confidence
+    inaction's claim states on a quiet tick)."""
+
+    def __init__(self, predictor: Predictor, confidence: float) -> None:
+        self._p = predictor
+        self._raw = min(1.0, max(0.0, confidence))
+        self._plan: list[tuple[int, _Entry | None, int]] = []  # (tick, pending entry | None, j)
+        self._made: list[Resolution] = []  # the resolutions of the ticks stepped, in order
+        self._calibrated: list[float] = []  # inaction's calibrated confidence per tick
+        self._times: Sequence[datetime] = ()
+        self._regimes: list[str] = []
+        self._equities: list[float] = []
+        self._levels: list[float] = []
+        self._actual: dict[int, tuple[float, float, bool]] = {}  # j: (actual, residual, ok)
+        self._reports: set[int] = set()
+        self._alarms: set[int] = set()
+        self._at = 0  # the next entry of the plan
+        self._readings: _Readings | None = None
+        self._first_id = 0
+
+    def begin(self, stretch: Stretch) -> int:
+        p = self._p
+        times, summaries = stretch.times, stretch.summaries
+        n = min(len(times), len(summaries), len(stretch.equities))
+        if p._gated:  # a blocked trade's horizon: its P&L is logged step by step
+            n = min(n, bisect_left(times, p._gated[0].due, 0, n))
+        self._times, self._at, self._made, self._calibrated = times, 0, [], []
+        self._first_id = p.oracle.book.next_id()
+        self._regimes = [regime_of(s) for s in summaries[:n]]
+        equities = np.asarray(stretch.equities[:n], dtype=np.float64)
+        self._equities = equities.tolist()
+        self._levels = (equities * (1 - p.flat_bps / 10_000)).tolist()
+        self._reports = _hourly(times, n, p._reported, REPORT_EVERY)
+        self._alarms = _hourly(times, n, p._checked, REPORT_EVERY)
+        self._plan = self._planned(stretch, n)
+        return n
+
+    def _planned(self, stretch: Stretch, n: int) -> list[tuple[int, _Entry | None, int]]:
+        """Which checkpoint resolves at which tick, in the order the book pops them."""
+        p, times = self._p, self._times
+        horizon = p._horizon
+        keyed: list[tuple[int, datetime, int, _Entry | None, int]] = []
+        readings = self._readings = _Readings(stretch, p)
+        for entry in p.oracle.book.due():
+            if n == 0 or entry[0] > times[n - 1]:
+                break
+            k = bisect_left(times, entry[0], 0, n)
+            while k < n and readings.get(entry[3].item, k) is None:
+                k += 1
+            if k < n:
+                keyed.append((k, entry[0], entry[1], entry, 0))
+        # Inaction's claim of tick j against the equity at its resolution (Above: the
+        # equity above equity_j·(1 − tolerance)).
+        equities, levels, actual = self._equities, self._levels, self._actual
+        actual.clear()
+        k, first = 0, self._first_id
+        for j in range(n):
+            due = times[j] + horizon
+            while k < n and times[k] < due:
+                k += 1
+            if k == n:
+                break
+            keyed.append((k, due, first + j, None, j))
+            level, seen = levels[j], equities[k]
+            actual[j] = (seen, seen - level, seen > level)
+        keyed.sort(key=lambda x: (x[0], x[1], x[2]))
+        return [(k, entry, j) for k, _, _, entry, j in keyed]
+
+    def step(self, i: int) -> Sequence[Event]:
+        p = self._p
+        oracle = p.oracle
+        now, regime = self._times[i], self._regimes[i]
+        p.regime = regime
+        if oracle.corrector._regime != regime:  # the same regime changes nothing there
+            oracle.corrector.observe_regime(regime)
+        plan, at = self._plan, self._at
+        resolved: list[Resolution] = []
+        while at < len(plan) and plan[at][0] == i:
+            _, entry, j = plan[at]
+            at += 1
+            resolved.append(self._resolved(now, i, entry, j))
+        self._at = at
+        if resolved:
+            corrector, calibrator, fitness = oracle.corrector, oracle.calibrator, oracle.fitness
+            for r in resolved:
+                corrector.record(r.category, r.regime, r.residual, r.correct)
+                calibrator.record(r.category, r.regime, r.confidence, r.correct)
+                fitness.record(r)
+            p.tally.count(resolved)
+            self._made.extend(resolved)
+        p.tally.forget(now - p.gate.window)
+        if i in self._reports:
+            p._reported = now
+            log.info("oracle", golem=p._golem_id, **p.report(now))
+        calibrated = oracle.calibrator.calibrate(_INACTION, regime, self._raw)
+        self._calibrated.append(calibrated)
+        return p.calibration_alarms(now) if i in self._alarms else ()
+
+    def _resolved(self, now: datetime, i: int, entry: _Entry | None, j: int) -> Resolution:
+        if entry is None:  # inaction's claim of tick j
+            actual, residual, correct = self._actual[j]
+            return Resolution(  # its fields in order: id, checkpoint, when, what, ...
+                *(self._first_id + j, 0, now, _INACTION, self._regimes[j]),
+                *(actual, residual, correct, _TRUE, _TRUE if correct else _FALSE),
+                self._calibrated[j],
+            )
+        prediction = entry[3]
+        claim = prediction.claim
+        assert self._readings is not None  # planned in `begin`
+        value = self._readings.get(prediction.item, i)
+        assert value is not None  # planned only where the item has a reading
+        observed = claim.label(value)
+        return Resolution(
+            prediction_id=prediction.id,
+            checkpoint=entry[2],
+            resolved_at=now,
+            category=prediction.category,
+            regime=prediction.regime,
+            actual=value,
+            residual=claim.residual(value),
+            correct=observed == claim.predicted,
+            forecast=claim.predicted,
+            observed=observed,
+            confidence=prediction.confidence,
+        )
+
+    def end(self, done: int) -> None:
+        if done <= 0:
+            return
+        p = self._p
+        book, table = p.oracle.book, p._table
+        times, regimes, calibrated = self._times, self._regimes, self._calibrated
+        made = self._made
+        popped = {(r.prediction_id, r.checkpoint) for r in made}
+        first, raw = self._first_id, self._raw
+        due = [e for e in book.due() if (e[1], e[2]) not in popped]
+        at = 0  # the ledger's rows tick by tick, as the ticks write them
+        for j in range(done):
+            while at < len(made) and made[at].resolved_at == times[j]:
+                table.append_resolution(made[at])
+                at += 1
+            row = (first + j, times[j], regimes[j], calibrated[j], raw, self._levels[j])
+            table.append_holds((row,), p._checkpoints)
+            if (first + j, 0) not in popped:  # still pending: the book keeps the claim
+                draft = Draft(times[j], regimes[j], p._checkpoints, raw, calibrated=calibrated[j])
+                prediction = holding_is_optimal(
+                    first + j, draft, equity=self._equities[j], tolerance_bps=p.flat_bps
+                )
+                due.append((times[j] + p._checkpoints[0], first + j, 0, prediction))
+        book.lived(due, first + done, made, times[done - 1])
+        p._last = times[done - 1]
+        self._made, self._plan, self._actual = [], [], {}
+
+
+def _hourly(times: Sequence[datetime], n: int, last: datetime | None, every: timedelta) -> set[int]:
+    """The ticks among the first `n` at which an hourly reading last taken at `last` is
+    taken again (the first tick when never)."""
+    due: set[int] = set()
+    i = 0
+    while i < n:
+        if last is not None:
+            i = bisect_left(times, last + every, i, n)
+            if i >= n:
+                break
+        due.add(i)
+        last = times[i]
+        i += 1
+    return due
+
+
+class _Readings:
+    """The readings `observe` hands the book at a stretch's tick (price, equity, the hourly
+    volatility and the lending position's health where there is one)."""
+
+    def __init__(self, stretch: Stretch, predictor: Predictor) -> None:
+        self._summaries = stretch.summaries
+        self._equities = stretch.equities
+        self._times = stretch.times
+        self._last = predictor._last
+
+    def get(self, item: str, k: int) -> float | None:
+        summary = self._summaries[k]
+        if item == PRICE:
+            return summary.price
+        if item == EQUITY:
+            return float(self._equities[k])
+        if item == VOLATILITY:
+            times = self._times
+            return hourly_volatility(summary, times[k - 1] if k else self._last, times[k])
+        if item == HEALTH:
+            return health(summary)
+        return None

@@ -1,0 +1,152 @@
+"""The records part of a fast-forward (issue [speed]; the contract is quiet.py): the
+heartbeat's decisions on a quiet stretch's ticks, made by the rules as `Golem.tick` makes
+them (T0: the gate θ from the confidence, the vitality after the tick before and the mood's
+arousal; observe, severity none), kept as a few numbers a tick and published at the end as
+one `QuietStretch` on the golem's record stream (quiet_stretch.py).
+
+What a quiet tick's decision does besides its record, the part does too: the confidence it
+states (the rules') is the golem's for the next tick's gate; the owner's steer it would
+have answered cannot be waiting (a stretch never begins with one: `begin` lives no tick).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from golem.mortality import Phase, Vitals
+from golem.runtime.quiet import Stretch
+from golem.runtime.quiet_stretch import QuietStretch, quiet_record
+from golem.runtime.record import DecisionRecord
+from golem.subsystems.contract import Event
+from golem.subsystems.heartbeat import Heartbeat
+from golem.subsystems.heartbeat.decision import HeartbeatDecision
+from golem.subsystems.heartbeat.probes import Gate
+
+if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
+
+__all__ = ["QuietRecords"]
+
+
+class QuietRecords:
+    """A `QuietPart`: the heartbeat's quiet decisions of a stretch, published in bulk.
+
+    `vitals()` is the golem's last vitality reading when a tick's decision is made (the
+    vitals part keeps it current: after tick i - 1 at step i); `confidence` the last
+    decision's (None before the first); `keep_confidence` hears the last one the stretch
+    made. `cash` and `positions` are the portfolio's, which a quiet tick does not move."""
+
+    def __init__(
+        self,
+        *,
+        golem_id: str,
+        heartbeat: Heartbeat,
+        gate: Gate,
+        publish: Callable[[QuietStretch], None],
+        vitals: Callable[[], Vitals],
+        arousal: float,
+        confidence: float | None,
+        keep_confidence: Callable[[float], None],
+        cash: float,
+        positions: Mapping[str, float],
+        steered: bool = False,
+    ) -> None:
+        self._golem_id, self._heartbeat, self._gate = golem_id, heartbeat, gate
+        self._publish, self._vitals, self._arousal = publish, vitals, arousal
+        self.confidence, self._keep = confidence, keep_confidence
+        self._cash, self._positions, self._steered = cash, positions, steered
+        self._stretch: Stretch | None = None
+        self._vitality: list[float] = []
+        self._phase: list[Phase] = []
+        self._theta: list[float] = []
+        self._decisions: list[HeartbeatDecision] = []
+
+    @classmethod
+    def of(cls, golem: Golem) -> QuietRecords:
+        """The part for `golem` as it is now (between ticks)."""
+
+        def keep_confidence(confidence: float) -> None:
+            golem.confidence = confidence
+
+        chart = golem.chart
+        return cls(
+            golem_id=golem.compiled.golem_id,
+            heartbeat=golem.heartbeat,
+            gate=golem.probes.gate,
+            publish=golem.stream.publish_quiet,
+            vitals=lambda: chart.vitals,
+            arousal=golem.mood.arousal,
+            confidence=golem.confidence,
+            keep_confidence=keep_confidence,
+            cash=golem.portfolio.cash,
+            positions=golem.portfolio.quantities(),
+            steered=golem.control.steer is not None,
+        )
+
+    def begin(self, stretch: Stretch) -> int:
+        """All the stretch's ticks, unless an owner's steer waits (its review asks a model)
+        or the gate may close to 0 (PE 0 would then not pass below it: not a T0 tick)."""
+        self._stretch = stretch
+        self._vitality, self._phase, self._theta, self._decisions = [], [], [], []
+        if self._steered or self._gate.floor <= 0.0:
+            return 0
+        return len(stretch)
+
+    def decision(self, i: int) -> HeartbeatDecision:
+        """Tick `i`'s decision (made now if not yet: on the vitality as it is now)."""
+        if i == len(self._decisions):
+            vitals = self._vitals()
+            theta = self._gate.theta(self.confidence, vitals.vitality, self._arousal)
+            decision = self._heartbeat.quiet(theta)
+            self._vitality.append(vitals.vitality)
+            self._phase.append(vitals.phase)
+            self._theta.append(theta)
+            self._decisions.append(decision)
+            self.confidence = float(decision.confidence)
+        return self._decisions[i]
+
+    def record(self, i: int) -> DecisionRecord:
+        """Tick `i`'s record as step by step (but for its situation), made now: what an
+        episode of the tick keeps of it (`episodes.forecast`, every HORIZON_TICKS)."""
+        stretch = self._stretch
+        assert stretch is not None, "a record of a stretch begun"
+        decision = self.decision(i)
+        return quiet_record(
+            self._golem_id,
+            stretch.first_tick + i,
+            time=stretch.times[i],
+            vitality=self._vitality[i],
+            phase=self._phase[i],
+            decision=decision,
+            theta=self._theta[i],
+            market=stretch.summaries[i],
+        )
+
+    def step(self, i: int) -> Sequence[Event]:
+        self.decision(i)
+        return ()
+
+    def end(self, done: int) -> None:
+        stretch = self._stretch
+        if stretch is None or not done:
+            return
+        decisions = self._decisions[:done]
+        self._publish(
+            QuietStretch(
+                golem=self._golem_id,
+                first_tick=stretch.first_tick,
+                times=list(stretch.times[:done]),
+                vitality=self._vitality[:done],
+                phase=self._phase[:done],
+                theta=self._theta[:done],
+                decisions=decisions,
+                markets=stretch.summaries[:done],
+                equities=[float(e) for e in stretch.equities[:done]],
+                cash=self._cash,
+                positions=self._positions,
+            )
+        )
+        self.confidence = float(decisions[-1].confidence)
+        self._keep(self.confidence)
+        self._stretch = None

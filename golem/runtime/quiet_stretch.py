@@ -1,0 +1,171 @@
+"""A quiet stretch's heartbeat decisions as one record (issue [speed]): what `done` quiet
+ticks in a row decided by the rules (T0, observe, severity none), published once on the
+`RecordStream` instead of `done` `DecisionRecord`s.
+
+A subscriber that hears stretches (`hear_quiet`: the log's sink, the simulator's tally,
+judgement, outcomes and strategies) handles them in bulk with the same effect as the
+records they stand for; any other subscriber is handed those records one by one
+(`records()`: each as `Decisions.run` would have published it, except that it carries no
+`situation`, which only a simulation's judges read, and they hear stretches).
+
+The log keeps the stretch as one line (`fields()`, event `quiet_stretch`) from which the
+log's readers (`golem inspect`, a recorded life's feed) expand the decisions' own lines,
+value for value (golem/runtime/logs/quiet.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import Any, ClassVar, Protocol
+
+from msgspec import Struct
+
+from golem.mortality import ModelTier, Phase, SubsystemName
+from golem.runtime.record import DecisionRecord
+from golem.subsystems.contract import Outcome, PortfolioView
+from golem.subsystems.heartbeat.decision import HeartbeatDecision
+from golem.subsystems.heartbeat.subsystem import market_fields
+from golem.world import MarketSummary
+
+__all__ = ["HearsQuiet", "QuietStretch", "quiet_record"]
+
+_HEARTBEAT, _T0 = SubsystemName.HEARTBEAT, ModelTier.T0
+_SOURCE, _TIER = "deterministic", str(_T0)
+
+
+class QuietStretch(Struct, frozen=True, kw_only=True):
+    """`len(times)` heartbeat decisions of the rules on quiet ticks from `first_tick`:
+    for tick `first_tick + i`, made at `times[i]` on the vitality and phase the golem had
+    then (`vitality[i]`, `phase[i]`: after the tick before), the gate `theta[i]`, the
+    market `markets[i]` (its summary after the tick's observation) and the portfolio's
+    equity marked at it (`equities[i]`; its cash and positions did not move). Each
+    decision is `decisions[i]` (the rules' observe, severity none, whose rationale names
+    the gate); nothing was spent and no event made. `fields()` is its log line."""
+
+    event: ClassVar[str] = "quiet_stretch"
+
+    golem: str
+    first_tick: int
+    times: Sequence[datetime]
+    vitality: Sequence[float]
+    phase: Sequence[Phase]
+    theta: Sequence[float]
+    decisions: Sequence[HeartbeatDecision]
+    markets: Sequence[MarketSummary]
+    equities: Sequence[float]
+    cash: float
+    positions: Mapping[str, float]
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def portfolio(self, i: int) -> PortfolioView:
+        """The portfolio tick `i`'s situation showed (as `Golem.context` builds it)."""
+        equity, cash = self.equities[i], self.cash
+        return PortfolioView(
+            cash_usd=cash, equity_usd=equity, positions=self.positions, exposure_usd=equity - cash
+        )
+
+    def records(self) -> Iterator[DecisionRecord]:
+        """The decisions one by one, as step by step (no `situation`, see the module)."""
+        golem, first, vitality, phase = self.golem, self.first_tick, self.vitality, self.phase
+        for i, time in enumerate(self.times):
+            decision, theta, market = self.decisions[i], self.theta[i], self.markets[i]
+            yield quiet_record(
+                golem,
+                first + i,
+                time=time,
+                vitality=vitality[i],
+                phase=phase[i],
+                decision=decision,
+                theta=theta,
+                market=market,
+            )
+
+    def fields(self) -> dict[str, Any]:
+        """Its log line (event `quiet_stretch`): the stretch named (its first and last tick
+        and time, how many decisions, the decision, the gate's range) and, a column a
+        number, what each decision's own line would have said that the others' did not:
+        `golem inspect` (logs/quiet.py) expands it back into those lines."""
+        dumped: dict[int, int] = {}  # a decision's place in `decisions`, by its identity
+        decisions: list[dict[str, Any]] = []
+        which: list[int] = []
+        for decision in self.decisions:
+            at = dumped.get(id(decision))
+            if at is None:
+                at = dumped[id(decision)] = len(decisions)
+                decisions.append(decision.json_fields())
+            which.append(at)
+        times, theta, last = self.times, self.theta, len(self.times) - 1
+        first = self.decisions[0]
+        return {
+            "golem": self.golem,
+            "subsystem": str(_HEARTBEAT),
+            "tier": _TIER,
+            "tier_asked": _TIER,
+            "source": _SOURCE,
+            "count": last + 1,
+            "first_tick": self.first_tick,
+            "last_tick": self.first_tick + last,
+            "first_time": times[0],
+            "last_time": times[last],
+            "summary": f"{first.severity}: {first.action}",
+            "theta_min": round(min(theta), 4),
+            "theta_max": round(max(theta), 4),
+            "decisions": decisions,
+            "ticks": {
+                "time": list(times),
+                "decision": which,
+                "vitality": [round(v, 6) for v in self.vitality],
+                "phase": [str(p) for p in self.phase],
+                "theta": [round(t, 4) for t in theta],
+                "market": [market_fields(m) for m in self.markets],
+            },
+        }
+
+
+def quiet_record(
+    golem: str,
+    tick: int,
+    *,
+    time: datetime,
+    vitality: float,
+    phase: Phase,
+    decision: HeartbeatDecision,
+    theta: float,
+    market: MarketSummary,
+) -> DecisionRecord:
+    """A quiet tick's record as `Decisions.run` publishes it, but for its `situation`:
+    the rules' `decision` on the gate `theta` and `market`, which changed nothing."""
+    return DecisionRecord(
+        golem=golem,
+        time=time,
+        vitality=vitality,
+        phase=phase,
+        subsystem=_HEARTBEAT,
+        tick=tick,
+        tier_asked=_T0,
+        tier=_T0,
+        source=_SOURCE,
+        decision=decision,
+        outcome=Outcome(
+            summary=f"{decision.severity}: {decision.action}", details=_details(theta, market)
+        ),
+    )
+
+
+class HearsQuiet(Protocol):
+    """A subscriber that handles a quiet stretch in bulk (the stream hands the others its
+    records one by one)."""
+
+    def hear_quiet(self, stretch: QuietStretch) -> None: ...
+
+
+def _details(theta: float, market: MarketSummary) -> dict[str, Any]:
+    """The heartbeat's outcome details on a quiet tick (no probe fired: PE 0.0)."""
+    return {
+        "prediction_error": 0.0,
+        "theta": round(theta, 4),
+        "flags": [],
+        "market": market_fields(market),
+    }
