@@ -30,10 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["FastForward", "quiet_parts", "stretch_times"]
 
 _HOUR = timedelta(hours=1)
-# The parts a quiet tick changes, by the object that owns each, in the order a tick
-# changes them: the senses (the market, the window, the marks), the oracle, the episodes,
-# the decision's records, vitality. Each owner's `quiet(golem)` makes its part.
-PART_OWNERS = ("senses", "predictor", "episodes", "decisions", "chart")
 
 
 def stretch_times(
@@ -62,14 +58,36 @@ def stretch_times(
 
 
 def quiet_parts(golem: Golem) -> list[QuietPart] | None:
-    """Every part of `golem` a quiet tick changes (PART_OWNERS' order), or None when an
-    owner has none: then no stretch runs (each tick is lived one at a time)."""
-    parts: list[QuietPart] = []
-    for owner in PART_OWNERS:
-        make: Callable[[Golem], QuietPart] | None = getattr(getattr(golem, owner), "quiet", None)
-        if make is None:
-            return None
-        parts.append(make(golem))
+    """Every part of `golem` a quiet tick changes, made from its owner as the golem is
+    now, in the order a tick changes them: the senses (the market, the window, the
+    marks), the oracle, the episodes, the heartbeat's decisions and their records,
+    vitality. None when an owner has no part: then no stretch runs (each tick is lived
+    one at a time, the reference)."""
+    senses = getattr(golem.senses, "quiet", None)
+    episodes = getattr(golem.episodes, "quiet", None)
+    chart = getattr(golem.chart, "quiet", None)
+    if senses is None or episodes is None or chart is None:
+        return None
+    predictor = golem.predictor
+    records = golem.decisions.quiet(golem)
+    parts: list[QuietPart] = [
+        senses(
+            portfolio=golem.portfolio,
+            knowledge=golem.knowledge,
+            probes=golem.probes,
+            store=golem.store,
+            chart=golem.chart,
+            previous=lambda: golem.previous,
+        ),
+        predictor.quiet(golem.heartbeat.config.rules_confidence),
+        episodes(golem.portfolio, records.record, golem.options.forecast_bias),
+        records,
+        chart(
+            fitness=lambda: predictor.fitness,
+            regime_samples=predictor.regime_samples,
+            reserve_usd=golem.reserve_usd,
+        ),
+    ]
     return parts
 
 
