@@ -60,6 +60,13 @@ class Knowledge:
                 self._store.save_grimoire_entry(archived)
                 self._memory.put_entry(archived)
 
+    def hears_nothing(self, until: datetime) -> bool:
+        """Whether hearing an observation at `until` brings no feed item (the feed is
+        placed and none falls due by then): a quiet tick's, for the fast-forward."""
+        if not self._feed:
+            return True
+        return self._heard_until is not None and not self.feed.between(self._heard_until, until)
+
     def hear(self, observation: Observation) -> None:
         """The observation and whatever the world feed said since the last one, into the
         memory. Feed times count from the golem's birth."""

@@ -6,19 +6,28 @@ it: a simulation's truth is offered by its world to the minds that read it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import structlog
 import trio
 
+from golem.runtime.knowledge import Knowledge
+from golem.runtime.quiet_senses import QuietSenses
 from golem.runtime.store.state import StateStore
+from golem.runtime.vitals import VitalsChart
+from golem.subsystems.heartbeat.probes import ProbePolicy, Reading
 from golem.world import (
     LiveMarket,
+    Lookahead,
     MarketSource,
     MarketStale,
+    MarketSummary,
     MarketWindow,
     Observation,
+    PaperPortfolio,
+    RecordedSource,
     ResumableSource,
 )
 
@@ -45,6 +54,35 @@ class Senses:
         self.unsaved = 0  # observations pushed since the last snapshot
         self.resumable = market if isinstance(market, ResumableSource) else None
         self._live = market if isinstance(market, LiveMarket) else None
+        # The fast-forward's (quiet_senses.py), kept for the life: the market looked ahead
+        # (None: it cannot be), and where recorded data ends.
+        self.lookahead = Lookahead.of(market)
+        self.ends = market.end if isinstance(market, RecordedSource) else None
+
+    def quiet(
+        self,
+        *,
+        portfolio: PaperPortfolio,
+        knowledge: Knowledge,
+        probes: ProbePolicy,
+        store: StateStore,
+        chart: VitalsChart,
+        burn_decay: float,
+        previous: Callable[[], MarketSummary | None],
+        allows: Callable[[tuple[Reading, ...]], bool] | None = None,
+    ) -> QuietSenses:
+        """These senses' part of the fast-forward (quiet_senses.py), for this life."""
+        return QuietSenses(
+            self,
+            portfolio=portfolio,
+            knowledge=knowledge,
+            probes=probes,
+            store=store,
+            chart=chart,
+            burn_decay=burn_decay,
+            previous=previous,
+            allows=allows,
+        )
 
     def push(self, observation: Observation) -> None:
         self.window.push(observation)

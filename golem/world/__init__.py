@@ -37,6 +37,7 @@ from golem.world.errors import (
     WorldError,
 )
 from golem.world.exchange import LiveMarket, Poll, Quote, exchange_client, set_market
+from golem.world.lookahead import Lookahead
 from golem.world.market import SimulatedMarket
 from golem.world.observation import (
     ForeseeableSource,
@@ -63,7 +64,7 @@ from golem.world.scenario import (
     ScheduledShock,
 )
 from golem.world.truth import Moment, MoveSize, Truth
-from golem.world.window import MarketSummary, MarketWindow, PriceBand
+from golem.world.window import MarketSummary, MarketWindow, PriceBand, Pushed
 
 __all__ = [
     "CANDLE_COLUMNS",
@@ -89,6 +90,7 @@ __all__ = [
     "Gap",
     "LendingParams",
     "LiveMarket",
+    "Lookahead",
     "MarketParams",
     "MarketSource",
     "MarketStale",
@@ -102,6 +104,7 @@ __all__ = [
     "PortfolioConfig",
     "Position",
     "PriceBand",
+    "Pushed",
     "Quote",
     "RandomShocks",
     "RateLimited",

@@ -9,16 +9,29 @@ import math
 from collections import deque
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from msgspec import Struct
 
 from golem.world.observation import Observation, Regime
 
-__all__ = ["MarketSummary", "MarketWindow", "PriceBand"]
+__all__ = ["MarketSummary", "MarketWindow", "PriceBand", "Pushed"]
 
 _sqrt = math.sqrt
 _CANCELLATION = 1e4  # beyond this ratio, sliding m2 keeps under ~1e-12 relative error
 _DUST = 1e-24
+
+
+# What one push changed (`MarketWindow.pushed`): the running sums before it, and the
+# length and first value of each deque (observations, prices, volumes, returns) before it.
+Pushed = tuple[Any, ...]
+
+
+def _restore(values: deque[Any], length: int, first: Any) -> None:
+    """Take back an append to `values`, which had `length` values first `first`."""
+    values.pop()
+    if len(values) < length:  # it was full: the append pushed `first` out
+        values.appendleft(first)
 
 
 class PriceBand(StrEnum):
@@ -168,6 +181,52 @@ class MarketWindow:
         if resync or not self._until_resync:
             self._until_resync = self._resync_every
             self._resync()
+
+    def pushed(self, obs: Observation) -> Pushed:
+        """`push(obs)`, returning what `unpush` needs to take it back exactly (the fast
+        forward's lookahead pushes a tick it may not live)."""
+        o, p, v, r = self._observations, self._prices, self._volumes, self._returns
+        undo = (
+            self._mean,
+            self._m2,
+            self._volume_sum,
+            self._ret_sq_sum,
+            self._until_resync,
+            len(o),
+            o[0] if o else None,
+            len(p),
+            p[0] if p else None,
+            len(v),
+            v[0] if v else None,
+            len(r),
+            r[0] if r else None,
+        )
+        self.push(obs)
+        return undo
+
+    def unpush(self, pushed: Pushed) -> None:
+        """Take back the newest push (`pushed` is what `pushed()` returned for it): the
+        window is again exactly as it was before it, running sums included."""
+        (
+            self._mean,
+            self._m2,
+            self._volume_sum,
+            self._ret_sq_sum,
+            self._until_resync,
+            observed,
+            first_observation,
+            priced,
+            first_price,
+            volumes,
+            first_volume,
+            returned,
+            first_return,
+        ) = pushed
+        _restore(self._observations, observed, first_observation)
+        _restore(self._prices, priced, first_price)
+        _restore(self._volumes, volumes, first_volume)
+        if observed:  # a return is pushed with every observation but the first
+            _restore(self._returns, returned, first_return)
 
     def _resync(self) -> None:
         prices = self._prices

@@ -153,3 +153,41 @@ def test_summary_equals_the_window_statistics(rows: list[tuple[float, float]], p
             regime=Regime.CALM,
         )
         assert window.summary() == expected
+
+
+def _state(window: MarketWindow) -> list[object]:
+    return [
+        list(value) if hasattr(value, "maxlen") else value
+        for name in MarketWindow.__slots__
+        for value in [getattr(window, name)]
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.lists(st.tuples(prices, volumes), min_size=1, max_size=40),
+    taken=st.integers(min_value=0, max_value=40),
+    resync_every=st.integers(min_value=1, max_value=7),
+)
+def test_pushes_taken_back_leave_the_window_as_it_was(
+    rows: list[tuple[float, float]], taken: int, resync_every: int
+) -> None:
+    """The fast-forward's lookahead: pushes taken back newest first (across resyncs and
+    full windows) leave every deque and running sum exactly as before them."""
+    window = MarketWindow(capacity=5, period=3, resync_every=resync_every)
+    taken = min(taken, len(rows))
+    kept = len(rows) - taken
+    states, undo = [], []
+    for tick, (price, volume) in enumerate(rows):
+        states.append(_state(window))
+        undo.append(window.pushed(obs(tick, price, volume)))
+    for back in range(len(rows) - 1, kept - 1, -1):
+        window.unpush(undo[back])
+        assert _state(window) == states[back]
+    if kept:  # and the window pushes on as one that never looked ahead
+        window.push(obs(kept, 2.0, 1.0))
+        fresh = MarketWindow(capacity=5, period=3, resync_every=resync_every)
+        for tick, (price, volume) in enumerate(rows[:kept]):
+            fresh.push(obs(tick, price, volume))
+        fresh.push(obs(kept, 2.0, 1.0))
+        assert _state(window) == _state(fresh)
