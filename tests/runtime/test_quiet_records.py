@@ -57,7 +57,7 @@ from golem.subsystems.heartbeat.probes import (
     health_flag,
     readings,
 )
-from golem.world import MarketSummary, PriceBand
+from golem.world import Episode, MarketSummary, PriceBand
 from tests.runtime.test_life import START, config, life, routes
 
 Run = list[DecisionRecord]  # consecutive quiet heartbeat decisions
@@ -479,8 +479,9 @@ def test_a_tick_whose_probes_reach_the_gate_ends_the_stretch_before_it() -> None
 
 def heartbeats(
     root: Path, seed: int, hours: float, theta: float, forward: bool
-) -> tuple[list[DecisionRecord], list[QuietStretch]]:
-    """A life's heartbeat decisions (a stretch's as its records), and its stretches."""
+) -> tuple[list[DecisionRecord], list[QuietStretch], list[Episode]]:
+    """A life's heartbeat decisions (a stretch's as its records), its stretches and the
+    episodes it stored."""
     data = config(root).model_dump(mode="json")
     data["golem"]["seed"] = seed
     data["heartbeat"]["theta_base"] = theta
@@ -505,13 +506,14 @@ def heartbeats(
             subscribers=[Kept()],
         )
         trio.run(partial(made.run, duration=timedelta(hours=hours)))
+        episodes = store.episodes()
     stretches = [r for r in published if isinstance(r, QuietStretch)]
     told: list[DecisionRecord] = []
     for item in published:
         for record in item.records() if isinstance(item, QuietStretch) else (item,):
             if isinstance(record, DecisionRecord) and record.subsystem is SubsystemName.HEARTBEAT:
                 told.append(replace(record, situation=None))
-    return told, stretches
+    return told, stretches, episodes
 
 
 def test_a_fast_forwarded_life_lives_each_tick_at_the_gate_step_by_step(
@@ -520,10 +522,16 @@ def test_a_fast_forwarded_life_lives_each_tick_at_the_gate_step_by_step(
     """The driver asks the part before each tick: a life fast-forwarded decides every
     heartbeat as the one lived step by step (value for value, but for the situation a
     stretch does not carry), its stretches hold ticks whose probes fired below θ, and
-    some end just before a tick whose probes reach θ (a model's tier, lived alone)."""
-    one, _ = heartbeats(tmp_path / "step", 7, 1.0, 0.1, forward=False)
-    bulk, stretches = heartbeats(tmp_path / "forward", 7, 1.0, 0.1, forward=True)
+    some end just before a tick whose probes reach θ (a model's tier, lived alone). The
+    episodes of its quiet ticks keep their real decision (severity low on fired probes)."""
+    one, _, kept = heartbeats(tmp_path / "step", 7, 1.0, 0.1, forward=False)
+    bulk, stretches, episodes = heartbeats(tmp_path / "forward", 7, 1.0, 0.1, forward=True)
     assert bulk == one
+    assert episodes == kept
+    lived = {s.first_tick + i for s in stretches for i in range(len(s))}
+    assert any(
+        e.observation.tick in lived and e.decision.rationale.startswith("low:") for e in episodes
+    )
     assert any(flags for stretch in stretches for flags in stretch.flags)
     first = {r.tick: r for r in reversed(one)}  # each tick's first run
     after = [first[s.first_tick + len(s)] for s in stretches if s.first_tick + len(s) in first]
