@@ -10,7 +10,7 @@ stage (golem.runtime.verify) asks again through `send`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Protocol
 
@@ -116,9 +116,9 @@ class Budgeting:
     ledger: Ledger
     clock: Clock
     state: MortalityState
-    config: StructuredOutputConfig | None = None
-    policy: AllocatorPolicy = field(default_factory=AllocatorPolicy)  # the life's, compiled
-    context: ContextSettings = field(default_factory=ContextSettings)  # each profile's limits
+    config: StructuredOutputConfig  # the life's, compiled: modes and re-asks
+    policy: AllocatorPolicy  # the life's, compiled
+    context: ContextSettings  # each profile's limits
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
     # Which prompts the providers likely still cache (the golem's, kept across ticks):
     # a likely hit lets the allocator price that part of the input at the cached rate.

@@ -50,7 +50,6 @@ from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.heartbeat.probes import (
     Gate,
     GateParams,
-    ProbeConfig,
     ProbePolicy,
     ProbeThresholds,
     Reading,
@@ -58,6 +57,7 @@ from golem.subsystems.heartbeat.probes import (
     readings,
 )
 from golem.world import Episode, MarketSummary, PriceBand
+from tests.policy import HEARTBEAT
 from tests.runtime.test_life import START, config, life, routes
 
 Run = list[DecisionRecord]  # consecutive quiet heartbeat decisions
@@ -395,7 +395,7 @@ def test_no_tick_is_lived_in_bulk_with_a_steer_waiting_or_a_gate_that_can_close(
     def part(gate: Gate, steered: bool) -> QuietRecords:
         return QuietRecords(
             golem_id="g",
-            heartbeat=Heartbeat(),
+            heartbeat=Heartbeat(HEARTBEAT),
             gate=gate,
             critical=Reading("health_factor<1.2", 0.75),
             publish=lambda stretch: None,
@@ -418,7 +418,7 @@ def part_on(gate: Gate, published: list[QuietStretch], critical: Reading) -> Qui
     """A records part of a thriving golem at vitality 1 and calm mood, before any decision."""
     return QuietRecords(
         golem_id="g",
-        heartbeat=Heartbeat(),
+        heartbeat=Heartbeat(HEARTBEAT),
         gate=gate,
         critical=critical,
         publish=published.append,
@@ -436,7 +436,7 @@ def test_a_tick_whose_probes_reach_the_gate_ends_the_stretch_before_it() -> None
     and the line; a tick whose PE reaches θ is not admitted (the stretch ends before it,
     the step-by-step tick lives it), nor decided by the part; a flip or a critical health
     factor is not let through at all, nor probes at the gate's ceiling."""
-    policy = ProbePolicy.of(ProbeConfig())
+    policy = ProbePolicy.of(HEARTBEAT.probes)
     gate = policy.gate  # θ = 0.375 here: base 0.3, confidence 0.5 by default
     assert gate.theta(None, 1.0, 0.0) == pytest.approx(0.375)
     light, minor, major = policy.above, policy.price_minor, policy.price_major
