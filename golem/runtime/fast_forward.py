@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from golem.runtime.quiet import QuietPart, Stretch
+from golem.runtime.quiet_senses import QuietSenses
 from golem.runtime.scheduler import Trigger
 from golem.subsystems.contract import Event
 
@@ -63,32 +64,18 @@ def quiet_parts(golem: Golem) -> list[QuietPart] | None:
     marks), the oracle, the episodes, the heartbeat's decisions and their records,
     vitality. None when an owner has no part: then no stretch runs (each tick is lived
     one at a time, the reference)."""
-    senses = getattr(golem.senses, "quiet", None)
     episodes = getattr(golem.episodes, "quiet", None)
     chart = getattr(golem.chart, "quiet", None)
-    if senses is None or episodes is None or chart is None:
+    if episodes is None or chart is None:
         return None
-    predictor = golem.predictor
     records = golem.decisions.quiet(golem)
-    parts: list[QuietPart] = [
-        senses(
-            portfolio=golem.portfolio,
-            knowledge=golem.knowledge,
-            probes=golem.probes,
-            store=golem.store,
-            chart=golem.chart,
-            previous=lambda: golem.previous,
-        ),
-        predictor.quiet(golem.heartbeat.config.rules_confidence),
-        episodes(golem.portfolio, records.record, golem.options.forecast_bias),
+    return [
+        QuietSenses.of(golem),
+        golem.predictor.quiet(golem.heartbeat.config.rules_confidence),
+        episodes(golem, records.record),
         records,
-        chart(
-            fitness=lambda: predictor.fitness,
-            regime_samples=predictor.regime_samples,
-            reserve_usd=golem.reserve_usd,
-        ),
+        chart(golem),
     ]
-    return parts
 
 
 class FastForward:
