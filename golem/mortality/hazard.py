@@ -19,7 +19,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.inference.durations import Duration
 
-__all__ = ["HazardParams", "StochasticRoll", "death_probability", "roll", "uniform_draw"]
+__all__ = [
+    "HazardParams",
+    "StochasticRoll",
+    "background",
+    "chance",
+    "death_probability",
+    "roll",
+    "uniform_draw",
+]
 
 _DRAW_SPACE = float(2**64)
 
@@ -66,13 +74,25 @@ def death_probability(
     params = params or _DEFAULT
     if age < timedelta(0) or interval < timedelta(0):
         raise ValueError("age and interval must be non-negative")
-    fitness = min(1.0, max(0.0, fitness))
     reference = params.reference_tick.total_seconds()
     ticks = interval.total_seconds() / reference  # the interval in reference ticks
-    multiplier = 1.0 + (params.max_fitness_multiplier - 1.0) * (1.0 - fitness)
+    return chance(background(age.total_seconds(), params), fitness, ticks, params)
+
+
+def background(age_seconds: float, params: HazardParams) -> float:
+    """λ + α·e^(β·age): the hazard per reference tick at `age_seconds`, before fitness."""
     # The exponent is clamped so a very old golem reaches the cap instead of overflowing.
-    exponent = min(params.ageing * age.total_seconds() / reference, 700.0)
-    hazard = (params.makeham + params.gompertz * math.exp(exponent)) * multiplier * ticks
+    exponent = min(params.ageing * age_seconds / params.reference_tick.total_seconds(), 700.0)
+    return params.makeham + params.gompertz * math.exp(exponent)
+
+
+def chance(background: float, fitness: float, ticks: float, params: HazardParams) -> float:
+    """The chance of dying over `ticks` reference ticks at the `background` hazard, raised
+    by low `fitness` and capped (`death_probability`'s arithmetic, for a caller that keeps
+    the background of each age)."""
+    fitness = min(1.0, max(0.0, fitness))
+    multiplier = 1.0 + (params.max_fitness_multiplier - 1.0) * (1.0 - fitness)
+    hazard = background * multiplier * ticks
     # The cap is a chance per reference tick: over `ticks` of them, 1 − (1 − cap)^ticks.
     capped = -math.log1p(-params.cap) * ticks if params.cap < 1.0 else math.inf
     return -math.expm1(-min(hazard, capped))

@@ -10,17 +10,25 @@ import math
 from datetime import timedelta
 from enum import StrEnum
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from golem.inference.durations import Duration
 
 __all__ = [
+    "VITALITY_FLOOR",
     "DeathCause",
     "Phase",
     "PhaseThresholds",
     "VitalityParams",
+    "age_factor",
+    "age_factors",
     "composite_vitality",
     "death_cause",
+    "economic_factor",
+    "epistemic_factor",
+    "phase_bands",
     "phase_of",
 ]
 
@@ -61,11 +69,32 @@ def composite_vitality(
         raise ValueError(f"epistemic must be in [0, 1], got {epistemic}")
     if age < timedelta(0):
         raise ValueError("age must be non-negative")
-    ageing = max(0.0, 1.0 - params.age_weight * (age / params.age_horizon))
-    clocks = _sigmoid(economic, params.economic_centre, params.economic_steepness) * _sigmoid(
-        epistemic, params.epistemic_centre, params.epistemic_steepness
-    )
-    return min(1.0, max(0.0, clocks * ageing))
+    clocks = economic_factor(economic, params) * epistemic_factor(epistemic, params)
+    return min(1.0, max(0.0, clocks * age_factor(age, params)))
+
+
+def economic_factor(economic: float, params: VitalityParams) -> float:
+    """The economic clock's sigmoid, a factor of vitality."""
+    return _sigmoid(economic, params.economic_centre, params.economic_steepness)
+
+
+def epistemic_factor(epistemic: float, params: VitalityParams) -> float:
+    """The epistemic clock's sigmoid, a factor of vitality."""
+    return _sigmoid(epistemic, params.epistemic_centre, params.epistemic_steepness)
+
+
+def age_factor(age: timedelta, params: VitalityParams) -> float:
+    """max(0, 1 − age_weight·age/age_horizon), a factor of vitality."""
+    return max(0.0, 1.0 - params.age_weight * (age / params.age_horizon))
+
+
+def age_factors(ages_us: npt.NDArray[np.int64], params: VitalityParams) -> list[float]:
+    """`age_factor` of each age in whole microseconds, value for value: `age / horizon`
+    divides the two durations' microseconds (ints below 2^53, exact as float64), and
+    numpy's / * − are correctly rounded like Python's."""
+    horizon = params.age_horizon // timedelta(microseconds=1)
+    factors: list[float] = np.maximum(0.0, 1.0 - params.age_weight * (ages_us / horizon)).tolist()
+    return factors
 
 
 class Phase(StrEnum):
@@ -153,12 +182,23 @@ def phase_of(
     return risen if _RANKS[risen] > _RANKS[previous] else previous
 
 
+def phase_bands(thresholds: PhaseThresholds) -> dict[Phase, tuple[float, float]]:
+    """Each phase's [floor, next floor up): where `phase_of` finds it first, so that a
+    golem already in it stays in it (a caller's shortcut past `phase_of`)."""
+    floors = [-math.inf, *(floor for _, floor in reversed(thresholds.floors)), math.inf]
+    phases = [Phase.TERMINAL, *(phase for phase, _ in reversed(thresholds.floors))]
+    return {phase: (floors[k], floors[k + 1]) for k, phase in enumerate(phases)}
+
+
 def _first_at_or_above(vitality: float, floors: tuple[tuple[Phase, float], ...]) -> Phase:
     """The healthiest phase whose floor `vitality` reaches (Terminal below them all)."""
     for phase, floor in floors:
         if vitality >= floor:
             return phase
     return Phase.TERMINAL
+
+
+VITALITY_FLOOR = 0.01  # below it the golem dies of vitality (`death_cause`'s default)
 
 
 class DeathCause(StrEnum):
@@ -177,7 +217,7 @@ def death_cause(
     senescent: bool = False,
     survived_roll: bool = True,
     kill_switch: bool = False,
-    vitality_floor: float = 0.01,
+    vitality_floor: float = VITALITY_FLOOR,
     terminal_expired: bool = False,
 ) -> DeathCause | None:
     """Why the golem dies now, or None if it lives. When several triggers hold, the first in

@@ -13,7 +13,7 @@ from golem.mortality.params import MortalityPolicy
 from golem.mortality.senescence import Senescence
 from golem.mortality.vitality import DeathCause, Phase, composite_vitality, death_cause, phase_of
 
-__all__ = ["Vitals", "assess"]
+__all__ = ["Vitals", "assess", "economic_level"]
 
 
 class Vitals(Struct, frozen=True):
@@ -64,8 +64,7 @@ def assess(
     An immortal golem (`params.immortal`, Bardo's control group) is held at vitality 1.0
     in Thriving and rolls no hazard; its economic and epistemic levels are still measured,
     and only the kill switch ends it."""
-    spendable = initial_credits_usd - reserve_usd
-    economic = min(1.0, max(0.0, (credits_usd - reserve_usd) / spendable)) if spendable > 0 else 0.0
+    economic = economic_level(credits_usd, initial_credits_usd, reserve_usd)
     level = min(1.0, max(0.0, epistemic))
     if params.immortal:
         cause = DeathCause.KILL_SWITCH if kill_switch else None
@@ -98,3 +97,12 @@ def assess(
         and in_terminal >= params.terminal_grace,
     )
     return Vitals(vitality, phase, economic, level, burn_rate_usd, probability, cause)
+
+
+def economic_level(credits_usd: float, initial_credits_usd: float, reserve_usd: float) -> float:
+    """The economic clock: the credits above the reserve as a share of the initial credits
+    above it, in [0, 1] (0 when the initial credits do not exceed the reserve)."""
+    spendable = initial_credits_usd - reserve_usd
+    if spendable > 0:
+        return min(1.0, max(0.0, (credits_usd - reserve_usd) / spendable))
+    return 0.0

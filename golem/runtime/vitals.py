@@ -6,24 +6,50 @@ restarts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
+import numpy as np
 import structlog
 
-from golem.mortality import MortalityPolicy, Phase, Senescence, Stage, Vitals, assess
+from golem.mortality import (
+    MortalityPolicy,
+    Phase,
+    Senescence,
+    Stage,
+    Vitals,
+    assess,
+)
+from golem.mortality.hazard import background, chance, uniform_draw
+from golem.mortality.vitality import (
+    VITALITY_FLOOR,
+    age_factors,
+    death_cause,
+    economic_factor,
+    epistemic_factor,
+    phase_bands,
+    phase_of,
+)
+from golem.mortality.vitals import economic_level
+from golem.runtime.quiet import Stretch
 from golem.runtime.store.rows import VitalityRow
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
 from golem.subsystems.contract import Event
 
-__all__ = ["VitalsChart"]
+if TYPE_CHECKING:
+    from golem.runtime.golem import Golem
+
+__all__ = ["QuietVitals", "VitalsChart"]
 
 log = structlog.get_logger("golem")
 
 _VITALITY_STEP = 0.001  # a vitality line when vitality moved this much since the last
 _VITALITY_EVERY = 40  # …or after this many ticks (ten minutes at 15 s)
 _TERMINAL = Phase.TERMINAL  # read every tick: `Enum.MEMBER` is a slow read on Python 3.11
+_MICROSECOND = timedelta(microseconds=1)
+_STAGE_NORMAL = Stage.NORMAL
 
 
 class VitalsChart:
@@ -95,10 +121,7 @@ class VitalsChart:
             age=max(timedelta(0), now - born),
             interval=max(timedelta(0), interval),
             credits_usd=credits,
-            # The lineage's founding money when it has one: an heir's clock is the lineage's.
-            initial_credits_usd=policy.lineage_credits_usd
-            or store.initial_credits()
-            or policy.initial_credits_usd,
+            initial_credits_usd=self._initial_credits(),
             burn_rate_usd=burn,
             epistemic=fitness,
             previous=previous,
@@ -107,45 +130,82 @@ class VitalsChart:
             senescence=self.senescence,
             reserve_usd=reserve_usd,
         )
-        if vitals.phase is _TERMINAL:
-            if since is None:
-                self.terminal_since = now  # Terminal's grace runs from here
-        elif since is not None:
-            self.terminal_since = None  # left Terminal: a later entry starts it again
+        self._terminal(vitals.phase, now)
         store.record_vitality(
             VitalityRow(
                 tick, now, vitals.vitality, str(vitals.phase), vitals.economic, vitals.epistemic
             )
         )
         if self._news(tick, spent, previous):
-            self._publish(
-                VitalityRecord(
-                    golem=self._golem_id,
-                    tick=tick,
-                    time=now,
-                    vitality=vitals.vitality,
-                    phase=vitals.phase,
-                    economic=vitals.economic,
-                    epistemic=vitals.epistemic,
-                    burn_rate_usd=vitals.burn_rate_usd,
-                    credits_usd=credits,
-                    equity_usd=equity(),
-                    senescent=self.senescence.stage is not Stage.NORMAL,
-                    confirmed=self.senescence.stage is Stage.SENESCENT,
-                )
-            )
+            self._publish(self._reading(tick, now, credits, equity()))
+        return self._events(tick, previous)
+
+    def quiet(self, golem: Golem) -> QuietVitals:
+        """This chart's part of a quiet stretch of `golem` (quiet.py): `update(tick, 0.0,
+        …)` for each of its ticks, on the prediction engine's fitness and regime samples
+        as the oracle's part leaves them at the same tick, and the reserve locked now."""
+        predictor = golem.predictor
+        return QuietVitals(
+            self,
+            fitness=lambda: predictor.fitness,
+            regime_samples=predictor.regime_samples,
+            reserve_usd=golem.reserve_usd,
+        )
+
+    def _initial_credits(self) -> float:
+        """The economic clock's 1.0: the lineage's founding money when it has one (an
+        heir's clock is the lineage's), else the golem's own."""
+        policy = self._policy
+        return (
+            policy.lineage_credits_usd
+            or self._store.initial_credits()
+            or policy.initial_credits_usd
+        )
+
+    def _terminal(self, phase: Phase, now: datetime) -> None:
+        """Terminal's grace runs from when the golem entered it, until it leaves."""
+        if phase is _TERMINAL:
+            if self.terminal_since is None:
+                self.terminal_since = now  # Terminal's grace runs from here
+        elif self.terminal_since is not None:
+            self.terminal_since = None  # left Terminal: a later entry starts it again
+
+    def _reading(
+        self, tick: int, now: datetime, credits: float, equity_usd: float
+    ) -> VitalityRecord:
+        """The reading published when the tick's vitality is news."""
+        vitals, stage = self.vitals, self.senescence.stage
+        return VitalityRecord(
+            golem=self._golem_id,
+            tick=tick,
+            time=now,
+            vitality=vitals.vitality,
+            phase=vitals.phase,
+            economic=vitals.economic,
+            epistemic=vitals.epistemic,
+            burn_rate_usd=vitals.burn_rate_usd,
+            credits_usd=credits,
+            equity_usd=equity_usd,
+            senescent=stage is not Stage.NORMAL,
+            confirmed=stage is Stage.SENESCENT,
+        )
+
+    def _events(self, tick: int, previous: Phase) -> list[Event]:
+        """What the tick's phase change makes: a decline or a recovery, logged, and the
+        approach of death on entering Terminal."""
+        phase = self.vitals.phase
         events: list[Event] = []
-        if vitals.phase is not previous:
-            worse = vitals.phase.rank < previous.rank  # rank: higher is healthier
+        if phase is not previous:
+            worse = phase.rank < previous.rank  # rank: higher is healthier
             log.info(
                 "phase_change",
                 golem=self._golem_id,
                 tick=tick,
                 previous=str(previous),
-                phase=str(vitals.phase),
+                phase=str(phase),
             )
             events.append(Event("phase_decline" if worse else "phase_recovery"))
-        if vitals.phase is _TERMINAL and previous is not _TERMINAL:
+        if phase is _TERMINAL and previous is not _TERMINAL:
             # Once, on entering Terminal: the daimon feels the end coming, not every tick.
             events.append(Event("death_approach"))
         return events
@@ -153,13 +213,26 @@ class VitalsChart:
     def _step_senescence(self, tick: int, now: datetime, fitness: float, samples: int) -> None:
         """Senescence's stage at `now`; a change is saved and logged (Stage 1 is when the
         dream and the curator hear of it and recover)."""
+        if self._senescence_at(tick, now, fitness, samples):
+            self._save_senescence()
+
+    def _save_senescence(self) -> None:
+        since = self.senescence.since
+        self._store.set_meta(
+            "senescence",
+            {
+                "stage": str(self.senescence.stage),
+                "since": None if since is None else since.isoformat(),
+            },
+        )
+
+    def _senescence_at(self, tick: int, now: datetime, fitness: float, samples: int) -> bool:
+        """Step senescence to `now` (a new stage is logged); whether it changed."""
         before = self.senescence
         after = before.step(now, fitness, regime_samples=samples, params=self._policy.senescence)
         if after == before:
-            return
+            return False
         self.senescence = after
-        since = None if after.since is None else after.since.isoformat()
-        self._store.set_meta("senescence", {"stage": str(after.stage), "since": since})
         if after.stage is not before.stage:
             log.info(
                 "senescence",
@@ -170,6 +243,7 @@ class VitalsChart:
                 fitness=round(fitness, 4),
                 regime_samples=samples,
             )
+        return True
 
     def _news(self, tick: int, spent: float, previous: Phase) -> bool:
         """Whether this tick's vitality is news (published, so logged): money was spent,
@@ -199,3 +273,125 @@ def _senescence(saved: object) -> Senescence:
         return Senescence(stage, datetime.fromisoformat(since) if since else None)
     except (TypeError, ValueError):
         return Senescence()
+
+
+class QuietVitals:
+    """`VitalsChart.update(tick, 0.0, …)` over a quiet stretch (quiet.py's QuietPart), value
+    for value. `begin` computes what does not wait on the prediction engine: the economic
+    clock (the credits and the reserve hold still), each tick's age factor, its age in
+    seconds and its interval in the hazard's reference ticks; `step` does the rest of
+    `assess` on the tick's fitness (the hazard's draw, a pure function of the tick, with
+    it); `end` writes the vitality rows in one statement, and senescence's stage once if it
+    changed. The chart's `vitals` is current after each step (the next tick's gate reads
+    it); a death cause is `chart.vitals.cause`, as after `update`."""
+
+    def __init__(
+        self,
+        chart: VitalsChart,
+        *,
+        fitness: Callable[[], float],
+        regime_samples: Callable[[], int],
+        reserve_usd: float,
+    ) -> None:
+        self._chart, self._policy = chart, chart._policy
+        self._fitness, self._samples, self._reserve = fitness, regime_samples, reserve_usd
+        self._rows: list[VitalityRow] = []
+        self._saves = False  # senescence changed: saved at the end
+        self._bands = phase_bands(chart._policy.phases)
+
+    def begin(self, stretch: Stretch) -> int:
+        chart, policy, times = self._chart, self._policy, stretch.times
+        self._times, self._first, self._equities = times, stretch.first_tick, stretch.equities
+        self._rows, self._saves = [], False
+        if not times:
+            return 0
+        self._credits = credits = chart._store.credits()
+        self._economic = economic_level(credits, chart._initial_credits(), self._reserve)
+        self._economic_factor = economic_factor(self._economic, policy.vitality)
+        self._born = born = chart._born or times[0]
+        # Microseconds since birth: ints, so numpy's float64 arithmetic on them is Python's.
+        micros = np.array([(now - born) // _MICROSECOND for now in times], dtype=np.int64)
+        last = chart._last_assessed
+        since_last = np.diff(micros, prepend=(last - born) // _MICROSECOND if last else micros[0])
+        ages = np.maximum(0, micros)
+        self._ageing = age_factors(ages, policy.vitality)
+        hazard = policy.hazard
+        if hazard is not None:
+            # `total_seconds()` is µs ÷ 10^6, correctly rounded in numpy as in Python.
+            self._seconds = (ages / 1e6).tolist()
+            reference = hazard.reference_tick.total_seconds()
+            self._ticks = (np.maximum(0, since_last) / 1e6 / reference).tolist()
+        return len(times)
+
+    def step(self, i: int) -> Sequence[Event]:
+        chart, policy = self._chart, self._policy
+        now, tick, before = self._times[i], self._first + i, chart.vitals
+        previous = before.phase
+        decay = policy.burn_decay
+        burn = decay * before.burn_rate_usd + (1 - decay) * 0.0
+        fitness = self._fitness()
+        senescence = chart.senescence
+        normal = senescence.stage is _STAGE_NORMAL and senescence.since is None
+        if not normal or fitness < policy.senescence.threshold:  # (else Normal stays)
+            self._saves |= chart._senescence_at(tick, now, fitness, self._samples())
+        level = min(1.0, max(0.0, fitness))
+        if policy.immortal:
+            chart.vitals = Vitals(1.0, Phase.THRIVING, self._economic, level, burn, 0.0, None)
+        else:
+            chart.vitals = self._assess(i, now, level, burn)
+        vitals = chart.vitals
+        chart._terminal(vitals.phase, now)
+        self._rows.append(
+            VitalityRow(tick, now, vitals.vitality, str(vitals.phase), self._economic, level)
+        )
+        if chart._news(tick, 0.0, previous):
+            chart._publish(chart._reading(tick, now, self._credits, float(self._equities[i])))
+        if vitals.phase is previous:
+            return ()
+        return chart._events(tick, previous)
+
+    def _assess(self, i: int, now: datetime, level: float, burn: float) -> Vitals:
+        """`assess` of the stretch's tick `i` (mortality/vitals.py: the same operations in
+        the same order), the chart's vitals still the last tick's."""
+        chart, policy = self._chart, self._policy
+        previous, since = chart.vitals.phase, chart.terminal_since
+        clocks = self._economic_factor * epistemic_factor(level, policy.vitality)
+        vitality = min(1.0, max(0.0, clocks * self._ageing[i]))
+        low, high = self._bands[previous]
+        # Inside its own band the previous phase holds (`phase_of`'s first answer).
+        phase = previous if low <= vitality < high else phase_of(vitality, previous, policy.phases)
+        survived, probability, hazard = True, 0.0, policy.hazard
+        if hazard is not None:
+            background_ = background(self._seconds[i], hazard)  # math.exp: one a tick
+            probability = chance(background_, level, self._ticks[i], hazard)
+            survived = uniform_draw(policy.seed, chart._golem_id, self._first + i) >= probability
+        senescent = chart.senescence.dies(vitality, policy.senescence)
+        grace = policy.terminal_grace
+        expired = (
+            since is not None and phase is _TERMINAL and grace is not None and now - since >= grace
+        )
+        cause = None
+        if (
+            self._economic <= 0.0
+            or senescent
+            or not survived
+            or vitality < VITALITY_FLOOR
+            or expired
+        ):
+            cause = death_cause(
+                vitality=vitality,
+                economic=self._economic,
+                senescent=senescent,
+                survived_roll=survived,
+                terminal_expired=expired,
+            )
+        return Vitals(vitality, phase, self._economic, level, burn, probability, cause)
+
+    def end(self, done: int) -> None:
+        chart = self._chart
+        chart._store.record_vitalities(self._rows[:done])
+        if self._saves:
+            chart._save_senescence()
+        if done:
+            chart._born, chart._last_assessed = self._born, self._times[done - 1]
+        self._rows, self._saves = [], False

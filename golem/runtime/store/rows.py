@@ -4,16 +4,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import numpy as np
 from msgspec import Struct
 
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
 
-__all__ = ["Resumed", "VitalityRow"]
+__all__ = ["Resumed", "VitalityRow", "iso_texts", "vitality_values"]
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def iso_texts(times: Sequence[datetime]) -> list[str]:
+    """`moment.astimezone(UTC).isoformat()` of each aware time, in bulk: numpy's ISO text
+    of the same microsecond, to the second when it is whole, and UTC's offset (a quiet
+    stretch stores hundreds at once; ~0.5 against ~1.3 µs each)."""
+    try:
+        micros = np.array([(t - _EPOCH) // _MICROSECOND for t in times], dtype=np.int64)
+    except TypeError:
+        raise ValueError("stored times must be timezone-aware") from None
+    stamps = micros.astype("datetime64[us]")
+    whole = micros % 1_000_000 == 0
+    texts = np.datetime_as_string(stamps, unit="s")
+    if not whole.all():
+        texts = np.where(whole, texts, np.datetime_as_string(stamps, unit="us"))
+    return [text + "+00:00" for text in texts.tolist()]
 
 
 class VitalityRow(Struct, frozen=True):
@@ -46,3 +67,12 @@ class Resumed:
     episodes: tuple[Episode, ...]
     fire_times: dict[str, datetime]
     death: dict[str, Any] | None
+
+
+def vitality_values(rows: Sequence[VitalityRow]) -> list[tuple[Any, ...]]:
+    """The vitality table's values of `rows`, their times stamped as the store stamps them."""
+    texts = iso_texts([row.time for row in rows])
+    return [
+        (row.tick, text, row.vitality, row.phase, row.economic, row.epistemic)
+        for row, text in zip(rows, texts, strict=True)
+    ]

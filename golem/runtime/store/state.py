@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -27,7 +27,7 @@ from golem.runtime.store.migrations import SchemaTooNew, migrate
 from golem.runtime.store.observations import ObservationLog
 from golem.runtime.store.predictions import PredictionTable
 from golem.runtime.store.requests import RequestArchive
-from golem.runtime.store.rows import Resumed, VitalityRow
+from golem.runtime.store.rows import Resumed, VitalityRow, vitality_values
 from golem.runtime.store.transactional import Transactional
 from golem.subsystems.contract import GrimoireEntry, Mood
 from golem.world import Episode
@@ -55,8 +55,14 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+def _episode_row(episode: Episode) -> tuple[int, int, str]:
+    return (episode.id, episode.observation.tick, _json(episode.to_dict()))
+
+
 _GRIMOIRE = "id, text, confidence, tier, provenance, regime, low_cycles, archived"
 _SET_META = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
+_RECORD_VITALITY = "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)"
+_SAVE_EPISODE = "INSERT OR REPLACE INTO episodes (id, tick, data) VALUES (?, ?, ?)"
 
 
 class StateStore(Transactional):
@@ -265,9 +271,13 @@ class StateStore(Transactional):
         """The tick's vitality (a second row for the same tick replaces the first)."""
         self._write(
             "vitality",
-            "INSERT OR REPLACE INTO vitality VALUES (?, ?, ?, ?, ?, ?)",
+            _RECORD_VITALITY,
             (row.tick, self._iso(row.time), row.vitality, row.phase, row.economic, row.epistemic),
         )
+
+    def record_vitalities(self, rows: Sequence[VitalityRow]) -> None:
+        """Several ticks' vitality (a quiet stretch's) in one statement."""
+        self._write_many("vitality", _RECORD_VITALITY, vitality_values(rows))
 
     def vitality_history(self, since_tick: int = 0) -> list[VitalityRow]:
         rows = self._read("SELECT * FROM vitality WHERE tick >= ? ORDER BY tick", (since_tick,))
@@ -308,11 +318,11 @@ class StateStore(Transactional):
 
     def save_episode(self, episode: Episode) -> None:
         """Store an episode, or replace it once its outcome is known."""
-        self._write(
-            "episodes",
-            "INSERT OR REPLACE INTO episodes (id, tick, data) VALUES (?, ?, ?)",
-            (episode.id, episode.observation.tick, _json(episode.to_dict())),
-        )
+        self._write("episodes", _SAVE_EPISODE, _episode_row(episode))
+
+    def save_episodes(self, episodes: Sequence[Episode]) -> None:
+        """`save_episode` for each in turn (a quiet stretch's), in one statement."""
+        self._write_many("episodes", _SAVE_EPISODE, [_episode_row(e) for e in episodes])
 
     def episodes(self, limit: int | None = None) -> list[Episode]:
         """The last `limit` episodes (all when None), oldest first."""

@@ -132,6 +132,16 @@ class Transactional:
         else:
             self._conn.execute(sql, params)
 
+    def _write_many(self, table: str, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """`_write` for each of `rows` in turn (none replaces a row), as one executemany
+        when no batch holds them."""
+        pending = self._pending
+        if pending is not None and self._depth:
+            writes, start = pending.writes, len(pending.writes)
+            writes.extend((table, sql, row, start + k) for k, row in enumerate(rows))
+        else:
+            self._conn.executemany(sql, rows)
+
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         self._sync()
         return self._conn.execute(sql, params)
