@@ -10,8 +10,8 @@ market. `Golem.fast_forward` then (`FastForward.live`) checks that the stretch m
 cuts it before the reserve's recalculation, begins every part (the senses first: they
 fill the Stretch), steps them tick by tick until one makes an event or a clock runs out,
 ends them, and finishes the last tick as `Golem.tick` does. It lives 0 ticks, and the
-step-by-step tick runs instead, whenever it cannot be sure: a part missing, a part that
-allows none of the stretch, anything waiting that a quiet tick does not do.
+step-by-step tick runs instead, whenever it cannot be sure: a part that allows none of
+the stretch, anything waiting that a quiet tick does not do.
 """
 
 from __future__ import annotations
@@ -58,23 +58,18 @@ def stretch_times(
     return times
 
 
-def quiet_parts(golem: Golem) -> list[QuietPart] | None:
+def quiet_parts(golem: Golem) -> list[QuietPart]:
     """Every part of `golem` a quiet tick changes, made from its owner as the golem is
     now, in the order a tick changes them: the senses (the market, the window, the
     marks), the oracle, the episodes, the heartbeat's decisions and their records,
-    vitality. None when an owner has no part: then no stretch runs (each tick is lived
-    one at a time, the reference)."""
-    episodes = getattr(golem.episodes, "quiet", None)
-    chart = getattr(golem.chart, "quiet", None)
-    if episodes is None or chart is None:
-        return None
+    vitality. An episode of a tick keeps its decision: the records part makes it."""
     records = golem.decisions.quiet(golem)
     return [
         QuietSenses.of(golem, records.allows),  # probes the rules may decide below θ
         golem.predictor.quiet(golem.heartbeat.config.rules_confidence),
-        episodes(golem, records.record),
+        golem.episodes.quiet(golem, records.record),
         records,
-        chart(golem),
+        golem.chart.quiet(golem),
     ]
 
 
@@ -142,8 +137,6 @@ class FastForward:
         if not self.may_start() or not self.ticks_before_reserve(1):
             return 0
         parts = quiet_parts(golem)
-        if parts is None:
-            return 0
         due = times(self.ticks_before_reserve(self.span))
         if not due:
             return 0
