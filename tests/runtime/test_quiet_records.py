@@ -584,3 +584,43 @@ def test_a_quiet_stretch_line_that_cannot_be_expanded_is_skipped_with_its_line_n
     assert [orjson.loads(line)["event"] for line in out.splitlines()] == ["vitality"]
     assert f"{log}:2: skipped: a quiet_stretch that cannot be expanded" in err
     assert "columns differ in length from its count" in err
+
+
+def test_a_quiet_stretch_line_of_ticks_with_no_probe_columns_reads_as_pe_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line written before quiet ticks could fire probes (no `prediction_error`,
+    `flags` or `summaries`) expands to decisions at PE 0.0, no flag, and its summary;
+    one whose `summaries` do not match its decisions is skipped, its line named."""
+    old = {
+        "timestamp": "2026-03-01T00:00:15+00:00",
+        "level": "info",
+        "event": "quiet_stretch",
+        "golem": "g",
+        "subsystem": "heartbeat",
+        "tier": "0",
+        "tier_asked": "0",
+        "source": "deterministic",
+        "count": 1,
+        "first_tick": 1,
+        "summary": "none: observe",
+        "decisions": [{"severity": "none", "action": "observe"}],
+        "ticks": {
+            "time": ["2026-03-01T00:00:15+00:00"],
+            "decision": [0],
+            "vitality": [1.0],
+            "phase": ["thriving"],
+            "theta": [0.3],
+            "market": [{}],
+        },
+    }
+    bad = {**old, "summaries": ["none: observe", "low: observe"]}
+    log = tmp_path / "golem.log"
+    log.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in (old, bad)))
+    assert main(["inspect", str(log), "--json"]) == 0
+    out, err = capsys.readouterr()
+    (line,) = [orjson.loads(text) for text in out.splitlines()]
+    assert line["event"] == "decision" and line["summary"] == "none: observe"
+    assert line["prediction_error"] == 0.0 and line["flags"] == []
+    assert f"{log}:2: skipped: a quiet_stretch that cannot be expanded" in err
+    assert "summaries differ in number from its decisions" in err
