@@ -13,10 +13,9 @@ floors below declare, as it reads the floors below themselves (subsystems, morta
 inference: doors it opens and comes back through). `Walk.full` keeps every runtime entry.
 
 The first heartbeat decision a model made at T1 crosses at most 12 files, none of them
-golem.py once the decision has begun (no stage calls back into the Golem), and enters no
-file twice but the three measured on main (see the docs; the acceptance test is an
-expected failure until they go). No module of golem/runtime asks whether a subsystem is
-a particular one (`isinstance` on a concrete subsystem class).
+golem.py once the decision has begun (no stage calls back into the Golem), and enters
+each file once. No module of golem/runtime asks whether a subsystem is a particular one
+(`isinstance` on a concrete subsystem class).
 
 `python -m tests.runtime.test_walk [-v]` prints the walk (-v: every entry, by function).
 """
@@ -51,13 +50,6 @@ START = datetime(2026, 1, 5, tzinfo=UTC)
 MOST_FILES = 12
 # The state and time services: entered through the protocols the floors below declare.
 SERVICES = (RUNTIME / "store", RUNTIME / "clock.py", RUNTIME / "options.py")
-# Re-entered on main (ae9d310): grant.py calls Routes.route and
-# estimate_input_tokens (asking.py) before decide.py calls ask; charge.py is entered for
-# the bill's hook (held), by that hook from inference (each attempt's bill held), and for
-# the charge; decide._asked calls grant.prompt_key for the prompt cache.
-KNOWN_REENTRIES = frozenset(
-    {"golem/runtime/asking.py", "golem/runtime/charge.py", "golem/runtime/grant.py"}
-)
 # The subsystems the runtime runs; golem/runtime may name them (the Golem builds them)
 # but never branch on which one it holds.
 CONCRETE = frozenset({"Heartbeat", "Risk", "Daimon", "Curator", "Dream", "Thanatopsis"})
@@ -263,14 +255,6 @@ def test_no_stage_calls_back_into_the_golem(walk: Walk) -> None:
     assert "golem/runtime/golem.py" not in walk.rooms, walk.rooms
 
 
-def test_the_walk_reenters_no_file_but_those_measured_on_main(walk: Walk) -> None:
-    assert set(walk.reentered()) <= KNOWN_REENTRIES, walk.path
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="on main the walk re-enters asking.py, charge.py and grant.py (KNOWN_REENTRIES)",
-)
 def test_the_walk_enters_each_file_once(walk: Walk) -> None:
     assert walk.reentered() == [], walk.path
 
