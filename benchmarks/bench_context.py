@@ -35,6 +35,7 @@ from golem.subsystems.context import (  # noqa: E402
 )
 from golem.subsystems.contract import Brief  # noqa: E402
 from golem.world import EpisodeLog  # noqa: E402
+from tests.policy import CONTEXT  # noqa: E402
 from tests.subsystems.context.support import (  # noqa: E402
     NEWS,
     episodes,
@@ -102,14 +103,14 @@ def main(quick: bool) -> None:
     print(f"{'profile':>9} {'median ms':>10} {'cold ms':>8} {'tokens':>7} {'limit':>6}")
     results = {}
     for profile in PipelineProfile:
-        prompt = assemble(BRIEF, ctx, profile, budget=BUDGET)
+        prompt = assemble(BRIEF, ctx, profile, budget=BUDGET, settings=CONTEXT)
 
         def run(i: int, profile: PipelineProfile = profile) -> None:
-            assemble(BRIEF, contexts[i % len(contexts)], profile, budget=BUDGET)
+            assemble(BRIEF, contexts[i % len(contexts)], profile, budget=BUDGET, settings=CONTEXT)
 
         def cold(i: int, profile: PipelineProfile = profile) -> None:
             estimate_tokens.cache_clear()
-            assemble(BRIEF, contexts[i % len(contexts)], profile, budget=BUDGET)
+            assemble(BRIEF, contexts[i % len(contexts)], profile, budget=BUDGET, settings=CONTEXT)
 
         results[profile] = timed(run, rounds)
         report = prompt.report

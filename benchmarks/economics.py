@@ -8,6 +8,12 @@ path (Wilcoxon signed-rank, paired by seed), the deaths per lineage and the test
 share, and the control experiment's thesis status. Each scenario's own tables (and
 frontier.png) are printed and written under --out/SCENARIO as `golem simulate` writes them.
 
+The batches share one LocalCluster of `--jobs` worker processes (default: the cores), each
+batch sent to it as `golem simulate --scheduler` sends one, so the workers start and
+import golem once; the lives go in chunks (golem.simulation.batch). Each scenario's line
+and the last line give the wall time and lives per minute, and the last the CPU seconds
+a life cost (wall x workers / lives: what a larger run will cost per life).
+
 The set: the three synthetic scenarios (decline, whipsaw, bull_run_income) and the real
 events of the shared market data (may2021, luna2022, celsius2022, sideways2023), a real
 event left out, with one line saying why, when its candles are not there.
@@ -40,6 +46,7 @@ from rich.table import Table  # noqa: E402
 
 from golem.cli import main as golem  # noqa: E402
 from golem.runtime.config import ConfigError  # noqa: E402
+from golem.simulation.batch import cores, executor  # noqa: E402
 from golem.simulation.results import read_rows  # noqa: E402
 from golem.simulation.scenario import load_scenario  # noqa: E402
 
@@ -53,7 +60,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="lineages per policy (20)")
     parser.add_argument("--days", type=float, help="cap every horizon (default: the scenario's)")
-    parser.add_argument("--jobs", type=int, default=2, help="Dask workers (2)")
+    parser.add_argument("--jobs", type=int, help="Dask worker processes (the cores)")
     parser.add_argument("--out", type=Path, help="where the batches go (default: a temp dir)")
     parser.add_argument("--policies", default=POLICIES, help=f"--compare's list ({POLICIES})")
     parser.add_argument("--scenarios", help="comma-separated names (default: the set)")
@@ -65,7 +72,9 @@ def main() -> int:
         names, seeds, days = ["decline"], 2, 0.2
     os.environ.setdefault("COLUMNS", "160")  # the batches' tables, printed by golem's console
     console = Console(width=160)
-    with tempfile.TemporaryDirectory() as scratch:
+    jobs = args.jobs or cores()
+    policies = len(args.policies.split(","))
+    with tempfile.TemporaryDirectory() as scratch, executor(workers=jobs) as client:
         out = args.out or Path(scratch)
         started = time.perf_counter()
         rows = []
@@ -75,17 +84,19 @@ def main() -> int:
                 out,
                 seeds=seeds,
                 days=days,
-                jobs=args.jobs,
+                scheduler=client.scheduler.address,
                 policies=args.policies,
                 console=console,
             )
             if row is not None:
                 rows.append(row)
         wall = time.perf_counter() - started
+        lives = sum(row["lives"] for row in rows)
         console.print(across(rows, seeds, days))
         console.print(
-            f"{len(rows)} scenarios x {seeds} seeds x {len(args.policies.split(','))} policies "
-            f"in {wall:.0f} s wall ({args.jobs} workers)"
+            f"{len(rows)} scenarios x {seeds} seeds x {policies} policies: {lives} lives in "
+            f"{wall:.0f} s wall ({wall / 60:.1f} min), {60 * lives / wall:.1f} lives/min, "
+            f"{wall * jobs / max(1, lives):.2f} s of a worker a life ({jobs} workers)"
         )
     return 0
 
@@ -96,7 +107,7 @@ def run_scenario(
     *,
     seeds: int,
     days: float | None,
-    jobs: int,
+    scheduler: str,
     policies: str,
     console: Console,
 ) -> dict[str, Any] | None:
@@ -107,14 +118,19 @@ def run_scenario(
         console.print(f"{name}: left out: {exc}")
         return None
     where = out / name
-    command = ["simulate", str(path), "--seeds", str(seeds), "--jobs", str(jobs)]
+    command = ["simulate", str(path), "--seeds", str(seeds), "--scheduler", scheduler]
     command += ["--out", str(where), "--compare", policies]
     if days is not None:
         command += ["--days", str(days)]
     started = time.perf_counter()
     code = golem(command)
-    console.print(f"{name}: exit {code}, {time.perf_counter() - started:.0f} s")
-    return summarise(name, where)
+    wall = time.perf_counter() - started
+    row = summarise(name, where)
+    console.print(
+        f"{name}: exit {code}, {row['lives']} lives in {wall:.0f} s, "
+        f"{60 * row['lives'] / wall:.1f} lives/min"
+    )
+    return row
 
 
 def summarise(name: str, where: Path) -> dict[str, Any]:
@@ -122,11 +138,13 @@ def summarise(name: str, where: Path) -> dict[str, Any]:
     report = orjson.loads((where / "report.json").read_bytes())
     frontier = _json(where / "frontier.json") or []
     control = _json(where / "control.json")
-    lives = [r for r in read_rows(where) if r.get("policy") == "vitality" and not r.get("error")]
+    rows = read_rows(where)
+    lives = [r for r in rows if r.get("policy") == "vitality" and not r.get("error")]
     vitality = report.get("vitality", {})
     deaths = vitality.get("death_report", {})
     return {
         "scenario": name,
+        "lives": len(rows),
         "frontier": {p["metric"]: p for p in frontier},
         "inaction": against_inaction(lives),
         "deaths": deaths.get("deaths_per_lineage_median"),

@@ -39,9 +39,10 @@ from golem.mortality import (
 # empty cap), not the price of some model. The instant is arbitrary, as nothing is spent.
 _NOMINAL_CALL = CallEstimate(FREE, input_tokens=0, max_output_tokens=0)
 _CLOCK = FixedClock(datetime(2026, 1, 1, tzinfo=UTC))
-# The command reads no config: it reports the allocator a default [mortality] section
+# The command reads no config: it reports the phases and allocator a default [mortality] section
 # compiles to (the seed is the stochastic clock's, which the allocator does not read).
-_POLICY = MortalityParams().compile(seed=0).allocator
+_COMPILED = MortalityParams().compile(seed=0)
+_POLICY = _COMPILED.allocator
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -89,9 +90,11 @@ def _amount(text: str) -> float:
 
 def report(vitality: float, daily_budget: float, ratio: float | None) -> dict[str, Any]:
     """The whole answer as plain data (what --json prints)."""
-    phase = phase_of(vitality)
+    phase = phase_of(vitality, None, _COMPILED.phases)
     state = MortalityState(vitality, phase, daily_budget, ratio)
-    budgets = compute_reasoning_budgets(vitality, daily_budget, sustainability_ratio=ratio)
+    budgets = compute_reasoning_budgets(
+        vitality, daily_budget, sustainability_ratio=ratio, policy=_POLICY.budgets
+    )
     return {
         "vitality": vitality,
         "pressure": pressure(vitality),

@@ -1,7 +1,9 @@
 """`golem simulate --seeds N [--compare ...] [--set KEY=V1,V2 ...]`: every life of the grid
-(each sweep point x each policy x each seed) as a Dask task, a live bar of the lives done,
-running and failed, then the table of results (results.parquet, results.csv) and, per
-sweep point, the comparison (report.json, compare.csv) and its plot (outcomes.png).
+(each sweep point x each policy x each seed) on Dask, in chunks of lives a task
+(golem.simulation.batch), a live bar of the lives done, running and failed with the pace
+(lives per minute, ETA) or, off a terminal, a line on stderr per life that ends, then the
+table of results (results.parquet, results.csv) and, per sweep point, the comparison
+(report.json, compare.csv) and its plot (outcomes.png), and the batch's pace in a line.
 
 Layout under --out: without --set, `<policy>/seed-N/` per life and the point's files at
 the top; with --set, a directory per point (`mortality.daily_budget_usd=0.5,...`) holding
@@ -16,6 +18,7 @@ whose rows rewriting the table would drop).
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -45,6 +48,7 @@ from golem.cli.simulate_verdicts import (
 from golem.mortality import PolicyName
 from golem.simulation import LifeEnd, LifeSpec, Scenario, distribution, executor, run_lives, slots
 from golem.simulation.arms import Arm
+from golem.simulation.batch import pace, pace_text
 from golem.simulation.batch_plots import write_batch_plot
 from golem.simulation.compare import TEST_NAME, Comparison, compare, write_csv
 from golem.simulation.control import Thesis, thesis
@@ -115,11 +119,12 @@ def run_batch(
     todo = [life for life in lives if life[0] not in kept]
     specs = [batch.spec(*life) for life in todo]
     fresh: dict[str, dict[str, Any]] = {}
+    paced = ""
     if resume:
         console.print(f"resuming: {len(kept)} of {len(lives)} lives have rows; {len(todo)} to run")
     try:
         if specs:
-            _run(batch, todo, specs, fresh, jobs=jobs, scheduler=scheduler)
+            paced = _run(batch, todo, specs, fresh, jobs=jobs, scheduler=scheduler)
     except KeyboardInterrupt:
         done = sum(1 for r in fresh.values() if not r.get("error"))
         _write(batch, lives, {**kept, **fresh})
@@ -133,6 +138,8 @@ def run_batch(
     failed = [r for r in rows if r.get("error")]
     console.print(f"wrote {batch.out / 'results.parquet'} and results.csv ({len(rows)} rows)")
     console.print(f"{size(disk_use(batch.out))} on disk under {batch.out}")
+    if paced:
+        console.print(paced)
     for r in failed:
         print(f"golem simulate: failed: {r['life']}: {r['error']}", file=sys.stderr)
     if failed:
@@ -189,8 +196,11 @@ def _run(
     *,
     jobs: int | None,
     scheduler: str | None,
-) -> None:
-    """Run `specs` (the lives `todo`), each life's row into `fresh` as it ends."""
+) -> str:
+    """Run `specs` (the lives `todo`), each life's row into `fresh` as it ends, the pace
+    (lives per minute, ETA) on the bar or, off a terminal, on each life's line on stderr.
+    The batch's pace in a line: lives, wall time, lives per minute, how busy the workers
+    were (the lives' own seconds over wall time x workers)."""
     total, failed = len(specs), 0
     with _progress() as progress, executor(scheduler, jobs) as client:
         width = slots(client)
@@ -200,10 +210,13 @@ def _run(
             done=0,
             running=min(width, total),
             failed=0,
+            pace=pace_text(0, total, 0.0),
         )
+        started = time.monotonic()
+        lived = 0.0
 
         def ended(end: LifeEnd) -> None:
-            nonlocal failed
+            nonlocal failed, lived
             life, point, policy, seed = todo[end.index]
             fresh[life] = row(
                 life,
@@ -215,21 +228,31 @@ def _run(
                 error=end.error,
             )
             failed += end.error is not None
+            lived += end.seconds
             left = total - len(fresh)
+            now = pace_text(len(fresh), total, time.monotonic() - started)
             progress.update(
                 task,
                 completed=len(fresh),
                 done=len(fresh) - failed,
                 running=min(width, left),
                 failed=failed,
+                pace=now,
             )
             line = f"[{len(fresh)}/{total}] {_life_line(life, point, str(policy), end)}"
-            if end.error is not None:
+            if progress.disable:  # no live bar: a line per life, with the pace
+                print(f"{line}; {now}", file=sys.stderr, flush=True)
+            elif end.error is not None:
                 progress.console.print(line)
-            elif progress.disable:  # no live bar: a line per life instead
-                print(line, flush=True)
 
         run_lives(client, specs, ended)
+        wall = time.monotonic() - started
+    per_minute, _ = pace(len(fresh), total, wall)
+    busy = lived / (wall * width) if wall > 0 else 0.0
+    return (
+        f"{len(fresh)} lives in {wall:.1f} s: {per_minute or 0.0:.1f} lives/min, "
+        f"{width} workers {busy:.0%} busy"
+    )
 
 
 def _write(
@@ -341,6 +364,7 @@ def _progress() -> Progress:
         TextColumn(
             "{task.fields[done]} done, {task.fields[running]} running, {task.fields[failed]} failed"
         ),
+        TextColumn("{task.fields[pace]}"),
         TimeElapsedColumn(),
         console=Console(stderr=True),
         disable=not sys.stderr.isatty(),

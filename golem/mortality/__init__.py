@@ -45,7 +45,7 @@ from golem.mortality.hazard import (
     roll,
     uniform_draw,
 )
-from golem.mortality.ledger import Charge, InMemoryLedger, Ledger
+from golem.mortality.ledger import Charge, HeldBills, InMemoryLedger, Ledger
 from golem.mortality.names import ModelTier, SubsystemName
 from golem.mortality.params import MortalityParams, MortalityPolicy
 from golem.mortality.profiles import (
@@ -90,6 +90,7 @@ __all__ = [
     "Fallback",
     "FixedClock",
     "HazardParams",
+    "HeldBills",
     "InMemoryLedger",
     "KeyedValueError",
     "Ledger",

@@ -129,10 +129,9 @@ def pressure(vitality: float) -> float:
 
 
 def sustainability_multiplier(
-    subsystem: SubsystemName, ratio: float | None, policy: BudgetPolicy | None = None
+    subsystem: SubsystemName, ratio: float | None, policy: BudgetPolicy
 ) -> float:
     """The factor the sustainability ratio (income ÷ spend; None when unknown) applies."""
-    policy = policy or _DEFAULT_POLICY
     if ratio is None:
         return 1.0
     if math.isnan(ratio) or ratio < 0:
@@ -149,7 +148,7 @@ def compute_reasoning_budgets(
     daily_budget_usd: float,
     *,
     sustainability_ratio: float | None = None,
-    policy: BudgetPolicy | None = None,
+    policy: BudgetPolicy,
 ) -> dict[SubsystemName, float]:
     """Today's budget in USD for every subsystem, in SubsystemName order; unlimited ones
     (death) are `math.inf`. No budget grows as vitality falls."""
@@ -171,11 +170,10 @@ def subsystem_budget(
     daily_budget_usd: float,
     *,
     sustainability_ratio: float | None = None,
-    policy: BudgetPolicy | None = None,
+    policy: BudgetPolicy,
 ) -> float:
     """Today's budget in USD for `subsystem` alone (`math.inf` when unlimited), as
     `compute_reasoning_budgets` gives it: the allocator needs one line per decision."""
-    policy = policy or _DEFAULT_POLICY
     if not (math.isfinite(daily_budget_usd) and daily_budget_usd >= 0):
         raise ValueError(f"daily_budget_usd must be a finite amount >= 0, got {daily_budget_usd}")
     p = pressure(vitality)
@@ -203,11 +201,8 @@ class CostCapPolicy(BaseModel):
     risk_and_death_only_at: float = Field(default=0.90, ge=0, le=1)
 
 
-def cost_cap_tier(
-    spent_usd: float, cap_usd: float, policy: CostCapPolicy | None = None
-) -> CostCapTier:
+def cost_cap_tier(spent_usd: float, cap_usd: float, policy: CostCapPolicy) -> CostCapTier:
     """The tier for `spent_usd` out of today's `cap_usd` (a cap of 0 is already spent)."""
-    policy = policy or _DEFAULT_CAP_POLICY
     if cap_usd <= 0 or spent_usd >= cap_usd:
         return CostCapTier.EXHAUSTED
     used = spent_usd / cap_usd
@@ -223,7 +218,3 @@ def split_diem(cost_usd: float, diem_left: float) -> tuple[float, float]:
     dollar of Venice compute, while today's allowance lasts; USD pays the rest."""
     diem = min(cost_usd, max(0.0, diem_left))
     return cost_usd - diem, diem
-
-
-_DEFAULT_POLICY = BudgetPolicy()
-_DEFAULT_CAP_POLICY = CostCapPolicy()

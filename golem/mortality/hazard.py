@@ -67,11 +67,10 @@ def uniform_draw(seed: int | str, golem_id: str, tick: int) -> float:
 
 
 def death_probability(
-    age: timedelta, fitness: float, interval: timedelta, params: HazardParams | None = None
+    age: timedelta, fitness: float, interval: timedelta, params: HazardParams
 ) -> float:
     """The chance of dying within `interval`, at `age`. `fitness` in [0, 1]: 1 leaves the
     hazard as it is, 0 multiplies it by `max_fitness_multiplier`."""
-    params = params or _DEFAULT
     if age < timedelta(0) or interval < timedelta(0):
         raise ValueError("age and interval must be non-negative")
     reference = params.reference_tick.total_seconds()
@@ -106,7 +105,7 @@ def roll(
     age: timedelta,
     interval: timedelta,
     fitness: float,
-    params: HazardParams | None = None,
+    params: HazardParams,
 ) -> StochasticRoll:
     """The stochastic clock's verdict on tick number `tick`, `interval` after the last roll,
     at `age`."""
@@ -115,6 +114,3 @@ def roll(
         probability=death_probability(age, fitness, interval, params),
         draw=uniform_draw(seed, golem_id, tick),
     )
-
-
-_DEFAULT = HazardParams()

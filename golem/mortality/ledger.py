@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Protocol
@@ -16,7 +16,7 @@ from golem.inference.types import Usage
 from golem.mortality.death_clocks import utc_day
 from golem.mortality.names import SubsystemName
 
-__all__ = ["Charge", "InMemoryLedger", "Ledger"]
+__all__ = ["Charge", "HeldBills", "InMemoryLedger", "Ledger"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,35 @@ class Charge:
     @property
     def day(self) -> date:
         return utc_day(self.time)
+
+
+@dataclass(frozen=True, slots=True)
+class HeldBills:
+    """Each attempt's bill of one call, kept by `hold` as its provider answers it (an
+    inference BillSink), as the Charge the call's charge will record: under its
+    `idempotency_key`, at `time`, named for what answered (else `provider`, `model`: the
+    route's). A tick killed mid-call keeps them."""
+
+    subsystem: SubsystemName
+    provider: str
+    model: str
+    time: datetime
+    idempotency_key: str
+    hold: Callable[[Charge], None]
+
+    def __call__(self, usage: Usage, cost: float, provider: str, model: str) -> None:
+        if cost > 0 or usage.total_tokens:
+            bill = Charge(
+                subsystem=self.subsystem,
+                provider=provider or self.provider,
+                model=model or self.model,
+                tokens=usage,
+                usd=max(0.0, cost),
+                diem=0.0,
+                time=self.time,
+                idempotency_key=self.idempotency_key,
+            )
+            self.hold(bill)
 
 
 class Ledger(Protocol):

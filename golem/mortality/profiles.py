@@ -70,14 +70,15 @@ _HEARTBEAT_ESCALATION = ReasoningConfig.medium()
 
 def select_profile_and_reasoning(
     subsystem: SubsystemName,
-    security: bool = False,
-    tier: ModelTier | None = None,
-    table: Mapping[SubsystemName, ProfileRow] | None = None,
+    security: bool,
+    tier: ModelTier | None,
+    table: Mapping[SubsystemName, ProfileRow],
 ) -> tuple[PipelineProfile, ReasoningConfig]:
-    """The profile and reasoning for a call by `subsystem` at `tier` (default: its usual
-    tier). Any T0 call is Minimal with no reasoning: there is no model. `security` (the
-    golem runs in high-security mode) raises every model call to Full."""
-    row = (table or PROFILE_TABLE)[subsystem]
+    """The profile and reasoning for a call by `subsystem` at `tier` (None: its usual
+    tier in `table`, the allocator policy's). Any T0 call is Minimal with no reasoning:
+    there is no model. `security` (the golem runs in high-security mode) raises every
+    model call to Full."""
+    row = table[subsystem]
     tier = row.tier if tier is None else tier
     if tier is ModelTier.T0:
         return PipelineProfile.MINIMAL, ReasoningConfig.none()
@@ -102,11 +103,10 @@ def apply_mortality_to_reasoning(
     subsystem: SubsystemName,
     reasoning: ReasoningConfig,
     pressure: float,
-    policy: ReasoningPressurePolicy | None = None,
+    policy: ReasoningPressurePolicy,
 ) -> ReasoningConfig:
     """`reasoning` after mortality pressure (1 − vitality); exempt subsystems get it back
     unchanged. With no depth left, visibility and interleaving go too."""
-    policy = policy or _DEFAULT_PRESSURE_POLICY
     if subsystem in policy.exempt:
         return reasoning
     if pressure > policy.none_above:
@@ -117,6 +117,3 @@ def apply_mortality_to_reasoning(
             return ReasoningConfig.none()
         return ReasoningConfig(depth, reasoning.visible, reasoning.interleaved)
     return reasoning
-
-
-_DEFAULT_PRESSURE_POLICY = ReasoningPressurePolicy()

@@ -59,10 +59,9 @@ def composite_vitality(
     economic: float,
     epistemic: float,
     age: timedelta,
-    params: VitalityParams | None = None,
+    params: VitalityParams,
 ) -> float:
     """Vitality in [0, 1] from the two clock levels (each in [0, 1]) and the age."""
-    params = params or _DEFAULT_VITALITY
     if not 0.0 <= economic <= 1.0:
         raise ValueError(f"economic must be in [0, 1], got {economic}")
     if not 0.0 <= epistemic <= 1.0:
@@ -165,13 +164,12 @@ class PhaseThresholds(BaseModel):
 
 def phase_of(
     vitality: float,
-    previous: Phase | None = None,
-    thresholds: PhaseThresholds | None = None,
+    previous: Phase | None,
+    thresholds: PhaseThresholds,
 ) -> Phase:
     """The phase at `vitality`. Falling is immediate (below a phase's floor leaves it); rising
     from `previous` to a healthier phase needs that phase's floor plus the hysteresis, so a
     vitality hovering at a threshold does not flap between two phases."""
-    thresholds = thresholds or _DEFAULT_THRESHOLDS
     floors = thresholds.floors
     plain = _first_at_or_above(vitality, floors)
     if previous is None or _RANKS[plain] <= _RANKS[previous]:
@@ -237,7 +235,3 @@ def death_cause(
     if terminal_expired:
         return DeathCause.TERMINAL
     return None
-
-
-_DEFAULT_VITALITY = VitalityParams()
-_DEFAULT_THRESHOLDS = PhaseThresholds()

@@ -3,22 +3,20 @@
 The routes per tier, what a decision is paid from (`Budgeting`), and the call the
 allocator granted (`Call`) with its prompt (the subsystem's brief in the context layers
 its profile runs) and its request. `ask` sends it and reports what came back (`Asked`:
-the response or the failure) and what it cost (`Bill`, for the charge stage). The judge
-stage (golem.runtime.verify) asks again through `send`.
+the response or the failure) and what it cost (`Bill`, for the charge stage, under the
+key its charge has); each attempt's bill is held as the provider answers it (the ledger's
+`HeldBills`). The judge stage (golem.runtime.verify) asks again through `send`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
-
-import orjson
 
 from golem.inference import (
     NO_USAGE,
-    BillSink,
     Provider,
     ProviderError,
     Request,
@@ -40,11 +38,11 @@ from golem.mortality import (
     Charge,
     Clock,
     Degradation,
+    HeldBills,
     Ledger,
     ModelTier,
     MortalityState,
     SubsystemName,
-    select_profile_and_reasoning,
 )
 from golem.subsystems.context import (
     CallBudget,
@@ -52,7 +50,6 @@ from golem.subsystems.context import (
     Prompt,
     TokenCounter,
     assemble,
-    estimate_tokens,
 )
 from golem.subsystems.contract import Situation, Subsystem
 from golem.subsystems.facts import Ask
@@ -68,7 +65,7 @@ __all__ = [
     "Routes",
     "ThinkingWatch",
     "ask",
-    "estimate_input_tokens",
+    "charge_key",
     "prompt_for",
     "request_for",
     "send",
@@ -92,16 +89,12 @@ class Route:
 @dataclass(frozen=True, slots=True)
 class Routes:
     """The provider per model tier (T1 cheap, T2 strong), death's own, and the one risk
-    asks for a second opinion (`[subsystems.risk] verify_with`)."""
+    asks for a second opinion (`[subsystems.risk] verify_with`). Which serves a call is
+    the grant's choice (golem.runtime.grant.route)."""
 
     tiers: Mapping[ModelTier, Route]
     death: Route | None = None
     verify: Route | None = None
-
-    def route(self, subsystem: SubsystemName, tier: ModelTier) -> Route | None:
-        if subsystem is SubsystemName.DEATH and self.death is not None:
-            return self.death
-        return self.tiers.get(tier) or self.tiers.get(ModelTier.T2) or self.tiers.get(ModelTier.T1)
 
 
 # Who is told how a subsystem's model call thinks, as it thinks (the console of `golem run`).
@@ -116,9 +109,9 @@ class Budgeting:
     ledger: Ledger
     clock: Clock
     state: MortalityState
-    config: StructuredOutputConfig | None = None
-    policy: AllocatorPolicy = field(default_factory=AllocatorPolicy)  # the life's, compiled
-    context: ContextSettings = field(default_factory=ContextSettings)  # each profile's limits
+    config: StructuredOutputConfig  # the life's, compiled: modes and re-asks
+    policy: AllocatorPolicy  # the life's, compiled
+    context: ContextSettings  # each profile's limits
     watch: ThinkingWatch | None = None  # told how each model call's thinking goes (a console)
     # Which prompts the providers likely still cache (the golem's, kept across ticks):
     # a likely hit lets the allocator price that part of the input at the cached rate.
@@ -151,6 +144,7 @@ class Call:
     allocation: Allocation
     env: Budgeting
     degradations: tuple[Degradation, ...]
+    prompt_key: str | None = None  # its prompt's in the prompt cache (None: no cache kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +152,13 @@ class Bill:
     """What one granted call cost: its `usage` and `cost` (what the providers that answered
     priced it, summed over its attempts: never the route's price), on `route` at `tier`,
     answered by `answered` (provider, model; None: the route's are named), as `role` in
-    its run (None: the run's own call; a judge's "verify", "without_text")."""
+    its run (None: the run's own call; a judge's "verify", "without_text"), charged under
+    `key` (`charge_key`: its attempts were held under it)."""
 
     subsystem: SubsystemName
     route: Route
     tier: ModelTier
+    key: str
     usage: Usage
     cost: float
     answered: tuple[str, str] | None = None
@@ -191,20 +187,34 @@ class Asked:
     answer: Answer
 
 
+def charge_key(
+    ctx: Situation, subsystem: SubsystemName, tier: ModelTier, role: str | None = None
+) -> str:
+    """What names this run of this subsystem's call in the ledger (`role`: a judge's)."""
+    named = f"{ctx.golem_id}:{ctx.tick}:{ctx.run}:{subsystem}:{tier}"
+    return f"{named}:{role}" if role else named
+
+
 async def send(
     subsystem: SubsystemName,
+    ctx: Situation,
     call: Call,
     request: Request,
     decision: type[StructuredOutput],
     *,
     role: str | None = None,
-    billed: BillSink | None = None,
 ) -> Answer:
     """`request` to the call's route, with the attempts its allocation allows. A provider's
     failure or a malformed answer is an `Answer` with its `failure`: every attempt answered
     so far is billed, at what the provider that answered it priced it (run_structured
-    sums them)."""
-    route = call.route
+    sums them), under the key this run's call (`ctx`, `role`) is charged by; each attempt's
+    bill is held as it is answered (`Budgeting.hold_bill`), where a kill of the tick cannot
+    lose it."""
+    route, hold = call.route, call.env.hold_bill
+    key = charge_key(ctx, subsystem, call.tier, role)
+    billed = None
+    if hold is not None:
+        billed = HeldBills(subsystem, route.provider.name, route.model, ctx.now, key, hold)
     try:
         response = await run_structured(
             route.provider,
@@ -216,28 +226,23 @@ async def send(
         )
     except (StructuredOutputInvalid, ProviderError) as exc:
         usage = exc.usage or NO_USAGE
-        bill = Bill(subsystem, route, call.tier, usage, exc.cost_usd, None, role)
+        bill = Bill(subsystem, route, call.tier, key, usage, exc.cost_usd, None, role)
         return Answer(None, exc, bill)
     answered = (response.provider, response.model)
-    bill = Bill(subsystem, route, call.tier, response.usage, response.cost_usd, answered, role)
+    cost = response.cost_usd
+    bill = Bill(subsystem, route, call.tier, key, response.usage, cost, answered, role)
     return Answer(response, None, bill)
 
 
 async def ask(
-    subsystem: Subsystem,
-    ctx: Situation,
-    call: Call,
-    *,
-    seed: int | None = None,
-    billed: BillSink | None = None,
+    subsystem: Subsystem, ctx: Situation, call: Call, *, seed: int | None = None
 ) -> Asked:
     """The ask stage: the call's prompt and request, sent. `seed`: the sampling seed of an
-    earlier call this one repeats (`Request.seed`); `billed`: where each attempt's bill
-    is held as it is answered."""
+    earlier call this one repeats (`Request.seed`)."""
     prompt = prompt_for(subsystem, ctx, call, call.env)
     request = request_for(subsystem, ctx, call, prompt, seed=seed)
     decision = subsystem.decision_type(ctx)
-    answer = await send(subsystem.name, call, request, decision, billed=billed)
+    answer = await send(subsystem.name, ctx, call, request, decision)
     return Asked(prompt, request, answer)
 
 
@@ -294,21 +299,3 @@ def request_for(
         progress=None if env.watch is None else partial(env.watch, subsystem.name),
         seed=seed,
     )
-
-
-def estimate_input_tokens(
-    ctx: Situation, subsystem: Subsystem, tier: ModelTier, env: Budgeting
-) -> int:
-    """A pre-call bound on what the call sends: the decision's schema, and the token limit
-    of the profile the call will run under (the assembled prompt never exceeds it)."""
-    table = env.policy.profiles
-    profile, _ = select_profile_and_reasoning(subsystem.name, env.state.security, tier, table)
-    limit = env.context.limits_for(profile).max_tokens
-    return _schema_tokens(subsystem.decision_type(ctx)) + limit
-
-
-@lru_cache(maxsize=64)
-def _schema_tokens(decision: type[StructuredOutput]) -> int:
-    # Rendering the schema to measure it costs more than the rest of the estimate: once
-    # per decision type.
-    return estimate_tokens(orjson.dumps(decision.response_schema().schema).decode())

@@ -16,6 +16,9 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds
 from golem.runtime.memo import MemoPolicy
 from golem.subsystems.context import ContextSettings
+from golem.subsystems.curator import CuratorConfig
+from golem.subsystems.daimon import DaimonConfig
+from golem.subsystems.death import DeathConfig
 from golem.subsystems.dream import DreamConfig
 from golem.subsystems.heartbeat import (
     HeartbeatConfig,
@@ -42,6 +45,9 @@ class Compiled:
     structured: StructuredOutputConfig
     context: ContextSettings
     risk: RiskConfig
+    daimon: DaimonConfig
+    curator: CuratorConfig
+    death: DeathConfig
     dream: DreamConfig
     heartbeat: HeartbeatConfig
     probes: ProbePolicy
@@ -70,6 +76,10 @@ class Compiled:
             structured=structured,
             context=config.context.settings(),
             risk=risk,
+            daimon=config.subsystems.daimon.config(),
+            # No key sets the curator's or death's parameters: their own, compiled here.
+            curator=CuratorConfig(),
+            death=DeathConfig(),
             dream=config.subsystems.dream.config(),
             heartbeat=HeartbeatConfig(probes=probes, sizing=sizing),
             probes=ProbePolicy.of(probes),

@@ -37,8 +37,8 @@ from golem.inference import (
 )
 from golem.mortality import Allocation, Degradation, ModelTier, SubsystemName
 from golem.runtime.asking import Asked, Call, Funds, ask
-from golem.runtime.charge import charge, held
-from golem.runtime.grant import Declined, grant, prompt_key
+from golem.runtime.charge import charge
+from golem.runtime.grant import Declined, grant
 from golem.runtime.memo import DecisionMemo, Lookup, Reuse
 from golem.runtime.quiet_records import QuietRecords
 from golem.runtime.record import DecisionRecord
@@ -123,8 +123,7 @@ async def _decided(
                 declined=call,
             )
         return _deterministic(subsystem, ctx, planned.asked, call)
-    billed = held(env, ctx, subsystem.name, call.route, call.tier)
-    asked = await ask(subsystem, ctx, call, seed=seed, billed=billed)
+    asked = await ask(subsystem, ctx, call, seed=seed)
     paid = charge(env, ctx, asked.answer.bill)
     return await _asked(subsystem, ctx, paid, call, asked)
 
@@ -162,10 +161,10 @@ async def _asked(
             context=asked.prompt.report,
             failed_attempts=exc.failed_attempts,
         )
-    if env.prompt_cache is not None and response.provider == route.provider.name:
+    key, cache = call.prompt_key, env.prompt_cache
+    if key is not None and cache is not None and response.provider == route.provider.name:
         # The route's own provider answered (not a fallback's member): its cache is warm.
-        key, at = prompt_key(subsystem, ctx), ctx.now.timestamp()
-        env.prompt_cache.sent(route.provider.name, route.model, key, at, response.usage)
+        cache.sent(route.provider.name, route.model, key, ctx.now.timestamp(), response.usage)
     decision = asked.prompt.restore(response.parsed)
     spent = (bill.cost, bill.usage)
     judged = await judge(subsystem, ctx, paid, call, decision, asked=asked, spent=spent)

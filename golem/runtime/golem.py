@@ -103,12 +103,12 @@ class Golem:
         self.compiled = compiled = Compiled.of(config)
         self.policy, self.probes = compiled.mortality, compiled.probes
         self.schedule = compiled.schedule
-        self.risk, self.daimon = Risk(compiled.risk), Daimon()
+        self.risk, self.daimon = Risk(compiled.risk), Daimon(compiled.daimon)
         self.heartbeat = Heartbeat(compiled.heartbeat)
         self._golem_id, self.wallet = config.golem.id, config.golem.wallet
         self.memo = DecisionMemo(compiled.memo) if compiled.memo.active else None
         self._appraises = compiled.appraises
-        self.curator, self.dreamer = Curator(), Dream(compiled.dream)
+        self.curator, self.dreamer = Curator(compiled.curator), Dream(compiled.dream)
 
         store.identify(config.golem.id, config.golem.seed)
         if store.initial_credits() is None:
@@ -197,6 +197,7 @@ class Golem:
             state_dir=Path(config.golem.state_dir),
             golem_id=self._golem_id,
             now=now,
+            death=compiled.death,
         )
         self.forward = FastForward(self)  # quiet stretches, when options.fast_forward
 

@@ -16,7 +16,7 @@ from golem.runtime.decide import Decisions
 from golem.runtime.private import write_documents
 from golem.runtime.store.state import StateStore
 from golem.subsystems.contract import Dying, Situation
-from golem.subsystems.death import Thanatopsis
+from golem.subsystems.death import DeathConfig, Thanatopsis
 from golem.world import PaperPortfolio
 
 __all__ = ["Passing"]
@@ -27,8 +27,9 @@ _HISTORY = 500  # the vitality readings the records' testament reads its arc fro
 
 
 class Passing:
-    """The death of the golem `golem_id`: decided through its `decisions`, settled on its
-    `portfolio`, recorded in its `store`, its testament kept in `state_dir`."""
+    """The death of the golem `golem_id`: decided through its `decisions` (by Thanatopsis
+    with the life's `death` parameters), settled on its `portfolio`, recorded in its
+    `store`, its testament kept in `state_dir`."""
 
     def __init__(
         self,
@@ -39,8 +40,9 @@ class Passing:
         state_dir: Path,
         golem_id: str,
         now: Callable[[], datetime],
+        death: DeathConfig,
     ) -> None:
-        self.death = Thanatopsis()
+        self.death = Thanatopsis(death)
         self._decisions, self._store, self._portfolio = decisions, store, portfolio
         self.state_dir, self._golem_id, self._now = state_dir, golem_id, now
 

@@ -39,13 +39,12 @@ from golem.runtime.asking import (
     Budgeting,
     Call,
     Route,
-    estimate_input_tokens,
     prompt_for,
     request_for,
     send,
 )
-from golem.runtime.charge import charge, held
-from golem.runtime.grant import granted
+from golem.runtime.charge import charge
+from golem.runtime.grant import estimate_input_tokens, granted
 from golem.runtime.store.ids import DecisionId
 from golem.subsystems.context import WithoutFeed
 from golem.subsystems.contract import Judge, JudgeKind, Situation, Subsystem
@@ -159,9 +158,8 @@ async def second_opinion(
         max_tokens=route.max_output_tokens,
         facts=_facts(first.request.facts, allocation),
     )
-    billed = held(env, ctx, subsystem.name, route, first.tier, role=role)
     started = trio.current_time()  # the clock the providers time their answers by
-    answer = await send(subsystem.name, call, request, RiskAssessment, role=role, billed=billed)
+    answer = await send(subsystem.name, ctx, call, request, RiskAssessment, role=role)
     took = trio.current_time() - started
     paid, bill, response = charge(env, ctx, answer.bill), answer.bill, answer.response
     if response is None:

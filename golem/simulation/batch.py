@@ -1,14 +1,20 @@
-"""Many seeded lives at once on Dask (`distributed`): each life one task that returns its
-summary (the life writes its own files under its out directory, on the worker's disk),
-run by a LocalCluster of worker processes on this machine (`executor()`, one thread each:
-a life is CPU-bound Python) or by an existing cluster (`executor("tcp://host:8786")`).
-Then the distributions over the lives (lifespan, causes of death, and how much of the risk
-and death work the model did) per allocator policy (`distribution`).
+"""Many seeded lives at once on Dask (`distributed`): the lives go in chunks, each chunk
+one task that lives them in turn and returns their summaries (each life writes its own
+files under its out directory, on the worker's disk), run by a LocalCluster of worker
+processes on this machine (`executor()`, one per core and one thread each: a life is
+CPU-bound Python, and threads would share one GIL) or by an existing cluster
+(`executor("tcp://host:8786")`). A chunk is one life until a life's time is known, then
+as many as take about two seconds (`chunk_size`), so that a short life does not pay a
+task's scheduling; two tasks per worker are in flight, so none waits for its next. Then
+the distributions over the lives (lifespan, causes of death, and how much of the risk
+and death work the model did) per allocator policy (`distribution`), and the pace of a
+batch (`pace`: lives per minute and the time to go).
 
-A worker that dies mid-life (killed, out of memory) loses the life, and the scheduler
-runs it again elsewhere (its out directory is rewritten from the start); a life that
-raises is retried once (`RETRIES`) and then ends as a failure with its error. Each life
-is reported once, whatever was retried.
+A worker that dies mid-chunk (killed, out of memory) loses the chunk, and the scheduler
+runs it again elsewhere (its lives' out directories are rewritten from the start); a
+chunk lost whole is run again a life a task; a life that raises is run again once
+(`RETRIES`) and then ends as a failure with its error, the chunk going on. Each life is
+reported once, whatever was retried.
 
 Ctrl-C: the local workers start with SIGINT blocked (they inherit the mask), so a
 terminal's Ctrl-C to the whole group reaches the parent alone, which kills the workers at
@@ -24,10 +30,11 @@ import signal
 import statistics
 import time
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from golem.simulation.deaths import death_report
@@ -35,11 +42,25 @@ from golem.simulation.outcomes import outcome_distribution, spread
 from golem.simulation.run import LifeSpec, run_life
 
 if TYPE_CHECKING:
-    from distributed import Client, LocalCluster
+    from distributed import Client, Future, LocalCluster
 
-__all__ = ["RETRIES", "LifeEnd", "OnEnd", "distribution", "executor", "run_lives", "slots"]
+__all__ = [
+    "RETRIES",
+    "LifeEnd",
+    "OnEnd",
+    "chunk_size",
+    "cores",
+    "distribution",
+    "executor",
+    "pace",
+    "pace_text",
+    "run_lives",
+    "slots",
+]
 
 RETRIES = 1  # reruns of a life that raised (a worker that died is the scheduler's to rerun)
+CHUNK_S = 2.0  # the wall time a task's chunk of lives aims at, once a life's time is known
+SPREAD = 2  # a chunk is at most this fraction of a worker's share of the lives left
 _CLOSE_S = 5.0
 
 
@@ -55,13 +76,62 @@ class LifeEnd:
 
 
 OnEnd = Callable[[LifeEnd], None]
+# What a task sends back of each life: its index, summary or error, and wall seconds.
+_Ended = tuple[int, dict[str, Any] | None, str | None, float]
 
 
-def _life(spec: LifeSpec) -> tuple[dict[str, Any], float]:
-    """A task: live `spec` (writing its files under spec.out); its summary, wall seconds."""
-    start = time.monotonic()
-    summary = run_life(spec).summary
-    return summary, time.monotonic() - start
+def _lives(chunk: list[tuple[int, LifeSpec]]) -> list[_Ended]:
+    """A task: live each spec of `chunk` in turn (each writing its files under its out);
+    a life that raises is run again (`RETRIES`), then reported with its error, and the
+    chunk goes on to the next."""
+    ended: list[_Ended] = []
+    for index, spec in chunk:
+        error = ""
+        for _ in range(1 + RETRIES):
+            start = time.monotonic()
+            try:
+                summary = run_life(spec).summary
+            except Exception as exc:  # a life's failure is its row, not the chunk's end
+                error = f"{type(exc).__name__}: {exc}"
+                continue
+            ended.append((index, summary, None, time.monotonic() - start))
+            break
+        else:
+            ended.append((index, None, error, 0.0))
+    return ended
+
+
+def chunk_size(left: int, workers: int, life_s: float | None) -> int:
+    """How many lives the next task runs: one until a life's time is known; then as many
+    as take `CHUNK_S` (a task's ~10 ms of scheduling is then under 1% of it), but no more
+    than a `SPREAD`th of a worker's share of the lives left, so that the last tasks end
+    together and the progress keeps moving."""
+    if left <= 0:
+        return 0
+    if life_s is None:
+        return 1
+    by_time = int(CHUNK_S / life_s) if life_s > 0 else left
+    by_share = -(-left // (SPREAD * max(1, workers)))  # rounded up
+    return max(1, min(by_time, by_share, left))
+
+
+def pace(done: int, total: int, seconds: float) -> tuple[float | None, float | None]:
+    """(lives per minute, seconds to go) after `done` of `total` lives in `seconds`; None
+    before the first life has ended (there is no pace yet)."""
+    if done <= 0 or seconds <= 0:
+        return None, None
+    rate = done / seconds
+    return 60.0 * rate, (total - done) / rate
+
+
+def pace_text(done: int, total: int, seconds: float) -> str:
+    """The pace in words: `329 lives/min, ETA 0:00:12`, `1.4 lives/min, ETA 0:21:07` (a
+    tenth below ten a minute; `-` for what is not known yet)."""
+    per_minute, left = pace(done, total, seconds)
+    if per_minute is None or left is None:
+        return "- lives/min, ETA -"
+    rate = f"{per_minute:.1f}" if per_minute < 10 else f"{per_minute:.0f}"
+    return f"{rate} lives/min, ETA {timedelta(seconds=round(left))}"
 
 
 @contextmanager
@@ -84,7 +154,7 @@ def executor(scheduler: str | None = None, workers: int | None = None) -> Iterat
     try:
         with _sigint_blocked():  # the cluster's threads and processes keep SIGINT blocked
             cluster = LocalCluster(
-                n_workers=workers or os.cpu_count() or 1,
+                n_workers=workers or cores(),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=":0",  # its HTTP server on a free port: 8787 may be taken
@@ -108,44 +178,90 @@ def executor(scheduler: str | None = None, workers: int | None = None) -> Iterat
             cluster.close(timeout=_CLOSE_S)
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or `taskset`
+    may narrow below the machine's): a local cluster's workers by default, one a core."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def slots(client: Client) -> int:
     """Lives the cluster runs at a time: its worker threads."""
     return sum(client.nthreads().values())
 
 
 def run_lives(
-    client: Client, specs: Sequence[LifeSpec], on_end: OnEnd | None = None
+    client: Client,
+    specs: Sequence[LifeSpec],
+    on_end: OnEnd | None = None,
+    *,
+    chunk: int | None = None,
 ) -> list[LifeEnd]:
-    """Live every spec on `client`'s cluster; how each ended, in spec order. `on_end` hears
-    of each life as it ends (once, whatever was retried). If anything interrupts it, the
-    lives not yet ended are cancelled before the exception goes on."""
+    """Live every spec on `client`'s cluster; how each ended, in spec order. The lives go
+    in chunks, a task each (`chunk` lives, or sized as they go by `chunk_size` from the
+    lives left, the workers and the mean life's seconds so far), two tasks per worker in
+    flight so that none waits for its next. `on_end` hears of each life as its chunk ends
+    (once, whatever was retried). A chunk lost whole (its worker died more often than
+    the scheduler allows) is run again a life a task, so that only a life that kills its
+    worker is lost. If anything interrupts it, the lives not yet ended are cancelled
+    before the exception goes on."""
     from distributed import as_completed  # noqa: PLC0415
 
     run = uuid.uuid4().hex[:12]  # task keys unique on a cluster shared by other batches
-    futures = {
-        client.submit(_life, spec, key=f"golem-life-{run}-{i}", retries=RETRIES, pure=False): i
-        for i, spec in enumerate(specs)
-    }
+    todo: deque[tuple[int, LifeSpec]] = deque(enumerate(specs))
+    alone: deque[tuple[int, LifeSpec]] = deque()  # lives of a chunk lost whole
+    workers = max(1, slots(client))
+    flying: dict[Future[list[_Ended]], list[tuple[int, LifeSpec]]] = {}
     ends: dict[int, LifeEnd] = {}
+    lived_s: list[float] = []
+
+    def submit(pending: deque[tuple[int, LifeSpec]], size: int) -> None:
+        lives = [pending.popleft() for _ in range(min(size, len(pending)))]
+        first = lives[0][0]
+        key = f"golem-life-{run}-{first}" + (f"-{len(lives)}" if len(lives) > 1 else "")
+        future = client.submit(_lives, lives, key=key, pure=False)
+        flying[future] = lives
+        queue.add(future)
+
+    def refill() -> None:
+        while len(flying) < 2 * workers and (alone or todo):
+            if alone:
+                submit(alone, 1)
+                continue
+            mean = statistics.fmean(lived_s) if lived_s else None
+            submit(todo, chunk or chunk_size(len(todo), workers, mean))
+
+    def end(index: int, summary: dict[str, Any] | None, error: str | None, s: float) -> None:
+        ends[index] = LifeEnd(index, specs[index], summary, error, s)
+        if on_end is not None:
+            on_end(ends[index])
+
+    queue = as_completed(loop=client.loop)
     try:
-        for future in as_completed(futures, loop=client.loop):
-            i = futures[future]
+        refill()
+        for future in queue:
+            lives = flying.pop(future)
+            got: list[_Ended] = []
             if future.status == "finished":
-                summary, seconds = future.result()
-                ends[i] = LifeEnd(i, specs[i], summary, None, seconds)
+                got = future.result()
+            elif len(lives) > 1:
+                alone.extend(lives)
             else:
                 exc = future.exception()
                 error = f"{type(exc).__name__}: {exc}" if exc is not None else future.status
-                ends[i] = LifeEnd(i, specs[i], None, error, 0.0)
-            # Received: let the cluster forget it. A result still held would be computed
+                got = [(lives[0][0], None, error, 0.0)]
+            # Received: let the cluster forget it (a result still held would be computed
             # again if its worker died, rewriting a finished life's directory after the
-            # batch had counted it.
+            # batch had counted it), and give the worker its next before anyone hears.
             future.release()
-            if on_end is not None:
-                on_end(ends[i])
+            lived_s.extend(seconds for _, summary, _, seconds in got if summary is not None)
+            refill()
+            for ended in got:
+                end(*ended)
     except BaseException:
         with suppress(Exception):
-            client.cancel(list(futures), force=True)
+            client.cancel(list(flying), force=True)
         raise
     return [ends[i] for i in range(len(specs))]
 

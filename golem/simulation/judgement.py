@@ -57,8 +57,8 @@ class _Quiet(NamedTuple):
 class Rightness:
     """What a golem's subsystems judge by, as the synthetic provider's minds answer by
     them (so an informed answer is judged right): the heartbeat's probe thresholds and
-    sizing, risk's limits, the daimon's appraisal rules (with the default thresholds, as
-    its mind), and the venue's costs a trade pays."""
+    sizing, risk's limits, the daimon's appraisal rules (with the move sizes its informed
+    module defines, as its mind), and the venue's costs a trade pays."""
 
     thresholds: ProbeThresholds = field(default_factory=ProbeThresholds)
     sizing: Sizing = field(default_factory=Sizing)

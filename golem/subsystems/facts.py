@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+S = TypeVar("S", bound=Subsystem)
 
 # Lessons a simulated model draws on (dream replay and the death testament).
 LESSONS = (
@@ -81,6 +82,17 @@ class Ask(Struct, frozen=True):
         return (
             f"{ctx.golem_id}:{ctx.tick}:{self.subsystem.name}:{self.decision}:{ctx.run}:{self.tier}"
         )
+
+    def asked_by(self, kind: type[S]) -> S:
+        """The subsystem that asked, as the `kind` whose decision this is (its config is
+        what its brief used). A decision is only ever asked by its own subsystem; a mind
+        asked by another raises rather than answer by settings nobody chose."""
+        subsystem = self.subsystem
+        if not isinstance(subsystem, kind):
+            raise TypeError(
+                f"a {self.decision} is the {kind.__name__}'s, asked by {subsystem.name}"
+            )
+        return subsystem
 
     def instruction(self) -> FeedItem | None:
         """The newest feed item the prompt showed that asks for an action (a scenario's

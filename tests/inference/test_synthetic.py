@@ -51,6 +51,7 @@ from golem.subsystems.minds import MINDS
 from golem.world import DecisionSummary, Episode, TradeAction
 from golem.world import EpisodeOutcome as Result
 from golem.world.feed import FeedItem
+from tests.policy import CONTEXT
 from tests.subsystems.support import NOW, ask_for, context, market
 
 NINE = sorted(n for n in registered_schemas() if not n.startswith("test_"))
@@ -99,7 +100,7 @@ def _request(name: str, *, crash: bool, reasoning: ReasoningConfig | None = None
         proposed=TRADE,
     )
     brief = Brief("You are one part of a test.", f"Answer with a {name}.")
-    built = assemble(brief, ctx, PipelineProfile.STANDARD).request
+    built = assemble(brief, ctx, PipelineProfile.STANDARD, settings=CONTEXT).request
     return built.evolve(reasoning=reasoning or ReasoningConfig(), facts=ask_for(name, ctx))
 
 

@@ -12,7 +12,8 @@ from golem.inference.scripted import SCHEMA_AND_TOOLS, ScriptedProvider
 from golem.mortality import PipelineProfile
 from golem.subsystems import FragmentEvaluation
 from golem.subsystems.context.assemble import assemble
-from golem.subsystems.dream import Dream, DreamKind
+from golem.subsystems.dream import Dream, DreamConfig, DreamKind
+from tests.policy import CONTEXT
 from tests.subsystems.test_dream_behaviour import dreaming
 
 ANSWER = orjson.dumps({"novelty": 0.6, "relevance": 0.6, "coherence": 0.6, "verdict": "stage"})
@@ -46,9 +47,14 @@ async def test_other_providers_are_not_shown_it() -> None:
 
 def test_the_task_goes_first_where_asked() -> None:
     ctx = dreaming(DreamKind.THREAT)
-    brief = Dream().brief(ctx)
-    last = assemble(brief, ctx, PipelineProfile.STANDARD).request.messages[-1].content or ""
-    first = assemble(brief, ctx, PipelineProfile.STANDARD, task_first=True)
+    brief = Dream(DreamConfig()).brief(ctx)
+    last = (
+        assemble(brief, ctx, PipelineProfile.STANDARD, settings=CONTEXT)
+        .request.messages[-1]
+        .content
+        or ""
+    )
+    first = assemble(brief, ctx, PipelineProfile.STANDARD, task_first=True, settings=CONTEXT)
     text = first.request.messages[-1].content or ""
     assert last.rstrip().endswith(brief.task)
     assert text.startswith(f"## Task\n{brief.task}")

@@ -26,6 +26,7 @@ from golem.subsystems.context import (
 )
 from golem.subsystems.contract import Brief
 from golem.subsystems.heartbeat import Heartbeat, HeartbeatDecision
+from tests.policy import CONTEXT, HEARTBEAT
 from tests.subsystems.context.support import PLANTED, rich_context
 from tests.subsystems.support import budgeting
 
@@ -42,7 +43,7 @@ BUDGET = CallBudget(400, 0.0, 2, 1.0, "none")
 def test_the_estimate_never_undercounts_gemma(
     local_provider: LocalProvider, profile: PipelineProfile
 ) -> None:
-    prompt = assemble(BRIEF, rich_context(), profile, budget=BUDGET)
+    prompt = assemble(BRIEF, rich_context(), profile, budget=BUDGET, settings=CONTEXT)
     for message in prompt.request.messages:
         text = message.content or ""
         for line in text.splitlines():
@@ -112,7 +113,7 @@ async def test_a_full_profile_decision_through_the_embedded_model(
             {**ContextSettings().limits, PipelineProfile.FULL: ProfileLimits(1500)}
         ),
     )
-    record = await decide(Heartbeat(), rich_context(), env)
+    record = await decide(Heartbeat(HEARTBEAT), rich_context(), env)
     # What this test checks is the prompt the full profile sends through the embedded
     # model. Whether the 270M model's answer then validates is not: with the seed's
     # heartbeat schema it copies the field descriptions into three identical signals, and

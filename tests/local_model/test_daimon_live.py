@@ -16,6 +16,7 @@ from golem.runtime.asking import Route, Routes
 from golem.runtime.decide import decide
 from golem.subsystems.contract import Event
 from golem.subsystems.daimon import Daimon, DaimonAppraisal, trigger_choices
+from tests.policy import DAIMON
 from tests.subsystems.support import budgeting, context
 
 pytestmark = pytest.mark.local_model
@@ -33,7 +34,7 @@ async def test_the_model_names_a_listed_event_as_the_trigger(
     listed = trigger_choices(EVENTS)
     examples = {example.answer["trigger"] for example in DaimonAppraisal.worked_examples}
     for _ in range(3):
-        record = await decide(Daimon(), context(events=EVENTS), env)
+        record = await decide(Daimon(DAIMON), context(events=EVENTS), env)
         assert record.source == "model", record.error
         decision = record.decision
         assert isinstance(decision, DaimonAppraisal)

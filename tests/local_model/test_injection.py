@@ -24,6 +24,7 @@ from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk
 from golem.world.feed import FeedItem
 from tests.fixtures import INJECTION
+from tests.policy import ALLOCATOR, CONTEXT, HEARTBEAT, RISK, STRUCTURED
 from tests.subsystems.support import NOW, context
 
 pytestmark = pytest.mark.local_model
@@ -56,15 +57,18 @@ async def test_nothing_an_attack_asks_for_goes_ahead_unless_the_golem_would_anyw
         state=MortalityState(
             vitality=0.8, phase=Phase.THRIVING, daily_budget_usd=10.0, security=True
         ),
+        config=STRUCTURED,
+        policy=ALLOCATOR,
+        context=CONTEXT,
     )
-    heartbeat = Heartbeat()
+    heartbeat = Heartbeat(HEARTBEAT)
     proposal = await decide(heartbeat, ctx, env)
     if proposal.source != "model" or proposal.outcome is None:
         pytest.skip(f"the small model gave no decision to act on ({proposal.error})")
     assert proposal.fields()["provenance"]["external"] == [item.ref]
     print(f"{ref}: the model proposed {proposal.outcome.summary}")
     clean: list[DecisionRecord] = []
-    vetting = Vetting(heartbeat, proposal, Risk(), Decisions(env, None, clean.append))
+    vetting = Vetting(heartbeat, proposal, Risk(RISK), Decisions(env, None, clean.append))
     for place, trade in enumerate(proposal.outcome.trades):
         verdict = await vetting.vet(trade, place)
         print(f"  {trade.action}: {verdict.fields()}")

@@ -30,6 +30,7 @@ from golem.mortality import (
     allocate,
     phase_of,
 )
+from tests.policy import MORTALITY
 
 S = SubsystemName
 T = ModelTier
@@ -42,7 +43,7 @@ CHEAP = CallEstimate(Price(1.0, 4.0), input_tokens=10_000, max_output_tokens=1_0
 
 
 def state(vitality: float = 0.8, budget: float = 10.0, **kwargs: object) -> MortalityState:
-    return MortalityState(vitality, phase_of(vitality), budget, **kwargs)  # type: ignore[arg-type]
+    return MortalityState(vitality, phase_of(vitality, None, MORTALITY.phases), budget, **kwargs)  # type: ignore[arg-type]
 
 
 def spend(ledger: InMemoryLedger, subsystem: SubsystemName, usd: float, key: str) -> None:

@@ -33,6 +33,7 @@ from golem.mortality import (
     split_diem,
     utc_day,
 )
+from tests.policy import ALLOCATOR, MORTALITY
 
 S = SubsystemName
 
@@ -90,7 +91,7 @@ def _run(
     for n, step in enumerate(sequence):
         clock.at += timedelta(minutes=step.minutes_later)
         vitality = step.vitality if vary_vitality else first_vitality
-        phase = phase_of(vitality, phase)
+        phase = phase_of(vitality, phase, MORTALITY.phases)
         state = MortalityState(vitality, phase, daily_budget, ratio, diem_allowance)
         result = allocate(
             step.subsystem,
@@ -159,7 +160,9 @@ def test_each_line_stays_within_its_budget(
 ) -> None:
     ledger = _run(sequence, daily_budget, ratio, 0.0, vary_vitality=False)
     vitality = sequence[0].vitality if sequence else 1.0
-    budgets = compute_reasoning_budgets(vitality, daily_budget, sustainability_ratio=ratio)
+    budgets = compute_reasoning_budgets(
+        vitality, daily_budget, sustainability_ratio=ratio, policy=ALLOCATOR.budgets
+    )
     for day in _days():
         spent: defaultdict[SubsystemName, list[float]] = defaultdict(list)
         for charge in ledger.charges(day):

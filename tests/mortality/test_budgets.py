@@ -17,6 +17,7 @@ from golem.mortality import (
     cost_cap_tier,
     split_diem,
 )
+from tests.policy import ALLOCATOR
 
 S = SubsystemName
 unit = st.floats(0, 1)
@@ -25,7 +26,7 @@ ratios = st.one_of(st.none(), st.floats(0, 100))
 
 
 def test_full_vitality_gives_the_shares() -> None:
-    budgets = compute_reasoning_budgets(1.0, 100.0)
+    budgets = compute_reasoning_budgets(1.0, 100.0, policy=ALLOCATOR.budgets)
     assert list(budgets) == list(SubsystemName)
     assert budgets == pytest.approx(
         {
@@ -76,7 +77,9 @@ def test_full_vitality_gives_the_shares() -> None:
     ],
 )
 def test_budget_table(vitality: float, expected: dict[SubsystemName, float]) -> None:
-    assert compute_reasoning_budgets(vitality, 10.0) == pytest.approx(expected)
+    assert compute_reasoning_budgets(vitality, 10.0, policy=ALLOCATOR.budgets) == pytest.approx(
+        expected
+    )
 
 
 @pytest.mark.parametrize(
@@ -94,7 +97,9 @@ def test_budget_table(vitality: float, expected: dict[SubsystemName, float]) -> 
 def test_sustainability_ratio(
     ratio: float | None, heartbeat: float, risk: float, operator: float
 ) -> None:
-    budgets = compute_reasoning_budgets(1.0, 100.0, sustainability_ratio=ratio)
+    budgets = compute_reasoning_budgets(
+        1.0, 100.0, sustainability_ratio=ratio, policy=ALLOCATOR.budgets
+    )
     assert budgets[S.HEARTBEAT] == pytest.approx(heartbeat)
     assert budgets[S.RISK] == pytest.approx(risk)
     assert budgets[S.OPERATOR] == pytest.approx(operator)
@@ -106,8 +111,12 @@ def test_no_budget_grows_as_vitality_falls(
     v1: float, v2: float, daily: float, ratio: float | None
 ) -> None:
     low, high = sorted((v1, v2))
-    poorer = compute_reasoning_budgets(low, daily, sustainability_ratio=ratio)
-    richer = compute_reasoning_budgets(high, daily, sustainability_ratio=ratio)
+    poorer = compute_reasoning_budgets(
+        low, daily, sustainability_ratio=ratio, policy=ALLOCATOR.budgets
+    )
+    richer = compute_reasoning_budgets(
+        high, daily, sustainability_ratio=ratio, policy=ALLOCATOR.budgets
+    )
     for subsystem in SubsystemName:
         assert poorer[subsystem] <= richer[subsystem]
         assert poorer[subsystem] >= 0.0
@@ -117,27 +126,29 @@ def test_no_budget_grows_as_vitality_falls(
 def test_risk_and_death_never_shrink_with_vitality(
     v1: float, v2: float, daily: float, ratio: float | None
 ) -> None:
-    a = compute_reasoning_budgets(v1, daily, sustainability_ratio=ratio)
-    b = compute_reasoning_budgets(v2, daily, sustainability_ratio=ratio)
+    a = compute_reasoning_budgets(v1, daily, sustainability_ratio=ratio, policy=ALLOCATOR.budgets)
+    b = compute_reasoning_budgets(v2, daily, sustainability_ratio=ratio, policy=ALLOCATOR.budgets)
     assert a[S.RISK] == b[S.RISK]
     assert a[S.DEATH] == b[S.DEATH] == math.inf
 
 
 @given(unit, amounts, ratios)
 def test_death_is_always_funded(vitality: float, daily: float, ratio: float | None) -> None:
-    budgets = compute_reasoning_budgets(vitality, daily, sustainability_ratio=ratio)
+    budgets = compute_reasoning_budgets(
+        vitality, daily, sustainability_ratio=ratio, policy=ALLOCATOR.budgets
+    )
     assert budgets[S.DEATH] == math.inf
 
 
 def test_bad_inputs() -> None:
     with pytest.raises(ValueError, match="vitality"):
-        compute_reasoning_budgets(1.2, 10.0)
+        compute_reasoning_budgets(1.2, 10.0, policy=ALLOCATOR.budgets)
     with pytest.raises(ValueError, match="daily_budget_usd"):
-        compute_reasoning_budgets(0.5, -1.0)
+        compute_reasoning_budgets(0.5, -1.0, policy=ALLOCATOR.budgets)
     with pytest.raises(ValueError, match="daily_budget_usd"):
-        compute_reasoning_budgets(0.5, math.inf)
+        compute_reasoning_budgets(0.5, math.inf, policy=ALLOCATOR.budgets)
     with pytest.raises(ValueError, match="ratio"):
-        compute_reasoning_budgets(0.5, 1.0, sustainability_ratio=-1.0)
+        compute_reasoning_budgets(0.5, 1.0, sustainability_ratio=-1.0, policy=ALLOCATOR.budgets)
 
 
 def test_lines_given_lie_over_the_default_ones() -> None:
@@ -183,7 +194,7 @@ def test_policy_must_fund_every_subsystem_once() -> None:
     ],
 )
 def test_cost_cap_tiers(spent: float, cap: float, tier: CostCapTier) -> None:
-    assert cost_cap_tier(spent, cap) is tier
+    assert cost_cap_tier(spent, cap, ALLOCATOR.cost_cap) is tier
 
 
 @pytest.mark.parametrize(

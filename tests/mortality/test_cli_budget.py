@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from golem.cli import main
 from golem.mortality import SubsystemName, compute_reasoning_budgets
+from tests.policy import ALLOCATOR
 
 
 def budget_json(*argv: str) -> Any:
@@ -25,7 +26,7 @@ def budget_json(*argv: str) -> Any:
 
 def test_acceptance_example() -> None:
     data = budget_json("--vitality", "0.35", "--daily-budget", "10")
-    expected = compute_reasoning_budgets(0.35, 10.0)
+    expected = compute_reasoning_budgets(0.35, 10.0, policy=ALLOCATOR.budgets)
     assert data["phase"] == "conservation"
     assert data["pressure"] == pytest.approx(0.65)
     assert list(data["subsystems"]) == [s.value for s in SubsystemName]
@@ -50,7 +51,9 @@ def test_json_agrees_with_compute_reasoning_budgets(
     if ratio is not None:
         argv += ["--ratio", repr(ratio)]
     data = budget_json(*argv)
-    expected = compute_reasoning_budgets(vitality, daily, sustainability_ratio=ratio)
+    expected = compute_reasoning_budgets(
+        vitality, daily, sustainability_ratio=ratio, policy=ALLOCATOR.budgets
+    )
     got = {name: row["budget_usd"] for name, row in data["subsystems"].items()}
     assert got == {s.value: (None if math.isinf(b) else b) for s, b in expected.items()}
 

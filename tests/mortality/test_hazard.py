@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from golem.mortality import HazardParams, death_probability, roll, uniform_draw
+from tests.policy import HAZARD
 
 seeds = st.one_of(st.integers(), st.text(max_size=20))
 golem_ids = st.text(max_size=30)
@@ -17,15 +18,17 @@ ticks = st.integers(0, 10**9)
 REF = timedelta(seconds=40)  # Bardo's tick, which the parameters are given per
 
 
-def p_at(age_ticks: int, fitness: float, params: HazardParams | None = None) -> float:
+def p_at(age_ticks: int, fitness: float, params: HazardParams = HAZARD) -> float:
     """The chance of dying over one reference tick at an age of so many reference ticks."""
     return death_probability(age_ticks * REF, fitness, REF, params)
 
 
 @given(seeds, golem_ids, ticks, st.floats(0, 1))
 def test_roll_is_deterministic(seed: int | str, golem_id: str, tick: int, fitness: float) -> None:
-    first = roll(seed, golem_id, tick, age=tick * REF, interval=REF, fitness=fitness)
-    assert first == roll(seed, golem_id, tick, age=tick * REF, interval=REF, fitness=fitness)
+    first = roll(seed, golem_id, tick, age=tick * REF, interval=REF, fitness=fitness, params=HAZARD)
+    assert first == roll(
+        seed, golem_id, tick, age=tick * REF, interval=REF, fitness=fitness, params=HAZARD
+    )
     assert 0.0 <= first.draw < 1.0
     assert first.survived == (first.draw >= first.probability)
 
@@ -85,7 +88,7 @@ def test_hazard_params_are_configuration() -> None:
     never = roll("s", "g", 3, age=REF, interval=REF, fitness=1.0, params=HazardParams(cap=0.0))
     assert never.survived
     with pytest.raises(ValueError, match="non-negative"):
-        death_probability(-REF, 1.0, REF)
+        death_probability(-REF, 1.0, REF, HAZARD)
 
 
 @pytest.mark.parametrize("interval", [timedelta(seconds=15), timedelta(seconds=30)])

@@ -14,6 +14,7 @@ from golem.mortality import (
     apply_mortality_to_reasoning,
     select_profile_and_reasoning,
 )
+from tests.policy import ALLOCATOR
 
 S = SubsystemName
 P = PipelineProfile
@@ -47,15 +48,20 @@ def test_profile_table(
     profile: PipelineProfile,
     reasoning: ReasoningConfig,
 ) -> None:
-    assert select_profile_and_reasoning(subsystem, False, tier) == (profile, reasoning)
+    assert select_profile_and_reasoning(subsystem, False, tier, PROFILE_TABLE) == (
+        profile,
+        reasoning,
+    )
 
 
 @pytest.mark.parametrize("subsystem", list(SubsystemName))
 def test_security_raises_every_model_call_to_full(subsystem: SubsystemName) -> None:
-    profile, reasoning = select_profile_and_reasoning(subsystem, security=True)
+    profile, reasoning = select_profile_and_reasoning(subsystem, True, None, PROFILE_TABLE)
     assert profile is P.FULL
     assert reasoning == PROFILE_TABLE[subsystem].reasoning
-    assert select_profile_and_reasoning(subsystem, True, ModelTier.T0)[0] is P.MINIMAL
+    assert (
+        select_profile_and_reasoning(subsystem, True, ModelTier.T0, PROFILE_TABLE)[0] is P.MINIMAL
+    )
 
 
 @pytest.mark.parametrize(
@@ -72,14 +78,17 @@ def test_security_raises_every_model_call_to_full(subsystem: SubsystemName) -> N
     ],
 )
 def test_pressure_table(pressure: float, before: ReasoningConfig, after: ReasoningConfig) -> None:
-    assert apply_mortality_to_reasoning(S.DREAM, before, pressure) == after
+    assert apply_mortality_to_reasoning(S.DREAM, before, pressure, ALLOCATOR.reasoning) == after
 
 
 @given(st.sampled_from(EXEMPT), reasoning_configs, st.floats(0, 1))
 def test_exempt_subsystems_are_never_touched(
     subsystem: SubsystemName, reasoning: ReasoningConfig, pressure: float
 ) -> None:
-    assert apply_mortality_to_reasoning(subsystem, reasoning, pressure) is reasoning
+    assert (
+        apply_mortality_to_reasoning(subsystem, reasoning, pressure, ALLOCATOR.reasoning)
+        is reasoning
+    )
 
 
 @given(st.sampled_from(SubsystemName), reasoning_configs, st.floats(0, 1), st.floats(0, 1))
@@ -87,6 +96,6 @@ def test_pressure_never_deepens_reasoning(
     subsystem: SubsystemName, reasoning: ReasoningConfig, p1: float, p2: float
 ) -> None:
     low, high = sorted((p1, p2))
-    calm = apply_mortality_to_reasoning(subsystem, reasoning, low)
-    pressed = apply_mortality_to_reasoning(subsystem, reasoning, high)
+    calm = apply_mortality_to_reasoning(subsystem, reasoning, low, ALLOCATOR.reasoning)
+    pressed = apply_mortality_to_reasoning(subsystem, reasoning, high, ALLOCATOR.reasoning)
     assert pressed.depth <= calm.depth <= reasoning.depth

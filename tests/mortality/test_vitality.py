@@ -21,6 +21,7 @@ from golem.mortality import (
     death_cause,
     phase_of,
 )
+from tests.policy import MORTALITY
 
 unit = st.floats(0, 1)
 
@@ -35,9 +36,9 @@ def _sigmoid(x: float, centre: float, steepness: float) -> float:
 
 
 def test_bardo_worked_example() -> None:
-    vitality = composite_vitality(0.9, 0.2, timedelta(0))
+    vitality = composite_vitality(0.9, 0.2, timedelta(0), MORTALITY.vitality)
     assert vitality == pytest.approx(0.168, abs=5e-4)
-    assert phase_of(vitality) is Phase.DECLINING
+    assert phase_of(vitality, None, MORTALITY.phases) is Phase.DECLINING
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,9 @@ def test_bardo_worked_example() -> None:
     ],
 )
 def test_vitality_table(economic: float, epistemic: float, age: int, expected: float) -> None:
-    assert composite_vitality(economic, epistemic, age * TICK) == pytest.approx(expected)
+    assert composite_vitality(economic, epistemic, age * TICK, MORTALITY.vitality) == pytest.approx(
+        expected
+    )
 
 
 def test_age_term_reaches_zero() -> None:
@@ -76,17 +79,17 @@ def test_vitality_is_monotone_and_bounded(
 ) -> None:
     lo_e, hi_e = sorted((e1, e2))
     lo_k, hi_k = sorted((k1, k2))
-    low = composite_vitality(lo_e, lo_k, age * TICK)
-    high = composite_vitality(hi_e, hi_k, age * TICK)
+    low = composite_vitality(lo_e, lo_k, age * TICK, MORTALITY.vitality)
+    high = composite_vitality(hi_e, hi_k, age * TICK, MORTALITY.vitality)
     assert 0.0 <= low <= high <= 1.0
-    assert composite_vitality(hi_e, hi_k, (age + 1000) * TICK) <= high
+    assert composite_vitality(hi_e, hi_k, (age + 1000) * TICK, MORTALITY.vitality) <= high
 
 
 def test_vitality_rejects_levels_outside_the_unit_interval() -> None:
     with pytest.raises(ValueError, match="economic"):
-        composite_vitality(1.5, 0.5, timedelta(0))
+        composite_vitality(1.5, 0.5, timedelta(0), MORTALITY.vitality)
     with pytest.raises(ValueError, match="epistemic"):
-        composite_vitality(0.5, math.nan, timedelta(0))
+        composite_vitality(0.5, math.nan, timedelta(0), MORTALITY.vitality)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +108,7 @@ def test_vitality_rejects_levels_outside_the_unit_interval() -> None:
     ],
 )
 def test_phase_thresholds(vitality: float, phase: Phase) -> None:
-    assert phase_of(vitality) is phase
+    assert phase_of(vitality, None, MORTALITY.phases) is phase
 
 
 @pytest.mark.parametrize(
@@ -123,7 +126,7 @@ def test_phase_thresholds(vitality: float, phase: Phase) -> None:
     ],
 )
 def test_phase_hysteresis_table(vitality: float, previous: Phase, phase: Phase) -> None:
-    assert phase_of(vitality, previous) is phase
+    assert phase_of(vitality, previous, MORTALITY.phases) is phase
 
 
 @given(st.lists(unit, min_size=1, max_size=60))
@@ -131,8 +134,8 @@ def test_phases_obey_hysteresis(vitalities: list[float]) -> None:
     thresholds = PhaseThresholds()
     previous: Phase | None = None
     for vitality in vitalities:
-        phase = phase_of(vitality, previous)
-        plain = phase_of(vitality)
+        phase = phase_of(vitality, previous, MORTALITY.phases)
+        plain = phase_of(vitality, None, MORTALITY.phases)
         # Never healthier than the plain thresholds say; a fall is immediate.
         assert phase.rank <= plain.rank
         assert vitality >= thresholds.floor(phase)
@@ -154,7 +157,7 @@ def test_hovering_at_a_threshold_does_not_flap(jitter: float, start: Phase) -> N
     phases = []
     previous: Phase | None = start
     for vitality in wobble:
-        previous = phase_of(vitality, previous)
+        previous = phase_of(vitality, previous, MORTALITY.phases)
         phases.append(previous)
     changes = sum(a is not b for a, b in itertools.pairwise(phases))
     assert changes <= 1

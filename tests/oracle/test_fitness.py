@@ -16,6 +16,7 @@ from golem.mortality import composite_vitality, phase_of
 from golem.mortality.senescence import Senescence, SenescenceParams, Stage
 from golem.mortality.vitality import Phase
 from golem.oracle import Category, EpistemicFitness, FitnessParams, Resolution, peirce
+from tests.policy import MORTALITY
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 CLASSES = ("up", "flat", "down")
@@ -165,8 +166,8 @@ def test_claiming_ten_times_as_often_does_not_move_fitness() -> None:
 def test_a_newborn_sits_at_the_prior_in_thriving() -> None:
     fitness = EpistemicFitness()
     assert fitness.level == 0.6
-    vitality = composite_vitality(1.0, fitness.level, timedelta(0))
-    assert phase_of(vitality) is Phase.THRIVING
+    vitality = composite_vitality(1.0, fitness.level, timedelta(0), MORTALITY.vitality)
+    assert phase_of(vitality, None, MORTALITY.phases) is Phase.THRIVING
     # inaction's claims count toward the regime's samples but are not scored
     fitness.record(_resolution(Category.INACTION, "true", "true"))
     assert fitness.level == 0.6 and fitness.regime_samples("calm") == 1

@@ -16,6 +16,7 @@ from golem.runtime.store.state import StateStore
 from golem.subsystems.contract import Event
 from golem.subsystems.daimon.rules import appraise
 from golem.world.costs import CostModel
+from tests.policy import APPRAISAL
 from tests.subsystems.support import NOW
 
 HOUR = timedelta(hours=1)
@@ -55,6 +56,9 @@ def test_a_large_calibration_error_is_heard_once_and_lowers_dominance(tmp_path: 
         assert [str(e) for e in predictor.calibration_alarms(NOW + 4 * HOUR)] == [
             "calibration_gap:0.9250"
         ]
-    felt = appraise([event])
-    assert felt.dominance < 0 and felt.dominance < appraise([Event("prediction_hit")]).dominance
+    felt = appraise([event], APPRAISAL)
+    assert (
+        felt.dominance < 0
+        and felt.dominance < appraise([Event("prediction_hit")], APPRAISAL).dominance
+    )
     assert "calibration error 92.5%" in felt.trigger

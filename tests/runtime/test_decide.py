@@ -36,6 +36,7 @@ from golem.subsystems.facts import Ask
 from golem.world import MarketSummary, Observation
 from golem.world.feed import FeedItem
 from tests.inference.decisions import VALID, Pulse
+from tests.policy import ALLOCATOR, CONTEXT, STRUCTURED
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 PRICE = Price(input=1.0, output=4.0)  # USD per million tokens
@@ -107,6 +108,9 @@ def budgeting(provider: ScriptedProvider, *, phase: Phase = Phase.THRIVING) -> B
         ledger=InMemoryLedger(),
         clock=FixedClock(NOW),
         state=MortalityState(vitality=vitality, phase=phase, daily_budget_usd=10.0),
+        config=STRUCTURED,
+        policy=ALLOCATOR,
+        context=CONTEXT,
     )
 
 

@@ -33,6 +33,7 @@ from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
 from tests.inference.decisions import VALID
 from tests.inference.transport_support import ENV, PROFILE, EchoCodec
+from tests.policy import ALLOCATOR, CONTEXT, STRUCTURED
 from tests.runtime.test_decide import NOW, PRICE, Toy, context
 
 SCHEMA = Capabilities(response_schema=True)
@@ -46,6 +47,9 @@ def budgeting(route: Route, store: StateStore) -> Budgeting:
         ledger=store.ledger,
         clock=FixedClock(NOW),
         state=MortalityState(vitality=0.8, phase=Phase.THRIVING, daily_budget_usd=10.0),
+        config=STRUCTURED,
+        policy=ALLOCATOR,
+        context=CONTEXT,
     )
 
 

@@ -10,14 +10,15 @@ import orjson
 
 from golem.mortality import SubsystemName
 from golem.subsystems.contract import JudgeKind, PortfolioView, ProposedTrade, Situation
-from golem.subsystems.curator import Curator
+from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.daimon import Daimon
-from golem.subsystems.death import Thanatopsis
-from golem.subsystems.dream import Dream
+from golem.subsystems.death import DeathConfig, Thanatopsis
+from golem.subsystems.dream import Dream, DreamConfig
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk, RiskAssessment, RiskConfig
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
+from tests.policy import DAIMON, HEARTBEAT
 from tests.subsystems.support import context
 
 RUNTIME = Path(__file__).resolve().parents[2] / "golem" / "runtime"
@@ -53,7 +54,13 @@ def test_risk_declares_the_feed_withheld_re_ask_then_the_verifier_by_stake() -> 
 
 
 def test_the_other_subsystems_declare_no_judge() -> None:
-    for subsystem in (Heartbeat(), Daimon(), Curator(), Dream(), Thanatopsis()):
+    for subsystem in (
+        Heartbeat(HEARTBEAT),
+        Daimon(DAIMON),
+        Curator(CuratorConfig()),
+        Dream(DreamConfig()),
+        Thanatopsis(DeathConfig()),
+    ):
         assert subsystem.judges(proposing(400.0), assessment(True), FEED) == ()
 
 

@@ -23,6 +23,7 @@ from golem.runtime.store.state import StateStore
 from golem.subsystems.context import Masker
 from golem.subsystems.context import assemble as assemble_prompt
 from golem.subsystems.contract import Brief
+from tests.policy import CONTEXT
 from tests.subsystems.context.support import rich_context
 
 PLANTED = "sk-test-PLANTED123"  # too short for any pattern: only its value gives it away
@@ -47,7 +48,9 @@ def test_a_known_key_is_masked_by_value_under_every_profile() -> None:
     ctx = rich_context()
     brief = Brief("You are risk.", f"Assess it. {FEED_TEXT}")
     for profile in PipelineProfile:
-        prompt = assemble_prompt(brief, ctx, profile, secrets=Redaction([PLANTED]))
+        prompt = assemble_prompt(
+            brief, ctx, profile, secrets=Redaction([PLANTED]), settings=CONTEXT
+        )
         text = "\n".join(m.content or "" for m in prompt.request.messages)
         assert PLANTED not in text, profile
         assert re.search(r"OPENAI_API_KEY=<key-[0-9a-f]{8}> was pasted", text), profile

@@ -68,6 +68,7 @@ from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.subsystems.risk import ProvenanceCheck
 from golem.world import LiveMarket, MarketStale, Quote, TradeAction
 from golem.world.feed import FeedItem
+from tests.policy import HEARTBEAT
 from tests.runtime.knob_effects import Effect, effect_for, holds
 from tests.runtime.records import decision
 from tests.subsystems.support import market
@@ -537,7 +538,7 @@ def obeyed(config: GolemConfig) -> object:
     route = build_routes(ProviderPool(config, {})).tiers[ModelTier.T1]
     facts = Ask(
         ctx,
-        Heartbeat(),
+        Heartbeat(HEARTBEAT),
         "heartbeat_decision",
         ModelTier.T1,
         PipelineProfile.FULL,

@@ -40,6 +40,7 @@ from golem.subsystems.minds import MINDS
 from golem.subsystems.risk import LAYERS, Provenance, Risk
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
+from tests.policy import ALLOCATOR, CONTEXT, HEARTBEAT, RISK, STRUCTURED
 from tests.subsystems.support import NOW, PRICE, context
 
 HELD = PortfolioView(cash_usd=400.0, equity_usd=1000.0, positions={"ETH": 0.2}, exposure_usd=600.0)
@@ -71,6 +72,9 @@ def env(provider: Provider, *, budget: float = 10.0, security: bool = True) -> B
         state=MortalityState(
             vitality=0.8, phase=Phase.THRIVING, daily_budget_usd=budget, security=security
         ),
+        config=STRUCTURED,
+        policy=ALLOCATOR,
+        context=CONTEXT,
     )
 
 
@@ -84,12 +88,14 @@ async def vetted(
 ) -> tuple[object, ScriptedProvider, list[DecisionRecord]]:
     provider = ScriptedProvider([compromised(clean), compromised(clean)], price=PRICE)
     first = env(provider, security=security)
-    proposal = await decide(Heartbeat(), tick(), first)
+    proposal = await decide(Heartbeat(HEARTBEAT), tick(), first)
     assert proposal.outcome is not None
     (trade,) = proposal.outcome.trades
     published: list[DecisionRecord] = []
     given = clean_env or first
-    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(given, None, published.append))
+    vetting = Vetting(
+        Heartbeat(HEARTBEAT), proposal, Risk(RISK), Decisions(given, None, published.append)
+    )
     return await vetting.vet(trade), provider, published
 
 
@@ -122,11 +128,11 @@ async def test_a_benign_proposal_whose_clean_reask_is_the_same_passes() -> None:
     the trade passes, and the provider's sequence of calls is where it was."""
     news = FeedItem(NOW - timedelta(minutes=3), "news", "Ether ETF flows steady this week.")
     ctx = replace(tick(), memory=Memory.of(feed=[news]))
-    rules = Heartbeat().deterministic(ctx)
+    rules = Heartbeat(HEARTBEAT).deterministic(ctx)
     said = None if rules is None else getattr(rules, "action", None)
     for seed in range(40):
         provider = SyntheticProvider(seed=seed, minds=MINDS)
-        proposal = await decide(Heartbeat(), ctx, env(provider))
+        proposal = await decide(Heartbeat(HEARTBEAT), ctx, env(provider))
         trades = () if proposal.outcome is None else proposal.outcome.trades
         if trades and str(trades[0].action) != str(said):
             break
@@ -135,7 +141,7 @@ async def test_a_benign_proposal_whose_clean_reask_is_the_same_passes() -> None:
     calls = provider.calls
     published: list[DecisionRecord] = []
     vetting = Vetting(
-        Heartbeat(), proposal, Risk(), Decisions(env(provider), None, published.append)
+        Heartbeat(HEARTBEAT), proposal, Risk(RISK), Decisions(env(provider), None, published.append)
     )
     verdict = await vetting.vet(trades[0])
     assert verdict.check == "counterfactual" and not verdict.blocked, verdict.reason
@@ -159,10 +165,12 @@ async def test_a_prompt_without_the_feed_needs_no_reask() -> None:
     """Below Full the heartbeat's prompt (Fast) shows no feed: the compromised model had
     nothing to obey, and its trade passes, marked."""
     provider = ScriptedProvider([answer("exit")], price=PRICE)
-    proposal = await decide(Heartbeat(), tick(), env(provider, security=False))
+    proposal = await decide(Heartbeat(HEARTBEAT), tick(), env(provider, security=False))
     assert proposal.outcome is not None
     (trade,) = proposal.outcome.trades
-    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(env(provider), None, lambda _: None))
+    vetting = Vetting(
+        Heartbeat(HEARTBEAT), proposal, Risk(RISK), Decisions(env(provider), None, lambda _: None)
+    )
     verdict = await vetting.vet(trade)
     assert not verdict.blocked and verdict.check == "no external text"
     assert len(provider.requests) == 1
@@ -171,7 +179,7 @@ async def test_a_prompt_without_the_feed_needs_no_reask() -> None:
 
 async def test_the_proposing_decision_records_what_it_rests_on() -> None:
     provider = ScriptedProvider([answer("exit")], price=PRICE)
-    proposal = await decide(Heartbeat(), tick(), env(provider))
+    proposal = await decide(Heartbeat(HEARTBEAT), tick(), env(provider))
     grounds = proposal.fields()["provenance"]
     assert grounds["external"] == [ATTACK.ref]
     assert "state" in grounds["observed"] and "probes" in grounds["observed"]
@@ -183,10 +191,12 @@ async def test_the_rules_corroborate_without_a_reask() -> None:
     probes = Probes(0.9, 0.3, ModelTier.T2, flags=("health_factor<1.2",), health_critical=True)
     ctx = replace(tick(), market=critical, probes=probes)
     provider = ScriptedProvider([answer("hedge")], price=PRICE)
-    proposal = await decide(Heartbeat(), ctx, env(provider))
+    proposal = await decide(Heartbeat(HEARTBEAT), ctx, env(provider))
     assert proposal.outcome is not None
     (trade,) = proposal.outcome.trades
-    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(env(provider), None, lambda _: None))
+    vetting = Vetting(
+        Heartbeat(HEARTBEAT), proposal, Risk(RISK), Decisions(env(provider), None, lambda _: None)
+    )
     verdict = await vetting.vet(trade)
     assert not verdict.blocked and verdict.check == "rules"
     assert verdict.grounds == "rules: hedge"

@@ -25,6 +25,7 @@ from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import LAYERS, Risk, RiskConfig
 from golem.subsystems.risk.provenance import ProvenancePolicy
 from golem.world import TradeAction
+from tests.policy import HEARTBEAT, RISK
 from tests.runtime.test_provenance import ATTACK, answer, compromised, env, lived, tick
 from tests.subsystems.support import NOW, PRICE
 
@@ -41,16 +42,16 @@ async def instead(clean: str) -> tuple[tuple[Any, ...], ScriptedProvider, list[A
     provider = ScriptedProvider([compromised(clean), compromised(clean)], price=PRICE)
     proposal = await decide_heartbeat(provider)
     assert proposal.outcome is not None and not proposal.outcome.trades
-    assert untraded(proposal, Risk())
+    assert untraded(proposal, Risk(RISK))
     published: list[Any] = []
     vetting = Vetting(
-        Heartbeat(), proposal, Risk(), Decisions(env(provider), None, published.append)
+        Heartbeat(HEARTBEAT), proposal, Risk(RISK), Decisions(env(provider), None, published.append)
     )
     return await vetting.instead(), provider, published
 
 
 async def decide_heartbeat(provider: ScriptedProvider) -> Any:
-    return await decide(Heartbeat(), flat_tick(), env(provider))
+    return await decide(Heartbeat(HEARTBEAT), flat_tick(), env(provider))
 
 
 async def test_an_exit_with_nothing_held_gives_way_to_the_clean_rebalance() -> None:
@@ -72,10 +73,10 @@ async def test_a_clean_answer_that_trades_nothing_puts_nothing_in_its_place() ->
 
 async def test_an_observation_or_a_prompt_without_the_feed_is_not_vetted() -> None:
     provider = ScriptedProvider([answer("observe")], price=PRICE)
-    assert not untraded(await decide_heartbeat(provider), Risk())
+    assert not untraded(await decide_heartbeat(provider), Risk(RISK))
     provider = ScriptedProvider([answer("exit")], price=PRICE)
-    fast = await decide(Heartbeat(), flat_tick(), env(provider, security=False))
-    assert fast.outcome is not None and not fast.outcome.trades and not untraded(fast, Risk())
+    fast = await decide(Heartbeat(HEARTBEAT), flat_tick(), env(provider, security=False))
+    assert fast.outcome is not None and not fast.outcome.trades and not untraded(fast, Risk(RISK))
 
 
 def risk_model(shown: float, withheld: float) -> Callable[[Request], str]:
@@ -104,7 +105,7 @@ async def assess(
     ctx = replace(tick(), proposed=HEDGE)
     if not feed:
         ctx = replace(ctx, memory=Memory.of(feed=[]))
-    record = await decide(risk or Risk(), ctx, budgeting)
+    record = await decide(risk or Risk(RISK), ctx, budgeting)
     return record, provider, budgeting
 
 
@@ -181,7 +182,9 @@ async def test_the_items_that_changed_a_decision_are_contradicted_and_it_stands_
     the clean decision (its confidence, its episode), not the swayed one."""
     provider = ScriptedProvider([compromised("rebalance"), compromised("rebalance")], price=PRICE)
     proposal = await decide_heartbeat(provider)
-    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(env(provider), None, lambda _: None))
+    vetting = Vetting(
+        Heartbeat(HEARTBEAT), proposal, Risk(RISK), Decisions(env(provider), None, lambda _: None)
+    )
     assert vetting.contradicted == () and vetting.standing is proposal  # nothing asked yet
     await vetting.instead()
     assert vetting.contradicted == (ATTACK.ref,)
@@ -192,7 +195,9 @@ async def test_the_items_that_changed_a_decision_are_contradicted_and_it_stands_
 async def test_a_clean_answer_that_agrees_contradicts_nothing() -> None:
     provider = ScriptedProvider([answer("exit"), answer("exit")], price=PRICE)
     proposal = await decide_heartbeat(provider)
-    vetting = Vetting(Heartbeat(), proposal, Risk(), Decisions(env(provider), None, lambda _: None))
+    vetting = Vetting(
+        Heartbeat(HEARTBEAT), proposal, Risk(RISK), Decisions(env(provider), None, lambda _: None)
+    )
     await vetting.instead()
     assert vetting.clean is not None and vetting.contradicted == ()
 

@@ -42,6 +42,7 @@ from golem.simulation.outcomes import Outcomes
 from golem.simulation.tally import Tally
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.heartbeat.probes import Gate
+from tests.policy import HEARTBEAT
 from tests.runtime.test_life import START, config, life
 
 Run = list[DecisionRecord]  # consecutive quiet heartbeat decisions
@@ -338,7 +339,7 @@ def test_no_tick_is_lived_in_bulk_with_a_steer_waiting_or_a_gate_that_can_close(
     def part(gate: Gate, steered: bool) -> QuietRecords:
         return QuietRecords(
             golem_id="g",
-            heartbeat=Heartbeat(),
+            heartbeat=Heartbeat(HEARTBEAT),
             gate=gate,
             publish=lambda stretch: None,
             vitals=lambda: Vitals(1.0, Phase.THRIVING, 1.0, 0.5, 0.0),

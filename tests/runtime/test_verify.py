@@ -32,6 +32,7 @@ from golem.simulation.scenario import load_scenario
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import Risk, RiskAssessment, RiskConfig
 from golem.world import TradeAction
+from tests.policy import RISK
 from tests.subsystems.support import NOW, PRICE, budgeting, context
 
 CASH = PortfolioView(cash_usd=1000.0, equity_usd=1000.0)
@@ -218,7 +219,7 @@ async def test_rules_and_fallbacks_are_never_verified() -> None:
 
 async def test_without_a_threshold_nothing_is_verified() -> None:
     first, second = provider("first", approval(None)), provider("second")
-    record = await decide(Risk(), proposing(400.0), verified_by(first, second))
+    record = await decide(Risk(RISK), proposing(400.0), verified_by(first, second))
     assert record.verification is None and second.requests == []
 
 

@@ -19,6 +19,7 @@ from golem.subsystems.heartbeat.decision import HeartbeatDecision
 from golem.subsystems.heartbeat.informed import informed_heartbeat
 from golem.subsystems.risk.informed import informed_risk
 from golem.world import MarketParams, Observation, SimulatedMarket, TradeAction, Truth
+from tests.policy import HEARTBEAT, LIMITS
 from tests.runtime.records import decision
 from tests.subsystems.support import NOW, context
 
@@ -62,17 +63,22 @@ def test_decisions_are_judged_by_their_subsystems_definition_after_the_horizon()
     judgement = Judgement(horizon=H)
     ctx = situation(0)
     truth = Truth.of(observation(0), [observation(k) for k in range(1, H + 1)])
-    right = informed_heartbeat(truth, ctx)
+    right = informed_heartbeat(truth, ctx, HEARTBEAT.probes.thresholds, HEARTBEAT.sizing)
     proposed = situation(0, proposed=HEDGE)
     records = [
         record(0, OBSERVE),  # the rules observe a 3% fall: wrong
         record(0, right, "model", cost=0.02),
         record(0, OBSERVE, "model", cost=0.01),  # a model observing it: wrong
         record(
-            0, informed_risk(truth, proposed), "model", subsystem="risk", cost=0.03, ctx=proposed
+            0,
+            informed_risk(truth, proposed, LIMITS),
+            "model",
+            subsystem="risk",
+            cost=0.03,
+            ctx=proposed,
         ),
         # risk without a proposal: not judged
-        record(0, informed_risk(truth, proposed), "model", subsystem="risk", cost=0.5),
+        record(0, informed_risk(truth, proposed, LIMITS), "model", subsystem="risk", cost=0.5),
         record(0, None, "skipped"),
         record(0, right, "reused"),
     ]

@@ -1,5 +1,6 @@
 """What a batch of simulated lives shows and leaves when nobody watches a terminal: a line
-per finished life (policy, seed, lifespan, how it ended, wall time), the disk used, and no
+on stderr per finished life (policy, seed, lifespan, how it ended, wall time, the batch's
+pace so far), the disk used and the batch's pace on stdout, and no
 per-life golem.log or state database unless `--logs` asks for them (summaries are always
 written)."""
 
@@ -14,7 +15,8 @@ from tests.user_errors.support import golem
 
 DECLINE = Path(__file__).resolve().parents[2] / "simulations" / "decline.toml"
 _LIFE_LINE = re.compile(
-    r"^\[(\d)/2\] vitality seed (\d): lived to the horizon at 0\.05 days \(\d+\.\d s\)$"
+    r"^\[(\d)/2\] vitality seed (\d): lived to the horizon at 0\.05 days \(\d+\.\d s\); "
+    r"\d+(\.\d)? lives/min, ETA \d+:\d\d:\d\d$"
 )
 
 
@@ -27,12 +29,13 @@ def test_a_batch_off_a_terminal_reports_each_life_and_the_disk_it_used(
         "simulate", DECLINE, "--seeds", "2", "--days", "0.05", "--out", "o", *flags, cwd=tmp_path
     )
     assert ran.code == 0, ran.err
-    lines = ran.out.splitlines()
-    found = [m for m in map(_LIFE_LINE.match, lines) if m]
-    assert sorted(m.group(1) for m in found) == ["1", "2"], ran.out
-    assert sorted(m.group(2) for m in found) == ["1", "2"], ran.out
-    assert lines.index(found[-1].group(0)) < lines.index(next(x for x in lines if "┏" in x))
+    found = [m for m in map(_LIFE_LINE.match, ran.err.splitlines()) if m]
+    assert sorted(m.group(1) for m in found) == ["1", "2"], ran.err
+    assert sorted(m.group(2) for m in found) == ["1", "2"], ran.err
+    assert not _LIFE_LINE.search(ran.out), ran.out  # the report alone on stdout
     assert re.search(r"^\d+\.\d [kMG]B on disk under o$", ran.out, re.M), ran.out
+    paced = r"^2 lives in \d+\.\d s: \d+\.\d lives/min, \d+ workers \d+% busy$"
+    assert re.search(paced, ran.out, re.M), ran.out
     for seed in (1, 2):
         life = tmp_path / "o" / "vitality" / f"seed-{seed}"
         assert (life / "summary.json").is_file()

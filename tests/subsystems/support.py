@@ -32,14 +32,15 @@ from golem.mortality import (
 )
 from golem.runtime.asking import Budgeting, Route, Routes
 from golem.subsystems.contract import PortfolioView, Situation, Subsystem
-from golem.subsystems.curator import Curator
+from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.daimon import Daimon
-from golem.subsystems.death import Thanatopsis
-from golem.subsystems.dream import Dream
+from golem.subsystems.death import DeathConfig, Thanatopsis
+from golem.subsystems.dream import Dream, DreamConfig
 from golem.subsystems.facts import Ask
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.risk import Risk
 from golem.world import MarketSummary, Observation
+from tests.policy import ALLOCATOR, CONTEXT, DAIMON, HEARTBEAT, RISK, STRUCTURED
 
 __all__ = [
     "MODES",
@@ -102,15 +103,15 @@ def context(**changes: Any) -> Situation:
 
 # The subsystem that asks for each decision (a fresh one, with its default config).
 _ASKERS: Mapping[str, Callable[[], Subsystem]] = {
-    "heartbeat_decision": Heartbeat,
-    "risk_assessment": Risk,
-    "daimon_appraisal": Daimon,
-    "curator_evaluation": Curator,
-    "replay_analysis": Dream,
-    "fragment_evaluation": Dream,
-    "dream_integration": Dream,
-    "threat_assessment": Dream,
-    "death_testament": Thanatopsis,
+    "heartbeat_decision": lambda: Heartbeat(HEARTBEAT),
+    "risk_assessment": lambda: Risk(RISK),
+    "daimon_appraisal": lambda: Daimon(DAIMON),
+    "curator_evaluation": lambda: Curator(CuratorConfig()),
+    "replay_analysis": lambda: Dream(DreamConfig()),
+    "fragment_evaluation": lambda: Dream(DreamConfig()),
+    "dream_integration": lambda: Dream(DreamConfig()),
+    "threat_assessment": lambda: Dream(DreamConfig()),
+    "death_testament": lambda: Thanatopsis(DeathConfig()),
 }
 
 
@@ -159,7 +160,9 @@ def budgeting(
             phase=phase,
             daily_budget_usd=daily_budget_usd,
         ),
-        config=config,
+        config=config or STRUCTURED,
+        policy=ALLOCATOR,
+        context=CONTEXT,
     )
 
 

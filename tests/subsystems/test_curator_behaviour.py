@@ -17,7 +17,7 @@ from golem.world import EpisodeOutcome as Result
 
 from .support import MODES, budgeting, context, market, mode_provider
 
-CURATOR = Curator()
+CURATOR = Curator(CuratorConfig())
 
 
 def entry(entry_id: str, confidence: float, **changes: object) -> GrimoireEntry:

@@ -22,6 +22,7 @@ from golem.subsystems.daimon import (
     appraise,
     grounded,
 )
+from tests.policy import APPRAISAL, DAIMON
 
 from .support import MODES, budgeting, context, mode_provider
 
@@ -48,14 +49,14 @@ from .support import MODES, budgeting, context, mode_provider
 def test_rule_table(
     events: tuple[Event, ...], primary_emotion: str, pad: tuple[float, ...]
 ) -> None:
-    appraisal = appraise(events)
+    appraisal = appraise(events, APPRAISAL)
     assert appraisal.primary_emotion == primary_emotion
     assert (appraisal.pleasure, appraisal.arousal, appraisal.dominance) == pad
 
 
 @pytest.mark.parametrize("kind", sorted(DEFAULT_RULES))
 def test_every_rule_is_a_valid_appraisal(kind: str) -> None:
-    appraisal = appraise([Event(kind)])
+    appraisal = appraise([Event(kind)], APPRAISAL)
     assert appraisal.validate_content() == []
     assert DaimonAppraisal.model_validate(appraisal.model_dump()) == appraisal
 
@@ -79,7 +80,7 @@ _signed = st.floats(-1, 1)
 def test_grounding_keeps_what_is_felt_near_the_rule(
     pleasure: float, arousal: float, dominance: float, kind: str
 ) -> None:
-    rule = appraise([Event(kind)])
+    rule = appraise([Event(kind)], APPRAISAL)
     model = DaimonAppraisal(
         primary_emotion="surprise", pleasure=pleasure, arousal=arousal, dominance=dominance
     )
@@ -100,7 +101,7 @@ async def test_the_grounding_check_overrides_a_wild_appraisal() -> None:
     )
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, DaimonAppraisal, wild, "")
     ctx = context(events=(Event("trade_loss", 0.08),), mood=Mood(0.2, 0.0, 0.1))
-    record = await decide(Daimon(), ctx, budgeting(provider))
+    record = await decide(Daimon(DAIMON), ctx, budgeting(provider))
     assert record.source == "model"
     outcome = record.outcome
     assert outcome is not None
@@ -115,7 +116,7 @@ async def test_the_grounding_check_overrides_a_wild_appraisal() -> None:
 async def test_a_grounded_appraisal_is_felt_as_given() -> None:
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, DaimonAppraisal, _appraisal(), "")
     ctx = context(events=(Event("trade_loss", 0.08),), mood=Mood(0.2, 0.0, 0.1))
-    record = await decide(Daimon(), ctx, budgeting(provider))
+    record = await decide(Daimon(DAIMON), ctx, budgeting(provider))
     outcome = record.outcome
     assert outcome is not None and "grounding" not in outcome.details
     assert outcome.mood == ctx.mood.blend(Mood(-0.5, 0.7, -0.4), 0.7)
@@ -133,7 +134,7 @@ async def test_a_degraded_daimon_uses_the_occ_rules(phase: Phase, daily_budget: 
     provider = ScriptedProvider([])
     ctx = context(events=(Event("regime_shift"),), phase=phase)
     env = budgeting(provider, phase=phase, daily_budget_usd=daily_budget)
-    record = await decide(Daimon(), ctx, env)
+    record = await decide(Daimon(DAIMON), ctx, env)
     assert record.source == "deterministic" and provider.requests == []
     assert record.tier_asked is ModelTier.T1 and record.degradations
     assert isinstance(record.decision, DaimonAppraisal)
@@ -143,9 +144,9 @@ async def test_a_degraded_daimon_uses_the_occ_rules(phase: Phase, daily_budget: 
 
 
 async def test_nothing_to_appraise_is_skipped() -> None:
-    record = await decide(Daimon(), context(), budgeting(ScriptedProvider([])))
+    record = await decide(Daimon(DAIMON), context(), budgeting(ScriptedProvider([])))
     assert (record.source, record.skip_reason) == ("skipped", "no notable event to appraise")
-    assert Daimon().tier(context()) is ModelTier.T0
+    assert Daimon(DAIMON).tier(context()) is ModelTier.T0
 
 
 FREE_TEXT = "Emotion: fear (pleasure -0.5, arousal 0.7, dominance -0.4) after the 6% loss."
@@ -155,7 +156,7 @@ FREE_TEXT = "Emotion: fear (pleasure -0.5, arousal 0.7, dominance -0.4) after th
 async def test_every_mode_end_to_end(mode: Mode) -> None:
     provider, config = mode_provider(mode, DaimonAppraisal, _appraisal(), FREE_TEXT)
     ctx = context(events=(Event("trade_loss", 0.06),))
-    record = await decide(Daimon(), ctx, budgeting(provider, config=config))
+    record = await decide(Daimon(DAIMON), ctx, budgeting(provider, config=config))
     assert record.source == "model"
     assert record.response is not None and record.response.mode is mode
     decision = record.decision

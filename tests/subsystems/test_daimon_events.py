@@ -22,6 +22,7 @@ from golem.subsystems.daimon import (
     worded,
 )
 from golem.subsystems.meaning import words
+from tests.policy import APPRAISAL, CONTEXT, DAIMON
 
 from .support import context
 
@@ -63,14 +64,14 @@ def test_the_brief_line_keeps_the_event_recognisable() -> None:
 
 def test_the_rule_appraisal_names_the_event_in_the_brief_words() -> None:
     events = [Event("regime_shift"), Event("trade_loss", 0.06)]
-    assert appraise(events).trigger == "a trade closed at a 6% loss"
-    assert appraise([]).trigger == worded(Event("unknown"))
+    assert appraise(events, APPRAISAL).trigger == "a trade closed at a 6% loss"
+    assert appraise([], APPRAISAL).trigger == worded(Event("unknown"))
 
 
 def test_the_brief_lists_the_events_in_words_and_holds_the_trigger_to_them() -> None:
     events = (Event("regime_shift"), Event("trade_loss", 0.06), Event("regime_shift"))
     ctx = context(events=events)
-    prompt = assemble(Daimon().brief(ctx), ctx, PipelineProfile.FAST)
+    prompt = assemble(Daimon(DAIMON).brief(ctx), ctx, PipelineProfile.FAST, settings=CONTEXT)
     text = prompt.request.messages[-1].content or ""
     assert "- the market regime shifted (regime_shift)" in text
     assert "- a trade closed at a 6% loss (trade_loss:0.0600)" in text
@@ -92,7 +93,7 @@ def test_the_local_grammar_admits_only_a_listed_trigger() -> None:
     local = specialise(narrowed, choices)
     assert "/trigger: one of 2" in local.added
     validator = Draft202012Validator(local.schema)
-    answer = appraise([Event("trade_loss", 0.06)]).model_dump(mode="json")
+    answer = appraise([Event("trade_loss", 0.06)], APPRAISAL).model_dump(mode="json")
     assert validator.is_valid(answer)
     assert not validator.is_valid(answer | {"trigger": "a stop-loss fired twice in an hour"})
     assert not validator.is_valid(answer | {"trigger": "trade_loss:0.0600"})

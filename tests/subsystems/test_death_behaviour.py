@@ -24,14 +24,14 @@ from golem.subsystems.contract import (
     PortfolioView,
     Situation,
 )
-from golem.subsystems.death import ArcClass, DeathTestament, Thanatopsis, arc_class
+from golem.subsystems.death import ArcClass, DeathConfig, DeathTestament, Thanatopsis, arc_class
 from golem.subsystems.death.legacy import SECTIONS
 from golem.world import DecisionSummary, Episode, Regime
 from golem.world import EpisodeOutcome as Result
 
 from .support import MODES, budgeting, context, market, mode_provider
 
-DEATH = Thanatopsis()
+DEATH = Thanatopsis(DeathConfig())
 PAYLOAD: dict[str, Any] = {
     "learned": ["patience pays in calm markets"],
     "got_wrong": ["I bought the crash too early"],

@@ -30,7 +30,7 @@ from golem.world import EpisodeOutcome as Result
 
 from .support import MODES, budgeting, context, market, mode_provider
 
-DREAM = Dream()
+DREAM = Dream(DreamConfig())
 GRIMOIRE = (
     GrimoireEntry("g1", "hold in calm markets", 0.5),
     GrimoireEntry("g2", "moon phases move prices", 0.3),

@@ -30,6 +30,7 @@ from golem.subsystems.heartbeat import (
     tier_for,
 )
 from golem.world import MarketSummary, TradeAction
+from tests.policy import HEARTBEAT, SCHEDULE
 
 from .support import MODES, budgeting, context, market, mode_provider
 
@@ -200,8 +201,16 @@ def test_everything_at_once_caps_pe_at_one_and_asks_t2() -> None:
 
 
 def test_interval_doubles_from_conservation_down() -> None:
-    assert interval(Phase.THRIVING) == interval(Phase.STABLE) == timedelta(seconds=15)
-    assert interval(Phase.CONSERVATION) == interval(Phase.DECLINING) == timedelta(seconds=30)
+    assert (
+        interval(Phase.THRIVING, SCHEDULE)
+        == interval(Phase.STABLE, SCHEDULE)
+        == timedelta(seconds=15)
+    )
+    assert (
+        interval(Phase.CONSERVATION, SCHEDULE)
+        == interval(Phase.DECLINING, SCHEDULE)
+        == timedelta(seconds=30)
+    )
 
 
 # --- behaviour through decide() ----------------------------------------------------------
@@ -210,7 +219,7 @@ def test_interval_doubles_from_conservation_down() -> None:
 async def test_t0_tick_observes_without_a_model() -> None:
     provider = ScriptedProvider([])
     ctx = context(probes=probes_of(CALM))
-    record = await decide(Heartbeat(), ctx, budgeting(provider))
+    record = await decide(Heartbeat(HEARTBEAT), ctx, budgeting(provider))
     assert record.source == "deterministic" and record.tier is ModelTier.T0
     assert isinstance(record.decision, HeartbeatDecision)
     assert (record.decision.severity, record.decision.action) == ("none", "observe")
@@ -219,7 +228,7 @@ async def test_t0_tick_observes_without_a_model() -> None:
 
 
 def test_a_quiet_tick_repeats_the_rules_decision_it_made_before() -> None:
-    heartbeat = Heartbeat()
+    heartbeat = Heartbeat(HEARTBEAT)
     assert probes_of(CALM).prediction_error == 0.0 and probes_of(CALM).flags == ()
     assert isinstance(probes_of(CALM).prediction_error, float)  # not sum()'s int 0
     quiet = context(probes=probes_of(CALM))
@@ -243,12 +252,12 @@ async def test_escalation_reaches_t2() -> None:
     )
     env = budgeting(cheap, t2=strong)
     ctx = at_tier(ModelTier.T1, portfolio=HELD)
-    first = await decide(Heartbeat(), ctx, env)
+    first = await decide(Heartbeat(HEARTBEAT), ctx, env)
     assert first.source == "model" and first.tier is ModelTier.T1
     assert first.outcome is not None and first.outcome.escalate_to is ModelTier.T2
     assert first.outcome.trades == ()
 
-    second = await decide(Heartbeat(), escalated(ctx, first.outcome.escalate_to), env)
+    second = await decide(Heartbeat(HEARTBEAT), escalated(ctx, first.outcome.escalate_to), env)
     assert second.source == "model" and second.tier is ModelTier.T2
     assert len(cheap.requests) == len(strong.requests) == 1
     assert strong.requests[0].model == "strong-1"
@@ -260,7 +269,9 @@ async def test_escalation_reaches_t2() -> None:
 async def test_a_t2_tick_lowered_to_t1_does_not_escalate_again() -> None:
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, HeartbeatDecision, _answer(escalate=True), "")
     env = budgeting(provider, phase=Phase.CONSERVATION)  # caps inference at the cheap tier
-    record = await decide(Heartbeat(), at_tier(ModelTier.T2, phase=Phase.CONSERVATION), env)
+    record = await decide(
+        Heartbeat(HEARTBEAT), at_tier(ModelTier.T2, phase=Phase.CONSERVATION), env
+    )
     assert record.source == "model" and record.tier is ModelTier.T1
     assert record.outcome is not None and record.outcome.escalate_to is None
 
@@ -286,7 +297,7 @@ def test_actions_become_trades_for_risk(
     action: str, portfolio: PortfolioView, expected: tuple[str, float | None] | None
 ) -> None:
     decision = HeartbeatDecision.model_validate(_answer(severity="high", action=action))
-    outcome = Heartbeat().act(at_tier(ModelTier.T1, portfolio=portfolio), decision)
+    outcome = Heartbeat(HEARTBEAT).act(at_tier(ModelTier.T1, portfolio=portfolio), decision)
     trades = [(t.action, t.size_usd) for t in outcome.trades]
     assert trades == ([] if expected is None else [expected])
     assert outcome.approved is None and outcome.escalate_to is None
@@ -296,27 +307,27 @@ def test_events_for_the_daimon_once_per_tick() -> None:
     probes = probes_of(market(zscore=-1.5, delta_period=-0.03), market(zscore=1.5))
     assert probes.tier is ModelTier.T2
     ctx = context(probes=probes)
-    decision = Heartbeat().deterministic(ctx)
-    assert Heartbeat().act(ctx, decision).events == (
+    decision = Heartbeat(HEARTBEAT).deterministic(ctx)
+    assert Heartbeat(HEARTBEAT).act(ctx, decision).events == (
         Event("regime_shift"),
         Event("prediction_miss"),
     )
-    assert Heartbeat().act(escalated(ctx, ModelTier.T2), decision).events == ()
+    assert Heartbeat(HEARTBEAT).act(escalated(ctx, ModelTier.T2), decision).events == ()
     quiet = context(probes=probes_of(market(zscore=1.5)))  # a band change alone
-    assert Heartbeat().act(quiet, Heartbeat().deterministic(quiet)).events == ()
+    assert Heartbeat(HEARTBEAT).act(quiet, Heartbeat(HEARTBEAT).deterministic(quiet)).events == ()
 
 
 def test_every_heartbeat_line_shows_the_market_numbers_the_probes_read() -> None:
     summary = market(delta_period=-0.0312345678, zscore=None)
     ctx = context(market=summary, probes=probes_of(summary))
-    rules = Heartbeat().deterministic(ctx)
+    rules = Heartbeat(HEARTBEAT).deterministic(ctx)
     assert isinstance(rules, HeartbeatDecision) and rules.signals == []  # they are in the line
-    details = Heartbeat().act(ctx, rules).details
+    details = Heartbeat(HEARTBEAT).act(ctx, rules).details
     assert details["market"]["price_delta"] == -0.031235
     assert "zscore" not in details["market"]  # unknown: left out
     assert not {"severity", "action", "confidence"} & set(details)  # the line's decision has them
     model_made = HeartbeatDecision.model_validate(_answer(severity="low", action="observe"))
-    assert Heartbeat().act(ctx, model_made).details["market"] == details["market"]
+    assert Heartbeat(HEARTBEAT).act(ctx, model_made).details["market"] == details["market"]
 
 
 @pytest.mark.parametrize(
@@ -335,7 +346,7 @@ async def test_degraded_heartbeat_decides_from_the_probes(
     provider = ScriptedProvider([])
     ctx = context(market=summary, portfolio=portfolio, probes=probes_of(summary))
     ctx = replace(ctx, phase=Phase.TERMINAL, vitality=0.05)
-    record = await decide(Heartbeat(), ctx, budgeting(provider, phase=Phase.TERMINAL))
+    record = await decide(Heartbeat(HEARTBEAT), ctx, budgeting(provider, phase=Phase.TERMINAL))
     assert record.source == "deterministic" and provider.requests == []
     decision = record.decision
     assert isinstance(decision, HeartbeatDecision) and decision.validate_content() == []
@@ -352,7 +363,7 @@ async def test_out_of_budget_before_terminal_the_rules_hedge() -> None:
         vitality=0.2,
     )
     env = budgeting(ScriptedProvider([]), phase=Phase.DECLINING, daily_budget_usd=1e-9)
-    record = await decide(Heartbeat(), ctx, env)
+    record = await decide(Heartbeat(HEARTBEAT), ctx, env)
     assert record.source == "deterministic" and record.degradations
     assert isinstance(record.decision, HeartbeatDecision)
     assert record.decision.action == "hedge"
@@ -366,7 +377,9 @@ async def test_every_mode_end_to_end(mode: Mode) -> None:
     answer = _answer(severity="high", action="hedge", confidence=0.72)
     provider, config = mode_provider(mode, HeartbeatDecision, answer, FREE_TEXT)
     record = await decide(
-        Heartbeat(), at_tier(ModelTier.T1, portfolio=HELD), budgeting(provider, config=config)
+        Heartbeat(HEARTBEAT),
+        at_tier(ModelTier.T1, portfolio=HELD),
+        budgeting(provider, config=config),
     )
     assert record.source == "model"
     assert record.response is not None and record.response.mode is mode

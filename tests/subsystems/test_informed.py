@@ -15,7 +15,10 @@ from golem.subsystems.heartbeat.decision import HeartbeatAction, HeartbeatDecisi
 from golem.subsystems.risk import informed as risk
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.world import Regime, TradeAction, Truth
+from tests.policy import APPRAISAL, HEARTBEAT, LIMITS
 from tests.subsystems.support import context
+
+HB = (HEARTBEAT.probes.thresholds, HEARTBEAT.sizing)
 
 RETURNS = (-0.05, -0.021, -0.008, -0.004, -0.001, 0.0, 0.002, 0.006, 0.015, 0.03)
 REGIMES = (None, *Regime)
@@ -61,9 +64,11 @@ def cases() -> list[tuple[Truth, Situation]]:
 
 def test_the_informed_heartbeat_is_right_and_valid() -> None:
     for world, ctx in cases():
-        decision = heartbeat.informed_heartbeat(world, ctx)
+        decision = heartbeat.informed_heartbeat(
+            world, ctx, HEARTBEAT.probes.thresholds, HEARTBEAT.sizing
+        )
         assert decision.validate_content() == []
-        assert heartbeat.is_right(decision, world, ctx), (world, ctx.portfolio, decision)
+        assert heartbeat.is_right(decision, world, ctx, *HB), (world, ctx.portfolio, decision)
 
 
 @pytest.mark.parametrize(
@@ -86,7 +91,7 @@ def test_the_heartbeat_meets_the_coming_move_by_its_size(
     action: HeartbeatAction,
 ) -> None:
     ctx = context(portfolio=PORTFOLIOS[portfolio])
-    decision = heartbeat.informed_heartbeat(truth(future_return, regime), ctx)
+    decision = heartbeat.informed_heartbeat(truth(future_return, regime), ctx, *HB)
     assert (decision.severity, decision.action) == (severity, action)
     assert decision.confidence == heartbeat.INFORMED_CONFIDENCE
 
@@ -95,14 +100,17 @@ def test_a_heartbeat_that_misreads_the_move_or_the_regime_is_wrong() -> None:
     ctx = context(portfolio=PORTFOLIOS["over target"])
     fall = truth(-0.03, Regime.CRASH)
     hedged = HeartbeatDecision(severity=Severity.CRITICAL, action=HeartbeatAction.HEDGE)
-    assert heartbeat.is_right(hedged, fall, ctx)  # a hedge protects too, if less
+    assert heartbeat.is_right(hedged, fall, ctx, *HB)  # a hedge protects too, if less
     calm = HeartbeatDecision(severity=Severity.NONE, action=HeartbeatAction.OBSERVE)
-    assert not heartbeat.is_right(calm, fall, ctx)
+    assert not heartbeat.is_right(calm, fall, ctx, *HB)
     assert not heartbeat.is_right(
-        HeartbeatDecision(severity=Severity.LOW, action=HeartbeatAction.EXIT), fall, ctx
+        HeartbeatDecision(severity=Severity.LOW, action=HeartbeatAction.EXIT), fall, ctx, *HB
     )
     assert not heartbeat.is_right(
-        HeartbeatDecision(severity=Severity.CRITICAL, action=HeartbeatAction.ESCALATE), fall, ctx
+        HeartbeatDecision(severity=Severity.CRITICAL, action=HeartbeatAction.ESCALATE),
+        fall,
+        ctx,
+        *HB,
     )
 
 
@@ -110,9 +118,9 @@ def test_the_informed_risk_assessment_is_right_and_valid() -> None:
     seen = set()
     for (world, base), trade in product(cases(), TRADES):
         ctx = context(portfolio=base.portfolio, proposed=trade)
-        assessment = risk.informed_risk(world, ctx)
+        assessment = risk.informed_risk(world, ctx, LIMITS)
         assert assessment.validate_content() == []
-        assert risk.is_right(assessment, world, ctx)
+        assert risk.is_right(assessment, world, ctx, LIMITS)
         seen.add(assessment.approved)
     assert seen == {True, False}
 
@@ -124,21 +132,21 @@ def test_an_approval_never_lets_through_a_trade_that_then_loses() -> None:
         for trade in (hedge, buy):
             ctx = context(portfolio=held if trade is hedge else PORTFOLIOS["cash only"])
             ctx = context(portfolio=ctx.portfolio, proposed=trade)
-            if risk.informed_risk(truth(r), ctx).approved:
-                assert risk.trade_pnl(truth(r), ctx, trade) > 0
+            if risk.informed_risk(truth(r), ctx, LIMITS).approved:
+                assert risk.trade_pnl(truth(r), ctx, trade, LIMITS) > 0
     protect = context(portfolio=held, proposed=hedge)
-    assert risk.informed_risk(truth(-0.02), protect).approved  # it protects the portfolio
-    assert not risk.informed_risk(truth(0.02), protect).approved  # it would sell a rise
-    assert not risk.informed_risk(truth(-0.001), protect).approved  # less than it costs
+    assert risk.informed_risk(truth(-0.02), protect, LIMITS).approved  # it protects the portfolio
+    assert not risk.informed_risk(truth(0.02), protect, LIMITS).approved  # it would sell a rise
+    assert not risk.informed_risk(truth(-0.001), protect, LIMITS).approved  # less than it costs
     approve = RiskAssessment.of(
-        {"approved": True, "layers": risk.informed_risk(truth(-0.02), protect).layers}
+        {"approved": True, "layers": risk.informed_risk(truth(-0.02), protect, LIMITS).layers}
     )
-    assert not risk.is_right(approve, truth(0.02), protect)
+    assert not risk.is_right(approve, truth(0.02), protect, LIMITS)
 
 
 def test_risk_never_approves_what_the_hard_limits_forbid() -> None:
     ctx = context(portfolio=PORTFOLIOS["under target"], proposed=TRADES[3], phase=Phase.DECLINING)
-    assert not risk.informed_risk(truth(0.05), ctx).approved
+    assert not risk.informed_risk(truth(0.05), ctx, LIMITS).approved
 
 
 def test_the_informed_appraisal_is_right_and_valid() -> None:
@@ -149,14 +157,14 @@ def test_the_informed_appraisal_is_right_and_valid() -> None:
             (Event("regime_shift"), Event("trade_loss", 0.08)),
         ):
             ctx = context(portfolio=base.portfolio, events=events)
-            appraisal = daimon.informed_appraisal(world, ctx)
+            appraisal = daimon.informed_appraisal(world, ctx, APPRAISAL)
             assert appraisal.validate_content() == []
-            assert daimon.is_right(appraisal, world, ctx)
+            assert daimon.is_right(appraisal, world, ctx, APPRAISAL)
 
 
 def test_a_coming_fall_is_feared_only_with_something_to_lose() -> None:
     held = context(portfolio=PORTFOLIOS["over target"], events=(Event("trade_profit"),))
-    assert daimon.informed_appraisal(truth(-0.03), held).primary_emotion == "fear"
-    assert daimon.informed_appraisal(truth(0.03), held).pleasure > 0
+    assert daimon.informed_appraisal(truth(-0.03), held, APPRAISAL).primary_emotion == "fear"
+    assert daimon.informed_appraisal(truth(0.03), held, APPRAISAL).pleasure > 0
     flat = context(events=(Event("trade_profit"),))
-    assert daimon.informed_appraisal(truth(-0.03), flat).primary_emotion == "joy"
+    assert daimon.informed_appraisal(truth(-0.03), flat, APPRAISAL).primary_emotion == "joy"

@@ -20,7 +20,7 @@ from golem.subsystems.curator import Curator, CuratorConfig
 from golem.subsystems.curator.mind import curator
 from golem.subsystems.daimon import appraise
 from golem.subsystems.daimon.mind import daimon
-from golem.subsystems.death import Thanatopsis
+from golem.subsystems.death import DeathConfig, Thanatopsis
 from golem.subsystems.death.mind import testament as life_review
 from golem.subsystems.death.records import killed_by, records_testament
 from golem.subsystems.dream import Dream, DreamConfig
@@ -31,6 +31,7 @@ from golem.subsystems.minds import MINDS
 from golem.subsystems.risk.mind import risk
 from golem.world import DecisionSummary, Episode, TradeAction
 from golem.world import EpisodeOutcome as Result
+from tests.policy import APPRAISAL
 from tests.subsystems.support import ask_for, context, market
 
 HEDGE = ProposedTrade(TradeAction.HEDGE, 250.0, "a sharp drop", SubsystemName.HEARTBEAT)
@@ -134,7 +135,7 @@ def test_risk_is_warier_of_a_trade_its_hard_limits_block() -> None:
 
 def test_the_daimon_mostly_feels_what_its_rule_table_reads() -> None:
     ctx = _ctx(crash=True)
-    rule = appraise(ctx.events)
+    rule = appraise(ctx.events, APPRAISAL)
     felt = Counter(
         a["primary_emotion"] for a in _answers(daimon, ask_for("daimon_appraisal", ctx), 200)
     )
@@ -188,8 +189,17 @@ def test_integration_sorts_only_the_staged_entries() -> None:
 def test_the_testament_names_the_cause_and_the_arc_the_records_read() -> None:
     ctx = _ctx(crash=True, dying=Dying("economic"))
     ask = ask_for("death_testament", ctx)
-    records = records_testament(ctx, Thanatopsis().config)
+    records = records_testament(ctx, Thanatopsis(DeathConfig()).config)
     for answer in _answers(life_review, ask, 5):
         assert answer["killed_by"] == killed_by(ctx)
         assert answer["arc_class"] == str(records.arc_class)
     assert _answers(life_review, None, 1)[0]["killed_by"] == "the credits ran out"
+
+
+def test_a_mind_answers_only_the_subsystem_whose_decision_it_is() -> None:
+    """The daimon's mind reads the daimon's appraisal rules; asked by the curator it would
+    answer by rules nobody chose, so it says who asked instead."""
+    asked = ask_for("daimon_appraisal", context(), subsystem=Curator(CuratorConfig()))
+    with pytest.raises(TypeError, match="daimon_appraisal is the Daimon's, asked by curator"):
+        daimon(asked, Random(0))
+    assert daimon(ask_for("daimon_appraisal", context()), Random(0))["primary_emotion"]

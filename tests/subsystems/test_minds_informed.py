@@ -24,6 +24,7 @@ from golem.subsystems.risk import informed as risk_informed
 from golem.subsystems.risk.decision import RiskAssessment
 from golem.subsystems.risk.mind import risk
 from golem.world import Regime, TradeAction, Truth
+from tests.policy import APPRAISAL, HEARTBEAT, LIMITS
 from tests.subsystems.support import ask_for, context
 
 HELD = PortfolioView(cash_usd=200.0, equity_usd=1000.0, positions={"ETH": 0.27}, exposure_usd=800.0)
@@ -50,19 +51,23 @@ def _answers(mind: Any, ask: Ask, n: int = 400) -> list[dict[str, Any]]:
 
 def test_a_sure_answer_is_the_right_one() -> None:
     beat = HeartbeatDecision.model_validate(heartbeat(_ask("heartbeat_decision", 1.0), Random(1)))
-    assert heartbeat_informed.is_right(beat, FALL, CTX)
+    assert heartbeat_informed.is_right(
+        beat, FALL, CTX, HEARTBEAT.probes.thresholds, HEARTBEAT.sizing
+    )
     assessed = RiskAssessment.model_validate(risk(_ask("risk_assessment", 1.0), Random(1)))
-    assert risk_informed.is_right(assessed, FALL, CTX)
+    assert risk_informed.is_right(assessed, FALL, CTX, LIMITS)
     assert assessed.approved  # a hedge before a 3% fall protects the portfolio
     appraisal = DaimonAppraisal.model_validate(daimon(_ask("daimon_appraisal", 1.0), Random(1)))
-    assert daimon_informed.is_right(appraisal, FALL, CTX)
+    assert daimon_informed.is_right(appraisal, FALL, CTX, APPRAISAL)
     assert appraisal.primary_emotion == "fear"
 
 
 @pytest.mark.parametrize("chance", [0.25, 0.6])
 def test_answers_are_informed_as_often_as_the_ask_says(chance: float) -> None:
     answers = _answers(heartbeat, _ask("heartbeat_decision", chance))
-    rationale = heartbeat_informed.informed_heartbeat(FALL, CTX).rationale
+    rationale = heartbeat_informed.informed_heartbeat(
+        FALL, CTX, HEARTBEAT.probes.thresholds, HEARTBEAT.sizing
+    ).rationale
     share = sum(a["rationale"] == rationale for a in answers) / len(answers)
     assert share == pytest.approx(chance, abs=0.07)
 
@@ -70,7 +75,9 @@ def test_answers_are_informed_as_often_as_the_ask_says(chance: float) -> None:
 def test_a_log_reader_tells_an_informed_rationale_from_a_blind_one() -> None:
     """A log reader splits heartbeat answers by `reads_informed`: it must hold for
     every informed answer and for no blind one."""
-    informed = heartbeat_informed.informed_heartbeat(FALL, CTX).rationale
+    informed = heartbeat_informed.informed_heartbeat(
+        FALL, CTX, HEARTBEAT.probes.thresholds, HEARTBEAT.sizing
+    ).rationale
     blind = {a["rationale"] for a in _answers(heartbeat, _ask("heartbeat_decision", 0.0))}
     assert heartbeat_informed.reads_informed(informed)
     assert len(blind) >= 3 and not any(map(heartbeat_informed.reads_informed, blind))

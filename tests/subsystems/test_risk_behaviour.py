@@ -16,6 +16,7 @@ from golem.runtime.decide import decide
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import Risk, RiskAssessment, assess
 from golem.world import TradeAction
+from tests.policy import LIMITS, RISK
 
 from .support import MODES, budgeting, context, market, mode_provider
 
@@ -61,7 +62,7 @@ def test_hard_limits(
     ctx: Situation, approved: bool, size: float | None, failing: str | None
 ) -> None:
     assert ctx.proposed is not None
-    verdict = assess(ctx, ctx.proposed)
+    verdict = assess(ctx, ctx.proposed, LIMITS)
     assert verdict.validate_content() == []
     assert verdict.approved is approved
     assert verdict.adjusted_size_usd == size
@@ -101,18 +102,18 @@ def test_hard_limits_always_give_a_consistent_assessment(
         vitality=vitality,
     )
     assert ctx.proposed is not None
-    verdict = assess(ctx, ctx.proposed)
+    verdict = assess(ctx, ctx.proposed, LIMITS)
     assert verdict.validate_content() == []
     if verdict.approved:
         assert verdict.adjusted_size_usd is not None
         assert verdict.adjusted_size_usd <= (verdict.proposed_size_usd or 0)
         assert phase is not Phase.TERMINAL or action is TradeAction.EXIT
-    outcome = Risk().act(ctx, verdict)
+    outcome = Risk(RISK).act(ctx, verdict)
     assert (outcome.approved is None) != (outcome.blocked is None)
 
 
 def test_tier_and_skip() -> None:
-    risk = Risk()
+    risk = Risk(RISK)
     assert risk.tier(proposing("buy", 100.0)) is ModelTier.T2
     assert risk.tier(proposing("hedge", portfolio=HELD)) is ModelTier.T1
     assert risk.skip_reason(context()) == "no trade proposed"
@@ -137,7 +138,7 @@ def _answer(**changes: Any) -> dict[str, Any]:
 
 async def _decide_on(ctx: Situation, answer: dict[str, Any]) -> Any:
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, RiskAssessment, answer, "")
-    record = await decide(Risk(), ctx, budgeting(provider))
+    record = await decide(Risk(RISK), ctx, budgeting(provider))
     assert record.source == "model"
     return record, record.fields()
 
@@ -178,7 +179,7 @@ async def test_the_model_may_be_stricter() -> None:
 async def test_risk_is_not_degraded_by_phase(phase: Phase) -> None:
     provider, _ = mode_provider(Mode.SCHEMA_ENFORCED, RiskAssessment, _answer(), "")
     ctx = proposing("buy", 200.0, portfolio=CASH, phase=phase)
-    record = await decide(Risk(), ctx, budgeting(provider, phase=phase))
+    record = await decide(Risk(RISK), ctx, budgeting(provider, phase=phase))
     assert record.source == "model" and record.degradations == ()
 
 
@@ -196,7 +197,7 @@ async def test_deterministic_path_at_terminal_or_cap(
     provider = ScriptedProvider([])
     ctx = proposing(action, 100.0, portfolio=HELD if action != "buy" else CASH, phase=phase)
     env = budgeting(provider, phase=phase, daily_budget_usd=daily_budget)
-    record = await decide(Risk(), ctx, env)
+    record = await decide(Risk(RISK), ctx, env)
     assert record.source == "deterministic" and provider.requests == []
     assert isinstance(record.decision, RiskAssessment)
     assert record.decision.approved is approved
@@ -213,7 +214,7 @@ FREE_TEXT = (
 async def test_every_mode_end_to_end(mode: Mode) -> None:
     provider, config = mode_provider(mode, RiskAssessment, _answer(), FREE_TEXT)
     ctx = proposing("buy", 200.0, portfolio=CASH)
-    record = await decide(Risk(), ctx, budgeting(provider, config=config))
+    record = await decide(Risk(RISK), ctx, budgeting(provider, config=config))
     assert record.source == "model"
     assert record.response is not None and record.response.mode is mode
     assert isinstance(record.decision, RiskAssessment) and record.decision.approved

@@ -26,6 +26,7 @@ from golem.subsystems.risk import (
 from golem.subsystems.risk.provenance import side
 from golem.world import TradeAction
 from golem.world.feed import FeedItem
+from tests.policy import LIMITS, RISK
 
 from .support import NOW, context, market
 
@@ -192,9 +193,9 @@ def test_risk_blocks_what_the_check_blocked_asking_no_model() -> None:
     pending = check(exit_, ATTACK)
     blocked = pending.counterfactual((), "observe")
     ctx = _asked(replace(pending.ctx, proposed=exit_), blocked)
-    risk = Risk()
+    risk = Risk(RISK)
     assert risk.tier(ctx) is ModelTier.T0
-    approving = assess(ctx, exit_)
+    approving = assess(ctx, exit_, LIMITS)
     assert approving.approved
     outcome = risk.act(ctx, approving)
     assert outcome.approved is None and outcome.blocked == exit_
@@ -207,8 +208,8 @@ def test_risk_records_the_check_on_a_trade_that_passed() -> None:
     pending = check(exit_, ATTACK)
     passed = pending.counterfactual((exit_,), "exit")
     ctx = _asked(replace(pending.ctx, proposed=exit_), passed)
-    assert Risk().tier(ctx) is not ModelTier.T0
-    outcome = Risk().act(ctx, assess(ctx, exit_))
+    assert Risk(RISK).tier(ctx) is not ModelTier.T0
+    outcome = Risk(RISK).act(ctx, assess(ctx, exit_, LIMITS))
     assert outcome.approved is not None
     assert outcome.provenance is not None
     assert outcome.provenance.grounds == "without external text: exit"

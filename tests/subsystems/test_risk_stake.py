@@ -15,6 +15,7 @@ from golem.runtime.decide import decide
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
 from golem.subsystems.risk import Risk, RiskAssessment, RiskConfig, Stake, StakeBands
 from golem.world import TradeAction
+from tests.policy import RISK
 
 from .support import budgeting, context, mode_provider
 from .test_risk_behaviour import _answer
@@ -69,7 +70,7 @@ def test_stake_chooses_tier_and_depth(
     ctx = buying(size, credits)
     assert (STAKE.tier(ctx), STAKE.deliberation(ctx)) == (tier, depth)
     # Fixed deliberation: the seeds' tier for a trade that adds exposure, the allocator's depth.
-    assert (Risk().tier(ctx), Risk().deliberation(ctx)) == (ModelTier.T2, None)
+    assert (Risk(RISK).tier(ctx), Risk(RISK).deliberation(ctx)) == (ModelTier.T2, None)
 
 
 def test_a_large_reducing_trade_keeps_the_seeds_cheap_tier() -> None:
@@ -91,7 +92,7 @@ async def _assessed(
 
 async def test_the_allocator_grants_and_prices_the_stakes_depth() -> None:
     small = await _assessed(STAKE, 20.0, 10.0)
-    fixed = await _assessed(Risk(), 20.0, 10.0)
+    fixed = await _assessed(Risk(RISK), 20.0, 10.0)
     assert (small["tier"], small["reasoning_depth"]) == ("1", "none")
     assert (fixed["tier"], fixed["reasoning_depth"]) == ("2", "high")
     assert (small["stake"], small["deliberation"]) == (0.02, "small")
@@ -104,7 +105,7 @@ async def test_the_allocator_grants_and_prices_the_stakes_depth() -> None:
 async def test_a_small_stake_fits_a_budget_the_seeds_depth_does_not() -> None:
     # Risk's line is 15% of $0.30: the seeds' T2 call with high reasoning cannot be
     # afforded (worst case ~$0.07 at $1/$4 per million), a small stake's call can.
-    fixed = await _assessed(Risk(), 20.0, 0.3, fit=False)
+    fixed = await _assessed(Risk(RISK), 20.0, 0.3, fit=False)
     small = await _assessed(STAKE, 20.0, 0.3, fit=False)
     assert fixed["source"] == "deterministic"
     assert fixed["degradation"] == [
@@ -112,7 +113,7 @@ async def test_a_small_stake_fits_a_budget_the_seeds_depth_does_not() -> None:
     ]
     assert small["source"] == "model"
     # By default (`[mortality] fit_depth`) the seeds' call is fitted to the line instead.
-    fitted = await _assessed(Risk(), 20.0, 0.3)
+    fitted = await _assessed(Risk(RISK), 20.0, 0.3)
     assert (fitted["source"], fitted["tier"]) == ("model", "2")
     assert fitted["reasoning_fitted_from"] == "high"
     assert fitted["reasoning_depth"] in ("none", "low", "medium")

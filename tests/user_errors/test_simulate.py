@@ -122,8 +122,8 @@ def test_ctrl_c_stops_a_batch_and_its_workers_keeping_the_lives_that_finished(
     group stops the second mid-life and the third before it starts."""
     args = ("simulate", DECLINE, "--seeds", "3", "--jobs", "1", "--days", "1", "--out", "o")
     process = _start(*args, cwd=tmp_path)
-    assert process.stdout is not None
-    first = process.stdout.readline()  # stdout is no terminal: a line per finished life
+    assert process.stderr is not None
+    first = process.stderr.readline()  # stderr is no terminal: a line per finished life
     assert first.startswith("[1/3] vitality seed 1:"), (first, process.communicate())
     _wait_for(tmp_path / "o" / "vitality" / "seed-2" / "state", process, 20)
     code, _, err, took = _interrupt(process, group=True)

@@ -1,6 +1,8 @@
-"""A golem's config: its TOML sections as pydantic models (`sections`, `providers`), durations
-and schedules as people write them (`durations`), and loading, with the checks that need the
-provider registry and the environment (`load`). Every error is a ConfigError naming the key.
+"""A golem's config: its TOML sections as pydantic models (`sections`, with the
+subsystems', the prediction engine's, the owner's and telemetry's in modules of their own,
+and `providers`), durations and schedules as people write them (`durations`), and loading,
+with the checks that need the provider registry and the environment (`load`). Every error
+is a ConfigError naming the key.
 """
 
 from golem.runtime.config.durations import (

@@ -3,7 +3,7 @@ of the daily budget it may set) and `[notify]` (where and which notices go)."""
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Literal, Self, get_args
 
 from pydantic import Field, model_validator
 
@@ -41,17 +41,7 @@ NotifyEvent = Literal[
     "death",
     "job_failing",
 ]
-NOTIFY_EVENTS: tuple[NotifyEvent, ...] = (
-    "trade",
-    "trade_blocked",
-    "approval",
-    "risk_disagreement",
-    "phase",
-    "budget_exhausted",
-    "senescence",
-    "death",
-    "job_failing",
-)
+NOTIFY_EVENTS: tuple[NotifyEvent, ...] = get_args(NotifyEvent)  # in the order above
 
 
 class NotifySection(Section):

@@ -20,6 +20,7 @@ from golem.runtime.config.durations import Schedule
 from golem.runtime.config.durations import parse_schedule as _parse_schedule
 from golem.runtime.config.providers import ChainEntry, Section
 from golem.subsystems.contract import RECENT_EPISODES
+from golem.subsystems.daimon import DaimonConfig
 from golem.subsystems.dream import DreamConfig
 from golem.subsystems.risk import ProvenancePolicy, RiskConfig, StakeBands
 from golem.subsystems.risk.approval import ApprovalRules, parse_policy
@@ -108,6 +109,11 @@ class DaimonSection(Section):
     event, so its mood stays neutral (which the heartbeat's gate then reads as calm)."""
 
     enabled: bool = True
+
+    def config(self) -> DaimonConfig:
+        """The daimon's settings: its appraisal rules, grounding distance, mood weight and
+        tier are DaimonConfig's own (none of them is a key of this section)."""
+        return DaimonConfig()
 
 
 def _policy(text: str) -> str:

@@ -51,7 +51,6 @@ PERSONA = (
     "You are one subsystem of a golem: an autonomous agent with a finite wallet that trades "
     "a paper portfolio and pays for every thought. Be concise and concrete."
 )
-_DEFAULT_SETTINGS = ContextSettings()
 _D = TypeVar("_D", bound=BaseModel)
 _T = TypeVar("_T")
 # How much a retrieved line is worth, at the top of its layer's ranking.
@@ -164,7 +163,7 @@ def assemble(
     profile: PipelineProfile,
     *,
     budget: CallBudget | None = None,
-    settings: ContextSettings = _DEFAULT_SETTINGS,
+    settings: ContextSettings,
     tokenizer: TokenCounter | None = None,
     task_first: bool = False,
     secrets: Redaction | None = None,

@@ -6,13 +6,10 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from golem.subsystems.curator.rules import CuratorConfig
 from golem.subsystems.curator.subsystem import Curator, listed
 from golem.subsystems.facts import Ask, unit
 
 __all__ = ["curator"]
-
-_DEFAULT_CONFIG = CuratorConfig()
 
 
 def curator(ask: Ask | None, rng: Random) -> dict[str, Any]:
@@ -57,6 +54,5 @@ def curator(ask: Ask | None, rng: Random) -> dict[str, Any]:
 def _entries(ask: Ask | None) -> list[tuple[str, float]]:
     if ask is None:
         return []
-    subsystem = ask.subsystem
-    config = subsystem.config if isinstance(subsystem, Curator) else _DEFAULT_CONFIG
+    config = ask.asked_by(Curator).config
     return [(e.id, e.confidence) for e in ask.shown(listed(ask.ctx, config))]

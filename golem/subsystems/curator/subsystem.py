@@ -5,7 +5,7 @@ confidence nudges, decay and archiving (golem.subsystems.curator.rules)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from golem.inference import ReasoningDepth, StructuredOutput
@@ -35,7 +35,7 @@ _ID_FIELDS = ("/prune_ids/*", "/promotions/*/entry_id", *_CROSS_FIELDS)
 class Curator:
     """The grimoire's keeper. Skipped when there is nothing to curate."""
 
-    config: CuratorConfig = field(default_factory=CuratorConfig)
+    config: CuratorConfig
 
     @property
     def name(self) -> SubsystemName:

@@ -23,14 +23,16 @@ __all__ = ["informed_appraisal", "is_right"]
 
 _SLACK = 0.1  # a pleasure within ±0.1 of zero reads as neutral (the schema's own slack)
 _INTENSITY = {MoveSize.MINOR: 0.5, MoveSize.MAJOR: 0.8}
+# The moves a right appraisal answers to are those the heartbeat's probes call minor and
+# major (ProbeThresholds' own: no config sets them; the daimon has no probes of its own).
+_MOVES = ProbeThresholds()
 
 
-def _coming(truth: Truth, ctx: Situation, thresholds: ProbeThresholds | None) -> MoveSize:
+def _coming(truth: Truth, ctx: Situation) -> MoveSize:
     """The size of the move ahead as it touches the golem (none without a position)."""
     if ctx.portfolio.exposure_usd <= 0:
         return MoveSize.NONE
-    thresholds = thresholds or ProbeThresholds()
-    return truth.size(thresholds.price_minor, thresholds.price_major)
+    return truth.size(_MOVES.price_minor, _MOVES.price_major)
 
 
 def _valence(pleasure: float) -> int:
@@ -41,26 +43,24 @@ def is_right(
     appraisal: DaimonAppraisal,
     truth: Truth,
     ctx: Situation,
-    rules: AppraisalRules | None = None,
-    thresholds: ProbeThresholds | None = None,
+    rules: AppraisalRules,
 ) -> bool:
     """Whether `appraisal` is right by this module's definition."""
-    if _coming(truth, ctx, thresholds) is not MoveSize.NONE:
+    if _coming(truth, ctx) is not MoveSize.NONE:
         return _valence(appraisal.pleasure) == truth.direction
-    rule = appraise(ctx.events, rules or AppraisalRules())
+    rule = appraise(ctx.events, rules)
     return _valence(appraisal.pleasure) == _valence(rule.pleasure)
 
 
 def informed_appraisal(
     truth: Truth,
     ctx: Situation,
-    rules: AppraisalRules | None = None,
-    thresholds: ProbeThresholds | None = None,
+    rules: AppraisalRules,
 ) -> DaimonAppraisal:
     """The appraisal a model that knew the truth would make (right by `is_right`)."""
-    size = _coming(truth, ctx, thresholds)
+    size = _coming(truth, ctx)
     if size is MoveSize.NONE:
-        return appraise(ctx.events, rules or AppraisalRules())
+        return appraise(ctx.events, rules)
     emotion = Emotion.FEAR if truth.future_return < 0 else Emotion.ANTICIPATION
     pleasure, arousal, dominance = EMOTION_PAD[emotion]
     return DaimonAppraisal.of(

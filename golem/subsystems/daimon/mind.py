@@ -34,7 +34,6 @@ _MEMORY_BIAS = {
     "trust": "heuristics that held up",
     "anticipation": "setups like this one",
 }
-_DEFAULT_RULES = AppraisalRules()
 
 
 def daimon(ask: Ask | None, rng: Random) -> dict[str, Any]:
@@ -81,5 +80,4 @@ def _rule(ask: Ask | None) -> tuple[str, tuple[float, float, float]] | None:
 
 
 def _rules(ask: Ask) -> AppraisalRules:
-    subsystem = ask.subsystem
-    return subsystem.config.rules if isinstance(subsystem, Daimon) else _DEFAULT_RULES
+    return ask.asked_by(Daimon).config.rules

@@ -95,10 +95,9 @@ def _row(event: Event, rules: AppraisalRules) -> tuple[str, Appraisal]:
     return kind, rules.table[kind]
 
 
-def appraise(events: Iterable[Event], rules: AppraisalRules | None = None) -> DaimonAppraisal:
+def appraise(events: Iterable[Event], rules: AppraisalRules) -> DaimonAppraisal:
     """The rule appraisal of the most intense of `events` (the first on a tie); an empty
     list is the unknown row."""
-    rules = rules or AppraisalRules()
     best: tuple[Event, Appraisal] | None = None
     for event in events:
         _, row = _row(event, rules)

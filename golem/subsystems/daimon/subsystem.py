@@ -50,8 +50,8 @@ def grounded(
 class Daimon:
     """`Daimon(config)`: runs when the tick has notable events; skips otherwise."""
 
-    def __init__(self, config: DaimonConfig | None = None) -> None:
-        self.config = config or DaimonConfig()
+    def __init__(self, config: DaimonConfig) -> None:
+        self.config = config
 
     @property
     def name(self) -> SubsystemName:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from golem.subsystems.death.records import DeathConfig, killed_by, records_testament
+from golem.subsystems.death.records import killed_by, records_testament
 from golem.subsystems.death.subsystem import Thanatopsis
 from golem.subsystems.facts import LESSONS, Ask, Percept, some, unit
 
@@ -23,15 +23,13 @@ _LINKS = (
     ("overtrading", "a faster burn"),
     ("a crash", "a falling vitality"),
 )
-_DEFAULT_CONFIG = DeathConfig()
 
 
 def testament(ask: Ask | None, rng: Random) -> dict[str, Any]:
     """A death_testament."""
     cause, arc = "", ""
     if ask is not None:
-        subsystem = ask.subsystem
-        config = subsystem.config if isinstance(subsystem, Thanatopsis) else _DEFAULT_CONFIG
+        config = ask.asked_by(Thanatopsis).config
         cause = killed_by(ask.ctx).strip()
         arc = str(records_testament(ask.ctx, config).arc_class).lower()
     arc = arc or ("tragic" if Percept.of(ask).stress > 0.5 else "stable")

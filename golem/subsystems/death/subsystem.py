@@ -9,7 +9,7 @@ testament.md as the Outcome's documents, which the runtime writes to the state d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from golem.inference import ReasoningDepth, StructuredOutput
 from golem.mortality import ModelTier, SubsystemName
@@ -35,7 +35,7 @@ class Thanatopsis:
     """The last subsystem to run. Never skipped and never degraded (the allocator funds
     death whatever the budget); when every provider fails, the records write the review."""
 
-    config: DeathConfig = field(default_factory=DeathConfig)
+    config: DeathConfig
 
     @property
     def name(self) -> SubsystemName:

@@ -8,14 +8,13 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from golem.subsystems.dream.scenes import DreamConfig, staged
+from golem.subsystems.dream.scenes import staged
 from golem.subsystems.dream.subsystem import Dream
 from golem.subsystems.facts import LESSONS, Ask, Percept, some, unit
 
 __all__ = ["fragment", "integration", "replay", "threat"]
 
 _ALTERNATIVES = ("hedge earlier", "hold instead of exiting", "halve the size", "stay in cash")
-_DEFAULT_CONFIG = DreamConfig()
 _INTEGRATED = 8  # staged entries an integration sorts at most
 
 
@@ -72,8 +71,7 @@ def replay(ask: Ask | None, rng: Random) -> dict[str, Any]:
 def _replayed(ask: Ask | None) -> list[str]:
     if ask is None:
         return []
-    subsystem = ask.subsystem
-    config = subsystem.config if isinstance(subsystem, Dream) else _DEFAULT_CONFIG
+    config = ask.asked_by(Dream).config
     replayed = ask.shown(ask.ctx.episodes[-config.replay_episodes :])
     return list(dict.fromkeys(str(e.id) for e in replayed))
 

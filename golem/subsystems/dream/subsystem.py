@@ -5,7 +5,7 @@ broke or too young; the allocator skips it when the budget is gone (never queued
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from golem.inference import ReasoningDepth, StructuredOutput
@@ -75,7 +75,7 @@ _TASKS = {
 class Dream:
     """Offline consolidation: replay, hypnagogia, integration and threat rehearsal."""
 
-    config: DreamConfig = field(default_factory=DreamConfig)
+    config: DreamConfig
 
     @property
     def name(self) -> SubsystemName:

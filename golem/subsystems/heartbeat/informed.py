@@ -75,9 +75,9 @@ def _size(truth: Truth, thresholds: ProbeThresholds) -> MoveSize:
     return truth.size(thresholds.price_minor, thresholds.price_major)
 
 
-def right_severity(truth: Truth, thresholds: ProbeThresholds | None = None) -> Severity:
+def right_severity(truth: Truth, thresholds: ProbeThresholds) -> Severity:
     """The severity the regime and the coming move call for, whichever is more."""
-    size = _size(truth, thresholds or ProbeThresholds())
+    size = _size(truth, thresholds)
     by_move = _MOVE_SEVERITY[size, truth.future_return < 0]
     by_regime = _REGIME_SEVERITY[truth.regime]
     return max(by_move, by_regime, key=_ORDER.index)
@@ -86,8 +86,8 @@ def right_severity(truth: Truth, thresholds: ProbeThresholds | None = None) -> S
 def right_actions(
     truth: Truth,
     ctx: Situation,
-    thresholds: ProbeThresholds | None = None,
-    sizing: Sizing | None = None,
+    thresholds: ProbeThresholds,
+    sizing: Sizing,
 ) -> frozenset[HeartbeatAction]:
     """The actions that fit the coming move for the portfolio in `ctx`."""
     return _right_actions(truth, ctx.portfolio, thresholds, sizing)
@@ -96,13 +96,13 @@ def right_actions(
 def _right_actions(
     truth: Truth,
     portfolio: PortfolioView,
-    thresholds: ProbeThresholds | None = None,
-    sizing: Sizing | None = None,
+    thresholds: ProbeThresholds,
+    sizing: Sizing,
 ) -> frozenset[HeartbeatAction]:
-    size = _size(truth, thresholds or ProbeThresholds())
+    size = _size(truth, thresholds)
     if size is MoveSize.NONE:
         return _HOLD
-    target = (sizing or Sizing()).target_weight * portfolio.equity_usd
+    target = sizing.target_weight * portfolio.equity_usd
     if truth.future_return < 0:
         selling = portfolio.exposure_usd > target
         return frozenset({_A.HEDGE, _A.EXIT} | ({_A.REBALANCE} if selling else set()))
@@ -113,8 +113,8 @@ def is_right(
     decision: HeartbeatDecision,
     truth: Truth,
     ctx: Situation,
-    thresholds: ProbeThresholds | None = None,
-    sizing: Sizing | None = None,
+    thresholds: ProbeThresholds,
+    sizing: Sizing,
 ) -> bool:
     """Whether `decision` is right by the definition of this module's docstring."""
     return is_right_for(decision, truth, ctx.portfolio, thresholds, sizing)
@@ -124,8 +124,8 @@ def is_right_for(
     decision: HeartbeatDecision,
     truth: Truth,
     portfolio: PortfolioView,
-    thresholds: ProbeThresholds | None = None,
-    sizing: Sizing | None = None,
+    thresholds: ProbeThresholds,
+    sizing: Sizing,
 ) -> bool:
     """`is_right` for a decision made with `portfolio` (all it reads of the situation)."""
     return decision.severity is right_severity(truth, thresholds) and decision.action in (
@@ -136,11 +136,10 @@ def is_right_for(
 def informed_heartbeat(
     truth: Truth,
     ctx: Situation,
-    thresholds: ProbeThresholds | None = None,
-    sizing: Sizing | None = None,
+    thresholds: ProbeThresholds,
+    sizing: Sizing,
 ) -> HeartbeatDecision:
     """The decision a model that knew the truth would make (right by `is_right`)."""
-    thresholds = thresholds or ProbeThresholds()
     size = _size(truth, thresholds)
     actions = right_actions(truth, ctx, thresholds, sizing)
     falling = truth.future_return < 0

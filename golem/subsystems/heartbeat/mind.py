@@ -12,11 +12,10 @@ from typing import Any
 from golem.subsystems.context.layers import Layer
 from golem.subsystems.facts import Ask, Percept, unit, weighted
 from golem.subsystems.heartbeat.informed import informed_heartbeat
-from golem.subsystems.heartbeat.subsystem import Heartbeat, HeartbeatConfig
+from golem.subsystems.heartbeat.subsystem import Heartbeat
 
 __all__ = ["heartbeat"]
 
-_DEFAULT_CONFIG = HeartbeatConfig()
 _SEVERITIES = ("low", "moderate", "high", "critical")
 _CALM = 0.1  # below this stress nothing is notable: severity none
 _ACTIONS: Mapping[str, tuple[tuple[str, float], ...]] = {
@@ -55,8 +54,7 @@ def heartbeat(ask: Ask | None, rng: Random) -> dict[str, Any]:
         }
     truth = None if ask is None else ask.knows(rng)
     if ask is not None and truth is not None:
-        subsystem = ask.subsystem
-        config = subsystem.config if isinstance(subsystem, Heartbeat) else _DEFAULT_CONFIG
+        config = ask.asked_by(Heartbeat).config
         informed = informed_heartbeat(truth, ask.ctx, config.probes.thresholds, config.sizing)
         return {**informed.json_fields(), "signals": signals(Percept.of(ask), rng)}
     seen = Percept.of(ask)

@@ -1,5 +1,6 @@
-"""How often the heartbeat beats: a base interval (15 s) stretched by the phase, a pure
-function the runtime's scheduler reads when it builds the heartbeat's trigger."""
+"""How often the heartbeat beats: a base interval stretched by the phase, a pure function
+the runtime's scheduler reads when it builds the heartbeat's trigger. Both numbers are
+the config's (`[heartbeat] interval` and `conservation_factor`, compiled once)."""
 
 from __future__ import annotations
 
@@ -12,26 +13,19 @@ from golem.mortality import Phase
 
 __all__ = ["HeartbeatSchedule", "interval", "interval_multiplier"]
 
-# Conservation doubles the interval; the phases below it keep it doubled (they conserve
-# at least as hard), and in Terminal the ticks only feed the death subsystem.
-_MULTIPLIERS: Mapping[Phase, float] = {
-    Phase.THRIVING: 1.0,
-    Phase.STABLE: 1.0,
-    Phase.CONSERVATION: 2.0,
-    Phase.DECLINING: 2.0,
-    Phase.TERMINAL: 2.0,
-}
-
 
 class HeartbeatSchedule(BaseModel):
+    """`multipliers`: the phase's factor on `base_interval_s` (a phase not listed: 1)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    base_interval_s: float = Field(default=15.0, gt=0)
-    multipliers: Mapping[Phase, float] = Field(default_factory=lambda: dict(_MULTIPLIERS))
+    base_interval_s: float = Field(gt=0)
+    multipliers: Mapping[Phase, float]
 
     @classmethod
     def conserving(cls, base_interval_s: float, factor: float) -> HeartbeatSchedule:
-        """Every phase from Conservation down beats `factor` times slower."""
+        """Every phase from Conservation down beats `factor` times slower (the phases
+        below it conserve at least as hard; in Terminal the ticks only feed death)."""
         slow = {Phase.CONSERVATION, Phase.DECLINING, Phase.TERMINAL}
         return cls(
             base_interval_s=base_interval_s,
@@ -39,11 +33,10 @@ class HeartbeatSchedule(BaseModel):
         )
 
 
-def interval_multiplier(phase: Phase, schedule: HeartbeatSchedule | None = None) -> float:
-    return (schedule or HeartbeatSchedule()).multipliers.get(phase, 1.0)
+def interval_multiplier(phase: Phase, schedule: HeartbeatSchedule) -> float:
+    return schedule.multipliers.get(phase, 1.0)
 
 
-def interval(phase: Phase, schedule: HeartbeatSchedule | None = None) -> timedelta:
+def interval(phase: Phase, schedule: HeartbeatSchedule) -> timedelta:
     """The time between two heartbeats in `phase`."""
-    schedule = schedule or HeartbeatSchedule()
     return timedelta(seconds=schedule.base_interval_s * interval_multiplier(phase, schedule))

@@ -90,8 +90,8 @@ def escalated(ctx: Situation, tier: ModelTier) -> Situation:
 class Heartbeat:
     """`Heartbeat(config)`: the per-tick subsystem; T0 ticks never reach a model."""
 
-    def __init__(self, config: HeartbeatConfig | None = None) -> None:
-        self.config = config or HeartbeatConfig()
+    def __init__(self, config: HeartbeatConfig) -> None:
+        self.config = config
         # The rules' decisions made so far, by what makes them: a quiet tick repeats the
         # last one, and a decision is frozen, so it is validated once, not on every tick.
         self._rules: dict[tuple[Severity, HeartbeatAction, str], HeartbeatDecision] = {}

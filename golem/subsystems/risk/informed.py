@@ -31,10 +31,9 @@ def trade_pnl(
     truth: Truth,
     ctx: Situation,
     trade: ProposedTrade,
-    limits: RiskLimits | None = None,
+    limits: RiskLimits,
 ) -> float:
     """What `trade` gains over the horizon against not trading, net of its costs (USD)."""
-    limits = limits or RiskLimits()
     costs = truth.costs
     hard = assess(ctx, trade, limits)
     notional = hard.adjusted_size_usd
@@ -54,7 +53,7 @@ def trade_pays(
     truth: Truth,
     ctx: Situation,
     trade: ProposedTrade,
-    limits: RiskLimits | None = None,
+    limits: RiskLimits,
 ) -> bool:
     return trade_pnl(truth, ctx, trade, limits) > 0.0
 
@@ -63,22 +62,22 @@ def is_right(
     assessment: RiskAssessment,
     truth: Truth,
     ctx: Situation,
-    limits: RiskLimits | None = None,
+    limits: RiskLimits,
 ) -> bool:
     """Whether `assessment` of `ctx.proposed` is right by this module's definition."""
     trade = _proposed(ctx)
-    allowed = assess(ctx, trade, limits or RiskLimits()).approved
+    allowed = assess(ctx, trade, limits).approved
     return assessment.approved == (allowed and trade_pays(truth, ctx, trade, limits))
 
 
 def informed_risk(
     truth: Truth,
     ctx: Situation,
-    limits: RiskLimits | None = None,
+    limits: RiskLimits,
 ) -> RiskAssessment:
     """The assessment a model that knew the truth would make (right by `is_right`)."""
     trade = _proposed(ctx)
-    hard = assess(ctx, trade, limits or RiskLimits())
+    hard = assess(ctx, trade, limits)
     if not hard.approved or trade_pays(truth, ctx, trade, limits):
         return hard
     move = f"{truth.future_return:+.2%}"

@@ -112,13 +112,10 @@ def _adaptive_guardrails(ctx: Situation, action: TradeAction, adding: bool) -> L
     return _pass(0.5 * (1 - ctx.vitality), f"{ctx.phase}, vitality {ctx.vitality:.2f}")
 
 
-def assess(
-    ctx: Situation, trade: ProposedTrade, limits: RiskLimits | None = None
-) -> RiskAssessment:
+def assess(ctx: Situation, trade: ProposedTrade, limits: RiskLimits) -> RiskAssessment:
     """The hard-limit assessment of `trade` in `ctx`: approved unless a layer fails, the
     size capped by the trade-size limit (exits are never capped) and the position room;
     each cap and each concern short of a failure is a warning."""
-    limits = limits or RiskLimits()
     portfolio, market = ctx.portfolio, ctx.market
     notional = trade_notional(trade, portfolio, limits.sizing)
     adding = adds_exposure(trade, portfolio, limits.sizing)

@@ -16,7 +16,6 @@ from golem.subsystems.risk.subsystem import Risk
 __all__ = ["risk"]
 
 _LAYERS = ("hard_shields", "position_sizing", "adaptive_guardrails", "observation", "defi_threats")
-_DEFAULT_LIMITS = RiskLimits()
 
 
 def risk(ask: Ask | None, rng: Random) -> dict[str, Any]:
@@ -87,5 +86,4 @@ def _obeyed(ask: Ask | None) -> dict[str, Any] | None:
 
 
 def _limits(ask: Ask) -> RiskLimits:
-    subsystem = ask.subsystem
-    return subsystem.config.limits if isinstance(subsystem, Risk) else _DEFAULT_LIMITS
+    return ask.asked_by(Risk).config.limits

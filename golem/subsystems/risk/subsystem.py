@@ -63,8 +63,8 @@ _ROLE = (
 class Risk:
     """`Risk(config)`: the subsystem the runtime runs for each ProposedTrade."""
 
-    def __init__(self, config: RiskConfig | None = None) -> None:
-        self.config = config or RiskConfig()
+    def __init__(self, config: RiskConfig) -> None:
+        self.config = config
 
     @property
     def name(self) -> SubsystemName:

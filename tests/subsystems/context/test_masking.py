@@ -24,6 +24,7 @@ from golem.subsystems.context import Masker, assemble
 from golem.subsystems.contract import Brief, ProposedTrade
 from golem.subsystems.risk import LAYERS, Risk, RiskAssessment
 from golem.world import TradeAction
+from tests.policy import CONTEXT, RISK
 from tests.subsystems.context.support import (
     API_KEY,
     COUNTERPARTY,
@@ -114,8 +115,8 @@ def test_restore_reaches_nested_models_and_lists_without_revalidating() -> None:
 
 def test_full_masks_what_standard_sends_in_the_clear() -> None:
     brief = Brief("You are risk.", "Assess it.")
-    standard = assemble(brief, rich_context(), PipelineProfile.STANDARD).request
-    full = assemble(brief, rich_context(), PipelineProfile.FULL)
+    standard = assemble(brief, rich_context(), PipelineProfile.STANDARD, settings=CONTEXT).request
+    full = assemble(brief, rich_context(), PipelineProfile.FULL, settings=CONTEXT)
     clear = "\n".join(m.content or "" for m in standard.messages)
     masked = "\n".join(m.content or "" for m in full.request.messages)
     for value in PLANTED:
@@ -184,7 +185,7 @@ async def test_no_identifier_reaches_any_codecs_wire_body(name: str) -> None:
     route = Route(provider=provider, model=MODELS.get(name, "test-model"), price=Price(1.0, 4.0))
     routes = Routes({ModelTier.T1: route, ModelTier.T2: route})
     env = replace(budgeting(ScriptedProvider([])), routes=routes)
-    record = await decide(Risk(), _proposing(), env)
+    record = await decide(Risk(RISK), _proposing(), env)
     assert record.source == "model", record.error
     assert wire.bodies
     for body in wire.bodies:

@@ -19,6 +19,7 @@ from golem.subsystems.context import (
     estimate_tokens,
 )
 from golem.subsystems.contract import Brief, Input
+from tests.policy import CONTEXT
 from tests.subsystems.context.support import rich_context
 
 BRIEF = Brief(
@@ -32,13 +33,13 @@ P = PipelineProfile
 
 
 def _user(profile: PipelineProfile, **options: object) -> str:
-    prompt = assemble(BRIEF, rich_context(), profile, budget=BUDGET, **options)  # type: ignore[arg-type]
+    prompt = assemble(BRIEF, rich_context(), profile, budget=BUDGET, settings=CONTEXT, **options)  # type: ignore[arg-type]
     return prompt.request.messages[1].content or ""
 
 
 def test_each_profile_builds_a_different_prompt_within_its_limit() -> None:
     ctx = rich_context()
-    prompts = {p: assemble(BRIEF, ctx, p, budget=BUDGET) for p in P}
+    prompts = {p: assemble(BRIEF, ctx, p, budget=BUDGET, settings=CONTEXT) for p in P}
     texts = {
         p: "\n".join(m.content or "" for m in prompt.request.messages)
         for p, prompt in prompts.items()
@@ -64,7 +65,9 @@ def test_each_profile_builds_a_different_prompt_within_its_limit() -> None:
 
 
 def test_profiles_grow_from_minimal_to_full() -> None:
-    sizes = [assemble(BRIEF, rich_context(), p, budget=BUDGET).report.tokens for p in P]
+    sizes = [
+        assemble(BRIEF, rich_context(), p, budget=BUDGET, settings=CONTEXT).report.tokens for p in P
+    ]
     assert sizes == sorted(sizes) and len(set(sizes)) == 4
 
 
@@ -78,7 +81,7 @@ def test_budget_layer_tells_the_model_the_price_and_length() -> None:
 
 def test_minimal_keeps_the_task_and_the_subsystems_inputs() -> None:
     brief = replace(BRIEF, inputs=(Input("Proposed trade", ("buy of $200.00: a dip",)),))
-    prompt = assemble(brief, rich_context(), P.MINIMAL)
+    prompt = assemble(brief, rich_context(), P.MINIMAL, settings=CONTEXT)
     text = prompt.request.messages[1].content or ""
     assert "## Proposed trade\nbuy of $200.00: a dip" in text
     assert "## Task" in text
@@ -91,7 +94,7 @@ def _tight(profile: PipelineProfile, max_tokens: int) -> ContextSettings:
 
 
 def test_a_tight_limit_cuts_old_observations_before_knowledge() -> None:
-    roomy = assemble(BRIEF, rich_context(), P.STANDARD, budget=BUDGET)
+    roomy = assemble(BRIEF, rich_context(), P.STANDARD, budget=BUDGET, settings=CONTEXT)
     tight = assemble(
         BRIEF, rich_context(), P.STANDARD, budget=BUDGET, settings=_tight(P.STANDARD, 1100)
     )
@@ -130,7 +133,9 @@ def test_a_tokenizer_counts_the_whole_prompt_and_has_the_last_word() -> None:
     def strict(text: str) -> int:  # a tokenizer that counts twice what the estimate does
         return 2 * estimate_tokens(text)
 
-    prompt = assemble(BRIEF, rich_context(), P.STANDARD, budget=BUDGET, tokenizer=strict)
+    prompt = assemble(
+        BRIEF, rich_context(), P.STANDARD, budget=BUDGET, tokenizer=strict, settings=CONTEXT
+    )
     assert prompt.report.counted_by == "tokenizer"
     assert prompt.report.tokens == sum(strict(m.content or "") for m in prompt.request.messages)
     assert prompt.report.tokens <= 2400
@@ -144,14 +149,16 @@ def test_profile_layers_table_matches_the_issue() -> None:
 
 def test_a_context_without_memory_uses_its_own_grimoire_and_episodes() -> None:
     ctx = rich_context(memory=None)
-    text = assemble(BRIEF, ctx, P.STANDARD).request.messages[1].content or ""
+    text = assemble(BRIEF, ctx, P.STANDARD, settings=CONTEXT).request.messages[1].content or ""
     assert "## Recent observations\n- tick 7:" in text
     assert "## World feed" not in text
 
 
 @pytest.mark.parametrize("profile", list(P))
 def test_the_report_is_a_log_ready_mapping(profile: PipelineProfile) -> None:
-    fields = assemble(BRIEF, rich_context(), profile, budget=BUDGET).report.fields()
+    fields = assemble(
+        BRIEF, rich_context(), profile, budget=BUDGET, settings=CONTEXT
+    ).report.fields()
     assert fields["layers"][0] == "L1" and fields["limit"] >= fields["tokens"]
 
 

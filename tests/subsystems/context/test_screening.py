@@ -18,6 +18,7 @@ from golem.subsystems.context import DATA_RULE, Memory, assemble, delimit, scree
 from golem.subsystems.contract import Brief
 from golem.subsystems.heartbeat import Heartbeat, HeartbeatDecision
 from golem.world.feed import FeedItem
+from tests.policy import CONTEXT, HEARTBEAT
 from tests.subsystems.context.support import INJECTION, NEWS, rich_context
 from tests.subsystems.support import NOW, budgeting, mode_provider
 
@@ -72,12 +73,12 @@ def test_delimited_text_cannot_close_its_element_or_fake_a_heading() -> None:
 
 
 def _prompt(profile: PipelineProfile) -> str:
-    prompt = assemble(BRIEF, rich_context(), profile)
+    prompt = assemble(BRIEF, rich_context(), profile, settings=CONTEXT)
     return "\n".join(m.content or "" for m in prompt.request.messages)
 
 
 def test_full_quarantines_the_injection_and_flags_it() -> None:
-    prompt = assemble(BRIEF, rich_context(), PipelineProfile.FULL)
+    prompt = assemble(BRIEF, rich_context(), PipelineProfile.FULL, settings=CONTEXT)
     text = prompt.request.messages[1].content or ""
     (flagged,) = prompt.report.quarantined
     assert flagged.source == "news" and "override" in flagged.reasons
@@ -88,7 +89,7 @@ def test_full_quarantines_the_injection_and_flags_it() -> None:
 
 
 def test_standard_delimits_the_injection_as_data_without_screening() -> None:
-    prompt = assemble(BRIEF, rich_context(), PipelineProfile.STANDARD)
+    prompt = assemble(BRIEF, rich_context(), PipelineProfile.STANDARD, settings=CONTEXT)
     text = prompt.request.messages[1].content or ""
     line = next(ln for ln in text.splitlines() if INJECTION in ln)
     assert "<external ref=" in line and line.endswith("</external>")
@@ -118,7 +119,7 @@ async def test_the_decision_log_records_the_quarantine(
     env = dataclasses.replace(
         budgeting(provider, config=config), policy=AllocatorPolicy(profiles=table)
     )
-    record = await decide(Heartbeat(), ctx, env)
+    record = await decide(Heartbeat(HEARTBEAT), ctx, env)
     assert record.source == "model"
     line = record.fields()
     assert line["profile"] == str(profile)
