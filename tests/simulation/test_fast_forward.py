@@ -15,8 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from golem.cli import main
+from golem.cli.simulate_batch import Batch
 from golem.runtime.fast_forward import FastForward
+from golem.simulation.arms import Arm
 from golem.simulation.run import LifeSpec, run_life
+from golem.simulation.scenario import load_scenario
 from tests.world.test_candles import event_data
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
@@ -93,3 +96,13 @@ def test_fast_forward_lives_stretches_and_step_lives_each_heartbeat_alone(
     args = ["simulate", decline, "--days", "0.1", "--out", str(tmp_path / "s"), "--step"]
     assert main(args) == 0
     assert lived == []  # the driver is never asked: each heartbeat is a tick
+
+
+def test_a_batch_with_step_lives_every_life_step_by_step(tmp_path: Path) -> None:
+    scenario = load_scenario(SIMULATIONS / "decline.toml")
+    arms = [Arm(scenario.config.mortality.policy)]
+    for step, key in ((False, None), (True, STEP)):
+        batch = Batch(scenario, [()], arms, range(1, 3), tmp_path, 0.1, False, step=step)
+        for life in batch.lives():
+            overrides = dict(batch.spec(*life).overrides)
+            assert overrides.get(STEP[0]) is (None if key is None else False)
