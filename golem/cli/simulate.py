@@ -20,7 +20,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from golem.cli.arguments import positive_count
 from golem.cli.failure import UsageError
-from golem.cli.simulate_batch import Batch, run_batch
+from golem.cli.simulate_batch import STEP, Batch, run_batch
 from golem.cli.simulate_model import estimate, model_overrides, spend_cap
 from golem.cli.simulate_report import (
     disk_use,
@@ -113,6 +113,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "scenario's credits and income (a golem never spends more than it is given)",
     )
     parser.add_argument(
+        "--step",
+        action="store_true",
+        help="live every heartbeat one at a time (the reference), rather than quiet "
+        "stretches of them in bulk with the same answers ([simulation] fast_forward = false)",
+    )
+    parser.add_argument(
         "--logs",
         action="store_true",
         help="with a batch: keep each life's full record, its golem.log and "
@@ -154,6 +160,8 @@ def _check_seeds(seed: int, count: int) -> None:
 def simulate(args: argparse.Namespace) -> int:
     real = args.provider is not None
     overrides = model_overrides(args.provider) if real else {}
+    if args.step:
+        overrides[STEP[0]] = STEP[1]
     try:
         scenario = load_scenario(args.scenario, overrides, real_model=real)
     except ConfigError as exc:
@@ -175,12 +183,12 @@ def simulate(args: argparse.Namespace) -> int:
                 raise UsageError(f"{option}: only for a batch (--seeds, --compare or --set)")
         out = args.out or Path("out") / f"{scenario.name}-{seed}"
         _check_out(out, given=args.out is not None)
-        spec = LifeSpec(scenario.path, seed, out, args.days)
+        spec = LifeSpec(scenario.path, seed, out, args.days, overrides=tuple(overrides.items()))
         if real:
             spend_cap(scenario, args.provider, args.allow_spend)
             for line in estimate(scenario, seed, args.days, args.provider):
                 console.print(line, highlight=False, markup=False)
-            spec = replace(spec, overrides=tuple(overrides.items()), real_model=True)
+            spec = replace(spec, real_model=True)
         return _one(scenario, spec, console)
     if real:
         raise UsageError("--provider: one life at a time (no --seeds, --compare or --set)")
@@ -191,7 +199,8 @@ def simulate(args: argparse.Namespace) -> int:
     _check_out(out, given=args.out is not None)
     reference = Arm(scenario.config.mortality.policy)
     policies = [reference, *(p for p in args.compare or () if p != reference)]
-    batch = Batch(scenario, points, policies, range(seed, seed + count), out, args.days, args.logs)
+    seeds = range(seed, seed + count)
+    batch = Batch(scenario, points, policies, seeds, out, args.days, args.logs, step=args.step)
     return run_batch(
         batch, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume, console=console
     )

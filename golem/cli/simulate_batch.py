@@ -57,7 +57,10 @@ from golem.simulation.frontier import write_plot as write_frontier_plot
 from golem.simulation.results import read_rows, row, write_rows
 from golem.simulation.sweep import Point, point_name
 
-__all__ = ["Batch", "run_batch"]
+__all__ = ["STEP", "Batch", "run_batch"]
+
+# `--step`: the scenario key it sets, and to what (every heartbeat one at a time).
+STEP = ("simulation.fast_forward", False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,7 @@ class Batch:
     out: Path
     days: float | None
     logs: bool
+    step: bool = False  # every heartbeat one at a time (`--step`): the reference
 
     @property
     def swept(self) -> list[str]:
@@ -95,7 +99,8 @@ class Batch:
             self.days,
             policy.policy,
             record=self.logs,
-            overrides=(*point, *policy.overrides),  # the arm's budget over a swept one
+            # The arm's budget over a swept one; `--step`'s key over the scenario's.
+            overrides=(*point, *policy.overrides, *((STEP,) if self.step else ())),
         )
 
 

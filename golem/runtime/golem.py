@@ -12,7 +12,7 @@ Its bookkeeping lives beside it: trades in `trading.py`, vitality and its grace 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import Control, obey
 from golem.runtime.decide import Decisions
 from golem.runtime.episodes import EpisodeBook, forecast
+from golem.runtime.fast_forward import FastForward
 from golem.runtime.heritage import in_step
 from golem.runtime.jobs import JobRuns
 from golem.runtime.kept_requests import RequestKeeper
@@ -44,17 +45,13 @@ from golem.runtime.provenance import untraded
 from golem.runtime.purse import Purse, means
 from golem.runtime.record import DecisionRecord
 from golem.runtime.senses import Senses
+from golem.runtime.situation import situation
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import RecordStream, Subscriber
 from golem.runtime.trading import TradingDesk
 from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
-from golem.subsystems.contract import (
-    Event,
-    Mood,
-    PortfolioView,
-    Situation,
-)
+from golem.subsystems.contract import Event, Mood, Situation
 from golem.subsystems.curator import Curator
 from golem.subsystems.daimon import Daimon
 from golem.subsystems.dream import Dream
@@ -99,7 +96,7 @@ class Golem:
         self.store = store
         self.market = market
         self.routes = routes
-        self._now = now
+        self.now = now
         self.options = options or LifeOptions()
         self.on_death: Callable[[], None] = lambda: None
         # The config compiled once for this life: what ticks and decisions read of it.
@@ -108,7 +105,7 @@ class Golem:
         self.schedule = compiled.schedule
         self.risk, self.daimon = Risk(compiled.risk), Daimon(compiled.daimon)
         self.heartbeat = Heartbeat(compiled.heartbeat)
-        self._golem_id, self._wallet = config.golem.id, config.golem.wallet
+        self._golem_id, self.wallet = config.golem.id, config.golem.wallet
         self.memo = DecisionMemo(compiled.memo) if compiled.memo.active else None
         self._appraises = compiled.appraises
         self.curator, self.dreamer = Curator(compiled.curator), Dream(compiled.dream)
@@ -202,6 +199,7 @@ class Golem:
             now=now,
             death=compiled.death,
         )
+        self.forward = FastForward(self)  # quiet stretches, when options.fast_forward
 
     @property
     def vitals(self) -> Vitals:
@@ -227,34 +225,8 @@ class Golem:
         self.purse.income_usd_per_day = usd
 
     def context(self, market: MarketSummary, **changes: Any) -> Situation:
-        observation = self.window.latest
-        assert observation is not None, "a context needs an observation"
-        portfolio, vitals = self.portfolio, self.vitals
-        equity, cash = portfolio.equity(), portfolio.cash
-        return Situation(
-            golem_id=self._golem_id,
-            tick=self.tick_no,
-            now=self._now(),
-            vitality=vitals.vitality,
-            phase=vitals.phase,
-            credits_usd=self.store.credits(),
-            initial_credits_usd=self.policy.initial_credits_usd,
-            burn_rate_usd=vitals.burn_rate_usd,
-            observation=observation,
-            market=market,
-            portfolio=PortfolioView(
-                cash_usd=cash,
-                equity_usd=equity,
-                positions=portfolio.quantities(),
-                exposure_usd=equity - cash,
-            ),
-            mood=self.mood,
-            grimoire=self.knowledge.entries(),
-            episodes=self.episodes.recent(),
-            wallet=self._wallet,
-            memory=self.memory,
-            **changes,
-        )
+        """What this golem is now, on `market` (situation.py)."""
+        return situation(self, market, **changes)
 
     # --- the heartbeat job --------------------------------------------------------------
 
@@ -262,7 +234,7 @@ class Golem:
         """One heartbeat: everything it changes commits in the caller's transaction."""
         if self.dead:
             return
-        now = self._now()
+        now = self.now()
         observation = await self.senses.observe(now)
         if observation is None:
             return  # a stale market: nothing observed, nothing traded; the heartbeat goes on
@@ -315,6 +287,12 @@ class Golem:
         if record.source == "model" or not self.tick_no % HORIZON_TICKS:
             self._record_episode(market, record)
         events += self._update_vitals(spent)
+        await self.finish(now, market, events)
+
+    async def finish(self, now: datetime, market: MarketSummary, events: list[Event]) -> None:
+        """The end of a tick once its vitality is read (`tick`'s and a quiet stretch's
+        last): death when a clock ran out, the daimon's appraisal of the tick's events,
+        the tick counted (and snapshotted, when the life is resumable)."""
         if self.vitals.cause is not None:
             await self.die(self.vitals.cause, market)
         if events and self._appraises and not self.dead:
@@ -327,6 +305,14 @@ class Golem:
         self.tick_no += 1
         if self.options.resumable:
             self.snapshot()
+
+    async def fast_forward(
+        self, times: Callable[[int], Sequence[datetime]], jump: Callable[[datetime], None]
+    ) -> int:
+        """Live the quiet heartbeats at `times(n)` (at most n from the one due now; asked
+        only when a stretch may start) in bulk, moving the clock with `jump`: how many
+        were lived (0: none; `tick` lives this one). See fast_forward.py."""
+        return await self.forward.live(times, jump)
 
     def snapshot(self) -> None:
         """What a restart resumes from, the tick counter and the market window's new
@@ -364,7 +350,7 @@ class Golem:
         so the epistemic clock's skill measures forecasts against real moves rather than
         against a few minutes of noise."""
         biased = self.options.forecast_bias
-        bias = None if biased is None else biased(self._now())
+        bias = None if biased is None else biased(self.now())
         self.episodes.record(market, forecast(record, market, bias))
 
     def _predict(self, now: datetime, market: MarketSummary, record: DecisionRecord) -> None:

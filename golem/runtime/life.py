@@ -25,10 +25,11 @@ from golem.runtime.collector import long_lived
 from golem.runtime.config import ConfigError, Problem
 from golem.runtime.config.load import secret_values
 from golem.runtime.config.sections import GolemConfig
+from golem.runtime.fast_forward import stretch_times
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.jobs import curate, dream
 from golem.runtime.routes import ProviderPool, build_routes
-from golem.runtime.scheduler import ANY_LATENESS, Job, Scheduler, Trigger, cron, every
+from golem.runtime.scheduler import ANY_LATENESS, Firing, Job, Scheduler, Trigger, cron, every
 from golem.runtime.store.control import Command, queue_command
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import Subscriber
@@ -336,24 +337,45 @@ def assemble(
     start = datetime.fromisoformat(born)
     beat = golem.schedule  # the heartbeat's interval by phase, compiled once by the Golem
     current = {"every": interval(golem.vitals.phase, beat)}
+    beats = [every(current["every"], start=start)]
+    # A simulated life lives quiet stretches of heartbeats in bulk (fast_forward.py).
+    instant = clock if isinstance(clock, InstantClock) else None
+    forward = instant if golem.options.fast_forward else None
 
-    async def heartbeat(*_: object) -> None:
+    async def heartbeat(firing: Firing) -> None:
         if replay is not None and clock.now() > replay.end:
             log.warning("market_data_ended", csv=str(replay.path), last_row=replay.end.isoformat())
             life.end("data_ended")
             return
         phase = golem.vitals.phase
-        await golem.tick()
+        if forward is None:
+            await golem.tick()
+        else:
+            ends = None if replay is None else replay.end
+            times: list[datetime] = []
+
+            def stretch(limit: int) -> list[datetime]:
+                others = scheduler.first_other("heartbeat")
+                at = firing.at
+                times[:] = stretch_times(beats[0], at, other=others, data_end=ends, limit=limit)
+                return times
+
+            lived = await golem.fast_forward(stretch, forward.jump_to)
+            if lived:
+                scheduler.advance("heartbeat", times[lived - 1])
+            else:
+                await golem.tick()
         if golem.vitals.phase is phase:
             return
         now_every = interval(golem.vitals.phase, beat)
         if now_every != current["every"]:
             # Conservation slows the heartbeat (and recovery speeds it up again).
             current["every"] = now_every
-            scheduler.reschedule("heartbeat", every(now_every, start=start))
+            beats[0] = every(now_every, start=start)
+            scheduler.reschedule("heartbeat", beats[0])
             log.info("heartbeat_interval", seconds=now_every.total_seconds())
 
-    scheduler.add(Job("heartbeat", every(current["every"], start=start), heartbeat))
+    scheduler.add(Job("heartbeat", beats[0], heartbeat))
     jobs = {"curator": partial(curate, golem), "dream": partial(dream, golem)}
     for name, section in config.subsystems.jobs():
         if not section.enabled:

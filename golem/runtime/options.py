@@ -24,12 +24,16 @@ class LifeOptions:
     `watch`: told how each model call's thinking goes while it runs (the console of
     `golem run`); None, nobody watches and the calls pay nothing for it.
     `secrets`: the key values no prompt may carry, masked by value in every prompt (and
-    so in every request kept); `assemble` fills them in from its environment."""
+    so in every request kept); `assemble` fills them in from its environment.
+    `fast_forward`: live quiet stretches of heartbeats in bulk (runtime/fast_forward.py),
+    with the same answers as one tick at a time; only a life on a virtual clock that is
+    not resumable does (`golem simulate`, unless `--step`); the daemon never does."""
 
     resumable: bool = True
     forecast_bias: Callable[[datetime], float] | None = None
     watch: ThinkingWatch | None = None
     secrets: tuple[str, ...] = ()
+    fast_forward: bool = False
 
 
 class NowClock:

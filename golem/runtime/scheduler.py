@@ -7,7 +7,6 @@ A job that keeps failing the same way stops the loop (`JobFailing`) rather than 
 from __future__ import annotations
 
 import heapq
-import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from msgspec import Struct
 
 from golem.runtime.clock import InstantClock, SleepingClock
+from golem.runtime.job_failures import JobFailing, Streak, kind_of, one_line
 
 __all__ = [
     "ANY_LATENESS",
@@ -168,44 +168,15 @@ class MemoryFireTimes:
         yield
 
 
-class JobFailing(RuntimeError):
-    """A job failed the same way (same exception type, raised at the same place) `count`
-    times in a row, and the scheduler stopped. `str()` is one line; the log holds the
-    first failure's traceback."""
-
-    def __init__(self, job: str, count: int, error: str) -> None:
-        super().__init__(f"job {job!r} failed {count} times in a row: {error}")
-        self.job, self.count, self.error = job, count, error
-
-
-@dataclass
-class _Streak:
-    """The failures of one job in a row, all of one kind."""
-
-    kind: tuple[str, str, int | None]  # exception type, file and line it was raised at
-    error: str  # the first one, on one line
-    count: int = 1
-
-
-def _kind(exc: Exception) -> tuple[str, str, int | None]:
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = frames[-1] if frames else None
-    name = f"{type(exc).__module__}.{type(exc).__qualname__}"
-    return (name, where.filename if where else "", where.lineno if where else None)
-
-
-def _one_line(exc: Exception) -> str:
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
 @dataclass
 class _Slot:
     job: Job
     last: datetime | None
     generation: int = 0
     planned_after: datetime | None = None  # the last fire time its live entry follows
-    failing: _Streak | None = None
+    failing: Streak | None = None
+    planned: datetime | None = None  # the fire time of its live entry (None: never again)
+    lived: datetime | None = None  # the last fire time its running run stands for
 
 
 _AFTER = timedelta(microseconds=1)  # "now" just after a fire time: the trigger's next one
@@ -259,6 +230,26 @@ class Scheduler:
         slot = self._slots[name]
         return next_fire(slot.job.trigger, slot.last, self._clock.now(), self._grace_of(slot))
 
+    def first_other(self, name: str) -> tuple[datetime, bool] | None:
+        """The next fire time of any job but `name`, and whether `name` runs before it
+        when they fall together (ties go to the job added first); None: none will fire."""
+        order = self._order[name]
+        planned = [
+            (slot.planned, self._order[other])
+            for other, slot in self._slots.items()
+            if other != name and slot.planned is not None
+        ]
+        if not planned:
+            return None
+        at, first = min(planned)
+        return at, order < first
+
+    def advance(self, name: str, last_fire: datetime) -> None:
+        """The running job `name` lived its fire times up to `last_fire` in this one run
+        (a simulated heartbeat's quiet stretch): the run is recorded as that time's, and
+        the job's next fire time follows from it."""
+        self._slots[name].lived = last_fire
+
     def stop(self) -> None:
         """Return from `run()` once the running job (if any) is done."""
         self._stopped = True
@@ -309,6 +300,7 @@ class Scheduler:
             # (or much later, held by another job: then the latest time missed runs).
             at = _latest(slot.job.trigger, planned, now) if planned < now else planned
         if at is None:
+            slot.planned = None
             return
         name = slot.job.name
         if at <= now:
@@ -318,20 +310,20 @@ class Scheduler:
     async def _run(self, slot: _Slot, at: datetime) -> None:
         """Run the job as the run of `at`, its failure isolated; record `at` either way."""
         name = slot.job.name
-        self.running = name
+        self.running, slot.lived = name, at
         try:
             with self._fire_times.transaction():
                 await slot.job.run(Firing(name, at))
-                self._fire_times.record_fire(name, at)
+                self._fire_times.record_fire(name, slot.lived)
         except Exception as exc:
             self._failed(slot, at, exc)
             with self._fire_times.transaction():
-                self._fire_times.record_fire(name, at)
+                self._fire_times.record_fire(name, slot.lived)
         else:
             slot.failing = None
         finally:
             self.running = None
-        slot.last = at
+        slot.last = at = slot.lived
         self._overran(slot, at)
 
     def _overran(self, slot: _Slot, at: datetime) -> None:
@@ -353,18 +345,18 @@ class Scheduler:
     def _failed(self, slot: _Slot, at: datetime, exc: Exception) -> None:
         """Log a failure: with its traceback the first time, as a count when it repeats
         the one before. Stop once the same failure reaches `max_failures` in a row."""
-        name, kind, streak = slot.job.name, _kind(exc), slot.failing
+        name, kind, streak = slot.job.name, kind_of(exc), slot.failing
         if streak is not None and streak.kind == kind:
             streak.count += 1
             log.error(
                 "job_failed",
                 job=name,
                 fire_time=at.isoformat(),
-                error=_one_line(exc),
+                error=one_line(exc),
                 in_a_row=streak.count,
             )
         else:
-            streak = slot.failing = _Streak(kind, _one_line(exc))
+            streak = slot.failing = Streak(kind, one_line(exc))
             log.exception("job_failed", job=name, fire_time=at.isoformat())
         if self.on_failed is not None:
             self.on_failed(name, streak.count, streak.error, at)
@@ -388,6 +380,7 @@ class Scheduler:
                 log.warning(
                     "job_missed", job=name, missed=due.isoformat(), next_fire=at.isoformat()
                 )
+        slot.planned = at
         if at is not None:
             heapq.heappush(self._heap, (at, self._order[name], name, slot.generation))
         self._interrupt()

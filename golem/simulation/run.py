@@ -229,6 +229,7 @@ async def _generation(
     options = LifeOptions(
         resumable=False,
         forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
+        fast_forward=sim.fast_forward,
     )
     born = clock.now()
     # [notify]: the life's notices go out as they happen, in real time, rate-limited.

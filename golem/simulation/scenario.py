@@ -73,6 +73,9 @@ class SimulationSection(Section):
     income: tuple[IncomeStep, ...] = ()  # default: [mortality] income_usd_per_day from day 0
     prediction_bias: PredictionBias | None = None
     succession: SuccessionSection = SuccessionSection()
+    # Live quiet stretches of heartbeats in bulk, with the same answers (runtime/
+    # fast_forward.py); false: one tick at a time, the reference (`golem simulate --step`).
+    fast_forward: bool = True
 
     @model_validator(mode="after")
     def _steps_in_order(self) -> Self:

@@ -1354,6 +1354,8 @@ SIMULATION: dict[str, tuple[Any, Callable[[SimulationSection], Any], str]] = {
         lambda s: successor(s) is not None,
         "no heir for $0.50 left",
     ),
+    # What it changes in a life: tests/simulation/test_fast_forward.py (stretches or not).
+    "simulation.fast_forward": (False, lambda s: s.fast_forward, "every heartbeat a tick"),
 }
 _SIMULATION_WAYS: dict[str, Callable[[Any, Any], bool]] = {
     "later": lambda before, after: after > before,
@@ -1364,6 +1366,7 @@ _SIMULATION_WAYS: dict[str, Callable[[Any, Any], bool]] = {
     "no heir": lambda before, after: before and not after,
     "lessons inherited at less confidence": lambda before, after: 0 < after < before,
     "no heir for $0.50 left": lambda before, after: before and not after,
+    "every heartbeat a tick": lambda before, after: before and not after,
 }
 
 
