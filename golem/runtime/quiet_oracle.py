@@ -10,15 +10,19 @@ of each inaction claim resolved in the stretch (its level, the equity it meets: 
 elementwise product and difference round as Python's do). It can live every tick before
 a blocked trade's horizon (whose would-be P&L the step-by-step tick logs).
 
-`step` runs, in the reference's order, what must be sequential: the corrector hearing the
-regime, each resolution taught to the corrector, the calibrator and fitness, the windowed
-counts, the hourly `oracle` line (logged as `observe` logs it), inaction's claim at the
-calibrator's confidence of the moment, and the hourly calibration alarms (their events end
-the stretch after this tick).
+`step` runs, in the reference's order, what must be sequential and what the stretch
+reads: each resolution taught to the calibrator (whose refits move inaction's calibrated
+confidence) and to fitness (senescence reads the regime's samples), the hourly `oracle`
+line (logged as `observe` logs it, on the tally brought up to that tick), inaction's claim
+at the calibrator's confidence of the moment, and the hourly calibration alarms (their
+events end the stretch after this tick).
 
-`end` writes the ledger rows the `done` ticks made (the store holds them and sends each
-table's as one `executemany`), leaves the book as the ticks would have (its ids, the
-claims still pending, the resolutions kept), and the Predictor's last reading time.
+`end` teaches the corrector (nothing in a stretch reads it: the ticks from its last reset
+by a change of regime on, the same additions in the same order), brings the tally up to
+the last tick (integer counts, a window left in order), writes the ledger rows the `done`
+ticks made (inaction's from a template, each table's in one write), leaves the book as the
+ticks would have (its ids, the claims still pending, the resolutions kept), and the
+Predictor's last reading time.
 """
 
 from __future__ import annotations
@@ -36,11 +40,11 @@ from golem.oracle import (
     HEALTH,
     PRICE,
     VOLATILITY,
+    Above,
     Category,
-    Draft,
     Prediction,
     Resolution,
-    holding_is_optimal,
+    Source,
 )
 from golem.runtime.quiet import Stretch
 from golem.runtime.readings import REPORT_EVERY, health, hourly_volatility, regime_of
@@ -54,7 +58,7 @@ __all__ = ["QuietOracle"]
 log = structlog.get_logger("golem")
 
 _Entry = tuple[datetime, int, int, Prediction]  # the book's pending checkpoint
-_INACTION = Category.INACTION
+_INACTION, _ANALYTICAL = Category.INACTION, Source.ANALYTICAL
 _TRUE, _FALSE = "true", "false"
 
 
@@ -78,6 +82,8 @@ class QuietOracle:
         self._at = 0  # the next entry of the plan
         self._readings: _Readings | None = None
         self._first_id = 0
+        self._ticks: list[int] = []  # per tick stepped: the index of its first resolution
+        self._tallied = 0  # the resolutions the tally has counted
 
     def begin(self, stretch: Stretch) -> int:
         p = self._p
@@ -86,6 +92,7 @@ class QuietOracle:
         if p._gated:  # a blocked trade's horizon: its P&L is logged step by step
             n = min(n, bisect_left(times, p._gated[0].due, 0, n))
         self._times, self._at, self._made, self._calibrated = times, 0, [], []
+        self._ticks, self._tallied = [], 0
         self._first_id = p.oracle.book.next_id()
         self._regimes = [regime_of(s) for s in summaries[:n]]
         equities = np.asarray(stretch.equities[:n], dtype=np.float64)
@@ -132,30 +139,34 @@ class QuietOracle:
         oracle = p.oracle
         now, regime = self._times[i], self._regimes[i]
         p.regime = regime
-        if oracle.corrector._regime != regime:  # the same regime changes nothing there
-            oracle.corrector.observe_regime(regime)
         plan, at = self._plan, self._at
-        resolved: list[Resolution] = []
-        while at < len(plan) and plan[at][0] == i:
-            _, entry, j = plan[at]
-            at += 1
-            resolved.append(self._resolved(now, i, entry, j))
-        self._at = at
-        if resolved:
-            corrector, calibrator, fitness = oracle.corrector, oracle.calibrator, oracle.fitness
-            for r in resolved:
-                corrector.record(r.category, r.regime, r.residual, r.correct)
+        self._ticks.append(len(self._made))
+        if at < len(plan) and plan[at][0] == i:
+            calibrator, fitness, made = oracle.calibrator, oracle.fitness, self._made
+            while at < len(plan) and plan[at][0] == i:
+                _, entry, j = plan[at]
+                at += 1
+                r = self._resolved(now, i, entry, j)
                 calibrator.record(r.category, r.regime, r.confidence, r.correct)
                 fitness.record(r)
-            p.tally.count(resolved)
-            self._made.extend(resolved)
-        p.tally.forget(now - p.gate.window)
+                made.append(r)
+            self._at = at
         if i in self._reports:
+            self._counted(i)
             p._reported = now
             log.info("oracle", golem=p._golem_id, **p.report(now))
         calibrated = oracle.calibrator.calibrate(_INACTION, regime, self._raw)
         self._calibrated.append(calibrated)
         return p.calibration_alarms(now) if i in self._alarms else ()
+
+    def _counted(self, i: int) -> None:
+        """The tally as after tick `i`: its counts are integers, and the resolutions leave
+        its window in the order they came, so counting the ticks' resolutions at once and
+        forgetting by tick `i`'s window is what each tick's count and forget leave."""
+        made, tally = self._made, self._p.tally
+        tally.count(made[self._tallied :])
+        self._tallied = len(made)
+        tally.forget(self._times[i] - self._p.gate.window)
 
     def _resolved(self, now: datetime, i: int, entry: _Entry | None, j: int) -> Resolution:
         if entry is None:  # inaction's claim of tick j
@@ -192,25 +203,52 @@ class QuietOracle:
         book, table = p.oracle.book, p._table
         times, regimes, calibrated = self._times, self._regimes, self._calibrated
         made = self._made
+        self._corrected(done)
+        self._counted(done - 1)
+        table.append_resolutions(made)
+        first, raw, levels = self._first_id, self._raw, self._levels
+        table.append_holds(
+            first,
+            times=times[:done],
+            regimes=regimes[:done],
+            confidences=calibrated[:done],
+            raw=raw,
+            levels=levels[:done],
+            checkpoints=p._checkpoints,
+        )
         popped = {(r.prediction_id, r.checkpoint) for r in made}
-        first, raw = self._first_id, self._raw
         due = [e for e in book.due() if (e[1], e[2]) not in popped]
-        at = 0  # the ledger's rows tick by tick, as the ticks write them
+        checkpoints = p._checkpoints
+        horizon = checkpoints[0]
         for j in range(done):
-            while at < len(made) and made[at].resolved_at == times[j]:
-                table.append_resolution(made[at])
-                at += 1
-            row = (first + j, times[j], regimes[j], calibrated[j], raw, self._levels[j])
-            table.append_holds((row,), p._checkpoints)
             if (first + j, 0) not in popped:  # still pending: the book keeps the claim
-                draft = Draft(times[j], regimes[j], p._checkpoints, raw, calibrated=calibrated[j])
-                prediction = holding_is_optimal(
-                    first + j, draft, equity=self._equities[j], tolerance_bps=p.flat_bps
+                prediction = Prediction(  # `holding_is_optimal`'s, field for field
+                    *(first + j, times[j], _INACTION, _ANALYTICAL, Above(levels[j]), EQUITY),
+                    *(checkpoints, regimes[j], calibrated[j], raw),
                 )
-                due.append((times[j] + p._checkpoints[0], first + j, 0, prediction))
+                due.append((times[j] + horizon, first + j, 0, prediction))
         book.lived(due, first + done, made, times[done - 1])
         p._last = times[done - 1]
-        self._made, self._plan, self._actual = [], [], {}
+        self._made, self._plan, self._actual, self._ticks = [], [], {}, []
+
+    def _corrected(self, done: int) -> None:
+        """The corrector as after the `done` ticks: each tick tells it the regime, then
+        teaches it the tick's resolutions; a change of regime clears what it learnt, so
+        only the ticks from the last change on are taught (the same additions in the same
+        order)."""
+        corrector, regimes = self._p.oracle.corrector, self._regimes
+        last, start = corrector._regime, 0
+        for i in range(done):
+            if regimes[i] != last:
+                if last is not None:
+                    start = i  # tick i clears the corrector
+                last = regimes[i]
+        if start:
+            corrector._regime = regimes[start - 1]  # as tick `start` finds it
+        corrector.observe_regime(regimes[start])  # (the same regime changes nothing there)
+        record = corrector.record
+        for r in self._made[self._ticks[start] :]:
+            record(r.category, r.regime, r.residual, r.correct)
 
 
 def _hourly(times: Sequence[datetime], n: int, last: datetime | None, every: timedelta) -> set[int]:
