@@ -232,20 +232,34 @@ class PredictionBook:
         the order `resolve` takes them."""
         return sorted(self._due)
 
+    def take(self, until: datetime) -> list[tuple[datetime, int, int, Prediction]]:
+        """Take out the pending checkpoints due at or before `until`, in the order `resolve`
+        takes them (a stretch lived in bulk plans their resolutions and gives back, to
+        `lived`, those it did not resolve). O(k log n) for k taken."""
+        heap, taken = self._due, []
+        while heap and heap[0][0] <= until:
+            taken.append(heapq.heappop(heap))
+        return taken
+
     def lived(
         self,
-        pending: list[tuple[datetime, int, int, Prediction]],
+        pending: Iterable[tuple[datetime, int, int, Prediction]],
         next_id: int,
         resolved: Iterable[Resolution],
-        now: datetime,
+        now: datetime | None,
     ) -> None:
         """What a stretch of ticks lived in bulk (runtime/quiet_oracle.py) left: the
-        checkpoints still `pending`, the next id, the resolutions made there (in order,
-        already in the ledger), the kept ones compacted as `resolve` at `now` would."""
-        heapq.heapify(pending)
-        self._due, self._next_id = pending, next_id
+        checkpoints `pending` again (those it took and did not resolve, and the claims it
+        made still pending), the next id, the resolutions made there (in order, already in
+        the ledger), the kept ones compacted as `resolve` at `now` would (None: no tick
+        was lived)."""
+        heap = self._due
+        for entry in pending:
+            heapq.heappush(heap, entry)
+        self._next_id = next_id
         self._resolved.extend(resolved)
-        self._compact(now)
+        if now is not None:
+            self._compact(now)
 
     def report(
         self,

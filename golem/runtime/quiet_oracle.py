@@ -84,6 +84,7 @@ class QuietOracle:
         self._first_id = 0
         self._ticks: list[int] = []  # per tick stepped: the index of its first resolution
         self._tallied = 0  # the resolutions the tally has counted
+        self._taken: list[_Entry] = []  # the book's checkpoints due by the stretch's last tick
 
     def begin(self, stretch: Stretch) -> int:
         p = self._p
@@ -109,9 +110,8 @@ class QuietOracle:
         horizon = p._horizon
         keyed: list[tuple[int, datetime, int, _Entry | None, int]] = []
         readings = self._readings = _Readings(stretch, p)
-        for entry in p.oracle.book.due():
-            if n == 0 or entry[0] > times[n - 1]:
-                break
+        self._taken = taken = p.oracle.book.take(times[n - 1]) if n else []
+        for entry in taken:
             k = bisect_left(times, entry[0], 0, n)
             while k < n and readings.get(entry[3].item, k) is None:
                 k += 1
@@ -197,19 +197,25 @@ class QuietOracle:
         )
 
     def end(self, done: int) -> None:
-        if done <= 0:
-            return
         p = self._p
+        if done <= 0:  # the checkpoints taken go back as they were
+            p.oracle.book.lived(self._taken, p.oracle.book.next_id(), (), None)
+            self._taken = []
+            return
         book, table = p.oracle.book, p._table
         times, regimes, calibrated = self._times, self._regimes, self._calibrated
         made = self._made
         self._corrected(done)
         self._counted(done - 1)
-        table.append_resolutions(made)
+        texts, ticks = table.texts(times[:done]), self._ticks
+        ticks.append(len(made))
+        table.append_resolutions(
+            made, [texts[i] for i in range(done) for _ in range(ticks[i + 1] - ticks[i])]
+        )
         first, raw, levels = self._first_id, self._raw, self._levels
         table.append_holds(
             first,
-            times=times[:done],
+            created=texts,
             regimes=regimes[:done],
             confidences=calibrated[:done],
             raw=raw,
@@ -217,7 +223,7 @@ class QuietOracle:
             checkpoints=p._checkpoints,
         )
         popped = {(r.prediction_id, r.checkpoint) for r in made}
-        due = [e for e in book.due() if (e[1], e[2]) not in popped]
+        due = [e for e in self._taken if (e[1], e[2]) not in popped]
         checkpoints = p._checkpoints
         horizon = checkpoints[0]
         for j in range(done):
@@ -229,7 +235,7 @@ class QuietOracle:
                 due.append((times[j] + horizon, first + j, 0, prediction))
         book.lived(due, first + done, made, times[done - 1])
         p._last = times[done - 1]
-        self._made, self._plan, self._actual, self._ticks = [], [], {}, []
+        self._made, self._plan, self._actual, self._ticks, self._taken = [], [], {}, [], []
 
     def _corrected(self, done: int) -> None:
         """The corrector as after the `done` ticks: each tick tells it the regime, then

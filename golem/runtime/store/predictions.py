@@ -137,7 +137,7 @@ class PredictionTable:
         self,
         first_id: int,
         *,
-        times: Sequence[datetime],
+        created: Sequence[str],
         regimes: Sequence[str],
         confidences: Sequence[float],
         raw: float,
@@ -145,21 +145,22 @@ class PredictionTable:
         checkpoints: tuple[timedelta, ...],
     ) -> None:
         """Inaction's claims (`holding_is_optimal`'s, made on a quiet stretch's ticks:
-        runtime/quiet_oracle.py), ids from `first_id` on, one per time (with its regime,
-        calibrated confidence and level; `raw` the stated one): the rows `append_prediction`
-        writes for them, in one write, without building each."""
-        if not times:
+        runtime/quiet_oracle.py), ids from `first_id` on, one per creation time (its
+        `texts`) with its regime, calibrated confidence and level (`raw` the stated
+        confidence): the rows `append_prediction` writes for them, in one write, without
+        building each."""
+        if not created:
             return
         tail = _HOLD_ITEM + orjson.dumps([c.total_seconds() for c in checkpoints]) + _HOLD_TAIL
-        texts = orjson.dumps(list(levels))[1:-1].split(b",")
+        written = orjson.dumps(list(levels))[1:-1].split(b",")  # each level's text
         rows = [
-            (pid, created, "inaction", "analytical", regime, confidence, raw, None, data)
-            for pid, created, regime, confidence, data in zip(
-                range(first_id, first_id + len(times)),
-                iso_texts(times),
+            (pid, at, "inaction", "analytical", regime, confidence, raw, None, data)
+            for pid, at, regime, confidence, data in zip(
+                range(first_id, first_id + len(created)),
+                created,
                 regimes,
                 confidences,
-                [_HOLD_HEAD + text + tail for text in texts],
+                [_HOLD_HEAD + level + tail for level in written],
                 strict=True,
             )
         ]
@@ -182,25 +183,24 @@ class PredictionTable:
             ),
         )
 
-    def append_resolutions(self, resolutions: Sequence[Resolution]) -> None:
-        """`append_resolution` of each (in the order they were made) in one write."""
+    def append_resolutions(self, resolutions: Sequence[Resolution], at: Sequence[str]) -> None:
+        """`append_resolution` of each (in the order they were made; `at`: the `texts` of
+        their times) in one write."""
         if not resolutions:
             return
-        texts = iso_texts([r.resolved_at for r in resolutions])
         rows: list[tuple[Any, ...]] = [
             (
-                r.prediction_id,
-                r.checkpoint,
-                at,
-                r.actual,
-                r.residual,
-                int(r.correct),
-                r.forecast,
-                r.observed,
+                *(r.prediction_id, r.checkpoint, when, r.actual, r.residual, int(r.correct)),
+                *(r.forecast, r.observed),
             )
-            for r, at in zip(resolutions, texts, strict=True)
+            for r, when in zip(resolutions, at, strict=True)
         ]
         self._write_many("checkpoints", _INSERT_RESOLUTION, rows)
+
+    @staticmethod
+    def texts(times: Sequence[datetime]) -> list[str]:
+        """The stored text of each time (as every row's time is stored), in bulk."""
+        return iso_texts(times)
 
     def load(self) -> tuple[list[Prediction], list[Resolution]]:
         """Every prediction (id order) and every resolution (in the order they were made)."""
