@@ -60,6 +60,7 @@ log = structlog.get_logger("golem")
 _Entry = tuple[datetime, int, int, Prediction]  # the book's pending checkpoint
 _INACTION, _ANALYTICAL = Category.INACTION, Source.ANALYTICAL
 _TRUE, _FALSE = "true", "false"
+_ALWAYS = frozenset((PRICE, EQUITY))  # the readings every tick has
 
 
 class QuietOracle:
@@ -113,7 +114,8 @@ class QuietOracle:
         self._taken = taken = p.oracle.book.take(times[n - 1]) if n else []
         for entry in taken:
             k = bisect_left(times, entry[0], 0, n)
-            while k < n and readings.get(entry[3].item, k) is None:
+            item = entry[3].item
+            while k < n and item not in _ALWAYS and readings.get(item, k) is None:
                 k += 1
             if k < n:
                 keyed.append((k, entry[0], entry[1], entry, 0))
@@ -171,29 +173,37 @@ class QuietOracle:
     def _resolved(self, now: datetime, i: int, entry: _Entry | None, j: int) -> Resolution:
         if entry is None:  # inaction's claim of tick j
             actual, residual, correct = self._actual[j]
-            return Resolution(  # its fields in order: id, checkpoint, when, what, ...
-                *(self._first_id + j, 0, now, _INACTION, self._regimes[j]),
-                *(actual, residual, correct, _TRUE, _TRUE if correct else _FALSE),
-                self._calibrated[j],
+            return Resolution(  # its fields in order (positional: half the cost of unpacking)
+                self._first_id + j,  # prediction_id
+                0,  # checkpoint
+                now,  # resolved_at
+                _INACTION,  # category
+                self._regimes[j],  # regime
+                actual,
+                residual,
+                correct,
+                _TRUE,  # forecast
+                _TRUE if correct else _FALSE,  # observed
+                self._calibrated[j],  # confidence
             )
         prediction = entry[3]
         claim = prediction.claim
         assert self._readings is not None  # planned in `begin`
         value = self._readings.get(prediction.item, i)
         assert value is not None  # planned only where the item has a reading
-        observed = claim.label(value)
-        return Resolution(
-            prediction_id=prediction.id,
-            checkpoint=entry[2],
-            resolved_at=now,
-            category=prediction.category,
-            regime=prediction.regime,
-            actual=value,
-            residual=claim.residual(value),
-            correct=observed == claim.predicted,
-            forecast=claim.predicted,
-            observed=observed,
-            confidence=prediction.confidence,
+        observed, predicted = claim.label(value), claim.predicted
+        return Resolution(  # (as `PredictionBook.resolve` makes it)
+            prediction.id,  # prediction_id
+            entry[2],  # checkpoint
+            now,  # resolved_at
+            prediction.category,
+            prediction.regime,
+            value,  # actual
+            claim.residual(value),
+            observed == predicted,  # correct
+            predicted,  # forecast
+            observed,
+            prediction.confidence,
         )
 
     def end(self, done: int) -> None:
@@ -229,8 +239,16 @@ class QuietOracle:
         for j in range(done):
             if (first + j, 0) not in popped:  # still pending: the book keeps the claim
                 prediction = Prediction(  # `holding_is_optimal`'s, field for field
-                    *(first + j, times[j], _INACTION, _ANALYTICAL, Above(levels[j]), EQUITY),
-                    *(checkpoints, regimes[j], calibrated[j], raw),
+                    first + j,  # id
+                    times[j],  # created_at
+                    _INACTION,  # category
+                    _ANALYTICAL,  # source
+                    Above(levels[j]),  # claim
+                    EQUITY,  # item
+                    checkpoints,
+                    regimes[j],  # regime
+                    calibrated[j],  # confidence
+                    raw,  # confidence_raw
                 )
                 due.append((times[j] + horizon, first + j, 0, prediction))
         book.lived(due, first + done, made, times[done - 1])
