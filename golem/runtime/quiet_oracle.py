@@ -109,7 +109,9 @@ class QuietOracle:
         """Which checkpoint resolves at which tick, in the order the book pops them."""
         p, times = self._p, self._times
         horizon = p._horizon
-        keyed: list[tuple[int, datetime, int, _Entry | None, int]] = []
+        # (tick, due, id, checkpoint, entry, j): unique before the entry (a claim made here
+        # has an id above every one taken), so sorted in the tuples' own order, no key.
+        keyed: list[tuple[int, datetime, int, int, _Entry | None, int]] = []
         readings = self._readings = _Readings(stretch, p)
         self._taken = taken = p.oracle.book.take(times[n - 1]) if n else []
         for entry in taken:
@@ -118,7 +120,7 @@ class QuietOracle:
             while k < n and item not in _ALWAYS and readings.get(item, k) is None:
                 k += 1
             if k < n:
-                keyed.append((k, entry[0], entry[1], entry, 0))
+                keyed.append((k, entry[0], entry[1], entry[2], entry, 0))
         # Inaction's claim of tick j against the equity at its resolution (Above: the
         # equity above equity_j·(1 − tolerance)).
         equities, levels, actual = self._equities, self._levels, self._actual
@@ -130,11 +132,11 @@ class QuietOracle:
                 k += 1
             if k == n:
                 break
-            keyed.append((k, due, first + j, None, j))
+            keyed.append((k, due, first + j, 0, None, j))
             level, seen = levels[j], equities[k]
             actual[j] = (seen, seen - level, seen > level)
-        keyed.sort(key=lambda x: (x[0], x[1], x[2]))
-        return [(k, entry, j) for k, _, _, entry, j in keyed]
+        keyed.sort()  # two runs in order, merged
+        return [(k, entry, j) for k, _, _, _, entry, j in keyed]
 
     def step(self, i: int) -> Sequence[Event]:
         p = self._p

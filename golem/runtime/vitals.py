@@ -6,6 +6,7 @@ restarts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -308,6 +309,7 @@ class QuietVitals:
         self._credits = credits = chart._store.credits()
         self._economic = economic_level(credits, chart._initial_credits(), self._reserve)
         self._economic_factor = economic_factor(self._economic, policy.vitality)
+        self._level, self._clocks = math.nan, math.nan  # both clocks' factor at a fitness
         self._born = born = chart._born or times[0]
         # Microseconds since birth: ints, so numpy's float64 arithmetic on them is Python's.
         micros = np.array([(now - born) // _MICROSECOND for now in times], dtype=np.int64)
@@ -355,7 +357,10 @@ class QuietVitals:
         the same order), the chart's vitals still the last tick's."""
         chart, policy = self._chart, self._policy
         previous, since = chart.vitals.phase, chart.terminal_since
-        clocks = self._economic_factor * epistemic_factor(level, policy.vitality)
+        if level != self._level:  # fitness moves only when a scored claim resolves
+            self._level = level
+            self._clocks = self._economic_factor * epistemic_factor(level, policy.vitality)
+        clocks = self._clocks
         vitality = min(1.0, max(0.0, clocks * self._ageing[i]))
         low, high = self._bands[previous]
         # Inside its own band the previous phase holds (`phase_of`'s first answer).
