@@ -34,6 +34,9 @@ __all__ = [
 ]
 
 
+_NO_TIME = timedelta(0)
+
+
 class Category(StrEnum):
     """The categories golem's world can resolve (Bardo's DeFi list, narrowed): the price's
     direction, the volatility regime, the lending position's health, and inaction."""
@@ -78,7 +81,7 @@ class Prediction:
     correction: float = 0.0
 
     def __post_init__(self) -> None:
-        if not self.checkpoints or any(c <= timedelta(0) for c in self.checkpoints):
+        if not self.checkpoints or min(self.checkpoints) <= _NO_TIME:
             raise ValueError("a prediction needs at least one checkpoint after its creation")
         if not (0.0 <= self.confidence <= 1.0 and 0.0 <= self.confidence_raw <= 1.0):
             raise ValueError("confidence must be in [0, 1]")

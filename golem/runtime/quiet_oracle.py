@@ -191,7 +191,8 @@ class QuietOracle:
         prediction = entry[3]
         claim = prediction.claim
         assert self._readings is not None  # planned in `begin`
-        value = self._readings.get(prediction.item, i)
+        item = prediction.item
+        value = self._equities[i] if item == EQUITY else self._readings.get(item, i)
         assert value is not None  # planned only where the item has a reading
         observed, predicted = claim.label(value), claim.predicted
         return Resolution(  # (as `PredictionBook.resolve` makes it)
