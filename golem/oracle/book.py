@@ -21,6 +21,8 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
 
+from msgspec import Struct
+
 from golem.oracle.claims import Claim
 
 __all__ = [
@@ -58,8 +60,7 @@ class Source(StrEnum):
     RETROSPECTIVE = "retrospective"
 
 
-@dataclass(frozen=True, slots=True)
-class Prediction:
+class Prediction(Struct, frozen=True):
     """A falsifiable claim about `item` (a reading the world gives each tick: "price",
     "volatility", "health", "equity"), resolved at each of `checkpoints` (offsets from
     `created_at`) independently. `regime` is the golem's own regime tag when it predicted;
@@ -87,8 +88,7 @@ class Prediction:
             raise ValueError("confidence must be in [0, 1]")
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(Struct, frozen=True):
     """One checkpoint of one prediction, resolved: the reading, the residual, whether the
     claim held, and the class forecast against the class observed."""
 

@@ -70,7 +70,8 @@ class QuietOracle:
     def __init__(self, predictor: Predictor, confidence: float) -> None:
         self._p = predictor
         self._raw = min(1.0, max(0.0, confidence))
-        self._plan: list[tuple[int, _Entry | None, int]] = []  # (tick, pending entry | None, j)
+        # Per tick, what resolves there in the book's order: (pending entry | None, j).
+        self._plan: list[list[tuple[_Entry | None, int]]] = []
         self._made: list[Resolution] = []  # the resolutions of the ticks stepped, in order
         self._calibrated: list[float] = []  # inaction's calibrated confidence per tick
         self._times: Sequence[datetime] = ()
@@ -80,7 +81,6 @@ class QuietOracle:
         self._actual: dict[int, tuple[float, float, bool]] = {}  # j: (actual, residual, ok)
         self._reports: set[int] = set()
         self._alarms: set[int] = set()
-        self._at = 0  # the next entry of the plan
         self._readings: _Readings | None = None
         self._first_id = 0
         self._ticks: list[int] = []  # per tick stepped: the index of its first resolution
@@ -93,7 +93,7 @@ class QuietOracle:
         n = min(len(times), len(summaries), len(stretch.equities))
         if p._gated:  # a blocked trade's horizon: its P&L is logged step by step
             n = min(n, bisect_left(times, p._gated[0].due, 0, n))
-        self._times, self._at, self._made, self._calibrated = times, 0, [], []
+        self._times, self._made, self._calibrated = times, [], []
         self._ticks, self._tallied = [], 0
         self._first_id = p.oracle.book.next_id()
         self._regimes = [regime_of(s) for s in summaries[:n]]
@@ -105,7 +105,7 @@ class QuietOracle:
         self._plan = self._planned(stretch, n)
         return n
 
-    def _planned(self, stretch: Stretch, n: int) -> list[tuple[int, _Entry | None, int]]:
+    def _planned(self, stretch: Stretch, n: int) -> list[list[tuple[_Entry | None, int]]]:
         """Which checkpoint resolves at which tick, in the order the book pops them."""
         p, times = self._p, self._times
         horizon = p._horizon
@@ -136,25 +136,22 @@ class QuietOracle:
             level, seen = levels[j], equities[k]
             actual[j] = (seen, seen - level, seen > level)
         keyed.sort()  # two runs in order, merged
-        return [(k, entry, j) for k, _, _, _, entry, j in keyed]
+        plan: list[list[tuple[_Entry | None, int]]] = [[] for _ in range(n)]
+        for k, _, _, _, pending, j in keyed:
+            plan[k].append((pending, j))
+        return plan
 
     def step(self, i: int) -> Sequence[Event]:
-        p = self._p
+        p, made = self._p, self._made
         oracle = p.oracle
         now, regime = self._times[i], self._regimes[i]
         p.regime = regime
-        plan, at = self._plan, self._at
-        self._ticks.append(len(self._made))
-        if at < len(plan) and plan[at][0] == i:
-            calibrator, fitness, made = oracle.calibrator, oracle.fitness, self._made
-            while at < len(plan) and plan[at][0] == i:
-                _, entry, j = plan[at]
-                at += 1
-                r = self._resolved(now, i, entry, j)
-                calibrator.record(r.category, r.regime, r.confidence, r.correct)
-                fitness.record(r)
-                made.append(r)
-            self._at = at
+        self._ticks.append(len(made))
+        for entry, j in self._plan[i]:
+            r = self._resolved(now, i, entry, j)
+            oracle.calibrator.record(r.category, r.regime, r.confidence, r.correct)
+            oracle.fitness.record(r)
+            made.append(r)
         if i in self._reports:
             self._counted(i)
             p._reported = now
