@@ -150,6 +150,7 @@ def _bulk(ctxs: list[Situation], golem: Golem, stream: RecordStream) -> float:
         golem_id=first.golem_id,
         heartbeat=Heartbeat(golem.heartbeat.config),
         gate=golem.probes.gate,
+        critical=golem.probes.health_critical,
         publish=stream.publish_quiet,
         vitals=lambda: now[0],
         arousal=first.mood.arousal,
@@ -163,9 +164,11 @@ def _bulk(ctxs: list[Situation], golem: Golem, stream: RecordStream) -> float:
         times=[ctx.now for ctx in ctxs],
         summaries=[ctx.market for ctx in ctxs],
         equities=np.array([ctx.portfolio.equity_usd for ctx in ctxs]),
+        fired=[()] * len(ctxs),  # no probe fired on these ticks
     )
     n = part.begin(stretch)
     for i in range(n):
+        part.admits(i)
         part.step(i)
     part.end(n)
     return time.perf_counter() - began

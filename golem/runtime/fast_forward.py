@@ -65,7 +65,7 @@ def quiet_parts(golem: Golem) -> list[QuietPart]:
     vitality. An episode of a tick keeps its decision: the records part makes it."""
     records = golem.decisions.quiet(golem)
     return [
-        QuietSenses.of(golem),
+        QuietSenses.of(golem, records.allows),  # probes the rules may decide below θ
         golem.predictor.quiet(golem.heartbeat.config.rules_confidence),
         golem.episodes.quiet(golem, records.record),
         records,
@@ -149,7 +149,10 @@ class FastForward:
             if not count:
                 break
         done, events, phase = 0, list[Event](), golem.vitals.phase
+        admits = [admit for part in parts if (admit := getattr(part, "admits", None))]
         for i in range(count):
+            if not all(admit(i) for admit in admits):
+                break  # tick i is not quiet after all: it is lived step by step
             jump(stretch.times[i])
             events = [event for part in parts for event in part.step(i)]
             done = i + 1

@@ -15,6 +15,7 @@ recalculation). Each part of the golem that changes on a quiet tick implements
 
     n = min(part.begin(stretch) for part in parts)   # vectorised preparation; a bound
     for i in range(n):                                # one tight loop of scalar steps
+        if not all(part.admits(i) for parts that have it): stop before tick i
         events = [e for part in parts for e in part.step(i)]
         if events or golem died: stop after tick i
     for part in parts: part.end(done)                 # what the `done` ticks made, in bulk
@@ -35,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from golem.subsystems.contract import Event
+from golem.subsystems.heartbeat.probes import Reading
 from golem.world import MarketSummary
 
 __all__ = ["QuietPart", "Stretch"]
@@ -47,14 +49,17 @@ class Stretch:
     `first_tick` is the golem's tick number at `times[0]`; `times` the heartbeat's fire
     times (at most up to the next boundary). The senses part fills the market side in its
     `begin`, before the other parts begin: the window's summary after each observation,
-    the prices and the portfolio's equity marked at each. Arrays are indexed like `times`
-    and hold at least as many entries as the senses part allows ticks."""
+    the prices and the portfolio's equity marked at each, and the T0 probes that fired
+    at each (`fired`: those its `allows` let through, light enough that the rules may
+    still decide the tick). Arrays are indexed like `times` and hold at least as many
+    entries as the senses part allows ticks."""
 
     first_tick: int
     times: Sequence[datetime]
     summaries: list[MarketSummary] = field(default_factory=list)
     prices: npt.NDArray[np.float64] = field(default_factory=lambda: np.empty(0))
     equities: npt.NDArray[np.float64] = field(default_factory=lambda: np.empty(0))
+    fired: list[tuple[Reading, ...]] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.times)
@@ -66,7 +71,13 @@ class QuietPart(Protocol):
     The contract: `begin`, then `step(0)`, …, `step(done - 1)`, then `end(done)` leave the
     part (its state in memory, what it wrote to the store, what it published on the record
     stream, what it logged) exactly as `done` step-by-step quiet ticks would have, value
-    for value. A part's test says so against the step-by-step path."""
+    for value. A part's test says so against the step-by-step path.
+
+    A part whose say on a tick depends on what the ticks before it left (the records'
+    gate θ, on the vitality after the tick before) may also have `admits(i) -> bool`:
+    the driver asks it before any part's `step(i)` (after every part's `step(i - 1)`),
+    and a tick one part does not admit ends the stretch before it (`end(i)`; the
+    step-by-step tick lives it)."""
 
     def begin(self, stretch: Stretch) -> int:
         """Prepare for `stretch` (vectorised where that is the natural form); return how

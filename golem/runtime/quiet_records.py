@@ -1,8 +1,15 @@
 """The records part of a fast-forward (issue [speed]; the contract is quiet.py): the
 heartbeat's decisions on a quiet stretch's ticks, made by the rules as `Golem.tick` makes
 them (T0: the gate θ from the confidence, the vitality after the tick before and the mood's
-arousal; observe, severity none), kept as a few numbers a tick and published at the end as
-one `QuietStretch` on the golem's record stream (quiet_stretch.py).
+arousal; the prediction error PE of the probes that fired below it; observe, severity low
+when a probe fired, none when none did), kept as a few numbers a tick and published at the
+end as one `QuietStretch` on the golem's record stream (quiet_stretch.py).
+
+Which ticks the rules decide with no event: those whose fired probes (`Stretch.fired`)
+include no regime flip (an event for the daimon) and no critical health factor (the
+rules' hedge or exit), which `allows` tells the senses part before the stretch, and whose
+PE is below that tick's θ, which only the tick before can tell (`admits`, asked by the
+driver before tick i is lived: a tick at PE >= θ ends the stretch before it).
 
 What a quiet tick's decision does besides its record, the part does too: the confidence it
 states (the rules') is the golem's for the next tick's gate; the owner's steer it would
@@ -21,7 +28,7 @@ from golem.runtime.record import DecisionRecord
 from golem.subsystems.contract import Event
 from golem.subsystems.heartbeat import Heartbeat
 from golem.subsystems.heartbeat.decision import HeartbeatDecision
-from golem.subsystems.heartbeat.probes import Gate
+from golem.subsystems.heartbeat.probes import Gate, Reading
 
 if TYPE_CHECKING:
     from golem.runtime.golem import Golem
@@ -35,7 +42,8 @@ class QuietRecords:
     `vitals()` is the golem's last vitality reading when a tick's decision is made (the
     vitals part keeps it current: after tick i - 1 at step i); `confidence` the last
     decision's (None before the first); `keep_confidence` hears the last one the stretch
-    made. `cash` and `positions` are the portfolio's, which a quiet tick does not move."""
+    made. `cash` and `positions` are the portfolio's, which a quiet tick does not move.
+    `critical` is the health probe's critical reading (the life's compiled probes')."""
 
     def __init__(
         self,
@@ -43,6 +51,7 @@ class QuietRecords:
         golem_id: str,
         heartbeat: Heartbeat,
         gate: Gate,
+        critical: Reading,
         publish: Callable[[QuietStretch], None],
         vitals: Callable[[], Vitals],
         arousal: float,
@@ -53,6 +62,7 @@ class QuietRecords:
         steered: bool = False,
     ) -> None:
         self._golem_id, self._heartbeat, self._gate = golem_id, heartbeat, gate
+        self._critical = critical
         self._publish, self._vitals, self._arousal = publish, vitals, arousal
         self.confidence, self._keep = confidence, keep_confidence
         self._cash, self._positions, self._steered = cash, positions, steered
@@ -60,6 +70,8 @@ class QuietRecords:
         self._vitality: list[float] = []
         self._phase: list[Phase] = []
         self._theta: list[float] = []
+        self._errors: list[float] = []
+        self._flags: list[tuple[str, ...]] = []
         self._decisions: list[HeartbeatDecision] = []
 
     @classmethod
@@ -74,6 +86,7 @@ class QuietRecords:
             golem_id=golem.compiled.golem_id,
             heartbeat=golem.heartbeat,
             gate=golem.probes.gate,
+            critical=golem.probes.health_critical,
             publish=golem.stream.publish_quiet,
             vitals=lambda: chart.vitals,
             arousal=golem.mood.arousal,
@@ -84,26 +97,66 @@ class QuietRecords:
             steered=golem.control.steer is not None,
         )
 
+    def allows(self, fired: tuple[Reading, ...]) -> bool:
+        """Whether a tick whose probes `fired` may be quiet (the senses part's `allows`):
+        none is a regime flip or a critical health factor, and their PE is below the
+        gate's ceiling (θ is never above it; `admits` compares it with the tick's θ)."""
+        critical = self._critical
+        for reading in fired:
+            if reading.flip or reading is critical:
+                return False
+        return min(1.0, sum(r.weight for r in fired)) < self._gate.ceiling
+
     def begin(self, stretch: Stretch) -> int:
         """All the stretch's ticks, unless an owner's steer waits (its review asks a model)
-        or the gate may close to 0 (PE 0 would then not pass below it: not a T0 tick)."""
+        or the gate may close to 0 (PE 0 would then not pass below it: not a T0 tick).
+        `stretch.fired` holds the probes of each tick the senses part allows."""
         self._stretch = stretch
         self._vitality, self._phase, self._theta, self._decisions = [], [], [], []
+        self._errors, self._flags = [], []
         if self._steered or self._gate.floor <= 0.0:
             return 0
         return len(stretch)
 
+    def admits(self, i: int) -> bool:
+        """Whether tick `i` is decided by the rules below the gate, asked before it is
+        lived (the vitality then is after tick i - 1): its PE (the fired probes' weights,
+        summed and capped at 1, as `compute_probes` sums them) against its θ (never
+        below the floor, above 0: `begin`). Its decision is made now when it is."""
+        if i < len(self._decisions):
+            return True
+        vitals = self._vitals()
+        theta = self._gate.theta(self.confidence, vitals.vitality, self._arousal)
+        fired = self._fired(i)
+        flags: tuple[str, ...] = ()
+        if not fired:  # most ticks
+            error = 0.0
+        else:
+            error = min(1.0, sum(r.weight for r in fired))
+            if not error < theta:
+                return False
+            flags = tuple(r.flag for r in fired)
+        decision = self._heartbeat.quiet(theta, error, flags)
+        self._vitality.append(vitals.vitality)
+        self._phase.append(vitals.phase)
+        self._theta.append(theta)
+        self._errors.append(error)
+        self._flags.append(flags)
+        self._decisions.append(decision)
+        self.confidence = float(decision.confidence)
+        return True
+
+    def _fired(self, i: int) -> tuple[Reading, ...]:
+        stretch = self._stretch
+        assert stretch is not None, "a tick of a stretch begun"
+        return stretch.fired[i]
+
     def decision(self, i: int) -> HeartbeatDecision:
-        """Tick `i`'s decision (made now if not yet: on the vitality as it is now)."""
-        if i == len(self._decisions):
-            vitals = self._vitals()
-            theta = self._gate.theta(self.confidence, vitals.vitality, self._arousal)
-            decision = self._heartbeat.quiet(theta)
-            self._vitality.append(vitals.vitality)
-            self._phase.append(vitals.phase)
-            self._theta.append(theta)
-            self._decisions.append(decision)
-            self.confidence = float(decision.confidence)
+        """Tick `i`'s decision (made now if not yet: on the vitality as it is now).
+        Raises ValueError for a tick that is not the rules' below the gate (a driver
+        asks `admits(i)` before it lives tick i)."""
+        if i == len(self._decisions) and not self.admits(i):
+            raise ValueError(f"tick {i} of the stretch is not quiet: its PE is not below θ")
         return self._decisions[i]
 
     def record(self, i: int) -> DecisionRecord:
@@ -121,6 +174,8 @@ class QuietRecords:
             decision=decision,
             theta=self._theta[i],
             market=stretch.summaries[i],
+            error=self._errors[i],
+            flags=self._flags[i],
         )
 
     def step(self, i: int) -> Sequence[Event]:
@@ -140,6 +195,8 @@ class QuietRecords:
                 vitality=self._vitality[:done],
                 phase=self._phase[:done],
                 theta=self._theta[:done],
+                errors=self._errors[:done],
+                flags=self._flags[:done],
                 decisions=decisions,
                 markets=stretch.summaries[:done],
                 equities=[float(e) for e in stretch.equities[:done]],

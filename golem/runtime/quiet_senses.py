@@ -101,7 +101,7 @@ class QuietSenses:
         self._looking, self._pushes, self._observations = False, [], []
         self._prices, self._summaries, self.fired = [], [], []
         quiet = self._look(stretch) if len(stretch) else 0
-        stretch.summaries = self._summaries
+        stretch.summaries, stretch.fired = self._summaries, self.fired
         if quiet:
             prices = stretch.prices = np.array(self._prices, dtype=np.float64)
             stretch.equities = self._equities(prices)

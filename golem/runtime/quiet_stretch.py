@@ -1,6 +1,7 @@
 """A quiet stretch's heartbeat decisions as one record (issue [speed]): what `done` quiet
-ticks in a row decided by the rules (T0, observe, severity none), published once on the
-`RecordStream` instead of `done` `DecisionRecord`s.
+ticks in a row decided by the rules (T0: PE below the gate, observe, severity low when a
+probe fired and none when none did), published once on the `RecordStream` instead of
+`done` `DecisionRecord`s.
 
 A subscriber that hears stretches (`hear_quiet`: the log's sink, the simulator's tally,
 judgement, outcomes and strategies) handles them in bulk with the same effect as the
@@ -38,9 +39,11 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
     for tick `first_tick + i`, made at `times[i]` on the vitality and phase the golem had
     then (`vitality[i]`, `phase[i]`: after the tick before), the gate `theta[i]`, the
     market `markets[i]` (its summary after the tick's observation) and the portfolio's
-    equity marked at it (`equities[i]`; its cash and positions did not move). Each
-    decision is `decisions[i]` (the rules' observe, severity none, whose rationale names
-    the gate); nothing was spent and no event made. `fields()` is its log line."""
+    equity marked at it (`equities[i]`; its cash and positions did not move), the
+    prediction error `errors[i]` of the probes that fired (`flags[i]`). Each decision is
+    `decisions[i]` (the rules' observe, severity low or none, whose rationale names the
+    PE, the gate and the flags); nothing was spent and no event made. `fields()` is its
+    log line."""
 
     event: ClassVar[str] = "quiet_stretch"
 
@@ -50,6 +53,8 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
     vitality: Sequence[float]
     phase: Sequence[Phase]
     theta: Sequence[float]
+    errors: Sequence[float]
+    flags: Sequence[tuple[str, ...]]
     decisions: Sequence[HeartbeatDecision]
     markets: Sequence[MarketSummary]
     equities: Sequence[float]
@@ -80,24 +85,27 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
                 decision=decision,
                 theta=theta,
                 market=market,
+                error=self.errors[i],
+                flags=self.flags[i],
             )
 
     def fields(self) -> dict[str, Any]:
         """Its log line (event `quiet_stretch`): the stretch named (its first and last tick
-        and time, how many decisions, the decision, the gate's range) and, a column a
+        and time, how many decisions, their summaries, the gate's range) and, a column a
         number, what each decision's own line would have said that the others' did not:
         `golem inspect` (logs/quiet.py) expands it back into those lines."""
         dumped: dict[int, int] = {}  # a decision's place in `decisions`, by its identity
         decisions: list[dict[str, Any]] = []
+        summaries: list[str] = []  # each of `decisions`' outcome summary
         which: list[int] = []
         for decision in self.decisions:
             at = dumped.get(id(decision))
             if at is None:
                 at = dumped[id(decision)] = len(decisions)
                 decisions.append(decision.json_fields())
+                summaries.append(f"{decision.severity}: {decision.action}")
             which.append(at)
         times, theta, last = self.times, self.theta, len(self.times) - 1
-        first = self.decisions[0]
         return {
             "golem": self.golem,
             "subsystem": str(_HEARTBEAT),
@@ -109,16 +117,19 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
             "last_tick": self.first_tick + last,
             "first_time": times[0],
             "last_time": times[last],
-            "summary": f"{first.severity}: {first.action}",
+            "summary": "; ".join(dict.fromkeys(summaries)),
             "theta_min": round(min(theta), 4),
             "theta_max": round(max(theta), 4),
             "decisions": decisions,
+            "summaries": summaries,
             "ticks": {
                 "time": list(times),
                 "decision": which,
                 "vitality": [round(v, 6) for v in self.vitality],
                 "phase": [str(p) for p in self.phase],
                 "theta": [round(t, 4) for t in theta],
+                "prediction_error": [_error(e) for e in self.errors],
+                "flags": [list(f) for f in self.flags],
                 "market": [market_fields(m) for m in self.markets],
             },
         }
@@ -134,9 +145,12 @@ def quiet_record(
     decision: HeartbeatDecision,
     theta: float,
     market: MarketSummary,
+    error: float,
+    flags: tuple[str, ...],
 ) -> DecisionRecord:
     """A quiet tick's record as `Decisions.run` publishes it, but for its `situation`:
-    the rules' `decision` on the gate `theta` and `market`, which changed nothing."""
+    the rules' `decision` on the gate `theta`, `market` and the probes that fired (their
+    `flags`, their PE `error`), which changed nothing."""
     return DecisionRecord(
         golem=golem,
         time=time,
@@ -149,7 +163,8 @@ def quiet_record(
         source=_SOURCE,
         decision=decision,
         outcome=Outcome(
-            summary=f"{decision.severity}: {decision.action}", details=_details(theta, market)
+            summary=f"{decision.severity}: {decision.action}",
+            details=_details(theta, market, error, flags),
         ),
     )
 
@@ -161,11 +176,18 @@ class HearsQuiet(Protocol):
     def hear_quiet(self, stretch: QuietStretch) -> None: ...
 
 
-def _details(theta: float, market: MarketSummary) -> dict[str, Any]:
-    """The heartbeat's outcome details on a quiet tick (no probe fired: PE 0.0)."""
+def _details(
+    theta: float, market: MarketSummary, error: float, flags: tuple[str, ...]
+) -> dict[str, Any]:
+    """The heartbeat's outcome details on a quiet tick (`Heartbeat.act`'s)."""
     return {
-        "prediction_error": 0.0,
+        "prediction_error": _error(error),
         "theta": round(theta, 4),
-        "flags": [],
+        "flags": list(flags),
         "market": market_fields(market),
     }
+
+
+def _error(error: float) -> float:
+    """A PE as the heartbeat's details state it (most are 0.0, kept as they are)."""
+    return round(error, 4) if error else error

@@ -1,11 +1,14 @@
 """The records part of a fast-forward (golem.runtime.quiet_records): a quiet stretch's
 heartbeat decisions published once as a `QuietStretch` leave every subscriber as the
 decisions published one by one do. A life is lived step by step, its records kept; each
-run of quiet heartbeats in it is then made again by the part (begin, step, end) from what
-the golem had at those ticks, and both versions are told to fresh subscribers: the
-simulator's tally, judgement, outcomes and strategies; the log's sink (one line a stretch,
-from which the log's readers and `golem inspect` expand the same decisions' lines); and a
-subscriber that does not hear stretches (handed the records)."""
+run of quiet heartbeats in it (the rules' at T0 with no event: probes that fired below
+the gate θ, none a regime flip or a critical health factor) is then made again by the
+part (begin, admits and step a tick, end) from what the golem had at those ticks, and
+both versions are told to fresh subscribers: the simulator's tally, judgement, outcomes
+and strategies; the log's sink (one line a stretch, from which the log's readers and
+`golem inspect` expand the same decisions' lines); and a subscriber that does not hear
+stretches (handed the records). A tick whose PE reaches its θ, and a fast-forwarded
+life against the stepped one: test_quiet_gate.py."""
 
 from __future__ import annotations
 
@@ -40,8 +43,14 @@ from golem.simulation.diversity import Strategies
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.outcomes import Outcomes
 from golem.simulation.tally import Tally
+from golem.subsystems.contract import Situation
 from golem.subsystems.heartbeat import Heartbeat
-from golem.subsystems.heartbeat.probes import Gate
+from golem.subsystems.heartbeat.probes import (
+    Gate,
+    ProbePolicy,
+    Reading,
+    readings,
+)
 from tests.policy import HEARTBEAT
 from tests.runtime.test_life import START, config, life
 
@@ -50,9 +59,9 @@ Run = list[DecisionRecord]  # consecutive quiet heartbeat decisions
 
 def lived(
     root: Path, seed: int, hours: float, theta: float
-) -> tuple[list[Record], Rightness, Heartbeat, Any]:
+) -> tuple[list[Record], Rightness, Heartbeat, ProbePolicy]:
     """A life of `hours` lived step by step: every record it published, what its
-    decisions are judged by, its heartbeat subsystem and its compiled gate."""
+    decisions are judged by, its heartbeat subsystem and its compiled probes."""
     data = config(root).model_dump(mode="json")
     data["golem"]["seed"] = seed
     data["heartbeat"]["theta_base"] = theta  # the gate: how many ticks are quiet
@@ -62,11 +71,12 @@ def lived(
         made = life(cfg, VirtualClock(START), store, [published.append])
         trio.run(partial(made.run, duration=timedelta(hours=hours)))
         golem = made.golem
-        return published, Rightness.of(golem), Heartbeat(golem.heartbeat.config), golem.probes.gate
+        return published, Rightness.of(golem), Heartbeat(golem.heartbeat.config), golem.probes
 
 
 def quiet(record: Record) -> bool:
-    """A heartbeat the rules decided on a quiet tick: T0, no probe fired, observe."""
+    """A heartbeat the rules decided on a quiet tick: T0 (PE below θ), no regime flip and
+    no critical health factor among the probes that fired, no steer, observe, no event."""
     if not isinstance(record, DecisionRecord) or record.subsystem is not SubsystemName.HEARTBEAT:
         return False
     ctx, outcome = record.situation, record.outcome
@@ -75,11 +85,13 @@ def quiet(record: Record) -> bool:
         and record.tier is ModelTier.T0
         and ctx is not None
         and ctx.probes is not None
-        and not ctx.probes.flags
+        and not ctx.probes.regime_flip
+        and not ctx.probes.health_critical
         and ctx.steer is None
         and outcome is not None
-        and outcome.summary == "none: observe"
+        and outcome.summary in ("none: observe", "low: observe")
         and not outcome.events
+        and not outcome.trades
     )
 
 
@@ -109,11 +121,30 @@ def split(records: list[Record]) -> Iterator[Record | Run]:
         yield from held
 
 
+def fired(ctx: Situation, previous: Situation | None, policy: ProbePolicy) -> tuple[Reading, ...]:
+    """The probes that fired at `ctx`'s tick (the senses part's `Stretch.fired`), as its
+    probes were computed: on the tick before's market, the credits and the burn rate."""
+    found = readings(
+        ctx.market,
+        None if previous is None else previous.market,
+        credits_usd=ctx.credits_usd,
+        burn_rate_usd=ctx.burn_rate_usd,
+        policy=policy,
+    )
+    assert ctx.probes is not None and tuple(r.flag for r in found) == ctx.probes.flags
+    return found
+
+
 def remade(
-    run: Run, confidence: float | None, heartbeat: Heartbeat, gate: Any
+    run: Run,
+    confidence: float | None,
+    heartbeat: Heartbeat,
+    policy: ProbePolicy,
+    previous: Situation | None,
 ) -> tuple[QuietStretch, float | None]:
-    """`run` made again by the part from what the golem had at its ticks: begin, a step
-    a tick (the vitality then as the vitals part leaves it), end."""
+    """`run` made again by the part from what the golem had at its ticks (`previous`:
+    the situation of the heartbeat before): begin, admits and a step a tick (the
+    vitality then as the vitals part leaves it), end."""
     ctxs = [r.situation for r in run]
     assert all(ctx is not None for ctx in ctxs)
     first = ctxs[0]
@@ -124,7 +155,8 @@ def remade(
     part = QuietRecords(
         golem_id=first.golem_id,
         heartbeat=heartbeat,
-        gate=gate,
+        gate=policy.gate,
+        critical=policy.health_critical,
         publish=published.append,
         vitals=lambda: now[-1],
         arousal=first.mood.arousal,
@@ -139,11 +171,17 @@ def remade(
         summaries=[ctx.market for ctx in ctxs if ctx is not None],
         equities=np.array([ctx.portfolio.equity_usd for ctx in ctxs if ctx is not None]),
     )
+    for ctx in ctxs:
+        assert ctx is not None
+        stretch.fired.append(fired(ctx, previous, policy))
+        previous = ctx
+    assert all(map(part.allows, stretch.fired))  # the senses part lets them through
     n = part.begin(stretch)
     assert n == len(run)
     for i, ctx in enumerate(ctxs):
         assert ctx is not None
         now.append(Vitals(ctx.vitality, ctx.phase, 1.0, 0.5, 0.0))
+        assert part.admits(i)
         assert part.step(i) == ()
     part.end(n)
     assert len(published) == 1 and kept == [part.confidence]
@@ -179,20 +217,22 @@ class Subscribers:
         }
 
 
-def check(seed: int, hours: float, theta: float = 0.3) -> int:
+def check(seed: int, hours: float, theta: float = 0.3) -> tuple[int, int]:
     """Both versions of a life of `hours` against each other; how many quiet decisions
-    were told in bulk."""
+    were told in bulk, and how many of them on probes that fired (severity low)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        records, rightness, heartbeat, gate = lived(root, seed, hours, theta)
+        records, rightness, heartbeat, policy = lived(root, seed, hours, theta)
         clock = [START]
         one = Subscribers(root / "one.log", rightness, lambda: clock[0])
         bulk = Subscribers(root / "bulk.log", rightness, lambda: clock[0])
         confidence: float | None = None
+        previous: Situation | None = None  # the last heartbeat's
         told, stretches = 0, []
         for item in split(records):
             if isinstance(item, list):
-                stretch, after = remade(item, confidence, heartbeat, gate)
+                stretch, after = remade(item, confidence, heartbeat, policy, previous)
+                previous = item[-1].situation
                 for record in item:
                     clock[0] = record.time
                     one.stream.publish(record)
@@ -211,6 +251,7 @@ def check(seed: int, hours: float, theta: float = 0.3) -> int:
             bulk.stream.publish(item)
             if isinstance(item, DecisionRecord) and heard(item):
                 confidence = float(getattr(item.decision, "confidence", 0.5))
+                previous = item.situation
         assert bulk.state() == one.state()
         # A subscriber that hears no stretch is handed the records, as step by step
         # (all but the situation, which only the simulator's judges read, and they do).
@@ -239,7 +280,11 @@ def check(seed: int, hours: float, theta: float = 0.3) -> int:
         # `golem inspect` reads them alike: each decision, and the summary.
         for view in (["--json", "--event", "decision"], ["--summary", "--json"]):
             assert inspected(root / "bulk.log", view) == inspected(root / "one.log", view)
-        return told
+        low = sum(bool(f) for stretch in stretches for f in stretch.flags)
+        assert low == sum(
+            str(d.severity) == "low" for stretch in stretches for d in stretch.decisions
+        )
+        return told, low
 
 
 def named_of(line: dict[str, Any]) -> tuple[Any, ...]:
@@ -249,13 +294,14 @@ def named_of(line: dict[str, Any]) -> tuple[Any, ...]:
 
 def stretch_of(stretch: QuietStretch) -> tuple[Any, ...]:
     times, theta = stretch.times, stretch.theta
+    severities = dict.fromkeys(str(d.severity) for d in stretch.decisions)
     return (
         stretch.first_tick,
         stretch.first_tick + len(stretch) - 1,
         times[0].isoformat(),
         times[-1].isoformat(),
         len(stretch),
-        "none: observe",
+        "; ".join(f"{severity}: observe" for severity in severities),
         round(min(theta), 4),
         round(max(theta), 4),
     )
@@ -290,7 +336,9 @@ def inspected(log: Path, view: list[str]) -> str:
 def test_a_stretch_told_in_bulk_leaves_every_subscriber_as_one_by_one(
     seed: int, theta: float
 ) -> None:
-    assert check(seed, hours=1.0, theta=theta) >= 20  # stretches were told
+    told, low = check(seed, hours=1.0, theta=theta)
+    assert told >= 20  # stretches were told
+    assert low >= 1  # some of their ticks on probes that fired below the gate
 
 
 async def test_the_part_of_a_living_golem_decides_on_its_vitality_and_keeps_its_confidence(
@@ -309,6 +357,7 @@ async def test_the_part_of_a_living_golem_decides_on_its_vitality_and_keeps_its_
         equity = golem.portfolio.equity()
         part = golem.decisions.quiet(golem)  # as the fast-forward makes it
         stretch = Stretch(golem.tick_no, times, [market] * 3, np.empty(0), np.full(3, equity))
+        stretch.fired = [()] * 3  # no probe fired
         published.clear()
         assert part.begin(stretch) == 3
         thetas, gate = [], golem.probes.gate
@@ -316,6 +365,7 @@ async def test_the_part_of_a_living_golem_decides_on_its_vitality_and_keeps_its_
             vitals = golem.chart.vitals
             confidence = 0.9 if i == 0 else 0.5
             thetas.append(gate.theta(confidence, vitals.vitality, golem.mood.arousal))
+            assert part.admits(i)
             assert part.step(i) == ()
         kept = [part.record(i) for i in range(2)]  # an episode's, as step by step
         part.end(2)  # the stretch ended after two ticks: the third is not told
@@ -341,6 +391,7 @@ def test_no_tick_is_lived_in_bulk_with_a_steer_waiting_or_a_gate_that_can_close(
             golem_id="g",
             heartbeat=Heartbeat(HEARTBEAT),
             gate=gate,
+            critical=Reading("health_factor<1.2", 0.75),
             publish=lambda stretch: None,
             vitals=lambda: Vitals(1.0, Phase.THRIVING, 1.0, 0.5, 0.0),
             arousal=0.0,

@@ -27,6 +27,7 @@ from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.golem import Golem
 from golem.runtime.quiet import Stretch
+from golem.runtime.quiet_records import QuietRecords
 from golem.runtime.quiet_senses import QuietSenses
 from golem.runtime.store.state import StateStore
 from golem.subsystems.heartbeat.probes import (
@@ -197,6 +198,7 @@ class Case:
     ends: datetime | None = None
     allows: Callable[[tuple[Reading, ...]], bool] | None = None
     fired: list[tuple[Reading, ...]] = field(default_factory=list)  # the part's, each tick
+    refused: tuple[Reading, ...] = ()  # the probes of the tick that ended the stretch
 
 
 def compare(case: Case, *, warm: int, length: int, keep: float, after: int = 40) -> int:
@@ -223,6 +225,7 @@ def compare(case: Case, *, warm: int, length: int, keep: float, after: int = 40)
         feed = len(case.probe.golem.memory.feed(100))
         summary, fired, equity = reference(case.probe, time)
         if fired and (case.allows is None or not case.allows(fired)):
+            case.refused = fired
             break
         if len(case.probe.golem.memory.feed(100)) > feed:
             break
@@ -333,6 +336,31 @@ def test_probes_a_driver_allows_keep_the_stretch_going(tmp_path: Path) -> None:
         low = [runway in fired for fired in case.fired]
         assert low[0] and not low[-1] and low == sorted(low, reverse=True)
         assert any(fired and runway not in fired for fired in case.fired)  # the band's
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), keep=st.sampled_from([0.0, 0.5, 1.0]))
+@example(seed=4, keep=1.0)
+def test_the_rules_allowance_lives_probes_below_the_gate_and_stops_at_a_flip(
+    seed: int, keep: float
+) -> None:
+    """The driver's allowance (the records part's `allows`: no regime flip, no critical
+    health factor, PE below the gate's ceiling): a stretch lives the ticks whose probes
+    the rules may answer at T0 with no event, as step by step, each tick's probes in
+    `Stretch.fired` for the records part, and ends before the first tick it refuses."""
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = config(Path(tmp), seed=seed, sigmas=1.0)
+        with case_of(raw, simulated(raw)) as case:
+            policy = case.b.golem.probes
+            case.probe.golem.probes = case.a.golem.probes = policy  # one life's readings
+            case.allows = QuietRecords.of(case.b.golem).allows
+            length = 200
+            quiet = compare(case, warm=30, length=length, keep=keep)
+            flips = [r for r in policy.band_moves.values() if r.flip]
+            assert not any(r in flips or r is policy.health_critical for f in case.fired for r in f)
+            if seed == 4:  # an example: probes lived below the gate, a flip refused
+                assert any(case.fired) and quiet < length
+                assert any(r.flip for r in case.refused)
 
 
 def test_a_feed_item_ends_the_quiet(tmp_path: Path) -> None:

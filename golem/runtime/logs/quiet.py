@@ -1,10 +1,12 @@
 """A fast-forward's quiet stretch in the log (issue [speed]): one line, event
-`quiet_stretch`, stands for the heartbeat decisions the rules made on its ticks (T0, observe,
-severity none; see golem/runtime/quiet_stretch.py, which writes it). The log's readers
-expand it back into those decisions' own lines, value for value what the step-by-step
-golem would have written (stamped with each decision's time, as a simulation's clock stamps
-them): `golem inspect`, a recorded life's feed and the dashboard's tail read decisions
-only, never the stretch."""
+`quiet_stretch`, stands for the heartbeat decisions the rules made on its ticks (T0: PE
+below the gate; observe, severity low or none; see golem/runtime/quiet_stretch.py, which
+writes it). The log's readers expand it back into those decisions' own lines, value for
+value what the step-by-step golem would have written (stamped with each decision's time,
+as a simulation's clock stamps them): `golem inspect`, a recorded life's feed and the
+dashboard's tail read decisions only, never the stretch. A line written before quiet
+ticks could have fired probes (no `prediction_error`, `flags` or `summaries`) stands for
+ticks at PE 0.0, no flag, and the one summary it names."""
 
 from __future__ import annotations
 
@@ -23,12 +25,18 @@ def expanded(stretch: Event) -> list[Event]:
     ticks = stretch["ticks"]
     times, which, vitality = ticks["time"], ticks["decision"], ticks["vitality"]
     phase, theta, market = ticks["phase"], ticks["theta"], ticks["market"]
+    count = stretch["count"]
+    errors = ticks.get("prediction_error", [0.0] * count)
+    flags = ticks.get("flags", [[]] * count)
     decisions: list[Event] = stretch["decisions"]
+    summaries = stretch.get("summaries", [stretch["summary"]] * len(decisions))
     golem, subsystem, source = stretch["golem"], stretch["subsystem"], stretch["source"]
-    tier, asked, summary = stretch["tier"], stretch["tier_asked"], stretch["summary"]
+    tier, asked = stretch["tier"], stretch["tier_asked"]
     first = stretch["first_tick"]
-    if not all(len(column) == stretch["count"] for column in ticks.values()):
+    if not all(len(column) == count for column in ticks.values()):
         raise ValueError("a quiet stretch's columns differ in length from its count")
+    if len(summaries) != len(decisions):
+        raise ValueError("a quiet stretch's summaries differ in number from its decisions")
     return [
         {
             "timestamp": time,
@@ -46,10 +54,10 @@ def expanded(stretch: Event) -> list[Event]:
             "cost_usd": 0.0,
             "tokens": {"input": 0, "output": 0, "reasoning": 0},
             "decision": dict(decisions[which[i]]),
-            "summary": summary,
-            "prediction_error": 0.0,
+            "summary": summaries[which[i]],
+            "prediction_error": errors[i],
             "theta": theta[i],
-            "flags": [],
+            "flags": list(flags[i]),
             "market": market[i],
         }
         for i, time in enumerate(times)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import structlog
+import trio
 
 from golem.mortality import Charge
 from golem.runtime.store.bills import BILLS_NAME, BillJournal, JournaledLedger
@@ -288,9 +289,13 @@ class _Pending:
         del self.writes[start:]
         return bool(opened)
 
+    @trio.lowlevel.enable_ki_protection
     def send(self) -> None:
         """Execute every held write, opening the savepoints of the open transactions
-        between them."""
+        between them. Ctrl-C waits until it is done (trio delivers it at the next
+        checkpoint): interrupted between two of its statements, the writes already
+        executed would still be held, and sent again by the rollback's rebuild or the
+        close (a UNIQUE failure in 2 of 25 interrupted simulations)."""
         done = 0
         for level in self._levels:
             if not level[2]:

@@ -138,30 +138,31 @@ class Heartbeat:
             severity = Severity.HIGH
         elif probes.prediction_error >= probes.theta:
             severity = Severity.MODERATE
-        elif probes.flags:
-            severity = Severity.LOW
         else:
-            severity = Severity.NONE
+            severity = _below_gate(probes.flags)
         hedge = (
             health_critical
             and self.config.rules_hedge_on_critical_health
             and ctx.portfolio.exposure_usd > 0
         )
-        flags = ", ".join(probes.flags) if probes.flags else "no probe fired"
         if not hedge:
             action = HeartbeatAction.OBSERVE
         elif ctx.phase is Phase.TERMINAL:
             action = HeartbeatAction.EXIT
         else:
             action = HeartbeatAction.HEDGE
-        rationale = f"rules: PE {probes.prediction_error:.2f} against θ {probes.theta:.2f}; {flags}"
+        rationale = _rationale(probes.prediction_error, probes.theta, probes.flags)
         return self._rule(severity, action, rationale)
 
-    def quiet(self, theta: float) -> HeartbeatDecision:
-        """The rules' decision on a quiet tick (no probe fired, PE 0 below the gate
-        `theta`): what `deterministic` decides there, severity none, observe."""
-        rationale = f"rules: PE {0.0:.2f} against θ {theta:.2f}; no probe fired"
-        return self._rule(Severity.NONE, HeartbeatAction.OBSERVE, rationale)
+    def quiet(
+        self, theta: float, error: float = 0.0, flags: tuple[str, ...] = ()
+    ) -> HeartbeatDecision:
+        """The rules' decision on a quiet tick (PE `error` below the gate `theta`, from the
+        probes `flags`, none of them health critical): what `deterministic` decides there,
+        severity low when a probe fired (none when none did), observe."""
+        return self._rule(
+            _below_gate(flags), HeartbeatAction.OBSERVE, _rationale(error, theta, flags)
+        )
 
     def _rule(
         self, severity: Severity, action: HeartbeatAction, rationale: str
@@ -227,6 +228,17 @@ class Heartbeat:
             events=events,
             details=details,
         )
+
+
+def _below_gate(flags: tuple[str, ...]) -> Severity:
+    """The rules' severity of a tick whose PE is below the gate, health not critical."""
+    return Severity.LOW if flags else Severity.NONE
+
+
+def _rationale(error: float, theta: float, flags: tuple[str, ...]) -> str:
+    """The rules' rationale: the PE against the gate, and which probes fired."""
+    fired = ", ".join(flags) if flags else "no probe fired"
+    return f"rules: PE {error:.2f} against θ {theta:.2f}; {fired}"
 
 
 def _events(ctx: Situation) -> tuple[Event, ...]:
