@@ -13,6 +13,7 @@ import pytest
 from golem.oracle import OracleGenome
 from golem.runtime.heritage import GENOME_META, genome_of
 from golem.runtime.store.state import StateStore
+from tests.policy import COMPILED
 
 from .test_lineage import lineage
 
@@ -25,7 +26,7 @@ def test_each_heir_starts_from_its_predecessors_oracle_at_0_7(tmp_path: Path) ->
     logs = [out / "golem.log"] + [s.parent / "golem.log" for s in states[1:]]
     with StateStore.open(states[0]) as store:
         assert store.get_meta(GENOME_META) is None  # the founder inherits nothing
-        founder = genome_of(store)
+        founder = genome_of(store, corrector=COMPILED.corrector, calibration=COMPILED.calibration)
     assert '"event":"oracle_inherited"' not in logs[0].read_text()
     with StateStore.open(states[1]) as store:
         kept = OracleGenome.from_dict(store.get_meta(GENOME_META))
