@@ -62,7 +62,7 @@ def test_a_tick_whose_probes_reach_the_gate_ends_the_stretch_before_it() -> None
     """Probes below θ: the rules' decision, severity low, its PE and flags on the record
     and the line; a tick whose PE reaches θ is not admitted (the stretch ends before it,
     the step-by-step tick lives it), nor decided by the part; a flip or a critical health
-    factor is not let through at all, nor probes at the gate's ceiling."""
+    factor is not let through at all, nor probes at θ's largest (at vitality 1)."""
     policy = ProbePolicy.of(HEARTBEAT.probes)
     gate = policy.gate  # θ = 0.375 here: base 0.3, confidence 0.5 by default
     assert gate.theta(None, 1.0, 0.0) == pytest.approx(0.375)
@@ -73,8 +73,10 @@ def test_a_tick_whose_probes_reach_the_gate_ends_the_stretch_before_it() -> None
     part = part_on(gate, published, policy.health_critical)
     assert part.allows((light,)) and part.allows((minor, change))
     assert not part.allows((flip,)) and not part.allows((policy.health_critical,))
-    heavy = (major, policy.volume_spike, change, policy.runway_low)  # PE 0.9: θ is <= 0.8
-    assert not part.allows(heavy) and part.allows(heavy[:3])
+    # Not let through either: a PE at or above the largest θ of the stretch (vitality 1).
+    heavy = (major, policy.volume_spike, change, policy.runway_low)  # PE 0.9
+    assert not part.allows(heavy) and not part.allows((major,))  # PE 0.5 >= θ 0.375
+    assert part.allows((policy.volume_spike, change))  # PE 0.25
     times = [START + timedelta(seconds=15 * i) for i in range(4)]
     market = MarketSummary(0, START, 100.0, None, None, None, None, None, None)
     stretch = Stretch(0, times, [market] * 4, np.empty(0), np.full(4, 100.0))
