@@ -7,8 +7,9 @@ A simulated market is looked ahead on a *shadow*: a copy of it (its own generato
 same state) that walks the same path. The market itself only ever observes the times a
 life lives, so it is exact whatever the lookahead saw; the shadow is a cache, kept while
 it is where the market is or one observation ahead of it at a time the market is then
-asked (the tick that ended a stretch is the next the life lives), and copied again from
-the market otherwise; a shadow that saw a long stretch all kept becomes the market.
+asked (the tick that ended a stretch is the next the life lives), walked on when it is a
+few grid steps behind (ticks lived step by step), and copied again from the market
+otherwise; a shadow that saw a long stretch all kept becomes the market.
 (Taking the market back instead would cost its generator's state, ~16 µs, each stretch.)
 A candle replay is walked itself and taken back through `state()`/`restore()`; a CSV
 replay is a pure function of the time asked. Any other source (a live exchange) cannot be
@@ -33,6 +34,9 @@ _NO_TIMES: Sequence[datetime] = ()
 # taken over) rather than the market walking them again; a new shadow costs a copy of
 # the generator's state (~19 µs, the walk of ~12 ticks).
 _ADOPT_AFTER = 16
+# A shadow this many grid steps or fewer behind the market walks them (~1 µs each)
+# rather than be copied again.
+_CATCH_UP = 16
 
 
 class Lookahead:
@@ -59,7 +63,7 @@ class Lookahead:
         market = self._market
         if isinstance(market, SimulatedMarket):
             shadow = self._shadow
-            if shadow is None or not _where(shadow, market):
+            if shadow is None or not (_where(shadow, market) or _caught_up(shadow, market)):
                 self._shadow = market._twin()
         elif isinstance(market, CandleReplay):
             self._saved = market.state()
@@ -97,6 +101,27 @@ def _adopt(market: SimulatedMarket, shadow: SimulatedMarket) -> None:
     is not used again."""
     for name in SimulatedMarket.__slots__:
         setattr(market, name, getattr(shadow, name))
+
+
+def _caught_up(shadow: SimulatedMarket, market: SimulatedMarket) -> bool:
+    """Whether `shadow`, a copy of `market` that is behind it (the ticks after a stretch
+    lived step by step), walked the grid steps it lacks (a grid step's draws and moves
+    depend on its number alone) and took the market's observation clocks: then it is where
+    the market is. Further behind, or ahead, it is not touched: a new copy is cheaper."""
+    behind = market._grid - shadow._grid
+    if not 0 <= behind <= _CATCH_UP or shadow._elapsed > market._elapsed:
+        return False
+    walk = shadow._walk
+    for _ in range(behind):
+        walk()
+    shadow._tick, shadow._elapsed = market._tick, market._elapsed
+    shadow._last_step, shadow._last = market._last_step, market._last
+    return (
+        _where(shadow, market)
+        and shadow._price == market._price
+        and shadow._grid_volume == market._grid_volume
+        and shadow._regime is market._regime
+    )
 
 
 def _where(shadow: SimulatedMarket, market: SimulatedMarket) -> bool:
