@@ -22,6 +22,7 @@ from golem.mortality import ModelTier, Phase, SubsystemName, Vitals
 from golem.runtime import DecisionRecord, Record, VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.life import assemble
+from golem.runtime.logs.quiet import expanded
 from golem.runtime.options import LifeOptions
 from golem.runtime.quiet import Stretch
 from golem.runtime.quiet_records import QuietRecords
@@ -216,3 +217,45 @@ def test_a_quiet_stretch_line_of_ticks_with_no_probe_columns_reads_as_pe_zero(
     assert line["prediction_error"] == 0.0 and line["flags"] == []
     assert f"{log}:2: skipped: a quiet_stretch that cannot be expanded" in err
     assert "summaries differ in number from its decisions" in err
+
+
+def test_a_stretch_line_states_its_numbers_unrounded_and_reads_as_the_lines_round_them() -> None:
+    """The line keeps each tick's vitality, θ, PE and market numbers as computed; its
+    decisions' lines, expanded, state them rounded as `Heartbeat.act` and the record's
+    line do (θ and PE to 4 places, the rest to 6), and a line written with them rounded
+    (an older writer's) expands to the same lines."""
+    policy = ProbePolicy.of(HEARTBEAT.probes)
+    published: list[QuietStretch] = []
+    part = part_on(policy.gate, published, policy.health_critical)
+    part._vitals = lambda: Vitals(0.123456789, Phase.THRIVING, 1.0, 0.5, 0.0)
+    times = [START + timedelta(seconds=15 * i) for i in range(2)]
+    market = MarketSummary(0, START, 100.0, 1 / 3, 2 / 3, -1 / 7, 3.3333333, None, 1 / 9)
+    stretch = Stretch(0, times, [market] * 2, np.empty(0), np.full(2, 100.0))
+    stretch.fired = [(), (policy.above,)]
+    assert part.begin(stretch) == 2 and part.admits(0) and part.admits(1)
+    part.end(2)
+    line = orjson.loads(orjson.dumps(published[0].fields()))
+    ticks = line["ticks"]
+    assert ticks["vitality"] == [0.123456789] * 2 and ticks["market"][0]["zscore"] == -1 / 7
+    rounded = {
+        **line,
+        "ticks": {
+            **ticks,
+            "vitality": [round(v, 6) for v in ticks["vitality"]],
+            "theta": [round(t, 4) for t in ticks["theta"]],
+            "prediction_error": [round(e, 4) for e in ticks["prediction_error"]],
+            "market": [{k: round(v, 6) for k, v in m.items()} for m in ticks["market"]],
+        },
+    }
+    lines = expanded(line)
+    assert lines == expanded(rounded)
+    assert [each["vitality"] for each in lines] == [0.123457] * 2
+    assert [each["theta"] for each in lines] == [round(t, 4) for t in ticks["theta"]]
+    assert lines[1]["prediction_error"] == policy.above.weight
+    assert lines[0]["market"] == {
+        "price_delta": 0.666667,
+        "price_delta_tick": 0.333333,
+        "zscore": -0.142857,
+        "volume_ratio": 3.333333,
+        "health_factor": 0.111111,
+    }
