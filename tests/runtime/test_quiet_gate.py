@@ -7,6 +7,7 @@ before such ticks were quiet still reads (PE 0.0, no flag)."""
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -15,6 +16,8 @@ import numpy as np
 import orjson
 import pytest
 import trio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from golem.cli import main
@@ -259,3 +262,38 @@ def test_a_stretch_line_states_its_numbers_unrounded_and_reads_as_the_lines_roun
         "volume_ratio": 3.333333,
         "health_factor": 0.111111,
     }
+
+
+_OFF = (-1e-9, -2e-9, -1e-10, 0.0, 1e-10, 1e-9, 2e-9)
+
+
+def edge(k: int, ulps: int) -> float:
+    """A θ a few floats off the edge where its 2 places turn (k.5 hundredths)."""
+    theta = (k + 0.5) / 100
+    for _ in range(abs(ulps)):
+        theta = math.nextafter(theta, math.inf if ulps > 0 else -math.inf)
+    return theta
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    thetas=st.lists(
+        st.floats(0.05, 0.8)
+        | st.builds(edge, st.integers(5, 79), st.integers(-3, 3))
+        | st.builds(lambda k, d: (k + 0.5) / 100 + d, st.integers(5, 79), st.sampled_from(_OFF)),
+        min_size=1,
+        max_size=40,
+    ),
+    fired=st.sampled_from([(0.0, ()), (0.02, ("outside_band:above",))]),
+)
+def test_the_rules_quiet_decision_given_again_is_the_one_a_new_heartbeat_makes(
+    thetas: list[float], fired: tuple[float, tuple[str, ...]]
+) -> None:
+    """`Heartbeat.quiet` gives its last decision again for a θ its rationale states
+    alike: for every θ (the edges where the stated θ turns included) it is the decision
+    a heartbeat that never decided makes, rationale and all."""
+    heartbeat, (error, flags) = Heartbeat(HEARTBEAT), fired
+    for theta in sorted(thetas) + thetas:
+        assert heartbeat.quiet(theta, error, flags) == Heartbeat(HEARTBEAT).quiet(
+            theta, error, flags
+        )
