@@ -186,9 +186,7 @@ class QuietSenses:
         for pushed in reversed(self._pushes[done:]):
             window.unpush(pushed)
         self._senses.unsaved += done
-        hear = self._knowledge.hear
-        for observation in self._observations[:done]:
-            hear(observation)
+        self._knowledge.hear_quiet(self._observations[:done])
         if done:
             self._portfolio.mark(self._prices[done - 1])
         self.last = self._summaries[done - 1] if done else None

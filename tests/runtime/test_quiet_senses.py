@@ -175,6 +175,7 @@ def senses_state(golem: Golem) -> dict[str, Any]:
         "unsaved": golem.senses.unsaved,
         "market": market.state() if hasattr(market, "state") else None,
         "heard": golem.memory.observations(10_000),
+        "heard_until": golem.knowledge._heard_until,  # the feed heard up to
         "portfolio": golem.portfolio.to_dict(),
         "equity": golem.portfolio.equity(),
         "previous": golem.previous,
