@@ -116,7 +116,12 @@ def run(args: argparse.Namespace) -> int:
     config = _overridden(config, args.state_dir, args.log_file)
     succession = None
     if args.successor_of is not None:  # refused before anything is made
-        succession = predecessor(args.successor_of, successor_state=config.golem.state_dir)
+        succession = predecessor(
+            args.successor_of,
+            successor_state=config.golem.state_dir,
+            corrector=config.prediction.corrector(),
+            calibration=config.calibration.params(),
+        )
         config = with_lineage(config, succession.lineage_credits_usd)
     listening = run_http.bind(args)  # before anything is made: a taken port changes nothing
     try:

@@ -19,7 +19,7 @@ import pydantic
 import structlog
 
 from golem.cli.failure import UsageError
-from golem.oracle import GenomeError, OracleGenome
+from golem.oracle import CalibrationParams, CorrectorParams, GenomeError, OracleGenome
 from golem.runtime.config import GolemConfig
 from golem.runtime.heritage import genome_of, keep
 from golem.runtime.store import DB_NAME, StateError, StateLock, StateStore
@@ -84,7 +84,13 @@ def with_lineage(config: GolemConfig, lineage_credits_usd: Any) -> GolemConfig:
     )
 
 
-def predecessor(state_dir: Path, *, successor_state: Path) -> Succession:
+def predecessor(
+    state_dir: Path,
+    *,
+    successor_state: Path,
+    corrector: CorrectorParams,
+    calibration: CalibrationParams,
+) -> Succession:
     """Read the dead golem in `state_dir`; raises UsageError naming why it cannot be
     succeeded."""
     where = f"--successor-of {state_dir}"
@@ -100,7 +106,7 @@ def predecessor(state_dir: Path, *, successor_state: Path) -> Succession:
             death, golem = store.death(), store.get_meta("golem_id")
             generation = int(store.get_meta("generation") or 1)
             lineage = store.get_meta(LINEAGE_META) or store.initial_credits()
-            genome = genome_of(store)
+            genome = genome_of(store, corrector=corrector, calibration=calibration)
     except StateError as exc:  # held: it is still running
         raise UsageError(f"{where}: the predecessor is still alive ({exc})") from None
     except (GenomeError, LedgerError) as exc:

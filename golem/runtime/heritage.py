@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from golem.oracle import INHERITANCE_WEIGHT, Oracle, OracleGenome
+from golem.oracle import (
+    INHERITANCE_WEIGHT,
+    CalibrationParams,
+    ConfidenceCalibrator,
+    CorrectorParams,
+    Oracle,
+    OracleGenome,
+    ResidualCorrector,
+)
 from golem.runtime.store import StateStore
 
 if TYPE_CHECKING:
@@ -23,10 +31,16 @@ log = structlog.get_logger("golem")
 GENOME_META = "oracle_genome"  # the heir's state meta key
 
 
-def genome_of(store: StateStore) -> OracleGenome:
+def genome_of(
+    store: StateStore, *, corrector: CorrectorParams, calibration: CalibrationParams
+) -> OracleGenome:
     """The genome of the golem whose state is `store`: what it inherited, pooled with
-    every resolution in its ledger (its Oracle as a restart would rebuild it)."""
-    oracle = Oracle()
+    every resolution in its ledger (its Oracle as a restart would rebuild it, with the
+    lineage's `[prediction]` corrector and `[calibration]` settings: the state keeps no
+    config, and a simulated heir's genome is read from an Oracle built with them)."""
+    oracle = Oracle(
+        corrector=ResidualCorrector(corrector), calibrator=ConfidenceCalibrator(calibration)
+    )
     inherited = store.get_meta(GENOME_META)
     if inherited is not None:
         OracleGenome.from_dict(inherited).bequeath(oracle, weight=1.0)  # already scaled

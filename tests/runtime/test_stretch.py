@@ -1,16 +1,20 @@
 """What a fast-forwarding heartbeat may live in one run: `stretch_times` (up to the next
-other job, the hour, a recorded market's end), and the scheduler's `first_other` and
-`advance` (the run recorded as its last fire time, the next fire following from it)."""
+other job, the hour, a recorded market's end), the scheduler's `first_other` and
+`advance` (the run recorded as its last fire time, the next fire following from it), and
+the store's batch counting a stretch's ticks (`weigh`)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import trio
 
 from golem.runtime.clock import VirtualClock
 from golem.runtime.fast_forward import stretch_times
 from golem.runtime.scheduler import Firing, Job, MemoryFireTimes, Scheduler, every
+from golem.runtime.store.state import StateStore
+from tests.simulation.test_simulate_parts import committed_tick
 
 T0 = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
 S15 = timedelta(seconds=15)
@@ -61,3 +65,20 @@ def test_an_advanced_run_is_recorded_as_its_last_fire_and_the_next_follows_it() 
     ]
     assert fires.fires["beat"] == T0 + 6 * S15
     assert seen[0] == (T0 + timedelta(minutes=1), True)  # beat was added first
+
+
+def test_a_batch_commits_after_so_many_ticks_however_many_transactions_lived_them(
+    tmp_path: Path,
+) -> None:
+    with StateStore.open(tmp_path, synchronous="OFF", commit_every=10) as store:
+        with store.transaction():
+            store.set_tick(6)
+            store.weigh(6)  # a quiet stretch of 6 ticks
+        assert committed_tick(tmp_path) is None  # 6 of 10 ticks: the batch is open
+        with store.transaction():
+            store.set_tick(11)
+            store.weigh(5)
+        assert committed_tick(tmp_path) == "11"  # 11 ticks in 2 transactions closed it
+        with store.transaction():
+            store.set_tick(12)
+        assert committed_tick(tmp_path) == "11"  # a new batch opened with tick 12

@@ -20,6 +20,7 @@ from golem.runtime.store import StateLock
 from golem.runtime.store.state import DB_NAME, StateStore
 from golem.subsystems.death import DeathTestament
 from golem.subsystems.death.inheritance import LESSON_CONFIDENCE
+from tests.policy import COMPILED
 
 CONFIG = """
 [golem]
@@ -151,7 +152,9 @@ def test_the_successor_inherits_the_oracle_genome_and_the_lineages_money(
     with StateStore.open(old) as store:  # as if it had been an heir itself
         store.set_meta(GENOME_META, OracleGenome.of(learnt).to_dict())
         founded = store.initial_credits()
-        expected = genome_of(store).scaled(0.7)
+        expected = genome_of(
+            store, corrector=COMPILED.corrector, calibration=COMPILED.calibration
+        ).scaled(0.7)
     assert founded is not None and expected.residuals
     new = config(tmp_path, "second")
     assert main(["run", str(new), "--successor-of", str(old), "--for", "1s"]) == 0
@@ -165,7 +168,7 @@ def test_the_successor_inherits_the_oracle_genome_and_the_lineages_money(
     assert kept.curves[key][0.8] == pytest.approx((28.0, 14.0))
     with StateStore.open(old) as store:  # a founder that learnt nothing leaves nothing
         store.set_meta(GENOME_META, None)
-        assert not genome_of(store)
+        assert not genome_of(store, corrector=COMPILED.corrector, calibration=COMPILED.calibration)
 
 
 def test_a_successor_s_config_takes_the_lineage_s_money_unless_the_owner_set_it() -> None:

@@ -54,6 +54,13 @@ class Transactional:
             self._depth = self._batched = 0
             self.bills.released(0)
 
+    def weigh(self, ticks: int) -> None:
+        """The open transaction lives `ticks` ticks (a fast-forward's quiet stretch): a
+        batch counts them all, so it commits after `commit_every` ticks however many
+        transactions lived them, and holds no more writes than step by step."""
+        if self._batched:
+            self._batched += ticks - 1
+
     def at_rollback(self, callback: Callable[[], None]) -> None:
         """Call `callback` after every rollback, once the database holds only what stands:
         what is kept in memory from the undone writes is rebuilt from it."""
