@@ -42,13 +42,14 @@ _CATCH_UP = 16
 class Lookahead:
     """A source's observations at times to come, for one life (see the module)."""
 
-    __slots__ = ("_market", "_saved", "_seen", "_shadow", "_times")
+    __slots__ = ("_market", "_saved", "_seen", "_shadow", "_shown", "_times")
 
     def __init__(self, market: MarketSource) -> None:
         self._market = market
         self._shadow: SimulatedMarket | None = None
         self._times, self._seen = _NO_TIMES, 0
         self._saved: Any = None
+        self._shown: tuple[Observation | None, Observation | None] = (None, None)  # last 2
 
     @classmethod
     def of(cls, market: MarketSource) -> Lookahead | None:
@@ -74,6 +75,7 @@ class Lookahead:
         source = self._shadow if self._shadow is not None else self._market
         observation = source.observe(time)
         self._seen += 1
+        self._shown = (self._shown[1], observation)
         return observation
 
     def keep(self, done: int) -> None:
@@ -85,7 +87,7 @@ class Lookahead:
             if done == self._seen >= _ADOPT_AFTER and self._shadow is not None:
                 _adopt(market, self._shadow)  # it is where the market is to be
                 self._shadow = None
-            else:
+            elif done and not _walked(market, times[:done], self._kept(done)):
                 observe = market.observe
                 for time in times[:done]:
                     observe(time)
@@ -94,6 +96,34 @@ class Lookahead:
             for time in times[:done]:
                 market.observe(time)
         self._times, self._seen, self._saved = _NO_TIMES, 0, None
+        self._shown = (None, None)
+
+    def _kept(self, done: int) -> Observation | None:
+        """The observation the lookahead showed at the `done`th time, if one of the last
+        two it showed (the last kept: all were, or all but the one that ended the stretch)."""
+        back = self._seen - done
+        return self._shown[1 - back] if back in (0, 1) else None
+
+
+def _walked(market: SimulatedMarket, times: Sequence[datetime], last: Observation | None) -> bool:
+    """Whether `market` was walked to where observing each of `times` in turn would leave
+    it (the same grid steps walked, the same clocks, `last` the last observation): the
+    observations between are not made again. False, the market untouched, when `last`
+    is not known or the times do not move forward from the market's last."""
+    start = market._start
+    if last is None or start is None or last.time != times[-1]:
+        return False
+    elapsed = (times[-1] - start).total_seconds()
+    before = market._elapsed if len(times) == 1 else (times[-2] - start).total_seconds()
+    if not market._elapsed < (times[0] - start).total_seconds() or not before < elapsed:
+        return False
+    target = int((elapsed + 1e-6) // market._interval_s)
+    walk = market._walk
+    while market._grid < target:
+        walk()
+    market._tick = last.tick
+    market._elapsed, market._last_step, market._last = elapsed, elapsed - before, last
+    return True
 
 
 def _adopt(market: SimulatedMarket, shadow: SimulatedMarket) -> None:

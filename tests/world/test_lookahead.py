@@ -55,6 +55,9 @@ def test_a_simulated_market_looked_ahead_is_the_market_that_lives(
         expected: list[Observation] = [lived.observe(time) for time in times[:kept]]
         assert shown[:kept] == expected
         assert market.state() == lived.state()
+        assert market.ahead(3) == lived.ahead(3)  # at the spacing of its last step
+        if kept:  # the last kept time asked again shows it again
+            assert market.observe(times[kept - 1]) == lived.observe(times[kept - 1])
         now = times[kept - 1] if kept else now
         if after is not None:
             now = (times[kept] if kept < len(times) else now + TICK) + timedelta(seconds=after)
