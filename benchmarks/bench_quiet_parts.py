@@ -30,9 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from golem.mortality import ModelTier, MortalityParams, Phase, SubsystemName
 from golem.runtime.episodes import EpisodeBook, QuietEpisodes, forecast
 from golem.runtime.quiet import Stretch
+from golem.runtime.quiet_vitals import QuietVitals
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.state import StateStore
-from golem.runtime.vitals import QuietVitals, VitalsChart
+from golem.runtime.vitals import VitalsChart
 from golem.subsystems.context import Memory
 from golem.subsystems.contract import Outcome
 from golem.subsystems.heartbeat import HORIZON_TICKS

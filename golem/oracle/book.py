@@ -21,6 +21,8 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
 
+from msgspec import Struct
+
 from golem.oracle.claims import Claim
 
 __all__ = [
@@ -32,6 +34,9 @@ __all__ = [
     "Resolution",
     "Source",
 ]
+
+
+_NO_TIME = timedelta(0)
 
 
 class Category(StrEnum):
@@ -55,8 +60,7 @@ class Source(StrEnum):
     RETROSPECTIVE = "retrospective"
 
 
-@dataclass(frozen=True, slots=True)
-class Prediction:
+class Prediction(Struct, frozen=True):
     """A falsifiable claim about `item` (a reading the world gives each tick: "price",
     "volatility", "health", "equity"), resolved at each of `checkpoints` (offsets from
     `created_at`) independently. `regime` is the golem's own regime tag when it predicted;
@@ -78,14 +82,13 @@ class Prediction:
     correction: float = 0.0
 
     def __post_init__(self) -> None:
-        if not self.checkpoints or any(c <= timedelta(0) for c in self.checkpoints):
+        if not self.checkpoints or min(self.checkpoints) <= _NO_TIME:
             raise ValueError("a prediction needs at least one checkpoint after its creation")
         if not (0.0 <= self.confidence <= 1.0 and 0.0 <= self.confidence_raw <= 1.0):
             raise ValueError("confidence must be in [0, 1]")
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(Struct, frozen=True):
     """One checkpoint of one prediction, resolved: the reading, the residual, whether the
     claim held, and the class forecast against the class observed."""
 
@@ -232,20 +235,34 @@ class PredictionBook:
         the order `resolve` takes them."""
         return sorted(self._due)
 
+    def take(self, until: datetime) -> list[tuple[datetime, int, int, Prediction]]:
+        """Take out the pending checkpoints due at or before `until`, in the order `resolve`
+        takes them (a stretch lived in bulk plans their resolutions and gives back, to
+        `lived`, those it did not resolve). O(k log n) for k taken."""
+        heap, taken = self._due, []
+        while heap and heap[0][0] <= until:
+            taken.append(heapq.heappop(heap))
+        return taken
+
     def lived(
         self,
-        pending: list[tuple[datetime, int, int, Prediction]],
+        pending: Iterable[tuple[datetime, int, int, Prediction]],
         next_id: int,
         resolved: Iterable[Resolution],
-        now: datetime,
+        now: datetime | None,
     ) -> None:
         """What a stretch of ticks lived in bulk (runtime/quiet_oracle.py) left: the
-        checkpoints still `pending`, the next id, the resolutions made there (in order,
-        already in the ledger), the kept ones compacted as `resolve` at `now` would."""
-        heapq.heapify(pending)
-        self._due, self._next_id = pending, next_id
+        checkpoints `pending` again (those it took and did not resolve, and the claims it
+        made still pending), the next id, the resolutions made there (in order, already in
+        the ledger), the kept ones compacted as `resolve` at `now` would (None: no tick
+        was lived)."""
+        heap = self._due
+        for entry in pending:
+            heapq.heappush(heap, entry)
+        self._next_id = next_id
         self._resolved.extend(resolved)
-        self._compact(now)
+        if now is not None:
+            self._compact(now)
 
     def report(
         self,

@@ -6,8 +6,9 @@ that they cannot disagree about what was resolved. Pure: time and readings are a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from datetime import datetime
+
+from msgspec.structs import replace
 
 from golem.oracle.book import Prediction, PredictionBook, Resolution
 from golem.oracle.calibrator import ConfidenceCalibrator

@@ -263,3 +263,32 @@ def test_a_blocked_trade_due_in_the_stretch_bounds_it() -> None:
         )
         due = world.times.index(world.times[0] + HORIZON)
         assert p.quiet(CONFIDENCE).begin(stretch) == due
+
+
+def test_a_stretch_that_lives_no_tick_gives_the_book_back_its_checkpoints() -> None:
+    """`begin` takes the checkpoints due within the stretch out of the book; `end(0)` (the
+    driver stopped before the first tick) puts every one back and writes nothing."""
+    world = World(2, 120, irregular=False, health=True)
+    rng = random.Random(2)
+    with tempfile.TemporaryDirectory() as tmp, StateStore.open(Path(tmp)) as store:
+        p = predictor(store)
+        for i in range(60):
+            if i % 3:
+                model_tick(p, world, i, rng)
+            else:
+                reference_tick(p, world, i)
+        before = state(p, store)
+        part = p.quiet(CONFIDENCE)
+        window = slice(60, 120)
+        n = part.begin(
+            Stretch(
+                first_tick=60,
+                times=world.times[window],
+                summaries=world.summaries[window],
+                equities=np.array(world.equities[window]),
+            )
+        )
+        assert n == 60
+        assert len(p.oracle.book.due()) < len(before["due"])  # taken for the stretch
+        part.end(0)
+        assert state(p, store) == before

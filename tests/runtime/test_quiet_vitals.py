@@ -33,10 +33,11 @@ from golem.mortality.vitality import (
 from golem.runtime import Record, VirtualClock
 from golem.runtime.golem import Golem
 from golem.runtime.quiet import Stretch
+from golem.runtime.quiet_vitals import QuietVitals
 from golem.runtime.store.rows import iso_texts
 from golem.runtime.store.state import StateStore
 from golem.runtime.stream import VitalityRecord
-from golem.runtime.vitals import QuietVitals, VitalsChart
+from golem.runtime.vitals import VitalsChart
 from golem.subsystems.contract import Event
 from tests.runtime import test_life
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,11 +31,13 @@ from golem.oracle import (
     Source,
     WithinBps,
 )
+from golem.runtime.store.rows import iso_texts
 
 __all__ = ["LedgerError", "PredictionTable"]
 
 Read = Callable[[str, tuple[Any, ...]], sqlite3.Cursor]
 Write = Callable[[str, str, tuple[Any, ...]], None]  # (table, sql, params)
+WriteMany = Callable[[str, str, list[tuple[Any, ...]]], None]  # (table, sql, rows)
 
 _CLAIMS: dict[str, type[Claim]] = {
     cls.__name__: cls for cls in (WithinBps, InRange, Above, Below, Boolean, Move, Band)
@@ -46,6 +48,15 @@ _INSERT_PREDICTION = (
     "INSERT INTO predictions (id, created_at, category, source, regime, confidence,"
     " confidence_raw, action_ref, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+_INSERT_RESOLUTION = (
+    "INSERT INTO checkpoints (prediction_id, checkpoint, resolved_at, status, actual,"
+    " residual, correct, forecast, observed) VALUES (?, ?, ?, 'resolved', ?, ?, ?, ?, ?)"
+)
+# Inaction's claim's data, around its level: `append_prediction`'s bytes (orjson writes a
+# float's text the same alone, in a list or in an object).
+_HOLD_HEAD = b'{"claim":{"type":"Above","level":'
+_HOLD_ITEM = b'},"item":' + orjson.dumps(EQUITY) + b',"checkpoints":'
+_HOLD_TAIL = b',"source_detail":"","correction":0.0}'
 
 
 class LedgerError(ValueError):
@@ -84,8 +95,19 @@ class PredictionTable:
     prediction and resolution rows, named apart, go as two statements a batch, not two a
     tick)."""
 
-    def __init__(self, read: Read, write: Write, iso: Callable[[datetime], str]) -> None:
+    def __init__(
+        self,
+        read: Read,
+        write: Write,
+        iso: Callable[[datetime], str],
+        write_many: WriteMany | None = None,
+    ) -> None:
         self._read, self._write, self._iso = read, write, iso
+        self._write_many = write_many or self._each
+
+    def _each(self, table: str, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        for row in rows:
+            self._write(table, sql, row)
 
     def append_prediction(self, prediction: Prediction) -> None:
         data = {
@@ -113,31 +135,42 @@ class PredictionTable:
 
     def append_holds(
         self,
-        rows: Iterable[tuple[int, datetime, str, float, float, float]],
+        first_id: int,
+        *,
+        created: Sequence[str],
+        regimes: Sequence[str],
+        confidences: Sequence[float],
+        raw: float,
+        levels: Sequence[float],
         checkpoints: tuple[timedelta, ...],
     ) -> None:
         """Inaction's claims (`holding_is_optimal`'s, made on a quiet stretch's ticks:
-        runtime/quiet_oracle.py), each (id, created_at, regime, confidence, raw confidence,
-        level): the rows `append_prediction` writes for them, without building each."""
-        seconds = [c.total_seconds() for c in checkpoints]
-        inaction, analytical, write, iso = "inaction", "analytical", self._write, self._iso
-        for pid, created, regime, confidence, raw, level in rows:
-            data = {
-                "claim": {"type": "Above", "level": level},
-                "item": EQUITY,
-                "checkpoints": seconds,
-                "source_detail": "",
-                "correction": 0.0,
-            }
-            params = (pid, iso(created), inaction, analytical, regime, confidence, raw, None)
-            write("predictions", _INSERT_PREDICTION, (*params, orjson.dumps(data)))
+        runtime/quiet_oracle.py), ids from `first_id` on, one per creation time (its
+        `texts`) with its regime, calibrated confidence and level (`raw` the stated
+        confidence): the rows `append_prediction` writes for them, in one write, without
+        building each."""
+        if not created:
+            return
+        tail = _HOLD_ITEM + orjson.dumps([c.total_seconds() for c in checkpoints]) + _HOLD_TAIL
+        written = orjson.dumps(list(levels))[1:-1].split(b",")  # each level's text
+        rows = [
+            (pid, at, "inaction", "analytical", regime, confidence, raw, None, data)
+            for pid, at, regime, confidence, data in zip(
+                range(first_id, first_id + len(created)),
+                created,
+                regimes,
+                confidences,
+                [_HOLD_HEAD + level + tail for level in written],
+                strict=True,
+            )
+        ]
+        self._write_many("predictions", _INSERT_PREDICTION, rows)
 
     def append_resolution(self, resolution: Resolution) -> None:
         r = resolution
         self._write(
             "checkpoints",
-            "INSERT INTO checkpoints (prediction_id, checkpoint, resolved_at, status, actual,"
-            " residual, correct, forecast, observed) VALUES (?, ?, ?, 'resolved', ?, ?, ?, ?, ?)",
+            _INSERT_RESOLUTION,
             (
                 r.prediction_id,
                 r.checkpoint,
@@ -149,6 +182,25 @@ class PredictionTable:
                 r.observed,
             ),
         )
+
+    def append_resolutions(self, resolutions: Sequence[Resolution], at: Sequence[str]) -> None:
+        """`append_resolution` of each (in the order they were made; `at`: the `texts` of
+        their times) in one write."""
+        if not resolutions:
+            return
+        rows: list[tuple[Any, ...]] = [
+            (
+                *(r.prediction_id, r.checkpoint, when, r.actual, r.residual, int(r.correct)),
+                *(r.forecast, r.observed),
+            )
+            for r, when in zip(resolutions, at, strict=True)
+        ]
+        self._write_many("checkpoints", _INSERT_RESOLUTION, rows)
+
+    @staticmethod
+    def texts(times: Sequence[datetime]) -> list[str]:
+        """The stored text of each time (as every row's time is stored), in bulk."""
+        return iso_texts(times)
 
     def load(self) -> tuple[list[Prediction], list[Resolution]]:
         """Every prediction (id order) and every resolution (in the order they were made)."""

@@ -99,7 +99,7 @@ class StateStore(Transactional):
         self.observed = ObservationLog(
             self._read, lambda sql, params: self._write("observations", sql, params)
         )
-        self.predictions = PredictionTable(self._read, self._write, self._iso)
+        self.predictions = PredictionTable(self._read, self._write, self._iso, self._write_many)
         self._wallet: tuple[float | None, float] | None = None  # (initial, income), kept
         self._credits: tuple[int, float] | None = None  # (ledger version, credits), kept
         self._stamp: tuple[datetime | None, str] = (None, "")  # the last time stored, as text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from itertools import compress, count, groupby
+from itertools import compress, count, groupby, repeat
 from operator import eq, itemgetter
 from pathlib import Path
 from typing import Any
@@ -146,7 +146,7 @@ class Transactional:
         pending = self._pending
         if pending is not None and self._depth:
             writes, start = pending.writes, len(pending.writes)
-            writes.extend((table, sql, row, start + k) for k, row in enumerate(rows))
+            writes.extend(zip(repeat(table), repeat(sql), rows, count(start)))
         else:
             self._conn.executemany(sql, rows)
 
