@@ -277,23 +277,28 @@ def edge(k: int, ulps: int) -> float:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    thetas=st.lists(
-        st.floats(0.05, 0.8)
-        | st.builds(edge, st.integers(5, 79), st.integers(-3, 3))
-        | st.builds(lambda k, d: (k + 0.5) / 100 + d, st.integers(5, 79), st.sampled_from(_OFF)),
+    ticks=st.lists(
+        st.tuples(
+            st.floats(0.05, 0.8)
+            | st.builds(edge, st.integers(5, 79), st.integers(-3, 3))
+            | st.builds(
+                lambda k, d: (k + 0.5) / 100 + d, st.integers(5, 79), st.sampled_from(_OFF)
+            ),
+            st.sampled_from([(0.0, ()), (0.02, ("outside_band:above",)), (0.1, ("x", "y"))]),
+        ),
         min_size=1,
         max_size=40,
     ),
-    fired=st.sampled_from([(0.0, ()), (0.02, ("outside_band:above",))]),
 )
 def test_the_rules_quiet_decision_given_again_is_the_one_a_new_heartbeat_makes(
-    thetas: list[float], fired: tuple[float, tuple[str, ...]]
+    ticks: list[tuple[float, tuple[float, tuple[str, ...]]]],
 ) -> None:
-    """`Heartbeat.quiet` gives its last decision again for a θ its rationale states
-    alike: for every θ (the edges where the stated θ turns included) it is the decision
-    a heartbeat that never decided makes, rationale and all."""
-    heartbeat, (error, flags) = Heartbeat(HEARTBEAT), fired
-    for theta in sorted(thetas) + thetas:
+    """`Heartbeat.quiet` gives the last decision it made on the same PE and flags again
+    for a θ its rationale states alike: for every θ (the edges where the stated θ turns
+    included) and probes fired in any order it is the decision a heartbeat that never
+    decided makes, rationale and all."""
+    heartbeat = Heartbeat(HEARTBEAT)
+    for theta, (error, flags) in sorted(ticks) + ticks:
         assert heartbeat.quiet(theta, error, flags) == Heartbeat(HEARTBEAT).quiet(
             theta, error, flags
         )

@@ -95,8 +95,10 @@ class Heartbeat:
         # The rules' decisions made so far, by what makes them: a quiet tick repeats the
         # last one, and a decision is frozen, so it is validated once, not on every tick.
         self._rules: dict[tuple[Severity, HeartbeatAction, str], HeartbeatDecision] = {}
-        # `quiet`'s last decision: its PE, flags, the θ range its rationale states alike.
-        self._quiet: tuple[float, tuple[str, ...], float, float, HeartbeatDecision] | None = None
+        # `quiet`'s last decision for each PE and flags: the θ range its rationale states
+        # alike, and the decision (kept as long as the rules' decisions are).
+        self._quiet: dict[tuple[float, tuple[str, ...]], tuple[float, float, HeartbeatDecision]]
+        self._quiet = {}
 
     @property
     def name(self) -> SubsystemName:
@@ -161,16 +163,16 @@ class Heartbeat:
     ) -> HeartbeatDecision:
         """The rules' decision on a quiet tick (PE `error` below the gate `theta`, from the
         probes `flags`, none of them health critical): what `deterministic` decides there,
-        severity low when a probe fired (none when none did), observe. The last one is
-        given again for the same PE and flags and a θ its rationale states alike (a
+        severity low when a probe fired (none when none did), observe. The last one made
+        on the same PE and flags is given again for a θ its rationale states alike (a
         stretch's θ moves in the third decimal), without writing the rationale."""
-        last = self._quiet
-        if last is not None and last[0] == error and last[1] == flags and last[2] < theta < last[3]:
-            return last[4]
+        last = self._quiet.get((error, flags))
+        if last is not None and last[0] < theta < last[1]:
+            return last[2]
         decision = self._rule(
             _below_gate(flags), HeartbeatAction.OBSERVE, _rationale(error, theta, flags)
         )
-        self._quiet = (error, flags, *_stated_alike(theta), decision)
+        self._quiet[error, flags] = (*_stated_alike(theta), decision)
         return decision
 
     def _rule(
@@ -181,7 +183,7 @@ class Heartbeat:
         if decision is None:
             if len(self._rules) >= _RULES_KEPT:
                 self._rules.clear()
-                self._quiet = None
+                self._quiet.clear()
             # No signals: the market numbers the rules read are in every heartbeat's log
             # line (`act`), and this runs on every tick.
             decision = self._rules[key] = HeartbeatDecision.of(
