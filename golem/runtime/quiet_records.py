@@ -71,6 +71,7 @@ class QuietRecords:
         rules = heartbeat.config.rules_confidence
         self._theta_max = max(gate.theta(confidence, 1.0, arousal), gate.theta(rules, 1.0, arousal))
         self._stretch: Stretch | None = None
+        self._theta_at: dict[float | None, Callable[[float], float]] = {}  # by confidence
         self._vitality: list[float] = []
         self._phase: list[Phase] = []
         self._theta: list[float] = []
@@ -132,7 +133,12 @@ class QuietRecords:
         if i < len(self._decisions):
             return True
         vitals = self._vitals()
-        theta = self._gate.theta(self.confidence, vitals.vitality, self._arousal)
+        theta_at = self._theta_at.get(self.confidence)
+        if theta_at is None:  # the golem's confidence, then the rules' (a stretch's two)
+            theta_at = self._theta_at[self.confidence] = self._gate.by_vitality(
+                self.confidence, self._arousal
+            )
+        theta = theta_at(vitals.vitality)
         fired = self._fired(i)
         flags: tuple[str, ...] = ()
         if not fired:  # most ticks

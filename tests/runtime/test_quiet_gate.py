@@ -302,3 +302,29 @@ def test_the_rules_quiet_decision_given_again_is_the_one_a_new_heartbeat_makes(
         assert heartbeat.quiet(theta, error, flags) == Heartbeat(HEARTBEAT).quiet(
             theta, error, flags
         )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    confidence=st.none() | st.floats(-0.5, 1.5),
+    vitality=st.floats(-0.5, 1.5),
+    arousal=st.floats(-2.0, 2.0),
+    params=st.builds(
+        GateParams,
+        base=st.floats(0.01, 1.0),
+        confidence_weight=st.floats(0.0, 2.0),
+        vitality_weight=st.floats(0.0, 1.0),
+        arousal_weight=st.floats(0.0, 1.0),
+        floor=st.floats(0.0, 0.2),
+        ceiling=st.floats(0.3, 1.0),
+    ),
+)
+def test_theta_by_vitality_is_theta_to_the_last_bit(
+    confidence: float | None, vitality: float, arousal: float, params: GateParams
+) -> None:
+    """The records part's θ (`Gate.by_vitality`, the confidence and mood held) is the
+    step-by-step tick's `Gate.theta`, bit for bit."""
+    gate = Gate.of(params)
+    assert gate.by_vitality(confidence, arousal)(vitality) == gate.theta(
+        confidence, vitality, arousal
+    )
