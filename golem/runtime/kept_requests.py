@@ -18,6 +18,7 @@ import trio
 from golem.inference import Provider, StructuredOutputConfig, run_structured
 from golem.inference.reasoning import ReasoningDepth
 from golem.inference.structured import get_schema
+from golem.runtime.quiet_stretch import QuietStretch
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store.requests import Answer, KeptRequest, RequestArchive
 from golem.runtime.stream import Record
@@ -39,6 +40,10 @@ class RequestKeeper:
         self._keep = keep
         self._every = min(_PRUNE_AT_MOST_EVERY, keep / 10)
         self._pruned: datetime | None = None
+
+    def hear_quiet(self, stretch: QuietStretch) -> None:
+        """A quiet stretch's decisions are the rules' (no model request to keep): the
+        stream would otherwise build each of its records for `__call__` to skip."""
 
     def __call__(self, record: Record) -> None:
         if not isinstance(record, DecisionRecord):

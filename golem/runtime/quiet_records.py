@@ -66,7 +66,12 @@ class QuietRecords:
         self._publish, self._vitals, self._arousal = publish, vitals, arousal
         self.confidence, self._keep = confidence, keep_confidence
         self._cash, self._positions, self._steered = cash, positions, steered
+        # θ is never above its value at vitality 1 (it rises with vitality) on the
+        # confidence of the tick before: now's for the first tick, the rules' after it.
+        rules = heartbeat.config.rules_confidence
+        self._theta_max = max(gate.theta(confidence, 1.0, arousal), gate.theta(rules, 1.0, arousal))
         self._stretch: Stretch | None = None
+        self._theta_at: dict[float | None, Callable[[float], float]] = {}  # by confidence
         self._vitality: list[float] = []
         self._phase: list[Phase] = []
         self._theta: list[float] = []
@@ -100,12 +105,14 @@ class QuietRecords:
     def allows(self, fired: tuple[Reading, ...]) -> bool:
         """Whether a tick whose probes `fired` may be quiet (the senses part's `allows`):
         none is a regime flip or a critical health factor, and their PE is below the
-        gate's ceiling (θ is never above it; `admits` compares it with the tick's θ)."""
+        largest θ any tick of the stretch can have (θ at vitality 1; `admits` compares
+        it with the tick's own θ). The senses stop looking ahead at a tick it refuses:
+        `admits` would refuse it too (most stretches that end early end so)."""
         critical = self._critical
         for reading in fired:
             if reading.flip or reading is critical:
                 return False
-        return min(1.0, sum(r.weight for r in fired)) < self._gate.ceiling
+        return min(1.0, sum(r.weight for r in fired)) < self._theta_max
 
     def begin(self, stretch: Stretch) -> int:
         """All the stretch's ticks, unless an owner's steer waits (its review asks a model)
@@ -126,7 +133,12 @@ class QuietRecords:
         if i < len(self._decisions):
             return True
         vitals = self._vitals()
-        theta = self._gate.theta(self.confidence, vitals.vitality, self._arousal)
+        theta_at = self._theta_at.get(self.confidence)
+        if theta_at is None:  # the golem's confidence, then the rules' (a stretch's two)
+            theta_at = self._theta_at[self.confidence] = self._gate.by_vitality(
+                self.confidence, self._arousal
+            )
+        theta = theta_at(vitals.vitality)
         fired = self._fired(i)
         flags: tuple[str, ...] = ()
         if not fired:  # most ticks

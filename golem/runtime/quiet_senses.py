@@ -10,9 +10,10 @@ stretch's start and the burn rate as quiet ticks decay it; a driver may `allow` 
 probes, see `_look`), when a world-feed item falls due by its observation, when recorded
 data has ended before it (the heartbeat job ends the life there), when the market cannot
 say (stale, or an error the step-by-step tick raises itself), or when its price is one no
-portfolio can be marked at. `step(i)` marks the portfolio at tick i's price. `end(done)`
-leaves the market, the window (and what the next snapshot saves of it), what the golem
-heard and the portfolio's marks exactly as `done` step-by-step ticks would have.
+portfolio can be marked at. `step(i)` does nothing (the parts read tick i's equity from
+the stretch; nothing reads the portfolio during a stretch). `end(done)` leaves the
+market, the window (and what the next snapshot saves of it), what the golem heard and the
+portfolio's marks exactly as `done` step-by-step ticks would have.
 """
 
 from __future__ import annotations
@@ -172,7 +173,8 @@ class QuietSenses:
         return equities
 
     def step(self, i: int) -> Sequence[Event]:
-        self._portfolio.mark(self._prices[i])
+        # Nothing: the parts read tick i's equity from `Stretch.equities`, and `end`
+        # marks the portfolio at the last tick's price (what each tick's mark leaves).
         return ()
 
     def end(self, done: int) -> None:
@@ -184,9 +186,7 @@ class QuietSenses:
         for pushed in reversed(self._pushes[done:]):
             window.unpush(pushed)
         self._senses.unsaved += done
-        hear = self._knowledge.hear
-        for observation in self._observations[:done]:
-            hear(observation)
+        self._knowledge.hear_quiet(self._observations[:done])
         if done:
             self._portfolio.mark(self._prices[done - 1])
         self.last = self._summaries[done - 1] if done else None

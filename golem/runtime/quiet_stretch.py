@@ -93,7 +93,8 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
         """Its log line (event `quiet_stretch`): the stretch named (its first and last tick
         and time, how many decisions, their summaries, the gate's range) and, a column a
         number, what each decision's own line would have said that the others' did not:
-        `golem inspect` (logs/quiet.py) expands it back into those lines."""
+        `golem inspect` (logs/quiet.py) expands it back into those lines, rounding the
+        numbers each line states rounded (vitality, θ, PE, the market's) as it does."""
         dumped: dict[int, int] = {}  # a decision's place in `decisions`, by its identity
         decisions: list[dict[str, Any]] = []
         summaries: list[str] = []  # each of `decisions`' outcome summary
@@ -125,12 +126,14 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
             "ticks": {
                 "time": list(times),
                 "decision": which,
-                "vitality": [round(v, 6) for v in self.vitality],
+                # As the decision's own line states them but not rounded: the readers
+                # round them (logs/quiet.py; a float's JSON reads back the same float).
+                "vitality": list(self.vitality),
                 "phase": [str(p) for p in self.phase],
-                "theta": [round(t, 4) for t in theta],
-                "prediction_error": [_error(e) for e in self.errors],
+                "theta": list(theta),
+                "prediction_error": list(self.errors),
                 "flags": [list(f) for f in self.flags],
-                "market": [market_fields(m) for m in self.markets],
+                "market": [_market(m) for m in self.markets],
             },
         }
 
@@ -186,6 +189,22 @@ def _details(
         "flags": list(flags),
         "market": market_fields(market),
     }
+
+
+def _market(m: MarketSummary) -> dict[str, float]:
+    """`market_fields(m)` but not rounded (the same names, for the same numbers)."""
+    market: dict[str, float] = {}
+    if m.delta_period is not None:
+        market["price_delta"] = m.delta_period
+    if m.delta_1 is not None:
+        market["price_delta_tick"] = m.delta_1
+    if m.zscore is not None:
+        market["zscore"] = m.zscore
+    if m.volume_ratio is not None:
+        market["volume_ratio"] = m.volume_ratio
+    if m.health_factor is not None:
+        market["health_factor"] = m.health_factor
+    return market
 
 
 def _error(error: float) -> float:

@@ -252,7 +252,7 @@ class SimulatedMarket:
         twin = object.__new__(SimulatedMarket)
         for name in SimulatedMarket.__slots__:
             setattr(twin, name, getattr(self, name))
-        twin._rng = random.Random()
+        twin._rng = random.Random.__new__(random.Random)  # not seeded: its state is set
         twin._rng.setstate(self._rng.getstate())
         twin._uniform = twin._rng.random
         twin._pending = list(self._pending)

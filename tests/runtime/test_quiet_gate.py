@@ -7,6 +7,7 @@ before such ticks were quiet still reads (PE 0.0, no flag)."""
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -15,6 +16,8 @@ import numpy as np
 import orjson
 import pytest
 import trio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from golem.cli import main
@@ -22,6 +25,7 @@ from golem.mortality import ModelTier, Phase, SubsystemName, Vitals
 from golem.runtime import DecisionRecord, Record, VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.life import assemble
+from golem.runtime.logs.quiet import expanded
 from golem.runtime.options import LifeOptions
 from golem.runtime.quiet import Stretch
 from golem.runtime.quiet_records import QuietRecords
@@ -62,7 +66,7 @@ def test_a_tick_whose_probes_reach_the_gate_ends_the_stretch_before_it() -> None
     """Probes below θ: the rules' decision, severity low, its PE and flags on the record
     and the line; a tick whose PE reaches θ is not admitted (the stretch ends before it,
     the step-by-step tick lives it), nor decided by the part; a flip or a critical health
-    factor is not let through at all, nor probes at the gate's ceiling."""
+    factor is not let through at all, nor probes at θ's largest (at vitality 1)."""
     policy = ProbePolicy.of(HEARTBEAT.probes)
     gate = policy.gate  # θ = 0.375 here: base 0.3, confidence 0.5 by default
     assert gate.theta(None, 1.0, 0.0) == pytest.approx(0.375)
@@ -73,8 +77,10 @@ def test_a_tick_whose_probes_reach_the_gate_ends_the_stretch_before_it() -> None
     part = part_on(gate, published, policy.health_critical)
     assert part.allows((light,)) and part.allows((minor, change))
     assert not part.allows((flip,)) and not part.allows((policy.health_critical,))
-    heavy = (major, policy.volume_spike, change, policy.runway_low)  # PE 0.9: θ is <= 0.8
-    assert not part.allows(heavy) and part.allows(heavy[:3])
+    # Not let through either: a PE at or above the largest θ of the stretch (vitality 1).
+    heavy = (major, policy.volume_spike, change, policy.runway_low)  # PE 0.9
+    assert not part.allows(heavy) and not part.allows((major,))  # PE 0.5 >= θ 0.375
+    assert part.allows((policy.volume_spike, change))  # PE 0.25
     times = [START + timedelta(seconds=15 * i) for i in range(4)]
     market = MarketSummary(0, START, 100.0, None, None, None, None, None, None)
     stretch = Stretch(0, times, [market] * 4, np.empty(0), np.full(4, 100.0))
@@ -214,3 +220,111 @@ def test_a_quiet_stretch_line_of_ticks_with_no_probe_columns_reads_as_pe_zero(
     assert line["prediction_error"] == 0.0 and line["flags"] == []
     assert f"{log}:2: skipped: a quiet_stretch that cannot be expanded" in err
     assert "summaries differ in number from its decisions" in err
+
+
+def test_a_stretch_line_states_its_numbers_unrounded_and_reads_as_the_lines_round_them() -> None:
+    """The line keeps each tick's vitality, θ, PE and market numbers as computed; its
+    decisions' lines, expanded, state them rounded as `Heartbeat.act` and the record's
+    line do (θ and PE to 4 places, the rest to 6), and a line written with them rounded
+    (an older writer's) expands to the same lines."""
+    policy = ProbePolicy.of(HEARTBEAT.probes)
+    published: list[QuietStretch] = []
+    part = part_on(policy.gate, published, policy.health_critical)
+    part._vitals = lambda: Vitals(0.123456789, Phase.THRIVING, 1.0, 0.5, 0.0)
+    times = [START + timedelta(seconds=15 * i) for i in range(2)]
+    market = MarketSummary(0, START, 100.0, 1 / 3, 2 / 3, -1 / 7, 3.3333333, None, 1 / 9)
+    stretch = Stretch(0, times, [market] * 2, np.empty(0), np.full(2, 100.0))
+    stretch.fired = [(), (policy.above,)]
+    assert part.begin(stretch) == 2 and part.admits(0) and part.admits(1)
+    part.end(2)
+    line = orjson.loads(orjson.dumps(published[0].fields()))
+    ticks = line["ticks"]
+    assert ticks["vitality"] == [0.123456789] * 2 and ticks["market"][0]["zscore"] == -1 / 7
+    rounded = {
+        **line,
+        "ticks": {
+            **ticks,
+            "vitality": [round(v, 6) for v in ticks["vitality"]],
+            "theta": [round(t, 4) for t in ticks["theta"]],
+            "prediction_error": [round(e, 4) for e in ticks["prediction_error"]],
+            "market": [{k: round(v, 6) for k, v in m.items()} for m in ticks["market"]],
+        },
+    }
+    lines = expanded(line)
+    assert lines == expanded(rounded)
+    assert [each["vitality"] for each in lines] == [0.123457] * 2
+    assert [each["theta"] for each in lines] == [round(t, 4) for t in ticks["theta"]]
+    assert lines[1]["prediction_error"] == policy.above.weight
+    assert lines[0]["market"] == {
+        "price_delta": 0.666667,
+        "price_delta_tick": 0.333333,
+        "zscore": -0.142857,
+        "volume_ratio": 3.333333,
+        "health_factor": 0.111111,
+    }
+
+
+_OFF = (-1e-9, -2e-9, -1e-10, 0.0, 1e-10, 1e-9, 2e-9)
+
+
+def edge(k: int, ulps: int) -> float:
+    """A θ a few floats off the edge where its 2 places turn (k.5 hundredths)."""
+    theta = (k + 0.5) / 100
+    for _ in range(abs(ulps)):
+        theta = math.nextafter(theta, math.inf if ulps > 0 else -math.inf)
+    return theta
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ticks=st.lists(
+        st.tuples(
+            st.floats(0.05, 0.8)
+            | st.builds(edge, st.integers(5, 79), st.integers(-3, 3))
+            | st.builds(
+                lambda k, d: (k + 0.5) / 100 + d, st.integers(5, 79), st.sampled_from(_OFF)
+            ),
+            st.sampled_from([(0.0, ()), (0.02, ("outside_band:above",)), (0.1, ("x", "y"))]),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_the_rules_quiet_decision_given_again_is_the_one_a_new_heartbeat_makes(
+    ticks: list[tuple[float, tuple[float, tuple[str, ...]]]],
+) -> None:
+    """`Heartbeat.quiet` gives the last decision it made on the same PE and flags again
+    for a θ its rationale states alike: for every θ (the edges where the stated θ turns
+    included) and probes fired in any order it is the decision a heartbeat that never
+    decided makes, rationale and all."""
+    heartbeat = Heartbeat(HEARTBEAT)
+    for theta, (error, flags) in sorted(ticks) + ticks:
+        assert heartbeat.quiet(theta, error, flags) == Heartbeat(HEARTBEAT).quiet(
+            theta, error, flags
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    confidence=st.none() | st.floats(-0.5, 1.5),
+    vitality=st.floats(-0.5, 1.5),
+    arousal=st.floats(-2.0, 2.0),
+    params=st.builds(
+        GateParams,
+        base=st.floats(0.01, 1.0),
+        confidence_weight=st.floats(0.0, 2.0),
+        vitality_weight=st.floats(0.0, 1.0),
+        arousal_weight=st.floats(0.0, 1.0),
+        floor=st.floats(0.0, 0.2),
+        ceiling=st.floats(0.3, 1.0),
+    ),
+)
+def test_theta_by_vitality_is_theta_to_the_last_bit(
+    confidence: float | None, vitality: float, arousal: float, params: GateParams
+) -> None:
+    """The records part's θ (`Gate.by_vitality`, the confidence and mood held) is the
+    step-by-step tick's `Gate.theta`, bit for bit."""
+    gate = Gate.of(params)
+    assert gate.by_vitality(confidence, arousal)(vitality) == gate.theta(
+        confidence, vitality, arousal
+    )

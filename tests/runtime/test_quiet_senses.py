@@ -175,6 +175,7 @@ def senses_state(golem: Golem) -> dict[str, Any]:
         "unsaved": golem.senses.unsaved,
         "market": market.state() if hasattr(market, "state") else None,
         "heard": golem.memory.observations(10_000),
+        "heard_until": golem.knowledge._heard_until,  # the feed heard up to
         "portfolio": golem.portfolio.to_dict(),
         "equity": golem.portfolio.equity(),
         "previous": golem.previous,
@@ -239,8 +240,9 @@ def compare(case: Case, *, warm: int, length: int, keep: float, after: int = 40)
     done = math.floor(keep * quiet)
     for i in range(done):
         assert senses.step(i) == ()
-        assert case.b.golem.portfolio.equity() == stretch.equities[i]
     senses.end(done)
+    if done:  # marked once, at the last tick lived (no part reads it before)
+        assert case.b.golem.portfolio.equity() == stretch.equities[done - 1]
     if done:
         case.b.golem.previous = senses.last
     case.b.burn = _decayed(case.b, done)
@@ -340,12 +342,12 @@ def test_probes_a_driver_allows_keep_the_stretch_going(tmp_path: Path) -> None:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), keep=st.sampled_from([0.0, 0.5, 1.0]))
-@example(seed=4, keep=1.0)
+@example(seed=2, keep=1.0)
 def test_the_rules_allowance_lives_probes_below_the_gate_and_stops_at_a_flip(
     seed: int, keep: float
 ) -> None:
     """The driver's allowance (the records part's `allows`: no regime flip, no critical
-    health factor, PE below the gate's ceiling): a stretch lives the ticks whose probes
+    health factor, PE below θ's largest in the stretch): a stretch lives the ticks whose probes
     the rules may answer at T0 with no event, as step by step, each tick's probes in
     `Stretch.fired` for the records part, and ends before the first tick it refuses."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -358,7 +360,7 @@ def test_the_rules_allowance_lives_probes_below_the_gate_and_stops_at_a_flip(
             quiet = compare(case, warm=30, length=length, keep=keep)
             flips = [r for r in policy.band_moves.values() if r.flip]
             assert not any(r in flips or r is policy.health_critical for f in case.fired for r in f)
-            if seed == 4:  # an example: probes lived below the gate, a flip refused
+            if seed == 2:  # an example: probes lived below the gate, a flip refused
                 assert any(case.fired) and quiet < length
                 assert any(r.flip for r in case.refused)
 

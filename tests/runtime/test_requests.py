@@ -5,10 +5,12 @@ keeps none, and a living golem keeps exactly its model decisions' requests."""
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
+import numpy as np
 import orjson
 import pytest
 
@@ -18,13 +20,19 @@ from golem.inference.types import Mode
 from golem.mortality import Allocation, ModelTier, Phase, PipelineProfile, SubsystemName
 from golem.runtime.config.load import ConfigError, parse_config
 from golem.runtime.kept_requests import RequestKeeper
+from golem.runtime.quiet import Stretch
+from golem.runtime.quiet_stretch import QuietStretch
 from golem.runtime.record import DecisionRecord
 from golem.runtime.store import Answer, KeptRequest, StateStore
 from golem.runtime.store.requests import decode, encode
-from golem.runtime.stream import Record
+from golem.runtime.stream import Record, RecordStream
 from golem.subsystems import HeartbeatDecision
+from golem.subsystems.heartbeat.probes import ProbePolicy
+from golem.world import MarketSummary
+from tests.policy import HEARTBEAT
 from tests.runtime.test_life import START
 from tests.runtime.test_life_context import WALLET, _live, config
+from tests.runtime.test_quiet_gate import part_on
 
 REQUEST = Request(
     messages=(
@@ -203,3 +211,31 @@ def test_keep_requests_reads_a_duration_or_off(value: str, wanted: timedelta | N
 def test_a_bad_keep_requests_is_named() -> None:
     with pytest.raises(ConfigError, match=r"golem\.keep_requests"):
         parse_config({"golem": {"keep_requests": "fortnight"}})
+
+
+def test_the_keeper_hears_a_quiet_stretch_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fast-forward's quiet stretch is the rules' decisions: the stream hands it to the
+    keeper whole (its records are not built one by one to be skipped), and none is kept."""
+    policy = ProbePolicy.of(HEARTBEAT.probes)
+    published: list[QuietStretch] = []
+    part = part_on(policy.gate, published, policy.health_critical)
+    market = MarketSummary(0, START, 100.0, None, None, None, None, None, None)
+    times = [START + timedelta(seconds=15 * i) for i in range(3)]
+    stretch = Stretch(0, times, [market] * 3, np.empty(0), np.full(3, 100.0))
+    stretch.fired = [(), (), ()]
+    assert part.begin(stretch) == 3 and all(part.admits(i) for i in range(3))
+    part.end(3)
+    (quiet,) = published
+
+    def built(self: QuietStretch) -> Iterator[DecisionRecord]:
+        raise AssertionError("the stretch's records were built for the keeper")
+
+    monkeypatch.setattr(QuietStretch, "records", built)
+    with StateStore.open(tmp_path) as store:
+        keeper = RequestKeeper(store.requests, timedelta(minutes=30))
+        RecordStream([keeper]).publish(quiet)
+        assert store.requests.span() is None
+        keeper(record(5))  # a model decision still is
+        assert [k.id for k in store.requests.select()] == ["heartbeat@5.0"]

@@ -6,7 +6,9 @@ value what the step-by-step golem would have written (stamped with each decision
 as a simulation's clock stamps them): `golem inspect`, a recorded life's feed and the
 dashboard's tail read decisions only, never the stretch. A line written before quiet
 ticks could have fired probes (no `prediction_error`, `flags` or `summaries`) stands for
-ticks at PE 0.0, no flag, and the one summary it names."""
+ticks at PE 0.0, no flag, and the one summary it names. Its numbers (vitality, θ, PE, the
+market's) are written as computed and rounded here as each decision's line rounds them
+(a line that wrote them rounded reads the same)."""
 
 from __future__ import annotations
 
@@ -49,16 +51,23 @@ def expanded(stretch: Event) -> list[Event]:
             "tier": tier,
             "tier_asked": asked,
             "source": source,
-            "vitality": vitality[i],
+            "vitality": _rounded(vitality[i], 6),
             "phase": phase[i],
             "cost_usd": 0.0,
             "tokens": {"input": 0, "output": 0, "reasoning": 0},
             "decision": dict(decisions[which[i]]),
             "summary": summaries[which[i]],
-            "prediction_error": errors[i],
-            "theta": theta[i],
+            "prediction_error": _rounded(errors[i], 4) if errors[i] else errors[i],
+            "theta": _rounded(theta[i], 4),
             "flags": list(flags[i]),
-            "market": market[i],
+            "market": {name: _rounded(value, 6) for name, value in market[i].items()},
         }
         for i, time in enumerate(times)
     ]
+
+
+def _rounded(value: Any, digits: int) -> Any:
+    """A number of the line as the decision's own line states it: rounded as the writer
+    of that line rounds it (a line written rounded reads the same: rounding again leaves
+    it); anything else (a JSON null) as it is."""
+    return round(value, digits) if isinstance(value, float) else value

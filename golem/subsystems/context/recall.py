@@ -93,6 +93,10 @@ class Memory:
     def observe(self, observation: Observation) -> None:
         self._observations.append(observation)
 
+    def observe_all(self, observations: Iterable[Observation]) -> None:
+        """`observe` each, in order."""
+        self._observations.extend(observations)
+
     def hear(self, item: FeedItem) -> None:
         self._feed.append(item)
 

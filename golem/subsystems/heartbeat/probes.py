@@ -9,7 +9,7 @@ tick reads."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -152,6 +152,21 @@ class Gate:
             * (1 - self.arousal_weight * agitation)
         )
         return min(self.ceiling, max(self.floor, theta))
+
+    def by_vitality(self, confidence: float | None, arousal: float) -> Callable[[float], float]:
+        """`theta(confidence, vitality, arousal)` as a function of the vitality alone (a
+        quiet stretch's θ on a confidence and mood that hold): the same operations in
+        the same order, the ones that do not read the vitality done once."""
+        conf = self.default_confidence if confidence is None else min(1.0, max(0.0, confidence))
+        lead = self.base * (1 + self.confidence_weight * conf)
+        calm = 1 - self.arousal_weight * min(1.0, abs(arousal))
+        weight, floor, ceiling = self.vitality_weight, self.floor, self.ceiling
+
+        def theta(vitality: float) -> float:
+            v = min(1.0, max(0.0, vitality))
+            return min(ceiling, max(floor, lead * (1 - weight * (1 - v)) * calm))
+
+        return theta
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,10 @@ class Heartbeat:
         # The rules' decisions made so far, by what makes them: a quiet tick repeats the
         # last one, and a decision is frozen, so it is validated once, not on every tick.
         self._rules: dict[tuple[Severity, HeartbeatAction, str], HeartbeatDecision] = {}
+        # `quiet`'s last decision for each PE and flags: the θ range its rationale states
+        # alike, and the decision (kept as long as the rules' decisions are).
+        self._quiet: dict[tuple[float, tuple[str, ...]], tuple[float, float, HeartbeatDecision]]
+        self._quiet = {}
 
     @property
     def name(self) -> SubsystemName:
@@ -159,10 +163,17 @@ class Heartbeat:
     ) -> HeartbeatDecision:
         """The rules' decision on a quiet tick (PE `error` below the gate `theta`, from the
         probes `flags`, none of them health critical): what `deterministic` decides there,
-        severity low when a probe fired (none when none did), observe."""
-        return self._rule(
+        severity low when a probe fired (none when none did), observe. The last one made
+        on the same PE and flags is given again for a θ its rationale states alike (a
+        stretch's θ moves in the third decimal), without writing the rationale."""
+        last = self._quiet.get((error, flags))
+        if last is not None and last[0] < theta < last[1]:
+            return last[2]
+        decision = self._rule(
             _below_gate(flags), HeartbeatAction.OBSERVE, _rationale(error, theta, flags)
         )
+        self._quiet[error, flags] = (*_stated_alike(theta), decision)
+        return decision
 
     def _rule(
         self, severity: Severity, action: HeartbeatAction, rationale: str
@@ -172,6 +183,7 @@ class Heartbeat:
         if decision is None:
             if len(self._rules) >= _RULES_KEPT:
                 self._rules.clear()
+                self._quiet.clear()
             # No signals: the market numbers the rules read are in every heartbeat's log
             # line (`act`), and this runs on every tick.
             decision = self._rules[key] = HeartbeatDecision.of(
@@ -233,6 +245,13 @@ class Heartbeat:
 def _below_gate(flags: tuple[str, ...]) -> Severity:
     """The rules' severity of a tick whose PE is below the gate, health not critical."""
     return Severity.LOW if flags else Severity.NONE
+
+
+def _stated_alike(theta: float) -> tuple[float, float]:
+    """The open range of θ that `_rationale` states as it states `theta` (to 2 places),
+    kept off the edges where the rounding turns by far more than a float's error."""
+    stated = float(f"{theta:.2f}")
+    return stated - 0.005 + 1e-9, stated + 0.005 - 1e-9
 
 
 def _rationale(error: float, theta: float, flags: tuple[str, ...]) -> str:
