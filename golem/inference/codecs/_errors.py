@@ -19,7 +19,15 @@ from golem.inference.errors import (
     ServerError,
 )
 
-__all__ = ["error_class_for_status", "event_json", "header", "retry_after_seconds"]
+__all__ = [
+    "error_body",
+    "error_class_for_status",
+    "error_object",
+    "event_json",
+    "header",
+    "retry_after_seconds",
+    "typed_error",
+]
 
 
 def header(headers: Mapping[str, str], name: str) -> str | None:
@@ -82,3 +90,34 @@ def error_body(body: bytes) -> dict[str, Any]:
     if isinstance(parsed, list) and parsed:
         parsed = parsed[0]
     return parsed if isinstance(parsed, dict) else {}
+
+
+def error_object(body: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The `error` object of an error body, or {} when it has none."""
+    error = body.get("error")
+    return error if isinstance(error, dict) else {}
+
+
+def typed_error(
+    cls: type[ProviderError],
+    kind: str,
+    message: str,
+    *,
+    provider: str,
+    status: int | None,
+    headers: Mapping[str, str],
+    raw: bytes,
+    retry_after: float | None,
+) -> ProviderError:
+    """The error of class `cls`, its detail "kind: message" (the message alone without a
+    kind); a RateLimited one carries `retry_after`."""
+    detail = f"{kind}: {message}" if kind else message
+    common: dict[str, Any] = {
+        "provider": provider,
+        "status": status,
+        "body": raw,
+        "headers": headers,
+    }
+    if cls is RateLimited:
+        return RateLimited(detail, retry_after=retry_after, **common)
+    return cls(detail, **common)

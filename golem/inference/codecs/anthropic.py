@@ -12,8 +12,10 @@ import orjson
 from golem.inference.codecs._errors import (
     error_body,
     error_class_for_status,
+    error_object,
     event_json,
     retry_after_seconds,
+    typed_error,
 )
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
@@ -234,23 +236,22 @@ class AnthropicCodec(Codec):
         headers: Mapping[str, str],
         raw: bytes,
     ) -> ProviderError:
-        error = body.get("error")
-        error = error if isinstance(error, dict) else {}
+        error = error_object(body)
         kind = str(error.get("type") or "")
         message = str(error.get("message") or f"HTTP {status} from Anthropic")
         cls = _ERROR_TYPES.get(kind) or error_class_for_status(status)
         if cls is InvalidRequest and ("output_config" in message or "output_format" in message):
             cls = ResponseFormatRejected
-        detail = f"{kind}: {message}" if kind else message
-        common: dict[str, Any] = {
-            "provider": self.profile.name,
-            "status": status,
-            "body": raw,
-            "headers": headers,
-        }
-        if cls is RateLimited:
-            return RateLimited(detail, retry_after=retry_after_seconds(headers), **common)
-        return cls(detail, **common)
+        return typed_error(
+            cls,
+            kind,
+            message,
+            provider=self.profile.name,
+            status=status,
+            headers=headers,
+            raw=raw,
+            retry_after=retry_after_seconds(headers),
+        )
 
 
 def _cache_breakpoint(body: dict[str, Any]) -> None:

@@ -13,8 +13,10 @@ import orjson
 from golem.inference.codecs._errors import (
     error_body,
     error_class_for_status,
+    error_object,
     event_json,
     retry_after_seconds,
+    typed_error,
 )
 from golem.inference.codecs._framing import SSEOrJSONArrayFramer
 from golem.inference.codecs._gemini_partial import GeminiBuilder, PartialCalls
@@ -226,8 +228,7 @@ class GeminiCodec(Codec):
         headers: Mapping[str, str],
         raw: bytes,
     ) -> ProviderError:
-        error = body.get("error")
-        error = error if isinstance(error, dict) else {}
+        error = error_object(body)
         code = error.get("code")
         status = status if status is not None else (code if isinstance(code, int) else None)
         kind = str(error.get("status") or "")
@@ -238,17 +239,16 @@ class GeminiCodec(Codec):
             "responseschema" in squeezed or "responsejsonschema" in squeezed
         ):
             cls = ResponseFormatRejected
-        detail = f"{kind}: {message}" if kind else message
-        common: dict[str, Any] = {
-            "provider": self.profile.name,
-            "status": status,
-            "body": raw,
-            "headers": headers,
-        }
-        if cls is RateLimited:
-            delay = _retry_delay(error.get("details")) or retry_after_seconds(headers)
-            return RateLimited(detail, retry_after=delay, **common)
-        return cls(detail, **common)
+        return typed_error(
+            cls,
+            kind,
+            message,
+            provider=self.profile.name,
+            status=status,
+            headers=headers,
+            raw=raw,
+            retry_after=_retry_delay(error.get("details")) or retry_after_seconds(headers),
+        )
 
 
 def _contents(messages: tuple[Message, ...], provider: str) -> tuple[str, list[dict[str, Any]]]:
