@@ -11,15 +11,14 @@ its own too, what was committed.
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from golem.runtime.store.control import connect_outside
+from golem.runtime.store.control import StoreSide, connect_outside
 
 __all__ = [
     "ApprovalBook",
@@ -129,16 +128,8 @@ def list_approvals(db: Path, *, waiting_only: bool = False) -> list[ApprovalRow]
         conn.close()
 
 
-class ApprovalBook:
-    """The golem's side of the table, over the store's own reads and writes."""
-
-    def __init__(
-        self,
-        read: Callable[[str, tuple[Any, ...]], sqlite3.Cursor],
-        write: Callable[[str, tuple[Any, ...]], None],
-        iso: Callable[[datetime], str],
-    ) -> None:
-        self._read, self._write, self._iso = read, write, iso
+class ApprovalBook(StoreSide):
+    """The golem's side of the approvals table."""
 
     def open(self) -> list[ApprovalRow]:
         """The rows not yet settled (waiting or approved), oldest first."""

@@ -17,7 +17,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Command", "ControlLog", "ControlRow", "connect_outside", "queue_command"]
+__all__ = ["Command", "ControlLog", "ControlRow", "StoreSide", "connect_outside", "queue_command"]
 
 _BUSY_MS = 30_000  # a tick holds the write lock while it runs; a command waits for it
 
@@ -76,8 +76,9 @@ def queue_command(
         conn.close()
 
 
-class ControlLog:
-    """The golem's side of the table, over the store's own reads and writes."""
+class StoreSide:
+    """The golem's side of a table, over the store's own reads, its writes to that table
+    and its time text."""
 
     def __init__(
         self,
@@ -86,6 +87,10 @@ class ControlLog:
         iso: Callable[[datetime], str],
     ) -> None:
         self._read, self._write, self._iso = read, write, iso
+
+
+class ControlLog(StoreSide):
+    """The golem's side of the control table."""
 
     def pending(self) -> list[ControlRow]:
         """The commands not yet applied, oldest first."""
