@@ -28,7 +28,14 @@ from typing import Any
 
 import msgspec
 
-from golem.world.errors import DataProblem, WorldDataError, check_covers
+from golem.world.errors import (
+    BadCell,
+    DataProblem,
+    WorldDataError,
+    aware_time,
+    check_covers,
+    finite_number,
+)
 from golem.world.observation import Observation
 
 __all__ = [
@@ -115,10 +122,6 @@ def resolve_candles(path: Path, search: Sequence[Path]) -> Path | None:
     return None
 
 
-class _Bad(ValueError):
-    pass
-
-
 def write_candles(
     path: Path, rows: Sequence[tuple[int, float, float, float, float, float]]
 ) -> None:
@@ -197,8 +200,10 @@ def _csv_rows(path: Path) -> list[_Row]:
         values: list[float] = []
         for column, cell in zip(CANDLE_COLUMNS, cells, strict=True):
             try:
-                values.append(_seconds(cell) if column == "timestamp" else _number(cell))
-            except _Bad as exc:
+                values.append(
+                    aware_time(cell).timestamp() if column == "timestamp" else finite_number(cell)
+                )
+            except BadCell as exc:
                 raise WorldDataError([DataProblem(path, line, column, str(exc))]) from None
         rows.append((line, *values))  # type: ignore[arg-type]
     return rows
@@ -237,26 +242,6 @@ def _parquet_rows(path: Path) -> list[_Row]:
                 raise WorldDataError([DataProblem(path, 0, name, message)])
         rows.append((index + 1, stamp / 1000.0, *map(float, numbers)))
     return rows
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise _Bad(f"not an ISO-8601 time: {text!r}") from None
-    if value.utcoffset() is None:
-        raise _Bad(f"time has no timezone offset (add Z or +00:00): {text!r}")
-    return value.timestamp()
-
-
-def _number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise _Bad(f"not a number: {text!r}") from None
-    if not math.isfinite(value):
-        raise _Bad(f"not a finite number: {text!r}")
-    return value
 
 
 def _checked(path: Path, rows: list[_Row]) -> Candles:

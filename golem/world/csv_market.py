@@ -8,13 +8,19 @@ from __future__ import annotations
 import bisect
 import csv
 import io
-import math
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from golem.world.errors import DataProblem, WorldDataError, check_covers
+from golem.world.errors import (
+    BadCell,
+    DataProblem,
+    WorldDataError,
+    aware_time,
+    check_covers,
+    finite_number,
+)
 from golem.world.observation import Observation, Regime
 
 __all__ = ["COLUMNS", "EXAMPLE_CSV", "REQUIRED_COLUMNS", "CSVReplay", "read_observations"]
@@ -24,30 +30,11 @@ COLUMNS = (*REQUIRED_COLUMNS, "health_factor", "funding_rate", "regime")
 EXAMPLE_CSV = Path(__file__).parent / "data" / "example_market.csv"
 
 
-class _Bad(ValueError):
-    """A cell that does not parse; the message says what is wrong with it."""
-
-
 def _number(text: str, *, minimum: float | None = None, strict: bool = False) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise _Bad(f"not a number: {text!r}") from None
-    if not math.isfinite(value):
-        raise _Bad(f"not a finite number: {text!r}")
+    value = finite_number(text)
     if minimum is not None and (value <= minimum if strict else value < minimum):
         relation = "greater than" if strict else "at least"
-        raise _Bad(f"must be {relation} {minimum:g}, got {text!r}")
-    return value
-
-
-def _time(text: str) -> datetime:
-    try:
-        value = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise _Bad(f"not an ISO-8601 time: {text!r}") from None
-    if value.tzinfo is None or value.utcoffset() is None:
-        raise _Bad(f"time has no timezone offset (add Z or +00:00): {text!r}")
+        raise BadCell(f"must be {relation} {minimum:g}, got {text!r}")
     return value
 
 
@@ -56,11 +43,11 @@ def _regime(text: str) -> Regime:
         return Regime(text.strip().lower())
     except ValueError:
         known = ", ".join(r.value for r in Regime)
-        raise _Bad(f"unknown regime {text!r} (known: {known})") from None
+        raise BadCell(f"unknown regime {text!r} (known: {known})") from None
 
 
 _PARSERS: dict[str, Callable[[str], object]] = {
-    "time": _time,
+    "time": aware_time,
     "price": lambda t: _number(t, minimum=0.0, strict=True),
     "volume": lambda t: _number(t, minimum=0.0),
     "health_factor": lambda t: _number(t, minimum=0.0, strict=True),
@@ -138,7 +125,7 @@ def _read_rows(handle: TextIO, report: Callable[[int, str | None, str], None]) -
                 continue
             try:
                 values[column] = _PARSERS[column](cell)
-            except _Bad as exc:
+            except BadCell as exc:
                 report(line, column, str(exc))
         if len(values) != len(header):
             continue

@@ -13,11 +13,13 @@ WorldError
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 __all__ = [
+    "BadCell",
     "BadExchangeResponse",
     "DataProblem",
     "ExchangeError",
@@ -27,7 +29,9 @@ __all__ = [
     "RateLimited",
     "WorldDataError",
     "WorldError",
+    "aware_time",
     "check_covers",
+    "finite_number",
 ]
 
 
@@ -128,3 +132,31 @@ def check_covers(
         f"the life from {life}: the data {why}"
     )
     raise WorldDataError([DataProblem(path, 0, None, message)])
+
+
+class BadCell(ValueError):
+    """A cell that does not parse; the message says what is wrong with it (the reader
+    names the file, line and column in a DataProblem)."""
+
+
+def finite_number(text: str) -> float:
+    """The cell's number, or BadCell: not a number, or not a finite one."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadCell(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise BadCell(f"not a finite number: {text!r}")
+    return value
+
+
+def aware_time(text: str) -> datetime:
+    """The cell's ISO-8601 time with its offset, or BadCell (a time without one is not
+    taken for UTC)."""
+    try:
+        value = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise BadCell(f"not an ISO-8601 time: {text!r}") from None
+    if value.utcoffset() is None:
+        raise BadCell(f"time has no timezone offset (add Z or +00:00): {text!r}")
+    return value
