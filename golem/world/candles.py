@@ -36,7 +36,7 @@ from golem.world.errors import (
     check_covers,
     finite_number,
 )
-from golem.world.observation import Observation
+from golem.world.observation import Observation, saved_state
 
 __all__ = [
     "CANDLE_COLUMNS",
@@ -368,12 +368,7 @@ class CandleReplay:
         return state
 
     def restore(self, state: Any) -> None:
-        try:
-            saved = msgspec.convert(state, _Saved)
-        except msgspec.ValidationError as exc:
-            raise ValueError(f"not a replay state: {exc}") from exc
-        if saved.version != REPLAY_STATE_VERSION:
-            raise ValueError(f"replay state version {saved.version}, not {REPLAY_STATE_VERSION}")
+        saved = saved_state(state, _Saved, REPLAY_STATE_VERSION, "replay state")
         if saved.last is not None and saved.last.tzinfo is None:
             raise ValueError("not a replay state: its time has no timezone")
         if saved.step <= 0:

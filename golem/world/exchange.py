@@ -37,7 +37,7 @@ from golem.world.errors import (
     MarketStale,
     RateLimited,
 )
-from golem.world.observation import Observation
+from golem.world.observation import Observation, saved_state
 
 if TYPE_CHECKING:
     import ccxt
@@ -284,10 +284,5 @@ class LiveMarket:
     def restore(self, state: Any) -> None:
         """Count ticks on from a saved state (prices are never restored: a restarted golem
         asks the exchange again, and is stale until it answers)."""
-        try:
-            saved = msgspec.convert(state, _Saved)
-        except msgspec.ValidationError as exc:
-            raise ValueError(f"not a live market's state: {exc}") from exc
-        if saved.version != LIVE_STATE_VERSION:
-            raise ValueError(f"live market state version {saved.version}, not {LIVE_STATE_VERSION}")
+        saved = saved_state(state, _Saved, LIVE_STATE_VERSION, "live market state")
         self._tick = saved.tick

@@ -26,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from golem.world.observation import Observation, Regime
+from golem.world.observation import Observation, Regime, saved_state
 from golem.world.scenario import MarketParams
 
 __all__ = ["MARKET_STATE_VERSION", "SimulatedMarket"]
@@ -199,14 +199,7 @@ class SimulatedMarket:
     def restore(self, state: Any) -> None:
         """Continue from `state()` of a market with this seed. Raises ValueError (and
         changes nothing) for a state of another version or seed, or one that is malformed."""
-        try:
-            saved = msgspec.convert(state, _Saved)
-        except msgspec.ValidationError as exc:
-            raise ValueError(f"not a market state: {exc}") from exc
-        if saved.version != MARKET_STATE_VERSION:
-            raise ValueError(
-                f"market state version {saved.version}, this golem reads {MARKET_STATE_VERSION}"
-            )
+        saved = saved_state(state, _Saved, MARKET_STATE_VERSION, "market state")
         if saved.seed != self._seed:
             raise ValueError(f"market state of seed {saved.seed!r}, not {self._seed!r}")
         if saved.start is not None and saved.start.tzinfo is None:

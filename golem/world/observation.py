@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+import msgspec
 from msgspec import Struct
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "RecordedSource",
     "Regime",
     "ResumableSource",
+    "saved_state",
 ]
 
 
@@ -66,6 +68,26 @@ class ResumableSource(MarketSource, Protocol):
     def restore(self, state: Any) -> None:
         """Continue from `state()`; ValueError (changing nothing) if it cannot."""
         ...
+
+
+class _Versioned(Protocol):
+    @property
+    def version(self) -> int: ...
+
+
+_S = TypeVar("_S", bound=_Versioned)
+
+
+def saved_state(state: Any, kind: type[_S], version: int, what: str) -> _S:
+    """`state` (a ResumableSource's `state()`) read as `kind`; ValueError naming `what`
+    when it is not one, or was saved by another `version`."""
+    try:
+        saved = msgspec.convert(state, kind)
+    except msgspec.ValidationError as exc:
+        raise ValueError(f"not a {what}: {exc}") from exc
+    if saved.version != version:
+        raise ValueError(f"{what} version {saved.version}, not {version}")
+    return saved
 
 
 @runtime_checkable
