@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import orjson
 import structlog
 import trio
 from starlette.requests import Request
@@ -17,7 +16,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from golem.runtime.approvals import Status, decide_approval, list_approvals
-from golem.runtime.http.control import authorized, json_response
+from golem.runtime.http.control import authorized, body_field, json_response
 from golem.runtime.life import Life
 
 __all__ = ["approval_routes"]
@@ -83,9 +82,5 @@ def approval_routes(life: Life, token: str | None) -> list[BaseRoute]:
 
 async def _decision(request: Request) -> bool | None:
     """The body's decision: True to approve, False to deny, None when it says neither."""
-    try:
-        body = orjson.loads(await request.body())
-    except orjson.JSONDecodeError:
-        return None
-    decision = body.get("decision") if isinstance(body, dict) else None
+    decision = await body_field(request, "decision")
     return _DECISIONS.get(decision) if isinstance(decision, str) else None

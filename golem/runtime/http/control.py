@@ -28,7 +28,7 @@ from golem.runtime.control import (
 )
 from golem.runtime.life import Life
 
-__all__ = ["authorized", "control_routes", "json_response"]
+__all__ = ["authorized", "body_field", "control_routes", "json_response"]
 
 log = structlog.get_logger("golem")
 _SCHEME = "bearer "
@@ -97,11 +97,7 @@ def authorized(request: Request, expected: bytes) -> bool:
 
 async def _usd(request: Request) -> tuple[float | None, str | None]:
     """The body's `usd`, or why there is none."""
-    try:
-        body = orjson.loads(await request.body())
-    except orjson.JSONDecodeError:
-        return None, 'write the body as JSON: {"usd": 0.5}'
-    usd = body.get("usd") if isinstance(body, dict) else None
+    usd = await body_field(request, "usd")
     if isinstance(usd, bool) or not isinstance(usd, int | float):
         return None, 'write the body as JSON: {"usd": 0.5}'
     return float(usd), None
@@ -109,12 +105,17 @@ async def _usd(request: Request) -> tuple[float | None, str | None]:
 
 async def _text(request: Request) -> str | None:
     """The body's `text` (None when the body holds none)."""
+    text = await body_field(request, "text")
+    return text if isinstance(text, str) else None
+
+
+async def body_field(request: Request, key: str) -> Any:
+    """The JSON body's `key`: None when the body is not a JSON object or has no `key`."""
     try:
         body = orjson.loads(await request.body())
     except orjson.JSONDecodeError:
         return None
-    text = body.get("text") if isinstance(body, dict) else None
-    return text if isinstance(text, str) else None
+    return body.get(key) if isinstance(body, dict) else None
 
 
 def json_response(body: Any, status_code: int, *, challenge: bool = False) -> Response:
