@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from golem.simulation.outcome_plots import paint_equity, paint_fitness
 from golem.simulation.outcomes import Outcomes
@@ -182,12 +182,8 @@ def _credits(ax: Axes, tally: Tally) -> None:
 
 
 def _spend(ax: Axes, daily: Mapping[int, Mapping[str, float]], end: float | None) -> None:
-    subsystems = sorted({name for spend in daily.values() for name in spend})
-    _stack(ax, daily, subsystems, end=end)
-    ax.set_ylabel("spend (USD per day)")
-    ax.set_title("Daily spend per subsystem (stacked)")
-    if subsystems:
-        ax.legend(loc="best", fontsize=8)
+    title = "Daily spend per subsystem (stacked)"
+    _by_key(ax, daily, end, ylabel="spend (USD per day)", title=title, legend="best")
 
 
 def _tiers(ax: Axes, tally: Tally, end: float | None) -> None:
@@ -210,13 +206,28 @@ def _tiers(ax: Axes, tally: Tally, end: float | None) -> None:
 
 
 def _degradations(ax: Axes, tally: Tally, end: float | None) -> None:
-    by_day = tally.degradations_by_day
-    reasons = sorted({reason for counts in by_day.values() for reason in counts})
-    _stack(ax, by_day, reasons, end=end)
-    ax.set_ylabel("degraded decisions (per day)")
-    ax.set_title("Degradations per day, by reason")
-    if reasons:
-        ax.legend(loc="upper left", fontsize=8)
+    title = "Degradations per day, by reason"
+    ylabel = "degraded decisions (per day)"
+    _by_key(ax, tally.degradations_by_day, end, ylabel=ylabel, title=title, legend="upper left")
+
+
+def _by_key(
+    ax: Axes,
+    by_day: Mapping[int, Mapping[str, float]],
+    end: float | None,
+    *,
+    ylabel: str,
+    title: str,
+    legend: Literal["best", "upper left"],
+) -> None:
+    """A day's bar stacked by every key any day has, in sorted order; the legend at
+    `legend` when there is a key."""
+    keys = sorted({key for values in by_day.values() for key in values})
+    _stack(ax, by_day, keys, end=end)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if keys:
+        ax.legend(loc=legend, fontsize=8)
 
 
 def _stack(
