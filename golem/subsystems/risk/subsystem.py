@@ -157,36 +157,25 @@ class Risk:
             stake, band = self.config.stakes.of(ctx, trade, self.config.limits.sizing)
             details |= {"stake": round(stake, 4), "deliberation": str(band)}
         provenance = provenance_in(ctx)
+
+        def blocked(why: str) -> Outcome:
+            return Outcome(
+                summary=f"blocked {trade.action}: {why}",
+                blocked=trade,
+                details=details,
+                provenance=provenance,
+            )
+
         if provenance is not None and provenance.blocked:  # outside text may not move money
-            return Outcome(
-                summary=f"blocked {trade.action}: provenance ({provenance.reason})",
-                blocked=trade,
-                details=details,
-                provenance=provenance,
-            )
+            return blocked(f"provenance ({provenance.reason})")
         if not decision.approved:
-            return Outcome(
-                summary=f"blocked {trade.action}: {_failing(decision) or 'rejected'}",
-                blocked=trade,
-                details=details,
-                provenance=provenance,
-            )
+            return blocked(_failing(decision) or "rejected")
         if not hard.approved:
             details |= {"override": "hard_limit", "hard_limit_failing": _failing(hard)}
-            return Outcome(
-                summary=f"blocked {trade.action}: hard limit ({_failing(hard)})",
-                blocked=trade,
-                details=details,
-                provenance=provenance,
-            )
+            return blocked(f"hard limit ({_failing(hard)})")
         approved = _sized(trade, decision, hard, details)
         if approved.size_usd is not None and approved.size_usd < self.config.limits.min_trade_usd:
-            return Outcome(
-                summary=f"blocked {trade.action}: ${approved.size_usd:,.2f} is below the minimum",
-                blocked=trade,
-                details=details,
-                provenance=provenance,
-            )
+            return blocked(f"${approved.size_usd:,.2f} is below the minimum")
         return Outcome(
             summary=f"approved {trade.action}",
             approved=approved,
