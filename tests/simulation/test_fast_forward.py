@@ -24,7 +24,7 @@ from tests.world.test_candles import event_data
 
 SIMULATIONS = Path(__file__).parents[2] / "simulations"
 STEP = ("simulation.fast_forward", False)
-DAYS = 0.2  # 1,152 heartbeats of 15 s, 288 of 60 s
+DAYS = 3.0  # "a few days" (issue 40): 17,280 heartbeats of 15 s, 4,320 of 60 s
 
 
 def _summaries(
