@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from golem.inference import Response
 from golem.mortality import ModelTier, Phase, SubsystemName
@@ -31,3 +32,30 @@ def decision(
         source=source,
         response=None if attempts is None else Response(attempts=attempts),
     )
+
+
+def quiet_stretch_line(timestamp: str, *, count: int) -> dict[str, Any]:
+    """A `quiet_stretch` log line as an early version wrote it (no probe columns), one
+    decision's columns for `count` decisions: a reader's bad or old input."""
+    return {
+        "timestamp": timestamp,
+        "level": "info",
+        "event": "quiet_stretch",
+        "golem": "g",
+        "subsystem": "heartbeat",
+        "tier": "0",
+        "tier_asked": "0",
+        "source": "deterministic",
+        "count": count,
+        "first_tick": 1,
+        "summary": "none: observe",
+        "decisions": [{"severity": "none", "action": "observe"}],
+        "ticks": {
+            "time": ["2026-03-01T00:00:15+00:00"],
+            "decision": [0],
+            "vitality": [1.0],
+            "phase": ["thriving"],
+            "theta": [0.3],
+            "market": [{}],
+        },
+    }

@@ -42,6 +42,7 @@ from golem.subsystems.heartbeat.probes import (
 )
 from golem.world import Episode, MarketSummary, PriceBand
 from tests.policy import HEARTBEAT
+from tests.runtime.records import quiet_stretch_line
 from tests.runtime.test_life import START, config, routes
 
 
@@ -188,28 +189,7 @@ def test_a_quiet_stretch_line_of_ticks_with_no_probe_columns_reads_as_pe_zero(
     """A line written before quiet ticks could fire probes (no `prediction_error`,
     `flags` or `summaries`) expands to decisions at PE 0.0, no flag, and its summary;
     one whose `summaries` do not match its decisions is skipped, its line named."""
-    old = {
-        "timestamp": "2026-03-01T00:00:15+00:00",
-        "level": "info",
-        "event": "quiet_stretch",
-        "golem": "g",
-        "subsystem": "heartbeat",
-        "tier": "0",
-        "tier_asked": "0",
-        "source": "deterministic",
-        "count": 1,
-        "first_tick": 1,
-        "summary": "none: observe",
-        "decisions": [{"severity": "none", "action": "observe"}],
-        "ticks": {
-            "time": ["2026-03-01T00:00:15+00:00"],
-            "decision": [0],
-            "vitality": [1.0],
-            "phase": ["thriving"],
-            "theta": [0.3],
-            "market": [{}],
-        },
-    }
+    old = quiet_stretch_line("2026-03-01T00:00:15+00:00", count=1)
     bad = {**old, "summaries": ["none: observe", "low: observe"]}
     log = tmp_path / "golem.log"
     log.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in (old, bad)))

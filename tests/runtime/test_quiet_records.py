@@ -52,6 +52,7 @@ from golem.subsystems.heartbeat.probes import (
     readings,
 )
 from tests.policy import HEARTBEAT
+from tests.runtime.records import quiet_stretch_line
 from tests.runtime.test_life import START, config, life
 
 Run = list[DecisionRecord]  # consecutive quiet heartbeat decisions
@@ -415,28 +416,7 @@ def test_a_quiet_stretch_line_that_cannot_be_expanded_is_skipped_with_its_line_n
     reported in one line (where and why) and skipped; the rest of the log is read."""
     log = tmp_path / "golem.log"
     good = {"timestamp": "2026-03-01T00:00:00+00:00", "level": "info", "event": "vitality"}
-    short = {
-        "timestamp": "2026-03-01T00:00:30+00:00",
-        "level": "info",
-        "event": "quiet_stretch",
-        "golem": "g",
-        "subsystem": "heartbeat",
-        "tier": "0",
-        "tier_asked": "0",
-        "source": "deterministic",
-        "count": 2,
-        "first_tick": 1,
-        "summary": "none: observe",
-        "decisions": [{"severity": "none", "action": "observe"}],
-        "ticks": {
-            "time": ["2026-03-01T00:00:15+00:00"],
-            "decision": [0],
-            "vitality": [1.0],
-            "phase": ["thriving"],
-            "theta": [0.3],
-            "market": [{}],
-        },
-    }
+    short = quiet_stretch_line("2026-03-01T00:00:30+00:00", count=2)
     log.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in (good, short)))
     assert main(["inspect", str(log), "--json"]) == 0
     out, err = capsys.readouterr()
