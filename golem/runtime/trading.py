@@ -77,11 +77,15 @@ class TradingDesk:
                 continue
             size = None if held.action is TradeAction.EXIT else check.adjusted_size_usd
             trade = replace(held, size_usd=size)
-            made = self._fill(trade, ctx.tick, ctx.observation.price, ctx.market)
-            events += made
-            done = Event("trade_gated") not in made  # the action gate may still refuse it
-            result = f"executed at {ctx.observation.price:.2f}" if done else "gated"
-            self.approvals.executed(row, ctx.now, ctx.tick, done=done, result=result)
+            price, market = ctx.observation.price, ctx.market
+            gated = self._gates(trade, ctx.tick, price, market)  # it may still refuse it
+            if gated is None:
+                events += self._apply(trade, ctx.tick, price, market)
+                result = f"executed at {price:.2f}"
+            else:  # the queue's notice tells the owner, naming the gate: none of its own
+                events.append(Event("trade_gated"))
+                result = f"the action gate: {gated}"
+            self.approvals.executed(row, ctx.now, ctx.tick, done=gated is None, result=result)
         return events
 
     async def trade(
@@ -173,11 +177,21 @@ class TradingDesk:
     def _fill(
         self, trade: ProposedTrade, tick: int, price: float, market: MarketSummary
     ) -> list[Event]:
-        """`trade` executed on the paper portfolio; the events it makes."""
+        """`trade` executed on the paper portfolio unless the action gate blocks it (then
+        the owner is told, `tell_blocked`); the events it makes."""
+        gated = self._gates(trade, tick, price, market)
+        if gated is None:
+            return self._apply(trade, tick, price, market)
+        if self.tell_blocked is not None and self._now is not None:
+            self.tell_blocked(self._now(), str(trade.action), "the action gate", gated)
+        return [Event("trade_gated")]
+
+    def _apply(
+        self, trade: ProposedTrade, tick: int, price: float, market: MarketSummary
+    ) -> list[Event]:
+        """`trade` executed on the paper portfolio, past the gate; the events it makes."""
         portfolio = self._portfolio
         volatility = market.return_volatility or 0.0
-        if self._gates(trade, tick, price, volatility):
-            return [Event("trade_gated")]
         before = portfolio.equity()
         fill = portfolio.apply(trade.action, price, trade.size_usd, volatility=volatility)
         log.info("trade", golem=self._golem_id, tick=tick, **fill.to_dict())
@@ -188,19 +202,22 @@ class TradingDesk:
             return [Event("trade_loss", round(abs(change), 4))]  # its size to four places
         return []
 
-    def _gates(self, trade: ProposedTrade, tick: int, price: float, volatility: float) -> bool:
-        """Whether the action gate (Bardo 17-prediction-engine.md) blocks `trade`: its cost
-        is the fee and slippage of its fill on a copy of the portfolio, its expected value
-        the decision's expected move on that fill's notional (in the trade's direction).
-        A blocked trade is one `action_blocked` line; its would-be P&L is resolved at the
-        horizon (predictions.py)."""
+    def _gates(
+        self, trade: ProposedTrade, tick: int, price: float, market: MarketSummary
+    ) -> str | None:
+        """Why the action gate (Bardo 17-prediction-engine.md) blocks `trade`, if it does:
+        its cost is the fee and slippage of its fill on a copy of the portfolio, its
+        expected value the decision's expected move on that fill's notional (in the
+        trade's direction). A blocked trade is one `action_blocked` line; its would-be
+        P&L is resolved at the horizon (predictions.py)."""
         predictor, now = self._predictor, self._now
         if predictor is None or now is None:
-            return False
+            return None
         shadow = PaperPortfolio.from_dict(self._portfolio.to_dict())
+        volatility = market.return_volatility or 0.0
         fill = shadow.apply(trade.action, price, trade.size_usd, volatility=volatility)
         if fill.quantity <= 0:
-            return False  # nothing would trade: the gate has nothing to weigh
+            return None  # nothing would trade: the gate has nothing to weigh
         sign = 1.0 if str(fill.side) == "buy" else -1.0
         move = self._move or 0.0
         cost = fill.fee_usd + fill.slippage_usd
@@ -212,7 +229,7 @@ class TradingDesk:
         )
         if verdict.permitted:
             predictor.permitted += 1
-            return False
+            return None
         predictor.gated(now(), tick, str(trade.action), fill)
         log.info(
             "action_blocked",
@@ -226,6 +243,4 @@ class TradingDesk:
             cost_usd=round(cost, 6),
             expected_move=self._move,
         )
-        if self.tell_blocked is not None:
-            self.tell_blocked(now(), str(trade.action), "the action gate", verdict.reason)
-        return True
+        return verdict.reason

@@ -157,6 +157,32 @@ def test_a_held_trade_is_one_approval_notice_and_then_its_fate(
         assert "trade" not in webhook.events()
 
 
+def test_a_held_trade_the_action_gate_blocks_is_one_notice_naming_the_gate(
+    tmp_path: Path, webhook: Webhook
+) -> None:
+    """Approved by the policy, then refused by the oracle's action gate when it executes
+    (a newborn's gate has no record): one trade_blocked notice, the queue's, naming the
+    gate and its reason; not a second one from the gate's own hook."""
+    path = scenario(tmp_path, webhook.url)
+    gated = path.read_text().replace("[prediction.gate]\nenabled = false\n", "")
+    path.write_text(approving(gated, "approve_all"))
+    out = tmp_path / "out"
+    assert main(["simulate", str(path), "--days", "0.3", "--out", str(out)]) == 0
+    events = log_events(out / "golem.log")
+    [after] = [e for e in events if e["event"] == "approval_blocked"]
+    [gate] = [e for e in events if e["event"] == "action_blocked" and e["tick"] == after["tick"]]
+    by_risk = sum(
+        e["event"] == "decision" and e["subsystem"] == "risk" and e["summary"].startswith("blocked")
+        for e in events
+    )
+    blocked = [line for line in webhook.lines() if line.startswith("[trade_blocked]")]
+    assert len(blocked) == by_risk + 1  # each trade risk blocked, and the held one once
+    assert after["result"] == f"the action gate: {gate['reason']}"
+    [held] = [line for line in blocked if f"#{after['id']} " in line]
+    assert held.endswith(f"approved by policy, then blocked: the action gate: {gate['reason']}")
+    assert not [line for line in blocked if "the action gate blocked" in line]
+
+
 def test_only_the_events_asked_for_are_sent(tmp_path: Path, webhook: Webhook) -> None:
     out = tmp_path / "out"
     path = scenario(tmp_path, webhook.url, events='["phase"]')
