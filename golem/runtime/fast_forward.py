@@ -69,7 +69,7 @@ def quiet_parts(golem: Golem) -> list[QuietPart]:
         golem.predictor.quiet(golem.heartbeat.config.rules_confidence),
         golem.episodes.quiet(golem, records.record),
         records,
-        golem.chart.quiet(golem),
+        golem.chart.quiet(golem, records.tell),  # its readings after their decisions
     ]
 
 

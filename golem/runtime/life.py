@@ -19,6 +19,7 @@ from pathlib import Path
 import structlog
 import trio
 
+from golem.mortality import Phase
 from golem.runtime.asking import Routes
 from golem.runtime.clock import InstantClock, SleepingClock
 from golem.runtime.collector import long_lived
@@ -28,6 +29,7 @@ from golem.runtime.config.sections import GolemConfig
 from golem.runtime.fast_forward import stretch_times
 from golem.runtime.golem import Golem, LifeOptions
 from golem.runtime.jobs import curate, dream
+from golem.runtime.logs import held_lines
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import ANY_LATENESS, Firing, Job, Scheduler, Trigger, cron, every
 from golem.runtime.store.control import Command, queue_command
@@ -342,6 +344,18 @@ def assemble(
     instant = clock if isinstance(clock, InstantClock) else None
     forward = instant if golem.options.fast_forward else None
 
+    def paced(phase: Phase) -> None:
+        """The heartbeat's interval for the phase a tick left, when it left `phase`."""
+        if golem.vitals.phase is phase:
+            return
+        now_every = interval(golem.vitals.phase, beat)
+        if now_every != current["every"]:
+            # Conservation slows the heartbeat (and recovery speeds it up again).
+            current["every"] = now_every
+            beats[0] = every(now_every, start=start)
+            scheduler.reschedule("heartbeat", beats[0])
+            log.info("heartbeat_interval", seconds=now_every.total_seconds())
+
     async def heartbeat(firing: Firing) -> None:
         if replay is not None and clock.now() > replay.end:
             log.warning("market_data_ended", csv=str(replay.path), last_row=replay.end.isoformat())
@@ -360,20 +374,17 @@ def assemble(
                 times[:] = stretch_times(beats[0], at, other=others, data_end=ends, limit=limit)
                 return times
 
-            lived = await golem.fast_forward(stretch, forward.jump_to)
+            # A stretch's log lines go out when it commits, with its records (stamped
+            # with its ticks' times): the log file follows time.
+            with held_lines(golem.store.at_commit):
+                lived = await golem.fast_forward(stretch, forward.jump_to)
+                if lived:
+                    scheduler.advance("heartbeat", times[lived - 1])
+                    paced(phase)
             if lived:
-                scheduler.advance("heartbeat", times[lived - 1])
-            else:
-                await golem.tick()
-        if golem.vitals.phase is phase:
-            return
-        now_every = interval(golem.vitals.phase, beat)
-        if now_every != current["every"]:
-            # Conservation slows the heartbeat (and recovery speeds it up again).
-            current["every"] = now_every
-            beats[0] = every(now_every, start=start)
-            scheduler.reschedule("heartbeat", beats[0])
-            log.info("heartbeat_interval", seconds=now_every.total_seconds())
+                return
+            await golem.tick()
+        paced(phase)
 
     scheduler.add(Job("heartbeat", beats[0], heartbeat))
     jobs = {"curator": partial(curate, golem), "dream": partial(dream, golem)}

@@ -78,6 +78,7 @@ class QuietRecords:
         self._errors: list[float] = []
         self._flags: list[tuple[str, ...]] = []
         self._decisions: list[HeartbeatDecision] = []
+        self._told = 0  # the stretch's ticks whose decisions are published
 
     @classmethod
     def of(cls, golem: Golem) -> QuietRecords:
@@ -120,7 +121,7 @@ class QuietRecords:
         `stretch.fired` holds the probes of each tick the senses part allows."""
         self._stretch = stretch
         self._vitality, self._phase, self._theta, self._decisions = [], [], [], []
-        self._errors, self._flags = [], []
+        self._errors, self._flags, self._told = [], [], 0
         if self._steered or self._gate.floor <= 0.0:
             return 0
         return len(stretch)
@@ -194,28 +195,38 @@ class QuietRecords:
         self.decision(i)
         return ()
 
-    def end(self, done: int) -> None:
-        stretch = self._stretch
-        if stretch is None or not done:
+    def tell(self, done: int) -> None:
+        """Publish the decisions of the stretch's first `done` ticks not yet published, as
+        one `QuietStretch`: asked by the vitals part before it publishes a reading of tick
+        `done - 1`, so that the records come in the order of their ticks (a tick's
+        decision, then its vitality, as step by step), and by `end` for the rest."""
+        stretch, told = self._stretch, self._told
+        if stretch is None or done <= told:
             return
-        decisions = self._decisions[:done]
         self._publish(
             QuietStretch(
                 golem=self._golem_id,
-                first_tick=stretch.first_tick,
-                times=list(stretch.times[:done]),
-                vitality=self._vitality[:done],
-                phase=self._phase[:done],
-                theta=self._theta[:done],
-                errors=self._errors[:done],
-                flags=self._flags[:done],
-                decisions=decisions,
-                markets=stretch.summaries[:done],
-                equities=[float(e) for e in stretch.equities[:done]],
+                first_tick=stretch.first_tick + told,
+                times=list(stretch.times[told:done]),
+                vitality=self._vitality[told:done],
+                phase=self._phase[told:done],
+                theta=self._theta[told:done],
+                errors=self._errors[told:done],
+                flags=self._flags[told:done],
+                decisions=self._decisions[told:done],
+                markets=stretch.summaries[told:done],
+                equities=[float(e) for e in stretch.equities[told:done]],
                 cash=self._cash,
                 positions=self._positions,
             )
         )
-        self.confidence = float(decisions[-1].confidence)
+        self._told = done
+
+    def end(self, done: int) -> None:
+        stretch = self._stretch
+        if stretch is None or not done:
+            return
+        self.tell(done)
+        self.confidence = float(self._decisions[done - 1].confidence)
         self._keep(self.confidence)
         self._stretch = None

@@ -64,6 +64,10 @@ class QuietStretch(Struct, frozen=True, kw_only=True):
     def __len__(self) -> int:
         return len(self.times)
 
+    def stamp(self) -> datetime:
+        """The time its log line is stamped with: its last tick's (it is told after it)."""
+        return self.times[-1]
+
     def portfolio(self, i: int) -> PortfolioView:
         """The portfolio tick `i`'s situation showed (as `Golem.context` builds it)."""
         equity, cash = self.equities[i], self.cash

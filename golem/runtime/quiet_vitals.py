@@ -44,7 +44,10 @@ class QuietVitals:
     `assess` on the tick's fitness (the hazard's draw, a pure function of the tick, with
     it); `end` writes the vitality rows in one statement, and senescence's stage once if it
     changed. The chart's `vitals` is current after each step (the next tick's gate reads
-    it); a death cause is `chart.vitals.cause`, as after `update`."""
+    it); a death cause is `chart.vitals.cause`, as after `update`. A reading that is news
+    is published `late` (told when the stretch commits, its line stamped with its tick's
+    time), after `before_reading(i + 1)` (the records part's `tell`: the decisions up to
+    its tick published first, as step by step)."""
 
     def __init__(
         self,
@@ -53,9 +56,11 @@ class QuietVitals:
         fitness: Callable[[], float],
         regime_samples: Callable[[], int],
         reserve_usd: float,
+        before_reading: Callable[[int], None] | None = None,
     ) -> None:
         self._chart, self._policy = chart, chart._policy
         self._fitness, self._samples, self._reserve = fitness, regime_samples, reserve_usd
+        self._before_reading = before_reading
         self._rows: list[VitalityRow] = []
         self._saves = False  # senescence changed: saved at the end
         self._bands = phase_bands(chart._policy.phases)
@@ -107,7 +112,10 @@ class QuietVitals:
             VitalityRow(tick, now, vitals.vitality, str(vitals.phase), self._economic, level)
         )
         if chart._news(tick, 0.0, previous):
-            chart._publish(chart._reading(tick, now, self._credits, float(self._equities[i])))
+            if self._before_reading is not None:
+                self._before_reading(i + 1)  # the decisions up to this tick's told first
+            equity = float(self._equities[i])
+            chart._publish(chart._reading(tick, now, self._credits, equity, late=True))
         if vitals.phase is previous:
             return ()
         return chart._events(tick, previous)

@@ -77,6 +77,9 @@ class DecisionRecord(Struct, frozen=True):
         """What names this decision in the log (`id` on a model's, `reused_from` on a reuse)."""
         return str(DecisionId(str(self.subsystem), self.tick, self.run))
 
+    def stamp(self) -> None:
+        """Its log line is stamped when it is written (its `time` is a field of its own)."""
+
     def fields(self) -> dict[str, Any]:
         response, allocation, usage = self.response, self.allocation, self.usage
         fields: dict[str, Any] = {

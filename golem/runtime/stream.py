@@ -37,6 +37,13 @@ class VitalityRecord(Struct, frozen=True, kw_only=True):
     equity_usd: float
     senescent: bool = False  # its forecasts below the threshold (senescence's stage 1 on)
     confirmed: bool = False  # below for the whole grace: senescence's stage 2
+    # Told after its tick (a fast-forwarded tick's, told when its stretch commits): its
+    # log line is stamped with its tick's `time`, not with the writer's now.
+    late: bool = False
+
+    def stamp(self) -> datetime | None:
+        """The time its log line is stamped with (None: when it is written)."""
+        return self.time if self.late else None
 
     def fields(self) -> dict[str, Any]:
         return {

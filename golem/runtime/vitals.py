@@ -128,16 +128,20 @@ class VitalsChart:
             self._publish(self._reading(tick, now, credits, equity()))
         return self._events(tick, previous)
 
-    def quiet(self, golem: Golem) -> QuietVitals:
+    def quiet(
+        self, golem: Golem, before_reading: Callable[[int], None] | None = None
+    ) -> QuietVitals:
         """This chart's part of a quiet stretch of `golem` (quiet.py): `update(tick, 0.0,
         …)` for each of its ticks, on the prediction engine's fitness and regime samples
-        as the oracle's part leaves them at the same tick, and the reserve locked now."""
+        as the oracle's part leaves them at the same tick, and the reserve locked now;
+        `before_reading` hears of each reading to come (QuietVitals)."""
         predictor = golem.predictor
         return QuietVitals(
             self,
             fitness=lambda: predictor.fitness,
             regime_samples=predictor.regime_samples,
             reserve_usd=golem.reserve_usd,
+            before_reading=before_reading,
         )
 
     def _initial_credits(self) -> float:
@@ -159,9 +163,10 @@ class VitalsChart:
             self.terminal_since = None  # left Terminal: a later entry starts it again
 
     def _reading(
-        self, tick: int, now: datetime, credits: float, equity_usd: float
+        self, tick: int, now: datetime, credits: float, equity_usd: float, *, late: bool = False
     ) -> VitalityRecord:
-        """The reading published when the tick's vitality is news."""
+        """The reading published when the tick's vitality is news (`late`: told after its
+        tick, a fast-forwarded one's)."""
         vitals, stage = self.vitals, self.senescence.stage
         return VitalityRecord(
             golem=self._golem_id,
@@ -176,6 +181,7 @@ class VitalsChart:
             equity_usd=equity_usd,
             senescent=stage is not Stage.NORMAL,
             confirmed=stage is Stage.SENESCENT,
+            late=late,
         )
 
     def _events(self, tick: int, previous: Phase) -> list[Event]:

@@ -86,6 +86,9 @@ class Note:
     def fields(self) -> dict[str, Any]:
         return dict(self.fields_)
 
+    def stamp(self) -> None:
+        """Stamped when written."""
+
 
 def test_a_published_record_is_the_line_structlog_writes_for_its_fields(tmp_path: Path) -> None:
     """The golem's records skip structlog: same bytes, the same redaction, the console."""

@@ -28,6 +28,7 @@ from golem.runtime.logs.sinks import (
     LogSinks,
     Redaction,
     configure_logging,
+    held_lines,
     render_json,
 )
 from golem.runtime.logs.summary import (
@@ -59,6 +60,7 @@ __all__ = [
     "configure_logging",
     "event_time",
     "follow",
+    "held_lines",
     "is_degraded",
     "parse_time",
     "quarantined",

@@ -8,7 +8,9 @@ The golem's own records (decisions, vitality) reach the same sinks without struc
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar, Literal, Protocol
@@ -29,8 +31,25 @@ __all__ = [
     "LogSinks",
     "Redaction",
     "configure_logging",
+    "held_lines",
     "render_json",
 ]
+
+Hold = Callable[[Callable[[], None]], None]
+_HELD: ContextVar[Hold | None] = ContextVar("golem_held_lines", default=None)
+
+
+@contextmanager
+def held_lines(hold: Hold) -> Iterator[None]:
+    """The lines written meanwhile (in this context) handed to `hold` (a store's
+    `at_commit`) instead of written at once: a fast-forwarded stretch's lines go out when
+    it commits, in the order written, with its records (which wait for it too)."""
+    token = _HELD.set(hold)
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
 
 LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 
@@ -62,11 +81,15 @@ class ConsoleStream(Protocol):
 
 
 class LogRecord(Protocol):
-    """A record with a log line of its own: its event's name and its fields."""
+    """A record with a log line of its own: its event's name, its fields and the time its
+    line is stamped with when that is not the writer's now (a record told after its time:
+    a fast-forwarded stretch's, stamped with its tick's)."""
 
     event: ClassVar[str]
 
     def fields(self) -> dict[str, Any]: ...
+
+    def stamp(self) -> datetime | None: ...
 
 
 class LogSinks:
@@ -102,9 +125,10 @@ class LogSinks:
         )
 
     def publish(self, record: LogRecord) -> None:
-        """A record's line: timestamp (now), level info, its event and its fields."""
+        """A record's line: timestamp (its stamp, or now), level info, its event and its
+        fields."""
         if self._records:
-            line: dict[str, Any] = {"timestamp": self._now(), "level": "info"}
+            line: dict[str, Any] = {"timestamp": record.stamp() or self._now(), "level": "info"}
             line["event"] = record.event
             line.update(record.fields())
             self.write(line)
@@ -115,7 +139,15 @@ class LogSinks:
         self.publish(stretch)
 
     def write(self, event: dict[str, Any]) -> None:
-        """Write one finished event (timestamp, level and event first): one JSON line."""
+        """Write one finished event (timestamp, level and event first): one JSON line
+        (once the hold of `held_lines` lets it, inside one)."""
+        hold = _HELD.get()
+        if hold is not None:
+            hold(lambda: self._write(event))
+        else:
+            self._write(event)
+
+    def _write(self, event: dict[str, Any]) -> None:
         line = render_json(event)
         if self._redaction is not None and self._redaction.suspect(line):
             event = self._redaction.clean(event)
