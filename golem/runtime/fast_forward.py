@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from golem.runtime.logs import held_lines
 from golem.runtime.quiet import QuietPart, Stretch
 from golem.runtime.quiet_senses import QuietSenses
 from golem.runtime.scheduler import Trigger
@@ -150,16 +151,25 @@ class FastForward:
                 break
         done, events, phase = 0, list[Event](), golem.vitals.phase
         admits = [admit for part in parts if (admit := getattr(part, "admits", None))]
-        for i in range(count):
-            if not all(admit(i) for admit in admits):
-                break  # tick i is not quiet after all: it is lived step by step
-            jump(stretch.times[i])
-            events = [event for part in parts for event in part.step(i)]
-            done = i + 1
-            if events or golem.vitals.cause is not None:
-                break
-        for part in begun:
-            part.end(done)
+        told = [tell for part in parts if (tell := getattr(part, "tell_before", None))]
+
+        def before(time: datetime) -> None:
+            """A line a tick writes follows the decisions of the ticks before it (and,
+            as each waits for the commit, precedes the tick's own), as step by step."""
+            for tell in told:
+                tell(time)
+
+        with held_lines(golem.store.at_commit, before):
+            for i in range(count):
+                if not all(admit(i) for admit in admits):
+                    break  # tick i is not quiet after all: it is lived step by step
+                jump(stretch.times[i])
+                events = [event for part in parts for event in part.step(i)]
+                done = i + 1
+                if events or golem.vitals.cause is not None:
+                    break
+            for part in begun:
+                part.end(done)
         if not done:
             return self._lived(len(due), 0)
         golem.store.weigh(done)  # a batch of the store commits every so many ticks

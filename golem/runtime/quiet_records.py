@@ -18,7 +18,9 @@ have answered cannot be waiting (a stretch never begins with one: `begin` lives 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from golem.mortality import Phase, Vitals
@@ -221,6 +223,14 @@ class QuietRecords:
             )
         )
         self._told = done
+
+    def tell_before(self, time: datetime) -> None:
+        """Publish the decisions made of the ticks before `time` not yet published: a
+        line of `time` is about to be told (held_lines' `before`), and step by step it
+        follows them."""
+        stretch = self._stretch
+        if stretch is not None:
+            self.tell(bisect_left(stretch.times, time, hi=len(self._decisions)))
 
     def end(self, done: int) -> None:
         stretch = self._stretch

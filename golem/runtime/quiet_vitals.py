@@ -111,14 +111,14 @@ class QuietVitals:
         self._rows.append(
             VitalityRow(tick, now, vitals.vitality, str(vitals.phase), self._economic, level)
         )
+        # A phase change's line before the reading, as `update` writes them.
+        events = () if vitals.phase is previous else chart._events(tick, previous)
         if chart._news(tick, 0.0, previous):
             if self._before_reading is not None:
                 self._before_reading(i + 1)  # the decisions up to this tick's told first
             equity = float(self._equities[i])
             chart._publish(chart._reading(tick, now, self._credits, equity, late=True))
-        if vitals.phase is previous:
-            return ()
-        return chart._events(tick, previous)
+        return events
 
     def _assess(self, i: int, now: datetime, level: float, burn: float) -> Vitals:
         """`assess` of the stretch's tick `i` (mortality/vitals.py: the same operations in

@@ -36,15 +36,18 @@ __all__ = [
 ]
 
 Hold = Callable[[Callable[[], None]], None]
-_HELD: ContextVar[Hold | None] = ContextVar("golem_held_lines", default=None)
+Before = Callable[[datetime], None]
+_HELD: ContextVar[tuple[Hold, Before | None] | None] = ContextVar("golem_held_lines", default=None)
 
 
 @contextmanager
-def held_lines(hold: Hold) -> Iterator[None]:
+def held_lines(hold: Hold, before: Before | None = None) -> Iterator[None]:
     """The lines written meanwhile (in this context) handed to `hold` (a store's
     `at_commit`) instead of written at once: a fast-forwarded stretch's lines go out when
-    it commits, in the order written, with its records (which wait for it too)."""
-    token = _HELD.set(hold)
+    it commits, in the order written, with its records (which wait for it too).
+    `before`, when given, hears each line's time before the line is held (the quiet
+    decisions of the ticks before it are told first, as step by step)."""
+    token = _HELD.set((hold, before))
     try:
         yield
     finally:
@@ -141,11 +144,15 @@ class LogSinks:
     def write(self, event: dict[str, Any]) -> None:
         """Write one finished event (timestamp, level and event first): one JSON line
         (once the hold of `held_lines` lets it, inside one)."""
-        hold = _HELD.get()
-        if hold is not None:
-            hold(lambda: self._write(event))
-        else:
+        held = _HELD.get()
+        if held is None:
             self._write(event)
+            return
+        hold, before = held
+        stamp = event.get("timestamp")
+        if before is not None and isinstance(stamp, datetime):
+            before(stamp)
+        hold(lambda: self._write(event))
 
     def _write(self, event: dict[str, Any]) -> None:
         line = render_json(event)
