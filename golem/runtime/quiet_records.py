@@ -2,8 +2,9 @@
 heartbeat's decisions on a quiet stretch's ticks, made by the rules as `Golem.tick` makes
 them (T0: the gate θ from the confidence, the vitality after the tick before and the mood's
 arousal; the prediction error PE of the probes that fired below it; observe, severity low
-when a probe fired, none when none did), kept as a few numbers a tick and published at the
-end as one `QuietStretch` on the golem's record stream (quiet_stretch.py).
+when a probe fired, none when none did), kept as a few numbers a tick and published as a
+`QuietStretch` on the golem's record stream (quiet_stretch.py): at the end, and before
+what a tick of the stretch tells of its own (`tell`, `tell_before`), the decisions so far.
 
 Which ticks the rules decide with no event: those whose fired probes (`Stretch.fired`)
 include no regime flip (an event for the daimon) and no critical health factor (the

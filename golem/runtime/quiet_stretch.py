@@ -1,7 +1,8 @@
 """A quiet stretch's heartbeat decisions as one record (issue [speed]): what `done` quiet
 ticks in a row decided by the rules (T0: PE below the gate, observe, severity low when a
-probe fired and none when none did), published once on the `RecordStream` instead of
-`done` `DecisionRecord`s.
+probe fired and none when none did), published on the `RecordStream` instead of `done`
+`DecisionRecord`s: once, or in a few pieces where a tick of the stretch tells something
+of its own (a vitality reading, a log line), which then follows the ticks before it.
 
 A subscriber that hears stretches (`hear_quiet`: the log's sink, the simulator's tally,
 judgement, outcomes and strategies) handles them in bulk with the same effect as the
