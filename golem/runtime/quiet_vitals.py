@@ -22,6 +22,7 @@ from golem.mortality.vitality import (
     phase_of,
 )
 from golem.mortality.vitals import economic_level
+from golem.runtime.logs import lines_ahead
 from golem.runtime.quiet import Stretch
 from golem.runtime.store.rows import VitalityRow
 from golem.subsystems.contract import Event
@@ -113,6 +114,10 @@ class QuietVitals:
         )
         # A phase change's line before the reading, as `update` writes them.
         events = () if vitals.phase is previous else chart._events(tick, previous)
+        if events or vitals.cause is not None:  # the stretch's last tick
+            if self._before_reading is not None:
+                self._before_reading(i)  # the decisions before it told ahead of its lines
+            lines_ahead()  # its lines to come (the death's, the heartbeat's new interval)
         if chart._news(tick, 0.0, previous):
             if self._before_reading is not None:
                 self._before_reading(i + 1)  # the decisions up to this tick's told first

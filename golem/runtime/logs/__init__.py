@@ -5,6 +5,7 @@ one golem's, started on a new line after a torn one), and the log read back for
 """
 
 from golem.runtime.logs.console import ConsoleLine
+from golem.runtime.logs.held import held_lines, lines_ahead
 from golem.runtime.logs.logfile import LogFileTaken
 from golem.runtime.logs.read import (
     DEGRADED_SOURCES,
@@ -28,7 +29,6 @@ from golem.runtime.logs.sinks import (
     LogSinks,
     Redaction,
     configure_logging,
-    held_lines,
     render_json,
 )
 from golem.runtime.logs.summary import (
@@ -62,6 +62,7 @@ __all__ = [
     "follow",
     "held_lines",
     "is_degraded",
+    "lines_ahead",
     "parse_time",
     "quarantined",
     "read_events",

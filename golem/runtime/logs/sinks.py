@@ -8,9 +8,7 @@ The golem's own records (decisions, vitality) reach the same sinks without struc
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar, Literal, Protocol
@@ -21,6 +19,7 @@ from structlog.typing import EventDict, Processor, WrappedLogger
 
 from golem.inference.secrets import REDACTED, Redaction
 from golem.runtime.logs.console import ConsoleLine
+from golem.runtime.logs.held import hold_line
 from golem.runtime.logs.logfile import open_log
 
 __all__ = [
@@ -31,28 +30,8 @@ __all__ = [
     "LogSinks",
     "Redaction",
     "configure_logging",
-    "held_lines",
     "render_json",
 ]
-
-Hold = Callable[[Callable[[], None]], None]
-Before = Callable[[datetime], None]
-_HELD: ContextVar[tuple[Hold, Before | None] | None] = ContextVar("golem_held_lines", default=None)
-
-
-@contextmanager
-def held_lines(hold: Hold, before: Before | None = None) -> Iterator[None]:
-    """The lines written meanwhile (in this context) handed to `hold` (a store's
-    `at_commit`) instead of written at once: a fast-forwarded stretch's lines go out when
-    it commits, in the order written, with its records (which wait for it too).
-    `before`, when given, hears each line's time before the line is held (the quiet
-    decisions of the ticks before it are told first, as step by step)."""
-    token = _HELD.set((hold, before))
-    try:
-        yield
-    finally:
-        _HELD.reset(token)
-
 
 LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40}
 
@@ -143,16 +122,9 @@ class LogSinks:
 
     def write(self, event: dict[str, Any]) -> None:
         """Write one finished event (timestamp, level and event first): one JSON line
-        (once the hold of `held_lines` lets it, inside one)."""
-        held = _HELD.get()
-        if held is None:
+        (when the hold lets it, inside `held_lines`: logs/held.py)."""
+        if not hold_line(lambda: self._write(event), event.get("timestamp")):
             self._write(event)
-            return
-        hold, before = held
-        stamp = event.get("timestamp")
-        if before is not None and isinstance(stamp, datetime):
-            before(stamp)
-        hold(lambda: self._write(event))
 
     def _write(self, event: dict[str, Any]) -> None:
         line = render_json(event)
