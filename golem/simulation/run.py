@@ -46,7 +46,8 @@ from golem.simulation.foresight import Foresight
 from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
-from golem.simulation.outcomes import Outcomes, net_returns
+from golem.simulation.outcomes import Outcomes
+from golem.simulation.performance import net_returns
 from golem.simulation.scenario import Scenario, load_scenario
 from golem.simulation.summary import LifeResult, engine_of, lineage_result
 from golem.simulation.tally import Tally
