@@ -49,7 +49,7 @@ from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
 from golem.simulation.outcomes import Outcomes
 from golem.simulation.performance import net_returns
 from golem.simulation.scenario import Scenario, load_scenario
-from golem.simulation.summary import LifeResult, engine_of, lineage_result
+from golem.simulation.summary import LifeResult, days_of, engine_of, lineage_result
 from golem.simulation.tally import Tally
 from golem.subsystems.minds import MINDS
 from golem.world import ForeseeableSource, MarketSource
@@ -218,7 +218,7 @@ async def _generation(
     bias = sim.prediction_bias
     options = LifeOptions(
         resumable=False,
-        forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
+        forecast_bias=None if bias is None else lambda now: bias.at(days_of(now - sim.start)),
         fast_forward=sim.fast_forward,
     )
     born = clock.now()
@@ -279,7 +279,7 @@ async def _generation(
             # Each day's income once to the lineage: an heir born on a day its
             # predecessor was paid for takes over the rate, not the money again.
             key = f"income:{utc_day(clock.now())}"
-            usd = sim.income_on(_days(clock.now() - sim.start), default_income)
+            usd = sim.income_on(days_of(clock.now() - sim.start), default_income)
             if key in world.credited:
                 golem.income_usd_per_day = usd
                 return
@@ -307,8 +307,8 @@ async def _generation(
         files = death["testament"] if death else []
         generation = Generation(
             number=1 if heir is None else heir.generation,
-            born_day=_days(born - sim.start),
-            ended_day=_days(clock.now() - sim.start),
+            born_day=days_of(born - sim.start),
+            ended_day=days_of(clock.now() - sim.start),
             ended="died" if death else "data_ended" if ended == "data_ended" else "horizon",
             cause_of_death=death["cause"] if death else None,
             ticks=golem.tick_no,
@@ -340,13 +340,9 @@ def _charges(
     store: StateStore, since: datetime, until: datetime
 ) -> list[tuple[datetime, str, float, float]]:
     """Every charge in `store`'s ledger, of the days from `since` to `until`."""
-    days = math.ceil(_days(until - since)) + 1  # the UTC days from `since`'s to `until`'s
+    days = math.ceil(days_of(until - since)) + 1  # the UTC days from `since`'s to `until`'s
     return [
         (charge.time, str(charge.subsystem), charge.usd, charge.diem)
         for offset in range(days)
         for charge in store.ledger.charges(utc_day(since + offset * _DAY))
     ]
-
-
-def _days(delta: timedelta) -> float:
-    return delta.total_seconds() / 86_400.0

@@ -24,7 +24,7 @@ from golem.simulation.tally import Tally
 if TYPE_CHECKING:
     from golem.simulation.run import World
 
-__all__ = ["LifeResult", "engine_of", "lineage_result"]
+__all__ = ["LifeResult", "days_of", "engine_of", "lineage_result"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ def lineage_result(world: World, generations: list[Generation], golem: Golem) ->
     daily: defaultdict[int, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
     by_subsystem: defaultdict[str, list[float]] = defaultdict(list)
     for time, subsystem, usd, _ in world.charges:
-        daily[int(_days(time - start))][subsystem] += usd
+        daily[int(days_of(time - start))][subsystem] += usd
         by_subsystem[subsystem].append(usd)
     last, tally, vitals = generations[-1], world.tally, golem.vitals
     deaths = [g for g in generations if g.ended == "died"]
@@ -87,10 +87,10 @@ def lineage_result(world: World, generations: list[Generation], golem: Golem) ->
         "scenario": scenario.name,
         "seed": spec.seed,
         "policy": str(PolicyName(spec.policy or scenario.config.mortality.policy)),
-        "horizon_days": _round(_days(world.end - start)),
+        "horizon_days": _round(days_of(world.end - start)),
         # died, horizon, or data_ended (the market CSV ran out): how the last golem ended
         "ended": last.ended,
-        "lifespan_days": _round(_days(now - start)),
+        "lifespan_days": _round(days_of(now - start)),
         "cause_of_death": last.cause_of_death,
         "generations": len(generations),
         "lineage": [g.fields() for g in generations],
@@ -135,8 +135,8 @@ def lineage_result(world: World, generations: list[Generation], golem: Golem) ->
         ),
         **_adaptation(world, now),
         **world.judgement.summary(),
-        **world.strategies.summary(_days(now - start)),
-        **WouldHaveDied.summary_of(world.shadow, _days(now - start)),
+        **world.strategies.summary(days_of(now - start)),
+        **WouldHaveDied.summary_of(world.shadow, days_of(now - start)),
         **deaths_summary([g.fields() for g in generations], spend=_round(spent)),
     }
     if world.injection is not None:
@@ -153,9 +153,9 @@ def _adaptation(world: World, now: datetime) -> dict[str, Any]:
     return regime_adaptation(
         world.outcomes.days,
         world.outcomes.fitness,
-        [Shock(_days(s.at), _days(s.at + s.duration)) for s in shocks],
-        _days(now - start),
-        _days(config.heartbeat.interval),
+        [Shock(days_of(s.at), days_of(s.at + s.duration)) for s in shocks],
+        days_of(now - start),
+        days_of(config.heartbeat.interval),
     )
 
 
@@ -163,5 +163,6 @@ def _round(value: float) -> float:
     return round(value, 9)
 
 
-def _days(delta: timedelta) -> float:
+def days_of(delta: timedelta) -> float:
+    """`delta` in days (fractional)."""
     return delta.total_seconds() / 86_400.0
