@@ -1,5 +1,6 @@
 """The table of `golem inspect`: one line of fixed-width text per event, its columns chosen
-for the output's width (the most useful first; the summary takes what is left).
+for the output's width (the most useful first; the summary takes what is left); that width
+(--width or the terminal's) and a console of it for the panels.
 
 Speed: the layout is compiled once, into a format template; each event then costs its
 cells, one format of the template and one write to buffered stdout, O(columns), so a log
@@ -9,16 +10,20 @@ nearly all are) is checked whole, by its length; only the others are fitted cell
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC
 
 import orjson
 from rich.cells import cell_len, set_cell_size
+from rich.console import Console
 
 from golem.runtime.logs import Event, event_time, quarantined
 
-__all__ = ["Layout", "details", "layout_for"]
+__all__ = ["Layout", "console_for", "details", "layout_for", "output_width"]
 
 Cell = Callable[[Event], str]
 
@@ -191,6 +196,22 @@ def layout_for(width: int | None) -> Layout:
         _TIME_WITH_YEAR if with_year and c is _TIME else c for c in _COLUMNS if c in chosen
     )
     return Layout.of(shown, max(1, width - used - with_year * year))
+
+
+def output_width(asked: int | None) -> int | None:
+    """--width (0: no limit), else the terminal's (COLUMNS counts); no limit in a file."""
+    if asked is not None:
+        return asked or None
+    if os.environ.get("COLUMNS") or sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def console_for(asked: int | None) -> Console:
+    """--width, else the terminal's (COLUMNS counts); 180 columns in a file or a pipe, or
+    for --width 0 (a panel has no unlimited width)."""
+    width = output_width(asked)
+    return Console(highlight=False, width=width or (None if sys.stdout.isatty() else 180))
 
 
 def details(event: Event, hidden: frozenset[str] = _NEVER_SHOWN) -> str:

@@ -129,7 +129,7 @@ def report_table(name: str, count: int, report: dict[str, dict[str, Any]]) -> Ta
     return table
 
 
-# The golem's return and the baselines on the same path (outcomes.baselines).
+# The golem's return and the baselines on the same path (performance.baselines).
 RETURNS = (
     ("golem, net of fees, slippage and inference", "return_net_percent"),
     ("holding the initial position (inaction)", "hold_initial_percent"),

@@ -1,14 +1,13 @@
 """The one HTTP transport: sends a codec's WireRequest with httpx under trio, with timeouts,
-bounded retries that honour Retry-After, size and duration limits, and one place
-(`_translated_errors`, `_status_error`) that turns httpx failures and statuses into typed errors.
+bounded retries that honour Retry-After, and size and duration limits; what it reads of an
+exchange and the typed errors it raises are exchange.py's.
 """
 
 from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from types import TracebackType
 from typing import Any
@@ -18,27 +17,27 @@ import structlog
 import trio
 from pydantic import BaseModel, ConfigDict, Field
 
-from golem.inference._http import Enough, KeySource, consume, retry_after_seconds, safe_headers
+from golem.inference._http import KeySource, retry_after_seconds, safe_headers
 from golem.inference.billing import attempt_bill, body_read, summed
 from golem.inference.codecs.base import (
-    SHAPE_ERRORS,
     Codec,
     CodecStream,
     ProviderProfile,
-    shape_error,
 )
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.errors import (
-    BODY_EXCERPT_CHARS,
     AuthError,
-    ConnectionFailed,
-    GolemError,
-    InvalidRequest,
-    InvalidResponse,
     ProviderError,
     RateLimited,
     Refusal,
     Timeout,
+)
+from golem.inference.exchange import (
+    excerpt,
+    read_body,
+    read_bounded,
+    status_error,
+    translated_errors,
 )
 from golem.inference.modes import Capabilities
 from golem.inference.progress import ReasoningMeter, ThinkingSink
@@ -310,7 +309,7 @@ class HTTPProvider:
         decoder = self._codec.stream() if stream else None
         received: list[bytes] = []  # a whole body's bytes as they arrive
         try:
-            with trio.move_on_after(limit), self._translated_errors():
+            with trio.move_on_after(limit), translated_errors(self.name):
                 return await self._exchange(transport, outgoing, decoder, progress, received)
             raise Timeout(f"no complete answer within {limit:g} s", provider=self.name)
         except ProviderError as exc:
@@ -349,106 +348,18 @@ class HTTPProvider:
         try:
             status = response.status_code
             if not 200 <= status < 300:
-                raise self._status_error(status, response.headers, await self._excerpt(response))
+                body = await excerpt(response)
+                raise status_error(
+                    self._codec, status, response.headers, body, provider=self.name, now=self._now
+                )
             if decoder is not None:
                 feed = decoder.feed if progress is None else _metered(decoder, progress)
-                await self._read(response, feed)
+                await read_bounded(response, feed, self._config.max_response_bytes, self.name)
                 return decoder.finish()
-            body = await self._read_body(response, received)
+            body = await read_body(response, received, self._config.max_response_bytes, self.name)
             return self._codec.decode(status, safe_headers(response.headers), body)
         finally:
             await response.aclose()
-
-    async def _read_body(self, response: httpx.Response, parts: list[bytes]) -> bytes:
-        """A whole non-streamed body, at most `max_response_bytes` of it; its chunks are
-        kept in `parts` as they arrive (what a cut leaves is billed)."""
-        declared = response.headers.get("content-length", "")
-        encoded = response.headers.get("content-encoding", "identity") != "identity"
-        if declared.isdigit() and not encoded and int(declared) <= self._config.max_response_bytes:
-            # HTTP framing stops the read at the declared length: no need to count (nor to
-            # cancel the read: appending never raises, so the body is read to its end).
-            async for chunk in response.aiter_bytes():
-                parts.append(chunk)
-        else:
-            await self._read(response, parts.append)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
-
-    async def _read(self, response: httpx.Response, sink: Callable[[bytes], object]) -> None:
-        """Pass the body to `sink` chunk by chunk; past `max_response_bytes`, stop reading
-        and raise InvalidResponse."""
-        limit = self._config.max_response_bytes
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > limit:
-            raise self._too_large(response, f"declares {declared} bytes")
-        received = 0
-
-        def bounded(chunk: bytes) -> None:
-            nonlocal received
-            received += len(chunk)
-            if received > limit:
-                raise self._too_large(response, f"passed {received} bytes")
-            sink(chunk)
-
-        await consume(response, bounded)
-
-    async def _excerpt(self, response: httpx.Response) -> bytes:
-        """The start of an error body: it is only read for the error it names."""
-        parts: list[bytes] = []
-        room = BODY_EXCERPT_CHARS * 4  # enough UTF-8 bytes for the excerpt
-
-        def collect(chunk: bytes) -> None:
-            nonlocal room
-            parts.append(chunk)
-            room -= len(chunk)
-            if room <= 0:
-                raise Enough
-
-        await consume(response, collect)
-        return b"".join(parts)
-
-    def _too_large(self, response: httpx.Response, detail: str) -> InvalidResponse:
-        return InvalidResponse(
-            f"response body too large: {detail}, limit {self._config.max_response_bytes}",
-            provider=self.name,
-            status=response.status_code,
-            headers=safe_headers(response.headers),
-        )
-
-    @contextmanager
-    def _translated_errors(self) -> Iterator[None]:
-        """The one place foreign failures become golem's typed errors."""
-        try:
-            yield
-        except GolemError:
-            raise
-        except (httpx.UnsupportedProtocol, httpx.LocalProtocolError) as exc:
-            # Our side: a base URL or request httpx will not send. Retrying cannot help.
-            raise InvalidRequest(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
-        except httpx.TimeoutException as exc:
-            raise Timeout(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
-        except httpx.TransportError as exc:
-            # Refused, reset, closed mid-body, a malformed HTTP exchange.
-            raise ConnectionFailed(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
-        except httpx.HTTPError as exc:  # a body that cannot be decompressed, for instance
-            raise InvalidResponse(f"{type(exc).__name__}: {exc}", provider=self.name) from exc
-        except SHAPE_ERRORS as exc:
-            # Raised by a codec reading a 2xx body whose JSON lacks the shape it expects.
-            raise shape_error(exc, self.name) from exc
-
-    def _status_error(self, status: int, headers: httpx.Headers, body: bytes) -> ProviderError:
-        """The typed error for a non-2xx answer: the codec reads its family's error body
-        and picks the type; here it gets whatever the codec left out (provider, status,
-        excerpt, headers, a Retry-After given as a date)."""
-        safe = safe_headers(headers)
-        error = self._codec.error(status, safe, body)
-        error.provider = error.provider or self.name
-        error.status = status if error.status is None else error.status
-        error.headers = error.headers or safe
-        if not error.body_excerpt and body:
-            error.body_excerpt = body.decode("utf-8", "replace")[:BODY_EXCERPT_CHARS]
-        if isinstance(error, RateLimited) and error.retry_after is None:
-            error.retry_after = retry_after_seconds(safe, self._now())
-        return error
 
 
 def _metered(decoder: CodecStream, progress: ThinkingSink) -> Callable[[bytes], None]:

@@ -1,15 +1,15 @@
 """The simulator: a golem's lineage on a virtual clock through the daemon's own pieces,
-with the synthetic provider and a simulated market (`run`; who succeeds a golem that dies,
-`lineage`), many seeded lineages at once on Dask (`batch`), a parameter sweep (`sweep`) and its
-table of results (`results`), policies side by side (`compare`, with
-its rank test `ranktest`), the scenario file (`scenario`), the counts kept of a life's
-records (`tally`) and its plots (`plots`). It drives golem.runtime; nothing in
+with the synthetic provider and a simulated market (`run`, and its summary.json `summary`;
+who succeeds a golem that dies, `lineage`), many seeded lineages at once on Dask (`batch`),
+a parameter sweep (`sweep`) and its table of results (`results`), policies side by side
+(`compare`, with its rank test `ranktest`), the scenario file (`scenario`), the counts kept
+of a life's records (`tally`) and its plots (`plots`). It drives golem.runtime; nothing in
 golem.runtime imports it.
 """
 
 from golem.simulation.batch import LifeEnd, OnEnd, distribution, executor, run_lives, slots
 from golem.simulation.plots import Death, write_plots
-from golem.simulation.run import LifeResult, LifeSpec, live, run_life
+from golem.simulation.run import LifeSpec, live, run_life
 from golem.simulation.scenario import (
     IncomeStep,
     PredictionBias,
@@ -18,6 +18,7 @@ from golem.simulation.scenario import (
     SuccessionSection,
     load_scenario,
 )
+from golem.simulation.summary import LifeResult
 from golem.simulation.tally import PHASES, Tally
 
 __all__ = [

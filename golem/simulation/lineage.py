@@ -42,7 +42,7 @@ class Generation:
     testament: Path | None  # the testament's JSON, if it died and wrote one
     testament_usd: float = 0.0  # what its death reflection cost (0: it did not die)
     # Its own life's return net of fees, slippage and its inference, beside the baselines
-    # over the same stretch of the path (outcomes.net_returns), from its birth portfolio.
+    # over the same stretch of the path (performance.net_returns), from its birth portfolio.
     returns: dict[str, float | None] = field(default_factory=dict)
 
     @property

@@ -1,8 +1,8 @@
 """`golem simulate`: one lineage on a virtual clock, through the daemon's own pieces
 (`assemble`, `Life.run`, the state store, the decision log) with the synthetic provider
 and a simulated market: the founder's life and, when it dies with money left, its
-successors' (lineage.py), one after another in the same world. The result is summary.json,
-the logs, and the data for the plots, over the whole lineage's time.
+successors' (lineage.py), one after another in the same world. The result is summary.json
+(summary.py), the logs, and the data for the plots, over the whole lineage's time.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import os
 import shutil
-from collections import defaultdict
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -41,21 +40,21 @@ from golem.runtime.logs import configure_logging
 from golem.runtime.notify import Notifier
 from golem.runtime.store import StateStore
 from golem.runtime.telemetry import traces_of
-from golem.simulation.adaptation import Shock, regime_adaptation
 from golem.simulation.control import WouldHaveDied
-from golem.simulation.deaths import deaths_summary
 from golem.simulation.diversity import Strategies
 from golem.simulation.foresight import Foresight
 from golem.simulation.injection import InjectionTally
 from golem.simulation.judgement import Judgement, Rightness
 from golem.simulation.lineage import Generation, Heir, heir_of, successor_config
-from golem.simulation.outcomes import Outcomes, net_returns
+from golem.simulation.outcomes import Outcomes
+from golem.simulation.performance import net_returns
 from golem.simulation.scenario import Scenario, load_scenario
+from golem.simulation.summary import LifeResult, days_of, engine_of, lineage_result
 from golem.simulation.tally import Tally
 from golem.subsystems.minds import MINDS
 from golem.world import ForeseeableSource, MarketSource
 
-__all__ = ["LifeResult", "LifeSpec", "live", "run_life"]
+__all__ = ["LifeSpec", "live", "run_life"]
 
 _DAY = timedelta(days=1)
 _COMMIT_EVERY = 2_000  # ticks per commit: the simulator's state is never resumed
@@ -79,15 +78,6 @@ class LifeSpec:
     # A real model (`golem simulate --provider`): its key from the environment, and no
     # truth computed for minds it does not have.
     real_model: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class LifeResult:
-    summary: dict[str, Any]
-    tally: Tally
-    daily_spend: dict[int, dict[str, float]]  # day since start -> subsystem -> USD
-    outcomes: Outcomes
-    injection: InjectionTally | None = None  # an attack simulation's tally
 
 
 def run_life(spec: LifeSpec, on_tick: Callable[[float], None] | None = None) -> LifeResult:
@@ -123,7 +113,7 @@ def seeded(
 
 
 @dataclass
-class _World:
+class World:
     """What the generations of one lineage share: the clock, the market and the providers
     (the world goes on when a golem dies), the subscribers that measure the lineage, the
     days whose income was credited, and every charge paid, as (time, subsystem, USD, DIEM)."""
@@ -155,7 +145,7 @@ async def live(
     sim = scenario.simulation
     config = seeded(scenario.config, spec.seed, spec.out, spec.policy)
     market = scenario.replay or make_market(config, candles=scenario.candles)
-    world = _World(
+    world = World(
         scenario,
         spec,
         VirtualClock(sim.start),
@@ -189,7 +179,7 @@ async def live(
         )
         if heir is None:
             break
-    result = _result(world, generations, golem)
+    result = lineage_result(world, generations, golem)
     partial = spec.out / "summary.json.partial"
     partial.write_bytes(
         orjson.dumps(result.summary, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
@@ -214,7 +204,7 @@ def _pool(
 
 
 async def _generation(
-    world: _World, config: GolemConfig, out: Path, heir: Heir | None
+    world: World, config: GolemConfig, out: Path, heir: Heir | None
 ) -> tuple[Generation, Golem]:
     """Live one golem of the lineage in `out` from now until it dies or the horizon comes;
     an heir is born with its predecessor's portfolio and lessons in its state."""
@@ -228,7 +218,7 @@ async def _generation(
     bias = sim.prediction_bias
     options = LifeOptions(
         resumable=False,
-        forecast_bias=None if bias is None else lambda now: bias.at(_days(now - sim.start)),
+        forecast_bias=None if bias is None else lambda now: bias.at(days_of(now - sim.start)),
         fast_forward=sim.fast_forward,
     )
     born = clock.now()
@@ -289,7 +279,7 @@ async def _generation(
             # Each day's income once to the lineage: an heir born on a day its
             # predecessor was paid for takes over the rate, not the money again.
             key = f"income:{utc_day(clock.now())}"
-            usd = sim.income_on(_days(clock.now() - sim.start), default_income)
+            usd = sim.income_on(days_of(clock.now() - sim.start), default_income)
             if key in world.credited:
                 golem.income_usd_per_day = usd
                 return
@@ -299,7 +289,7 @@ async def _generation(
         life.scheduler.add(Job("income", every(_DAY, start=sim.start + _DAY), credit_income))
         await credit_income()
         ended = await life.run(duration=world.end - clock.now())
-        world.oracle.append(_engine(golem))
+        world.oracle.append(engine_of(golem))
         store.flush()
         death = store.death()
         spent = _charges(store, born, clock.now())
@@ -317,8 +307,8 @@ async def _generation(
         files = death["testament"] if death else []
         generation = Generation(
             number=1 if heir is None else heir.generation,
-            born_day=_days(born - sim.start),
-            ended_day=_days(clock.now() - sim.start),
+            born_day=days_of(born - sim.start),
+            ended_day=days_of(clock.now() - sim.start),
             ended="died" if death else "data_ended" if ended == "data_ended" else "horizon",
             cause_of_death=death["cause"] if death else None,
             ticks=golem.tick_no,
@@ -338,36 +328,6 @@ async def _generation(
     return generation, golem
 
 
-def _engine(golem: Golem) -> dict[str, Any]:
-    """What one generation's prediction engine did (runtime/predictions.py)."""
-    predictor = golem.predictor
-    return {
-        "fitness": predictor.fitness,
-        "executed": predictor.permitted,
-        "gated": predictor.blocked,
-        "would_be_pnl_usd": predictor.would_be_pnl_usd,
-        "resolved": {category: list(counts) for category, counts in predictor.resolved.items()},
-    }
-
-
-def _oracle(generations: list[dict[str, Any]]) -> dict[str, Any]:
-    """The lineage's prediction engine: accuracy per category over every claim resolved,
-    each generation's final fitness, trades executed and blocked by the action gate, and
-    the blocked ones' would-be P&L (resolved at their horizon)."""
-    accuracy: dict[str, dict[str, Any]] = {}
-    for category in generations[0]["resolved"] if generations else ():
-        total = sum(g["resolved"][category][0] for g in generations)
-        hits = sum(g["resolved"][category][1] for g in generations)
-        accuracy[category] = {"total": total, "hit_rate": _round(hits / total) if total else None}
-    return {
-        "accuracy": accuracy,
-        "fitness_by_generation": [_round(g["fitness"]) for g in generations],
-        "trades_executed": sum(g["executed"] for g in generations),
-        "trades_gated": sum(g["gated"] for g in generations),
-        "gated_would_be_pnl_usd": _round(math.fsum(g["would_be_pnl_usd"] for g in generations)),
-    }
-
-
 def _injection(config: GolemConfig) -> InjectionTally | None:
     """The attack tally, for a scenario whose feed carries attacks (items that say what
     they ask for) or whose synthetic model is compromised; None for any other."""
@@ -380,110 +340,9 @@ def _charges(
     store: StateStore, since: datetime, until: datetime
 ) -> list[tuple[datetime, str, float, float]]:
     """Every charge in `store`'s ledger, of the days from `since` to `until`."""
-    days = math.ceil(_days(until - since)) + 1  # the UTC days from `since`'s to `until`'s
+    days = math.ceil(days_of(until - since)) + 1  # the UTC days from `since`'s to `until`'s
     return [
         (charge.time, str(charge.subsystem), charge.usd, charge.diem)
         for offset in range(days)
         for charge in store.ledger.charges(utc_day(since + offset * _DAY))
     ]
-
-
-def _days(delta: timedelta) -> float:
-    return delta.total_seconds() / 86_400.0
-
-
-def _result(world: _World, generations: list[Generation], golem: Golem) -> LifeResult:
-    """The lineage's summary: its time from the founder's birth to the last golem's end,
-    its money and work summed over the generations, its outcomes measured over that time
-    (one tally and one outcome subscriber heard every generation), its final state the
-    last golem's."""
-    scenario, spec, start = world.scenario, world.spec, world.scenario.start
-    now = world.clock.now()
-    daily: defaultdict[int, defaultdict[str, float]] = defaultdict(lambda: defaultdict(float))
-    by_subsystem: defaultdict[str, list[float]] = defaultdict(list)
-    for time, subsystem, usd, _ in world.charges:
-        daily[int(_days(time - start))][subsystem] += usd
-        by_subsystem[subsystem].append(usd)
-    last, tally, vitals = generations[-1], world.tally, golem.vitals
-    deaths = [g for g in generations if g.ended == "died"]
-    spent = math.fsum(u for usd in by_subsystem.values() for u in usd)
-    equity = golem.portfolio.equity()
-    risk_assessments, risk_by_model = tally.risk_assessments, tally.risk_by_model
-    summary: dict[str, Any] = {
-        "scenario": scenario.name,
-        "seed": spec.seed,
-        "policy": str(PolicyName(spec.policy or scenario.config.mortality.policy)),
-        "horizon_days": _round(_days(world.end - start)),
-        # died, horizon, or data_ended (the market CSV ran out): how the last golem ended
-        "ended": last.ended,
-        "lifespan_days": _round(_days(now - start)),
-        "cause_of_death": last.cause_of_death,
-        "generations": len(generations),
-        "lineage": [g.fields() for g in generations],
-        "ticks": sum(g.ticks for g in generations),
-        "final": {
-            "vitality": _round(vitals.vitality),
-            "phase": str(vitals.phase),
-            "economic": _round(vitals.economic),
-            "epistemic": _round(vitals.epistemic),
-            "credits_usd": _round(last.credits_left_usd),
-            "equity_usd": _round(equity),
-        },
-        "income_usd": _round(math.fsum(g.income_usd for g in generations)),
-        "spend_usd": _round(math.fsum(u for usd in by_subsystem.values() for u in usd)),
-        "spend_usd_by_subsystem": {k: _round(math.fsum(v)) for k, v in by_subsystem.items()},
-        "diem_spent": _round(math.fsum(diem for *_, diem in world.charges)),
-        "decisions_by_tier": dict(tally.decisions_by_tier),
-        "decisions_by_source": dict(tally.decisions_by_source),
-        "degradations_by_reason": dict(tally.degradations_by_reason),
-        "reasks": tally.reasks,
-        "fallbacks": tally.fallbacks,
-        "cache_hits": tally.cache_hits,
-        "cache_misses": tally.cache_misses,
-        "cache_hit_rate": None if tally.cache_hit_rate is None else _round(tally.cache_hit_rate),
-        "verdicts_reused": tally.verdicts_reused,
-        "risk_assessments": risk_assessments,
-        "risk_by_model": risk_by_model,
-        "risk_in_terminal": tally.risk_in_terminal,
-        "deaths": len(deaths),
-        "testaments_by_model": sum(bool(g.testament_by_model) for g in deaths),
-        "death_testament_by_model": last.testament_by_model,
-        "oracle": _oracle(world.oracle),
-        **world.outcomes.summary(
-            now,
-            initial_cash=golem.portfolio.initial_cash,
-            final_equity=equity,
-            grimoire=golem.grimoire.values(),
-            risk_by_model=risk_by_model,
-            risk_assessments=risk_assessments,
-            initial=world.founding,
-            spend_usd=math.fsum(usd for *_, usd, _ in world.charges),
-        ),
-        **_adaptation(world, now),
-        **world.judgement.summary(),
-        **world.strategies.summary(_days(now - start)),
-        **WouldHaveDied.summary_of(world.shadow, _days(now - start)),
-        **deaths_summary([g.fields() for g in generations], spend=_round(spent)),
-    }
-    if world.injection is not None:
-        summary["injection"] = world.injection.summary()
-    spend = {day: dict(subsystems) for day, subsystems in sorted(daily.items())}
-    return LifeResult(summary, world.tally, spend, world.outcomes, world.injection)
-
-
-def _adaptation(world: _World, now: datetime) -> dict[str, Any]:
-    """Regime adaptation to the scenario's scheduled shocks (none on a recorded market)."""
-    config, start = world.scenario.config, world.scenario.start
-    market = config.world.market
-    shocks = () if world.scenario.replay is not None else market.shocks
-    return regime_adaptation(
-        world.outcomes.days,
-        world.outcomes.fitness,
-        [Shock(_days(s.at), _days(s.at + s.duration)) for s in shocks],
-        _days(now - start),
-        _days(config.heartbeat.interval),
-    )
-
-
-def _round(value: float) -> float:
-    return round(value, 9)

@@ -12,7 +12,8 @@ grid steps in between, and the volume it sees is the volume traded since it last
 regime chain and the shocks, the last price and time) as plain data, so a resumed golem
 walks on where it stopped instead of replaying its birth. `ahead(n)` walks a copy n steps
 on (O(n), the generator's state copied once) and leaves this path as it was: the truth a
-simulation knows and no golem can.
+simulation knows and no golem can. The saved record and the shocks are market_state.py's,
+a step's per-regime constants market_step.py's.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
 
+from golem.world.market_state import SavedMarket, Shock, finite, infinite
+from golem.world.market_step import MEAN_ABS_NORMAL, Step, step_constants
 from golem.world.observation import Observation, Regime, saved_state
 from golem.world.scenario import MarketParams
 
@@ -33,53 +35,9 @@ __all__ = ["MARKET_STATE_VERSION", "SimulatedMarket"]
 
 MARKET_STATE_VERSION = 2  # of `SimulatedMarket.state()`; another version is not restored
 
-_YEAR_SECONDS = 365.0 * 24 * 3600
 _KEPT_STEPS = 32  # step constants kept for (regime, step length) pairs
-_MEAN_ABS_NORMAL = math.sqrt(2.0 / math.pi)  # E|Z|, to keep mean volume at its base
 _TWO_PI = 2.0 * math.pi
 _sqrt, _log, _exp, _cos, _sin = math.sqrt, math.log, math.exp, math.cos, math.sin
-
-
-@dataclass(slots=True)
-class _Shock:
-    start: float  # seconds after the first observation
-    end: float
-    log_move: float  # log(1 + magnitude), spread evenly over [start, end]
-    regime: Regime
-
-    def saved(self) -> tuple[float, float, float, Regime]:
-        return (self.start, self.end, self.log_move, self.regime)
-
-
-class _Saved(msgspec.Struct, forbid_unknown_fields=True):
-    """`SimulatedMarket.state()`, as JSON-ready data (times as seconds after the first
-    observation; a clock that never runs out as None, since JSON has no infinity)."""
-
-    version: int
-    seed: int | str
-    rng: tuple[int, tuple[int, ...], float | None]  # random.Random.getstate()
-    tick: int
-    start: datetime | None
-    elapsed: float
-    grid: int  # grid steps walked
-    last_volume: float  # of the last grid step
-    price: float
-    regime: Regime
-    regime_end: float | None
-    next_random: float | None
-    pending: list[tuple[float, float, float, Regime]]
-    active: list[tuple[float, float, float, Regime]]
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """Per-regime constants of one step of dt seconds (precomputed for the tick interval)."""
-
-    drift: float  # (μ − σ²/2)·dt
-    ito: float  # −σ²/2·dt, the part of the drift a shock keeps
-    diffusion: float  # σ·√dt
-    volume: float  # base volume × regime multiplier × normalisation × dt/interval
-    funding: float
 
 
 class SimulatedMarket:
@@ -134,7 +92,7 @@ class SimulatedMarket:
         self._grid = 0  # grid steps walked: the price is that of step `_grid`
         self._grid_volume = 0.0  # the volume of the last grid step
         self._last_step = self._interval_s
-        self._steps: dict[tuple[Regime, float], _Step] = {}
+        self._steps: dict[tuple[Regime, float], Step] = {}
         lending = self._params.lending
         self._hf_per_price = (
             None
@@ -147,7 +105,7 @@ class SimulatedMarket:
         self._regime_end = self._sojourn(self._regime)
         self._pending = sorted(
             (
-                _Shock(
+                Shock(
                     start=s.at.total_seconds(),
                     end=(s.at + s.duration).total_seconds(),
                     log_move=math.log1p(s.magnitude),
@@ -157,7 +115,7 @@ class SimulatedMarket:
             ),
             key=lambda s: s.start,
         )
-        self._active: list[_Shock] = []
+        self._active: list[Shock] = []
         self._next_random = self._random_shock_wait(0.0)
         self._next_event = self._earliest_event()
 
@@ -177,7 +135,7 @@ class SimulatedMarket:
     def state(self) -> dict[str, Any]:
         """Where the market is, as plain data (JSON-ready): `restore()` on a market of the
         same seed continues exactly as this one would."""
-        saved = _Saved(
+        saved = SavedMarket(
             version=MARKET_STATE_VERSION,
             seed=self._seed,
             rng=self._rng.getstate(),
@@ -188,8 +146,8 @@ class SimulatedMarket:
             last_volume=self._grid_volume,
             price=self._price,
             regime=self._regime,
-            regime_end=_finite(self._regime_end),
-            next_random=_finite(self._next_random),
+            regime_end=finite(self._regime_end),
+            next_random=finite(self._next_random),
             pending=[shock.saved() for shock in self._pending],
             active=[shock.saved() for shock in self._active],
         )
@@ -199,7 +157,7 @@ class SimulatedMarket:
     def restore(self, state: Any) -> None:
         """Continue from `state()` of a market with this seed. Raises ValueError (and
         changes nothing) for a state of another version or seed, or one that is malformed."""
-        saved = saved_state(state, _Saved, MARKET_STATE_VERSION, "market state")
+        saved = saved_state(state, SavedMarket, MARKET_STATE_VERSION, "market state")
         if saved.seed != self._seed:
             raise ValueError(f"market state of seed {saved.seed!r}, not {self._seed!r}")
         if saved.start is not None and saved.start.tzinfo is None:
@@ -218,10 +176,10 @@ class SimulatedMarket:
         self._grid_volume = saved.last_volume
         self._price = saved.price
         self._regime = saved.regime
-        self._regime_end = _infinite(saved.regime_end)
-        self._next_random = _infinite(saved.next_random)
-        self._pending = [_Shock(*shock) for shock in saved.pending]
-        self._active = [_Shock(*shock) for shock in saved.active]
+        self._regime_end = infinite(saved.regime_end)
+        self._next_random = infinite(saved.next_random)
+        self._pending = [Shock(*shock) for shock in saved.pending]
+        self._active = [Shock(*shock) for shock in saved.active]
         self._next_event = self._earliest_event()
 
     def ahead(self, steps: int) -> list[Observation]:
@@ -286,7 +244,7 @@ class SimulatedMarket:
         self._start = time
         self._tick = 0
         step = self._step(self._regime, self._interval_s)
-        self._grid_volume = step.volume * (1.0 + self._volume_sensitivity * _MEAN_ABS_NORMAL)
+        self._grid_volume = step.volume * (1.0 + self._volume_sensitivity * MEAN_ABS_NORMAL)
         self._last = first = Observation(
             tick=0,
             time=time,
@@ -373,7 +331,7 @@ class SimulatedMarket:
             )
             start = self._next_random
             self._active.append(
-                _Shock(
+                Shock(
                     start=start,
                     end=start + random_shocks.duration.total_seconds(),
                     log_move=math.log1p(magnitude),
@@ -415,7 +373,7 @@ class SimulatedMarket:
             return math.inf
         return after + self._rng.expovariate(shocks.rate_per_day / 86_400.0)
 
-    def _step(self, regime: Regime, dt: float) -> _Step:
+    def _step(self, regime: Regime, dt: float) -> Step:
         """The constants of a `dt`-second step in `regime`, computed once per pair: a
         golem whose heartbeat has slowed steps two or four intervals at a time for the
         rest of its life. (On a real clock every step differs a little: a few are kept.)"""
@@ -423,35 +381,7 @@ class SimulatedMarket:
         if step is None:
             if len(self._steps) >= _KEPT_STEPS:
                 self._steps.clear()
-            step = self._steps[regime, dt] = self._step_constants(regime, dt)
+            step = self._steps[regime, dt] = step_constants(
+                self._params, regime, dt, self._interval_s
+            )
         return step
-
-    def _step_constants(self, regime: Regime, dt: float) -> _Step:
-        p = self._params.regimes[regime]
-        years = dt / _YEAR_SECONDS
-        ito = -0.5 * p.volatility * p.volatility * years
-        params = self._params
-        # Normalised by E[1 + s·|Z|] and E[exp(noise·Z)] so that mean volume stays at its base.
-        volume = (
-            params.base_volume
-            * p.volume_multiplier
-            * math.exp(-0.5 * params.volume_noise**2)
-            / (1.0 + params.volume_return_sensitivity * _MEAN_ABS_NORMAL)
-            * dt
-            / self._interval_s
-        )
-        return _Step(
-            drift=p.drift * years + ito,
-            ito=ito,
-            diffusion=p.volatility * math.sqrt(years),
-            volume=volume,
-            funding=p.funding_rate,
-        )
-
-
-def _finite(seconds: float) -> float | None:
-    return None if math.isinf(seconds) else seconds
-
-
-def _infinite(seconds: float | None) -> float:
-    return math.inf if seconds is None else seconds

@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from golem.simulation import LifeSpec, load_scenario, run_life
-from golem.simulation.outcomes import baselines
+from golem.simulation.performance import baselines
 from golem.world import CandleReplay, CostModel, PaperPortfolio, PortfolioConfig
 from tests.user_errors.support import golem
 from tests.world.test_candles import event_data, shared

@@ -13,8 +13,9 @@ import pytest
 import trio
 
 from golem.runtime.store.state import StateStore
-from golem.simulation.run import LifeResult, LifeSpec, live
+from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
+from golem.simulation.summary import LifeResult
 from golem.subsystems.death import CausalLink, DeathTestament, inherited_lessons
 from golem.subsystems.death.records import NOTHING_LEARNED
 

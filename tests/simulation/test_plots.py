@@ -15,8 +15,9 @@ from PIL import Image
 from golem.cli import main
 from golem.simulation import Death
 from golem.simulation.plots import figures
-from golem.simulation.run import LifeResult, LifeSpec, live
+from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
+from golem.simulation.summary import LifeResult
 
 DECLINE = Path(__file__).parents[2] / "simulations" / "decline.toml"
 HAZARD = "\n[mortality.hazard]\nmakeham = 0.001\n"  # at the cap: a death every ~4 hours

@@ -19,15 +19,11 @@ from golem.runtime.stream import Record, VitalityRecord
 from golem.simulation.outcomes import (
     OUTCOME_KEYS,
     Outcomes,
-    daily_samples,
     grimoire_health,
-    max_drawdown,
     outcome_distribution,
     productive,
-    returns,
-    sharpe,
-    sortino,
 )
+from golem.simulation.performance import daily_samples, max_drawdown, returns, sharpe, sortino
 from golem.subsystems.contract import GrimoireEntry, Outcome
 from tests.runtime.records import decision
 from tests.subsystems.support import context, market

@@ -13,8 +13,9 @@ import trio
 
 from golem.mortality import PolicyName
 from golem.runtime.store.state import StateStore
-from golem.simulation.run import LifeResult, LifeSpec, live
+from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
+from golem.simulation.summary import LifeResult
 from golem.simulation.tally import PHASES
 
 DECLINE = Path(__file__).parents[2] / "simulations" / "decline.toml"

@@ -12,8 +12,9 @@ import trio
 
 from golem.mortality import SubsystemName
 from golem.runtime.store.state import StateStore
-from golem.simulation.run import LifeResult, LifeSpec, live
+from golem.simulation.run import LifeSpec, live
 from golem.simulation.scenario import load_scenario
+from golem.simulation.summary import LifeResult
 
 DECLINE = Path(__file__).parents[2] / "simulations" / "decline.toml"
 RESERVE = 0.30  # max($0.30, 2% of the initial credits) for every wallet below $15

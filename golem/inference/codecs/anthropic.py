@@ -1,6 +1,6 @@
-"""The Anthropic Messages codec: requests with the ToolUseWorkaround and extended thinking,
-responses and SSE streams with thinking, redacted_thinking and tool_use blocks, and
-Anthropic's error bodies. Pure: no IO."""
+"""The Anthropic Messages codec: requests with the ToolUseWorkaround and extended thinking
+(their turns are _anthropic_turns.py's), responses and SSE streams with thinking,
+redacted_thinking and tool_use blocks, and Anthropic's error bodies. Pure: no IO."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from typing import Any
 
 import orjson
 
+from golem.inference.codecs._anthropic_turns import (
+    cache_breakpoint,
+    system_and_turns,
+    tool_choice_block,
+)
 from golem.inference.codecs._errors import (
     error_body,
     error_class_for_status,
@@ -31,9 +36,9 @@ from golem.inference.errors import (
 )
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningChain, ReasoningCost
+from golem.inference.reasoning import ReasoningCost
 from golem.inference.sse import SSEEvent
-from golem.inference.types import FinishReason, Message, Mode, Request, Role
+from golem.inference.types import FinishReason, Mode, Request
 
 __all__ = ["FAMILY", "PRICES", "PROFILE", "AnthropicCodec"]
 
@@ -79,7 +84,6 @@ PROFILE = ProviderProfile(
         "prompt_cache": True,
     },
 )
-_EPHEMERAL = {"type": "ephemeral"}  # the 5-minute cache, refreshed by each hit
 
 # USD per million tokens; cached = cache reads.
 PRICES: Mapping[str, Price] = {
@@ -139,7 +143,7 @@ class AnthropicCodec(Codec):
         # Thinking blocks go back only while thinking is on, and only to the provider
         # whose signatures they carry.
         replay = self.profile.name if thinking else None
-        system, messages = _messages(request.messages, replay)
+        system, messages = system_and_turns(request.messages, replay)
         answer_room = request.max_tokens or DEFAULT_MAX_TOKENS
         body: dict[str, Any] = {"model": model, "messages": messages}
         if system:
@@ -158,7 +162,7 @@ class AnthropicCodec(Codec):
                 {"name": t.name, "description": t.description, "input_schema": t.parameters}
                 for t in request.tools
             ]
-            choice = _tool_choice(request.tool_choice)
+            choice = tool_choice_block(request.tool_choice)
             forced = choice is not None and choice["type"] in ("tool", "any")
             if forced and thinking and not capabilities.forced_tool_with_thinking:
                 # The resolver already asks for auto + an instruction here; this keeps a
@@ -170,7 +174,7 @@ class AnthropicCodec(Codec):
             schema = request.response_schema.schema
             body["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
         if self._prompt_cache:
-            _cache_breakpoint(body)
+            cache_breakpoint(body)
         if request.stream:
             body["stream"] = True
         headers = {"anthropic-version": API_VERSION, "content-type": "application/json"}
@@ -252,81 +256,6 @@ class AnthropicCodec(Codec):
             raw=raw,
             retry_after=retry_after_seconds(headers),
         )
-
-
-def _cache_breakpoint(body: dict[str, Any]) -> None:
-    """Mark the end of the stable prefix for Anthropic's prompt cache: the prefix is read in
-    the order tools, system, messages, so a breakpoint on the system text caches the tools
-    (a respond tool's schema among them) and the system text together; without a system
-    text, on the last tool. The turns that follow change every call and are left out. A
-    prefix under the model's minimum (1024 tokens for Sonnet 4, 4096 for Haiku 4.5) is
-    simply not cached, and costs nothing more."""
-    if body.get("system"):
-        body["system"] = [{"type": "text", "text": body["system"], "cache_control": _EPHEMERAL}]
-    elif body.get("tools"):
-        body["tools"][-1] = {**body["tools"][-1], "cache_control": _EPHEMERAL}
-
-
-def _messages(
-    messages: tuple[Message, ...], replay: str | None
-) -> tuple[str, list[dict[str, Any]]]:
-    """(the system prompt, the turns): tool results become tool_result blocks in a user
-    turn, and consecutive turns of one role are merged, as the API wants them. An
-    assistant turn whose reasoning came from provider `replay` opens with its thinking
-    and redacted_thinking blocks, unchanged and in their order, before its text and
-    tool_use blocks (the API requires them there while thinking is on)."""
-    system: list[str] = []
-    turns: list[dict[str, Any]] = []
-    for message in messages:
-        if message.role is Role.SYSTEM:
-            system.append(message.content or "")
-            continue
-        role = "assistant" if message.role is Role.ASSISTANT else "user"
-        blocks: list[dict[str, Any]] = []
-        chain = message.reasoning
-        if chain is not None and replay is not None and chain.provider == replay:
-            blocks.extend(_thinking_blocks(chain))
-        if message.role is Role.TOOL:
-            blocks.append(
-                {
-                    "type": "tool_result",
-                    "tool_use_id": message.tool_call_id or "",
-                    "content": message.content or "",
-                }
-            )
-        elif message.content:
-            blocks.append({"type": "text", "text": message.content})
-        blocks.extend(
-            {"type": "tool_use", "id": call.id, "name": call.name, "input": dict(call.arguments)}
-            for call in message.tool_calls
-        )
-        if turns and turns[-1]["role"] == role:
-            turns[-1]["content"].extend(blocks)
-        else:
-            turns.append({"role": role, "content": blocks})
-    return "\n\n".join(s for s in system if s), turns
-
-
-def _thinking_blocks(chain: ReasoningChain) -> list[dict[str, Any]]:
-    """The blocks the chain was decoded from: a redacted block as its data, a thinking
-    block with its text and signature. An unsigned step has no block the API would take."""
-    blocks: list[dict[str, Any]] = []
-    for step in chain.steps:
-        if step.redacted_data is not None:
-            blocks.append({"type": "redacted_thinking", "data": step.redacted_data})
-        elif step.signature is not None:
-            blocks.append({"type": "thinking", "thinking": step.text, "signature": step.signature})
-    return blocks
-
-
-def _tool_choice(choice: str | None) -> dict[str, str] | None:
-    if choice is None:
-        return None
-    if choice in ("auto", "none"):
-        return {"type": choice}
-    if choice == "required":
-        return {"type": "any"}
-    return {"type": "tool", "name": choice}
 
 
 # Blocks that call a tool Anthropic runs itself: their results come back as blocks whose

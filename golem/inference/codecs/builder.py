@@ -7,44 +7,24 @@ provider executed itself are kept apart (`server_tool_call`) and never reach the
 as calls to execute.
 It also says what it recognised: a marker of its own wire format (`recognise`), and a
 stream's final event (`end`); the codec's caller turns their absence into a typed error.
+The pieces it collects, and how a call's arguments and the reasoning chain are read from
+them, are _pieces.py's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
+from golem.inference.codecs._pieces import Call, Step, call_arguments, reasoning_chain
 from golem.inference.errors import InvalidResponse, Refusal
 from golem.inference.reasoning import ReasoningChain, ReasoningCost, Visibility
 from golem.inference.reasoning.chain import ReasoningStep
 from golem.inference.types import FinishReason, Response, ServerToolCall, ToolCall, Usage
 
 __all__ = ["ResponseBuilder"]
-
-
-@dataclass(slots=True)
-class _Step:
-    visibility: Visibility
-    parts: list[str] = field(default_factory=list)
-    signature: str | None = None
-    redacted_data: str | None = None
-    part: object = None  # "text", or ("tool", key) of the call the signature came with
-    item_id: str | None = None
-    detail: dict[str, Any] | None = None
-    field: str | None = None
-
-
-@dataclass(slots=True)
-class _Call:
-    id: str = ""
-    name: str = ""
-    fragments: list[str] = field(default_factory=list)
-    arguments: Mapping[str, Any] | None = None
-    provider_type: str = ""  # set for a server-executed call
-    result: Any = None
 
 
 class ResponseBuilder:
@@ -59,9 +39,9 @@ class ResponseBuilder:
         self._billing = billing or ReasoningCost()
         self._text: list[str] = []
         self._refusal: list[str] = []
-        self._steps: dict[object, _Step] = {}
-        self._calls: dict[object, _Call] = {}
-        self._server_calls: dict[object, _Call] = {}
+        self._steps: dict[object, Step] = {}
+        self._calls: dict[object, Call] = {}
+        self._server_calls: dict[object, Call] = {}
         # The type of each block a codec opened, by key, so that its deltas go where the
         # block's type says (Anthropic's content_block index -> "tool_use", ...).
         self.blocks: dict[object, str] = {}
@@ -156,7 +136,7 @@ class ResponseBuilder:
             if value is not None or name not in step.detail:
                 step.detail[name] = value
 
-    def _step(self, key: object, visibility: Visibility) -> _Step:
+    def _step(self, key: object, visibility: Visibility) -> Step:
         if key is None:
             # Keyless deltas continue the current step until something else arrives, or a
             # signature closes it.
@@ -167,14 +147,14 @@ class ResponseBuilder:
             key = self._last_step_key if continuing else ("step", len(self._steps))
         step = self._steps.get(key)
         if step is None:
-            step = self._steps[key] = _Step(visibility)
+            step = self._steps[key] = Step(visibility)
         self._last_step_key = key
         self._mark("reasoning")
         return step
 
     # -- tool calls ------------------------------------------------------------------
     def tool_call(self, key: object, *, id: str | None = None, name: str | None = None) -> None:
-        call = self._calls.setdefault(key, _Call())
+        call = self._calls.setdefault(key, Call())
         self._mark("tool")
         if id:
             call.id = id
@@ -197,7 +177,7 @@ class ResponseBuilder:
         """A tool call's whole input, already decoded."""
         self._opened(self._calls, key).arguments = arguments
 
-    def _opened(self, calls: dict[object, _Call], key: object) -> _Call:
+    def _opened(self, calls: dict[object, Call], key: object) -> Call:
         call = calls.get(key)
         if call is None:
             # Never a nameless call: arguments for a call no event began is a broken answer.
@@ -220,7 +200,7 @@ class ResponseBuilder:
     ) -> None:
         """A call the provider executed (or will, within this answer); later calls with
         the same key fill in what was missing."""
-        call = self._server_calls.setdefault(key, _Call(provider_type=provider_type))
+        call = self._server_calls.setdefault(key, Call(provider_type=provider_type))
         if id:
             call.id = id
         if name:
@@ -342,46 +322,25 @@ class ResponseBuilder:
             model=self.model,
         )
 
-    def _build_call(self, key: object, call: _Call) -> ToolCall:
-        return ToolCall(id=self._call_id(key, call), name=call.name, arguments=self._args(call))
+    def _build_call(self, key: object, call: Call) -> ToolCall:
+        return ToolCall(
+            id=self._call_id(key, call),
+            name=call.name,
+            arguments=call_arguments(call, self.provider),
+        )
 
-    def _build_server_call(self, key: object, call: _Call) -> ServerToolCall:
+    def _build_server_call(self, key: object, call: Call) -> ServerToolCall:
         return ServerToolCall(
             id=self._call_id(key, call),
             name=call.name,
-            arguments=self._args(call),
+            arguments=call_arguments(call, self.provider),
             provider_type=call.provider_type,
             result=call.result,
         )
 
     @staticmethod
-    def _call_id(key: object, call: _Call) -> str:
+    def _call_id(key: object, call: Call) -> str:
         return call.id or f"call_{key}"
-
-    def _args(self, call: _Call) -> Mapping[str, Any]:
-        arguments = call.arguments
-        if not isinstance(call.id, str) or not (arguments is None or isinstance(arguments, dict)):
-            raise InvalidResponse(
-                f"tool call {call.name!r} has an id or arguments of the wrong type",
-                provider=self.provider,
-            )
-        if arguments is None:
-            raw = "".join(call.fragments).strip() or "{}"
-            try:
-                arguments = orjson.loads(raw)
-            except orjson.JSONDecodeError as exc:
-                raise InvalidResponse(
-                    f"tool call {call.name!r} has arguments that are not JSON: {exc}",
-                    provider=self.provider,
-                    body=raw,
-                ) from exc
-            if not isinstance(arguments, dict):
-                raise InvalidResponse(
-                    f"tool call {call.name!r} has arguments that are not an object",
-                    provider=self.provider,
-                    body=raw,
-                )
-        return arguments
 
     def _part(self, part: object) -> str | None:
         """A step's `part` as the Response names it: "text", or the tool call's id."""
@@ -405,33 +364,11 @@ class ResponseBuilder:
             )
             for s in self._steps.values()
         )
-        if any(
-            not isinstance(v, str | None)
-            for s in steps
-            for v in (s.signature, s.redacted_data, s.item_id)
-        ):
-            raise InvalidResponse(
-                "a reasoning signature, opaque data or item id is not a string",
-                provider=self.provider,
-            )
-        kinds = {s.visibility for s in steps}
-        if Visibility.VISIBLE in kinds:
-            visibility = Visibility.VISIBLE
-        elif Visibility.SUMMARIZED in kinds:
-            visibility = Visibility.SUMMARIZED
-        elif steps or usage.reasoning_tokens:
-            visibility = Visibility.OPAQUE
-        else:
-            return ReasoningChain.empty(self.provider, self.model)
-        first = self._order.index("reasoning") if "reasoning" in self._order else 0
-        interleaved = "reasoning" in self._order[first + 1 :]
-        return ReasoningChain(
+        return reasoning_chain(
+            steps,
+            self._order,
+            usage,
             provider=self.provider,
             model=self.model,
-            visibility=visibility,
-            content="\n\n".join(s.text for s in steps if s.text),
-            reasoning_tokens=usage.reasoning_tokens,
-            interleaved=interleaved,
-            steps=steps,
-            cost=self._billing,
+            billing=self._billing,
         )

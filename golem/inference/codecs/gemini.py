@@ -1,6 +1,7 @@
 """The Gemini generateContent codec: requests with responseJsonSchema, function calling and
-thinkingConfig; responses and `streamGenerateContent?alt=sse` streams with thought parts,
-thought signatures and usageMetadata; Google's error bodies. Pure: no IO."""
+thinkingConfig (their contents are _gemini_contents.py's); responses and
+`streamGenerateContent?alt=sse` streams with thought parts, thought signatures and
+usageMetadata; Google's error bodies. Pure: no IO."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from golem.inference.codecs._errors import (
     typed_error,
 )
 from golem.inference.codecs._framing import SSEOrJSONArrayFramer
+from golem.inference.codecs._gemini_contents import function_calling, system_and_contents
 from golem.inference.codecs._gemini_partial import GeminiBuilder, PartialCalls
 from golem.inference.codecs.base import (
     Codec,
@@ -38,9 +40,9 @@ from golem.inference.errors import (
 )
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningChain, ReasoningCost
+from golem.inference.reasoning import ReasoningCost
 from golem.inference.sse import SSEEvent
-from golem.inference.types import FinishReason, Message, Mode, Request, Role
+from golem.inference.types import FinishReason, Mode, Request
 
 __all__ = ["FAMILY", "PRICES", "PROFILE", "GeminiCodec"]
 
@@ -125,7 +127,7 @@ class GeminiCodec(Codec):
 
     def encode(self, request: Request, model: str) -> WireRequest:
         capabilities = self.profile.capabilities_for(model)
-        system, contents = _contents(request.messages, self.profile.name)
+        system, contents = system_and_contents(request.messages, self.profile.name)
         body: dict[str, Any] = {"contents": contents}
         if system:
             body["systemInstruction"] = {"parts": [{"text": system}]}
@@ -155,7 +157,9 @@ class GeminiCodec(Codec):
                 }
             ]
             if request.tool_choice is not None:
-                body["toolConfig"] = {"functionCallingConfig": _calling(request.tool_choice)}
+                body["toolConfig"] = {
+                    "functionCallingConfig": function_calling(request.tool_choice)
+                }
         action = "streamGenerateContent?alt=sse" if request.stream else "generateContent"
         headers = {"content-type": "application/json"}
         return WireRequest("POST", f"models/{model}:{action}", headers, body, stream=request.stream)
@@ -249,78 +253,6 @@ class GeminiCodec(Codec):
             raw=raw,
             retry_after=_retry_delay(error.get("details")) or retry_after_seconds(headers),
         )
-
-
-def _contents(messages: tuple[Message, ...], provider: str) -> tuple[str, list[dict[str, Any]]]:
-    """(the system instruction, the turns with roles user/model). A model turn whose
-    reasoning came from `provider` gets its thought signatures back, each on the part it
-    came with (see `_signatures`)."""
-    system: list[str] = []
-    turns: list[dict[str, Any]] = []
-    call_names: dict[str, str] = {}  # a functionResponse names its function, not a call id
-    for message in messages:
-        if message.role is Role.SYSTEM:
-            system.append(message.content or "")
-            continue
-        role = "model" if message.role is Role.ASSISTANT else "user"
-        chain = message.reasoning
-        thoughts, signed = _signatures(chain if chain and chain.provider == provider else None)
-        parts: list[dict[str, Any]] = list(thoughts)
-        if message.role is Role.TOOL:
-            name = call_names.get(message.tool_call_id or "", message.tool_call_id or "")
-            parts.append(
-                {"functionResponse": {"name": name, "response": _tool_result(message.content)}}
-            )
-        elif message.content or "text" in signed:
-            parts.append(_signed({"text": message.content or ""}, signed.get("text")))
-        for call in message.tool_calls:
-            call_names[call.id] = call.name
-            part = {"functionCall": {"name": call.name, "args": dict(call.arguments)}}
-            parts.append(_signed(part, signed.get(f"tool_call:{call.id}")))
-        if turns and turns[-1]["role"] == role:
-            turns[-1]["parts"].extend(parts)
-        else:
-            turns.append({"role": role, "parts": parts})
-    return "\n\n".join(s for s in system if s), turns
-
-
-def _signatures(chain: ReasoningChain | None) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """(the thought parts that carried their own signature, to send back as they came;
-    the other signatures by the part they came with: "text" or "tool_call:<id>")."""
-    thoughts: list[dict[str, Any]] = []
-    signed: dict[str, str] = {}
-    for step in chain.steps if chain is not None else ():
-        if step.signature is None:
-            continue
-        if step.part is not None:
-            signed[step.part] = step.signature
-        elif step.text:
-            thought = {"text": step.text, "thought": True}
-            thoughts.append(_signed(thought, step.signature))
-    return thoughts, signed
-
-
-def _signed(part: dict[str, Any], signature: str | None) -> dict[str, Any]:
-    if signature is not None:
-        part["thoughtSignature"] = signature
-    return part
-
-
-def _tool_result(content: str | None) -> dict[str, Any]:
-    """functionResponse.response must be an object: a JSON object as is, else wrapped."""
-    try:
-        value = orjson.loads(content or "null")
-    except orjson.JSONDecodeError:
-        value = content
-    return value if isinstance(value, dict) else {"result": value}
-
-
-def _calling(choice: str) -> dict[str, Any]:
-    if choice in ("auto", "none"):
-        return {"mode": choice.upper()}
-    if choice == "required":
-        return {"mode": "ANY"}
-    return {"mode": "ANY", "allowedFunctionNames": [choice]}
 
 
 def _candidate(candidate: Mapping[str, Any], builder: ResponseBuilder) -> None:

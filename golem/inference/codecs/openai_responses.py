@@ -1,10 +1,9 @@
-"""The OpenAI Responses codec (POST /responses): input items, text.format json_schema,
-function tools and reasoning {effort, summary}; output items and the Responses SSE event
-stream. Pure: no IO."""
+"""The OpenAI Responses codec (POST /responses): input items (_responses_input.py's),
+text.format json_schema, function tools and reasoning {effort, summary}; output items and
+the Responses SSE event stream. Pure: no IO."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,15 +12,16 @@ import orjson
 from golem.inference.codecs import _openai_errors
 from golem.inference.codecs._cache import prefix_key
 from golem.inference.codecs._errors import event_json
+from golem.inference.codecs._responses_input import instructions_and_input, tool_choice_value
 from golem.inference.codecs.base import Codec, ProviderProfile, WireRequest, by_longest_prefix
 from golem.inference.codecs.builder import ResponseBuilder
 from golem.inference.codecs.openai_chat import nearest_effort, visible_output
 from golem.inference.errors import ProviderError
 from golem.inference.modes import Capabilities
 from golem.inference.pricing import Price
-from golem.inference.reasoning import ReasoningChain, ReasoningCost, Visibility
+from golem.inference.reasoning import ReasoningCost, Visibility
 from golem.inference.sse import SSEEvent
-from golem.inference.types import FinishReason, Message, Mode, Request, Role
+from golem.inference.types import FinishReason, Mode, Request
 
 __all__ = ["FAMILY", "PRICES", "PROFILE", "OpenAIResponsesCodec"]
 
@@ -92,7 +92,9 @@ class OpenAIResponsesCodec(Codec):
         # Reasoning items go back only while reasoning is on, and only to the provider
         # whose encrypted_content they carry.
         thinking = capabilities.reasoning and request.reasoning.enabled
-        instructions, items = _input(request.messages, self.profile.name if thinking else None)
+        instructions, items = instructions_and_input(
+            request.messages, self.profile.name if thinking else None
+        )
         body: dict[str, Any] = {"model": model, "input": items}
         if instructions:
             body["instructions"] = instructions
@@ -131,7 +133,7 @@ class OpenAIResponsesCodec(Codec):
                 for t in request.tools
             ]
             if request.tool_choice is not None:
-                body["tool_choice"] = _tool_choice(request.tool_choice)
+                body["tool_choice"] = tool_choice_value(request.tool_choice)
         if self._prompt_cache_key:
             body["prompt_cache_key"] = prefix_key(model, request)
         if request.stream:
@@ -236,77 +238,6 @@ class OpenAIResponsesCodec(Codec):
         status = _openai_errors.status_of(error if isinstance(error, dict) else {})
         raw = orjson.dumps({"error": error})
         return _openai_errors.error_for(self.profile.name, status, {}, raw)
-
-
-def _input(messages: tuple[Message, ...], replay: str | None) -> tuple[str, list[dict[str, Any]]]:
-    """(the instructions, the input items): calls and their results are items of their own.
-    A turn whose reasoning came from provider `replay` opens with its reasoning items, in
-    their order, before its message and function_call items."""
-    instructions: list[str] = []
-    items: list[dict[str, Any]] = []
-    for message in messages:
-        if message.role is Role.SYSTEM:
-            instructions.append(message.content or "")
-        elif message.role is Role.TOOL:
-            items.append(
-                {
-                    "type": "function_call_output",
-                    "call_id": message.tool_call_id or "",
-                    "output": message.content or "",
-                }
-            )
-        else:
-            turn: list[dict[str, Any]] = []
-            if message.content:
-                turn.append({"role": message.role.value, "content": message.content})
-            turn.extend(
-                {
-                    "type": "function_call",
-                    "call_id": call.id,
-                    "name": call.name,
-                    "arguments": orjson.dumps(dict(call.arguments)).decode(),
-                }
-                for call in message.tool_calls
-            )
-            chain = message.reasoning
-            # A reasoning item must be followed by what it led to: none goes back alone.
-            if turn and chain is not None and replay is not None and chain.provider == replay:
-                items.extend(_reasoning_items(chain))
-            items.extend(turn)
-    return "\n\n".join(s for s in instructions if s), items
-
-
-def _reasoning_items(chain: ReasoningChain) -> list[dict[str, Any]]:
-    """The reasoning items the chain was decoded from, in their order, each with its summary
-    texts and its encrypted_content.
-
-    No item carries its id. With an id the API takes the item for the stored one (`store`
-    defaults to true) and requires the items that followed it, by their own ids ("Item
-    'rs_...' of type 'reasoning' was provided without its required following item"); a
-    re-ask sends the turn back as a plain assistant message and only the call it corrects,
-    so that pairing cannot hold. Without an id an item stands on its encrypted_content,
-    as in stateless use (OpenAI's reasoning-items cookbook; xAI's Responses guide shows
-    the same item, `{"type": "reasoning", "summary": [], "encrypted_content": ...}`); an
-    item whose encrypted_content never came has nothing to go back with and is left out."""
-    items: list[dict[str, Any]] = []
-    for item_id, group in itertools.groupby(chain.steps, key=lambda step: step.item_id):
-        steps = list(group)
-        data = next((s.redacted_data for s in steps if s.redacted_data is not None), None)
-        if item_id is None or data is None:
-            continue
-        summary = [
-            {"type": "summary_text", "text": s.text}
-            for s in steps
-            if s.visibility is Visibility.SUMMARIZED
-        ]
-        items.append({"type": "reasoning", "summary": summary, "encrypted_content": data})
-    return items
-
-
-def _tool_choice(choice: str) -> str | dict[str, str]:
-    if choice in ("auto", "none", "required"):
-        return choice
-    return {"type": "function", "name": choice}
 
 
 def _item(index: int, item: Mapping[str, Any], builder: ResponseBuilder, phase: str) -> None:

@@ -2,7 +2,8 @@
 move the money by itself) and a five-layer assessment before it happens. A rejection
 blocks the action; an adjusted size caps it. Never degraded."""
 
-from golem.subsystems.risk.decision import LAYERS, LayerResult, RiskAssessment, RiskLayers
+from golem.subsystems.risk.decision import RiskAssessment
+from golem.subsystems.risk.layers import LAYERS, LayerResult, RiskLayers
 from golem.subsystems.risk.limits import RiskLimits, Sizing, adds_exposure, assess, trade_notional
 from golem.subsystems.risk.opinions import Reconciled, allowed_usd, stricter
 from golem.subsystems.risk.provenance import (

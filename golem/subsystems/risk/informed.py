@@ -18,7 +18,8 @@ when the trade pays; when it does not, the observation layer fails on the coming
 from __future__ import annotations
 
 from golem.subsystems.contract import ProposedTrade, Situation
-from golem.subsystems.risk.decision import LayerResult, RiskAssessment
+from golem.subsystems.risk.decision import RiskAssessment
+from golem.subsystems.risk.layers import LayerResult
 from golem.subsystems.risk.limits import RiskLimits, adds_exposure, assess, trade_notional
 from golem.world import TradeAction, Truth
 

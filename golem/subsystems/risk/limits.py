@@ -8,7 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from golem.mortality import Phase
 from golem.subsystems.contract import PortfolioView, ProposedTrade, Situation
-from golem.subsystems.risk.decision import LayerResult, RiskAssessment, RiskLayers
+from golem.subsystems.risk.decision import RiskAssessment
+from golem.subsystems.risk.layers import LayerResult, RiskLayers
 from golem.world import MarketSummary, TradeAction
 
 __all__ = ["MIN_TRADE_USD", "RiskLimits", "Sizing", "adds_exposure", "assess", "trade_notional"]
