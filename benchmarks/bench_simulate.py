@@ -10,7 +10,10 @@ run lives its whole span; each run is its own process, so each peak RSS is that 
 alone. CPU time is the figure (on a shared machine wall time also counts waits for a
 core); each is the best of `--repeat` runs (default 3, the three ways alternating), as
 timeit reports the best of its repeats. The fast-forwarded runs also say how many ticks
-were lived in quiet stretches and their CPU per tick (time inside the driver). The
+were lived in quiet stretches and their CPU per tick (time inside the driver); the runs
+step by step time the heartbeat job's runs (the scheduler's, commit included), and the
+last lines say how fast a life would be if every heartbeat cost nothing: the bound that
+skipping heartbeats cannot pass (docs/speed.md, "Why not 10x"). The
 machine's pure-Python speed is printed too (a fixed loop, best of five): figures from
 different days compare only through it.
 
@@ -28,6 +31,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,6 +74,19 @@ def child(code: Path, name: str, days: float, way: str) -> None:
             return lived
 
         FastForward.live = timed  # type: ignore[method-assign]
+    beats = {"cpu_s": 0.0}
+    if way == "step":
+        from golem.runtime.scheduler import Scheduler
+
+        runs = Scheduler._run
+
+        async def timed_run(self: Scheduler, slot: Any, at: Any) -> None:
+            began = time.process_time()
+            await runs(self, slot, at)
+            if slot.job.name == "heartbeat":
+                beats["cpu_s"] += time.process_time() - began
+
+        Scheduler._run = timed_run  # type: ignore[method-assign]
     before = reference_loop_ms()
     with tempfile.TemporaryDirectory() as out:
         spec = LifeSpec(path, 1, Path(out), days, record=False)
@@ -89,6 +106,7 @@ def child(code: Path, name: str, days: float, way: str) -> None:
                 "lifespan_days": summary["lifespan_days"],
                 "quiet_ticks": quiet["ticks"],
                 "quiet_cpu_s": quiet["cpu_s"],
+                "heartbeat_cpu_s": beats["cpu_s"],
             }
         )
     )
@@ -173,7 +191,13 @@ def main(repeat: int, days: float, ref: str | None, quick: bool) -> None:
             f"{rate / (other['lifespan_days'] / other['cpu_s']):.2f}x {what}"
             for what, other in against
         )
-        line = f"{name}: fast-forward {ratios}"
+        step = best[(name, "step")]
+        rest = step["cpu_s"] - step["heartbeat_cpu_s"]  # everything but the heartbeats
+        free = ", ".join(
+            f"{other['cpu_s'] / rest * step['lifespan_days'] / other['lifespan_days']:.1f}x {what}"
+            for what, other in against
+        )
+        line = f"{name}: fast-forward {ratios}; every heartbeat free: {free}"
         if base is not None and not quick:
             old = best[(name, "baseline")]
             speedup = rate / (old["lifespan_days"] / old["cpu_s"])
