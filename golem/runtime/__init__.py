@@ -13,7 +13,8 @@ from golem.runtime.asking import Budgeting, Route, Routes
 from golem.runtime.clock import InstantClock, RealClock, SleepingClock, VirtualClock
 from golem.runtime.decide import decide
 from golem.runtime.golem import HORIZON_TICKS, Golem, LifeOptions
-from golem.runtime.life import Life, assemble, make_market
+from golem.runtime.life import Life, assemble
+from golem.runtime.markets import make_market
 from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Job, JobFailing, Scheduler, Trigger, cron, every

@@ -21,7 +21,7 @@ from pydantic import AwareDatetime, Field, ValidationError, model_validator
 
 from golem.inference.seed import Seed
 from golem.runtime.config import SYNTHETIC, ConfigError, GolemConfig, Problem, Section, parse_config
-from golem.runtime.life import find_candles
+from golem.runtime.markets import find_candles
 from golem.simulation.quality import QualityTable
 from golem.world import CandleReplay, Candles, CSVReplay, read_candles
 

@@ -18,7 +18,8 @@ import pytest
 from golem.mortality import SubsystemName
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
-from golem.runtime.life import assemble, make_market
+from golem.runtime.life import assemble
+from golem.runtime.markets import make_market
 from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import ANY_LATENESS

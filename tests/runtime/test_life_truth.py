@@ -18,7 +18,8 @@ from golem.runtime.asking import Route, Routes
 from golem.runtime.clock import VirtualClock
 from golem.runtime.config.load import parse_config
 from golem.runtime.golem import LifeOptions
-from golem.runtime.life import assemble, make_market
+from golem.runtime.life import assemble
+from golem.runtime.markets import make_market
 from golem.runtime.store.state import StateStore
 from golem.simulation.foresight import Foresight
 from golem.subsystems.facts import Ask

@@ -52,8 +52,9 @@ from golem.runtime.config.providers import ChainEntry
 from golem.runtime.config.sections import GolemConfig
 from golem.runtime.control import budget_bounds, control_token
 from golem.runtime.golem import Golem
-from golem.runtime.life import Life, assemble, make_market
+from golem.runtime.life import Life, assemble
 from golem.runtime.logs.sinks import configure_logging
+from golem.runtime.markets import make_market
 from golem.runtime.notify import Notifier
 from golem.runtime.record import DecisionRecord
 from golem.runtime.routes import ProviderPool, build_routes

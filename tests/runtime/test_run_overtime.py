@@ -14,7 +14,8 @@ from apscheduler.triggers.date import DateTrigger
 from golem.cli.run import overtime
 from golem.runtime.clock import RealClock
 from golem.runtime.config.load import parse_config
-from golem.runtime.life import assemble, make_market
+from golem.runtime.life import assemble
+from golem.runtime.markets import make_market
 from golem.runtime.routes import ProviderPool, build_routes
 from golem.runtime.scheduler import Firing, Job
 from golem.runtime.store.state import StateStore
