@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
+from typing import Any
 
 __all__ = ["Hold", "held_lines", "hold_line", "lines_ahead"]
 
@@ -77,14 +79,16 @@ def lines_ahead() -> None:
         held.hold(place.tell)
 
 
-def hold_line(line: Told, stamp: object) -> bool:
-    """Whether `line` (the telling of a line stamped `stamp`) was held: inside
-    `held_lines`, after `before` heard its time."""
+def hold_line(write: Callable[[dict[str, Any]], None], event: dict[str, Any]) -> bool:
+    """Whether the line of `event` (written by `write`) was held: inside `held_lines`,
+    after `before` heard its timestamp. Outside, nothing is made: most lines are not."""
     held = _HELD.get()
     if held is None:
         return False
+    stamp = event.get("timestamp")
     if held.before is not None and isinstance(stamp, datetime):
         held.before(stamp)
+    line = partial(write, event)
     place = held.place[0]
     if place is not None:
         place.add(line)

@@ -123,7 +123,7 @@ class LogSinks:
     def write(self, event: dict[str, Any]) -> None:
         """Write one finished event (timestamp, level and event first): one JSON line
         (when the hold lets it, inside `held_lines`: logs/held.py)."""
-        if not hold_line(lambda: self._write(event), event.get("timestamp")):
+        if not hold_line(self._write, event):
             self._write(event)
 
     def _write(self, event: dict[str, Any]) -> None:
